@@ -1,0 +1,120 @@
+/**
+ * The `punchline` command line (DESIGN.md §2): one entry point for every command.
+ * Arguments and configuration are checked before any work; a problem is one line on
+ * stderr and exit code 2.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { config as loadDotenv } from 'dotenv';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger, registerSecret } from './logger.js';
+import { EXIT, UsageError, type CommandContext } from './commands/context.js';
+
+type Action = (ctx: CommandContext) => Promise<number>;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`punchline: ${message}\n`);
+  process.exit(code);
+}
+
+async function execute(action: Action): Promise<void> {
+  loadDotenv({ quiet: true });
+  let ctx: CommandContext;
+  try {
+    const config = loadConfig(process.env);
+    for (const c of config.connections) registerSecret(c.token);
+    const controller = new AbortController();
+    for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(sig, () => controller.abort(new Error(`received ${sig}`)));
+    }
+    ctx = {
+      config,
+      logger: createLogger({ level: config.logLevel }),
+      out: process.stdout,
+      signal: controller.signal,
+    };
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, EXIT.usage);
+    throw err;
+  }
+  try {
+    process.exitCode = await action(ctx);
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) fail(err.message, EXIT.usage);
+    const e = err as Error & { code?: string };
+    ctx.logger.debug({ err }, 'command failed');
+    fail(`${e.message}${e.code && !e.message.includes(e.code) ? ` [${e.code}]` : ''}`, EXIT.failed);
+  }
+}
+
+/** Builds the commander program with every command of DESIGN.md §2. */
+function buildProgram(): Command {
+  const program = new Command('punchline')
+    .description('Keeps a Postgres warehouse in step with the Customer API v2')
+    .showHelpAfterError('(run punchline --help for usage)')
+    .exitOverride();
+
+  program
+    .command('migrate')
+    .description('apply pending sql/ migrations to DATABASE_URL (idempotent, transactional)')
+    .action(() => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx)));
+
+  program
+    .command('backfill')
+    .description('sync every window of a date range, showing progress; exits 0 only when all succeeded')
+    .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
+    .requiredOption('--to <date>', 'last day, YYYY-MM-DD')
+    .option('--resources <list>', 'comma-separated resources (default: all but audit_photos unless SYNC_AUDIT_PHOTOS=1)')
+    .option('--company <cnpj>', 'only this company of the group (CNPJ digits)')
+    .option('--connection <name>', 'only this connection of PUNCHLINE_CONFIG')
+    .option('--force', 're-sync windows already recorded as done', false)
+    .option('--no-progress', 'plain progress lines even on a TTY')
+    .action((opts) =>
+      execute(async (ctx) => (await import('./commands/backfill.js')).backfillCommand(ctx, opts)),
+    );
+
+  program
+    .command('worker')
+    .description('process jobs, register schedules, serve the dashboard, /metrics and /healthz')
+    .option('--no-schedules', 'do not register the incremental schedules')
+    .option('--no-ops', 'do not serve the ops HTTP port')
+    .action((opts) => execute(async (ctx) => (await import('./commands/worker.js')).workerCommand(ctx, opts)));
+
+  program
+    .command('status')
+    .description('queue counts, failing jobs and freshness per company and resource')
+    .option('--json', 'machine-readable output', false)
+    .option('--stale-after <minutes>', 'flag a resource older than this (default: per resource)')
+    .action((opts) => execute(async (ctx) => (await import('./commands/status.js')).statusCommand(ctx, opts)));
+
+  program
+    .command('emulator')
+    .description('run the Customer API v2 emulator')
+    .option('--port <port>', 'port to listen on', '4010')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--seed <seed>', 'data seed', 'punchline')
+    .addOption(new Option('--scale <scale>', 'small | demo | large | number of collaborators').default('demo'))
+    .option('--from <date>', 'first day of generated history (default: two years before --today)')
+    .option('--today <date>', "pin the emulator's clock to this date, for reproducible runs")
+    .option('--faults <spec>', 'fault injection, e.g. "error403=0.05,error500=0.05,drop=0.05,slow=0.1:2000,rps=20"')
+    .option('--strict', 'reject exactly-31-day spans and use the stricter readings of spec gaps', false)
+    .action((opts) =>
+      execute(async (ctx) => (await import('./commands/emulator.js')).emulatorCommand(ctx, opts)),
+    );
+
+  program
+    .command('demo')
+    .description('zero-config: start the emulator, migrate, backfill 90 days, run the worker and dashboard')
+    .option('--days <n>', 'days of history to backfill', '90')
+    .action((opts) => execute(async (ctx) => (await import('./commands/demo.js')).demoCommand(ctx, opts)));
+
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
+  }
+  throw err;
+}

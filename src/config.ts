@@ -1,0 +1,321 @@
+/**
+ * Configuration of DESIGN.md §3: parsed once from the environment (and the optional
+ * PUNCHLINE_CONFIG file) by one zod schema into a frozen object. Nothing else in the
+ * project reads `process.env`.
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { isValidTimeZone } from './util/time.js';
+
+/** A configuration problem, reported as one line that names the setting and the fix. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'config_invalid';
+}
+
+/** Request budget of one connection (DESIGN.md §3), enforced across all worker processes. */
+export interface RateLimit {
+  /** Most requests started in any sliding one-second window. */
+  readonly rps: number;
+  /** Most requests in flight at once. */
+  readonly concurrency: number;
+}
+
+/** One API connection: a token of one company (headquarters or branch). */
+export interface Connection {
+  /** Stable name used in job ids, logs and `--connection`; never the token. */
+  readonly name: string;
+  /** API root; `/customer/v2/...` paths are appended. */
+  readonly baseUrl: string;
+  /** The `apiServiceToken` (a password: never logged or stored). */
+  readonly token: string;
+  /** IANA zone of the API's local date-times. */
+  readonly timezone: string;
+  /** Request budget of this connection. */
+  readonly rateLimit: RateLimit;
+}
+
+/** Cron patterns of the incremental schedule (DESIGN.md §4), in each connection's time zone. */
+export interface Schedules {
+  /** Whether `punchline worker` registers the schedules at all. */
+  readonly enabled: boolean;
+  /** Punches of the last 7 days. */
+  readonly punches: string;
+  /** Collaborators and lookups. */
+  readonly directory: string;
+  /** Totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
+  readonly nightly: string;
+}
+
+/** The whole parsed configuration. */
+export interface Config {
+  /** API connections; empty when none is configured (migrate and emulator need none). */
+  readonly connections: readonly Connection[];
+  /** Warehouse connection string. */
+  readonly databaseUrl: string;
+  /** Schema that holds every warehouse table. */
+  readonly warehouseSchema: string;
+  /** Redis for BullMQ and the shared request budget. */
+  readonly redisUrl: string;
+  /** BullMQ key prefix (isolates deployments and tests). */
+  readonly queuePrefix: string;
+  /** Port of the worker's dashboard, `/metrics` and `/healthz`. */
+  readonly opsPort: number;
+  /** Store attachment and audit-photo bytes, not only their hashes. */
+  readonly storeBinaries: boolean;
+  /** Fetch audit photos of punches that have one (opt-in, they are faces). */
+  readonly syncAuditPhotos: boolean;
+  /** pino level. */
+  readonly logLevel: string;
+  /** Per-request timeout of API calls, in milliseconds. */
+  readonly apiTimeoutMs: number;
+  /** Attempts per API request for transient failures (first try included). */
+  readonly apiMaxAttempts: number;
+  /** Jobs one worker process runs at once. */
+  readonly workerConcurrency: number;
+  /** Incremental schedule. */
+  readonly schedules: Schedules;
+}
+
+const DEFAULT_RPS = 5;
+const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
+
+const CRON_RE = /^(\S+\s+){4,5}\S+$/;
+const IDENT_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const intFrom = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
+      message: `${name} must be a whole number from ${min} to ${max}`,
+    })
+    .transform(Number);
+
+const boolFrom = (name: string) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), {
+      message: `${name} must be 1 or 0`,
+    })
+    .transform((v) => ['1', 'true', 'yes'].includes(v));
+
+const urlFrom = (name: string, protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (v) => {
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` },
+    );
+
+const timezoneFrom = (name: string) =>
+  z.string().trim().refine(isValidTimeZone, { message: `${name} must be an IANA time zone such as America/Sao_Paulo` });
+
+const cronFrom = (name: string) =>
+  z.string().trim().regex(CRON_RE, { message: `${name} must be a cron pattern such as "*/15 * * * *"` });
+
+/** Environment variables of DESIGN.md §3, plus the operational knobs documented in README. */
+const envSchema = z.object({
+  SERVICE_API_BASE_URL: urlFrom('SERVICE_API_BASE_URL', ['http:', 'https:']).optional(),
+  SERVICE_API_TOKEN: z.string().trim().min(1, 'SERVICE_API_TOKEN is empty').optional(),
+  PUNCHLINE_CONFIG: z.string().trim().min(1).optional(),
+  DATABASE_URL: urlFrom('DATABASE_URL', ['postgres:', 'postgresql:']).default('postgres://localhost:5432/punchline'),
+  WAREHOUSE_SCHEMA: z
+    .string()
+    .trim()
+    .regex(IDENT_RE, { message: 'WAREHOUSE_SCHEMA must be a lower-case SQL identifier such as workforce' })
+    .default('workforce'),
+  REDIS_URL: urlFrom('REDIS_URL', ['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  QUEUE_PREFIX: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'QUEUE_PREFIX must be letters, digits, "_", "-" or "."' })
+    .default('punchline'),
+  API_TIMEZONE: timezoneFrom('API_TIMEZONE').default(DEFAULT_TIMEZONE),
+  API_MAX_RPS: intFrom('API_MAX_RPS', 1, 10_000).default(DEFAULT_RPS),
+  API_MAX_CONCURRENCY: intFrom('API_MAX_CONCURRENCY', 1, 1_000).default(DEFAULT_CONCURRENCY),
+  API_TIMEOUT_MS: intFrom('API_TIMEOUT_MS', 100, 600_000).default(30_000),
+  API_MAX_ATTEMPTS: intFrom('API_MAX_ATTEMPTS', 1, 20).default(6),
+  OPS_PORT: intFrom('OPS_PORT', 0, 65_535).default(9464),
+  STORE_BINARIES: boolFrom('STORE_BINARIES').default(false),
+  SYNC_AUDIT_PHOTOS: boolFrom('SYNC_AUDIT_PHOTOS').default(false),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  WORKER_CONCURRENCY: intFrom('WORKER_CONCURRENCY', 1, 256).default(4),
+  SCHEDULES_ENABLED: boolFrom('SCHEDULES_ENABLED').default(true),
+  SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
+  SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
+  SCHEDULE_NIGHTLY: cronFrom('SCHEDULE_NIGHTLY').default('30 2 * * *'),
+});
+
+/** Shape of the PUNCHLINE_CONFIG file (DESIGN.md §3). */
+const fileSchema = z.object({
+  connections: z
+    .array(
+      z
+        .object({
+          name: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
+          baseUrl: urlFrom('baseUrl', ['http:', 'https:']),
+          token: z.string().min(1).optional(),
+          tokenEnv: z.string().min(1).optional(),
+          timezone: timezoneFrom('timezone').optional(),
+          rateLimit: z
+            .object({
+              rps: z.number().int().min(1).max(10_000).optional(),
+              concurrency: z.number().int().min(1).max(1_000).optional(),
+            })
+            .strict()
+            .optional(),
+        })
+        .strict()
+        .refine((c) => (c.token === undefined) !== (c.tokenEnv === undefined), {
+          message: 'give exactly one of "token" or "tokenEnv"',
+        }),
+    )
+    .min(1, 'connections must list at least one connection'),
+});
+
+function firstIssue(error: z.ZodError, where: string): string {
+  const issue = error.issues[0]!;
+  const path = issue.path.join('.');
+  return `${where}${path ? ` ${path}` : ''}: ${issue.message}`;
+}
+
+/** Environment variables as a plain record (the subset of `process.env` we read). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+function connectionsFromFile(path: string, env: Env, defaults: { timezone: string; rateLimit: RateLimit }): Connection[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
+    throw new ConfigError(`PUNCHLINE_CONFIG ${path}: ${reason} (point it at a JSON file with "connections")`);
+  }
+  const parsed = fileSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(firstIssue(parsed.error, `PUNCHLINE_CONFIG ${path}`));
+  const names = new Set<string>();
+  return parsed.data.connections.map((c, i) => {
+    if (names.has(c.name)) throw new ConfigError(`PUNCHLINE_CONFIG ${path}: connection name "${c.name}" is used twice`);
+    names.add(c.name);
+    let token = c.token;
+    if (c.tokenEnv !== undefined) {
+      token = env[c.tokenEnv]?.trim();
+      if (!token) {
+        throw new ConfigError(
+          `PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) reads its token from ${c.tokenEnv}, which is not set (export it)`,
+        );
+      }
+    }
+    return Object.freeze({
+      name: c.name,
+      baseUrl: c.baseUrl.replace(/\/+$/, ''),
+      token: token!,
+      timezone: c.timezone ?? defaults.timezone,
+      rateLimit: Object.freeze({
+        rps: c.rateLimit?.rps ?? defaults.rateLimit.rps,
+        concurrency: c.rateLimit?.concurrency ?? defaults.rateLimit.concurrency,
+      }),
+    });
+  });
+}
+
+/**
+ * Parses the configuration from `env` (default `process.env`) into a frozen object.
+ * Throws {@link ConfigError} with one line naming the bad or missing value.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const blanked = Object.fromEntries(
+    Object.keys(envSchema.shape).map((k) => [k, env[k] === undefined || env[k] === '' ? undefined : env[k]]),
+  );
+  const parsed = envSchema.safeParse(blanked);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'configuration');
+    const got = env[name];
+    const shown = got === undefined || name === 'SERVICE_API_TOKEN' ? '' : ` (got ${JSON.stringify(got)})`;
+    throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
+  }
+  const e = parsed.data;
+  const defaults = {
+    timezone: e.API_TIMEZONE,
+    rateLimit: { rps: e.API_MAX_RPS, concurrency: e.API_MAX_CONCURRENCY },
+  };
+
+  let connections: Connection[] = [];
+  if (e.PUNCHLINE_CONFIG !== undefined) {
+    connections = connectionsFromFile(e.PUNCHLINE_CONFIG, env, defaults);
+  } else if (e.SERVICE_API_BASE_URL !== undefined || e.SERVICE_API_TOKEN !== undefined) {
+    if (e.SERVICE_API_BASE_URL === undefined) {
+      throw new ConfigError('SERVICE_API_BASE_URL is not set (export the API root, e.g. https://api.example.com)');
+    }
+    if (e.SERVICE_API_TOKEN === undefined) {
+      throw new ConfigError('SERVICE_API_TOKEN is not set (export it or use PUNCHLINE_CONFIG)');
+    }
+    connections = [
+      Object.freeze({
+        name: 'default',
+        baseUrl: e.SERVICE_API_BASE_URL.replace(/\/+$/, ''),
+        token: e.SERVICE_API_TOKEN,
+        timezone: defaults.timezone,
+        rateLimit: Object.freeze({ ...defaults.rateLimit }),
+      }),
+    ];
+  }
+
+  return Object.freeze({
+    connections: Object.freeze(connections),
+    databaseUrl: e.DATABASE_URL,
+    warehouseSchema: e.WAREHOUSE_SCHEMA,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.QUEUE_PREFIX,
+    opsPort: e.OPS_PORT,
+    storeBinaries: e.STORE_BINARIES,
+    syncAuditPhotos: e.SYNC_AUDIT_PHOTOS,
+    logLevel: e.LOG_LEVEL,
+    apiTimeoutMs: e.API_TIMEOUT_MS,
+    apiMaxAttempts: e.API_MAX_ATTEMPTS,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    schedules: Object.freeze({
+      enabled: e.SCHEDULES_ENABLED,
+      punches: e.SCHEDULE_PUNCHES,
+      directory: e.SCHEDULE_DIRECTORY,
+      nightly: e.SCHEDULE_NIGHTLY,
+    }),
+  });
+}
+
+/**
+ * The connections a sync command works on: all of them, or the one named.
+ * Throws {@link ConfigError} when none is configured or the name is unknown.
+ */
+export function selectConnections(config: Config, name?: string): readonly Connection[] {
+  if (config.connections.length === 0) {
+    throw new ConfigError(
+      'no API connection configured: set SERVICE_API_BASE_URL and SERVICE_API_TOKEN, or PUNCHLINE_CONFIG',
+    );
+  }
+  if (name === undefined) return config.connections;
+  const found = config.connections.find((c) => c.name === name);
+  if (!found) {
+    throw new ConfigError(
+      `unknown connection "${name}" (configured: ${config.connections.map((c) => c.name).join(', ')})`,
+    );
+  }
+  return [found];
+}
