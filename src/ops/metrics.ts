@@ -1,0 +1,106 @@
+/**
+ * Prometheus metrics (prom-client) of one process: API traffic, retries and 429 waits,
+ * rows loaded, job outcomes and sync freshness. Other parts call the record* functions;
+ * the ops server exposes {@link metricsRegistry} at `/metrics`.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The registry served at `/metrics`. */
+export const metricsRegistry = new Registry();
+collectDefaultMetrics({ register: metricsRegistry, prefix: 'punchline_process_' });
+
+const apiRequests = new Counter({
+  name: 'punchline_api_requests_total',
+  help: 'Customer API v2 requests by connection, endpoint and HTTP status (or network/timeout)',
+  labelNames: ['connection', 'endpoint', 'status'] as const,
+  registers: [metricsRegistry],
+});
+const apiLatency = new Histogram({
+  name: 'punchline_api_request_duration_seconds',
+  help: 'Customer API v2 request latency in seconds',
+  labelNames: ['connection', 'endpoint'] as const,
+  buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [metricsRegistry],
+});
+const apiBytes = new Counter({
+  name: 'punchline_api_response_bytes_total',
+  help: 'Bytes of Customer API v2 response bodies',
+  labelNames: ['connection', 'endpoint'] as const,
+  registers: [metricsRegistry],
+});
+const apiRetries = new Counter({
+  name: 'punchline_api_retries_total',
+  help: 'Retries of Customer API v2 requests by reason (403 generic, 5xx, timeout, network, 429)',
+  labelNames: ['connection', 'endpoint', 'reason'] as const,
+  registers: [metricsRegistry],
+});
+const rateLimitWaits = new Counter({
+  name: 'punchline_api_rate_limit_wait_seconds_total',
+  help: 'Seconds spent waiting on 429 Retry-After answers',
+  labelNames: ['connection'] as const,
+  registers: [metricsRegistry],
+});
+const rowsLoaded = new Counter({
+  name: 'punchline_rows_loaded_total',
+  help: 'Warehouse rows written by table and action (inserted, updated, deleted)',
+  labelNames: ['table', 'action'] as const,
+  registers: [metricsRegistry],
+});
+const jobs = new Counter({
+  name: 'punchline_jobs_total',
+  help: 'Jobs finished by this process, by queue and final state',
+  labelNames: ['queue', 'state'] as const,
+  registers: [metricsRegistry],
+});
+const jobDuration = new Histogram({
+  name: 'punchline_job_duration_seconds',
+  help: 'Duration of jobs run by this process, in seconds',
+  labelNames: ['queue'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  registers: [metricsRegistry],
+});
+const lastSuccess = new Gauge({
+  name: 'punchline_last_sync_success_timestamp_seconds',
+  help: 'Unix time of the last successful sync per company and resource (seen by this process)',
+  labelNames: ['company', 'resource'] as const,
+  registers: [metricsRegistry],
+});
+
+/** One API request finished (any outcome). */
+export function recordApiRequest(e: {
+  connection: string;
+  endpoint: string;
+  status: number | string;
+  durationMs: number;
+  bytes: number;
+}): void {
+  apiRequests.inc({ connection: e.connection, endpoint: e.endpoint, status: String(e.status) });
+  apiLatency.observe({ connection: e.connection, endpoint: e.endpoint }, e.durationMs / 1000);
+  if (e.bytes > 0) apiBytes.inc({ connection: e.connection, endpoint: e.endpoint }, e.bytes);
+}
+
+/** The client is about to retry a request. */
+export function recordApiRetry(e: { connection: string; endpoint: string; reason: string }): void {
+  apiRetries.inc(e);
+}
+
+/** A 429 made this connection wait `ms`. */
+export function recordRateLimitWait(e: { connection: string; ms: number }): void {
+  rateLimitWaits.inc({ connection: e.connection }, e.ms / 1000);
+}
+
+/** Rows written to a warehouse table. */
+export function recordRowsLoaded(e: { table: string; action: 'inserted' | 'updated' | 'deleted'; count: number }): void {
+  if (e.count > 0) rowsLoaded.inc({ table: e.table, action: e.action }, e.count);
+}
+
+/** A job finished in this process. */
+export function recordJob(e: { queue: string; state: 'completed' | 'failed'; durationMs: number }): void {
+  jobs.inc({ queue: e.queue, state: e.state });
+  jobDuration.observe({ queue: e.queue }, e.durationMs / 1000);
+}
+
+/** A company × resource synced successfully at `at`. */
+export function recordSyncSuccess(e: { company: string; resource: string; at: Date }): void {
+  lastSuccess.set({ company: e.company, resource: e.resource }, e.at.getTime() / 1000);
+}
