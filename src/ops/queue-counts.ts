@@ -1,0 +1,46 @@
+/**
+ * Job counts of the BullMQ queues, by state: read at scrape time by `/metrics` and by
+ * `punchline status`, so they are right whichever process ran the jobs.
+ */
+
+/** The job states we report, in display order. */
+export const QUEUE_STATES = [
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'paused',
+  'failed',
+  'completed',
+] as const;
+
+/** One of {@link QUEUE_STATES}. */
+export type QueueState = (typeof QUEUE_STATES)[number];
+
+/** The subset of a BullMQ Queue that counting needs. */
+export interface CountableQueue {
+  /** Queue name (without the prefix). */
+  readonly name: string;
+  /** BullMQ `Queue#getJobCounts`. */
+  getJobCounts(...types: QueueState[]): Promise<Record<string, number>>;
+}
+
+/** Counts of one queue. */
+export interface QueueCounts {
+  /** Queue name. */
+  readonly queue: string;
+  /** Jobs per state (0 when none). */
+  readonly counts: Readonly<Record<QueueState, number>>;
+}
+
+/** Reads the counts of every queue, in the order given. */
+export async function readQueueCounts(queues: readonly CountableQueue[]): Promise<QueueCounts[]> {
+  return Promise.all(
+    queues.map(async (q) => {
+      const raw = await q.getJobCounts(...QUEUE_STATES);
+      const counts = Object.fromEntries(QUEUE_STATES.map((s) => [s, raw[s] ?? 0])) as Record<QueueState, number>;
+      return { queue: q.name, counts };
+    }),
+  );
+}

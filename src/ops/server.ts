@@ -1,0 +1,125 @@
+/**
+ * The worker's ops HTTP server (DESIGN.md §1 Ops, §3 `OPS_PORT`): the bull-board
+ * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
+ * Redis + Postgres health check at `/healthz`.
+ */
+import Fastify from 'fastify';
+import type { Queue } from 'bullmq';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Logger } from '../logger.js';
+import { checkHealth, type QueryableDb } from './health.js';
+import { createRedisProbe } from './redis-probe.js';
+import { createScrapeRegistry } from './scrape-metrics.js';
+import type { QueryablePool } from './freshness.js';
+
+/** Where the dashboard is mounted. */
+export const DASHBOARD_PATH = '/dashboard';
+
+/** The ops port is taken by another process. */
+export class OpsPortInUseError extends Error {
+  override readonly name = 'OpsPortInUseError';
+  readonly code = 'ops_port_in_use';
+  constructor(readonly port: number) {
+    super(`OPS_PORT ${port} is already in use (stop the other process or set OPS_PORT to a free port)`);
+  }
+}
+
+/** Options of {@link startOpsServer}. */
+export interface OpsServerOptions {
+  /** TCP port; 0 picks a free one (tests). */
+  readonly port: number;
+  /** Address to bind (default `0.0.0.0`, so Prometheus and containers can reach it). */
+  readonly host?: string;
+  /** Every BullMQ queue to show on the dashboard and count in `/metrics`. */
+  readonly queues: readonly Queue[];
+  /** Redis URL that `/healthz` pings (a dedicated connection is opened). */
+  readonly redisUrl: string;
+  /** Warehouse pool: `/healthz` runs `select 1`, `/metrics` reads `sync_freshness`. */
+  readonly pool: QueryableDb & QueryablePool;
+  /** Warehouse schema holding the `sync_freshness` view. */
+  readonly schema: string;
+  /** Process logger. */
+  readonly logger?: Logger;
+  /** Hide the dashboard's retry/clean/remove buttons (default false). */
+  readonly readOnlyDashboard?: boolean;
+  /** Deadline of each health or scrape probe in milliseconds (default 1500). */
+  readonly probeTimeoutMs?: number;
+  /** Clock (injected in tests). */
+  readonly now?: () => Date;
+}
+
+/** A running ops server. */
+export interface RunningOpsServer {
+  /** Base URL, e.g. `http://127.0.0.1:9464`. */
+  readonly url: string;
+  /** Full URL of the dashboard. */
+  readonly dashboardUrl: string;
+  /** Stops serving and closes the server's own Redis connection (not the queues or pool). */
+  close(): Promise<void>;
+}
+
+/** Starts the ops server; resolves once it listens. */
+export async function startOpsServer(options: OpsServerOptions): Promise<RunningOpsServer> {
+  const host = options.host ?? '0.0.0.0';
+  const probeTimeoutMs = options.probeTimeoutMs ?? 1500;
+  const redis = createRedisProbe(options.redisUrl);
+  const registry = createScrapeRegistry({
+    queues: options.queues,
+    pool: options.pool,
+    schema: options.schema,
+    now: options.now,
+    timeoutMs: probeTimeoutMs,
+    logger: options.logger,
+  });
+
+  const app = Fastify({ logger: false });
+
+  const board = new FastifyAdapter();
+  board.setBasePath(DASHBOARD_PATH);
+  createBullBoard({
+    queues: options.queues.map((q) => new BullMQAdapter(q, { readOnlyMode: options.readOnlyDashboard ?? false })),
+    serverAdapter: board,
+    options: { uiConfig: { boardTitle: 'punchline' } },
+  });
+  await app.register(board.registerPlugin(), { prefix: DASHBOARD_PATH });
+
+  app.get('/', async (_req, reply) => reply.redirect(DASHBOARD_PATH));
+
+  app.get('/metrics', async (_req, reply) => {
+    const body = await registry.metrics();
+    return reply.header('content-type', registry.contentType).send(body);
+  });
+
+  app.get('/healthz', async (_req, reply) => {
+    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs });
+    if (report.status !== 'ok') options.logger?.warn({ health: report }, 'health check failed');
+    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+  });
+
+  try {
+    await app.listen({ port: options.port, host });
+  } catch (err) {
+    await redis.close();
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') {
+      throw new OpsPortInUseError(options.port);
+    }
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  const url = `http://${shownHost}:${port}`;
+  options.logger?.info({ url }, 'ops server listening (dashboard, /metrics, /healthz)');
+
+  return {
+    url,
+    dashboardUrl: `${url}${DASHBOARD_PATH}`,
+    async close() {
+      await app.close();
+      await redis.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * A deadline for a probe (health checks, scrape-time reads), so one service that hangs
+ * cannot hang the ops endpoints with it.
+ */
+
+/** Raised when a probe does not answer in time. */
+export class ProbeTimeoutError extends Error {
+  override readonly name = 'ProbeTimeoutError';
+  readonly code = 'probe_timeout';
+  constructor(
+    readonly what: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${what} did not answer within ${timeoutMs} ms`);
+  }
+}
+
+/** Resolves like `work`, or rejects with {@link ProbeTimeoutError} after `timeoutMs`. */
+export async function withTimeout<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeTimeoutError(what, timeoutMs)), timeoutMs);
+    timer.unref();
+  });
+  // The losing promise may still reject later; swallow that so it is not "unhandled".
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

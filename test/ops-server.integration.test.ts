@@ -1,0 +1,238 @@
+/**
+ * The ops HTTP server against the real Redis and Postgres: `/healthz` names what is down,
+ * `/metrics` serves the process counters plus queue depth and freshness read at scrape
+ * time, the dashboard lists the queues.
+ */
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import type { Redis } from 'ioredis';
+import { startOpsServer, OpsPortInUseError, type RunningOpsServer } from '../src/ops/server.js';
+import { recordApiRequest, recordJob, recordRowsLoaded } from '../src/ops/metrics.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  connectPostgres,
+  connectRedis,
+  dropQueuePrefix,
+  dropSchema,
+  uniqueName,
+} from './support/isolation.js';
+
+const schema = uniqueName('ops_server');
+const prefix = uniqueName('ops_server');
+const NOW = new Date('2025-03-10T12:00:00Z');
+
+let pool: pg.Pool;
+let redis: Redis;
+let queue: Queue;
+let server: RunningOpsServer;
+
+/** A TCP port on which nothing listens. */
+async function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** The value of one sample line of a Prometheus text exposition, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`)) continue;
+    const inner = line.slice(name.length + 1, line.lastIndexOf('}'));
+    const got = Object.fromEntries([...inner.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+beforeAll(async () => {
+  pool = await connectPostgres();
+  redis = await connectRedis();
+  // The sync_freshness view as DESIGN.md §5 / docs/contracts.md define it, over sync_runs.
+  await pool.query(`create schema "${schema}"`);
+  await pool.query(`create table "${schema}".sync_runs (
+    id bigserial primary key, resource text not null, company_cnpj text, status text not null,
+    finished_at timestamptz)`);
+  await pool.query(`create view "${schema}".sync_freshness as
+    select company_cnpj, resource, max(finished_at) as last_success_at,
+      extract(epoch from now() - max(finished_at))::bigint as age_seconds
+    from "${schema}".sync_runs where status = 'succeeded' group by company_cnpj, resource`);
+  queue = new Queue('sync', { connection: redis, prefix });
+  await queue.add('punches', { n: 1 });
+  await queue.add('punches', { n: 2 });
+  server = await startOpsServer({
+    port: 0,
+    host: '127.0.0.1',
+    queues: [queue],
+    redisUrl: TEST_REDIS_URL,
+    pool,
+    schema,
+    now: () => NOW,
+  });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await queue?.close();
+  if (redis) {
+    await dropQueuePrefix(redis, prefix);
+    redis.disconnect();
+  }
+  if (pool) {
+    await dropSchema(pool, schema);
+    await pool.end();
+  }
+});
+
+describe('/healthz', () => {
+  it('answers 200 with both checks ok when Redis and Postgres are up', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', redis: 'ok', postgres: 'ok' });
+  });
+
+  describe('when Redis is down', () => {
+    it('answers 503 naming Redis and why', async () => {
+      const port = await unusedPort();
+      const down = await startOpsServer({
+        port: 0,
+        host: '127.0.0.1',
+        queues: [],
+        redisUrl: `redis://127.0.0.1:${port}`,
+        pool,
+        schema,
+        probeTimeoutMs: 1000,
+      });
+      try {
+        const res = await fetch(`${down.url}/healthz`);
+        expect(res.status).toBe(503);
+        const body = await res.json();
+        expect(body).toMatchObject({ status: 'down', redis: 'down', postgres: 'ok' });
+        expect(body.errors.redis).toMatch(/ECONNREFUSED|not reachable|did not answer/);
+        expect(body.errors.postgres).toBeUndefined();
+      } finally {
+        await down.close();
+      }
+    });
+  });
+
+  describe('when Postgres is down', () => {
+    it('answers 503 naming Postgres', async () => {
+      const port = await unusedPort();
+      const url = new URL(TEST_DATABASE_URL);
+      url.port = String(port);
+      const deadPool = new pg.Pool({ connectionString: url.toString(), connectionTimeoutMillis: 500 });
+      const down = await startOpsServer({
+        port: 0,
+        host: '127.0.0.1',
+        queues: [],
+        redisUrl: TEST_REDIS_URL,
+        pool: deadPool,
+        schema,
+        probeTimeoutMs: 1000,
+      });
+      try {
+        const res = await fetch(`${down.url}/healthz`);
+        expect(res.status).toBe(503);
+        const body = await res.json();
+        expect(body).toMatchObject({ status: 'down', redis: 'ok', postgres: 'down' });
+        expect(body.errors.postgres).toMatch(/ECONNREFUSED|did not answer|timeout/i);
+      } finally {
+        await down.close();
+        await deadPool.end();
+      }
+    });
+  });
+});
+
+describe('/metrics', () => {
+  it('serves what the process recorded: API requests, jobs, rows', async () => {
+    recordApiRequest({ connection: 'c1', endpoint: 'point/getFromPeriod', status: 200, durationMs: 120, bytes: 5000 });
+    recordApiRequest({ connection: 'c1', endpoint: 'point/getFromPeriod', status: 200, durationMs: 80, bytes: 100 });
+    recordJob({ queue: 'sync', state: 'completed', durationMs: 1500 });
+    recordRowsLoaded({ table: 'punches', action: 'inserted', count: 42 });
+    const res = await fetch(`${server.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    const ep = { connection: 'c1', endpoint: 'point/getFromPeriod' };
+    expect(sample(text, 'punchline_api_requests_total', { ...ep, status: '200' })).toBe(2);
+    expect(sample(text, 'punchline_api_request_duration_seconds_count', ep)).toBe(2);
+    expect(sample(text, 'punchline_api_request_duration_seconds_sum', ep)).toBeCloseTo(0.2);
+    expect(sample(text, 'punchline_jobs_total', { queue: 'sync', state: 'completed' })).toBe(1);
+    expect(sample(text, 'punchline_job_duration_seconds_count', { queue: 'sync' })).toBe(1);
+    expect(sample(text, 'punchline_rows_loaded_total', { table: 'punches', action: 'inserted' })).toBe(42);
+  });
+
+  it('reports queue depth per queue and state, read from Redis at scrape time', async () => {
+    let text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, 'punchline_queue_jobs', { queue: 'sync', state: 'waiting' })).toBe(2);
+    expect(sample(text, 'punchline_queue_jobs', { queue: 'sync', state: 'failed' })).toBe(0);
+    await queue.add('punches', { n: 3 }, { delay: 60_000 });
+    text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, 'punchline_queue_jobs', { queue: 'sync', state: 'delayed' })).toBe(1);
+  });
+
+  it('reports seconds since the last successful sync per company and resource from the warehouse', async () => {
+    await pool.query(
+      `insert into "${schema}".sync_runs (resource, company_cnpj, status, finished_at) values
+        ('punches', '11222333000181', 'succeeded', '2025-03-10T11:50:00Z'),
+        ('punches', '11222333000181', 'succeeded', '2025-03-10T11:00:00Z'),
+        ('punches', '11222333000181', 'failed', '2025-03-10T11:59:00Z'),
+        ('companies', null, 'succeeded', '2025-03-09T12:00:00Z')`,
+    );
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    expect(sample(text, 'punchline_sync_age_seconds', { company: '11222333000181', resource: 'punches' })).toBe(600);
+    expect(sample(text, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBe(86_400);
+  });
+
+  it('still answers when the warehouse has no sync_freshness view yet', async () => {
+    const other = await startOpsServer({
+      port: 0,
+      host: '127.0.0.1',
+      queues: [queue],
+      redisUrl: TEST_REDIS_URL,
+      pool,
+      schema: uniqueName('ops_absent'),
+    });
+    try {
+      const res = await fetch(`${other.url}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).not.toMatch(/^punchline_sync_age_seconds\{/m);
+      expect(sample(text, 'punchline_queue_jobs', { queue: 'sync', state: 'waiting' })).toBe(2);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('the dashboard', () => {
+  it('redirects / to the dashboard and lists the queues through its API', async () => {
+    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/dashboard');
+    const page = await fetch(server.dashboardUrl);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>punchline</title>');
+    const api = await (await fetch(`${server.dashboardUrl}/api/queues?activeQueue=sync&status=waiting`)).json();
+    const names = (api.queues as { name: string }[]).map((q) => q.name);
+    expect(names).toEqual(['sync']);
+  });
+});
+
+describe('when OPS_PORT is taken', () => {
+  it('fails with a message naming OPS_PORT', async () => {
+    const port = Number(new URL(server.url).port);
+    await expect(
+      startOpsServer({ port, host: '127.0.0.1', queues: [], redisUrl: TEST_REDIS_URL, pool, schema }),
+    ).rejects.toThrow(OpsPortInUseError);
+  });
+});
