@@ -1,0 +1,301 @@
+/**
+ * The 31 endpoints of Customer API v2 (spec §4: 22 reads, 9 writes) as data: method,
+ * path, accepted parameters and the zod shapes of the success envelope's `data` and
+ * `meta`. The client, the emulator's conformance suite and the docs all read this table.
+ *
+ * Names: a read is named by its path after `/customer/v2/` (`point/getFromPeriod`); a
+ * write by its method and path (`POST point`), since some paths serve both.
+ */
+import { z } from 'zod';
+import {
+  absence,
+  absenceAttachment,
+  absenceType,
+  auditPhoto,
+  collaboratorAdjustments,
+  collaboratorBlock,
+  collaboratorInconsistencies,
+  collaboratorPoints,
+  collaboratorTardiness,
+  collaboratorTotalHours,
+  company,
+  createdAbsence,
+  createdId,
+  createdPoint,
+  dateMeta,
+  describedLookup,
+  economicGroupEntry,
+  namedLookup,
+  overtimeBalance,
+  periodMeta,
+  successResult,
+} from './schemas.js';
+
+/** Path prefix of every endpoint (spec §9 rule 1). */
+export const API_PREFIX = '/customer/v2';
+
+/** The 22 read endpoints of spec 4.1, in the spec's order. */
+export const READ_ENDPOINT_NAMES = [
+  'collaborator',
+  'collaborator/totalHours',
+  'point/getFromPeriod',
+  'point/audit',
+  'tardiness',
+  'adjustment',
+  'inconsistency',
+  'overtime',
+  'absence/types',
+  'absence/getFromPeriod',
+  'absence/attachment',
+  'company',
+  'economic-group',
+  'department',
+  'occupation',
+  'fired-type',
+  'cost-center',
+  'collaborator-settings',
+  'point-rule',
+  'journey',
+  'barrier',
+  'unit',
+] as const;
+
+/** The 9 write endpoints of spec 4.2, in the spec's order. */
+export const WRITE_ENDPOINT_NAMES = [
+  'POST collaborator',
+  'POST collaborator/photo',
+  'PUT collaborator/dismissal',
+  'POST point',
+  'POST absence',
+  'POST department',
+  'POST occupation',
+  'POST fired-type',
+  'POST cost-center',
+] as const;
+
+/** Every endpoint name (spec §4). */
+export const ENDPOINT_NAMES = [...READ_ENDPOINT_NAMES, ...WRITE_ENDPOINT_NAMES] as const;
+
+/** A read endpoint name. */
+export type ReadEndpointName = (typeof READ_ENDPOINT_NAMES)[number];
+/** A write endpoint name. */
+export type WriteEndpointName = (typeof WRITE_ENDPOINT_NAMES)[number];
+/** Any endpoint name. */
+export type EndpointName = (typeof ENDPOINT_NAMES)[number];
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+
+/** How a request carries its parameters. */
+export type BodyKind = 'query' | 'json' | 'multipart';
+
+/** One row of the endpoint table. */
+export interface EndpointDef {
+  /** HTTP method. */
+  readonly method: HttpMethod;
+  /** Full path, starting with {@link API_PREFIX}. */
+  readonly path: string;
+  /** Where the parameters go: query string (GET), JSON body or multipart form. */
+  readonly body: BodyKind;
+  /** Parameter names the spec lists, `[]` included for lists (spec 1.3); scope params not repeated here. */
+  readonly params: readonly string[];
+  /** Parameters the spec marks required. */
+  readonly required: readonly string[];
+  /** Shape of the success envelope's `data`. */
+  readonly data: z.ZodType;
+  /** Shape of `data` when `include_branches=1` changes it (only `company`, spec 4.1). */
+  readonly dataWithBranches?: z.ZodType;
+  /** Shape of `meta` when the spec says the endpoint returns one; null otherwise. */
+  readonly meta: z.ZodType | null;
+  /** HTTP status of success (spec 4.2: 201 for creations, 200 otherwise). */
+  readonly successStatus: 200 | 201;
+}
+
+const PERIOD = ['begin_date', 'end_date'] as const;
+const PEOPLE_FILTERS = ['national_registry_list[]', 'email_list[]', 'decimal_format'] as const;
+
+function read<D extends z.ZodType, M extends z.ZodType | null = null>(
+  name: ReadEndpointName,
+  data: D,
+  meta: M = null as M,
+  params: readonly string[] = [],
+  required: readonly string[] = [],
+) {
+  return { method: 'GET', path: `${API_PREFIX}/${name}`, body: 'query', params, required, data, meta, successStatus: 200 } as const;
+}
+
+function write<D extends z.ZodType>(
+  method: 'POST' | 'PUT',
+  path: string,
+  data: D,
+  successStatus: 200 | 201,
+  params: readonly string[],
+  required: readonly string[],
+  body: BodyKind = 'json',
+) {
+  return { method, path: `${API_PREFIX}/${path}`, body, params, required, data, meta: null, successStatus } as const;
+}
+
+/** Lookup lists of spec 2.4 with `description`. */
+const described = z.array(describedLookup);
+/** Lookup lists of spec 2.4 with `name`. */
+const named = z.array(namedLookup);
+
+/** The endpoint table (spec §4). */
+export const ENDPOINTS = {
+  // spec 4.1: reads
+  collaborator: read('collaborator', z.array(collaboratorBlock)),
+  'collaborator/totalHours': read(
+    'collaborator/totalHours',
+    z.array(collaboratorTotalHours),
+    periodMeta,
+    [...PERIOD, ...PEOPLE_FILTERS],
+    PERIOD,
+  ),
+  'point/getFromPeriod': read(
+    'point/getFromPeriod',
+    z.array(collaboratorPoints),
+    periodMeta,
+    [...PERIOD, ...PEOPLE_FILTERS],
+    PERIOD,
+  ),
+  // spec 2.13: `meta` carries `point_id`.
+  'point/audit': read('point/audit', auditPhoto, z.object({ point_id: z.number().int() }), ['point_id'], ['point_id']),
+  tardiness: read('tardiness', z.array(collaboratorTardiness), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
+  adjustment: read('adjustment', z.array(collaboratorAdjustments), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
+  inconsistency: read(
+    'inconsistency',
+    z.array(collaboratorInconsistencies),
+    periodMeta,
+    [...PERIOD, 'national_registry'],
+    PERIOD,
+  ),
+  overtime: read('overtime', z.array(overtimeBalance), dateMeta, ['date', 'national_registry'], ['date']),
+  'absence/types': read('absence/types', z.array(absenceType)),
+  'absence/getFromPeriod': read('absence/getFromPeriod', z.array(absence), periodMeta, PERIOD, PERIOD),
+  'absence/attachment': read(
+    'absence/attachment',
+    z.array(absenceAttachment),
+    z.object({ absence_id: z.number().int() }),
+    ['absence_id'],
+    ['absence_id'],
+  ),
+  // spec 4.1: one object, or an array of companies with include_branches=1.
+  company: { ...read('company', company), dataWithBranches: z.array(company) },
+  'economic-group': read('economic-group', z.array(economicGroupEntry)),
+  department: read('department', described),
+  occupation: read('occupation', described),
+  'fired-type': read('fired-type', named),
+  'cost-center': read('cost-center', named),
+  'collaborator-settings': read('collaborator-settings', described),
+  'point-rule': read('point-rule', described),
+  journey: read('journey', described),
+  barrier: read('barrier', named),
+  unit: read('unit', named),
+
+  // spec 4.2: writes
+  'POST collaborator': write(
+    'POST',
+    'collaborator',
+    createdId,
+    201,
+    [
+      'name',
+      'national_registry',
+      'email',
+      'birth_date',
+      'begin_date',
+      'journey_id',
+      'cost_center_id',
+      'department_id',
+      'unit_id',
+      'collaborator_settings_id',
+      'point_rule_id',
+      'registration_number',
+      'admission_date',
+      'pis',
+      'occupation_id',
+    ],
+    [
+      'name',
+      'national_registry',
+      'email',
+      'birth_date',
+      'begin_date',
+      'journey_id',
+      'cost_center_id',
+      'department_id',
+      'unit_id',
+      'collaborator_settings_id',
+      'point_rule_id',
+    ],
+  ),
+  'POST collaborator/photo': write(
+    'POST',
+    'collaborator/photo',
+    successResult,
+    200,
+    ['national_registry', 'photo_base64'],
+    ['national_registry', 'photo_base64'],
+  ),
+  'PUT collaborator/dismissal': write(
+    'PUT',
+    'collaborator/dismissal',
+    successResult,
+    200,
+    ['dismissal_date', 'fired_type_id', 'collaborator_id', 'registration_number', 'national_registry', 'fired_description'],
+    ['dismissal_date', 'fired_type_id'],
+  ),
+  'POST point': write('POST', 'point', createdPoint, 201, ['national_registry', 'datetime'], ['national_registry', 'datetime']),
+  'POST absence': write(
+    'POST',
+    'absence',
+    createdAbsence,
+    201,
+    [
+      'national_registry[]',
+      'absence_type_id',
+      'description',
+      'details',
+      'begin_date',
+      'end_date',
+      'paid',
+      'full_day',
+      'sum_on_work_time',
+      'sum_total_on_work_time',
+      'attachment[]',
+    ],
+    [
+      'national_registry[]',
+      'absence_type_id',
+      'description',
+      'details',
+      'begin_date',
+      'end_date',
+      'paid',
+      'full_day',
+      'sum_on_work_time',
+      'sum_total_on_work_time',
+    ],
+    'multipart',
+  ),
+  'POST department': write('POST', 'department', createdId, 201, ['description'], ['description']),
+  'POST occupation': write('POST', 'occupation', createdId, 201, ['description', 'number_cbo'], ['description']),
+  'POST fired-type': write('POST', 'fired-type', createdId, 201, ['name'], ['name']),
+  'POST cost-center': write('POST', 'cost-center', createdId, 201, ['name'], ['name']),
+} as const satisfies Record<EndpointName, EndpointDef>;
+
+/** The validated `data` type of an endpoint. */
+export type EndpointData<E extends EndpointName> = z.infer<(typeof ENDPOINTS)[E]['data']>;
+
+/** True when `name` is one of the 31 endpoint names. */
+export function isEndpointName(name: string): name is EndpointName {
+  return Object.hasOwn(ENDPOINTS, name);
+}
+
+/** The endpoint served at `method` + `path` (path with or without {@link API_PREFIX}), if any. */
+export function endpointByRoute(method: string, path: string): EndpointName | undefined {
+  const full = path.startsWith(API_PREFIX) ? path : `${API_PREFIX}/${path.replace(/^\/+/, '')}`;
+  const m = method.toUpperCase();
+  return ENDPOINT_NAMES.find((n) => ENDPOINTS[n].method === m && ENDPOINTS[n].path === full);
+}

@@ -1,0 +1,83 @@
+/**
+ * Request encoding of spec 1.2–1.4 as pure builders: query strings with repeated `name[]`
+ * keys, the GET-only scope parameters, and the multipart form of `POST absence`.
+ */
+import { Blob } from 'node:buffer';
+import { FormData } from 'undici';
+
+/** A parameter value: lists are repeated keys (spec 1.3), booleans `1`/`0` (spec 1.2), undefined is omitted. */
+export type ParamValue = string | number | boolean | readonly (string | number)[] | undefined | null;
+
+/** Parameters by name, exactly as sent (list names end in `[]`). */
+export type Params = Readonly<Record<string, ParamValue>>;
+
+/** spec 1.4: scope parameters, GET only. */
+export interface Scope {
+  /** Restrict the scope to one company of the group (CNPJ, digits). */
+  companyNationalRegistry?: string;
+  /** Aggregate the headquarters and all branches (`include_branches=1`). */
+  includeBranches?: boolean;
+}
+
+/** spec 1.2: booleans in requests are `1` or `0`. */
+export function encodeScalar(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? '1' : '0';
+  return String(value);
+}
+
+/** spec 1.4: the scope as query parameters (`include_branches=1`, `company_national_registry`). */
+export function scopeParams(scope: Scope | undefined): Params {
+  if (!scope) return {};
+  return {
+    ...(scope.includeBranches ? { include_branches: true } : {}),
+    ...(scope.companyNationalRegistry !== undefined ? { company_national_registry: scope.companyNationalRegistry } : {}),
+  };
+}
+
+/**
+ * Builds a query string (without `?`; empty when there is nothing to send). spec 1.3:
+ * a list is sent by repeating its key once per item, never as JSON or comma-separated;
+ * keys are sent exactly as given, so list names must already end in `[]`.
+ */
+export function buildQuery(params: Params): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly (string | number)[]) search.append(key, encodeScalar(item));
+    } else {
+      search.append(key, encodeScalar(value as string | number | boolean));
+    }
+  }
+  return search.toString();
+}
+
+/** One file of `attachment[]` (spec 4.2 `POST absence`). */
+export interface Attachment {
+  /** File name sent in the part's Content-Disposition. */
+  filename: string;
+  /** MIME type of the part. */
+  mimeType: string;
+  /** File content. */
+  content: Uint8Array;
+}
+
+/**
+ * Builds a multipart form (spec 1.3 rule 5): lists repeat their `name[]` field, booleans
+ * are `1`/`0`, and each attachment is its own `attachment[]` file part.
+ */
+export function buildMultipart(fields: Params, attachments: readonly Attachment[] = []): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value as readonly (string | number)[]) form.append(key, encodeScalar(item));
+    } else {
+      form.append(key, encodeScalar(value as string | number | boolean));
+    }
+  }
+  for (const file of attachments) {
+    form.append('attachment[]', new Blob([file.content], { type: file.mimeType }), file.filename);
+  }
+  return form;
+}

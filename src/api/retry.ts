@@ -1,0 +1,62 @@
+/**
+ * Retry policy of the API client as pure functions: which failures are retried, how long
+ * to wait (exponential backoff with full jitter), and reading `Retry-After`.
+ */
+import { ApiError, NetworkError, RateLimitedError, ServerError, TimeoutError } from './errors.js';
+import type { HttpMethod } from './endpoints.js';
+
+/** Backoff settings. */
+export interface BackoffOptions {
+  /** Delay cap before jitter of the first retry, in ms. */
+  baseMs: number;
+  /** Largest delay cap, in ms. */
+  maxMs: number;
+}
+
+/** Default backoff: 500 ms, doubling, capped at 30 s. */
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
+
+/**
+ * Full-jitter exponential backoff: a uniform delay in [0, min(max, base·2^(retry-1))).
+ * `retry` counts from 1 (the wait before the second attempt).
+ */
+export function backoffDelay(retry: number, options: BackoffOptions, random: () => number): number {
+  const cap = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, retry - 1));
+  return Math.floor(random() * cap);
+}
+
+/**
+ * Reads a `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP date.
+ * Returns milliseconds (0 for a date in the past), or undefined when absent or unreadable.
+ */
+export function parseRetryAfter(header: string | readonly string[] | undefined, now: number): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP date names a weekday and the GMT zone; a bare number with a fraction is not valid.
+  if (!/[a-z]/i.test(value)) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Why a failure is retried (metrics label), or null when it is not. */
+export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network';
+
+/**
+ * Decides whether a failed attempt may be retried. Reads (GET) retry every transient
+ * failure. Writes (POST/PUT) are not idempotent — a retried punch or absence could be
+ * created twice — so they retry only when the request certainly did not take effect:
+ * the connection was never made (refused, DNS, connect timeout), or the API answered
+ * 429, which rejects the request before acting on it.
+ */
+export function retryReason(err: unknown, method: HttpMethod): RetryReason | null {
+  if (!(err instanceof ApiError) || !err.retryable) return null;
+  if (err instanceof RateLimitedError) return 'rate_limited';
+  const write = method !== 'GET';
+  if (err instanceof NetworkError) return write && err.mayHaveReachedServer ? null : 'network';
+  if (write) return null;
+  if (err instanceof TimeoutError) return 'timeout';
+  if (err instanceof ServerError) return err.status === 403 ? 'forbidden' : 'server_error';
+  return null;
+}

@@ -1,0 +1,163 @@
+/**
+ * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, and the
+ * translation of undici and socket failures into TimeoutError / NetworkError.
+ */
+import type { Dispatcher } from 'undici';
+import type { FormData } from 'undici';
+import { NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+
+/** What one attempt sends. */
+export interface AttemptRequest {
+  /** Endpoint name, for errors. */
+  endpoint: string;
+  method: 'GET' | 'POST' | 'PUT';
+  /** Path and query, starting with `/`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Caller's signal; its abort reason is rethrown unchanged. */
+  signal?: AbortSignal;
+}
+
+/** What one attempt received. */
+export interface AttemptResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** Connection errors after which the request certainly never reached the server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+/** Connection errors during or after sending (the server may have acted on the request). */
+const SENT_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'HPE_INVALID_CHUNK_SIZE',
+  'HPE_INVALID_CONSTANT',
+  'HPE_UNEXPECTED_CONTENT_LENGTH',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; errors?: unknown[]; cause?: unknown } | null;
+  if (!e || typeof e !== 'object') return undefined;
+  if (typeof e.code === 'string') return e.code;
+  // Happy-eyeballs connects fail with an AggregateError of per-address errors.
+  if (Array.isArray(e.errors)) for (const inner of e.errors) {
+    const code = errorCode(inner);
+    if (code) return code;
+  }
+  return e.cause ? errorCode(e.cause) : undefined;
+}
+
+/** Marks our own per-attempt timeout, to tell it from the caller's abort. */
+class AttemptTimeout extends Error {}
+
+/**
+ * Translates a failure of one attempt: the caller's abort is rethrown as is, our timeout
+ * and undici's timeouts become TimeoutError, socket failures NetworkError; anything
+ * else (a programming error) is rethrown unchanged.
+ */
+function translate(err: unknown, req: AttemptRequest, timedOut: boolean, scrub: (s: string) => string): unknown {
+  if (req.signal?.aborted) return req.signal.reason ?? err;
+  const code = errorCode(err);
+  const detail = scrub(err instanceof Error ? err.message : String(err));
+  if (timedOut || err instanceof AttemptTimeout || (code && TIMEOUT_CODES.has(code))) {
+    return new TimeoutError({
+      endpoint: req.endpoint,
+      message: `no complete response within ${req.timeoutMs} ms`,
+      cause: err,
+    });
+  }
+  if (code && NOT_SENT_CODES.has(code)) {
+    return new NetworkError({
+      endpoint: req.endpoint,
+      message: `could not connect (${code}: ${detail})`,
+      mayHaveReachedServer: false,
+      cause: err,
+    });
+  }
+  if ((code && SENT_CODES.has(code)) || /socket|closed|reset|hang up/i.test(detail)) {
+    return new NetworkError({
+      endpoint: req.endpoint,
+      message: `connection lost (${code ?? 'socket'}: ${detail})`,
+      mayHaveReachedServer: true,
+      cause: err,
+    });
+  }
+  return err;
+}
+
+/**
+ * Sends one request and reads its body, at most `maxResponseBytes` of it. `onBytes`
+ * reports how much was read even when the attempt fails.
+ */
+export async function sendAttempt(
+  dispatcher: Dispatcher,
+  req: AttemptRequest,
+  scrub: (s: string) => string,
+  onBytes: (n: number) => void,
+): Promise<AttemptResponse> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new AttemptTimeout('attempt timed out'));
+  }, req.timeoutMs);
+  const onCallerAbort = () => controller.abort(req.signal?.reason);
+  if (req.signal?.aborted) onCallerAbort();
+  else req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+  let res: Dispatcher.ResponseData | undefined;
+  try {
+    res = await dispatcher.request({
+      path: req.path,
+      method: req.method,
+      headers: req.headers,
+      body: req.body ?? null,
+      signal: controller.signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    const length = Number(res.headers['content-length']);
+    if (Number.isFinite(length) && length > req.maxResponseBytes) {
+      throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      bytes += buf.length;
+      onBytes(bytes);
+      if (bytes > req.maxResponseBytes) {
+        throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+      }
+      chunks.push(buf);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
+  } catch (err) {
+    // Stop reading and free the socket of an abandoned body.
+    if (res && !res.body.destroyed) res.body.destroy();
+    if (err instanceof ResponseTooLargeError) throw err;
+    throw translate(err, req, timedOut, scrub);
+  } finally {
+    clearTimeout(timer);
+    req.signal?.removeEventListener('abort', onCallerAbort);
+  }
+}
