@@ -1,0 +1,184 @@
+/**
+ * The planner (DESIGN.md §4), pure: turns a date range or a schedule tick into the
+ * list of jobs to queue — the group walk once per connection, directory resources once
+ * per company, windowed resources per company and calendar-month window — skipping
+ * windows already recorded as done unless forced.
+ */
+import { jobIdFor, windowKey } from './job-ids.js';
+import type { JobOrigin, SyncJobData } from './job-data.js';
+import { queueFor, type QueueName } from './queues.js';
+import { RESOURCES, RESOURCE_INFO, followUpOf, isWindowed, type Resource } from './resources.js';
+import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
+import { addDays, endOfMonth } from '../util/time.js';
+
+/** One unit of work before it is tied to companies: a resource and, when windowed, its window. */
+export interface WorkItem {
+  /** Resource to sync. */
+  readonly resource: Resource;
+  /** Window, for windowed resources. */
+  readonly window?: DateWindow;
+}
+
+/** A job ready to be queued. */
+export interface PlannedJob {
+  /** Queue it goes to. */
+  readonly queue: QueueName;
+  /** BullMQ job name: the resource. */
+  readonly name: Resource;
+  /** Deterministic job id (job-ids.ts). */
+  readonly id: string;
+  /** Job data (no secrets). */
+  readonly data: SyncJobData;
+}
+
+/** Result of planning. */
+export interface Plan {
+  /** Jobs to queue, group walk first, then directory resources, then windows. */
+  readonly jobs: PlannedJob[];
+  /** Windows left out because they are recorded as done (and not forced). */
+  readonly skipped: number;
+}
+
+/** Inputs of {@link planJobs}. */
+export interface PlanInput {
+  /** Connection name. */
+  readonly connection: string;
+  /** CNPJs of the companies to sync (from the group walk). */
+  readonly companies: readonly string[];
+  /** spec 1.4: read each company with `company_national_registry` (headquarters token). */
+  readonly scoped: boolean;
+  /** Work items, from {@link backfillItems} or {@link scheduleItems}. */
+  readonly items: readonly WorkItem[];
+  /** Resources whose follow-ups the parent jobs should queue (e.g. `absence_attachments`). */
+  readonly followUps: readonly Resource[];
+  /** Ignore `done` and re-fetch stored follow-up items. */
+  readonly force: boolean;
+  /** Keys ({@link windowKey}) of windows recorded as done for this connection. */
+  readonly done?: ReadonlySet<string>;
+  /** Why the jobs are queued. */
+  readonly origin: JobOrigin;
+}
+
+/**
+ * The work items of a backfill of `[from, to]`: calendar-month windows for every
+ * windowed resource (never above 31 days), the hour bank clipped to `today` (a future
+ * day has no balance), plus one item per non-windowed resource.
+ */
+export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
+  const items: WorkItem[] = [];
+  const ordered = RESOURCES.filter((r) => resources.includes(r));
+  for (const resource of ordered) {
+    if (!isWindowed(resource)) {
+      items.push({ resource });
+      continue;
+    }
+    let end = to;
+    if (RESOURCE_INFO[resource].kind === 'daily' && end > today) end = today;
+    if (from > end) continue;
+    for (const window of monthWindows(from, end)) items.push({ resource, window });
+  }
+  return items;
+}
+
+/** The three incremental schedules of DESIGN.md §4. */
+export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
+/** One incremental schedule. */
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+
+/**
+ * The work items of one tick of an incremental schedule on `today` (DESIGN.md §4):
+ * - `punches`: punches of the last 7 days;
+ * - `directory`: the group walk, collaborators and lookups;
+ * - `nightly`: totals of the previous and current month, tardiness, adjustments and
+ *   inconsistencies of the last 35 days, hour-bank balances of yesterday and today,
+ *   absences from 35 days back to 120 days ahead.
+ * Ranges are cut at month ends so no window exceeds 31 days. `audit_photos` joins the
+ * punches when `syncAuditPhotos`.
+ */
+export function scheduleItems(kind: ScheduleKind, today: string): WorkItem[] {
+  const range = (resource: Resource, from: string, to: string): WorkItem[] =>
+    monthWindows(from, to).map((window) => ({ resource, window }));
+  switch (kind) {
+    case 'punches':
+      return range('punches', addDays(today, -6), today);
+    case 'directory':
+      return [{ resource: 'companies' }, { resource: 'lookups' }, { resource: 'collaborators' }];
+    case 'nightly': {
+      const monthStart = `${today.slice(0, 8)}01`;
+      const previousStart = `${addDays(monthStart, -1).slice(0, 8)}01`;
+      const lookback = addDays(today, -LOOKBACK_DAYS);
+      return [
+        { resource: 'hour_totals', window: { from: previousStart, to: endOfMonth(previousStart) } },
+        { resource: 'hour_totals', window: { from: monthStart, to: endOfMonth(monthStart) } },
+        ...range('tardiness', lookback, today),
+        ...range('adjustments', lookback, today),
+        ...range('inconsistencies', lookback, today),
+        ...range('hour_bank', addDays(today, -1), today),
+        ...range('absences', lookback, addDays(today, 120)),
+      ];
+    }
+  }
+}
+
+/**
+ * Ties work items to companies and gives each job its deterministic id. Windows in
+ * `done` are skipped unless `force`. A follow-up window is planned directly only when
+ * its parent's window is not planned (the parent queues it when done otherwise).
+ */
+export function planJobs(input: PlanInput): Plan {
+  const jobs: PlannedJob[] = [];
+  let skipped = 0;
+  const done = input.force ? new Set<string>() : (input.done ?? new Set<string>());
+  const base = { connection: input.connection, origin: input.origin, force: input.force };
+  const push = (resource: Resource, data: SyncJobData) =>
+    jobs.push({ queue: queueFor(resource), name: resource, id: jobIdFor({ ...data, resource }), data });
+
+  const windowed = input.items.filter((i) => i.window !== undefined);
+  const unwindowed = input.items.filter((i) => i.window === undefined);
+
+  for (const item of unwindowed) {
+    if (RESOURCE_INFO[item.resource].kind === 'group') push(item.resource, { ...base, resource: item.resource });
+  }
+  for (const item of unwindowed) {
+    if (RESOURCE_INFO[item.resource].kind === 'group') continue;
+    for (const company of input.companies) {
+      push(item.resource, { ...base, resource: item.resource, company, scoped: input.scoped });
+    }
+  }
+
+  const planned = new Set<string>();
+  const parents = windowed.filter((i) => RESOURCE_INFO[i.resource].kind !== 'followup');
+  const followUps = windowed.filter((i) => RESOURCE_INFO[i.resource].kind === 'followup');
+  for (const company of input.companies) {
+    for (const { resource, window } of parents) {
+      const key = windowKey({ resource, company, ...window! });
+      if (done.has(key)) {
+        skipped += 1;
+        continue;
+      }
+      planned.add(key);
+      const child = followUpOf(resource);
+      push(resource, {
+        ...base,
+        resource,
+        company,
+        scoped: input.scoped,
+        from: window!.from,
+        to: window!.to,
+        followUp: child !== undefined && input.followUps.includes(child),
+      });
+    }
+    for (const { resource, window } of followUps) {
+      const parent = RESOURCE_INFO[resource].parent!;
+      if (planned.has(windowKey({ resource: parent, company, ...window! })) && input.followUps.includes(resource)) {
+        continue;
+      }
+      if (done.has(windowKey({ resource, company, ...window! }))) {
+        skipped += 1;
+        continue;
+      }
+      push(resource, { ...base, resource, company, scoped: input.scoped, from: window!.from, to: window!.to });
+    }
+  }
+  return { jobs, skipped };
+}

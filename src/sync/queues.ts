@@ -1,0 +1,72 @@
+/**
+ * The BullMQ queues of the sync and their default job options. `sync` holds the window
+ * and directory jobs, `followups` the per-item fetches found by a window (absence
+ * attachments, audit photos) so thousands of small jobs never hold back the windows,
+ * and `schedules` the planning jobs fired by the incremental job schedulers.
+ */
+import { Queue, type DefaultJobOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { RESOURCE_INFO, type Resource } from './resources.js';
+import { createRedis } from './redis.js';
+
+/** Every BullMQ queue name of punchline (the dashboard shows each). */
+export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
+/** One queue name. */
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Attempts of a sync job before it stays failed (transient errors; permanent ones fail at once). */
+export const JOB_ATTEMPTS = 5;
+
+/**
+ * Default options of every sync job: retries with exponential backoff and jitter;
+ * finished jobs kept for a while so the dashboard shows them (a finished job with the
+ * same id is replaced when its window is queued again, see enqueue.ts).
+ */
+export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
+  attempts: JOB_ATTEMPTS,
+  backoff: { type: 'exponential', delay: 2_000, jitter: 0.5 },
+  removeOnComplete: { age: 24 * 3600, count: 20_000 },
+  removeOnFail: { age: 14 * 24 * 3600, count: 20_000 },
+});
+
+/** The queue a resource's jobs go to. */
+export function queueFor(resource: Resource): QueueName {
+  return RESOURCE_INFO[resource].kind === 'followup' ? 'followups' : 'sync';
+}
+
+/** The open queues of one deployment (one `QUEUE_PREFIX`). */
+export interface SyncQueues {
+  /** Window and directory jobs. */
+  readonly sync: Queue;
+  /** Follow-up fetches (absence attachments, audit photos). */
+  readonly followups: Queue;
+  /** Planning jobs fired by the incremental schedules. */
+  readonly schedules: Queue;
+  /** Every queue, in {@link QUEUE_NAMES} order. */
+  readonly all: readonly Queue[];
+  /** The queue named `name`. */
+  get(name: QueueName): Queue;
+  /** Closes the queues and their Redis connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens every queue of `config.queuePrefix` on one shared Redis connection (or on
+ * `connection` when given; the caller then owns it).
+ */
+export function openQueues(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, connection?: Redis): SyncQueues {
+  const redis = connection ?? createRedis(config.redisUrl, 'punchline-queues');
+  const make = (name: QueueName) =>
+    new Queue(name, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+  const byName = { sync: make('sync'), followups: make('followups'), schedules: make('schedules') };
+  return {
+    ...byName,
+    all: QUEUE_NAMES.map((n) => byName[n]),
+    get: (name) => byName[name],
+    async close() {
+      await Promise.all(QUEUE_NAMES.map((n) => byName[n].close()));
+      if (!connection) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

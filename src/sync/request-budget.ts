@@ -1,0 +1,196 @@
+/**
+ * The request budget of one connection (DESIGN.md §3), shared by every process through
+ * Redis: never more than `rps` requests started in any sliding second, never more than
+ * `concurrency` in flight, and after a 429 nobody starts a request before Retry-After.
+ *
+ * Why a sliding log: BullMQ's `{max, duration}` limiter and fixed-window counters reset
+ * at window edges, so `rps` requests at the end of one window and `rps` more at the
+ * start of the next put 2×rps inside one sliding second. A sorted set of start times
+ * (the "sliding log") admits a request only when fewer than `rps` starts lie in the
+ * last window, which holds the rule for every sliding second by construction. The log
+ * holds at most `rps` entries per connection, so it stays tiny.
+ *
+ * In-flight requests are leases in a second sorted set scored by expiry: a release
+ * removes the lease, and a lease of a process that died expires after the request
+ * timeout, so a crash cannot shrink the budget for good. Time comes from Redis `TIME`,
+ * so clocks of different hosts do not matter.
+ *
+ * Inside one process, waiters queue locally and only the head of the queue polls
+ * Redis, so a hundred waiting jobs cost one poll loop, not a hundred.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { RateLimitListener, RequestLimiter } from '../api/limiter.js';
+import type { RateLimit } from '../config.js';
+
+/** Options of {@link RedisRequestBudget}. */
+export interface RequestBudgetOptions {
+  /** Redis connection (not closed by the budget). */
+  readonly redis: Redis;
+  /** Key prefix, e.g. the queue prefix; keys are `<prefix>:budget:<connection>:*`. */
+  readonly prefix: string;
+  /** Connection name. */
+  readonly connection: string;
+  /** The budget. */
+  readonly limit: RateLimit;
+  /** How long a lease lives without release (longer than any request: timeout + margin), ms. */
+  readonly leaseTtlMs: number;
+  /**
+   * Extra width of the sliding window beyond one second, ms (default 100): a request
+   * admitted here reaches the server a little later, and an unlucky delay on an early
+   * request must not squeeze two windows' worth of starts into one second there.
+   */
+  readonly guardMs?: number;
+  /** Poll interval while every slot is in flight, ms (default 10). */
+  readonly pollMs?: number;
+  /** Injected sleep (tests). */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+// KEYS: starts zset, leases zset, blocked-until key.
+// ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
+// Returns {1, 0} when admitted, {0, waitMs} when the caller must wait; waitMs -1 means
+// "until a lease is released".
+const ACQUIRE_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local rps = tonumber(ARGV[1])
+local conc = tonumber(ARGV[2])
+local windowMs = tonumber(ARGV[3])
+local ttl = tonumber(ARGV[4])
+local blocked = tonumber(redis.call('GET', KEYS[3]) or '0')
+if blocked > now then return {0, blocked - now} end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= conc then return {0, -1} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
+if redis.call('ZCARD', KEYS[1]) >= rps then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, tonumber(oldest[2]) + windowMs - now + 1}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('ZADD', KEYS[2], now + ttl, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], windowMs * 2)
+redis.call('PEXPIRE', KEYS[2], ttl * 2)
+return {1, 0}
+`;
+
+// KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
+const BLOCK_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local untilMs = now + tonumber(ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current < untilMs then
+  redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARGV[1]))
+end
+return untilMs
+`;
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** The Redis keys of a connection's budget. */
+export function budgetKeys(prefix: string, connection: string): { starts: string; leases: string; blocked: string } {
+  const base = `${prefix}:budget:${connection}`;
+  return { starts: `${base}:starts`, leases: `${base}:leases`, blocked: `${base}:blocked` };
+}
+
+/** A connection's request budget shared through Redis (see the file comment). */
+export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
+  private readonly keys: ReturnType<typeof budgetKeys>;
+  private readonly windowMs: number;
+  private readonly pollMs: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private queue: Promise<void> = Promise.resolve();
+  private wake: (() => void) | undefined;
+  private counter = 0;
+  private readonly self = randomUUID().slice(0, 8);
+
+  constructor(private readonly options: RequestBudgetOptions) {
+    this.keys = budgetKeys(options.prefix, options.connection);
+    this.windowMs = 1000 + (options.guardMs ?? 100);
+    this.pollMs = options.pollMs ?? 10;
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Waits until a request may start; resolves with its release function. */
+  acquire(signal?: AbortSignal): Promise<() => void> {
+    // Local FIFO: each acquirer waits for the one before it, so one poller per process.
+    const turn = this.queue.then(() => this.admit(signal));
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  /** Blocks every process of the connection for `retryAfterMs` (a 429 answer). */
+  async onRateLimited(retryAfterMs: number): Promise<void> {
+    const ms = Math.max(1, Math.ceil(retryAfterMs));
+    await this.options.redis.eval(BLOCK_LUA, 1, this.keys.blocked, ms);
+  }
+
+  /** Requests currently holding a lease (all processes), for tests and status. */
+  async inFlight(): Promise<number> {
+    const r = this.options.redis;
+    const t = await r.time();
+    const now = Number(t[0]) * 1000 + Math.floor(Number(t[1]) / 1000);
+    return r.zcount(this.keys.leases, `(${now}`, '+inf');
+  }
+
+  private async admit(signal?: AbortSignal): Promise<() => void> {
+    const { redis, limit, leaseTtlMs } = this.options;
+    for (;;) {
+      signal?.throwIfAborted();
+      const member = `${this.self}-${process.pid}-${++this.counter}`;
+      const [ok, waitMs] = (await redis.eval(
+        ACQUIRE_LUA,
+        3,
+        this.keys.starts,
+        this.keys.leases,
+        this.keys.blocked,
+        limit.rps,
+        limit.concurrency,
+        this.windowMs,
+        leaseTtlMs,
+        member,
+      )) as [number, number];
+      if (ok === 1) return this.releaser(member);
+      if (waitMs >= 0) {
+        await this.sleep(waitMs, signal);
+      } else {
+        // Every slot is in flight: wake on a local release, or poll for other processes'.
+        await Promise.race([
+          this.sleep(this.pollMs + Math.floor(Math.random() * this.pollMs), signal),
+          new Promise<void>((resolve) => {
+            this.wake = resolve;
+          }),
+        ]);
+        this.wake = undefined;
+      }
+    }
+  }
+
+  private releaser(member: string): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.options.redis
+        .zrem(this.keys.leases, member)
+        .then(() => this.wake?.())
+        .catch(() => undefined); // the lease expires on its own if Redis is unreachable
+    };
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Date windows of the period endpoints: calendar-month windows (spec 8: at most 31 days,
+ * both ends inclusive), halves for the adaptive split, the days of a window for
+ * per-day endpoints, and the lookback horizon inside which a window is never settled.
+ */
+import { addDays, daysBetween, endOfMonth } from '../util/time.js';
+
+/** An inclusive range of calendar days, `YYYY-MM-DD`. */
+export interface DateWindow {
+  /** First day. */
+  readonly from: string;
+  /** Last day (inclusive). */
+  readonly to: string;
+}
+
+/** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
+export const MAX_WINDOW_DAYS = 31;
+
+/** DESIGN.md §2: the source still changes inside the last 35 days, so those windows never count as done. */
+export const LOOKBACK_DAYS = 35;
+
+/** Number of days in `w`, both ends included. */
+export function windowDays(w: DateWindow): number {
+  return daysBetween(w.from, w.to) + 1;
+}
+
+/**
+ * Splits `[from, to]` into calendar-month windows clipped to the range: every window
+ * lies inside one month, so none is above 31 days.
+ */
+export function monthWindows(from: string, to: string): DateWindow[] {
+  if (from > to) throw new RangeError(`window start ${from} is after its end ${to}`);
+  const out: DateWindow[] = [];
+  let start = from;
+  while (start <= to) {
+    const monthEnd = endOfMonth(start);
+    const end = monthEnd < to ? monthEnd : to;
+    out.push({ from: start, to: end });
+    start = addDays(end, 1);
+  }
+  return out;
+}
+
+/**
+ * The two halves of a window for the adaptive split (DESIGN.md §4), the first one
+ * taking the extra day; `undefined` for a single day, which cannot be split.
+ */
+export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined {
+  const days = windowDays(w);
+  if (days <= 1) return undefined;
+  const firstEnd = addDays(w.from, Math.ceil(days / 2) - 1);
+  return [
+    { from: w.from, to: firstEnd },
+    { from: addDays(firstEnd, 1), to: w.to },
+  ];
+}
+
+/** Every day of `w` in order, for per-day endpoints (spec 4.1 `overtime`). */
+export function daysOf(w: DateWindow): string[] {
+  const out: string[] = [];
+  for (let d = w.from; d <= w.to; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+/**
+ * spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first
+ * second to its last.
+ */
+export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: string } {
+  return { beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` };
+}
+
+/**
+ * True when `w` ends before the lookback horizon of `today` (DESIGN.md §2): the source
+ * no longer changes there, so a synced window may be recorded as done and skipped.
+ * Windows reaching into the last {@link LOOKBACK_DAYS} days or the future never are.
+ */
+export function isSettled(w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean {
+  return w.to < addDays(today, -lookbackDays);
+}
+
+/** A window as text for logs and messages: `2024-01-01..2024-01-31`. */
+export function formatWindow(w: DateWindow): string {
+  return `${w.from}..${w.to}`;
+}

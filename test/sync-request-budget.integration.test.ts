@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { RedisRequestBudget } from '../src/sync/request-budget.js';
+import { connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
+
+/** Most starts inside any window [t, t + 1000 ms). */
+function maxInAnySecond(starts: number[]): number {
+  const s = [...starts].sort((a, b) => a - b);
+  let best = 0;
+  let j = 0;
+  for (let i = 0; i < s.length; i++) {
+    while (s[j]! <= s[i]! - 1000) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('RedisRequestBudget', () => {
+  const prefix = uniqueName('budget');
+  const clients: Redis[] = [];
+  let admin: Redis;
+
+  beforeAll(async () => {
+    admin = await connectRedis();
+    for (let i = 0; i < 3; i++) clients.push(await connectRedis());
+  });
+  afterAll(async () => {
+    await dropQueuePrefix(admin, prefix);
+    for (const c of [admin, ...clients]) c.disconnect();
+  });
+
+  describe('when many acquirers in several processes compete', () => {
+    it('never starts more than rps in any sliding second nor more than concurrency in flight', async () => {
+      const limit = { rps: 8, concurrency: 3 };
+      // Three budgets on three connections stand for three worker processes.
+      const budgets = clients.map(
+        (redis) => new RedisRequestBudget({ redis, prefix, connection: 'c1', limit, leaseTtlMs: 5000, guardMs: 20 }),
+      );
+      const starts: number[] = [];
+      let inFlight = 0;
+      let maxInFlight = 0;
+      const work = async (b: RedisRequestBudget, hold: number) => {
+        const release = await b.acquire();
+        starts.push(Date.now());
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        await sleep(hold);
+        inFlight--;
+        release();
+      };
+      const t0 = Date.now();
+      const tasks: Promise<void>[] = [];
+      for (let i = 0; i < 30; i++) tasks.push(work(budgets[i % 3]!, 20 + ((i * 37) % 60)));
+      await Promise.all(tasks);
+      const elapsed = Date.now() - t0;
+      expect(starts).toHaveLength(30);
+      expect(maxInAnySecond(starts)).toBeLessThanOrEqual(limit.rps);
+      expect(maxInFlight).toBeLessThanOrEqual(limit.concurrency);
+      expect(maxInFlight).toBeGreaterThan(1); // the budget is used, not serialised
+      // 30 starts at 8 per second need at least three full windows.
+      expect(elapsed).toBeGreaterThanOrEqual(3000);
+    });
+  });
+
+  describe('when the API answered 429', () => {
+    it('makes every process wait Retry-After before the next start', async () => {
+      const limit = { rps: 100, concurrency: 10 };
+      const a = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c2', limit, leaseTtlMs: 5000 });
+      const b = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c2', limit, leaseTtlMs: 5000 });
+      (await a.acquire())();
+      await a.onRateLimited(400);
+      const t0 = Date.now();
+      const release = await b.acquire();
+      release();
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(350);
+    });
+
+    it('never shortens a longer block', async () => {
+      const limit = { rps: 100, concurrency: 10 };
+      const a = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c3', limit, leaseTtlMs: 5000 });
+      await a.onRateLimited(500);
+      await a.onRateLimited(10);
+      const t0 = Date.now();
+      (await a.acquire())();
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(400);
+    });
+  });
+
+  describe('when a process dies holding a lease', () => {
+    it('frees the slot once the lease expires', async () => {
+      const limit = { rps: 100, concurrency: 1 };
+      const dead = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
+      const alive = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
+      await dead.acquire(); // never released
+      const t0 = Date.now();
+      const release = await alive.acquire();
+      const waited = Date.now() - t0;
+      release();
+      expect(waited).toBeGreaterThanOrEqual(200);
+      expect(waited).toBeLessThan(3000);
+    });
+  });
+
+  describe('when the caller gives up', () => {
+    it('rejects a waiting acquire on abort and keeps serving others', async () => {
+      const limit = { rps: 100, concurrency: 1 };
+      const b = new RedisRequestBudget({ redis: clients[2]!, prefix, connection: 'c5', limit, leaseTtlMs: 5000 });
+      const held = await b.acquire();
+      const controller = new AbortController();
+      const waiting = b.acquire(controller.signal);
+      setTimeout(() => controller.abort(new Error('stop')), 50);
+      await expect(waiting).rejects.toThrow('stop');
+      held();
+      const next = await b.acquire();
+      next();
+      expect(await b.inFlight()).toBe(0);
+    });
+  });
+});
