@@ -10,7 +10,8 @@ export function durationToSeconds(value: string): number {
   const negative = value.startsWith('-');
   const [h, m, s] = (negative ? value.slice(1) : value).split(':').map(Number) as [number, number, number];
   const total = h * 3600 + m * 60 + s;
-  return negative ? -total : total;
+  // `-00:00:00` is zero, not -0 (which would compare unequal with Object.is).
+  return negative && total !== 0 ? -total : total;
 }
 
 /** Formats integer seconds as a signed `HH:MM:SS` duration (at least two hour digits). */

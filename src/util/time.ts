@@ -3,19 +3,59 @@
  * without an offset; the warehouse stores it as sent and as an instant converted with
  * the connection's IANA time zone.
  */
-import { fromZonedTime, formatInTimeZone } from 'date-fns-tz';
+import { formatInTimeZone } from 'date-fns-tz';
 import { DATE_TIME_RE, isCalendarDate } from '../api/schemas.js';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Offset of `timeZone` from UTC at `instant` (epoch ms), in ms (negative west of Greenwich). */
+function offsetAt(instant: number, timeZone: string): number {
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, fmt);
+  }
+  const parts: Record<string, number> = {};
+  for (const p of fmt.formatToParts(new Date(instant))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** Probe distance around a wall time: wider than any UTC offset, narrower than two DST changes. */
+const PROBE_MS = 30 * 3_600_000;
 
 /**
  * Converts a local `YYYY-MM-DD HH:MM:SS` in `timeZone` to the UTC instant.
- * In a DST gap the wall time is read with the offset before the change; in an
+ * In a DST gap the wall time is read with the offset before the change (02:30 on a
+ * spring-forward night in New York is 07:30Z, shown afterwards as 03:30); in an
  * overlap the earlier of the two instants is chosen.
  */
 export function localToUtc(local: string, timeZone: string): Date {
   if (!DATE_TIME_RE.test(local) || !isCalendarDate(local.slice(0, 10))) {
     throw new RangeError(`not a date-time YYYY-MM-DD HH:MM:SS: ${JSON.stringify(local)}`);
   }
-  return fromZonedTime(local.replace(' ', 'T'), timeZone);
+  if (!isValidTimeZone(timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
+  const [y, mo, d, h, mi, s] = local.split(/[- :]/).map(Number) as [number, number, number, number, number, number];
+  const wall = Date.UTC(y, mo - 1, d, h, mi, s);
+  // The offsets in effect a little before and after this wall time; each one that maps
+  // back onto the same wall time gives a valid instant.
+  const before = offsetAt(wall - PROBE_MS, timeZone);
+  const after = offsetAt(wall + PROBE_MS, timeZone);
+  const valid = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((instant) => offsetAt(instant, timeZone) === wall - instant)
+    .sort((a, b) => a - b);
+  // Overlap: two valid instants, take the earlier. Gap: none, read with the offset before.
+  return new Date(valid[0] ?? wall - before);
 }
 
 /** Formats an instant as the local `YYYY-MM-DD HH:MM:SS` of `timeZone`. */
