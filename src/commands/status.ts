@@ -1,6 +1,49 @@
-import type { CommandContext } from './context.js';
+/**
+ * `punchline status` (DESIGN.md §2): queue counts, failing jobs with their last error,
+ * and per company × resource the last successful sync and its age, stale ones flagged.
+ * `--json` prints the same report for scripts.
+ */
+import pg from 'pg';
+import { UsageError, EXIT, type CommandContext } from './context.js';
+import { openQueues } from '../sync/queues.js';
+import { parseStaleAfter } from '../ops/staleness.js';
+import { assertPostgresReachable, assertRedisReachable, withDefaultUser } from '../ops/services.js';
+import { collectStatus } from '../ops/status-report.js';
+import { formatStatus } from '../ops/status-format.js';
 
-/** `punchline status` (owned by the ops work; placeholder until it lands). */
-export async function statusCommand(_ctx: CommandContext, _opts: Record<string, unknown>): Promise<number> {
-  throw new Error('status is not built yet');
+/** Options of `punchline status`. */
+export interface StatusOptions {
+  /** Print the report as JSON. */
+  json?: boolean;
+  /** `--stale-after <minutes>`: one threshold for every resource instead of the defaults. */
+  staleAfter?: string;
+}
+
+/** `punchline status`. */
+export async function statusCommand(ctx: CommandContext, opts: StatusOptions): Promise<number> {
+  let staleAfterSeconds: number | undefined;
+  try {
+    staleAfterSeconds = parseStaleAfter(opts.staleAfter);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { config } = ctx;
+  const databaseUrl = withDefaultUser(config.databaseUrl);
+  await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
+
+  const queues = openQueues(config);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  try {
+    const report = await collectStatus({
+      queues: queues.all,
+      pool,
+      schema: config.warehouseSchema,
+      staleAfterSeconds,
+    });
+    ctx.out.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
+    return EXIT.ok;
+  } finally {
+    await queues.close();
+    await pool.end();
+  }
 }

@@ -32,7 +32,7 @@ export function createRedisProbe(redisUrl: string): RedisProbe {
       try {
         return await client.ping();
       } catch (err) {
-        throw new Error(lastError ? `not reachable (${lastError})` : (err as Error).message);
+        throw new Error(lastError ?? (err as Error).message);
       }
     },
     async close() {

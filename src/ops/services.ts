@@ -1,0 +1,110 @@
+/**
+ * Reachability of the two services every command needs, Redis and Postgres, checked up
+ * front with a short deadline so a command that cannot work says at once which service
+ * is missing and how to start it, instead of hanging in a reconnect loop.
+ */
+import { userInfo } from 'node:os';
+import pg from 'pg';
+import { createRedisProbe } from './redis-probe.js';
+import { withTimeout } from './timeout.js';
+
+/** A required service is not reachable; the message says what to start. */
+export class ServiceUnavailableError extends Error {
+  override readonly name = 'ServiceUnavailableError';
+  readonly code = 'service_unavailable';
+  constructor(
+    readonly service: 'postgres' | 'redis',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The URL without its password, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/**
+ * `databaseUrl` with the operating-system user filled in when it names none, as libpq
+ * does (node-pg only looks at the USER variable, which is unset in some shells and
+ * containers).
+ */
+export function withDefaultUser(databaseUrl: string): string {
+  try {
+    const u = new URL(databaseUrl);
+    if (u.username) return databaseUrl;
+    u.username = encodeURIComponent(userInfo().username);
+    return u.toString();
+  } catch {
+    return databaseUrl;
+  }
+}
+
+/** How to start Redis, for error messages. */
+export const START_REDIS_HINT =
+  'start it with `redis-server --daemonize yes` (Debian: apt-get install redis-server), or `docker compose up -d redis`, or set REDIS_URL';
+
+/** How to start Postgres, for error messages. */
+export const START_POSTGRES_HINT =
+  'start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (Debian: apt-get install postgresql), ' +
+  'or `docker compose up -d postgres`, or set DATABASE_URL';
+
+/** Postgres SQLSTATE for "database does not exist". */
+export const PG_DATABASE_MISSING = '3D000';
+
+/** Throws {@link ServiceUnavailableError} unless Redis at `redisUrl` answers PING within `timeoutMs`. */
+export async function assertRedisReachable(redisUrl: string, timeoutMs = 3000): Promise<void> {
+  const probe = createRedisProbe(redisUrl);
+  try {
+    await withTimeout(probe.ping(), timeoutMs, 'Redis');
+  } catch (err) {
+    throw new ServiceUnavailableError(
+      'redis',
+      `Redis is not reachable at ${redactUrl(redisUrl)} (${(err as Error).message}); ${START_REDIS_HINT}`,
+      { cause: err },
+    );
+  } finally {
+    await probe.close();
+  }
+}
+
+/**
+ * Throws {@link ServiceUnavailableError} unless Postgres at `databaseUrl` accepts a
+ * connection within `timeoutMs`. A missing database is reported as such (error `code`
+ * {@link PG_DATABASE_MISSING} on the cause) so the demo can create it.
+ */
+export async function assertPostgresReachable(databaseUrl: string, timeoutMs = 3000): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => undefined);
+  try {
+    await withTimeout(
+      client.connect().then(() => client.query('select 1')),
+      timeoutMs + 500,
+      'Postgres',
+    );
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    const where = redactUrl(databaseUrl);
+    if (e.code === PG_DATABASE_MISSING) {
+      const db = new URL(databaseUrl).pathname.slice(1);
+      throw new ServiceUnavailableError(
+        'postgres',
+        `Postgres at ${where} has no database "${db}" (create it with \`createdb ${db}\`)`,
+        { cause: err },
+      );
+    }
+    throw new ServiceUnavailableError('postgres', `Postgres is not reachable at ${where} (${e.message}); ${START_POSTGRES_HINT}`, {
+      cause: err,
+    });
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

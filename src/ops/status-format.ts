@@ -1,0 +1,111 @@
+/**
+ * The human-readable `punchline status`: three plain-text tables (queues, failing jobs,
+ * freshness) with stale entries flagged. Pure: a report in, text out.
+ */
+import { QUEUE_STATES, type QueueState } from './queue-counts.js';
+import type { StatusReport } from './status-report.js';
+
+/** States always shown as columns; the others only when some queue has such jobs. */
+const CORE_STATES: readonly QueueState[] = ['waiting', 'active', 'delayed', 'failed', 'completed'];
+
+/** Longest error text shown in the table (the `--json` output has all of it). */
+const MAX_ERROR_CHARS = 100;
+
+/** `45s`, `12m`, `3h 05m`, `2d 9h`. */
+export function formatAge(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+  return `${Math.floor(seconds / 86_400)}d ${Math.floor((seconds % 86_400) / 3600)}h`;
+}
+
+/** `2025-03-10 11:50 UTC`. */
+function formatInstant(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Renders rows as aligned columns; `right` lists the columns aligned right (numbers). */
+export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
+}
+
+/** Formats the whole report for a terminal. */
+export function formatStatus(report: StatusReport): string {
+  const out: string[] = [];
+
+  const states = QUEUE_STATES.filter((s) => CORE_STATES.includes(s) || report.queues.some((q) => q.counts[s] > 0));
+  out.push('Queues');
+  out.push(
+    renderTable(
+      ['queue', ...states],
+      report.queues.map((q) => [q.queue, ...states.map((s) => String(q.counts[s]))]),
+      new Set(states.map((_, i) => i + 1)),
+    ),
+  );
+
+  out.push('');
+  if (report.failing.length === 0) {
+    out.push('Failing jobs: none');
+  } else {
+    out.push(`Failing jobs (${report.summary.failed} failed, ${report.summary.retrying} retrying; most recent first)`);
+    out.push(
+      renderTable(
+        ['state', 'queue', 'resource', 'company', 'window', 'tries', 'last error'],
+        report.failing.map((f) => [
+          f.state,
+          f.queue,
+          f.resource ?? '-',
+          f.company ?? '-',
+          f.window ?? '-',
+          String(f.attempts),
+          oneLine(f.lastError, MAX_ERROR_CHARS),
+        ]),
+        new Set([5]),
+      ),
+    );
+  }
+
+  out.push('');
+  if (report.freshness === null) {
+    out.push('Freshness: the warehouse has no sync_freshness view yet (run `punchline migrate`)');
+  } else if (report.freshness.length === 0) {
+    out.push('Freshness: nothing synced yet (run `punchline backfill` or start `punchline worker`)');
+  } else {
+    out.push('Freshness (last successful sync per company and resource)');
+    out.push(
+      renderTable(
+        ['company', 'resource', 'last success', 'age', ''],
+        report.freshness.map((f) => [
+          f.company,
+          f.resource,
+          f.lastSuccessAt === null ? 'never' : formatInstant(f.lastSuccessAt),
+          f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
+          f.stale ? `STALE (older than ${formatAge(f.staleAfterSeconds)})` : '',
+        ]),
+        new Set([3]),
+      ),
+    );
+  }
+
+  out.push('');
+  const { stale, failed, retrying } = report.summary;
+  out.push(
+    stale === 0 && failed === 0 && retrying === 0
+      ? report.freshness?.length
+        ? 'All fresh, no failing jobs.'
+        : 'No failing jobs.'
+      : `${stale} stale, ${failed} failed, ${retrying} retrying.`,
+  );
+  return `${out.join('\n')}\n`;
+}

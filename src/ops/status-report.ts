@@ -1,0 +1,181 @@
+/**
+ * What `punchline status` reports, gathered from Redis (queue counts, failing jobs) and
+ * the warehouse (`sync_freshness`): the executor half; formatting is in status-format.ts.
+ */
+import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
+import { ageSeconds, readFreshness, type QueryablePool } from './freshness.js';
+import { staleAfterSeconds } from './staleness.js';
+
+/** A job that failed for good, or failed and waits for its next attempt. */
+export interface FailingJob {
+  /** Queue name. */
+  readonly queue: string;
+  /** BullMQ job id. */
+  readonly id: string;
+  /** `failed` (attempts exhausted or permanent error) or `retrying` (delayed after a failure). */
+  readonly state: 'failed' | 'retrying';
+  /** Resource of the job, when its data names one. */
+  readonly resource?: string;
+  /** Company CNPJ, when the job has one. */
+  readonly company?: string;
+  /** Window, `from..to`, when the job has one. */
+  readonly window?: string;
+  /** Attempts made so far. */
+  readonly attempts: number;
+  /** The last error message. */
+  readonly lastError: string;
+  /** When it last failed (ISO 8601), if known. */
+  readonly failedAt?: string;
+}
+
+/** Freshness of one company × resource. */
+export interface FreshnessEntry {
+  /** CNPJ, or `group` for group-level runs. */
+  readonly company: string;
+  /** Resource name. */
+  readonly resource: string;
+  /** Last successful sync (ISO 8601), or null when never synced. */
+  readonly lastSuccessAt: string | null;
+  /** Seconds since then, or null when never synced. */
+  readonly ageSeconds: number | null;
+  /** Age after which it counts as stale. */
+  readonly staleAfterSeconds: number;
+  /** Never synced, or older than the threshold. */
+  readonly stale: boolean;
+}
+
+/** The whole `punchline status` answer (also its `--json` output). */
+export interface StatusReport {
+  /** When the report was made (ISO 8601). */
+  readonly generatedAt: string;
+  /** Job counts per queue and state. */
+  readonly queues: readonly QueueCounts[];
+  /** Failing jobs, most recent first (at most the limit asked for). */
+  readonly failing: readonly FailingJob[];
+  /** Freshness per company × resource, or null when the warehouse is not migrated. */
+  readonly freshness: readonly FreshnessEntry[] | null;
+  /** Stale entries, failed jobs (all queues) and jobs waiting to retry after a failure (first 1000 delayed per queue). */
+  readonly summary: { readonly stale: number; readonly failed: number; readonly retrying: number };
+}
+
+/** The subset of a BullMQ Job that the report reads. */
+export interface JobLike {
+  id?: string;
+  data?: unknown;
+  attemptsMade: number;
+  failedReason?: string;
+  finishedOn?: number;
+  processedOn?: number;
+  timestamp?: number;
+}
+
+/** The subset of a BullMQ Queue that the report reads. */
+export interface StatusQueue extends CountableQueue {
+  getFailed(start?: number, end?: number): Promise<JobLike[]>;
+  getDelayed(start?: number, end?: number): Promise<JobLike[]>;
+}
+
+/** Inputs of {@link collectStatus}. */
+export interface StatusSources {
+  /** Every queue of the deployment. */
+  readonly queues: readonly StatusQueue[];
+  /** Warehouse pool. */
+  readonly pool: QueryablePool;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** `--stale-after` in seconds, overriding the per-resource defaults. */
+  readonly staleAfterSeconds?: number;
+  /** Most failing jobs listed (default 20). */
+  readonly failingLimit?: number;
+  /** Clock (injected in tests). */
+  readonly now?: () => Date;
+}
+
+function describeJob(queue: string, job: JobLike, state: FailingJob['state']): FailingJob {
+  const d = (job.data ?? {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const from = str(d.from);
+  const to = str(d.to);
+  const at = job.finishedOn ?? job.processedOn;
+  return {
+    queue,
+    id: job.id ?? '?',
+    state,
+    ...(str(d.resource) ? { resource: str(d.resource) } : {}),
+    ...(str(d.company) ? { company: str(d.company) } : {}),
+    ...(from && to ? { window: from === to ? from : `${from}..${to}` } : {}),
+    attempts: job.attemptsMade,
+    lastError: job.failedReason ?? '(no error recorded)',
+    ...(at ? { failedAt: new Date(at).toISOString() } : {}),
+  };
+}
+
+/**
+ * Turns freshness rows into entries for every company × resource seen: a combination
+ * that some company has synced but another never has is listed as never synced.
+ */
+export function buildFreshnessEntries(
+  rows: readonly { company: string; resource: string; lastSuccessAt: Date }[],
+  now: Date,
+  overrideSeconds?: number,
+): FreshnessEntry[] {
+  const companies = [...new Set(rows.filter((r) => r.company !== 'group').map((r) => r.company))].sort();
+  const companyResources = [...new Set(rows.filter((r) => r.company !== 'group').map((r) => r.resource))].sort();
+  const byKey = new Map(rows.map((r) => [`${r.company}\u0000${r.resource}`, r]));
+  const keys: [string, string][] = rows.filter((r) => r.company === 'group').map((r) => ['group', r.resource]);
+  for (const c of companies) for (const res of companyResources) keys.push([c, res]);
+  return keys.map(([company, resource]) => {
+    const threshold = staleAfterSeconds(resource, overrideSeconds);
+    const row = byKey.get(`${company}\u0000${resource}`);
+    if (!row) return { company, resource, lastSuccessAt: null, ageSeconds: null, staleAfterSeconds: threshold, stale: true };
+    const age = ageSeconds(row.lastSuccessAt, now);
+    return {
+      company,
+      resource,
+      lastSuccessAt: row.lastSuccessAt.toISOString(),
+      ageSeconds: age,
+      staleAfterSeconds: threshold,
+      stale: age > threshold,
+    };
+  });
+}
+
+/** Gathers the status report. */
+export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
+  const now = (sources.now ?? (() => new Date()))();
+  const limit = sources.failingLimit ?? 20;
+  const [queues, failingPerQueue, rows] = await Promise.all([
+    readQueueCounts(sources.queues),
+    Promise.all(
+      sources.queues.map(async (q) => {
+        const [failed, delayed] = await Promise.all([q.getFailed(0, limit - 1), q.getDelayed(0, 999)]);
+        return [
+          ...failed.map((j) => describeJob(q.name, j, 'failed')),
+          ...delayed.filter((j) => j.attemptsMade > 0 && j.failedReason).map((j) => describeJob(q.name, j, 'retrying')),
+        ];
+      }),
+    ),
+    readFreshness(sources.pool, sources.schema),
+  ]);
+  const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
+  const failing = allFailing.slice(0, limit);
+  const freshness =
+    rows === null
+      ? null
+      : buildFreshnessEntries(
+          rows.map((r) => ({ company: r.companyCnpj ?? 'group', resource: r.resource, lastSuccessAt: r.lastSuccessAt })),
+          now,
+          sources.staleAfterSeconds,
+        );
+  return {
+    generatedAt: now.toISOString(),
+    queues,
+    failing,
+    freshness,
+    summary: {
+      stale: freshness?.filter((f) => f.stale).length ?? 0,
+      failed: queues.reduce((n, q) => n + q.counts.failed, 0),
+      retrying: allFailing.filter((f) => f.state === 'retrying').length,
+    },
+  };
+}

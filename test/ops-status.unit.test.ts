@@ -1,0 +1,135 @@
+/**
+ * The pure parts of `punchline status`: stale thresholds, freshness entries (never-synced
+ * combinations included) and the text tables.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseStaleAfter, staleAfterSeconds } from '../src/ops/staleness.js';
+import { buildFreshnessEntries, type StatusReport } from '../src/ops/status-report.js';
+import { formatAge, formatStatus } from '../src/ops/status-format.js';
+import { QUEUE_STATES, type QueueState } from '../src/ops/queue-counts.js';
+
+const NOW = new Date('2025-03-10T12:00:00Z');
+const A = '11222333000181';
+const B = '11444777000161';
+
+function counts(partial: Partial<Record<QueueState, number>>): Record<QueueState, number> {
+  return Object.fromEntries(QUEUE_STATES.map((s) => [s, partial[s] ?? 0])) as Record<QueueState, number>;
+}
+
+describe('stale thresholds', () => {
+  it('follow the schedule: punches after an hour, directory after 3 h, nightly resources after 30 h', () => {
+    expect(staleAfterSeconds('punches')).toBe(3600);
+    expect(staleAfterSeconds('collaborators')).toBe(3 * 3600);
+    expect(staleAfterSeconds('hour_totals')).toBe(30 * 3600);
+    expect(staleAfterSeconds('something_new')).toBe(30 * 3600);
+  });
+
+  it('are overridden by --stale-after, given in minutes', () => {
+    expect(parseStaleAfter('90')).toBe(5400);
+    expect(staleAfterSeconds('hour_totals', parseStaleAfter('90'))).toBe(5400);
+    expect(parseStaleAfter(undefined)).toBeUndefined();
+  });
+
+  it('reject a --stale-after that is not a positive whole number, naming the option', () => {
+    expect(() => parseStaleAfter('0')).toThrow(/--stale-after/);
+    expect(() => parseStaleAfter('1.5')).toThrow(/--stale-after/);
+    expect(() => parseStaleAfter('soon')).toThrow(/got "soon"/);
+  });
+});
+
+describe('freshness entries', () => {
+  const rows = [
+    { company: 'group', resource: 'companies', lastSuccessAt: new Date('2025-03-10T11:30:00Z') },
+    { company: A, resource: 'punches', lastSuccessAt: new Date('2025-03-10T11:50:00Z') },
+    { company: A, resource: 'hour_totals', lastSuccessAt: new Date('2025-03-08T02:30:00Z') },
+    { company: B, resource: 'punches', lastSuccessAt: new Date('2025-03-10T09:00:00Z') },
+  ];
+
+  it('compute the age and flag those older than their threshold', () => {
+    const entries = buildFreshnessEntries(rows, NOW);
+    const get = (c: string, r: string) => entries.find((e) => e.company === c && e.resource === r)!;
+    expect(get(A, 'punches')).toMatchObject({ ageSeconds: 600, stale: false, lastSuccessAt: '2025-03-10T11:50:00.000Z' });
+    expect(get(A, 'hour_totals')).toMatchObject({ ageSeconds: 207_000, stale: true });
+    expect(get(B, 'punches')).toMatchObject({ ageSeconds: 10_800, stale: true });
+    expect(get('group', 'companies')).toMatchObject({ ageSeconds: 1800, stale: false });
+  });
+
+  it('list a resource one company synced and another never did as never synced and stale', () => {
+    const entries = buildFreshnessEntries(rows, NOW);
+    expect(entries.find((e) => e.company === B && e.resource === 'hour_totals')).toEqual({
+      company: B,
+      resource: 'hour_totals',
+      lastSuccessAt: null,
+      ageSeconds: null,
+      staleAfterSeconds: 30 * 3600,
+      stale: true,
+    });
+    expect(entries).toHaveLength(5);
+  });
+});
+
+describe('formatAge', () => {
+  it('reads at a glance', () => {
+    expect(formatAge(45)).toBe('45s');
+    expect(formatAge(600)).toBe('10m');
+    expect(formatAge(3 * 3600 + 5 * 60)).toBe('3h 05m');
+    expect(formatAge(2 * 86_400 + 9 * 3600 + 59)).toBe('2d 9h');
+  });
+});
+
+describe('the status text', () => {
+  const report: StatusReport = {
+    generatedAt: NOW.toISOString(),
+    queues: [
+      { queue: 'sync', counts: counts({ waiting: 3, active: 1, failed: 1, completed: 120 }) },
+      { queue: 'followups', counts: counts({ paused: 2 }) },
+    ],
+    failing: [
+      {
+        queue: 'sync',
+        id: 'punches.default.x',
+        state: 'failed',
+        resource: 'punches',
+        company: A,
+        window: '2025-01-01..2025-01-31',
+        attempts: 5,
+        lastError: 'ServerError: the API answered 500\n    at stack',
+        failedAt: '2025-03-10T11:00:00.000Z',
+      },
+    ],
+    freshness: buildFreshnessEntries(
+      [
+        { company: A, resource: 'punches', lastSuccessAt: new Date('2025-03-10T11:50:00Z') },
+        { company: A, resource: 'hour_totals', lastSuccessAt: new Date('2025-03-08T02:30:00Z') },
+      ],
+      NOW,
+    ),
+    summary: { stale: 1, failed: 1, retrying: 0 },
+  };
+  const text = formatStatus(report);
+  const lines = text.split('\n');
+
+  it('shows counts per queue, with a column for a rare state only when some queue has it', () => {
+    expect(lines[1]).toMatch(/^\s+queue\s+waiting\s+active\s+delayed\s+paused\s+failed\s+completed$/);
+    expect(lines[2]).toMatch(/^\s+sync\s+3\s+1\s+0\s+0\s+1\s+120$/);
+    expect(lines[3]).toMatch(/^\s+followups\s+0\s+0\s+0\s+2\s+0\s+0$/);
+    expect(text).not.toMatch(/prioritized/);
+  });
+
+  it('lists failing jobs with their window and the first line of the last error', () => {
+    const row = lines.find((l) => l.includes('punches.default') || l.includes('2025-01-01..2025-01-31'))!;
+    expect(row).toMatch(/failed\s+sync\s+punches\s+11222333000181\s+2025-01-01\.\.2025-01-31\s+5\s+ServerError: the API answered 500 at stack/);
+  });
+
+  it('flags the stale resource and not the fresh one', () => {
+    const fresh = lines.find((l) => /\bpunches\b/.test(l) && l.includes('UTC'))!;
+    const stale = lines.find((l) => l.includes('hour_totals'))!;
+    expect(fresh).toMatch(/2025-03-10 11:50 UTC\s+10m$/);
+    expect(stale).toMatch(/2025-03-08 02:30 UTC\s+2d 9h\s+STALE \(older than 1d 6h\)$/);
+    expect(lines.at(-2)).toBe('1 stale, 1 failed, 0 retrying.');
+  });
+
+  it('tells what to run when the warehouse is not migrated', () => {
+    expect(formatStatus({ ...report, freshness: null })).toMatch(/run `punchline migrate`/);
+  });
+});
