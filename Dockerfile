@@ -1,0 +1,31 @@
+# punchline image: the `punchline` CLI (worker, migrate, backfill, status, emulator, demo).
+# Build stage compiles the TypeScript; the runtime stage keeps production dependencies,
+# the compiled dist/ and the sql/ migrations, and runs as the unprivileged `node` user.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY jobs ./jobs
+RUN npm run build
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PUNCHLINE_DIST=1 \
+    OPS_PORT=9464
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY sql ./sql
+RUN ln -s /app/bin/punchline.js /usr/local/bin/punchline
+USER node
+EXPOSE 9464 4010
+# Dashboard, /metrics and /healthz are served by `worker` and `demo` on OPS_PORT.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.OPS_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["punchline"]
+CMD ["worker"]
