@@ -196,6 +196,11 @@ function firstIssue(error: z.ZodError, where: string): string {
   return `${where}${path ? ` ${path}` : ''}: ${issue.message}`;
 }
 
+/** `scheme://user:secret@host` → `scheme://user:***@host`; other text unchanged. */
+function withoutPassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
+}
+
 /** Environment variables as a plain record (the subset of `process.env` we read). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -204,7 +209,13 @@ function connectionsFromFile(path: string, env: Env, defaults: { timezone: strin
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (err as Error).message;
+    // V8's JSON errors quote the text around the fault, which may be a token: say less.
+    const reason =
+      (err as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'file not found'
+        : err instanceof SyntaxError
+          ? `not valid JSON${/at position \d+/.exec(err.message)?.[0].replace(/^/, ' ') ?? ''}`
+          : (err as Error).message;
     throw new ConfigError(`PUNCHLINE_CONFIG ${path}: ${reason} (point it at a JSON file with "connections")`);
   }
   const parsed = fileSchema.safeParse(raw);
@@ -248,7 +259,9 @@ export function loadConfig(env: Env = process.env): Config {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
     const got = env[name];
-    const shown = got === undefined || name === 'SERVICE_API_TOKEN' ? '' : ` (got ${JSON.stringify(got)})`;
+    // Echo the bad value to help, but never a secret: not the token, not a URL's password.
+    const shown =
+      got === undefined || name === 'SERVICE_API_TOKEN' ? '' : ` (got ${JSON.stringify(withoutPassword(got))})`;
     throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
   }
   const e = parsed.data;

@@ -1,0 +1,225 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, selectConnections, type Env } from '../src/config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'punchline-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let files = 0;
+function configFile(content: unknown): string {
+  const path = join(dir, `config-${files++}.json`);
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+}
+
+const TOKEN = 'tok-3f9a-secret-value';
+const BASE: Env = { SERVICE_API_BASE_URL: 'https://api.example.com/', SERVICE_API_TOKEN: TOKEN };
+
+/** The ConfigError message of loading `env` (fails the test when it loads). */
+function errorOf(env: Env): string {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).code).toBe('config_invalid');
+    const message = (err as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig defaults', () => {
+  it('gives the documented defaults and no connection when nothing is set', () => {
+    const c = loadConfig({});
+    expect(c.connections).toEqual([]);
+    expect(c.databaseUrl).toBe('postgres://localhost:5432/punchline');
+    expect(c.warehouseSchema).toBe('workforce');
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.queuePrefix).toBe('punchline');
+    expect(c.opsPort).toBe(9464);
+    expect(c.apiTimeoutMs).toBe(30_000);
+    expect(c.apiMaxAttempts).toBe(6);
+    expect(c.storeBinaries).toBe(false);
+    expect(c.syncAuditPhotos).toBe(false);
+    expect(c.logLevel).toBe('info');
+    expect(c.workerConcurrency).toBe(4);
+    expect(c.schedules).toEqual({ enabled: true, punches: '*/15 * * * *', directory: '0 * * * *', nightly: '30 2 * * *' });
+  });
+
+  it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
+    const c = loadConfig({ ...BASE, API_TIMEZONE: 'America/Manaus', API_MAX_RPS: '12', API_MAX_CONCURRENCY: '3' });
+    expect(c.connections).toEqual([
+      {
+        name: 'default',
+        baseUrl: 'https://api.example.com',
+        token: TOKEN,
+        timezone: 'America/Manaus',
+        rateLimit: { rps: 12, concurrency: 3 },
+      },
+    ]);
+    expect(loadConfig(BASE).connections[0]!.timezone).toBe('America/Sao_Paulo');
+  });
+
+  it('treats empty variables as unset', () => {
+    const c = loadConfig({ ...BASE, OPS_PORT: '', LOG_LEVEL: '', STORE_BINARIES: '' });
+    expect(c.opsPort).toBe(9464);
+    expect(c.logLevel).toBe('info');
+    expect(c.storeBinaries).toBe(false);
+  });
+
+  it('reads booleans as 1/0, true/false, yes/no', () => {
+    expect(loadConfig({ STORE_BINARIES: '1', SYNC_AUDIT_PHOTOS: 'TRUE' })).toMatchObject({
+      storeBinaries: true,
+      syncAuditPhotos: true,
+    });
+    expect(loadConfig({ SCHEDULES_ENABLED: 'no' }).schedules.enabled).toBe(false);
+  });
+});
+
+describe('loadConfig errors', () => {
+  it('names the missing token and how to fix it', () => {
+    expect(errorOf({ SERVICE_API_BASE_URL: 'https://api.example.com' })).toBe(
+      'SERVICE_API_TOKEN is not set (export it or use PUNCHLINE_CONFIG)',
+    );
+  });
+
+  it('names the missing base URL when only the token is set', () => {
+    expect(errorOf({ SERVICE_API_TOKEN: TOKEN })).toMatch(/^SERVICE_API_BASE_URL is not set/);
+  });
+
+  it.each([
+    ['API_MAX_RPS', 'abc', /^API_MAX_RPS must be a whole number from 1 to 10000 \(got "abc"\)$/],
+    ['API_MAX_RPS', '0', /^API_MAX_RPS must be a whole number/],
+    ['API_MAX_CONCURRENCY', '2.5', /^API_MAX_CONCURRENCY must be a whole number/],
+    ['API_TIMEOUT_MS', '-5', /^API_TIMEOUT_MS must be a whole number/],
+    ['OPS_PORT', '70000', /^OPS_PORT must be a whole number from 0 to 65535/],
+    ['API_MAX_ATTEMPTS', '1e3', /^API_MAX_ATTEMPTS must be a whole number/],
+    ['WORKER_CONCURRENCY', 'four', /^WORKER_CONCURRENCY must be a whole number/],
+  ])('rejects %s=%j', (name, value, message) => {
+    expect(errorOf({ ...BASE, [name]: value })).toMatch(message);
+  });
+
+  it('rejects a time zone that is not IANA', () => {
+    expect(errorOf({ ...BASE, API_TIMEZONE: 'Brasilia' })).toBe(
+      'API_TIMEZONE must be an IANA time zone such as America/Sao_Paulo (got "Brasilia")',
+    );
+  });
+
+  it('rejects bad URLs, schema names, prefixes, levels, booleans and cron patterns', () => {
+    expect(errorOf({ ...BASE, SERVICE_API_BASE_URL: 'ftp://x' })).toMatch(/^SERVICE_API_BASE_URL must be a http or https URL/);
+    expect(errorOf({ DATABASE_URL: 'localhost:5432' })).toMatch(/^DATABASE_URL must be a postgres or postgresql URL/);
+    expect(errorOf({ REDIS_URL: 'http://x' })).toMatch(/^REDIS_URL must be a redis or rediss URL/);
+    expect(errorOf({ WAREHOUSE_SCHEMA: 'Work-Force' })).toMatch(/^WAREHOUSE_SCHEMA must be a lower-case SQL identifier/);
+    expect(errorOf({ QUEUE_PREFIX: 'a b' })).toMatch(/^QUEUE_PREFIX must be/);
+    expect(errorOf({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL must be one of/);
+    expect(errorOf({ STORE_BINARIES: 'maybe' })).toMatch(/^STORE_BINARIES must be 1 or 0/);
+    expect(errorOf({ SCHEDULE_PUNCHES: 'often' })).toMatch(/^SCHEDULE_PUNCHES must be a cron pattern/);
+  });
+
+  it('never echoes a password from a bad URL', () => {
+    const message = errorOf({ DATABASE_URL: 'mysql://warehouse:hunter2pass@db:3306/x' });
+    expect(message).not.toContain('hunter2pass');
+    expect(message).toContain('mysql://warehouse:***@db:3306/x');
+  });
+});
+
+describe('PUNCHLINE_CONFIG file', () => {
+  it('loads several connections, with a literal token or one read from tokenEnv', () => {
+    const path = configFile({
+      connections: [
+        { name: 'hq', baseUrl: 'https://a.example.com/', token: 'tok-hq-1234', timezone: 'America/Recife' },
+        { name: 'branch_2', baseUrl: 'http://b.example.com', tokenEnv: 'BRANCH_TOKEN', rateLimit: { rps: 2 } },
+      ],
+    });
+    const c = loadConfig({ PUNCHLINE_CONFIG: path, BRANCH_TOKEN: ' tok-branch-5678 ', API_MAX_CONCURRENCY: '7' });
+    expect(c.connections).toEqual([
+      {
+        name: 'hq',
+        baseUrl: 'https://a.example.com',
+        token: 'tok-hq-1234',
+        timezone: 'America/Recife',
+        rateLimit: { rps: 5, concurrency: 7 },
+      },
+      {
+        name: 'branch_2',
+        baseUrl: 'http://b.example.com',
+        token: 'tok-branch-5678',
+        timezone: 'America/Sao_Paulo',
+        rateLimit: { rps: 2, concurrency: 7 },
+      },
+    ]);
+  });
+
+  it('takes precedence over SERVICE_API_BASE_URL / SERVICE_API_TOKEN', () => {
+    const path = configFile({ connections: [{ name: 'only', baseUrl: 'https://a.example.com', token: 'tok-only-1' }] });
+    expect(loadConfig({ ...BASE, PUNCHLINE_CONFIG: path }).connections.map((c) => c.name)).toEqual(['only']);
+  });
+
+  it('says which connection lacks its tokenEnv variable', () => {
+    const path = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenEnv: 'HQ_TOKEN' }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: path })).toBe(
+      `PUNCHLINE_CONFIG ${path}: connections.0 (hq) reads its token from HQ_TOKEN, which is not set (export it)`,
+    );
+  });
+
+  it('rejects a connection with both token and tokenEnv, or neither', () => {
+    const both = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', tokenEnv: 'T' }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: both })).toMatch(/connections\.0: give exactly one of "token" or "tokenEnv"/);
+    const neither = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com' }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: neither })).toMatch(/give exactly one of "token" or "tokenEnv"/);
+  });
+
+  it('rejects duplicate names, unknown keys, bad zones, an empty list, a missing file', () => {
+    const dup = configFile({
+      connections: [
+        { name: 'a', baseUrl: 'https://a.example.com', token: 't1234' },
+        { name: 'a', baseUrl: 'https://b.example.com', token: 't5678' },
+      ],
+    });
+    expect(errorOf({ PUNCHLINE_CONFIG: dup })).toMatch(/connection name "a" is used twice/);
+    const extra = configFile({ connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', rps: 3 }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: extra })).toMatch(/^PUNCHLINE_CONFIG .*connections\.0/);
+    const zone = configFile({ connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', timezone: 'BRT' }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: zone })).toMatch(/connections\.0\.timezone: timezone must be an IANA time zone/);
+    expect(errorOf({ PUNCHLINE_CONFIG: configFile({ connections: [] }) })).toMatch(/at least one connection/);
+    expect(errorOf({ PUNCHLINE_CONFIG: join(dir, 'missing.json') })).toMatch(/missing\.json: file not found/);
+  });
+
+  it('does not quote the file text (which may hold a token) when the JSON is broken', () => {
+    const path = configFile('{"connections":[{"name":"a","token":tok-broken-secret}]}');
+    const message = errorOf({ PUNCHLINE_CONFIG: path });
+    expect(message).toMatch(/not valid JSON/);
+    expect(message).not.toContain('tok-broken');
+  });
+});
+
+describe('the parsed configuration', () => {
+  it('is frozen all the way down', () => {
+    const c = loadConfig(BASE);
+    expect(Object.isFrozen(c)).toBe(true);
+    expect(Object.isFrozen(c.connections)).toBe(true);
+    expect(Object.isFrozen(c.connections[0])).toBe(true);
+    expect(Object.isFrozen(c.connections[0]!.rateLimit)).toBe(true);
+    expect(Object.isFrozen(c.schedules)).toBe(true);
+    expect(() => {
+      (c as { opsPort: number }).opsPort = 1;
+    }).toThrow(TypeError);
+  });
+
+  it('selects all connections or one by name', () => {
+    const path = configFile({
+      connections: [
+        { name: 'a', baseUrl: 'https://a.example.com', token: 't1234' },
+        { name: 'b', baseUrl: 'https://b.example.com', token: 't5678' },
+      ],
+    });
+    const c = loadConfig({ PUNCHLINE_CONFIG: path });
+    expect(selectConnections(c).map((x) => x.name)).toEqual(['a', 'b']);
+    expect(selectConnections(c, 'b').map((x) => x.name)).toEqual(['b']);
+    expect(() => selectConnections(c, 'z')).toThrow('unknown connection "z" (configured: a, b)');
+    expect(() => selectConnections(loadConfig({}))).toThrow(/no API connection configured/);
+  });
+});
