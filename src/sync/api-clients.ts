@@ -1,0 +1,56 @@
+/**
+ * One API client per connection and process, admitted by the connection's shared
+ * request budget and observed by the metrics of src/ops/metrics.ts. Requests are
+ * attributed to the job run that made them (run-scope.ts).
+ */
+import type { Redis } from 'ioredis';
+import { ApiClient } from '../api/client.js';
+import type { Config, Connection } from '../config.js';
+import { recordApiRequest, recordApiRetry, recordRateLimitWait } from '../ops/metrics.js';
+import { RedisRequestBudget } from './request-budget.js';
+import { countRequest } from './run-scope.js';
+
+/** A connection's client and its budget. */
+export interface ConnectionClient {
+  /** The connection (name, URL, token, time zone, budget). */
+  readonly connection: Connection;
+  /** Its API client. */
+  readonly api: ApiClient;
+  /** Its shared request budget. */
+  readonly budget: RedisRequestBudget;
+}
+
+/** Margin of a budget lease beyond the request timeout (a lease must outlive its request). */
+const LEASE_MARGIN_MS = 5_000;
+
+/** Creates the client of `connection`, sharing its budget through `redis`. */
+export function createConnectionClient(
+  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts'>,
+  connection: Connection,
+  redis: Redis,
+): ConnectionClient {
+  const budget = new RedisRequestBudget({
+    redis,
+    prefix: config.queuePrefix,
+    connection: connection.name,
+    limit: connection.rateLimit,
+    leaseTtlMs: config.apiTimeoutMs + LEASE_MARGIN_MS,
+  });
+  const name = connection.name;
+  const api = new ApiClient({
+    baseUrl: connection.baseUrl,
+    token: connection.token,
+    timeoutMs: config.apiTimeoutMs,
+    maxAttempts: config.apiMaxAttempts,
+    limiter: budget,
+    connections: Math.max(2, connection.rateLimit.concurrency),
+    hooks: {
+      onRequest: () => countRequest(),
+      onResponse: (e) =>
+        recordApiRequest({ connection: name, endpoint: e.endpoint, status: e.status, durationMs: e.durationMs, bytes: e.bytes }),
+      onRetry: (e) => recordApiRetry({ connection: name, endpoint: e.endpoint, reason: e.reason }),
+      onRateLimited: (e) => recordRateLimitWait({ connection: name, ms: e.retryAfterMs }),
+    },
+  });
+  return { connection, api, budget };
+}

@@ -1,0 +1,39 @@
+/**
+ * The group walk (DESIGN.md §4, spec 1.4): which companies a connection's token reaches.
+ * A headquarters token (its company is the group's `is_headquarter` entry and the group
+ * has branches) syncs every company of the group, each read with
+ * `company_national_registry`; any other token syncs only its own company, unscoped
+ * (spec 1.4 rule 3: a branch token sees only itself).
+ */
+import type { ApiClient, CallOptions } from '../api/client.js';
+import type { Company, EconomicGroupEntry } from '../api/schemas.js';
+
+/** What the walk found. */
+export interface GroupWalk {
+  /** The token's own company (spec 4.1 `company` without scope). */
+  readonly own: Company;
+  /** The economic group as listed (spec 2.3). */
+  readonly group: EconomicGroupEntry[];
+  /** True for a headquarters token with branches. */
+  readonly headquarters: boolean;
+  /** CNPJs to sync, own company first. */
+  readonly companies: string[];
+  /** Read each company with `company_national_registry` (spec 1.4). */
+  readonly scoped: boolean;
+}
+
+/** Decides the companies to sync from the group and the token's company (pure). */
+export function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<GroupWalk, 'own' | 'group'> {
+  const self = group.find((g) => g.national_registry === own.national_registry);
+  const headquarters = self?.is_headquarter === true && group.length > 1;
+  if (!headquarters) return { headquarters, companies: [own.national_registry], scoped: false };
+  const companies = [own.national_registry, ...group.map((g) => g.national_registry)];
+  return { headquarters, companies: [...new Set(companies)], scoped: true };
+}
+
+/** Walks the group of the client's token: `GET economic-group` then `GET company`. */
+export async function walkGroup(api: Pick<ApiClient, 'getEconomicGroup' | 'getCompany'>, opts?: CallOptions): Promise<GroupWalk> {
+  const group = await api.getEconomicGroup(undefined, opts);
+  const own = await api.getCompany(undefined, opts);
+  return { own, group, ...companiesOf(own, group) };
+}

@@ -1,0 +1,73 @@
+/**
+ * The incremental schedule of DESIGN.md §4 as BullMQ job schedulers: for every
+ * connection, one scheduler per kind (`punches`, `directory`, `nightly`) with the
+ * configured cron pattern in the connection's time zone. A tick queues a planning job
+ * (jobs/plan-schedule.ts) that walks the group and queues the windows of that tick.
+ * `upsertJobScheduler` is keyed by the scheduler id, so registering twice — or from
+ * every worker process — never duplicates; schedulers no longer configured are removed.
+ */
+import type { Queue } from 'bullmq';
+import type { Config } from '../config.js';
+import { SCHEDULE_KINDS, type ScheduleKind } from './planner.js';
+
+/** Data of a planning job (no secrets: the connection name only). */
+export interface ScheduleJobData {
+  /** Connection name. */
+  readonly connection: string;
+  /** Which schedule ticked. */
+  readonly kind: ScheduleKind;
+}
+
+/** One job scheduler to register. */
+export interface SchedulerSpec {
+  /** Scheduler id: `<kind>.<connection>`. */
+  readonly id: string;
+  /** Cron pattern. */
+  readonly pattern: string;
+  /** IANA zone the pattern is read in (the connection's). */
+  readonly tz: string;
+  /** Data of every planning job it queues. */
+  readonly data: ScheduleJobData;
+}
+
+/** The schedulers the configuration asks for (pure); none when schedules are disabled. */
+export function buildSchedulers(config: Pick<Config, 'connections' | 'schedules'>): SchedulerSpec[] {
+  if (!config.schedules.enabled) return [];
+  const patterns: Record<ScheduleKind, string> = {
+    punches: config.schedules.punches,
+    directory: config.schedules.directory,
+    nightly: config.schedules.nightly,
+  };
+  return config.connections.flatMap((c) =>
+    SCHEDULE_KINDS.map((kind) => ({
+      id: `${kind}.${c.name}`,
+      pattern: patterns[kind],
+      tz: c.timezone,
+      data: { connection: c.name, kind },
+    })),
+  );
+}
+
+/** Registers `specs` on `queue` and removes schedulers of this queue that are not in `specs`. */
+export async function registerSchedules(
+  queue: Queue,
+  specs: readonly SchedulerSpec[],
+): Promise<{ upserted: string[]; removed: string[] }> {
+  for (const s of specs) {
+    await queue.upsertJobScheduler(
+      s.id,
+      { pattern: s.pattern, tz: s.tz },
+      { name: `plan-${s.data.kind}`, data: s.data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } } },
+    );
+  }
+  const wanted = new Set(specs.map((s) => s.id));
+  const removed: string[] = [];
+  for (const existing of await queue.getJobSchedulers(0, -1)) {
+    const id = existing.key;
+    if (!wanted.has(id)) {
+      await queue.removeJobScheduler(id);
+      removed.push(id);
+    }
+  }
+  return { upserted: specs.map((s) => s.id), removed };
+}
