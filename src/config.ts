@@ -73,6 +73,8 @@ export interface Config {
   readonly apiMaxAttempts: number;
   /** Jobs one worker process runs at once. */
   readonly workerConcurrency: number;
+  /** Lock of an active job, ms: a worker that dies loses its jobs to other workers after about this long. */
+  readonly workerLockMs: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
 }
@@ -155,6 +157,7 @@ const envSchema = z.object({
     })
     .default('info'),
   WORKER_CONCURRENCY: intFrom('WORKER_CONCURRENCY', 1, 256).default(4),
+  WORKER_LOCK_MS: intFrom('WORKER_LOCK_MS', 1_000, 600_000).default(30_000),
   SCHEDULES_ENABLED: boolFrom('SCHEDULES_ENABLED').default(true),
   SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
   SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
@@ -304,6 +307,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiTimeoutMs: e.API_TIMEOUT_MS,
     apiMaxAttempts: e.API_MAX_ATTEMPTS,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerLockMs: e.WORKER_LOCK_MS,
     schedules: Object.freeze({
       enabled: e.SCHEDULES_ENABLED,
       punches: e.SCHEDULE_PUNCHES,
