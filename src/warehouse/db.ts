@@ -1,0 +1,73 @@
+/**
+ * The warehouse connection: one pg pool and a kysely instance bound to the warehouse
+ * schema. The pool returns `date` and local `timestamp` values as the strings Postgres
+ * prints (no time-zone guessing) and `bigint` as number; see types.ts.
+ */
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from './types.js';
+
+/** An open warehouse: kysely for typed queries, the pool for set-based loaders. */
+export interface Warehouse {
+  /** Typed query builder; unqualified table names resolve in {@link Warehouse.schema}. */
+  db: Kysely<Database>;
+  /** The underlying pool (its connections also have search_path set to the schema). */
+  pool: pg.Pool;
+  /** The warehouse schema (WAREHOUSE_SCHEMA). */
+  schema: string;
+  /** Closes kysely and the pool. */
+  close(): Promise<void>;
+}
+
+/** The part of a {@link Warehouse} the loaders need. */
+export type WarehouseHandle = Pick<Warehouse, 'pool' | 'schema'>;
+
+const OID = { int8: 20, date: 1082, timestamp: 1114 } as const;
+const asText = (value: string): string => value;
+
+/** Type parsers of the warehouse pool: see the module comment. */
+export const warehouseTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === OID.date || oid === OID.timestamp) return asText;
+    if (oid === OID.int8) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/** Quotes an SQL identifier (schema, table or column name). */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Options of {@link createWarehouse}. */
+export interface WarehouseOptions {
+  /** Most pool connections (default 10). */
+  max?: number;
+  /** Name shown in pg_stat_activity. */
+  applicationName?: string;
+}
+
+/** Opens a pool on `databaseUrl` and a kysely instance working in `schema`. */
+export function createWarehouse(databaseUrl: string, schema: string, options: WarehouseOptions = {}): Warehouse {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.max ?? 10,
+    types: warehouseTypes,
+    application_name: options.applicationName ?? 'punchline',
+    // Raw SQL written by other parts may use unqualified names; loaders qualify theirs.
+    options: `-c search_path=${quoteIdent(schema)},public`,
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
+  let closed = false;
+  return {
+    db,
+    pool,
+    schema,
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Kysely's destroy ends the pool it was given.
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * `punchline migrate`: applies the pending `sql/` migrations to the warehouse schema, in
+ * order, each in its own transaction, under an advisory lock so that concurrent workers
+ * cannot race, recording every applied version with its checksum in
+ * `schema_migrations`.
+ */
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { MigrationError } from './errors.js';
+import { quoteIdent } from './db.js';
+import {
+  lineOfPosition,
+  planMigrations,
+  readMigrations,
+  renderMigration,
+  type AppliedMigration,
+  type MigrationFile,
+} from './migrations.js';
+
+/** Options of {@link migrate}. */
+export interface MigrateOptions {
+  /** Directory of the migration files (default: the `sql/` shipped with punchline). */
+  dir?: string;
+  /** How long to wait for another migration of the same schema to finish (default 10 min). */
+  lockTimeoutMs?: number;
+}
+
+/** Outcome of {@link migrate}. */
+export interface MigrateResult {
+  /** Migrations applied by this run (file names without `.sql`), in order. */
+  applied: string[];
+  /** Migrations that were already applied before this run. */
+  alreadyApplied: number;
+}
+
+/** First key of the advisory lock: "punchline migrate"; the second is the schema's hash. */
+const LOCK_CLASS = 0x70756e63; // "punc"
+
+const BOOTSTRAP = `
+CREATE TABLE schema_migrations (
+  version     text PRIMARY KEY,
+  name        text NOT NULL,
+  checksum    text NOT NULL,
+  applied_at  timestamptz NOT NULL DEFAULT now(),
+  duration_ms integer NOT NULL
+);
+COMMENT ON TABLE schema_migrations IS 'Migrations (sql/NNN_name.sql files) applied to this schema by punchline migrate. Bookkeeping, not API data.';
+COMMENT ON COLUMN schema_migrations.version IS 'Numeric prefix of the migration file, e.g. 003. Key.';
+COMMENT ON COLUMN schema_migrations.name IS 'File name without .sql.';
+COMMENT ON COLUMN schema_migrations.checksum IS 'SHA-256 (hex) of the file text when applied; migrate refuses to run if the file changed since.';
+COMMENT ON COLUMN schema_migrations.applied_at IS 'When the migration was applied.';
+COMMENT ON COLUMN schema_migrations.duration_ms IS 'How long applying it took, in milliseconds.';
+`;
+
+/** A database URL with its password masked, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+async function connect(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'punchline migrate' });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw new MigrationError(
+      'warehouse_unreachable',
+      `cannot connect to the warehouse at ${redactUrl(databaseUrl)}: ${(err as Error).message} (check DATABASE_URL and that Postgres is running)`,
+      { cause: err },
+    );
+  }
+  return client;
+}
+
+async function inTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+async function acquireLock(client: pg.Client, schema: string, timeoutMs: number): Promise<void> {
+  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+  try {
+    await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') {
+      throw new MigrationError(
+        'migration_lock_timeout',
+        `another punchline migrate of schema ${schema} held the migration lock for more than ${Math.round(timeoutMs / 1000)} s; wait for it or look for a stuck session in pg_stat_activity`,
+        { cause: err },
+      );
+    }
+    throw err;
+  } finally {
+    await client.query('RESET lock_timeout');
+  }
+}
+
+async function bootstrap(client: pg.Client, schema: string): Promise<AppliedMigration[]> {
+  const q = quoteIdent(schema);
+  const { rows } = await client.query<{ has_schema: boolean; has_table: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS has_schema,
+            to_regclass($2) IS NOT NULL AS has_table`,
+    [schema, `${q}.schema_migrations`],
+  );
+  if (!rows[0]!.has_table) {
+    await inTransaction(client, async () => {
+      if (!rows[0]!.has_schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+      await client.query(`SET LOCAL search_path TO ${q}`);
+      await client.query(BOOTSTRAP);
+    });
+  }
+  const applied = await client.query<AppliedMigration>(
+    `SELECT version, name, checksum FROM ${q}.schema_migrations ORDER BY version`,
+  );
+  return applied.rows;
+}
+
+async function apply(client: pg.Client, schema: string, file: MigrationFile): Promise<number> {
+  const q = quoteIdent(schema);
+  const sql = renderMigration(file.sql, schema);
+  const started = performance.now();
+  await inTransaction(client, async () => {
+    await client.query(`SET LOCAL search_path TO ${q}`);
+    try {
+      await client.query(sql);
+    } catch (err) {
+      const e = err as { message: string; position?: string };
+      const where = e.position ? ` at line ${lineOfPosition(sql, Number(e.position))}` : '';
+      throw new MigrationError('migration_failed', `migration ${file.name}.sql failed${where}: ${e.message}`, {
+        cause: err,
+        file: `${file.name}.sql`,
+      });
+    }
+    await client.query(
+      `INSERT INTO ${q}.schema_migrations (version, name, checksum, duration_ms) VALUES ($1, $2, $3, $4)`,
+      [file.version, file.name, file.checksum, Math.round(performance.now() - started)],
+    );
+  });
+  return Math.round(performance.now() - started);
+}
+
+/**
+ * Brings `schema` of `databaseUrl` up to date with the migration files. Idempotent: a
+ * second run applies nothing; a concurrent run waits for the lock and then finds
+ * nothing to do. Refuses to run when an applied file changed.
+ */
+export async function migrate(
+  databaseUrl: string,
+  schema: string,
+  log?: Logger,
+  options: MigrateOptions = {},
+): Promise<MigrateResult> {
+  const files = readMigrations(options.dir);
+  const client = await connect(databaseUrl);
+  try {
+    await acquireLock(client, schema, options.lockTimeoutMs ?? 600_000);
+    try {
+      const applied = await bootstrap(client, schema);
+      const pending = planMigrations(files, applied, schema);
+      const done: string[] = [];
+      for (const file of pending) {
+        const ms = await apply(client, schema, file);
+        log?.info({ schema, migration: file.name, ms }, 'applied migration');
+        done.push(file.name);
+      }
+      return { applied: done, alreadyApplied: applied.length };
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema]).catch(() => undefined);
+    }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

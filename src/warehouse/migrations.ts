@@ -1,0 +1,140 @@
+/**
+ * The migration files of `sql/`: reading, checksums, rendering for a schema and the
+ * plan of what to apply. Pure apart from reading the directory; migrate.ts executes.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MigrationError } from './errors.js';
+import { quoteIdent } from './db.js';
+
+/** One `sql/NNN_name.sql` file. */
+export interface MigrationFile {
+  /** The numeric prefix, e.g. `003`; applied in numeric order. */
+  version: string;
+  /** File name without `.sql`, e.g. `003_lookups`. */
+  name: string;
+  /** Absolute path. */
+  path: string;
+  /** The file's text, with the `{{schema}}` placeholder. */
+  sql: string;
+  /** SHA-256 of the file's text (hex): an applied file whose text changed is refused. */
+  checksum: string;
+}
+
+/** A row of `schema_migrations`. */
+export interface AppliedMigration {
+  version: string;
+  name: string;
+  checksum: string;
+}
+
+const FILE_RE = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
+/** Placeholder replaced by the quoted schema name. */
+export const SCHEMA_PLACEHOLDER = '{{schema}}';
+
+/**
+ * The `sql/` directory shipped with punchline: found by walking up from this module,
+ * so it works from `src/` (tsx) and from `dist/src/` (compiled).
+ */
+export function defaultMigrationsDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'sql')) && existsSync(join(dir, 'package.json'))) return join(dir, 'sql');
+    const parent = dirname(dir);
+    if (parent === dir) {
+      throw new MigrationError('migration_dir', `cannot find the sql/ migrations directory above ${from}`);
+    }
+    dir = parent;
+  }
+}
+
+/** SHA-256 (hex) of a migration's text. */
+export function checksumOf(sql: string): string {
+  return createHash('sha256').update(sql, 'utf8').digest('hex');
+}
+
+/** Reads every `NNN_name.sql` of `dir`, in version order; other files are ignored. */
+export function readMigrations(dir: string = defaultMigrationsDir()): MigrationFile[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch (err) {
+    throw new MigrationError('migration_dir', `cannot read migrations directory ${dir}: ${(err as Error).message}`);
+  }
+  const files: MigrationFile[] = [];
+  for (const entry of entries) {
+    if (!entry.endsWith('.sql')) continue;
+    const m = FILE_RE.exec(entry);
+    if (!m) {
+      throw new MigrationError(
+        'migration_invalid_name',
+        `migration file ${entry} must be named NNN_lower_case_name.sql`,
+        { file: entry },
+      );
+    }
+    const sql = readFileSync(join(dir, entry), 'utf8');
+    files.push({ version: m[1]!, name: entry.slice(0, -4), path: join(dir, entry), sql, checksum: checksumOf(sql) });
+  }
+  files.sort((a, b) => Number(a.version) - Number(b.version));
+  for (let i = 1; i < files.length; i++) {
+    if (Number(files[i]!.version) === Number(files[i - 1]!.version)) {
+      throw new MigrationError(
+        'migration_invalid_name',
+        `migrations ${files[i - 1]!.name}.sql and ${files[i]!.name}.sql share version ${files[i]!.version}`,
+        { file: `${files[i]!.name}.sql` },
+      );
+    }
+  }
+  return files;
+}
+
+/** The SQL to run for `schema`: the placeholder replaced by the quoted schema name. */
+export function renderMigration(sql: string, schema: string): string {
+  return sql.split(SCHEMA_PLACEHOLDER).join(quoteIdent(schema));
+}
+
+/**
+ * What to apply, in order. Refuses (throws) when an applied migration's file changed
+ * or disappeared: the schema would no longer be what the files describe.
+ */
+export function planMigrations(files: readonly MigrationFile[], applied: readonly AppliedMigration[], schema: string): MigrationFile[] {
+  const byVersion = new Map(files.map((f) => [Number(f.version), f]));
+  for (const a of applied) {
+    const file = byVersion.get(Number(a.version));
+    if (!file) {
+      throw new MigrationError(
+        'migration_missing',
+        `migration ${a.name}.sql is applied to schema ${schema} but is not in sql/ (is this an older punchline than the one that migrated the warehouse?)`,
+        { file: `${a.name}.sql` },
+      );
+    }
+    if (file.checksum !== a.checksum) {
+      throw new MigrationError(
+        'migration_changed',
+        `migration ${file.name}.sql was changed after it was applied to schema ${schema} (checksum ${file.checksum.slice(0, 12)}, applied ${a.checksum.slice(0, 12)}): restore the file and put the change in a new migration`,
+        { file: `${file.name}.sql` },
+      );
+    }
+  }
+  const done = new Set(applied.map((a) => Number(a.version)));
+  const pending = files.filter((f) => !done.has(Number(f.version)));
+  const last = Math.max(-1, ...done);
+  const early = pending.find((f) => Number(f.version) < last);
+  if (early) {
+    throw new MigrationError(
+      'migration_out_of_order',
+      `migration ${early.name}.sql is older than the last migration applied to schema ${schema} (version ${last}): renumber it after ${last}`,
+      { file: `${early.name}.sql` },
+    );
+  }
+  return pending;
+}
+
+/** 1-based line of a character position (1-based, as Postgres reports it) in `text`. */
+export function lineOfPosition(text: string, position: number): number {
+  let line = 1;
+  for (let i = 0; i < Math.min(position - 1, text.length); i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
