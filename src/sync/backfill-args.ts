@@ -1,0 +1,86 @@
+/**
+ * Validation of `punchline backfill` arguments (DESIGN.md §2): every problem is one
+ * line naming the argument and the fix, raised before any work (exit code 2).
+ */
+import { isCalendarDate } from '../api/schemas.js';
+import { UsageError } from '../commands/context.js';
+import { ConfigError, selectConnections, type Config, type Connection } from '../config.js';
+import { digitsOnly } from '../util/registry.js';
+import { defaultResources, parseResources, type Resource } from './resources.js';
+
+/** Raw options as commander hands them over. */
+export interface BackfillArgs {
+  from?: unknown;
+  to?: unknown;
+  resources?: unknown;
+  company?: unknown;
+  connection?: unknown;
+  force?: unknown;
+  progress?: unknown;
+}
+
+/** Checked backfill options. */
+export interface BackfillOptions {
+  /** First day. */
+  readonly from: string;
+  /** Last day (inclusive). */
+  readonly to: string;
+  /** Resources to sync, in canonical order. */
+  readonly resources: readonly Resource[];
+  /** Only this company (CNPJ digits). */
+  readonly company?: string;
+  /** Connections to sync. */
+  readonly connections: readonly Connection[];
+  /** Re-sync windows recorded as done. */
+  readonly force: boolean;
+  /** Progress bar allowed (on a TTY). */
+  readonly progress: boolean;
+}
+
+function dateArg(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} is required (YYYY-MM-DD)`);
+  const v = value.trim();
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`${name} ${JSON.stringify(v)} is not a date (use YYYY-MM-DD)`);
+  if (!isCalendarDate(v)) throw new UsageError(`${name} ${v} is not a real calendar day`);
+  return v;
+}
+
+/** Checks the arguments against the configuration; throws UsageError/ConfigError. */
+export function parseBackfillArgs(args: BackfillArgs, config: Config): BackfillOptions {
+  const from = dateArg('--from', args.from);
+  const to = dateArg('--to', args.to);
+  if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+  let resources: Resource[];
+  if (args.resources === undefined) {
+    resources = defaultResources(config.syncAuditPhotos);
+  } else {
+    try {
+      resources = parseResources(String(args.resources));
+    } catch (err) {
+      throw new UsageError(`--resources: ${(err as Error).message}`);
+    }
+  }
+  let company: string | undefined;
+  if (args.company !== undefined) {
+    company = digitsOnly(String(args.company));
+    if (!/^\d{14}$/.test(company)) {
+      throw new UsageError(`--company ${JSON.stringify(String(args.company))} is not a CNPJ (14 digits)`);
+    }
+  }
+  let connections: readonly Connection[];
+  try {
+    connections = selectConnections(config, args.connection === undefined ? undefined : String(args.connection));
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new UsageError((err as Error).message);
+  }
+  return {
+    from,
+    to,
+    resources,
+    ...(company ? { company } : {}),
+    connections,
+    force: args.force === true,
+    progress: args.progress !== false,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Checks made before a command queues anything, so bad input fails fast with one clear
+ * line and nothing partial is loaded: the warehouse is migrated, and each connection's
+ * API answers and accepts its token (one cheap call: the group walk).
+ */
+import { ApiError, AuthError, NetworkError, TimeoutError } from '../api/errors.js';
+import type { ConnectionClient } from './api-clients.js';
+import { ConnectionAuthError, PermanentSyncError } from './errors.js';
+import { walkGroup, type GroupWalk } from './group-walk.js';
+import type { Queryable } from './run-records.js';
+
+/** Attempts of the preflight call: enough to ride out one transient failure, few enough to fail fast. */
+const PREFLIGHT_ATTEMPTS = 3;
+/** Per-attempt timeout of the preflight call, ms. */
+const PREFLIGHT_TIMEOUT_MS = 10_000;
+
+/** Fails with a clear message when the warehouse is unreachable or not migrated. */
+export async function checkWarehouse(db: Queryable, schema: string): Promise<void> {
+  try {
+    await db.query(`select 1 from "${schema}"."sync_windows" limit 1`);
+  } catch (err) {
+    const e = err as Error & { code?: string };
+    if (e.code === '42P01' || e.code === '3F000') {
+      throw new PermanentSyncError(
+        'warehouse_not_migrated',
+        `the warehouse schema "${schema}" is not migrated (run punchline migrate first)`,
+      );
+    }
+    throw new PermanentSyncError('warehouse_unreachable', `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`);
+  }
+}
+
+/** Walks the connection's group, turning transport and token failures into one-line errors. */
+export async function checkConnection(c: ConnectionClient, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<GroupWalk> {
+  const { name, baseUrl } = c.connection;
+  try {
+    return await walkGroup(c.api, { maxAttempts: PREFLIGHT_ATTEMPTS, timeoutMs });
+  } catch (err) {
+    if (err instanceof AuthError) throw new ConnectionAuthError(name, err);
+    if (err instanceof NetworkError || err instanceof TimeoutError) {
+      const cause = (err.cause as Error | undefined)?.message;
+      throw new PermanentSyncError(
+        'api_unreachable',
+        `cannot reach the API of connection "${name}" at ${baseUrl}: ${cause ?? err.message} (check SERVICE_API_BASE_URL)`,
+        { cause: err },
+      );
+    }
+    if (err instanceof ApiError) {
+      throw new PermanentSyncError(err.code, `connection "${name}": the API failed the group walk: ${err.message}`, {
+        cause: err,
+      });
+    }
+    throw err;
+  }
+}
