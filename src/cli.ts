@@ -97,6 +97,7 @@ function buildProgram(): Command {
     .option('--today <date>', "pin the emulator's clock to this date, for reproducible runs")
     .option('--faults <spec>', 'fault injection, e.g. "error403=0.05,error500=0.05,drop=0.05,slow=0.1:2000,rps=20"')
     .option('--strict', 'reject exactly-31-day spans and use the stricter readings of spec gaps', false)
+    .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
     .action((opts) =>
       execute(async (ctx) => (await import('./commands/emulator.js')).emulatorCommand(ctx, opts)),
     );

@@ -1,0 +1,79 @@
+/**
+ * Day arithmetic on integer day numbers (days since 1970-01-01), which the generators
+ * use as keys: cheaper than Date objects and free of time-zone effects. The emulator
+ * speaks the company's local time (spec 1.2) and Brazil has no daylight saving time
+ * since 2019, so local wall-clock strings are produced directly.
+ */
+
+/** Day number of a `YYYY-MM-DD` date. */
+export function dayOf(date: string): number {
+  return Math.round(Date.parse(`${date}T00:00:00Z`) / 86_400_000);
+}
+
+/** `[year, month 1-12, day 1-31]` of a day number (Howard Hinnant's civil_from_days). */
+export function civil(day: number): [number, number, number] {
+  const z = day + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/** Day number of a civil date. */
+export function dayFromCivil(y: number, m: number, d: number): number {
+  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** `YYYY-MM-DD` of a day number. */
+export function dateOf(day: number): string {
+  const [y, m, d] = civil(day);
+  return `${y}-${pad2(m)}-${pad2(d)}`;
+}
+
+/** Day of the week, 0 = Sunday … 6 = Saturday. */
+export function weekday(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+/** Month index (months since January 1970) of a day number. */
+export function monthOf(day: number): number {
+  const [y, m] = civil(day);
+  return (y - 1970) * 12 + (m - 1);
+}
+
+/** First day number of a month index. */
+export function monthStart(month: number): number {
+  return dayFromCivil(1970 + Math.floor(month / 12), (month % 12) + 1, 1);
+}
+
+/** Last day number of a month index. */
+export function monthEnd(month: number): number {
+  return monthStart(month + 1) - 1;
+}
+
+/** `HH:MM:SS` of seconds since midnight (0 ≤ s < 86400). */
+export function clockOf(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return `${pad2(h)}:${pad2(m)}:${pad2(seconds % 60)}`;
+}
+
+/** `HH:MM` of seconds since midnight. */
+export function hourMinuteOf(seconds: number): string {
+  return `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}`;
+}
+
+/** Fixed national holidays of Brazil (month-day), on which journeys do not work. */
+const HOLIDAYS = new Set(['01-01', '04-21', '05-01', '09-07', '10-12', '11-02', '11-15', '12-25']);
+
+/** True on a fixed national holiday. */
+export function isHoliday(day: number): boolean {
+  const [, m, d] = civil(day);
+  return HOLIDAYS.has(`${pad2(m)}-${pad2(d)}`);
+}

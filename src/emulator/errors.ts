@@ -1,0 +1,43 @@
+/**
+ * Errors the emulator answers with, in the envelope of spec 1.1:
+ * `{"error":{"code","message"},"payload_data_required"?:[...]}`.
+ */
+
+/** An error response of the emulated API: HTTP status, spec §7 code, message. */
+export class ApiFault extends Error {
+  override readonly name = 'ApiFault';
+
+  constructor(
+    /** HTTP status. */
+    readonly status: number,
+    /** `error.code` (spec §7, or a documented emulator choice). */
+    readonly code: string,
+    message: string,
+    /** spec 1.1: names of missing required fields, beside `error`. */
+    readonly payloadDataRequired?: readonly string[],
+    /** Extra response headers (`Retry-After`). */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  /** The error envelope of spec 1.1 (key order fixed). */
+  envelope(): Record<string, unknown> {
+    const body: Record<string, unknown> = { error: { code: this.code, message: this.message } };
+    if (this.payloadDataRequired) body.payload_data_required = [...this.payloadDataRequired];
+    return body;
+  }
+}
+
+/** Error code chosen for list parameters of the wrong syntax (spec §7 leaves it unshown). */
+export const INVALID_LIST_PARAMETER = 'invalid_list_parameter';
+
+/** spec 1.1: 422 `validation_failed` listing the missing required fields. */
+export function missingFields(fields: readonly string[]): ApiFault {
+  return new ApiFault(422, 'validation_failed', `The following fields are required: ${fields.join(', ')}.`, fields);
+}
+
+/** 422 `validation_failed` for a present but malformed field (no `payload_data_required`). */
+export function invalidField(field: string, expectation: string): ApiFault {
+  return new ApiFault(422, 'validation_failed', `The field ${field} ${expectation}.`);
+}

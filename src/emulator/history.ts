@@ -1,0 +1,373 @@
+/**
+ * History derived on demand: each collaborator day is planned from the seed
+ * ({@link planDay}), then the overlays of writes and admin mutations are applied
+ * (punches added through the API, deleted or moved punches, absences created through
+ * the API, dismissals), then valued ({@link computeDayMetrics}). Nothing is stored per
+ * day except overlays; caches are small (absences per company-month, hour-bank sums
+ * per collaborator-month) and are dropped when an overlay touches them.
+ */
+import { monthEnd, monthOf, monthStart } from './calendar.js';
+import { generateMonthAbsences, decodeAbsenceId, type AbsenceWorld } from './absence-generator.js';
+import { computeDayMetrics, type DayMetrics } from './day-metrics.js';
+import { planDay, SLOTS_PER_DAY, type DayPlan } from './day-plan.js';
+import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
+import { ADJUSTMENT_REASONS, MANAGERS } from './names.js';
+import { rngFor } from './random.js';
+import type { World } from './world.js';
+
+/** A punch as the day shows it after overlays. */
+export interface EffectivePunch {
+  readonly id: number;
+  readonly sec: number;
+  /** Generated slot, or -1 for a punch sent through the API. */
+  readonly slot: number;
+  readonly api: boolean;
+  /** Entered by a manager (origin `Manual`). */
+  readonly manual: boolean;
+  readonly adjusted: boolean;
+  readonly reason: string | null;
+  readonly by: string | null;
+}
+
+/** One valued day of one collaborator. */
+export interface DayRecord {
+  readonly collaborator: CollaboratorEntity;
+  readonly day: number;
+  readonly plan: DayPlan;
+  /** Punches sorted by time. */
+  readonly punches: readonly EffectivePunch[];
+  readonly metrics: DayMetrics;
+}
+
+/** Hour-bank position of a collaborator on a day (spec 2.11). */
+export interface BankPosition {
+  readonly record: DayRecord;
+  readonly dayBalance: number;
+  readonly accumulated: number;
+  readonly credit: number;
+  readonly debt: number;
+}
+
+interface MovedPunch {
+  sec: number;
+  reason: string;
+  by: string;
+}
+interface ApiPunch {
+  id: number;
+  sec: number;
+}
+interface DayOverlay {
+  deleted: Set<number>;
+  moved: Map<number, MovedPunch>;
+  added: ApiPunch[];
+}
+interface MonthAbsences {
+  list: AbsenceEntity[];
+  byCollaborator: Map<number, AbsenceEntity[]>;
+}
+
+/** Company-months of generated absences kept in memory. */
+const ABSENCE_CACHE_LIMIT = 512;
+
+/** First id of absences created through the API. */
+export const API_ABSENCE_BASE = 1_900_000_000;
+
+/** Derives and caches the history of a {@link World}. */
+export class History {
+  private readonly overlays = new Map<string, DayOverlay>();
+  private readonly apiPoints = new Map<number, { c: CollaboratorEntity; day: number }>();
+  private nextApiPoint: number;
+  private readonly absenceCache = new Map<string, MonthAbsences>();
+  private readonly apiAbsences: AbsenceEntity[] = [];
+  private readonly apiAbsencesByCollaborator = new Map<number, AbsenceEntity[]>();
+  private readonly bankCache = new Map<number, Float64Array>();
+  private readonly absenceWorld: AbsenceWorld;
+
+  constructor(readonly world: World) {
+    this.nextApiPoint = world.generatedPointMax + 1;
+    this.absenceWorld = {
+      base: world.base,
+      fromDay: world.fromDay,
+      todayDay: world.todayDay,
+      firstMonth: world.firstMonth,
+      journeyOf: (c) => world.journeyOf(c),
+    };
+  }
+
+  // ---- absences ----
+
+  /** Generated absences starting in a month, indexed by collaborator (LRU-cached). */
+  private monthAbsences(company: CompanyEntity, month: number): MonthAbsences {
+    const key = `${company.index}:${month}`;
+    const hit = this.absenceCache.get(key);
+    if (hit) {
+      this.absenceCache.delete(key);
+      this.absenceCache.set(key, hit);
+      return hit;
+    }
+    const list = generateMonthAbsences(this.absenceWorld, company, month);
+    const byCollaborator = new Map<number, AbsenceEntity[]>();
+    for (const a of list) for (const id of a.collaboratorIds) byCollaborator.set(id, [...(byCollaborator.get(id) ?? []), a]);
+    const entry = { list, byCollaborator };
+    this.absenceCache.set(key, entry);
+    if (this.absenceCache.size > ABSENCE_CACHE_LIMIT) this.absenceCache.delete(this.absenceCache.keys().next().value!);
+    return entry;
+  }
+
+  /** The absences of a collaborator touching a day: the first full-day one and the first partial one. */
+  absencesOfDay(c: CollaboratorEntity, day: number): { full: AbsenceEntity | null; partial: AbsenceEntity | null } {
+    let full: AbsenceEntity | null = null;
+    let partial: AbsenceEntity | null = null;
+    const consider = (list: readonly AbsenceEntity[] | undefined): void => {
+      for (const a of list ?? []) {
+        if (a.beginDay > day || a.endDay < day) continue;
+        if (a.fullDay) full ??= a;
+        else partial ??= a;
+      }
+    };
+    if (c.generated) {
+      const m = monthOf(day);
+      consider(this.monthAbsences(c.company, m - 1).byCollaborator.get(c.id));
+      consider(this.monthAbsences(c.company, m).byCollaborator.get(c.id));
+    }
+    consider(this.apiAbsencesByCollaborator.get(c.id));
+    return { full, partial };
+  }
+
+  /** Absences of a company overlapping [begin, end] given as (day, seconds) bounds, by id. */
+  absencesOverlapping(company: CompanyEntity, beginDay: number, beginSec: number, endDay: number, endSec: number): AbsenceEntity[] {
+    const out: AbsenceEntity[] = [];
+    const before = (d1: number, s1: number, d2: number, s2: number): boolean => d1 < d2 || (d1 === d2 && s1 < s2);
+    const overlaps = (a: AbsenceEntity): boolean =>
+      !before(a.endDay, a.endSec, beginDay, beginSec) && !before(endDay, endSec, a.beginDay, a.beginSec);
+    // A generated absence lasts at most 30 days, so it starts at most one month before the period.
+    const from = Math.max(this.world.firstMonth, monthOf(beginDay) - 1);
+    for (let m = from; m <= monthOf(endDay); m++) {
+      for (const a of this.monthAbsences(company, m).list) if (overlaps(a)) out.push(a);
+    }
+    for (const a of this.apiAbsences) if (a.company === company && overlaps(a)) out.push(a);
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  /** Finds an absence by id (generated or created through the API). */
+  absenceById(id: number): AbsenceEntity | undefined {
+    if (id > API_ABSENCE_BASE) return this.apiAbsences.find((a) => a.id === id);
+    const d = decodeAbsenceId(this.absenceWorld, id);
+    const company = d && this.world.companies[d.companyIndex];
+    if (!d || !company) return undefined;
+    return this.monthAbsences(company, d.month).list.find((a) => a.id === id);
+  }
+
+  /** Id the next absence created through the API will get. */
+  nextApiAbsenceId(): number {
+    return API_ABSENCE_BASE + this.apiAbsences.length + 1;
+  }
+
+  /** Records an absence created through the API. */
+  addApiAbsence(a: AbsenceEntity): void {
+    this.apiAbsences.push(a);
+    for (const id of a.collaboratorIds) {
+      this.apiAbsencesByCollaborator.set(id, [...(this.apiAbsencesByCollaborator.get(id) ?? []), a]);
+      this.bankCache.delete(id);
+    }
+  }
+
+  // ---- days ----
+
+  /** Point id of a generated punch. */
+  pointId(c: CollaboratorEntity, day: number, slot: number): number {
+    return 1 + ((c.id - 1) * this.world.spanDays + (day - this.world.fromDay)) * SLOTS_PER_DAY + slot;
+  }
+
+  /** Plans a day of a collaborator. */
+  plan(c: CollaboratorEntity, day: number, journey: JourneyEntity = this.world.journeyOf(c)): DayPlan {
+    const { full, partial } = this.absencesOfDay(c, day);
+    return planDay({
+      base: this.world.base,
+      collaboratorId: c.id,
+      journey,
+      day,
+      todayDay: this.world.todayDay,
+      generated: c.generated,
+      absence: full,
+      partial,
+    });
+  }
+
+  /** The day's punches after overlays, sorted by time then id. */
+  punches(c: CollaboratorEntity, day: number, plan: DayPlan): EffectivePunch[] {
+    const ov = this.overlays.get(`${c.id}:${day}`);
+    const out: EffectivePunch[] = [];
+    for (const p of plan.punches) {
+      const id = this.pointId(c, day, p.slot);
+      if (ov?.deleted.has(id)) continue;
+      const moved = ov?.moved.get(id);
+      if (moved) {
+        out.push({ id, sec: moved.sec, slot: p.slot, api: false, manual: p.manual, adjusted: true, reason: moved.reason, by: moved.by });
+      } else if (p.manual) {
+        const r = rngFor(this.world.base, c.id, day, 41);
+        out.push({ id, sec: p.sec, slot: p.slot, api: false, manual: true, adjusted: true, reason: r.pick(ADJUSTMENT_REASONS), by: r.pick(MANAGERS) });
+      } else {
+        out.push({ id, sec: p.sec, slot: p.slot, api: false, manual: false, adjusted: false, reason: null, by: null });
+      }
+    }
+    for (const a of ov?.added ?? []) {
+      if (ov!.deleted.has(a.id)) continue;
+      const moved = ov!.moved.get(a.id);
+      out.push({
+        id: a.id,
+        sec: moved?.sec ?? a.sec,
+        slot: -1,
+        api: true,
+        manual: false,
+        adjusted: moved !== undefined,
+        reason: moved?.reason ?? null,
+        by: moved?.by ?? null,
+      });
+    }
+    return out.sort((a, b) => a.sec - b.sec || a.id - b.id);
+  }
+
+  /** Valued days of a collaborator within [from, to] ∩ the days it has data. */
+  *days(c: CollaboratorEntity, from: number, to: number): Generator<DayRecord> {
+    const first = Math.max(from, this.world.firstDay(c));
+    const last = Math.min(to, this.world.lastDay(c));
+    if (first > last) return;
+    const journey = this.world.journeyOf(c);
+    let prevLast: number | null = null;
+    if (first - 1 >= this.world.firstDay(c)) {
+      const pp = this.punches(c, first - 1, this.plan(c, first - 1, journey));
+      prevLast = pp.length > 0 ? pp[pp.length - 1]!.sec : null;
+    }
+    for (let day = first; day <= last; day++) {
+      const plan = this.plan(c, day, journey);
+      const punches = this.punches(c, day, plan);
+      const secs = punches.map((p) => p.sec);
+      const metrics = computeDayMetrics(plan, secs, prevLast, c.regime);
+      prevLast = secs.length > 0 ? secs[secs.length - 1]! : null;
+      yield { collaborator: c, day, plan, punches, metrics };
+    }
+  }
+
+  /** The valued day, or null when the collaborator has no data that day. */
+  day(c: CollaboratorEntity, day: number): DayRecord | null {
+    for (const r of this.days(c, day, day)) return r;
+    return null;
+  }
+
+  // ---- punch overlays ----
+
+  private overlay(c: CollaboratorEntity, day: number): DayOverlay {
+    const key = `${c.id}:${day}`;
+    let ov = this.overlays.get(key);
+    if (!ov) {
+      ov = { deleted: new Set(), moved: new Map(), added: [] };
+      this.overlays.set(key, ov);
+    }
+    this.bankCache.delete(c.id);
+    return ov;
+  }
+
+  /** Adds a punch sent through the API; returns its id. */
+  addApiPunch(c: CollaboratorEntity, day: number, sec: number): number {
+    const id = this.nextApiPoint++;
+    this.overlay(c, day).added.push({ id, sec });
+    this.apiPoints.set(id, { c, day });
+    return id;
+  }
+
+  /** Where a point id lives, if that punch exists now. */
+  locatePoint(id: number): { c: CollaboratorEntity; day: number; punch: EffectivePunch } | null {
+    let where: { c: CollaboratorEntity; day: number } | undefined;
+    if (Number.isSafeInteger(id) && id >= 1 && id <= this.world.generatedPointMax) {
+      const y = Math.floor((id - 1) / SLOTS_PER_DAY);
+      const c = this.world.collaboratorById(Math.floor(y / this.world.spanDays) + 1);
+      if (c) where = { c, day: this.world.fromDay + (y % this.world.spanDays) };
+    } else {
+      where = this.apiPoints.get(id);
+    }
+    if (!where) return null;
+    const rec = this.day(where.c, where.day);
+    const punch = rec?.punches.find((p) => p.id === id);
+    return rec && punch ? { c: where.c, day: where.day, punch } : null;
+  }
+
+  /** Deletes a punch (admin mutation); false when it does not exist. */
+  deletePunch(id: number): boolean {
+    const at = this.locatePoint(id);
+    if (!at) return false;
+    this.overlay(at.c, at.day).deleted.add(id);
+    return true;
+  }
+
+  /** Moves a punch within its day and marks it adjusted (admin mutation); false when it does not exist. */
+  movePunch(id: number, sec: number, reason: string, by: string): boolean {
+    const at = this.locatePoint(id);
+    if (!at) return false;
+    this.overlay(at.c, at.day).moved.set(id, { sec, reason, by });
+    return true;
+  }
+
+  /** Drops cached balances of a collaborator after a change of its history. */
+  invalidate(c: CollaboratorEntity): void {
+    this.bankCache.delete(c.id);
+  }
+
+  // ---- hour bank ----
+
+  /** Sums [balance, credit, debt] of one month, cached per collaborator. */
+  private monthBank(c: CollaboratorEntity, month: number): [number, number, number] {
+    const months = monthOf(this.world.todayDay) - this.world.firstMonth + 1;
+    let arr = this.bankCache.get(c.id);
+    if (!arr) {
+      arr = new Float64Array(months * 3).fill(NaN);
+      this.bankCache.set(c.id, arr);
+    }
+    const i = (month - this.world.firstMonth) * 3;
+    if (Number.isNaN(arr[i]!)) {
+      let bal = 0;
+      let cr = 0;
+      let db = 0;
+      for (const r of this.days(c, monthStart(month), monthEnd(month))) {
+        cr += r.metrics.credit;
+        db += r.metrics.debt;
+        bal += r.metrics.credit - r.metrics.debt;
+      }
+      arr[i] = bal;
+      arr[i + 1] = cr;
+      arr[i + 2] = db;
+    }
+    return [arr[i]!, arr[i + 1]!, arr[i + 2]!];
+  }
+
+  /**
+   * Hour-bank position on a day (spec 2.11): the accumulated balance starts from the
+   * initial balance; `Híbrido (HE)` pays a positive balance out when each half-year
+   * window closes; credit and debt are summed from the start of the current window.
+   */
+  bank(c: CollaboratorEntity, day: number): BankPosition | null {
+    const record = this.day(c, day);
+    if (!record) return null;
+    const target = monthOf(day);
+    const windowStart = target - (target % 12 >= 6 ? (target % 12) - 6 : target % 12);
+    let acc = c.initialBalanceSec;
+    let credit = 0;
+    let debt = 0;
+    for (let m = this.world.firstMonth; m < target; m++) {
+      const [bal, cr, db] = this.monthBank(c, m);
+      acc += bal;
+      if (m >= windowStart) {
+        credit += cr;
+        debt += db;
+      }
+      if (c.regime === 'Híbrido (HE)' && (m % 12 === 5 || m % 12 === 11) && acc > 0) acc = 0;
+    }
+    for (const r of this.days(c, Math.max(monthStart(target), this.world.firstDay(c)), day)) {
+      acc += r.metrics.credit - r.metrics.debt;
+      credit += r.metrics.credit;
+      debt += r.metrics.debt;
+    }
+    return { record, dayBalance: record.metrics.credit - record.metrics.debt, accumulated: acc, credit, debt };
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Reading query parameters the way the API validates them: list parameters only as
+ * repeated `name[]` keys (spec 1.3), booleans as `1`/`0` (spec 1.2), dates and
+ * date-times in the formats of spec 1.2, periods of at most 31 days (spec §8).
+ */
+import { DATE_TIME_RE, isCalendarDate } from '../../api/schemas.js';
+import { dayOf } from '../calendar.js';
+import { ApiFault, INVALID_LIST_PARAMETER, invalidField, missingFields } from '../errors.js';
+
+/** A checked period. */
+export interface CheckedPeriod {
+  readonly beginDay: number;
+  readonly endDay: number;
+  /** Seconds after midnight of the bounds (date-time periods; 0 and 86399 for dates). */
+  readonly beginSec: number;
+  readonly endSec: number;
+  /** spec 4.1: `meta` echoes the values as sent. */
+  readonly meta: { begin_date: string; end_date: string };
+}
+
+/** How periods are read. */
+export interface PeriodRules {
+  /** Reject a span of exactly 31 days and plain dates where date-times are asked (docs/emulator.md). */
+  readonly strict: boolean;
+}
+
+const LIST_SUFFIX = '[]';
+
+/** The query string of one request. */
+export class QueryParams {
+  constructor(private readonly sp: URLSearchParams) {}
+
+  /** Parses the query part of a request URL. */
+  static fromUrl(url: string): QueryParams {
+    const q = url.indexOf('?');
+    return new QueryParams(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
+  }
+
+  /** A scalar parameter (the last value when repeated); empty counts as absent. */
+  scalar(name: string): string | undefined {
+    if (this.sp.has(`${name}${LIST_SUFFIX}`)) throw invalidField(name, 'must be a single value, not a list');
+    const all = this.sp.getAll(name);
+    const v = all[all.length - 1];
+    return v === undefined || v === '' ? undefined : v;
+  }
+
+  /**
+   * A list parameter (spec 1.3): only `name[]` repeated per item. `name` without `[]`,
+   * an indexed `name[0]`, a JSON value or a comma-separated value is rejected with 422.
+   */
+  list(name: string): string[] | undefined {
+    for (const key of new Set(this.sp.keys())) {
+      if (key === name || (key.startsWith(`${name}[`) && key !== `${name}${LIST_SUFFIX}`)) {
+        throw new ApiFault(422, INVALID_LIST_PARAMETER, `The list parameter ${name} must be sent as ${name}[] repeated once per item (spec 1.3).`);
+      }
+    }
+    if (!this.sp.has(`${name}${LIST_SUFFIX}`)) return undefined;
+    const values = this.sp.getAll(`${name}${LIST_SUFFIX}`).filter((v) => v !== '');
+    for (const v of values) checkListValue(name, v);
+    return values;
+  }
+
+  /** A boolean parameter: `1`, `0` or absent (spec 1.2). */
+  bool(name: string): boolean | undefined {
+    const v = this.scalar(name);
+    if (v === undefined) return undefined;
+    if (v === '1') return true;
+    if (v === '0') return false;
+    throw invalidField(name, 'must be 1 or 0');
+  }
+
+  /** A required positive integer parameter. */
+  requiredInt(name: string): number {
+    const v = this.scalar(name);
+    if (v === undefined) throw missingFields([name]);
+    if (!/^\d{1,15}$/.test(v)) throw invalidField(name, 'must be an integer');
+    return Number(v);
+  }
+
+  /** A required date (spec 1.2). */
+  requiredDate(name: string): string {
+    const v = this.scalar(name);
+    if (v === undefined) throw missingFields([name]);
+    if (!isCalendarDate(v)) throw invalidField(name, 'must be a date in the format YYYY-MM-DD');
+    return v;
+  }
+
+  /** `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8). */
+  period(kind: 'date' | 'datetime', rules: PeriodRules): CheckedPeriod {
+    const begin = this.scalar('begin_date');
+    const end = this.scalar('end_date');
+    const missing = [begin === undefined ? 'begin_date' : null, end === undefined ? 'end_date' : null].filter(
+      (x): x is string => x !== null,
+    );
+    if (missing.length > 0) throw missingFields(missing);
+    const b = parseBound('begin_date', begin!, kind, rules, 0);
+    const e = parseBound('end_date', end!, kind, rules, 86399);
+    if (e.day < b.day || (e.day === b.day && e.sec < b.sec)) {
+      throw invalidField('end_date', 'must be a date after or equal to begin_date');
+    }
+    // spec §8: at most 31 days. Both ends count; exactly 31 days is accepted unless strict.
+    const span = e.day - b.day + 1;
+    const limit = rules.strict ? 30 : 31;
+    if (span > limit) {
+      throw new ApiFault(422, 'date_range_exceeded', `The period may not exceed 31 days (got ${span} days including both ends).`);
+    }
+    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin!, end_date: end! } };
+  }
+}
+
+/** Rejects JSON and comma-separated values of a list parameter (spec 1.3 rule 4). */
+export function checkListValue(name: string, value: string): void {
+  if (value.includes(',') || /^\s*[[{"]/.test(value)) {
+    throw new ApiFault(
+      422,
+      INVALID_LIST_PARAMETER,
+      `The list parameter ${name}[] takes one plain value per key; JSON and comma-separated values are rejected (spec 1.3).`,
+    );
+  }
+}
+
+function parseBound(
+  name: string,
+  value: string,
+  kind: 'date' | 'datetime',
+  rules: PeriodRules,
+  dateOnlySec: number,
+): { day: number; sec: number } {
+  if (kind === 'datetime' && DATE_TIME_RE.test(value) && isCalendarDate(value.slice(0, 10))) {
+    const [h, m, s] = value.slice(11).split(':').map(Number) as [number, number, number];
+    return { day: dayOf(value.slice(0, 10)), sec: h * 3600 + m * 60 + s };
+  }
+  // A plain date is read as the whole day where a date-time is asked, unless strict.
+  if (isCalendarDate(value) && (kind === 'date' || !rules.strict)) return { day: dayOf(value), sec: dateOnlySec };
+  throw invalidField(name, kind === 'date' ? 'must be a date in the format YYYY-MM-DD' : 'must be a date-time in the format YYYY-MM-DD HH:MM:SS');
+}

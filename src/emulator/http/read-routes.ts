@@ -1,0 +1,238 @@
+/**
+ * The 22 read endpoints of spec 4.1. Each checks the token, the group scope and its
+ * parameters, then reads the model; period endpoints stream their items.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { dayOf } from '../calendar.js';
+import type { CollaboratorEntity, CompanyEntity } from '../entities.js';
+import { ApiFault } from '../errors.js';
+import { facePng } from '../attachments.js';
+import {
+  absenceJson,
+  absenceTypeJson,
+  addToTotals,
+  adjustmentsJson,
+  dayJson,
+  duration,
+  inconsistenciesJson,
+  lookupJson,
+  newTotals,
+  punchTraits,
+  tardinessJson,
+  totalsJson,
+} from '../records.js';
+import type { DayRecord } from '../history.js';
+import type { LookupTable } from '../world.js';
+import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
+import { QueryParams } from './query-params.js';
+
+/** Route prefix of spec §4. */
+export const PREFIX = '/customer/v2';
+
+type Handler = (ctx: EmulatorContext, company: CompanyEntity, scope: CompanyEntity[], q: QueryParams, reply: FastifyReply) => unknown;
+
+/** Registers a GET route: token, then scope, then the handler (spec 1.4, §5). */
+function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: Handler): void {
+  app.get(`${PREFIX}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
+    const company = authenticate(ctx, request);
+    const q = QueryParams.fromUrl(request.url);
+    const scope = resolveScope(ctx, company, q);
+    return handler(ctx, company, scope, q, reply);
+  });
+}
+
+/** Collaborators of the scope that have days within [b, e], in company then id order. */
+function* inPeriod(ctx: EmulatorContext, scope: CompanyEntity[], b: number, e: number, keep: (c: CollaboratorEntity) => boolean): Generator<CollaboratorEntity> {
+  for (const co of scope) {
+    for (const c of co.collaborators) {
+      if (!keep(c)) continue;
+      if (Math.max(b, ctx.world.firstDay(c)) <= Math.min(e, ctx.world.lastDay(c))) yield c;
+    }
+  }
+}
+
+/** spec 1.3 / 1.4 rule 6: filters by `national_registry_list[]` and `email_list[]` (either matches). */
+function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
+  const cpfs = q.list('national_registry_list');
+  const emails = q.list('email_list');
+  if (cpfs === undefined && emails === undefined) return () => true;
+  const cpfSet = new Set(cpfs ?? []);
+  const emailSet = new Set((emails ?? []).map((e) => e.toLowerCase()));
+  return (c) => cpfSet.has(c.cpf) || emailSet.has(ctx.world.collaboratorBlock(c).email.toLowerCase());
+}
+
+/** spec 1.4 rule 6: `national_registry` filter of tardiness, adjustment, inconsistency, overtime. */
+function cpfFilter(q: QueryParams): (c: CollaboratorEntity) => boolean {
+  const cpf = q.scalar('national_registry');
+  return cpf === undefined ? () => true : (c) => c.cpf === cpf;
+}
+
+/** A per-day endpoint: one item per collaborator with the entries of its days. */
+function perDay(key: string, entries: (ctx: EmulatorContext, r: DayRecord) => Record<string, unknown>[]): Handler {
+  return (ctx, _company, scope, q, reply) => {
+    const keep = cpfFilter(q);
+    const p = q.period('date', ctx.options);
+    const items = function* () {
+      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
+        const list: Record<string, unknown>[] = [];
+        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) list.push(...entries(ctx, r));
+        yield { ...ctx.world.collaboratorBlock(c), [key]: list };
+      }
+    };
+    return streamList(reply, items(), p.meta);
+  };
+}
+
+const LOOKUP_ROUTES: [string, LookupTable, 'description' | 'name'][] = [
+  ['/department', 'departments', 'description'],
+  ['/occupation', 'occupations', 'description'],
+  ['/fired-type', 'dismissal_types', 'name'],
+  ['/cost-center', 'cost_centers', 'name'],
+  ['/collaborator-settings', 'collaborator_settings', 'description'],
+  ['/point-rule', 'point_rules', 'description'],
+  ['/journey', 'journeys', 'description'],
+  ['/barrier', 'digital_fences', 'name'],
+  ['/unit', 'units', 'name'],
+];
+
+/** Registers every read endpoint of spec 4.1. */
+export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  get(app, ctx, '/collaborator', (ctx, _co, scope, _q, reply) => {
+    const data = scope.flatMap((co) => co.collaborators.filter((c) => ctx.world.isListed(c)).map((c) => ctx.world.collaboratorBlock(c)));
+    return sendData(reply, 200, data);
+  });
+
+  get(app, ctx, '/collaborator/totalHours', (ctx, _co, scope, q, reply) => {
+    const keep = listFilter(ctx, q);
+    const decimal = q.bool('decimal_format') ?? false;
+    const p = q.period('date', ctx.options);
+    const items = function* () {
+      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
+        const acc = newTotals();
+        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) addToTotals(acc, r.metrics);
+        yield { ...ctx.world.collaboratorBlock(c), total_hours: totalsJson(acc, decimal) };
+      }
+    };
+    return streamList(reply, items(), p.meta);
+  });
+
+  get(app, ctx, '/point/getFromPeriod', (ctx, _co, scope, q, reply) => {
+    const keep = listFilter(ctx, q);
+    const decimal = q.bool('decimal_format') ?? false;
+    const p = q.period('date', ctx.options);
+    const items = function* () {
+      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
+        const days: Record<string, unknown>[] = [];
+        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) days.push(dayJson(ctx.world, r, decimal));
+        yield { ...ctx.world.collaboratorBlock(c), days };
+      }
+    };
+    return streamList(reply, items(), p.meta);
+  });
+
+  get(app, ctx, '/point/audit', (ctx, _co, scope, q, reply) => {
+    const pointId = q.requiredInt('point_id');
+    const at = ctx.history.locatePoint(pointId);
+    if (!at || !scope.includes(at.c.company)) {
+      throw new ApiFault(404, 'point_not_found', `Point ${pointId} does not exist or belongs to another company.`);
+    }
+    if (!punchTraits(ctx.world, at.c, at.day, at.punch).audit) {
+      throw new ApiFault(404, 'audit_photo_not_found', `Point ${pointId} has no audit photo.`);
+    }
+    const data = {
+      point_id: pointId,
+      filename: `auditoria_${pointId}.png`,
+      mime_type: 'image/png',
+      base64: facePng(at.c.id).toString('base64'),
+      company: at.c.company.block,
+    };
+    return sendData(reply, 200, data, { point_id: pointId });
+  });
+
+  get(app, ctx, '/tardiness', perDay('tardiness', (ctx, r) => {
+    const t = tardinessJson(ctx.world, r);
+    return t ? [t] : [];
+  }));
+  get(app, ctx, '/adjustment', perDay('adjustments', (ctx, r) => adjustmentsJson(ctx.world, r)));
+  get(app, ctx, '/inconsistency', perDay('occurrences', (ctx, r) => inconsistenciesJson(ctx.world, r)));
+
+  get(app, ctx, '/overtime', (ctx, _co, scope, q, reply) => {
+    const keep = cpfFilter(q);
+    const date = q.requiredDate('date');
+    const day = dayOf(date);
+    const items = function* () {
+      for (const c of inPeriod(ctx, scope, day, day, keep)) {
+        const b = ctx.history.bank(c, day);
+        if (!b) continue;
+        const m = b.record.metrics;
+        yield {
+          ...ctx.world.collaboratorBlock(c),
+          regime: c.regime,
+          total_overtime: duration(m.overtime, false),
+          missing_hours: duration(m.missing, false),
+          interval_hours: duration(m.intervals, false),
+          normal_hours: duration(b.record.plan.scheduled ? Math.min(m.ruleWorked, m.sched) : 0, false),
+          day_balance: duration(b.dayBalance, false),
+          accumulated_balance: duration(b.accumulated, false),
+          credit: duration(b.credit, false),
+          debt: duration(b.debt, false),
+        };
+      }
+    };
+    return streamList(reply, items(), { date });
+  });
+
+  get(app, ctx, '/absence/types', (ctx, _co, scope, _q, reply) =>
+    sendData(reply, 200, scope.flatMap((co) => ctx.world.absenceTypes(co).map((t) => absenceTypeJson(t, co.block)))),
+  );
+
+  get(app, ctx, '/absence/getFromPeriod', (ctx, _co, scope, q, reply) => {
+    const p = q.period('datetime', ctx.options);
+    const items = function* () {
+      for (const co of scope) {
+        for (const a of ctx.history.absencesOverlapping(co, p.beginDay, p.beginSec, p.endDay, p.endSec)) yield absenceJson(ctx.world, a);
+      }
+    };
+    return streamList(reply, items(), p.meta);
+  });
+
+  get(app, ctx, '/absence/attachment', (ctx, _co, scope, q, reply) => {
+    const absenceId = q.requiredInt('absence_id');
+    const a = ctx.history.absenceById(absenceId);
+    if (!a || !scope.includes(a.company)) {
+      throw new ApiFault(404, 'not_found', `Absence ${absenceId} does not exist or belongs to another company.`);
+    }
+    const data = a.attachments.map((f) => ({
+      filename: f.filename,
+      mime_type: f.mimeType,
+      base64: f.content().toString('base64'),
+      company: a.company.block,
+    }));
+    return sendData(reply, 200, data, { absence_id: absenceId });
+  });
+
+  get(app, ctx, '/company', (_ctx, company, scope, q, reply) => {
+    // spec 4.1: an array with include_branches=1 (restricting by CNPJ gives one object).
+    const asList = q.bool('include_branches') === true && q.scalar('company_national_registry') === undefined;
+    return sendData(reply, 200, asList ? scope.map((c) => c.record) : (scope[0] ?? company).record);
+  });
+
+  get(app, ctx, '/economic-group', (ctx, company, _scope, q, reply) => {
+    // spec 4.1: a headquarters token sees the whole active group; a branch only itself.
+    const group = q.scalar('company_national_registry') !== undefined ? _scope : company.isHeadquarter ? ctx.world.activeCompanies() : [company];
+    const data = group.map((c) => ({
+      name: c.record.name,
+      trading_name: c.record.trading_name,
+      national_registry: c.cnpj,
+      is_headquarter: c.isHeadquarter,
+    }));
+    return sendData(reply, 200, data);
+  });
+
+  for (const [path, table, labelKey] of LOOKUP_ROUTES) {
+    get(app, ctx, path, (ctx, _co, scope, _q, reply) =>
+      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => lookupJson(r.id, labelKey, r.label, co.block)))),
+    );
+  }
+}
+

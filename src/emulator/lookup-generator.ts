@@ -1,0 +1,155 @@
+/**
+ * Lookup lists of one company (spec 2.4): journeys, departments, occupations, cost
+ * centres, units, point rules, settings, fences and dismissal types, each with some
+ * inactive records so that listings visibly filter them. Ids are unique across the
+ * group, so an id of another company is detectable (spec 4.2: "belongs to another company").
+ */
+import { companyAbsenceTypes } from './absence-types.js';
+import type { CompanyLookups, JourneyEntity, LookupEntity, OccupationEntity, UnitEntity } from './entities.js';
+import { COST_CENTERS, DEPARTMENTS, FIRED_TYPES, NEIGHBORHOODS, OCCUPATIONS, STREETS, type City } from './names.js';
+import type { Rng } from './random.js';
+
+/** Next id per lookup kind, shared by every company of the emulator. */
+export interface LookupIdCounters {
+  journeys: number;
+  departments: number;
+  occupations: number;
+  costCenters: number;
+  units: number;
+  pointRules: number;
+  settings: number;
+  fences: number;
+  firedTypes: number;
+}
+
+/** Fresh counters; each kind has its own range so ids read like a real system's. */
+export function newLookupCounters(): LookupIdCounters {
+  return {
+    journeys: 11,
+    departments: 201,
+    occupations: 301,
+    costCenters: 401,
+    units: 501,
+    pointRules: 601,
+    settings: 701,
+    fences: 801,
+    firedTypes: 901,
+  };
+}
+
+const MON_FRI = 0b0111110;
+const MON_SAT = 0b1111110;
+const H = 3600;
+
+/** Journey templates: [description, start, work, break, weekdays, tolerance, lateShift]. */
+const JOURNEYS: readonly [string, number, number, number, number, number, boolean][] = [
+  ['Comercial 08:00-17:00 (seg-sex)', 8 * H, 8 * H, H, MON_FRI, 10, false],
+  ['Comercial 09:00-18:00 (seg-sex)', 9 * H, 8 * H, H, MON_FRI, 5, false],
+  ['Escala 6x1 07:00-15:20 (seg-sáb)', 7 * H, 7 * H + 20 * 60, H, MON_SAT, 10, false],
+  ['Intermediário 14:00-23:00 (seg-sex)', 14 * H, 8 * H, H, MON_FRI, 10, true],
+  ['Meio período 08:00-12:00 (seg-sex)', 8 * H, 4 * H, 0, MON_FRI, 5, false],
+];
+
+function take(counters: LookupIdCounters, kind: keyof LookupIdCounters): number {
+  return counters[kind]++;
+}
+
+function simple(counters: LookupIdCounters, kind: keyof LookupIdCounters, active: string[], inactive: string[]): LookupEntity[] {
+  return [
+    ...active.map((label) => ({ id: take(counters, kind), label, active: true })),
+    ...inactive.map((label) => ({ id: take(counters, kind), label, active: false })),
+  ];
+}
+
+/** Generates the lookup lists of one company. */
+export function generateLookups(
+  rng: Rng,
+  counters: LookupIdCounters,
+  company: { index: number; isHeadquarter: boolean; city: City },
+): CompanyLookups {
+  const journeys: JourneyEntity[] = JOURNEYS.map(([label, startSec, workSec, breakSec, weekdays, toleranceMin, lateShift]) => ({
+    id: take(counters, 'journeys'),
+    label,
+    active: true,
+    startSec,
+    workSec,
+    breakSec,
+    weekdays,
+    toleranceMin,
+    lateShift,
+  }));
+  journeys.push({
+    id: take(counters, 'journeys'),
+    label: 'Escala 12x36 (desativada)',
+    active: false,
+    startSec: 7 * H,
+    workSec: 11 * H,
+    breakSec: H,
+    weekdays: MON_FRI,
+    toleranceMin: 10,
+    lateShift: false,
+  });
+
+  const departments = simple(counters, 'departments', DEPARTMENTS.slice(0, 7), [DEPARTMENTS[7]]);
+  const occupations: OccupationEntity[] = OCCUPATIONS.map(([label, cbo], i) => ({
+    id: take(counters, 'occupations'),
+    label,
+    active: i < 10,
+    cbo,
+  }));
+  const costCenters = simple(counters, 'costCenters', COST_CENTERS.slice(0, 4), [COST_CENTERS[4]]);
+
+  const c = company.city;
+  const unitAt = (label: string, active: boolean, isDefault: boolean, dLat: number, dLng: number): UnitEntity => ({
+    id: take(counters, 'units'),
+    label,
+    active,
+    isDefault,
+    lat: round6(c.lat + dLat),
+    lng: round6(c.lng + dLng),
+    address: `${rng.pick(STREETS)}, ${rng.range(10, 2999)} - ${rng.pick(NEIGHBORHOODS)}, ${c.name} - ${c.state}`,
+  });
+  // The default unit is not the lowest id, so "default first" (spec 2.4) is visible.
+  const units = [
+    unitAt(`Centro de Distribuição ${c.name}`, true, false, 0.031, -0.027),
+    unitAt(company.isHeadquarter ? `Matriz ${c.name}` : `Filial ${c.name}`, true, true, 0.002, 0.003),
+    unitAt(`Loja ${c.name} Shopping`, true, false, -0.018, 0.022),
+    unitAt(`Unidade ${c.name} (desativada)`, false, false, 0.05, 0.05),
+  ];
+
+  const pointRules = simple(counters, 'pointRules', ['Regra padrão CLT', 'Regra com banco de horas'], ['Regra antiga 2019']);
+  const settings = simple(
+    counters,
+    'settings',
+    ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'],
+    ['Perfil legado'],
+  );
+  const fences = simple(counters, 'fences', [`Cerca ${units[1]!.label}`, `Cerca ${units[0]!.label}`], ['Cerca obra encerrada']);
+  const firedTypes = simple(counters, 'firedTypes', [...FIRED_TYPES], []);
+  return {
+    journeys,
+    departments,
+    occupations,
+    costCenters,
+    units,
+    pointRules,
+    settings,
+    fences,
+    firedTypes,
+    absenceTypes: companyAbsenceTypes(company.index, company.isHeadquarter),
+  };
+}
+
+function round6(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+/** `08:00-12:00 / 13:00-17:00`: the textual shift of a journey starting at `startSec`. */
+export function shiftText(j: Pick<JourneyEntity, 'workSec' | 'breakSec'>, startSec: number): string {
+  const hm = (s: number): string =>
+    `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  if (j.breakSec === 0) return `${hm(startSec)}-${hm(startSec + j.workSec)}`;
+  const first = Math.min(4 * H, j.workSec);
+  const back = startSec + first + j.breakSec;
+  return `${hm(startSec)}-${hm(startSec + first)} / ${hm(back)}-${hm(back + j.workSec - first)}`;
+}

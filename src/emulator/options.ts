@@ -1,0 +1,213 @@
+/**
+ * Options of the emulator (docs/contracts.md) and their resolution into a checked,
+ * complete configuration. Bad values raise {@link EmulatorOptionError} with a
+ * one-line message naming the option.
+ */
+import { isCalendarDate } from '../api/schemas.js';
+import { dayOf } from './calendar.js';
+
+/** Fault injection of spec requests (not of the admin surface). */
+export interface Faults {
+  /** Probability of a 403 generic server error (spec §7: "Generic server error"). */
+  error403: number;
+  /** Probability of a 500. */
+  error500: number;
+  /** Probability that the connection is dropped without any response. */
+  drop: number;
+  /** Probability that a response is delayed by `slowMs`. */
+  slow: number;
+  /** Delay of a slow response, in milliseconds. */
+  slowMs: number;
+  /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
+  rateLimitRps: number;
+}
+
+/** Faults are off unless asked for. */
+export const NO_FAULTS: Readonly<Faults> = Object.freeze({
+  error403: 0,
+  error500: 0,
+  drop: 0,
+  slow: 0,
+  slowMs: 2000,
+  rateLimitRps: 0,
+});
+
+/** Named data sizes. */
+export const SCALES = ['small', 'demo', 'large'] as const;
+/** A named size or a number of collaborators in all. */
+export type Scale = (typeof SCALES)[number] | number;
+
+/** Options of {@link startEmulator} (docs/contracts.md). */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Address to bind (default 127.0.0.1). */
+  host?: string;
+  /** Data seed (default `punchline`). */
+  seed?: string;
+  /** Data size (default `small`). */
+  scale?: Scale;
+  /** First day of generated history (default two years before `today`). */
+  from?: string;
+  /** The emulator's pinned calendar day (default the real today in Brasília time). */
+  today?: string;
+  /** Initial faults (default none). */
+  faults?: Partial<Faults>;
+  /** Stricter readings of what the spec leaves unsaid (docs/emulator.md). */
+  strict?: boolean;
+  /** Fixed delay added to every spec request, in milliseconds. */
+  latencyMs?: number;
+  /** Wall clock for rate limits, stats and the unpinned "now" (default `Date.now`). */
+  now?: () => number;
+}
+
+/** A rejected option. */
+export class EmulatorOptionError extends Error {
+  override readonly name = 'EmulatorOptionError';
+  readonly code = 'emulator_option_invalid';
+}
+
+/** Shape of a generated economic group. */
+export interface ScalePlan {
+  /** Active companies: the headquarters first, then its branches. */
+  readonly companies: number;
+  /** Collaborators per active company (same length as `companies`). */
+  readonly perCompany: readonly number[];
+}
+
+/** How many companies and collaborators a scale means. */
+export function planScale(scale: Scale): ScalePlan {
+  if (scale === 'small') return { companies: 3, perCompany: [6, 3, 3] };
+  if (scale === 'demo') return { companies: 3, perCompany: [30, 18, 12] };
+  if (scale === 'large') return { companies: 5, perCompany: [1000, 1000, 1000, 1000, 1000] };
+  const total = scale;
+  const companies = total >= 2000 ? 5 : 3;
+  // The headquarters holds the larger share; every company keeps room for the awkward cases.
+  const hq = Math.max(6, Math.round(total * (companies === 5 ? 0.2 : 0.5)));
+  const rest = Math.max(companies - 1, total - hq);
+  const perCompany = [hq];
+  for (let i = 1; i < companies; i++) {
+    const share = Math.floor(rest / (companies - 1)) + (i <= rest % (companies - 1) ? 1 : 0);
+    perCompany.push(Math.max(3, share));
+  }
+  return { companies, perCompany };
+}
+
+/** Parses `small | demo | large | N`. */
+export function parseScale(value: unknown): Scale {
+  if (value === undefined) return 'small';
+  if (typeof value === 'number') return checkCount(value, String(value));
+  const s = String(value).trim();
+  if ((SCALES as readonly string[]).includes(s)) return s as Scale;
+  if (/^\d+$/.test(s)) return checkCount(Number(s), s);
+  throw new EmulatorOptionError(`--scale must be small, demo, large or a number of collaborators, got ${JSON.stringify(s)}`);
+}
+
+function checkCount(n: number, raw: string): number {
+  if (!Number.isInteger(n) || n < 12 || n > 200_000) {
+    throw new EmulatorOptionError(`--scale number must be a whole number from 12 to 200000, got ${raw}`);
+  }
+  return n;
+}
+
+/** Fully resolved options. */
+export interface ResolvedOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly seed: string;
+  readonly scale: Scale;
+  readonly from: string;
+  readonly today: string;
+  /** True when `today` was given (the clock is frozen at the end of that day). */
+  readonly pinned: boolean;
+  readonly faults: Faults;
+  readonly strict: boolean;
+  readonly latencyMs: number;
+  readonly now: () => number;
+}
+
+/** Today's date in Brasília time. */
+function realToday(now: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(now));
+}
+
+/** Shifts a date by whole years (Feb 29 becomes Feb 28). */
+function minusYears(date: string, years: number): string {
+  const y = Number(date.slice(0, 4)) - years;
+  const md = date.slice(5) === '02-29' ? '02-28' : date.slice(5);
+  return `${y}-${md}`;
+}
+
+/** Checks options and fills defaults. */
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const now = options.now ?? Date.now;
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new EmulatorOptionError(`--port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+  }
+  for (const key of ['from', 'today'] as const) {
+    const v = options[key];
+    if (v !== undefined && !isCalendarDate(v)) {
+      throw new EmulatorOptionError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
+    }
+  }
+  const today = options.today ?? realToday(now());
+  const from = options.from ?? minusYears(today, 2);
+  if (dayOf(from) > dayOf(today)) {
+    throw new EmulatorOptionError(`--from (${from}) must not be after --today (${today})`);
+  }
+  if (dayOf(today) - dayOf(from) > 366 * 12) {
+    throw new EmulatorOptionError(`--from (${from}) must be at most 12 years before --today (${today})`);
+  }
+  const latencyMs = options.latencyMs ?? 0;
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+    throw new EmulatorOptionError(`latencyMs must be a non-negative number, got ${String(options.latencyMs)}`);
+  }
+  const seed = options.seed ?? 'punchline';
+  if (seed.length === 0) throw new EmulatorOptionError('--seed must not be empty');
+  return {
+    port,
+    host: options.host ?? '127.0.0.1',
+    seed,
+    scale: parseScale(options.scale),
+    from,
+    today,
+    pinned: options.today !== undefined,
+    faults: checkFaults({ ...NO_FAULTS, ...options.faults }),
+    strict: options.strict ?? false,
+    latencyMs,
+    now,
+  };
+}
+
+/** Checks a complete set of faults. */
+export function checkFaults(f: Faults): Faults {
+  for (const key of ['error403', 'error500', 'drop', 'slow'] as const) {
+    const p = f[key];
+    if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) {
+      throw new EmulatorOptionError(`fault ${key} must be a probability from 0 to 1, got ${String(p)}`);
+    }
+  }
+  if (f.error403 + f.error500 + f.drop > 1) {
+    throw new EmulatorOptionError('faults error403 + error500 + drop must not exceed 1');
+  }
+  if (typeof f.slowMs !== 'number' || !Number.isFinite(f.slowMs) || f.slowMs < 0) {
+    throw new EmulatorOptionError(`fault slowMs must be a non-negative number of milliseconds, got ${String(f.slowMs)}`);
+  }
+  if (typeof f.rateLimitRps !== 'number' || !Number.isInteger(f.rateLimitRps) || f.rateLimitRps < 0) {
+    throw new EmulatorOptionError(`fault rateLimitRps must be a whole number ≥ 0, got ${String(f.rateLimitRps)}`);
+  }
+  return { ...f };
+}
+
+/** Checks a partial update of the faults (admin surface) against the current ones. */
+export function mergeFaults(current: Faults, patch: unknown): Faults {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+    throw new EmulatorOptionError('faults must be an object like {"error500":0.1}');
+  }
+  const known = Object.keys(NO_FAULTS);
+  for (const k of Object.keys(patch)) {
+    if (!known.includes(k)) throw new EmulatorOptionError(`unknown fault ${JSON.stringify(k)} (known: ${known.join(', ')})`);
+  }
+  return checkFaults({ ...current, ...(patch as Partial<Faults>) });
+}

@@ -1,0 +1,275 @@
+/**
+ * Builders of the JSON records of spec §2 from the model, with the key order of the
+ * spec tables (so equal data gives equal bytes). Durations follow spec 1.2
+ * (`HH:MM:SS`, signed, or decimal hours with `decimal_format=1`).
+ */
+import { createHash } from 'node:crypto';
+import { TOTAL_HOURS_KEYS, type CollaboratorBlock, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
+import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
+import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
+import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
+import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import type { DayRecord, EffectivePunch } from './history.js';
+import { MANAGERS } from './names.js';
+import { rngFor } from './random.js';
+import type { World } from './world.js';
+
+/** A duration as spec 1.2 sends it: `[-]HH:MM:SS`, or hours as a number with `decimal_format=1`. */
+export function duration(seconds: number, decimal: boolean): string | number {
+  if (!decimal) return secondsToDuration(seconds);
+  const v = Math.round(seconds / 36) / 100;
+  return v === 0 ? 0 : v;
+}
+
+/** Origins by preference index of the roster. */
+const ORIGINS = ['App Mobile', 'REP', 'Web'] as const;
+
+/** Where and how a punch was made, derived from the seed. */
+export interface PunchTraits {
+  readonly origin: 'App Mobile' | 'Web' | 'REP' | 'Manual' | 'API';
+  readonly method: string;
+  readonly accuracy: number;
+  readonly lat: number;
+  readonly lng: number;
+  readonly audit: boolean;
+}
+
+/** Traits of a punch (spec 2.12): origin, method, geolocation, whether it has an audit photo. */
+export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): PunchTraits {
+  const unit = world.unitOf(c);
+  if (p.api) return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  if (p.manual) return { origin: 'Manual', method: 'Inclusão manual', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  const r = rngFor(world.base, c.id, day, 50 + p.slot);
+  const origin = r.chance(0.9) ? ORIGINS[c.originPref]! : r.pick(ORIGINS);
+  if (origin === 'App Mobile') {
+    const facial = r.chance(0.75);
+    const jitter = (): number => Math.round((r.next() - 0.5) * 0.0016 * 1e6) / 1e6;
+    return {
+      origin,
+      method: facial ? 'Reconhecimento facial' : 'Geolocalização',
+      accuracy: r.range(4, 80),
+      lat: Math.round((unit.lat + jitter()) * 1e6) / 1e6,
+      lng: Math.round((unit.lng + jitter()) * 1e6) / 1e6,
+      audit: facial,
+    };
+  }
+  if (origin === 'REP') return { origin, method: r.chance(0.7) ? 'Biometria' : 'Cartão de proximidade', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  return { origin, method: 'Login e senha', accuracy: r.range(20, 1500), lat: unit.lat, lng: unit.lng, audit: false };
+}
+
+/** spec 2.12 point object. */
+export function pointJson(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): Record<string, unknown> {
+  const t = punchTraits(world, c, day, p);
+  return {
+    point_id: p.id,
+    datetime: `${dateOf(day)} ${clockOf(p.sec)}`,
+    hour: hourMinuteOf(p.sec),
+    method: t.method,
+    origin: t.origin,
+    is_adjusted: p.adjusted,
+    adjustment_reason: p.reason,
+    adjusted_by: p.by,
+    accuracy_meters: t.accuracy,
+    geolocation: { lat: t.lat, lng: t.lng },
+    address: world.unitOf(c).address,
+    has_audit_photo: t.audit,
+  };
+}
+
+/** SHA-256 receipt of a punch registered through the API (spec 4.2). */
+export function punchReceipt(company: CompanyEntity, cpf: string, datetime: string, pointId: number): string {
+  return createHash('sha256').update(`${company.cnpj}|${cpf}|${datetime}|${pointId}`).digest('hex');
+}
+
+/** spec 2.12 day object. */
+export function dayJson(world: World, r: DayRecord, decimal: boolean): Record<string, unknown> {
+  return {
+    date: dateOf(r.day),
+    shift: r.plan.shift,
+    worked_time: duration(r.metrics.worked, decimal),
+    points: r.punches.map((p) => pointJson(world, r.collaborator, r.day, p)),
+  };
+}
+
+const KEY_INDEX = new Map<TotalHoursKey, number>(TOTAL_HOURS_KEYS.map((k, i) => [k, i]));
+const BAND_KEYS = ['1', '2', '3', '4', 'dsr', 'holiday'] as const;
+
+/** Adds one day to a totals accumulator (indexed like TOTAL_HOURS_KEYS). */
+export function addToTotals(acc: Float64Array, m: DayMetrics): void {
+  const add = (k: TotalHoursKey, v: number): void => {
+    acc[KEY_INDEX.get(k)!] += v;
+  };
+  add('worked_time', m.ruleWorked);
+  add('worked_actual_time', m.worked);
+  add('bank_time', m.bankRaw);
+  add('bank_time_factored', m.credit - m.debt);
+  add('fault_full_time', m.faultFull);
+  add('fault_partial_time', m.faultPartial);
+  add('interjourney', m.interShort);
+  add('intrajourney', m.intraShort);
+  add('justified_time', m.justified);
+  add('justified_not_paid_time', m.justifiedNotPaid);
+  add('medical_certificate_time', m.medical);
+  add('night_time', m.night);
+  add('night_time_reduced', nightReduced(m.night));
+  BAND_KEYS.forEach((b, i) => {
+    const total = m.bands[i * 2]!;
+    const night = m.bands[i * 2 + 1]!;
+    const k = `over_time_${b}` as const;
+    add(k, total);
+    add(`${k}_day`, total - night);
+    add(`${k}_night`, night);
+    add(`${k}_night_reduced`, nightReduced(night));
+  });
+}
+
+/** A fresh totals accumulator. */
+export function newTotals(): Float64Array {
+  return new Float64Array(TOTAL_HOURS_KEYS.length);
+}
+
+/** spec 2.7 `total_hours` object. */
+export function totalsJson(acc: Float64Array, decimal: boolean): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  TOTAL_HOURS_KEYS.forEach((k, i) => {
+    out[k] = duration(acc[i]!, decimal);
+  });
+  return out;
+}
+
+/** spec 2.8 tardiness entry of a day, or null when the arrival was not late. */
+export function tardinessJson(world: World, r: DayRecord): Record<string, unknown> | null {
+  const first = r.punches[0];
+  if (!r.plan.scheduled || r.plan.inProgress || !first) return null;
+  const tol = world.journeyOf(r.collaborator).toleranceMin * 60;
+  // spec 2.8: late after start + tolerance and before two hours; later is an absence.
+  if (first.sec <= r.plan.startSec + tol || first.sec >= r.plan.startSec + 7200) return null;
+  return {
+    date: dateOf(r.day),
+    journey_in: hourMinuteOf(r.plan.startSec),
+    punch_in: hourMinuteOf(first.sec),
+    minutes_late: secondsToHourMinute(first.sec - r.plan.startSec),
+    all_points: r.punches.map((p) => hourMinuteOf(p.sec)),
+  };
+}
+
+/** spec 2.9 adjustment requests of a day: approved for adjusted punches, pending for a forgotten one, refused ones. */
+export function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] {
+  const date = dateOf(r.day);
+  const next = dateOf(r.day + 1);
+  const rng = rngFor(world.base, r.collaborator.id, r.day, 71);
+  const at = (d: string, h: number): string => `${d} ${clockOf(h * 3600 + rng.int(3600))}`;
+  const reqs: { type: string; status: string; reason: string; obs: string; by: string; created: string; updated: string }[] = [];
+  for (const p of r.punches) {
+    if (!p.adjusted) continue;
+    const created = at(date, 18);
+    reqs.push({
+      type: p.manual && !p.api ? 'Inclusão de ponto' : 'Alteração de ponto',
+      status: 'Aprovado',
+      reason: p.reason ?? '',
+      obs: 'Ajuste conferido com a equipe',
+      by: p.by ?? '',
+      created,
+      updated: r.day < world.todayDay ? at(next, 9) : created,
+    });
+  }
+  if (r.plan.missingSlot >= 0) {
+    const created = at(date, 19);
+    reqs.push({ type: 'Inclusão de ponto', status: 'Pendente', reason: 'Esqueci de registrar a volta do intervalo', obs: '', by: '', created, updated: created });
+  }
+  if (r.plan.refused) {
+    reqs.push({
+      type: r.plan.fault ? 'Abono de falta' : 'Alteração de ponto',
+      status: 'Recusado',
+      reason: r.plan.fault ? 'Estava doente e não tenho atestado' : 'Saí mais tarde e não registrei',
+      obs: 'Registro não comprovado',
+      by: rng.pick(MANAGERS),
+      created: at(date, 20),
+      updated: at(next, 10),
+    });
+  }
+  return reqs.map((q) => ({
+    date,
+    requests_in_day: reqs.length,
+    type: q.type,
+    status: q.status,
+    collaborator_reason: q.reason,
+    manager_observation: q.obs,
+    approved_by: q.by,
+    created_at: q.created,
+    updated_at: q.updated,
+  }));
+}
+
+const JUSTIFICATIONS = ['Demanda extraordinária aprovada pela gestão', 'Cobertura de escala', 'Reunião com cliente'] as const;
+
+/** spec 2.10 inconsistencies of a day: short break, short rest between days, overtime above the limit. */
+export function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown>[] {
+  const m = r.metrics;
+  const found: [string, number][] = [];
+  if (m.intraShort > 0) found.push(['Intervalo intrajornada inferior a 1 hora', -m.intraShort]);
+  if (m.interShort > 0) found.push(['Interjornada inferior a 11 horas', -m.interShort]);
+  if (m.overtime > OVERTIME_LIMIT && r.plan.scheduled) found.push(['Horas extras acima do limite diário', m.overtime - OVERTIME_LIMIT]);
+  return found.map(([type, value], i) => {
+    const rng = rngFor(world.base, r.collaborator.id, r.day, 61 + i);
+    const acknowledged = rng.chance(0.6);
+    return {
+      date: dateOf(r.day),
+      type,
+      value: secondsToDuration(value),
+      justification: acknowledged ? rng.pick(JUSTIFICATIONS) : null,
+      status: acknowledged ? 'acknowledged' : 'pending',
+    };
+  });
+}
+
+/** spec 2.4 lookup record, with the `company` block of spec 1.4 rule 4. */
+export function lookupJson(id: number, labelKey: 'description' | 'name', label: string, company: CompanyBlock): Record<string, unknown> {
+  return { id, [labelKey]: label, company };
+}
+
+/** spec 2.4 absence type, with the `company` block. */
+export function absenceTypeJson(t: AbsenceTypeEntity, company: CompanyBlock): Record<string, unknown> {
+  return {
+    id: t.id,
+    description: t.description,
+    paid_leave: t.paidLeave,
+    comp_time: t.compTime,
+    compensation: t.compensation,
+    can_request_app: t.canRequestApp,
+    company,
+  };
+}
+
+/** spec 2.5 absence item (collaborators with their current blocks), with the `company` block. */
+export function absenceJson(world: World, a: AbsenceEntity): Record<string, unknown> {
+  const collaborators: CollaboratorBlock[] = [];
+  for (const id of a.collaboratorIds) {
+    const c = world.collaboratorById(id);
+    if (c) collaborators.push(world.collaboratorBlock(c));
+  }
+  return {
+    absence_id: a.id,
+    absence_type_id: a.type.id,
+    type: a.type.description,
+    description: a.description,
+    details: a.details,
+    begin_date: `${dateOf(a.beginDay)} ${clockOf(a.beginSec)}`,
+    end_date: `${dateOf(a.endDay)} ${clockOf(a.endSec)}`,
+    days: a.endDay - a.beginDay + 1,
+    reference_date: dateOf(a.beginDay),
+    comp_time: a.type.compTime,
+    paid_leave: a.paid,
+    full_day: a.fullDay,
+    sum_on_work_time: a.sumOnWorkTime,
+    sum_total_on_work_time: a.sumTotalOnWorkTime,
+    cr_register: a.crRegister,
+    professional_name: a.professionalName,
+    health_unit: a.healthUnit,
+    cid_description: a.cidDescription,
+    cid: [...a.cid],
+    has_attachment: a.attachments.length > 0,
+    collaborators,
+    company: a.company.block,
+  };
+}

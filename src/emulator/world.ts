@@ -1,0 +1,203 @@
+/**
+ * The generated world: the economic group, its lookups and rosters, indexed for the
+ * handlers. It holds only small per-company state; history is derived on demand by
+ * {@link History}.
+ */
+import type { CollaboratorBlock } from '../api/schemas.js';
+import { dayOf, monthOf } from './calendar.js';
+import { generateCompanies } from './company-generator.js';
+import type {
+  AbsenceTypeEntity,
+  CollaboratorEntity,
+  CompanyEntity,
+  JourneyEntity,
+  LookupEntity,
+  OccupationEntity,
+  UnitEntity,
+} from './entities.js';
+import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
+import { newLookupCounters, type LookupIdCounters } from './lookup-generator.js';
+import { planScale, type ResolvedOptions } from './options.js';
+import { hashString, rngFor } from './random.js';
+import { generateRoster, type RosterContext } from './roster-generator.js';
+import { SLOTS_PER_DAY } from './day-plan.js';
+
+/** Lookup lists by the names of the warehouse tables (DESIGN.md §5). */
+export const LOOKUP_TABLES = [
+  'departments',
+  'occupations',
+  'cost_centers',
+  'units',
+  'journeys',
+  'point_rules',
+  'collaborator_settings',
+  'digital_fences',
+  'dismissal_types',
+  'absence_types',
+] as const;
+/** One of {@link LOOKUP_TABLES}. */
+export type LookupTable = (typeof LOOKUP_TABLES)[number];
+
+/** The generated, mutable world of one emulator instance. */
+export class World {
+  /** Hash of the seed: the root of every generated value. */
+  readonly base: number;
+  readonly fromDay: number;
+  readonly todayDay: number;
+  readonly firstMonth: number;
+  /** Days of generated history (point ids reserve this many days per collaborator). */
+  readonly spanDays: number;
+  /** Active companies first (headquarters at 0), then the inactive branch. */
+  readonly companies: CompanyEntity[];
+  /** Highest point id a generated punch can have; API punches are numbered after it. */
+  readonly generatedPointMax: number;
+  readonly lookupCounters: LookupIdCounters;
+  private readonly byToken = new Map<string, CompanyEntity>();
+  private readonly byCnpj = new Map<string, CompanyEntity>();
+  private readonly byId = new Map<number, CollaboratorEntity>();
+  /** Next id of a collaborator created through the API. */
+  nextCollaboratorId: number;
+
+  constructor(readonly options: ResolvedOptions) {
+    this.base = hashString(options.seed);
+    this.fromDay = dayOf(options.from);
+    this.todayDay = dayOf(options.today);
+    this.firstMonth = monthOf(this.fromDay);
+    this.spanDays = this.todayDay - this.fromDay + 1;
+    const plan = planScale(options.scale);
+    this.lookupCounters = newLookupCounters();
+    const skeletons = generateCompanies(rngFor(this.base, 1), options.seed, plan.companies, this.lookupCounters);
+    const ctx: RosterContext = { base: this.base, fromDay: this.fromDay, todayDay: this.todayDay, nextId: 1, usedCpfs: new Set() };
+    const people = new Map();
+    this.companies = skeletons.map((s) => {
+      const company: CompanyEntity = { ...s, collaborators: [] };
+      const count = s.active ? plan.perCompany[s.index]! : 2;
+      company.collaborators.push(...generateRoster(company, count, ctx, people));
+      return company;
+    });
+    this.nextCollaboratorId = ctx.nextId;
+    this.generatedPointMax = (ctx.nextId - 1) * this.spanDays * SLOTS_PER_DAY;
+    for (const c of this.companies) {
+      this.byToken.set(c.token, c);
+      this.byCnpj.set(c.cnpj, c);
+      for (const col of c.collaborators) this.byId.set(col.id, col);
+    }
+  }
+
+  /** The company of a token, active or not. */
+  companyByToken(token: string): CompanyEntity | undefined {
+    return this.byToken.get(token);
+  }
+
+  /** The company of a CNPJ, active or not. */
+  companyByCnpj(cnpj: string): CompanyEntity | undefined {
+    return this.byCnpj.get(cnpj);
+  }
+
+  /** The headquarters. */
+  get headquarters(): CompanyEntity {
+    return this.companies[0]!;
+  }
+
+  /** Active companies of the group, headquarters first (spec 4.1 economic-group). */
+  activeCompanies(): CompanyEntity[] {
+    return this.companies.filter((c) => c.active);
+  }
+
+  /** A collaborator record by id. */
+  collaboratorById(id: number): CollaboratorEntity | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Registers a collaborator created through the API. */
+  addCollaborator(c: CollaboratorEntity): void {
+    c.company.collaborators.push(c);
+    this.byId.set(c.id, c);
+  }
+
+  /** Every collaborator record with this CPF, in every company. */
+  collaboratorsWithCpf(cpf: string): CollaboratorEntity[] {
+    const out: CollaboratorEntity[] = [];
+    for (const co of this.companies) for (const c of co.collaborators) if (c.cpf === cpf) out.push(c);
+    return out;
+  }
+
+  journeyOf(c: CollaboratorEntity): JourneyEntity {
+    return c.company.lookups.journeys.find((j) => j.id === c.journeyId)!;
+  }
+
+  unitOf(c: CollaboratorEntity): UnitEntity {
+    return c.company.lookups.units.find((u) => u.id === c.unitId)!;
+  }
+
+  /** True while the record is neither dismissed nor blocked (listed by `GET collaborator`). */
+  isListed(c: CollaboratorEntity): boolean {
+    return c.dismissalDay === null && (c.inactiveFromDay === null || c.inactiveFromDay > this.todayDay);
+  }
+
+  /** First day with data: the later of history start and begin date. */
+  firstDay(c: CollaboratorEntity): number {
+    return Math.max(this.fromDay, c.beginDay);
+  }
+
+  /** Last day with data: dismissal, the day before a block, or today. */
+  lastDay(c: CollaboratorEntity): number {
+    let last = this.todayDay;
+    if (c.dismissalDay !== null) last = Math.min(last, c.dismissalDay);
+    if (c.inactiveFromDay !== null) last = Math.min(last, c.inactiveFromDay - 1);
+    return last;
+  }
+
+  /** spec 2.1: the collaborator block, with current attributes and admin overrides. */
+  collaboratorBlock(c: CollaboratorEntity): CollaboratorBlock {
+    const L = c.company.lookups;
+    const o = c.overrides;
+    const occupation = c.occupationId === null ? '' : (L.occupations.find((x) => x.id === c.occupationId)?.label ?? '');
+    return {
+      national_registry: c.cpf,
+      registration_number: o.registration_number ?? c.registrationNumber,
+      email: o.email ?? c.email,
+      name: o.name ?? c.name,
+      occupation: o.occupation ?? occupation,
+      department: o.department ?? L.departments.find((d) => d.id === c.departmentId)?.label ?? '',
+      team: o.team !== undefined ? o.team : c.team,
+      business_unit: o.business_unit ?? this.unitOf(c).label,
+      admission_date: c.admissionDate,
+      pis: o.pis ?? c.pis,
+      company: c.company.block,
+    };
+  }
+
+  /** Absence types a company lists: the global ones, then its own (spec 2.4). */
+  absenceTypes(company: CompanyEntity): AbsenceTypeEntity[] {
+    return [...GLOBAL_ABSENCE_TYPES, ...company.lookups.absenceTypes];
+  }
+
+  /** Records of one lookup table of a company (all, active or not). */
+  lookupRecords(company: CompanyEntity, table: LookupTable): (LookupEntity | OccupationEntity | UnitEntity)[] {
+    const L = company.lookups;
+    switch (table) {
+      case 'departments': return L.departments;
+      case 'occupations': return L.occupations;
+      case 'cost_centers': return L.costCenters;
+      case 'units': return L.units;
+      case 'journeys': return L.journeys;
+      case 'point_rules': return L.pointRules;
+      case 'collaborator_settings': return L.settings;
+      case 'digital_fences': return L.fences;
+      case 'dismissal_types': return L.firedTypes;
+      case 'absence_types': return this.absenceTypes(company).map((t) => ({ id: t.id, label: t.description, active: true }));
+    }
+  }
+
+  /**
+   * Records a listing shows (spec 2.4): active ones by id; units with the default first;
+   * dismissal and absence types all.
+   */
+  listedLookups(company: CompanyEntity, table: LookupTable): (LookupEntity | OccupationEntity | UnitEntity)[] {
+    const all = this.lookupRecords(company, table).filter((r) => r.active);
+    all.sort((a, b) => a.id - b.id);
+    if (table === 'units') all.sort((a, b) => Number((b as UnitEntity).isDefault) - Number((a as UnitEntity).isDefault));
+    return all;
+  }
+}
