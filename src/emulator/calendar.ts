@@ -69,11 +69,11 @@ export function hourMinuteOf(seconds: number): string {
   return `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}`;
 }
 
-/** Fixed national holidays of Brazil (month-day), on which journeys do not work. */
-const HOLIDAYS = new Set(['01-01', '04-21', '05-01', '09-07', '10-12', '11-02', '11-15', '12-25']);
+/** Fixed national holidays of Brazil (month × 100 + day), on which journeys do not work. */
+const HOLIDAYS = new Set([101, 421, 501, 907, 1012, 1102, 1115, 1225]);
 
 /** True on a fixed national holiday. */
 export function isHoliday(day: number): boolean {
   const [, m, d] = civil(day);
-  return HOLIDAYS.has(`${pad2(m)}-${pad2(d)}`);
+  return HOLIDAYS.has(m * 100 + d);
 }

@@ -58,8 +58,16 @@ const RULE_TOLERANCE = 600;
 
 /** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
 export function nightOverlap(a: number, b: number): number {
-  const ov = (x: number, y: number): number => Math.max(0, Math.min(b, y) - Math.max(a, x));
-  return ov(0, NIGHT_END) + ov(NIGHT_START, 86400);
+  return Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) + Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START));
+}
+
+/** Adds the paid part [paidFrom, paidTo) of overtime offsets [a, b) to a band, with its night part. */
+function putBand(bands: number[], band: number, a: number, b: number, paidFrom: number, paidTo: number, t0: number): void {
+  const x = Math.max(a, paidFrom);
+  const y = Math.min(b, paidTo);
+  if (y <= x) return;
+  bands[band * 2] += y - x;
+  bands[band * 2 + 1] += nightOverlap(t0 + x, t0 + y);
 }
 
 /** Sum of complete pairs (an unpaired last punch counts nothing) and of the breaks between them. */
@@ -160,20 +168,13 @@ export function computeDayMetrics(
   if (paidTo > paidFrom) {
     // Overtime is the end of the worked time: offset t is clock time (lastEnd - o + t).
     const t0 = lastEnd - o;
-    const put = (band: number, a: number, b: number): void => {
-      const x = Math.max(a, paidFrom);
-      const y = Math.min(b, paidTo);
-      if (y <= x) return;
-      m.bands[band * 2] += y - x;
-      m.bands[band * 2 + 1] += nightOverlap(t0 + x, t0 + y);
-    };
-    if (plan.rest === 'sunday') put(4, 0, o);
-    else if (plan.rest === 'holiday') put(5, 0, o);
-    else if (plan.rest === 'saturday') put(3, 0, o);
+    if (plan.rest === 'sunday') putBand(m.bands, 4, 0, o, paidFrom, paidTo, t0);
+    else if (plan.rest === 'holiday') putBand(m.bands, 5, 0, o, paidFrom, paidTo, t0);
+    else if (plan.rest === 'saturday') putBand(m.bands, 3, 0, o, paidFrom, paidTo, t0);
     else {
-      put(0, 0, 3600);
-      put(1, 3600, OVERTIME_LIMIT);
-      put(2, OVERTIME_LIMIT, Infinity);
+      putBand(m.bands, 0, 0, 3600, paidFrom, paidTo, t0);
+      putBand(m.bands, 1, 3600, OVERTIME_LIMIT, paidFrom, paidTo, t0);
+      putBand(m.bands, 2, OVERTIME_LIMIT, Infinity, paidFrom, paidTo, t0);
     }
   }
   const factor = plan.rest === 'sunday' || plan.rest === 'holiday' ? 1.5 : 1;

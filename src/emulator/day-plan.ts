@@ -87,7 +87,7 @@ export function planDay(input: PlanInput): DayPlan {
     rest,
     startSec: j.startSec,
     schedSec: scheduled ? j.workSec : 0,
-    shift: scheduled ? shiftText(j, j.startSec) : rest === 'holiday' ? 'Feriado' : rest === 'sunday' ? 'Descanso semanal remunerado' : 'Folga',
+    shift: scheduled ? j.shift : rest === 'holiday' ? 'Feriado' : rest === 'sunday' ? 'Descanso semanal remunerado' : 'Folga',
     punches: [] as RawPunch[],
     fault: false,
     absence: input.absence,

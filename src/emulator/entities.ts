@@ -32,6 +32,8 @@ export interface JourneyEntity extends LookupEntity {
   readonly toleranceMin: number;
   /** Late shift: occasionally called in early the next morning (inter-journey cases). */
   readonly lateShift: boolean;
+  /** spec 2.12 `shift` text of a regular day. */
+  readonly shift: string;
 }
 
 /** A unit: a place with coordinates where punches are geolocated. */

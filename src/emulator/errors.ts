@@ -29,8 +29,13 @@ export class ApiFault extends Error {
   }
 }
 
-/** Error code chosen for list parameters of the wrong syntax (spec §7 leaves it unshown). */
+/** Default error code for list parameters of the wrong syntax (spec §7 leaves it unshown). */
 export const INVALID_LIST_PARAMETER = 'invalid_list_parameter';
+
+/** spec 1.3: 422 for a list parameter sent without `[]`, as JSON or comma-separated. */
+export function badListSyntax(code: string, message: string): ApiFault {
+  return new ApiFault(422, code, message);
+}
 
 /** spec 1.1: 422 `validation_failed` listing the missing required fields. */
 export function missingFields(fields: readonly string[]): ApiFault {

@@ -73,12 +73,33 @@ const ABSENCE_CACHE_LIMIT = 512;
 /** First id of absences created through the API. */
 export const API_ABSENCE_BASE = 1_900_000_000;
 
+/** Keeps the first full-day and the first partial absence of `list` covering `day`. */
+function pickAbsences(
+  found: { full: AbsenceEntity | null; partial: AbsenceEntity | null },
+  list: readonly AbsenceEntity[] | undefined,
+  day: number,
+  fullOnly = false,
+): void {
+  if (!list) return;
+  for (const a of list) {
+    if (a.beginDay > day || a.endDay < day) continue;
+    if (a.fullDay) found.full ??= a;
+    else if (!fullOnly) found.partial ??= a;
+  }
+}
+
+/** Key of a collaborator day in the overlay map. */
+function dayKey(c: CollaboratorEntity, day: number): number {
+  return c.id * 100_000 + day;
+}
+
 /** Derives and caches the history of a {@link World}. */
 export class History {
-  private readonly overlays = new Map<string, DayOverlay>();
+  private readonly overlays = new Map<number, DayOverlay>();
   private readonly apiPoints = new Map<number, { c: CollaboratorEntity; day: number }>();
   private nextApiPoint: number;
-  private readonly absenceCache = new Map<string, MonthAbsences>();
+  /** Generated absences per company-month, evicted oldest first. */
+  private readonly absenceCache = new Map<number, MonthAbsences>();
   private readonly apiAbsences: AbsenceEntity[] = [];
   private readonly apiAbsencesByCollaborator = new Map<number, AbsenceEntity[]>();
   private readonly bankCache = new Map<number, Float64Array>();
@@ -97,15 +118,11 @@ export class History {
 
   // ---- absences ----
 
-  /** Generated absences starting in a month, indexed by collaborator (LRU-cached). */
+  /** Generated absences starting in a month, indexed by collaborator (cached). */
   private monthAbsences(company: CompanyEntity, month: number): MonthAbsences {
-    const key = `${company.index}:${month}`;
+    const key = company.index * 1_000_000 + month;
     const hit = this.absenceCache.get(key);
-    if (hit) {
-      this.absenceCache.delete(key);
-      this.absenceCache.set(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const list = generateMonthAbsences(this.absenceWorld, company, month);
     const byCollaborator = new Map<number, AbsenceEntity[]>();
     for (const a of list) for (const id of a.collaboratorIds) byCollaborator.set(id, [...(byCollaborator.get(id) ?? []), a]);
@@ -117,22 +134,15 @@ export class History {
 
   /** The absences of a collaborator touching a day: the first full-day one and the first partial one. */
   absencesOfDay(c: CollaboratorEntity, day: number): { full: AbsenceEntity | null; partial: AbsenceEntity | null } {
-    let full: AbsenceEntity | null = null;
-    let partial: AbsenceEntity | null = null;
-    const consider = (list: readonly AbsenceEntity[] | undefined): void => {
-      for (const a of list ?? []) {
-        if (a.beginDay > day || a.endDay < day) continue;
-        if (a.fullDay) full ??= a;
-        else partial ??= a;
-      }
-    };
+    const found: { full: AbsenceEntity | null; partial: AbsenceEntity | null } = { full: null, partial: null };
     if (c.generated) {
       const m = monthOf(day);
-      consider(this.monthAbsences(c.company, m - 1).byCollaborator.get(c.id));
-      consider(this.monthAbsences(c.company, m).byCollaborator.get(c.id));
+      pickAbsences(found, this.monthAbsences(c.company, m - 1).byCollaborator.get(c.id), day);
+      pickAbsences(found, this.monthAbsences(c.company, m).byCollaborator.get(c.id), day);
     }
-    consider(this.apiAbsencesByCollaborator.get(c.id));
-    return { full, partial };
+    // Absences created through the API carry no times, so only full-day ones change the punches.
+    pickAbsences(found, this.apiAbsencesByCollaborator.get(c.id), day, true);
+    return found;
   }
 
   /** Absences of a company overlapping [begin, end] given as (day, seconds) bounds, by id. */
@@ -197,7 +207,7 @@ export class History {
 
   /** The day's punches after overlays, sorted by time then id. */
   punches(c: CollaboratorEntity, day: number, plan: DayPlan): EffectivePunch[] {
-    const ov = this.overlays.get(`${c.id}:${day}`);
+    const ov = this.overlays.size === 0 ? undefined : this.overlays.get(dayKey(c, day));
     const out: EffectivePunch[] = [];
     for (const p of plan.punches) {
       const id = this.pointId(c, day, p.slot);
@@ -259,7 +269,7 @@ export class History {
   // ---- punch overlays ----
 
   private overlay(c: CollaboratorEntity, day: number): DayOverlay {
-    const key = `${c.id}:${day}`;
+    const key = dayKey(c, day);
     let ov = this.overlays.get(key);
     if (!ov) {
       ov = { deleted: new Set(), moved: new Map(), added: [] };

@@ -77,6 +77,7 @@ export function generateLookups(
     weekdays,
     toleranceMin,
     lateShift,
+    shift: shiftText({ workSec, breakSec }, startSec),
   }));
   journeys.push({
     id: take(counters, 'journeys'),
@@ -88,6 +89,7 @@ export function generateLookups(
     weekdays: MON_FRI,
     toleranceMin: 10,
     lateShift: false,
+    shift: shiftText({ workSec: 11 * H, breakSec: H }, 7 * H),
   });
 
   const departments = simple(counters, 'departments', DEPARTMENTS.slice(0, 7), [DEPARTMENTS[7]]);
@@ -144,12 +146,25 @@ function round6(n: number): number {
   return Math.round(n * 1e6) / 1e6;
 }
 
+function hm(s: number): string {
+  return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+}
+
+const shiftCache = new Map<string, string>();
+
 /** `08:00-12:00 / 13:00-17:00`: the textual shift of a journey starting at `startSec`. */
 export function shiftText(j: Pick<JourneyEntity, 'workSec' | 'breakSec'>, startSec: number): string {
-  const hm = (s: number): string =>
-    `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
-  if (j.breakSec === 0) return `${hm(startSec)}-${hm(startSec + j.workSec)}`;
-  const first = Math.min(4 * H, j.workSec);
-  const back = startSec + first + j.breakSec;
-  return `${hm(startSec)}-${hm(startSec + first)} / ${hm(back)}-${hm(back + j.workSec - first)}`;
+  const key = `${j.workSec}|${j.breakSec}|${startSec}`;
+  let text = shiftCache.get(key);
+  if (text === undefined) {
+    if (j.breakSec === 0) {
+      text = `${hm(startSec)}-${hm(startSec + j.workSec)}`;
+    } else {
+      const first = Math.min(4 * H, j.workSec);
+      const back = startSec + first + j.breakSec;
+      text = `${hm(startSec)}-${hm(startSec + first)} / ${hm(back)}-${hm(back + j.workSec - first)}`;
+    }
+    shiftCache.set(key, text);
+  }
+  return text;
 }

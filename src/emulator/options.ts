@@ -57,6 +57,8 @@ export interface EmulatorOptions {
   strict?: boolean;
   /** Fixed delay added to every spec request, in milliseconds. */
   latencyMs?: number;
+  /** `error.code` of a list parameter with the wrong syntax (spec §7 leaves it unshown; default `invalid_list_parameter`). */
+  listParameterErrorCode?: string;
   /** Wall clock for rate limits, stats and the unpinned "now" (default `Date.now`). */
   now?: () => number;
 }
@@ -123,6 +125,7 @@ export interface ResolvedOptions {
   readonly faults: Faults;
   readonly strict: boolean;
   readonly latencyMs: number;
+  readonly listParameterErrorCode: string;
   readonly now: () => number;
 }
 
@@ -163,6 +166,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   if (!Number.isFinite(latencyMs) || latencyMs < 0) {
     throw new EmulatorOptionError(`latencyMs must be a non-negative number, got ${String(options.latencyMs)}`);
   }
+  if (options.listParameterErrorCode !== undefined && !/^[a-z_]+$/.test(options.listParameterErrorCode)) {
+    throw new EmulatorOptionError(`listParameterErrorCode must be a snake_case code, got ${JSON.stringify(options.listParameterErrorCode)}`);
+  }
   const seed = options.seed ?? 'punchline';
   if (seed.length === 0) throw new EmulatorOptionError('--seed must not be empty');
   return {
@@ -176,6 +182,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     faults: checkFaults({ ...NO_FAULTS, ...options.faults }),
     strict: options.strict ?? false,
     latencyMs,
+    listParameterErrorCode: options.listParameterErrorCode ?? 'invalid_list_parameter',
     now,
   };
 }

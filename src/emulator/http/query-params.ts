@@ -5,7 +5,7 @@
  */
 import { DATE_TIME_RE, isCalendarDate } from '../../api/schemas.js';
 import { dayOf } from '../calendar.js';
-import { ApiFault, INVALID_LIST_PARAMETER, invalidField, missingFields } from '../errors.js';
+import { ApiFault, INVALID_LIST_PARAMETER, badListSyntax, invalidField, missingFields } from '../errors.js';
 
 /** A checked period. */
 export interface CheckedPeriod {
@@ -28,12 +28,16 @@ const LIST_SUFFIX = '[]';
 
 /** The query string of one request. */
 export class QueryParams {
-  constructor(private readonly sp: URLSearchParams) {}
+  constructor(
+    private readonly sp: URLSearchParams,
+    /** `error.code` of a list parameter with the wrong syntax. */
+    private readonly listCode: string = INVALID_LIST_PARAMETER,
+  ) {}
 
   /** Parses the query part of a request URL. */
-  static fromUrl(url: string): QueryParams {
+  static fromUrl(url: string, listCode?: string): QueryParams {
     const q = url.indexOf('?');
-    return new QueryParams(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
+    return new QueryParams(new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), listCode);
   }
 
   /** A scalar parameter (the last value when repeated); empty counts as absent. */
@@ -51,12 +55,12 @@ export class QueryParams {
   list(name: string): string[] | undefined {
     for (const key of new Set(this.sp.keys())) {
       if (key === name || (key.startsWith(`${name}[`) && key !== `${name}${LIST_SUFFIX}`)) {
-        throw new ApiFault(422, INVALID_LIST_PARAMETER, `The list parameter ${name} must be sent as ${name}[] repeated once per item (spec 1.3).`);
+        throw badListSyntax(this.listCode, `The list parameter ${name} must be sent as ${name}[] repeated once per item (spec 1.3).`);
       }
     }
     if (!this.sp.has(`${name}${LIST_SUFFIX}`)) return undefined;
     const values = this.sp.getAll(`${name}${LIST_SUFFIX}`).filter((v) => v !== '');
-    for (const v of values) checkListValue(name, v);
+    for (const v of values) checkListValue(name, v, this.listCode);
     return values;
   }
 
@@ -109,11 +113,10 @@ export class QueryParams {
 }
 
 /** Rejects JSON and comma-separated values of a list parameter (spec 1.3 rule 4). */
-export function checkListValue(name: string, value: string): void {
+export function checkListValue(name: string, value: string, code: string = INVALID_LIST_PARAMETER): void {
   if (value.includes(',') || /^\s*[[{"]/.test(value)) {
-    throw new ApiFault(
-      422,
-      INVALID_LIST_PARAMETER,
+    throw badListSyntax(
+      code,
       `The list parameter ${name}[] takes one plain value per key; JSON and comma-separated values are rejected (spec 1.3).`,
     );
   }

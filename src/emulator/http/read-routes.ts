@@ -35,7 +35,7 @@ type Handler = (ctx: EmulatorContext, company: CompanyEntity, scope: CompanyEnti
 function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: Handler): void {
   app.get(`${PREFIX}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const company = authenticate(ctx, request);
-    const q = QueryParams.fromUrl(request.url);
+    const q = QueryParams.fromUrl(request.url, ctx.options.listParameterErrorCode);
     const scope = resolveScope(ctx, company, q);
     return handler(ctx, company, scope, q, reply);
   });
@@ -212,8 +212,8 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   });
 
   get(app, ctx, '/company', (_ctx, company, scope, q, reply) => {
-    // spec 4.1: an array with include_branches=1 (restricting by CNPJ gives one object).
-    const asList = q.bool('include_branches') === true && q.scalar('company_national_registry') === undefined;
+    // spec 4.1: an array whenever include_branches=1 (restricted by a CNPJ, an array of one).
+    const asList = q.bool('include_branches') === true;
     return sendData(reply, 200, asList ? scope.map((c) => c.record) : (scope[0] ?? company).record);
   });
 

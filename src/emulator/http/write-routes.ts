@@ -8,7 +8,7 @@ import { isValidCpf, padCpf } from '../../util/registry.js';
 import { utcToLocal } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
-import { ApiFault, INVALID_LIST_PARAMETER, invalidField } from '../errors.js';
+import { ApiFault, badListSyntax, invalidField } from '../errors.js';
 import { imageSize, looksLikeImage } from '../attachments.js';
 import { punchReceipt } from '../records.js';
 import { authenticate, sendData, type EmulatorContext } from './context.js';
@@ -231,7 +231,7 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       const name = part.fieldname;
       // spec 1.3 rule 5: the same list rule holds in multipart forms.
       if (name === 'national_registry' || name === 'attachment' || /^(national_registry|attachment)\[.+\]$/.test(name)) {
-        throw new ApiFault(422, INVALID_LIST_PARAMETER, `The list field ${name.replace(/\[.*$/, '')} must be sent as ${name.replace(/\[.*$/, '')}[] repeated once per item (spec 1.3).`);
+        throw badListSyntax(ctx.options.listParameterErrorCode, `The list field ${name.replace(/\[.*$/, '')} must be sent as ${name.replace(/\[.*$/, '')}[] repeated once per item (spec 1.3).`);
       }
       if (part.type === 'file') {
         const content = await part.toBuffer();
@@ -242,7 +242,7 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       }
     }
     const cpfs = (values['national_registry[]'] ?? []).filter((v) => v !== '');
-    for (const v of cpfs) checkListValue('national_registry', v);
+    for (const v of cpfs) checkListValue('national_registry', v, ctx.options.listParameterErrorCode);
     const f: RawFields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[v.length - 1]]));
     f.national_registry = cpfs.length > 0 ? cpfs : undefined;
     requireFields(f, [
