@@ -128,11 +128,15 @@ export const WAREHOUSE_TABLE_COLUMNS = {
   digital_fences: lookup('name'),
   dismissal_types: lookup('name'),
   absence_types: {
-    ...lookup('description'),
+    company_cnpj: 'text',
+    id: 'int4',
+    description: 'text',
     paid_leave: 'bool',
     comp_time: 'bool',
     compensation: 'bool',
     can_request_app: 'bool',
+    active: 'bool',
+    synced_at: 'timestamptz=',
   },
   punches: {
     point_id: 'int8',

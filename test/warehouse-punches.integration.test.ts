@@ -1,0 +1,203 @@
+import { describe, expect, it } from 'vitest';
+import { LoadError } from '../src/warehouse/errors.js';
+import { loadPunches } from '../src/warehouse/load-punches.js';
+import { loadTardiness } from '../src/warehouse/load-tardiness.js';
+import { loadAbsences } from '../src/warehouse/load-absences.js';
+import { loadCollaborators } from '../src/warehouse/load-collaborators.js';
+import type { WindowScope } from '../src/warehouse/scope.js';
+import { absenceOf, block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+
+const MARCH: WindowScope = { companyCnpj: CNPJ_A, from: '2024-03-01', to: '2024-03-31', timezone: 'America/Sao_Paulo' };
+const APRIL: WindowScope = { ...MARCH, from: '2024-04-01', to: '2024-04-30' };
+
+describe('loadPunches', () => {
+  const t = useMigratedWarehouse('wh_punch');
+
+  /** Every column of punches and work_days, plus the tuple version (xmin), by key. */
+  async function snapshot() {
+    const punches = await t.admin.query(`SELECT xmin::text AS version, * FROM "${t.schema}".punches ORDER BY point_id`);
+    const days = await t.admin.query(`SELECT xmin::text AS version, * FROM "${t.schema}".work_days ORDER BY company_cnpj, cpf, work_date`);
+    return { punches: punches.rows, days: days.rows };
+  }
+
+  const march = [
+    pointsOf(CPF_1, {
+      '2024-03-04': [point(101, '2024-03-04 08:00:00'), point(102, '2024-03-04 12:00:00'), point(103, '2024-03-04 17:30:00')],
+      '2024-03-05': [point(104, '2024-03-05 08:10:00', { is_adjusted: true, adjustment_reason: 'forgot', adjusted_by: 'Boss "B"' })],
+    }),
+    pointsOf(CPF_2, { '2024-03-04': [point(201, '2024-03-04 09:00:00', { origin: 'REP' })] }),
+  ];
+
+  describe('when the same window is loaded twice', () => {
+    it('changes nothing the second time: no row rewritten, stats all unchanged', async () => {
+      const first = await loadPunches(t.w, MARCH, march);
+      expect(first.byTable).toEqual({
+        punches: { inserted: 5, updated: 0, deleted: 0, unchanged: 0 },
+        work_days: { inserted: 3, updated: 0, deleted: 0, unchanged: 0 },
+      });
+      const before = await snapshot();
+      const second = await loadPunches(t.w, MARCH, march);
+      expect(second).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: 8 });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('stores the values as sent, CPF with its leading zeros', async () => {
+      const { rows } = await t.admin.query(
+        `SELECT point_id, company_cnpj, cpf, work_date::text, punched_at_local::text, hour_local, origin, is_adjusted,
+                adjustment_reason, adjusted_by, accuracy_meters, latitude, longitude, deleted_at
+           FROM "${t.schema}".punches WHERE point_id IN (104, 201) ORDER BY point_id`,
+      );
+      expect(rows).toEqual([
+        { point_id: '104', company_cnpj: CNPJ_A, cpf: CPF_1, work_date: '2024-03-05', punched_at_local: '2024-03-05 08:10:00', hour_local: '08:10',
+          origin: 'App Mobile', is_adjusted: true, adjustment_reason: 'forgot', adjusted_by: 'Boss "B"', accuracy_meters: 12.5,
+          latitude: -23.55, longitude: -46.63, deleted_at: null },
+        { point_id: '201', company_cnpj: CNPJ_A, cpf: CPF_2, work_date: '2024-03-04', punched_at_local: '2024-03-04 09:00:00', hour_local: '09:00',
+          origin: 'REP', is_adjusted: false, adjustment_reason: null, adjusted_by: null, accuracy_meters: 12.5,
+          latitude: -23.55, longitude: -46.63, deleted_at: null },
+      ]);
+    });
+  });
+
+  describe('when a changed punch comes back', () => {
+    it('updates only that row', async () => {
+      const before = await snapshot();
+      const changed = structuredClone(march);
+      changed[0]!.days[0]!.points[1]!.address = 'Rua Nova, 1';
+      const stats = await loadPunches(t.w, MARCH, changed);
+      expect(stats.byTable!.punches).toEqual({ inserted: 0, updated: 1, deleted: 0, unchanged: 4 });
+      const after = await snapshot();
+      const rewritten = after.punches.filter((r, i) => r.version !== before.punches[i].version).map((r) => r.point_id);
+      expect(rewritten).toEqual(['102']);
+      expect(after.punches.find((r) => r.point_id === '102').address).toBe('Rua Nova, 1');
+      await loadPunches(t.w, MARCH, march);
+    });
+  });
+
+  describe('when a punch is missing from a later load of the same window', () => {
+    const outsideWindow = [pointsOf(CPF_1, { '2024-04-02': [point(301, '2024-04-02 08:00:00')] })];
+    const otherCompany = [pointsOf(CPF_1, { '2024-03-04': [point(401, '2024-03-04 07:00:00')] }, CNPJ_B)];
+
+    it('marks it deleted_at, and leaves punches outside the window or of another company untouched', async () => {
+      await loadPunches(t.w, APRIL, outsideWindow);
+      await loadPunches(t.w, { ...MARCH, companyCnpj: CNPJ_B }, otherCompany);
+      const before = await snapshot();
+
+      const without103 = structuredClone(march);
+      without103[0]!.days[0]!.points.pop();
+      const stats = await loadPunches(t.w, MARCH, without103);
+      expect(stats.byTable!.punches).toEqual({ inserted: 0, updated: 0, deleted: 1, unchanged: 4 });
+
+      const after = await snapshot();
+      const gone = after.punches.find((r) => r.point_id === '103');
+      expect(gone.deleted_at).toBeInstanceOf(Date);
+      for (const id of ['301', '401']) {
+        expect(after.punches.find((r) => r.point_id === id), `punch ${id}`).toEqual(before.punches.find((r) => r.point_id === id));
+      }
+      expect(after.punches.filter((r) => r.deleted_at !== null).map((r) => r.point_id)).toEqual(['103']);
+    });
+
+    it('clears deleted_at when it returns', async () => {
+      const stats = await loadPunches(t.w, MARCH, march);
+      expect(stats.byTable!.punches).toEqual({ inserted: 0, updated: 1, deleted: 0, unchanged: 4 });
+      const { rows } = await t.admin.query(`SELECT deleted_at FROM "${t.schema}".punches WHERE point_id = 103`);
+      expect(rows).toEqual([{ deleted_at: null }]);
+    });
+
+    it('marks a whole day deleted when the API returns the window empty', async () => {
+      const stats = await loadPunches(t.w, APRIL, []);
+      expect(stats.byTable).toEqual({
+        punches: { inserted: 0, updated: 0, deleted: 1, unchanged: 0 },
+        work_days: { inserted: 0, updated: 0, deleted: 1, unchanged: 0 },
+      });
+      await loadPunches(t.w, APRIL, outsideWindow);
+    });
+  });
+
+  describe('date-times', () => {
+    const cases = [
+      // São Paulo 2018-11-04: clocks jumped 00:00 → 01:00 (-03 → -02); 00:30 does not exist.
+      { tz: 'America/Sao_Paulo', local: '2018-11-03 23:59:59', utc: '2018-11-04T02:59:59.000Z' },
+      { tz: 'America/Sao_Paulo', local: '2018-11-04 00:30:00', utc: '2018-11-04T03:30:00.000Z' },
+      { tz: 'America/Sao_Paulo', local: '2018-11-04 01:00:00', utc: '2018-11-04T03:00:00.000Z' },
+      // São Paulo 2019-02-16: clocks fell back 24:00 → 23:00; 23:30 happened twice (the earlier is kept).
+      { tz: 'America/Sao_Paulo', local: '2019-02-16 23:30:00', utc: '2019-02-17T01:30:00.000Z' },
+      { tz: 'America/Sao_Paulo', local: '2019-02-17 00:00:00', utc: '2019-02-17T03:00:00.000Z' },
+      // New York 2024-03-10 02:30 does not exist; 2024-11-03 01:30 happened twice.
+      { tz: 'America/New_York', local: '2024-03-10 01:59:59', utc: '2024-03-10T06:59:59.000Z' },
+      { tz: 'America/New_York', local: '2024-03-10 03:00:00', utc: '2024-03-10T07:00:00.000Z' },
+      { tz: 'America/New_York', local: '2024-11-03 01:30:00', utc: '2024-11-03T05:30:00.000Z' },
+      { tz: 'America/New_York', local: '2024-11-03 02:30:00', utc: '2024-11-03T07:30:00.000Z' },
+    ];
+
+    it.each(cases)('stores $local in $tz as sent and as the instant $utc', async ({ tz, local, utc }) => {
+      const id = 900_000 + cases.findIndex((c) => c.local === local && c.tz === tz);
+      const day = local.slice(0, 10);
+      await loadPunches(t.w, { companyCnpj: CNPJ_B, from: day, to: day, timezone: tz }, [
+        pointsOf(CPF_2, { [day]: [point(id, local)] }, CNPJ_B),
+      ]);
+      const { rows } = await t.admin.query(
+        `SELECT punched_at_local::text AS local, punched_at FROM "${t.schema}".punches WHERE point_id = $1`,
+        [id],
+      );
+      expect(rows[0].local).toBe(local);
+      expect((rows[0].punched_at as Date).toISOString()).toBe(utc);
+    });
+  });
+
+  describe('worked time', () => {
+    it('stores HH:MM:SS and decimal hours (decimal_format=1) as signed seconds', async () => {
+      const data = [
+        { ...pointsOf(CPF_1, { '2024-05-02': [] }), days: [
+          { date: '2024-05-02', shift: 'x', worked_time: 8.5, points: [] },
+          { date: '2024-05-03', shift: 'x', worked_time: '-101:02:03', points: [] },
+        ] },
+      ];
+      await loadPunches(t.w, { ...MARCH, from: '2024-05-01', to: '2024-05-31' }, data);
+      const { rows } = await t.admin.query(
+        `SELECT work_date::text, worked_seconds FROM "${t.schema}".work_days
+          WHERE company_cnpj = $1 AND work_date BETWEEN '2024-05-01' AND '2024-05-31' ORDER BY 1`,
+        [CNPJ_A],
+      );
+      expect(rows).toEqual([
+        { work_date: '2024-05-02', worked_seconds: 30600 },
+        { work_date: '2024-05-03', worked_seconds: -(101 * 3600 + 2 * 60 + 3) },
+      ]);
+    });
+  });
+
+  describe('when a record belongs to another company', () => {
+    it('refuses the whole load and writes nothing', async () => {
+      const before = await snapshot();
+      const mixed = [...march, pointsOf(CPF_2, { '2024-03-06': [point(999, '2024-03-06 08:00:00')] }, CNPJ_B)];
+      const err = await loadPunches(t.w, MARCH, mixed).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(LoadError);
+      expect((err as LoadError).code).toBe('foreign_company');
+      expect((err as Error).message).toContain(CNPJ_B);
+      expect(await snapshot()).toEqual(before);
+    });
+  });
+
+  describe('the daily_attendance view', () => {
+    it('gives one row per collaborator and day with first in, last out, count, hours, tardiness and leave', async () => {
+      await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { name: 'Ana' }), block(CPF_2, { name: 'Bia' })]);
+      await loadTardiness(t.w, MARCH, [
+        { ...block(CPF_1), tardiness: [{ date: '2024-03-05', journey_in: '08:00', punch_in: '08:10', minutes_late: '00:10', all_points: ['08:10'] }] },
+      ]);
+      await loadAbsences(t.w, MARCH, [absenceOf(77, '2024-03-04 00:00:00', '2024-03-04 23:59:59', [CPF_2])]);
+      const { rows } = await t.admin.query(
+        `SELECT cpf, collaborator_name, work_date::text, first_in_local::text, last_out_local::text, punch_count,
+                worked_seconds, worked_hours::text, late_seconds, is_late, is_absent, on_leave, absence_type
+           FROM "${t.schema}".daily_attendance WHERE company_cnpj = $1 AND work_date < '2024-04-01' ORDER BY cpf, work_date`,
+        [CNPJ_A],
+      );
+      expect(rows).toEqual([
+        { cpf: CPF_1, collaborator_name: 'Ana', work_date: '2024-03-04', first_in_local: '2024-03-04 08:00:00', last_out_local: '2024-03-04 17:30:00',
+          punch_count: 3, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 0, is_late: false, is_absent: false, on_leave: false, absence_type: null },
+        { cpf: CPF_1, collaborator_name: 'Ana', work_date: '2024-03-05', first_in_local: '2024-03-05 08:10:00', last_out_local: null,
+          punch_count: 1, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 600, is_late: true, is_absent: false, on_leave: false, absence_type: null },
+        { cpf: CPF_2, collaborator_name: 'Bia', work_date: '2024-03-04', first_in_local: '2024-03-04 09:00:00', last_out_local: null,
+          punch_count: 1, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 0, is_late: false, is_absent: false, on_leave: true, absence_type: 'Atestado médico' },
+      ]);
+    });
+  });
+});
