@@ -1,6 +1,43 @@
+/**
+ * `punchline backfill --from D --to D [--resources ...] [--company CNPJ] [--connection NAME] [--force]`
+ * (DESIGN.md §2): arguments are checked before any work (exit 2); the warehouse, the API
+ * and the token are checked before anything is queued (exit 1); then every window is
+ * synced with a progress bar on a TTY or plain lines otherwise, and a summary is printed.
+ * Exit 0 only when every job succeeded.
+ */
 import type { CommandContext } from './context.js';
+import { EXIT } from './context.js';
+import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
+import { runBackfill, type BackfillSummary } from '../sync/backfill.js';
+import { barReporter, formatSeconds, plainReporter } from '../sync/progress.js';
+import { openRuntime } from '../sync/runtime.js';
 
-/** `punchline backfill` (owned by the sync work; placeholder until it lands). */
-export async function backfillCommand(_ctx: CommandContext, _opts: Record<string, unknown>): Promise<number> {
-  throw new Error('backfill is not built yet');
+/** The summary lines printed at the end of a backfill (pure). */
+export function summaryLines(s: BackfillSummary): string[] {
+  const lines = [
+    `backfill ${s.interrupted ? 'interrupted' : s.failed > 0 ? 'finished with failures' : 'finished'} in ${formatSeconds(s.durationMs / 1000)}: ` +
+      `${s.succeeded} of ${s.total} jobs succeeded, ${s.failed} failed, ${s.skipped} windows skipped as already synced`,
+    `rows: ${s.inserted} inserted, ${s.updated} updated, ${s.deleted} deleted; API requests: ${s.requests}`,
+  ];
+  for (const f of s.failures) lines.push(`failed: ${f.id}: ${f.error}`);
+  if (s.interrupted) lines.push('queued jobs stay queued for running workers; run the same backfill again to resume');
+  else if (s.failed > 0) lines.push('run the same backfill again to retry what failed (windows already done are skipped)');
+  return lines;
+}
+
+/** Runs `punchline backfill`. */
+export async function backfillCommand(ctx: CommandContext, opts: BackfillArgs): Promise<number> {
+  const options = parseBackfillArgs(opts, ctx.config);
+  const rt = await openRuntime({ config: ctx.config, logger: ctx.logger });
+  const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
+  try {
+    const summary = await runBackfill(rt, options, {
+      reporter: tty ? barReporter(ctx.out) : plainReporter(ctx.out),
+      signal: ctx.signal,
+    });
+    for (const line of summaryLines(summary)) ctx.out.write(`${line}\n`);
+    return summary.failed === 0 && !summary.interrupted ? EXIT.ok : EXIT.failed;
+  } finally {
+    await rt.close();
+  }
 }

@@ -31,6 +31,8 @@ export interface LoadStats {
   updated: number;
   deleted: number;
   unchanged: number;
+  /** The same counts per table, when a load writes more than one. */
+  byTable?: Record<string, LoadStats>;
 }
 
 /** A window of one company (docs/contracts.md `WindowScope`). */

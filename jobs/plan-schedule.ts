@@ -1,0 +1,46 @@
+/**
+ * A tick of an incremental schedule (src/sync/schedules.ts): walk the connection's
+ * group, plan the windows of that schedule for today in the connection's time zone, and
+ * queue them. Windows still pending from an earlier tick are not queued twice.
+ */
+import { z } from 'zod';
+import { todayIn } from '../src/util/time.js';
+import { enqueueJobs, type EnqueueResult } from '../src/sync/enqueue.js';
+import { InvalidJobError } from '../src/sync/errors.js';
+import { walkGroup } from '../src/sync/group-walk.js';
+import { SCHEDULE_KINDS, planJobs, scheduleItems } from '../src/sync/planner.js';
+import type { Resource } from '../src/sync/resources.js';
+import type { SyncRuntime } from '../src/sync/runtime.js';
+import type { ScheduleJobData } from '../src/sync/schedules.js';
+
+const scheduleJobData = z.object({ connection: z.string().min(1), kind: z.enum(SCHEDULE_KINDS) });
+
+/** Plans and queues one schedule tick; returns what was queued. */
+export async function planSchedule(
+  rt: SyncRuntime,
+  raw: unknown,
+  now: () => Date = () => new Date(),
+): Promise<EnqueueResult & { today: string }> {
+  const parsed = scheduleJobData.safeParse(raw);
+  if (!parsed.success) throw new InvalidJobError(parsed.error.issues[0]!.message);
+  const data: ScheduleJobData = parsed.data;
+  const { connection, api } = rt.client(data.connection);
+  const walk = await walkGroup(api);
+  const today = todayIn(connection.timezone, now());
+  const followUps: Resource[] = ['absence_attachments', ...(rt.config.syncAuditPhotos ? (['audit_photos'] as const) : [])];
+  const plan = planJobs({
+    connection: connection.name,
+    companies: walk.companies,
+    scoped: walk.scoped,
+    items: scheduleItems(data.kind, today),
+    followUps,
+    force: false,
+    origin: 'schedule',
+  });
+  const result = await enqueueJobs(rt.queues, plan.jobs);
+  rt.logger.info(
+    { schedule: data.kind, connection: connection.name, today, added: result.added.length, pending: result.pending.length },
+    'schedule tick planned',
+  );
+  return { ...result, today };
+}

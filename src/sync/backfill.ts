@@ -1,0 +1,201 @@
+/**
+ * `backfill` (DESIGN.md §2): check the warehouse and every connection, plan the windows
+ * of the range, skip those recorded as done (unless forced), queue the rest under
+ * deterministic ids, work on them in this process while other running workers help, and
+ * follow every job (and the follow-ups they queue) to its end.
+ */
+import type { Job } from 'bullmq';
+import { todayIn } from '../util/time.js';
+import type { BackfillOptions } from './backfill-args.js';
+import { enqueueJobs } from './enqueue.js';
+import type { SyncJobResult } from './job-data.js';
+import { backfillItems, planJobs } from './planner.js';
+import { checkConnection, checkWarehouse } from './preflight.js';
+import type { ProgressReporter } from './progress.js';
+import type { QueueName } from './queues.js';
+import { RESOURCE_INFO } from './resources.js';
+import { doneWindows } from './run-records.js';
+import type { SyncRuntime } from './runtime.js';
+import { startWorkers } from './workers.js';
+import { UsageError } from '../commands/context.js';
+
+/** Outcome of a backfill. */
+export interface BackfillSummary {
+  /** Jobs followed (windows, directory jobs and follow-ups). */
+  total: number;
+  /** Jobs that succeeded. */
+  succeeded: number;
+  /** Jobs that failed for good. */
+  failed: number;
+  /** Windows skipped as already done. */
+  skipped: number;
+  /** Rows inserted. */
+  inserted: number;
+  /** Rows updated. */
+  updated: number;
+  /** Rows marked deleted. */
+  deleted: number;
+  /** API requests made by the jobs (any process). */
+  requests: number;
+  /** Wall time. */
+  durationMs: number;
+  /** True when stopped by a signal before the end. */
+  interrupted: boolean;
+  /** Failed jobs and why (first ones). */
+  failures: { id: string; error: string }[];
+}
+
+/** Options of {@link runBackfill}. */
+export interface BackfillRunOptions {
+  /** Progress display. */
+  readonly reporter?: ProgressReporter;
+  /** Stops following (and working) when aborted; queued jobs stay for the workers. */
+  readonly signal?: AbortSignal;
+  /** Work on the jobs in this process (default true); false only queues and follows them. */
+  readonly work?: boolean;
+  /** How often job states are read, ms (default 500). */
+  readonly pollMs?: number;
+  /** Clock (tests). */
+  readonly now?: () => Date;
+  /** Told once everything is queued (tests). */
+  readonly onQueued?: (ids: readonly string[]) => void;
+}
+
+const MAX_FAILURES_LISTED = 20;
+
+/** Runs a backfill; see the file comment. */
+export async function runBackfill(
+  rt: SyncRuntime,
+  opts: BackfillOptions,
+  run: BackfillRunOptions = {},
+): Promise<BackfillSummary> {
+  const started = Date.now();
+  const now = run.now ?? (() => new Date());
+  const { db, schema } = rt.warehouse;
+  await checkWarehouse(db, schema);
+
+  // Check every connection before queueing anything, so a bad one loads nothing.
+  const walks = [];
+  for (const connection of opts.connections) {
+    const client = rt.client(connection.name);
+    const walk = await checkConnection(client);
+    if (opts.company && !walk.companies.includes(opts.company)) {
+      if (opts.connections.length === 1) {
+        throw new UsageError(
+          `--company ${opts.company} is not reachable with connection "${connection.name}" (companies: ${walk.companies.join(', ')})`,
+        );
+      }
+      continue;
+    }
+    walks.push({ connection, walk });
+  }
+  if (walks.length === 0) throw new UsageError(`--company ${opts.company} is not reachable with any connection`);
+
+  let skipped = 0;
+  const tracked = new Map<string, QueueName>();
+  for (const { connection, walk } of walks) {
+    const companies = opts.company ? [opts.company] : walk.companies;
+    const today = todayIn(connection.timezone, now());
+    const plan = planJobs({
+      connection: connection.name,
+      companies,
+      scoped: walk.scoped,
+      items: backfillItems(opts.resources, opts.from, opts.to, today),
+      followUps: opts.resources.filter((r) => RESOURCE_INFO[r].kind === 'followup'),
+      force: opts.force,
+      done: opts.force ? undefined : await doneWindows(db, schema, connection.name),
+      origin: 'backfill',
+    });
+    skipped += plan.skipped;
+    await enqueueJobs(rt.queues, plan.jobs);
+    for (const j of plan.jobs) tracked.set(j.id, j.queue);
+  }
+  run.onQueued?.([...tracked.keys()]);
+
+  const pool =
+    run.work === false ? undefined : startWorkers(rt, {
+          concurrency: rt.config.workerConcurrency,
+          lockDurationMs: rt.config.workerLockMs,
+          queues: ['sync', 'followups'],
+        });
+  const summary: BackfillSummary = {
+    total: tracked.size,
+    succeeded: 0,
+    failed: 0,
+    skipped,
+    inserted: 0,
+    updated: 0,
+    deleted: 0,
+    requests: 0,
+    durationMs: 0,
+    interrupted: false,
+    failures: [],
+  };
+  try {
+    await follow(rt, tracked, summary, run, started);
+  } finally {
+    await pool?.close(run.signal?.aborted ?? false);
+    run.reporter?.stop();
+  }
+  summary.durationMs = Date.now() - started;
+  return summary;
+}
+
+/** Reads job states until every tracked job has finished (or the signal aborts). */
+async function follow(
+  rt: SyncRuntime,
+  tracked: Map<string, QueueName>,
+  summary: BackfillSummary,
+  run: BackfillRunOptions,
+  started: number,
+): Promise<void> {
+  const open = new Map(tracked);
+  const pollMs = run.pollMs ?? 500;
+  const report = () =>
+    run.reporter?.update({
+      done: summary.succeeded + summary.failed,
+      total: summary.total,
+      failed: summary.failed,
+      rows: summary.inserted + summary.updated + summary.deleted,
+      requests: summary.requests,
+      elapsedMs: Date.now() - started,
+    });
+  report();
+  while (open.size > 0) {
+    if (run.signal?.aborted) {
+      summary.interrupted = true;
+      return;
+    }
+    for (const [id, queueName] of [...open]) {
+      const queue = rt.queues.get(queueName);
+      const state = await queue.getJobState(id);
+      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
+      open.delete(id);
+      const job: Job | undefined = state === 'unknown' ? undefined : await queue.getJob(id);
+      if (state === 'completed' && job) {
+        const r = job.returnvalue as SyncJobResult | null;
+        summary.succeeded += 1;
+        if (r) {
+          summary.inserted += r.inserted;
+          summary.updated += r.updated;
+          summary.deleted += r.deleted;
+          summary.requests += r.requests;
+          for (const f of r.followUps ?? []) {
+            if (!tracked.has(f.id)) {
+              tracked.set(f.id, f.queue as QueueName);
+              open.set(f.id, f.queue as QueueName);
+              summary.total += 1;
+            }
+          }
+        }
+      } else {
+        summary.failed += 1;
+        if (summary.failures.length < MAX_FAILURES_LISTED) {
+          summary.failures.push({ id, error: job?.failedReason ?? 'the job was removed from the queue before it finished' });
+        }
+      }
+    }
+    report();
+    if (open.size > 0) await new Promise((r) => setTimeout(r, pollMs));
+  }
+}

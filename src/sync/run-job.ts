@@ -1,0 +1,209 @@
+/**
+ * Runs one sync job around its processor: validates the data, resolves the connection,
+ * records the run in `sync_runs`, counts requests and rows, records the window as done
+ * when it is settled, and turns failures into what BullMQ should do with them:
+ * - 429 that the client could not wait out → the queue pauses (`queue.rateLimit`) and
+ *   the job goes back to waiting without using an attempt (`Worker.RateLimitError`);
+ * - 401 → the connection is marked rejected, its jobs fail at once (no retry storm);
+ * - 404 `company_not_found` → a new group walk is queued, the job fails;
+ * - other permanent errors (4xx, invalid response, company mismatch) → UnrecoverableError;
+ * - transient errors → rethrown, so BullMQ retries with backoff.
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
+import { scrubSecrets } from '../logger.js';
+import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
+import { todayIn } from '../util/time.js';
+import { enqueueJobs } from './enqueue.js';
+import { ConnectionAuthError, InvalidJobError, PermanentSyncError } from './errors.js';
+import type { JobContext, LoadStats } from './job-context.js';
+import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
+import { jobIdFor } from './job-ids.js';
+import { planJobs } from './planner.js';
+import { queueFor } from './queues.js';
+import { isWindowed, type Resource } from './resources.js';
+import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
+import { withRunCounters } from './run-scope.js';
+import type { SyncRuntime } from './runtime.js';
+import { isSettled, windowDays, type DateWindow } from './windows.js';
+import type { JobProcessor } from './job-context.js';
+
+/** Attempts per call on multi-day windows: a window that keeps failing is split or retried as a job instead. */
+const WINDOW_CALL_ATTEMPTS = 3;
+
+/** Options of {@link runSyncJob}. */
+export interface RunJobOptions {
+  /** Processor by resource (jobs/index.ts). */
+  readonly processors: Readonly<Record<Resource, JobProcessor>>;
+  /** Aborted when the worker closes or cancels the job. */
+  readonly signal?: AbortSignal;
+  /** Clock (tests). */
+  readonly now?: () => Date;
+}
+
+function oneLine(err: unknown): string {
+  const e = err as Error & { code?: string };
+  const text = `${e?.message ?? String(err)}`.replace(/\s+/g, ' ').trim();
+  return scrubSecrets(text).slice(0, 2000);
+}
+
+/** Validates job data (a foreign or corrupted job fails permanently). */
+export function parseJobData(raw: unknown): SyncJobData {
+  const parsed = syncJobData.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InvalidJobError(`${issue.path.join('.') || '(data)'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** Runs `job` (sync or follow-up queue) and returns its result for `backfill`. */
+export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptions): Promise<SyncJobResult> {
+  const started = Date.now();
+  const queueName = job.queueName;
+  const data = parseJobData(job.data);
+  if (rt.rejected.has(data.connection)) throw new ConnectionAuthError(data.connection);
+  const { connection, api } = rt.client(data.connection);
+  const { db, schema } = rt.warehouse;
+  const logger = rt.logger.child({ job: job.id, resource: data.resource });
+  const now = options.now ?? (() => new Date());
+  const window: DateWindow | undefined = data.from && data.to ? { from: data.from, to: data.to } : undefined;
+  if (isWindowed(data.resource) && (!window || !data.company)) {
+    throw new InvalidJobError(`${data.resource} needs a company and a window`);
+  }
+
+  const totals: LoadStats = { inserted: 0, updated: 0, deleted: 0, unchanged: 0 };
+  const followUps: SyncJobResult['followUps'] = [];
+  const runId = await startRun(db, schema, {
+    jobId: job.id ?? jobIdFor(data),
+    connection: data.connection,
+    resource: data.resource,
+    company: data.company,
+    from: data.from,
+    to: data.to,
+    attempt: job.attemptsMade + 1,
+    worker: workerName(),
+  });
+
+  const ctx: JobContext = {
+    data,
+    connection,
+    api,
+    load: rt.warehouse.load,
+    db,
+    schema,
+    logger,
+    signal: options.signal,
+    fanOut: Math.max(1, connection.rateLimit.concurrency),
+    scope: () => (data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined),
+    company: () => {
+      if (!data.company) throw new InvalidJobError(`${data.resource} needs a company`);
+      return data.company;
+    },
+    window: () => {
+      if (!window) throw new InvalidJobError(`${data.resource} needs a window`);
+      return window;
+    },
+    windowScope: (w) => ({ companyCnpj: ctx.company(), from: w.from, to: w.to, timezone: connection.timezone }),
+    call: (w) => ({
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
+    }),
+    count: (table, stats) => {
+      totals.inserted += stats.inserted;
+      totals.updated += stats.updated;
+      totals.deleted += stats.deleted;
+      totals.unchanged += stats.unchanged;
+      for (const [t, s] of Object.entries(stats.byTable ?? { [table]: stats })) {
+        recordRowsLoaded({ table: t, action: 'inserted', count: s.inserted });
+        recordRowsLoaded({ table: t, action: 'updated', count: s.updated });
+        recordRowsLoaded({ table: t, action: 'deleted', count: s.deleted });
+      }
+    },
+    queueFollowUp: async (resource, w) => {
+      const plan = planJobs({
+        connection: data.connection,
+        companies: [ctx.company()],
+        scoped: data.scoped ?? false,
+        items: [{ resource, window: w }],
+        followUps: [],
+        force: data.force ?? false,
+        origin: 'followup',
+      });
+      await enqueueJobs(rt.queues, plan.jobs);
+      followUps.push(...plan.jobs.map((j) => ({ queue: j.queue, id: j.id })));
+    },
+  };
+
+  const counters = { requests: 0 };
+  try {
+    await withRunCounters(() => options.processors[data.resource](ctx), counters);
+  } catch (err) {
+    const durationMs = Date.now() - started;
+    const mapped = await classify(rt, data, err, logger);
+    await finishRun(db, schema, runId, {
+      status: 'failed',
+      requests: counters.requests,
+      ...totals,
+      durationMs,
+      error: oneLine(mapped === 'rate-limited' ? err : mapped),
+    }).catch((e: unknown) => logger.error({ err: e }, 'could not record the failed run'));
+    if (mapped === 'rate-limited') throw Worker.RateLimitError();
+    recordJob({ queue: queueName, state: 'failed', durationMs });
+    throw mapped;
+  }
+
+  const durationMs = Date.now() - started;
+  await finishRun(db, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
+  let recorded = false;
+  if (window && data.company && isSettled(window, todayIn(connection.timezone, now()))) {
+    await recordWindow(db, schema, {
+      connection: data.connection,
+      company: data.company,
+      resource: data.resource,
+      from: window.from,
+      to: window.to,
+      runId,
+    });
+    recorded = true;
+  }
+  recordJob({ queue: queueName, state: 'completed', durationMs });
+  recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
+  return { requests: counters.requests, ...totals, followUps, recorded };
+}
+
+/** Maps a processor failure onto what BullMQ should do (see the file comment). */
+async function classify(
+  rt: SyncRuntime,
+  data: SyncJobData,
+  err: unknown,
+  logger: SyncRuntime['logger'],
+): Promise<Error | 'rate-limited'> {
+  if (err instanceof RateLimitedError) {
+    const queue = rt.queues.get(queueFor(data.resource));
+    await queue.rateLimit(Math.max(1000, err.retryAfterMs));
+    logger.warn({ retryAfterMs: err.retryAfterMs }, 'rate limited by the API; queue paused and job returned');
+    return 'rate-limited';
+  }
+  if (err instanceof AuthError) {
+    rt.rejected.add(data.connection);
+    return new ConnectionAuthError(data.connection, err);
+  }
+  if (err instanceof CompanyNotFoundError) {
+    // spec 1.4: the company left the group; walk it again so plans stop asking for it.
+    const walk = planJobs({
+      connection: data.connection,
+      companies: [],
+      scoped: false,
+      items: [{ resource: 'companies' }],
+      followUps: [],
+      force: false,
+      origin: 'walk',
+    });
+    await enqueueJobs(rt.queues, walk.jobs).catch(() => undefined);
+    return new PermanentSyncError('company_not_found', `${oneLine(err)}; a new group walk was queued`, { cause: err });
+  }
+  if (err instanceof UnrecoverableError) return err;
+  if (isPermanent(err)) return new PermanentSyncError((err as { code: string }).code, oneLine(err), { cause: err });
+  return err instanceof Error ? err : new Error(String(err));
+}

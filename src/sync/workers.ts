@@ -1,0 +1,75 @@
+/**
+ * BullMQ workers of one process: the `sync` and `followups` queues run sync jobs
+ * (run-job.ts), the `schedules` queue runs schedule ticks. Each worker has its own
+ * Redis connection. A tiny BullMQ limiter is configured only so that `queue.rateLimit()`
+ * (used on 429) pauses the queue; the real request budget is request-budget.ts.
+ */
+import { Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { PROCESSORS } from '../../jobs/index.js';
+import { planSchedule } from '../../jobs/plan-schedule.js';
+import type { QueueName } from './queues.js';
+import { createRedis } from './redis.js';
+import { runSyncJob } from './run-job.js';
+import type { SyncRuntime } from './runtime.js';
+
+/** Options of {@link startWorkers}. */
+export interface WorkerPoolOptions {
+  /** Jobs run at once per queue (`WORKER_CONCURRENCY`). */
+  readonly concurrency: number;
+  /** Lock of an active job; a worker that dies loses its jobs after this long (they are retried elsewhere). */
+  readonly lockDurationMs?: number;
+  /** Queues to work on (default all). */
+  readonly queues?: readonly QueueName[];
+}
+
+/** Running workers. */
+export interface WorkerPool {
+  /** The BullMQ workers. */
+  readonly workers: readonly Worker[];
+  /** Stops taking jobs and waits for the active ones (`force` abandons them to the stalled check). */
+  close(force?: boolean): Promise<void>;
+}
+
+/** Starts the workers of this process. */
+export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): WorkerPool {
+  const { config, logger } = rt;
+  const names = options.queues ?? (['sync', 'followups', 'schedules'] as const);
+  const lockDuration = options.lockDurationMs ?? 30_000;
+  const connections: Redis[] = [];
+  const workers = names.map((name) => {
+    const connection = createRedis(config.redisUrl, `punchline-worker-${name}`);
+    connections.push(connection);
+    const processor =
+      name === 'schedules'
+        ? (job: Job) => planSchedule(rt, job.data)
+        : (job: Job, _token?: string, signal?: AbortSignal) =>
+            runSyncJob(rt, job, { processors: PROCESSORS, ...(signal ? { signal } : {}) });
+    const worker = new Worker(name, processor, {
+      connection,
+      prefix: config.queuePrefix,
+      concurrency: name === 'schedules' ? 1 : options.concurrency,
+      lockDuration,
+      stalledInterval: lockDuration,
+      maxStalledCount: 3,
+      limiter: { max: 1_000_000, duration: 1000 },
+      autorun: true,
+    });
+    worker.on('failed', (job, err) => {
+      const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
+      logger[final || err.name === 'UnrecoverableError' ? 'error' : 'warn'](
+        { queue: name, job: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
+        final ? 'job failed' : 'job attempt failed',
+      );
+    });
+    worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
+    return worker;
+  });
+  return {
+    workers,
+    async close(force = false) {
+      await Promise.all(workers.map((w) => w.close(force)));
+      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}
