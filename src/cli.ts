@@ -106,6 +106,7 @@ function buildProgram(): Command {
     .command('demo')
     .description('zero-config: start the emulator, migrate, backfill 90 days, run the worker and dashboard')
     .option('--days <n>', 'days of history to backfill', '90')
+    .option('--emulator-url <url>', 'use this running emulator instead of starting one (docker compose)')
     .action((opts) => execute(async (ctx) => (await import('./commands/demo.js')).demoCommand(ctx, opts)));
 
   return program;
