@@ -1,0 +1,45 @@
+/**
+ * First-run help for the demo: create the warehouse database when the server runs but
+ * the database does not exist yet, by connecting to the server's `postgres` database.
+ */
+import pg from 'pg';
+import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from './services.js';
+import { quoteIdent } from './freshness.js';
+
+/** Postgres SQLSTATE for "database already exists" (another process created it first). */
+const PG_DUPLICATE_DATABASE = '42P04';
+
+/**
+ * Makes sure the database of `databaseUrl` exists, creating it when missing. Resolves
+ * `true` when it created it. Throws {@link ServiceUnavailableError} when the server is
+ * not reachable or the database cannot be created.
+ */
+export async function ensureDatabase(databaseUrl: string, timeoutMs = 3000): Promise<boolean> {
+  try {
+    await assertPostgresReachable(databaseUrl, timeoutMs);
+    return false;
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause;
+    if (!(err instanceof ServiceUnavailableError) || cause?.code !== PG_DATABASE_MISSING) throw err;
+  }
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: timeoutMs });
+  admin.on('error', () => undefined);
+  try {
+    await admin.connect();
+    await admin.query(`create database ${quoteIdent(name)}`);
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === PG_DUPLICATE_DATABASE) return false;
+    throw new ServiceUnavailableError(
+      'postgres',
+      `Postgres at ${redactUrl(databaseUrl)} has no database "${name}" and it could not be created ` +
+        `(${(err as Error).message}); create it with \`createdb ${name}\` or point DATABASE_URL at an existing one`,
+      { cause: err },
+    );
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}

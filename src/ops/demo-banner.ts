@@ -1,0 +1,70 @@
+/**
+ * What `punchline demo` prints once everything runs: where to look (dashboard, metrics,
+ * the emulator, psql) and three queries that show the data. Pure.
+ */
+import { redactUrl } from './services.js';
+
+/** Inputs of {@link formatDemoBanner}. */
+export interface DemoBannerInput {
+  /** Ops server base URL, e.g. `http://127.0.0.1:9464`. */
+  readonly opsUrl: string;
+  /** Emulator base URL. */
+  readonly emulatorUrl: string;
+  /** Companies in the emulated group. */
+  readonly companies: number;
+  /** Warehouse connection string (its password is masked). */
+  readonly databaseUrl: string;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** How to call the CLI here, e.g. `node bin/punchline.js` or `punchline`. */
+  readonly cli: string;
+}
+
+/** Three queries over the analyst views (sql/008_views.sql). */
+export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
+  {
+    title: 'attendance of the last 7 days',
+    sql:
+      'select work_date, count(*) filter (where not is_absent) as present, count(*) filter (where is_late) as late,\n' +
+      '       count(*) filter (where on_leave) as on_leave, round(sum(worked_hours), 1) as hours\n' +
+      '  from daily_attendance group by work_date order by work_date desc limit 7;',
+  },
+  {
+    title: 'hours worked and overtime per company and month',
+    sql:
+      'select company_cnpj, month, round(sum(worked_time_hours)) as worked_hours,\n' +
+      '       round(sum(over_time_1_hours + over_time_2_hours)) as overtime_hours\n' +
+      '  from monthly_hours group by company_cnpj, month order by company_cnpj, month;',
+  },
+  {
+    title: 'how fresh each company and resource is',
+    sql: 'select company_cnpj, resource, last_success_at, age_seconds from sync_freshness order by age_seconds desc;',
+  },
+];
+
+/** Quotes a value for a POSIX shell. */
+function shellQuote(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The banner text. */
+export function formatDemoBanner(i: DemoBannerInput): string {
+  const psql = `PGOPTIONS=${shellQuote(`-c search_path=${i.schema}`)} psql ${shellQuote(redactUrl(i.databaseUrl))}`;
+  const lines = [
+    '',
+    'punchline demo is running. Press Ctrl-C to stop.',
+    '',
+    `  Dashboard   ${i.opsUrl}/dashboard   (queues, jobs, errors, retries)`,
+    `  Metrics     ${i.opsUrl}/metrics   (Prometheus)    Health: ${i.opsUrl}/healthz`,
+    `  Emulator    ${i.emulatorUrl}   (Customer API v2 stand-in, ${i.companies} companies)`,
+    `  Warehouse   ${psql}`,
+    `  Status      ${i.cli} status`,
+    '',
+    'Try in psql:',
+  ];
+  for (const q of DEMO_QUERIES) {
+    lines.push('', `  -- ${q.title}`, ...q.sql.split('\n').map((l) => `  ${l}`));
+  }
+  lines.push('');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,101 @@
+/**
+ * The pieces of `punchline demo` that need no running service: the demo's connection
+ * to the emulator, its configuration, its date range, and the emulator's headquarters
+ * token read from a separately running emulator (docker compose).
+ */
+import type { Config, Connection } from '../config.js';
+import { addDays } from '../util/time.js';
+
+/** Name of the demo's API connection (job ids, sync_runs.connection). */
+export const DEMO_CONNECTION = 'demo';
+/** The emulator's local time (it speaks Brasília time). */
+export const DEMO_TIMEZONE = 'America/Sao_Paulo';
+/** Preferred port of the in-process emulator (the `punchline emulator` default). */
+export const DEMO_EMULATOR_PORT = 4010;
+/** Seed of the demo data, so every demo shows the same people. */
+export const DEMO_SEED = 'punchline';
+/**
+ * Request budget against the demo's own emulator: it has no rate limit, so the demo
+ * can go faster than the conservative defaults meant for the real API.
+ */
+export const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
+
+/** A problem with the demo's own arguments or its external emulator. */
+export class DemoError extends Error {
+  override readonly name = 'DemoError';
+  readonly code = 'demo_failed';
+}
+
+/**
+ * The configuration the demo runs with: the user's (DATABASE_URL, REDIS_URL, schema,
+ * prefix, OPS_PORT...) with one connection to the emulator instead of any SERVICE_API_*.
+ */
+export function demoConfig(config: Config, emulator: { url: string; token: string }, databaseUrl: string): Config {
+  const connection: Connection = Object.freeze({
+    name: DEMO_CONNECTION,
+    baseUrl: emulator.url.replace(/\/+$/, ''),
+    token: emulator.token,
+    timezone: DEMO_TIMEZONE,
+    rateLimit: DEMO_RATE_LIMIT,
+  });
+  return Object.freeze({ ...config, databaseUrl, connections: Object.freeze([connection]) });
+}
+
+/** The last `days` days up to `today`, both inclusive. */
+export function demoRange(today: string, days: number): { from: string; to: string } {
+  return { from: addDays(today, -(days - 1)), to: today };
+}
+
+/** Parses `--days`: a whole number from 1 to 730. */
+export function parseDays(value: unknown): number {
+  const s = String(value ?? '90').trim();
+  if (!/^\d+$/.test(s) || Number(s) < 1 || Number(s) > 730) {
+    throw new RangeError(`--days must be a whole number from 1 to 730 (got ${JSON.stringify(value)})`);
+  }
+  return Number(s);
+}
+
+/** Parses `--emulator-url`: an http(s) URL of a running `punchline emulator`. */
+export function parseEmulatorUrl(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  try {
+    const u = new URL(s);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return s.replace(/\/+$/, '');
+  } catch {
+    // fall through
+  }
+  throw new RangeError(`--emulator-url must be an http(s) URL such as http://emulator:4010 (got ${JSON.stringify(value)})`);
+}
+
+/**
+ * Reads the headquarters token of a running emulator from its admin surface
+ * (`GET /__emulator/companies`, not part of the spec), waiting up to `timeoutMs` for it
+ * to come up.
+ */
+export async function fetchEmulatorHeadquarters(
+  url: string,
+  { timeoutMs = 60_000, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) } = {},
+): Promise<{ token: string; companies: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    try {
+      const res = await fetch(`${url}/__emulator/companies`, { signal: AbortSignal.timeout(5000) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      const list = (await res.json()) as { token?: unknown; is_headquarter?: unknown }[];
+      const hq = Array.isArray(list) ? list.find((c) => c.is_headquarter === true) : undefined;
+      if (!hq || typeof hq.token !== 'string') {
+        throw new DemoError(`${url} does not look like a punchline emulator (no headquarters in /__emulator/companies)`);
+      }
+      return { token: hq.token, companies: list.length };
+    } catch (err) {
+      if (err instanceof DemoError) throw err;
+      last = (err as Error).message;
+    }
+    if (Date.now() >= deadline) {
+      throw new DemoError(`the emulator at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (${last}); start it with \`punchline emulator\``);
+    }
+    await sleep(1000);
+  }
+}
