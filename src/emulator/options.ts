@@ -32,6 +32,9 @@ export const NO_FAULTS: Readonly<Faults> = Object.freeze({
   rateLimitRps: 0,
 });
 
+/** Longest history in days (about 12 years); point ids reserve this many days per collaborator. */
+export const MAX_HISTORY_DAYS = 4400;
+
 /** Named data sizes. */
 export const SCALES = ['small', 'demo', 'large'] as const;
 /** A named size or a number of collaborators in all. */
@@ -159,8 +162,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   if (dayOf(from) > dayOf(today)) {
     throw new EmulatorOptionError(`--from (${from}) must not be after --today (${today})`);
   }
-  if (dayOf(today) - dayOf(from) > 366 * 12) {
-    throw new EmulatorOptionError(`--from (${from}) must be at most 12 years before --today (${today})`);
+  if (dayOf(today) - dayOf(from) >= MAX_HISTORY_DAYS) {
+    throw new EmulatorOptionError(`--from (${from}) must be less than ${MAX_HISTORY_DAYS} days before --today (${today})`);
   }
   const latencyMs = options.latencyMs ?? 0;
   if (!Number.isFinite(latencyMs) || latencyMs < 0) {

@@ -49,7 +49,7 @@ function newPerson(rng: Rng, ctx: RosterContext): Person {
   ctx.usedCpfs.add(cpf);
   const first = rng.pick(FIRST_NAMES);
   const last = `${rng.pick(LAST_NAMES)} ${rng.pick(LAST_NAMES)}`;
-  const birthDay = ctx.todayDay - rng.range(19 * 365, 60 * 365);
+  const birthDay = ctx.fromDay - rng.range(17 * 365, 58 * 365);
   return { cpf, first, last, birthDate: dateOf(birthDay) };
 }
 
@@ -67,7 +67,6 @@ export function generateRoster(
   ctx: RosterContext,
   people: Map<string, Person>,
 ): CollaboratorEntity[] {
-  const span = ctx.todayDay - ctx.fromDay;
   const L = company.lookups;
   const activeDepartments = L.departments.filter((d) => d.active);
   const activeOccupations = L.occupations.filter((o) => o.active);
@@ -101,26 +100,32 @@ export function generateRoster(
       if (role === 'shared') people.set('shared', person);
     }
 
+    // Dates hang from the history start, not from today, so moving today forward does
+    // not rewrite the past; they are clamped when the history is shorter.
+    const within = (offset: number): number => Math.max(ctx.fromDay, Math.min(ctx.todayDay - 1, ctx.fromDay + offset));
+    const hiredLater = rng.chance(0.2);
+    const laterOffset = rng.int(540);
+    const earlierOffset = rng.range(30, 3000);
     let admissionDay: number;
     let dismissalDay: number | null = null;
     let inactiveFromDay: number | null = null;
     if (role === 'dismissed') {
       admissionDay = ctx.fromDay - 400;
-      dismissalDay = Math.max(ctx.fromDay, ctx.todayDay - Math.max(1, Math.floor(span * 0.2)));
+      dismissalDay = within(550);
     } else if (role === 'old-record') {
       admissionDay = ctx.fromDay - 200;
-      dismissalDay = ctx.fromDay + Math.floor(span * 0.25);
+      dismissalDay = within(180);
       oldRecordDismissal = dismissalDay;
     } else if (role === 'rehired') {
       // The gap keeps the two records out of any single 31-day window.
-      admissionDay = Math.min(ctx.todayDay, oldRecordDismissal + Math.max(40, Math.floor(span * 0.2)));
+      admissionDay = Math.min(ctx.todayDay, oldRecordDismissal + 120);
     } else if (role === 'blocked') {
       admissionDay = ctx.fromDay - 90;
-      inactiveFromDay = Math.max(ctx.fromDay, ctx.todayDay - 60);
-    } else if (rng.chance(0.2) && span > 60) {
-      admissionDay = ctx.fromDay + rng.int(Math.floor(span * 0.8));
+      inactiveFromDay = within(600) + 1;
+    } else if (hiredLater && ctx.fromDay + laterOffset < ctx.todayDay - 30) {
+      admissionDay = ctx.fromDay + laterOffset;
     } else {
-      admissionDay = ctx.fromDay - rng.range(30, 3000);
+      admissionDay = ctx.fromDay - earlierOffset;
     }
 
     let emailLocal = `${slug(person.first)}.${slug(person.last.split(' ')[0]!)}`;

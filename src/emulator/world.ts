@@ -17,7 +17,7 @@ import type {
 } from './entities.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
 import { newLookupCounters, type LookupIdCounters } from './lookup-generator.js';
-import { planScale, type ResolvedOptions } from './options.js';
+import { MAX_HISTORY_DAYS, planScale, type ResolvedOptions } from './options.js';
 import { hashString, rngFor } from './random.js';
 import { generateRoster, type RosterContext } from './roster-generator.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
@@ -45,8 +45,8 @@ export class World {
   readonly fromDay: number;
   readonly todayDay: number;
   readonly firstMonth: number;
-  /** Days of generated history (point ids reserve this many days per collaborator). */
-  readonly spanDays: number;
+  /** Days reserved per collaborator in point ids: the longest history allowed, so ids do not depend on today. */
+  readonly spanDays = MAX_HISTORY_DAYS;
   /** Active companies first (headquarters at 0), then the inactive branch. */
   readonly companies: CompanyEntity[];
   /** Highest point id a generated punch can have; API punches are numbered after it. */
@@ -63,7 +63,6 @@ export class World {
     this.fromDay = dayOf(options.from);
     this.todayDay = dayOf(options.today);
     this.firstMonth = monthOf(this.fromDay);
-    this.spanDays = this.todayDay - this.fromDay + 1;
     const plan = planScale(options.scale);
     this.lookupCounters = newLookupCounters();
     const skeletons = generateCompanies(rngFor(this.base, 1), options.seed, plan.companies, this.lookupCounters);
