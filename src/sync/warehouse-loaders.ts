@@ -54,5 +54,15 @@ export async function openSyncWarehouse(
     max: Math.max(4, config.workerConcurrency * 2 + 2),
     applicationName: 'punchline-sync',
   });
-  return { db: w.pool, schema: w.schema, load: bindLoaders(w, config.storeBinaries), close: () => w.close() };
+  return {
+    db: w.pool,
+    schema: w.schema,
+    load: bindLoaders(w, config.storeBinaries),
+    async close() {
+      await w.close();
+      // Kysely ends the pool only if it ever ran a query itself; the sync uses the pool directly.
+      const pool = w.pool as typeof w.pool & { ending?: boolean };
+      if (!pool.ending) await pool.end();
+    },
+  };
 }
