@@ -9,6 +9,7 @@ import { Queue } from 'bullmq';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
 import { startOpsServer, OpsPortInUseError, type RunningOpsServer } from '../src/ops/server.js';
+import type { HealthReport } from '../src/ops/health.js';
 import { recordApiRequest, recordJob, recordRowsLoaded } from '../src/ops/metrics.js';
 import {
   TEST_DATABASE_URL,
@@ -113,10 +114,10 @@ describe('/healthz', () => {
       try {
         const res = await fetch(`${down.url}/healthz`);
         expect(res.status).toBe(503);
-        const body = await res.json();
+        const body = (await res.json()) as HealthReport;
         expect(body).toMatchObject({ status: 'down', redis: 'down', postgres: 'ok' });
-        expect(body.errors.redis).toMatch(/ECONNREFUSED|not reachable|did not answer/);
-        expect(body.errors.postgres).toBeUndefined();
+        expect(body.errors?.redis).toMatch(/ECONNREFUSED|not reachable|did not answer/);
+        expect(body.errors?.postgres).toBeUndefined();
       } finally {
         await down.close();
       }
@@ -141,9 +142,9 @@ describe('/healthz', () => {
       try {
         const res = await fetch(`${down.url}/healthz`);
         expect(res.status).toBe(503);
-        const body = await res.json();
+        const body = (await res.json()) as HealthReport;
         expect(body).toMatchObject({ status: 'down', redis: 'ok', postgres: 'down' });
-        expect(body.errors.postgres).toMatch(/ECONNREFUSED|did not answer|timeout/i);
+        expect(body.errors?.postgres).toMatch(/ECONNREFUSED|did not answer|timeout/i);
       } finally {
         await down.close();
         await deadPool.end();
@@ -222,8 +223,10 @@ describe('the dashboard', () => {
     const page = await fetch(server.dashboardUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>punchline</title>');
-    const api = await (await fetch(`${server.dashboardUrl}/api/queues?activeQueue=sync&status=waiting`)).json();
-    const names = (api.queues as { name: string }[]).map((q) => q.name);
+    const api = (await (await fetch(`${server.dashboardUrl}/api/queues?activeQueue=sync&status=waiting`)).json()) as {
+      queues: { name: string }[];
+    };
+    const names = api.queues.map((q) => q.name);
     expect(names).toEqual(['sync']);
   });
 });
