@@ -23,6 +23,7 @@ import {
   type Warehouse,
 } from '../warehouse/index.js';
 import type { SyncLoaders } from './job-context.js';
+import { withLoaderTiming } from './loader-timing.js';
 import type { SyncWarehouse } from './runtime.js';
 
 /** Binds the loaders to `w` (attachments and photos keep their bytes when `storeBinaries`). */
@@ -57,7 +58,7 @@ export async function openSyncWarehouse(
   return {
     db: w.pool,
     schema: w.schema,
-    load: bindLoaders(w, config.storeBinaries),
+    load: withLoaderTiming(bindLoaders(w, config.storeBinaries)),
     async close() {
       await w.close();
       // Kysely ends the pool only if it ever ran a query itself; the sync uses the pool directly.
