@@ -2,7 +2,6 @@
  * What `punchline demo` prints once everything runs: where to look (dashboard, metrics,
  * the emulator, psql) and three queries that show the data. Pure.
  */
-import { redactUrl } from './services.js';
 
 /** Inputs of {@link formatDemoBanner}. */
 export interface DemoBannerInput {
@@ -12,7 +11,7 @@ export interface DemoBannerInput {
   readonly emulatorUrl: string;
   /** Companies in the emulated group. */
   readonly companies: number;
-  /** Warehouse connection string (its password is masked). */
+  /** Warehouse connection string (its password is left out). */
   readonly databaseUrl: string;
   /** Warehouse schema. */
   readonly schema: string;
@@ -42,6 +41,17 @@ export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
   },
 ];
 
+/** The URL without its password: psql asks for it, and it never reaches the terminal. */
+export function withoutPassword(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = '';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
 /** Quotes a value for a POSIX shell. */
 function shellQuote(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
@@ -49,7 +59,7 @@ function shellQuote(value: string): string {
 
 /** The banner text. */
 export function formatDemoBanner(i: DemoBannerInput): string {
-  const psql = `PGOPTIONS=${shellQuote(`-c search_path=${i.schema}`)} psql ${shellQuote(redactUrl(i.databaseUrl))}`;
+  const psql = `PGOPTIONS=${shellQuote(`-c search_path=${i.schema}`)} psql ${shellQuote(withoutPassword(i.databaseUrl))}`;
   const lines = [
     '',
     'punchline demo is running. Press Ctrl-C to stop.',
