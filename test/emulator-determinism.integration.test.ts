@@ -88,6 +88,31 @@ describe('determinism', () => {
     }
   });
 
+  it('without a pinned clock, shows today the punches made so far', async () => {
+    const hours = async (iso: string): Promise<string[]> => {
+      const emu = await startEmulator({ seed: 'determinism', scale: 'small', now: () => Date.parse(iso) });
+      try {
+        expect(emu.today).toBe('2025-03-14');
+        const res = JSON.parse(await body(emu, 'point/getFromPeriod?begin_date=2025-03-14&end_date=2025-03-14')) as {
+          data: { days: { points: { hour: string }[] }[] }[];
+        };
+        return res.data.flatMap((c) => c.days.flatMap((d) => d.points.map((p) => p.hour)));
+      } finally {
+        await emu.close();
+      }
+    };
+    const morning = await hours('2025-03-14T12:00:00Z'); // 09:00 in Brasília
+    const evening = await hours('2025-03-14T23:30:00Z'); // 20:30 in Brasília
+    expect(morning.every((h) => h <= '09:00')).toBe(true);
+    expect(evening.length).toBeGreaterThan(morning.length);
+    expect(evening).toEqual(expect.arrayContaining(morning));
+    expect(evening.every((h) => h <= '20:30')).toBe(true);
+    const pinned = JSON.parse(await body(a, 'point/getFromPeriod?begin_date=2025-03-15&end_date=2025-03-15')) as {
+      data: { days: { points: unknown[] }[] }[];
+    };
+    expect(pinned.data.flatMap((c) => c.days.flatMap((d) => d.points))).toEqual([]);
+  });
+
   it('keeps past days unchanged when today moves forward', async () => {
     const later = await startEmulator({ ...OPTIONS, today: '2025-03-20', from: '2023-03-15' });
     try {

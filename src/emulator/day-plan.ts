@@ -50,7 +50,7 @@ export interface DayPlan {
   readonly missingSlot: number;
   /** A refused adjustment request exists for the day. */
   readonly refused: boolean;
-  /** Today: the day is in progress and has no generated punches. */
+  /** Today: the day is in progress; it shows only the punches made so far and is not valued. */
   readonly inProgress: boolean;
 }
 
@@ -70,6 +70,11 @@ export interface PlanInput {
   readonly generated: boolean;
   readonly absence: AbsenceEntity | null;
   readonly partial: AbsenceEntity | null;
+  /**
+   * On today, the punches made until this second of the day are shown; -1 (a pinned
+   * clock) shows none, so responses do not depend on the wall clock.
+   */
+  readonly visibleUntilSec: number;
 }
 
 const clamp = (s: number): number => Math.max(0, Math.min(LAST_SEC, s));
@@ -81,14 +86,14 @@ export function planDay(input: PlanInput): DayPlan {
   const wd = weekday(day);
   const rest: RestKind | null = scheduled ? null : isHoliday(day) ? 'holiday' : wd === 0 ? 'sunday' : 'saturday';
   const inProgress = day >= input.todayDay;
-  const base = {
+  const base: DayPlan = {
     day,
     scheduled,
     rest,
     startSec: j.startSec,
     schedSec: scheduled ? j.workSec : 0,
     shift: scheduled ? j.shift : rest === 'holiday' ? 'Feriado' : rest === 'sunday' ? 'Descanso semanal remunerado' : 'Folga',
-    punches: [] as RawPunch[],
+    punches: [],
     fault: false,
     absence: input.absence,
     partial: input.partial,
@@ -96,7 +101,17 @@ export function planDay(input: PlanInput): DayPlan {
     refused: false,
     inProgress,
   };
-  if (inProgress || !input.generated || input.absence) return base;
+  if (!input.generated || input.absence || (inProgress && input.visibleUntilSec < 0)) return base;
+  const full = generatePunches(input, base);
+  if (!inProgress) return full;
+  // A day in progress: what was punched so far, without the day's verdicts.
+  return { ...full, punches: full.punches.filter((p) => p.sec <= input.visibleUntilSec), fault: false, missingSlot: -1, refused: false };
+}
+
+/** The whole day as it will have happened. */
+function generatePunches(input: PlanInput, base: DayPlan): DayPlan {
+  const { journey: j, day } = input;
+  const { scheduled, rest } = base;
   const r = rngFor(input.base, input.collaboratorId, day);
 
   if (!scheduled) {

@@ -12,6 +12,7 @@ import { computeDayMetrics, type DayMetrics } from './day-metrics.js';
 import { planDay, SLOTS_PER_DAY, type DayPlan } from './day-plan.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
 import { ADJUSTMENT_REASONS, MANAGERS } from './names.js';
+import { utcToLocal } from '../util/time.js';
 import { rngFor } from './random.js';
 import type { World } from './world.js';
 
@@ -190,10 +191,19 @@ export class History {
     return 1 + ((c.id - 1) * this.world.spanDays + (day - this.world.fromDay)) * SLOTS_PER_DAY + slot;
   }
 
+  /** Second of today up to which generated punches are visible: none with a pinned clock. */
+  private visibleUntil(day: number): number {
+    if (day !== this.world.todayDay || this.world.options.pinned) return -1;
+    const now = utcToLocal(new Date(this.world.options.now()), 'America/Sao_Paulo');
+    if (now.slice(0, 10) > this.world.options.today) return 86400;
+    return Number(now.slice(11, 13)) * 3600 + Number(now.slice(14, 16)) * 60 + Number(now.slice(17, 19));
+  }
+
   /** Plans a day of a collaborator. */
   plan(c: CollaboratorEntity, day: number, journey: JourneyEntity = this.world.journeyOf(c)): DayPlan {
     const { full, partial } = this.absencesOfDay(c, day);
     return planDay({
+      visibleUntilSec: this.visibleUntil(day),
       base: this.world.base,
       collaboratorId: c.id,
       journey,
