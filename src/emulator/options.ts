@@ -117,18 +117,29 @@ function checkCount(n: number, raw: string): number {
 
 /** Fully resolved options. */
 export interface ResolvedOptions {
+  /** Port to listen on (0 = any free one). */
   readonly port: number;
+  /** Address to bind. */
   readonly host: string;
+  /** Data seed. */
   readonly seed: string;
+  /** Data size. */
   readonly scale: Scale;
+  /** First day of history, `YYYY-MM-DD`. */
   readonly from: string;
+  /** The emulator's calendar day, `YYYY-MM-DD`. */
   readonly today: string;
   /** True when `today` was given (the clock is frozen at the end of that day). */
   readonly pinned: boolean;
+  /** Initial faults. */
   readonly faults: Faults;
+  /** Stricter readings of the spec's gaps. */
   readonly strict: boolean;
+  /** Fixed delay per spec request, ms. */
   readonly latencyMs: number;
+  /** `error.code` of list-syntax errors. */
   readonly listParameterErrorCode: string;
+  /** Wall clock, ms since the epoch. */
   readonly now: () => number;
 }
 

@@ -121,10 +121,12 @@ export class World {
     return out;
   }
 
+  /** The collaborator's journey (escala). */
   journeyOf(c: CollaboratorEntity): JourneyEntity {
     return c.company.lookups.journeys.find((j) => j.id === c.journeyId)!;
   }
 
+  /** The collaborator's unit, where its punches are geolocated. */
   unitOf(c: CollaboratorEntity): UnitEntity {
     return c.company.lookups.units.find((u) => u.id === c.unitId)!;
   }
