@@ -240,7 +240,10 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
     exp.hourBank!,
     await rows(pool, `select company_cnpj || '|' || cpf || '|' || balance_date || '|' || regime || '|' || day_balance_seconds || '|' || accumulated_balance_seconds || '|' || credit_seconds || '|' || debt_seconds as k from ${s('hour_bank_balances')} where deleted_at is null and balance_date between $1 and $2`, [from, to]),
   );
-  out.absences = diff(exp.absences!, await rows(pool, `select company_cnpj || '|' || absence_id as k from ${s('absences')} where deleted_at is null`, []));
+  out.absences = diff(
+    exp.absences!,
+    await rows(pool, `select company_cnpj || '|' || absence_id as k from ${s('absences')} where deleted_at is null and begins_at_local <= $2::timestamp and ends_at_local >= $1::timestamp`, [`${from} 00:00:00`, `${to} 23:59:59`]),
+  );
   const lookupTables = Object.keys(t.lookups(cnpjs[0]!));
   const lookupRows: string[] = [];
   for (const table of lookupTables) {
