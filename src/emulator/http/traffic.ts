@@ -15,7 +15,7 @@ export interface TrafficSnapshot {
   requests: Record<string, number>;
   /** Most spec requests in flight at once. */
   maxInFlight: number;
-  /** Start times (ms) of every spec request. */
+  /** Start times (ms) of spec requests (the latest 100,000 to 200,000). */
   starts: number[];
   /** Start times (ms) per token sent (`''` when none). */
   startsByToken: Record<string, number[]>;
@@ -25,6 +25,14 @@ export interface TrafficSnapshot {
 
 /** What a request meets at the door. */
 export type Admission = { kind: 'pass'; delayMs: number } | { kind: 'fault'; fault: ApiFault; delayMs: number } | { kind: 'drop'; delayMs: number };
+
+/** Start times kept per list; older ones are dropped so a long-running emulator stays small. */
+const MAX_STARTS = 200_000;
+
+function pushCapped(list: number[], t: number): void {
+  if (list.length >= MAX_STARTS) list.splice(0, MAX_STARTS / 2);
+  list.push(t);
+}
 
 /** Counts requests and decides faults. */
 export class Traffic {
@@ -60,8 +68,8 @@ export class Traffic {
   begin(endpoint: string, token: string): () => void {
     const t = this.now();
     this.requests[endpoint] = (this.requests[endpoint] ?? 0) + 1;
-    this.starts.push(t);
-    (this.startsByToken[token] ??= []).push(t);
+    pushCapped(this.starts, t);
+    pushCapped((this.startsByToken[token] ??= []), t);
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     const mine = (this.inFlightByToken.get(token) ?? 0) + 1;
