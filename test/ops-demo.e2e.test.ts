@@ -4,12 +4,18 @@
  * warehouse, fill it from its own emulator, serve the dashboard, print where to look,
  * stop cleanly on Ctrl-C, and say what to start when the services are not there.
  */
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
 import { DEMO_QUERIES } from '../src/ops/demo-banner.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
-import { runPunchline, spawnPunchline } from './sync-harness.js';
+import { spawnPunchline } from './sync-harness.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import type { CommandContext } from '../src/commands/context.js';
+import { demoCommand } from '../src/commands/demo.js';
+import { ServiceUnavailableError } from '../src/ops/services.js';
 import { freePort } from './ops-harness.js';
 
 const database = uniqueName('ops_demo');
@@ -27,6 +33,16 @@ let stdout = '';
 let stderr = '';
 let exited: Promise<number | null>;
 let pool: pg.Pool;
+
+/** A command context over `vars`, with its output discarded. */
+function context(vars: Record<string, string>): CommandContext {
+  return {
+    config: loadConfig(vars),
+    logger: createLogger({ level: 'silent' }),
+    out: new Writable({ write: (_chunk, _enc, cb) => cb() }),
+    signal: new AbortController().signal,
+  };
+}
 
 beforeAll(async () => {
   opsPort = await freePort();
@@ -106,24 +122,24 @@ describe('punchline demo on a fresh machine', () => {
 
   it('refuses to mix demo rows into a schema that holds data of another connection', async () => {
     await pool.query(`insert into sync_runs (connection, resource, status) values ('default', 'companies', 'succeeded')`);
-    const r = await runPunchline(['demo', '--days', '1'], env);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/WAREHOUSE_SCHEMA workforce already holds data synced from connection "default"/);
+    await expect(demoCommand(context(env), { days: '1' })).rejects.toThrow(
+      /WAREHOUSE_SCHEMA workforce already holds data synced from connection "default"/,
+    );
   });
 });
 
 describe('punchline demo without Postgres and Redis', () => {
   it('says in one message which services to start and how', async () => {
     const dead = await freePort();
-    const r = await runPunchline(['demo'], {
+    const ctx = context({
       DATABASE_URL: `postgres://postgres@127.0.0.1:${dead}/punchline`,
       REDIS_URL: `redis://127.0.0.1:${dead}`,
       QUEUE_PREFIX: prefix,
     });
-    expect(r.code).toBe(1);
-    const lines = r.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:\d+\/punchline .*pg_ctlcluster/);
-    expect(lines[0]).toMatch(/Redis is not reachable at redis:\/\/127\.0\.0\.1:\d+ .*redis-server/);
+    const err = (await demoCommand(ctx, {}).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(err.message.split('\n')).toHaveLength(1);
+    expect(err.message).toMatch(/Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:\d+\/punchline .*pg_ctlcluster/);
+    expect(err.message).toMatch(/Redis is not reachable at redis:\/\/127\.0\.0\.1:\d+ .*redis-server/);
   });
 });
