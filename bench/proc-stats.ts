@@ -1,0 +1,31 @@
+/**
+ * What Linux says about a process (`/proc/<pid>`): CPU seconds used so far and the
+ * resident set (current and peak). Readers return undefined once the process is gone.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** User + system CPU seconds of `pid` (children not included). */
+export function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its closing ")" are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident set of `pid` in KiB: now (`VmRSS`) and peak (`VmHWM`). */
+export function residentKb(pid: number): { rssKb: number; hwmKb: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}

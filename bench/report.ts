@@ -1,0 +1,134 @@
+/**
+ * The figures as people read them (pure): the console summary with the two ratios, and
+ * the Markdown tables of bench/README.md, with the issue's targets checked.
+ */
+import type { BenchResults, SizeFigures } from './results.js';
+
+/** The issue's targets. */
+export const TARGETS = {
+  /** End-to-end at most this many times the source floor. */
+  endToEndOverSource: 1.3,
+  /** Loader time at most this many times the COPY floor. */
+  loaderOverCopy: 2,
+  /** Peak RSS of the worker, MiB. */
+  peakRssMiB: 300,
+  /** "Flat": the largest size's peak RSS at most this many times the smallest's. */
+  rssGrowth: 1.25,
+} as const;
+
+const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const x = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
+function rowsOf(f: SizeFigures): number {
+  return Object.values(f.endToEnd.rows).reduce((a, b) => a + b, 0);
+}
+
+/** One line per target: met or missed, and by how much. */
+export function targetLines(r: BenchResults): string[] {
+  const lines: string[] = [];
+  const check = (label: string, value: number | null, target: number, unit: string) => {
+    if (value === null) return `- ${label}: not measured`;
+    const met = value <= target;
+    const by = met ? '' : ` — missed by ${((value / target - 1) * 100).toFixed(0)}%`;
+    return `- ${label}: ${value.toFixed(unit === ' MiB' ? 0 : 2)}${unit} (target ≤ ${target}${unit}) ${met ? 'met' : 'MISSED'}${by}`;
+  };
+  for (const f of r.sizes) {
+    const n = int(f.collaborators);
+    lines.push(check(`${n}: end-to-end ÷ source floor`, f.ratios.endToEndOverSource, TARGETS.endToEndOverSource, '×'));
+    lines.push(check(`${n}: loader ÷ COPY floor`, f.ratios.loaderOverCopy, TARGETS.loaderOverCopy, '×'));
+    lines.push(check(`${n}: peak RSS`, f.endToEnd.peakRssMiB, TARGETS.peakRssMiB, ' MiB'));
+  }
+  if (r.sizes.length > 1) {
+    const first = r.sizes[0]!.endToEnd.peakRssMiB;
+    const last = r.sizes[r.sizes.length - 1]!.endToEnd.peakRssMiB;
+    lines.push(check('peak RSS growth, largest ÷ smallest size', last / first, TARGETS.rssGrowth, '×'));
+  }
+  return lines;
+}
+
+/** The summary table (Markdown; also readable on a console). */
+export function summaryTable(r: BenchResults): string[] {
+  const lines = [
+    '| collaborators | companies | requests | rows | source floor | end-to-end | **e2e ÷ source** | COPY floor | loader | **loader ÷ COPY** | peak RSS |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of r.sizes) {
+    lines.push(
+      `| ${int(f.collaborators)} | ${f.companies} | ${int(f.endToEnd.requests)} | ${int(rowsOf(f))} | ${sec(f.source.ms)} | ` +
+        `${sec(f.endToEnd.wallMs)} | **${x(f.ratios.endToEndOverSource)}** | ${sec(f.sink.ms)} | ` +
+        `${f.endToEnd.loader ? sec(f.endToEnd.loader.busyMs) : 'n/a'} | **${x(f.ratios.loaderOverCopy)}** | ${f.endToEnd.peakRssMiB} MiB |`,
+    );
+  }
+  return lines;
+}
+
+/** Where the end-to-end time goes. */
+export function breakdownTable(r: BenchResults): string[] {
+  const lines = [
+    '| collaborators | response bytes | startup | HTTP busy | loader busy | of which transactions | HTTP or loader busy | worker CPU | emulator CPU (floor → e2e) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const f of r.sizes) {
+    const e = f.endToEnd;
+    const opt = (ms: number | null | undefined) => (ms === null || ms === undefined ? 'n/a' : sec(ms));
+    lines.push(
+      `| ${int(f.collaborators)} | ${mib(f.source.bytes)} | ${opt(e.startupMs)} | ${opt(e.http?.busyMs)} | ${opt(e.loader?.busyMs)} | ` +
+        `${opt(e.transactions?.busyMs)} | ${opt(e.httpOrLoaderBusyMs)} | ${e.workerCpuS === null ? 'n/a' : `${e.workerCpuS.toFixed(1)} s`} | ` +
+        `${f.source.emulatorCpuS.toFixed(1)} s → ${e.emulatorCpuS.toFixed(1)} s |`,
+    );
+  }
+  return lines;
+}
+
+/** Rows per second per table: end-to-end (rows ÷ wall time) and COPY floor. */
+export function tableRatesTable(r: BenchResults): string[] {
+  const tables = [...new Set(r.sizes.flatMap((f) => Object.keys(f.endToEnd.rows)))].sort(
+    (a, b) => (r.sizes[r.sizes.length - 1]!.endToEnd.rows[b] ?? 0) - (r.sizes[r.sizes.length - 1]!.endToEnd.rows[a] ?? 0),
+  );
+  const head = r.sizes.map((f) => `${int(f.collaborators)}: rows · e2e rows/s · COPY rows/s`);
+  const lines = [`| table | ${head.join(' | ')} |`, `|---|${r.sizes.map(() => '---:').join('|')}|`];
+  for (const t of tables) {
+    const cells = r.sizes.map((f) => {
+      const rows = f.endToEnd.rows[t];
+      if (rows === undefined) return '–';
+      const copy = f.sink.byTable[t]?.rowsPerSecond;
+      return `${int(rows)} · ${int(f.endToEnd.rowsPerSecond[t] ?? 0)} · ${copy === undefined ? 'n/a' : int(copy)}`;
+    });
+    lines.push(`| ${t} | ${cells.join(' | ')} |`);
+  }
+  return lines;
+}
+
+/** The heading line of a run: machine, date, commit, settings. */
+export function runHeading(r: BenchResults): string {
+  const m = r.machine;
+  return (
+    `${r.mode} run, ${r.date.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit}${m.dirty ? ' (with uncommitted changes)' : ''}; ` +
+    `${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ` +
+    `load ${m.loadAtStart} → ${r.loadAtEnd}; range ${r.settings.from}..${r.settings.to}, resources ${r.settings.resources.join(', ')}; ` +
+    `concurrency ${r.settings.concurrency}, ${r.settings.rps} rps; run took ${(r.durationS / 60).toFixed(1)} min`
+  );
+}
+
+/** The Markdown block written into bench/README.md. */
+export function markdownBlock(r: BenchResults, jsonPath: string | undefined): string {
+  return [
+    `_${runHeading(r)}._${jsonPath ? ` Figures: [\`${jsonPath}\`](${jsonPath.replace(/^bench\//, '')}).` : ''}`,
+    '',
+    ...summaryTable(r),
+    '',
+    'Where the end-to-end time goes (spans overlap; "busy" is wall time with at least one running):',
+    '',
+    ...breakdownTable(r),
+    '',
+    'Rows per table:',
+    '',
+    ...tableRatesTable(r),
+    '',
+    'Targets:',
+    '',
+    ...targetLines(r),
+  ].join('\n');
+}

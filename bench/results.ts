@@ -1,0 +1,122 @@
+/**
+ * The figures of a run, as written to bench/results/*.json: per company size, the
+ * source floor, the end-to-end backfill and the sink floor measured on the same
+ * windows, and the ratios the issue asks for.
+ */
+import type { SpanTotals } from './intervals.js';
+import type { MachineInfo } from './machine.js';
+import type { BenchMode } from './options.js';
+
+/** The source floor of one size. */
+export interface SourceFigures {
+  /** First pass over a fresh emulator (its caches cold), ms; not the floor. */
+  readonly coldMs: number;
+  /** Second pass, the floor, ms. */
+  readonly ms: number;
+  /** Requests of one pass. */
+  readonly requests: number;
+  /** Response bytes of one pass. */
+  readonly bytes: number;
+  /** Slowest request of the floor pass, ms. */
+  readonly slowestMs: number;
+  /** Most requests the emulator saw in flight at once. */
+  readonly maxInFlight: number;
+  /** Emulator CPU during the floor pass, s. */
+  readonly emulatorCpuS: number;
+}
+
+/** The end-to-end backfill of one size. */
+export interface EndToEndFigures {
+  /** Spawn to exit of `punchline backfill`, ms. */
+  readonly wallMs: number;
+  /** Its exit code. */
+  readonly exitCode: number;
+  /** Jobs that succeeded, of all. */
+  readonly jobsSucceeded: number | null;
+  readonly jobsTotal: number | null;
+  /** Requests the emulator served. */
+  readonly requests: number;
+  /** Requests per endpoint the emulator served. */
+  readonly requestsByEndpoint: Record<string, number>;
+  /** Most requests the emulator saw in flight at once. */
+  readonly maxInFlight: number;
+  /** Peak resident set of the backfill process, MiB. */
+  readonly peakRssMiB: number;
+  /** CPU of the backfill process, s. */
+  readonly workerCpuS: number | null;
+  /** CPU of the emulator during the backfill, s. */
+  readonly emulatorCpuS: number;
+  /** Process start to its first HTTP request (module loading, connections), ms. */
+  readonly startupMs: number | null;
+  /** Loader calls (row building, pool wait, transaction). */
+  readonly loader: SpanTotals | null;
+  /** Loader calls per loader: calls and summed ms. */
+  readonly loaderBy: Record<string, { calls: number; sumMs: number }>;
+  /** Warehouse transactions (the database's share of the loaders). */
+  readonly transactions: SpanTotals | null;
+  /** HTTP attempts, request start to last body byte. */
+  readonly http: SpanTotals | null;
+  /** Wall time with an HTTP attempt or a loader running, ms. */
+  readonly httpOrLoaderBusyMs: number | null;
+  /** Job time per resource from sync_runs. */
+  readonly jobTime: Record<string, { jobs: number; sumMs: number; requests: number }>;
+  /** Rows per table after the backfill. */
+  readonly rows: Record<string, number>;
+  /** Rows per second per table over the wall time. */
+  readonly rowsPerSecond: Record<string, number>;
+}
+
+/** The sink floor of one size. */
+export interface SinkFigures {
+  /** Summed COPY time, ms. */
+  readonly ms: number;
+  readonly rows: number;
+  readonly bytes: number;
+  /** Per table: rows, bytes, ms and rows per second. */
+  readonly byTable: Record<string, { rows: number; bytes: number; ms: number; rowsPerSecond: number }>;
+}
+
+/** Everything measured at one size. */
+export interface SizeFigures {
+  /** Collaborators in all (`--scale`). */
+  readonly collaborators: number;
+  /** Companies of the group. */
+  readonly companies: number;
+  /** Emulator spawn to listening, ms. */
+  readonly emulatorStartMs: number;
+  /** Requests the source floor planned, per endpoint. */
+  readonly plannedByEndpoint: Record<string, number>;
+  readonly source: SourceFigures;
+  readonly endToEnd: EndToEndFigures;
+  readonly sink: SinkFigures;
+  /** The two ratios of the issue. */
+  readonly ratios: {
+    /** End-to-end wall time ÷ source floor. */
+    readonly endToEndOverSource: number;
+    /** Loader busy time ÷ COPY floor (null when the probe saw no loader). */
+    readonly loaderOverCopy: number | null;
+  };
+}
+
+/** One benchmark run. */
+export interface BenchResults {
+  readonly mode: BenchMode;
+  /** ISO time the run started. */
+  readonly date: string;
+  readonly machine: MachineInfo;
+  /** The options that shape the figures. */
+  readonly settings: {
+    readonly from: string;
+    readonly to: string;
+    readonly today: string;
+    readonly seed: string;
+    readonly resources: readonly string[];
+    readonly concurrency: number;
+    readonly rps: number;
+  };
+  readonly sizes: SizeFigures[];
+  /** 1-minute load average when the run ended. */
+  readonly loadAtEnd: number;
+  /** Wall time of the whole run, s. */
+  readonly durationS: number;
+}

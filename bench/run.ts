@@ -1,0 +1,114 @@
+/**
+ * `npm run bench [-- --quick]`: measures the backfill against the floors of this
+ * machine at several company sizes (bench/README.md), prints the ratios, writes the
+ * figures to bench/results/ and the table to bench/README.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeMachine } from './machine.js';
+import { measureSize } from './measure-size.js';
+import { BenchUsageError, USAGE, parseBenchOptions } from './options.js';
+import { updateReadme } from './readme-table.js';
+import { markdownBlock, summaryTable, targetLines } from './report.js';
+import type { BenchResults, SizeFigures } from './results.js';
+import { connectRedis, connectWarehouse } from './scratch-space.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Above this 1-minute load average the machine is not quiet enough for figures that mean something. */
+const QUIET_LOAD = 1.0;
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseBenchOptions(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof BenchUsageError) {
+      process.stderr.write(`bench: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (options === 'help') {
+    say(USAGE);
+    return 0;
+  }
+  const o = options;
+  // Ctrl-C reaches the emulator and the backfill too; let the stages fail and clean up.
+  process.on('SIGINT', () => say('interrupted: cleaning up'));
+
+  const started = Date.now();
+  const pool = await connectWarehouse(o.databaseUrl);
+  const redis = await connectRedis(o.redisUrl);
+  try {
+    const machine = await describeMachine(ROOT, pool);
+    say(
+      `punchline bench (${o.mode}): ${o.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} collaborators, ` +
+        `${o.from}..${o.to}, concurrency ${o.concurrency}, ${o.rps} rps; commit ${machine.commit}`,
+    );
+    if (machine.loadAtStart > QUIET_LOAD) {
+      say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);
+    }
+    const sizes: SizeFigures[] = [];
+    for (const size of o.sizes) {
+      say(`== ${size.toLocaleString('en-US')} collaborators`);
+      const f = await measureSize(size, o, { root: ROOT, pool, redis, say });
+      sizes.push(f);
+      say(
+        `  ratios: end-to-end ÷ source floor ${f.ratios.endToEndOverSource.toFixed(2)}×, ` +
+          `loader ÷ COPY floor ${f.ratios.loaderOverCopy === null ? 'n/a' : `${f.ratios.loaderOverCopy.toFixed(2)}×`}`,
+      );
+    }
+    const results: BenchResults = {
+      mode: o.mode,
+      date: new Date(started).toISOString(),
+      machine,
+      settings: {
+        from: o.from,
+        to: o.to,
+        today: o.today,
+        seed: o.seed,
+        resources: o.resources,
+        concurrency: o.concurrency,
+        rps: o.rps,
+      },
+      sizes,
+      loadAtEnd: Number(loadavg()[0]!.toFixed(2)),
+      durationS: Math.round((Date.now() - started) / 1000),
+    };
+    say('');
+    for (const line of summaryTable(results)) say(line);
+    say('');
+    for (const line of targetLines(results)) say(line);
+
+    let jsonPath: string | undefined;
+    if (o.writeJson) {
+      const dir = join(ROOT, 'bench', 'results');
+      mkdirSync(dir, { recursive: true });
+      const file = join(dir, `${o.mode}-${results.date.slice(0, 10)}-${machine.commit}.json`);
+      writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+      jsonPath = relative(ROOT, file);
+      say(`\nfigures written to ${jsonPath}`);
+    }
+    if (o.writeReadme) {
+      updateReadme(join(ROOT, 'bench', 'README.md'), o.mode, markdownBlock(results, jsonPath));
+      say(`table written to bench/README.md (${o.mode} block)`);
+    }
+    return 0;
+  } finally {
+    await pool.end();
+    redis.disconnect();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    const e = err as Error & { code?: string };
+    process.stderr.write(`bench: ${e.message}${e.code ? ` [${e.code}]` : ''}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,99 @@
+/**
+ * The run's own corner of Postgres and Redis: a fresh warehouse schema (migrated the
+ * way `punchline migrate` does), a staging schema for the sink floor and a BullMQ
+ * prefix, all named uniquely and dropped at the end; plus the few reads the report
+ * needs from the warehouse (rows per table, job-time per resource).
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { migrate } from '../src/warehouse/migrate.js';
+
+/** Names of one run's schemas and queue prefix. */
+export interface ScratchNames {
+  /** Warehouse schema (WAREHOUSE_SCHEMA). */
+  readonly schema: string;
+  /** Staging schema of the sink floor. */
+  readonly stageSchema: string;
+  /** BullMQ prefix (QUEUE_PREFIX), which also holds the request budget's keys. */
+  readonly queuePrefix: string;
+}
+
+/** Unique names for one size of one run. */
+export function scratchNames(size: number): ScratchNames {
+  const id = randomUUID().replace(/-/g, '').slice(0, 10);
+  return { schema: `bench_${size}_${id}`, stageSchema: `bench_${size}_${id}_copy`, queuePrefix: `bench_${size}_${id}` };
+}
+
+/** Opens a pool, or fails saying what to start. */
+export async function connectWarehouse(databaseUrl: string): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: 'punchline-bench' });
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await pool.end();
+    throw new Error(`Postgres is not reachable at ${databaseUrl} (${(err as Error).message}); start it or set DATABASE_URL`);
+  }
+  return pool;
+}
+
+/** Connects to Redis, or fails saying what to start. */
+export async function connectRedis(redisUrl: string): Promise<Redis> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    redis.disconnect();
+    throw new Error(`Redis is not reachable at ${redisUrl} (${(err as Error).message}); start it or set REDIS_URL`);
+  }
+  return redis;
+}
+
+/** Creates and migrates the warehouse schema. */
+export async function createWarehouseSchema(databaseUrl: string, schema: string): Promise<void> {
+  await migrate(databaseUrl, schema);
+}
+
+/** Drops the run's schemas and Redis keys (idempotent). */
+export async function dropScratch(pool: pg.Pool, redis: Redis, n: ScratchNames): Promise<void> {
+  await pool.query(`drop schema if exists "${n.stageSchema}" cascade`);
+  await pool.query(`drop schema if exists "${n.schema}" cascade`);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${n.queuePrefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** Live rows per loader table of `schema` (tables with rows only). */
+export async function rowCounts(pool: pg.Pool, schema: string): Promise<Record<string, number>> {
+  const { rows: tables } = await pool.query<{ table_name: string }>(
+    `select table_name from information_schema.tables
+      where table_schema = $1 and table_type = 'BASE TABLE'
+        and table_name not in ('schema_migrations', 'sync_runs', 'sync_windows')
+      order by table_name`,
+    [schema],
+  );
+  const out: Record<string, number> = {};
+  for (const { table_name: t } of tables) {
+    const { rows } = await pool.query<{ n: string }>(`select count(*) as n from "${schema}"."${t}"`);
+    if (Number(rows[0]!.n) > 0) out[t] = Number(rows[0]!.n);
+  }
+  return out;
+}
+
+/** Job time per resource from `sync_runs` (succeeded runs): jobs, summed duration, requests. */
+export async function jobTimeByResource(
+  pool: pg.Pool,
+  schema: string,
+): Promise<Record<string, { jobs: number; sumMs: number; requests: number }>> {
+  const { rows } = await pool.query<{ resource: string; jobs: string; ms: string; requests: string }>(
+    `select resource, count(*) as jobs, coalesce(sum(duration_ms), 0) as ms, coalesce(sum(requests), 0) as requests
+       from "${schema}".sync_runs where status = 'succeeded' group by resource order by resource`,
+  );
+  return Object.fromEntries(
+    rows.map((r) => [r.resource, { jobs: Number(r.jobs), sumMs: Number(r.ms), requests: Number(r.requests) }]),
+  );
+}

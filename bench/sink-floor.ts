@@ -1,0 +1,93 @@
+/**
+ * The sink floor: the rows the backfill wrote, sent again with `COPY ... FROM STDIN`
+ * into unlogged staging tables without keys or indexes, one table after the other on
+ * one connection. The rows are first read out of the warehouse with `COPY TO` (not
+ * timed), so the floor writes exactly the same rows, byte for byte, as the loaders did.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
+
+/** COPY of one table. */
+export interface TableCopy {
+  /** Rows copied. */
+  readonly rows: number;
+  /** Bytes of COPY text sent. */
+  readonly bytes: number;
+  /** Wall time of the COPY FROM, ms. */
+  readonly ms: number;
+}
+
+/** The sink floor of a warehouse schema. */
+export interface SinkFloorResult {
+  /** Sum of the COPY times, ms. */
+  readonly ms: number;
+  /** Rows in all. */
+  readonly rows: number;
+  /** Bytes in all. */
+  readonly bytes: number;
+  /** Per table. */
+  readonly byTable: Record<string, TableCopy>;
+}
+
+/** Tables written by the sync's bookkeeping, not by the loaders. */
+const BOOKKEEPING = ['schema_migrations', 'sync_runs', 'sync_windows'];
+
+const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** Reads a COPY TO into a few large buffers (COPY TO yields one small chunk per row). */
+async function readOut(client: pg.PoolClient, sql: string): Promise<Buffer[]> {
+  const stream = client.query(copyTo(sql));
+  const out: Buffer[] = [];
+  let pending: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    pending.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= 4 << 20) {
+      out.push(Buffer.concat(pending));
+      pending = [];
+      size = 0;
+    }
+  }
+  if (pending.length > 0) out.push(Buffer.concat(pending));
+  return out;
+}
+
+/**
+ * Copies every non-empty loader table of `schema` into unlogged tables of `stageSchema`
+ * (created here) and times each COPY FROM.
+ */
+export async function copyFloor(pool: pg.Pool, schema: string, stageSchema: string): Promise<SinkFloorResult> {
+  const client = await pool.connect();
+  try {
+    const { rows: tables } = await client.query<{ table_name: string }>(
+      `select table_name from information_schema.tables
+        where table_schema = $1 and table_type = 'BASE TABLE' and table_name <> all($2)
+        order by table_name`,
+      [schema, BOOKKEEPING],
+    );
+    await client.query(`create schema if not exists ${ident(stageSchema)}`);
+    const byTable: Record<string, TableCopy> = {};
+    for (const { table_name: t } of tables) {
+      const data = await readOut(client, `COPY ${ident(schema)}.${ident(t)} TO STDOUT`);
+      const bytes = data.reduce((a, b) => a + b.length, 0);
+      if (bytes === 0) continue;
+      await client.query(`create unlogged table ${ident(stageSchema)}.${ident(t)} (like ${ident(schema)}.${ident(t)})`);
+      const t0 = performance.now();
+      const sink = client.query(copyFrom(`COPY ${ident(stageSchema)}.${ident(t)} FROM STDIN`));
+      await pipeline(Readable.from(data), sink);
+      byTable[t] = { rows: sink.rowCount, bytes, ms: performance.now() - t0 };
+    }
+    const all = Object.values(byTable);
+    return {
+      ms: all.reduce((a, c) => a + c.ms, 0),
+      rows: all.reduce((a, c) => a + c.rows, 0),
+      bytes: all.reduce((a, c) => a + c.bytes, 0),
+      byTable,
+    };
+  } finally {
+    client.release();
+  }
+}

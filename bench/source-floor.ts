@@ -1,0 +1,84 @@
+/**
+ * The source floor: every request of the workload over HTTP with the sync's budget (at
+ * most `concurrency` in flight, at most `rps` started in any sliding second), each body
+ * read to its end and thrown away — no JSON parsing, no validation, no warehouse. What
+ * the backfill cannot beat while it reads the same responses from the same source.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Pool } from 'undici';
+import type { PlannedRequest } from './workload.js';
+
+/** Options of {@link fetchAll}. */
+export interface SourceFloorOptions {
+  /** API root (the emulator's URL). */
+  readonly baseUrl: string;
+  /** Token sent as `apiServiceToken` (never printed). */
+  readonly token: string;
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Requests started in any sliding second. */
+  readonly rps: number;
+}
+
+/** What one pass over the workload measured. */
+export interface SourceFloorResult {
+  /** Wall time of the pass, ms. */
+  readonly ms: number;
+  /** Requests made. */
+  readonly requests: number;
+  /** Response body bytes read. */
+  readonly bytes: number;
+  /** Slowest single request, ms. */
+  readonly slowestMs: number;
+}
+
+/** A request of the floor that did not answer 200. */
+export class SourceFloorError extends Error {
+  override readonly name = 'SourceFloorError';
+  readonly code = 'source_floor_failed';
+}
+
+/** Admits at most `rps` starts in any sliding second (a sliding log, like the sync's budget). */
+class SlidingSecond {
+  private readonly starts: number[] = [];
+  constructor(private readonly rps: number) {}
+
+  async admit(): Promise<void> {
+    for (;;) {
+      const now = performance.now();
+      while (this.starts.length > 0 && this.starts[0]! <= now - 1000) this.starts.shift();
+      if (this.starts.length < this.rps) {
+        this.starts.push(now);
+        return;
+      }
+      await sleep(this.starts[0]! + 1000 - now);
+    }
+  }
+}
+
+/** Fetches every request of `requests` once and discards the bodies. */
+export async function fetchAll(requests: readonly PlannedRequest[], o: SourceFloorOptions): Promise<SourceFloorResult> {
+  const pool = new Pool(o.baseUrl, { connections: o.concurrency });
+  const window = new SlidingSecond(o.rps);
+  let next = 0;
+  let bytes = 0;
+  let slowestMs = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (next < requests.length) {
+      const r = requests[next++]!;
+      await window.admit();
+      const t0 = performance.now();
+      const res = await pool.request({ method: 'GET', path: r.path, headers: { apiServiceToken: o.token } });
+      for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+      if (res.statusCode !== 200) throw new SourceFloorError(`${r.endpoint} answered ${res.statusCode} during the source floor`);
+      slowestMs = Math.max(slowestMs, performance.now() - t0);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(o.concurrency, requests.length) }, lane));
+  } finally {
+    await pool.close();
+  }
+  return { ms: performance.now() - started, requests: requests.length, bytes, slowestMs };
+}

@@ -1,0 +1,75 @@
+/**
+ * Preloaded into the benchmarked `punchline backfill` process (`node --import
+ * ./bench/worker-probe.mjs bin/punchline.js backfill ...`). It changes nothing the sync
+ * does; it only listens and, when the process exits, writes what it saw as JSON to the
+ * file named by PUNCHLINE_BENCH_PROBE:
+ * - `loader`: every warehouse loader call, from the sync's `punchline:warehouse-load`
+ *   diagnostics channel (src/sync/loader-timing.ts): [startMs, endMs, loader, ok];
+ * - `tx`: every warehouse transaction, BEGIN to COMMIT/ROLLBACK on a pg client
+ *   (the database's share of the loader time): [startMs, endMs];
+ * - `http`: every HTTP attempt, from undici's diagnostics channels: [startMs, endMs];
+ * - the process's peak and final resident set (VmHWM, VmRSS) and CPU time.
+ * Plain JavaScript so it loads before bin/punchline.js registers its TypeScript loader.
+ */
+import { subscribe } from 'node:diagnostics_channel';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
+
+const out = process.env.PUNCHLINE_BENCH_PROBE;
+
+if (out) {
+  const loader = [];
+  const tx = [];
+  const http = [];
+
+  subscribe('punchline:warehouse-load', (m) => loader.push([m.startMs, m.startMs + m.durationMs, m.loader, m.ok]));
+
+  // undici (the package the client uses, and Node's fetch) publishes request life cycles.
+  const started = new WeakMap();
+  subscribe('undici:request:create', ({ request }) => started.set(request, performance.now()));
+  const end = ({ request }) => {
+    const t = started.get(request);
+    if (t !== undefined) {
+      started.delete(request);
+      http.push([t, performance.now()]);
+    }
+  };
+  subscribe('undici:request:trailers', end);
+  subscribe('undici:request:error', end);
+
+  // pg is CommonJS: the app's `import pg from 'pg'` gets this same module object.
+  const pg = createRequire(import.meta.url)('pg');
+  const query = pg.Client.prototype.query;
+  const open = new WeakMap();
+  pg.Client.prototype.query = function probedQuery(config, ...rest) {
+    const text = typeof config === 'string' ? config : config?.text;
+    const result = query.call(this, config, ...rest);
+    if (text === 'BEGIN') open.set(this, performance.now());
+    else if ((text === 'COMMIT' || text === 'ROLLBACK') && open.has(this)) {
+      const t = open.get(this);
+      open.delete(this);
+      const done = () => tx.push([t, performance.now()]);
+      if (result && typeof result.then === 'function') result.then(done, done);
+      else done();
+    }
+    return result;
+  };
+
+  process.on('exit', () => {
+    let hwmKb = NaN;
+    let rssKb = NaN;
+    try {
+      const status = readFileSync('/proc/self/status', 'utf8');
+      hwmKb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]);
+      rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
+    } catch {
+      // not Linux: the bench falls back to its own polling
+    }
+    const cpu = process.cpuUsage();
+    writeFileSync(
+      out,
+      JSON.stringify({ uptimeMs: performance.now(), hwmKb, rssKb, cpuUserUs: cpu.user, cpuSystemUs: cpu.system, loader, tx, http }),
+    );
+  });
+}
