@@ -8,9 +8,8 @@
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../sync/backfill.js';
-import { barReporter, formatSeconds, plainReporter } from '../sync/progress.js';
-import { openRuntime } from '../sync/runtime.js';
+import type { BackfillSummary } from '../sync/backfill.js';
+import { formatSeconds } from '../sync/progress.js';
 
 /** The summary lines printed at the end of a backfill (pure). */
 export function summaryLines(s: BackfillSummary): string[] {
@@ -28,6 +27,12 @@ export function summaryLines(s: BackfillSummary): string[] {
 /** Runs `punchline backfill`. */
 export async function backfillCommand(ctx: CommandContext, opts: BackfillArgs): Promise<number> {
   const options = parseBackfillArgs(opts, ctx.config);
+  // Loaded only after the arguments passed: a typo fails without loading BullMQ and the rest.
+  const [{ runBackfill }, { barReporter, plainReporter }, { openRuntime }] = await Promise.all([
+    import('../sync/backfill.js'),
+    import('../sync/progress.js'),
+    import('../sync/runtime.js'),
+  ]);
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger });
   const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
   try {
