@@ -1,0 +1,210 @@
+/**
+ * Sync jobs against the emulator over HTTP, real Redis and real Postgres: what a job
+ * does with a record of another company, a rejected token, a company outside the group,
+ * a 429 it cannot wait out, a window the API finds too long; and schedule ticks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { PROCESSORS } from '../jobs/index.js';
+import { planSchedule } from '../jobs/plan-schedule.js';
+import { ApiClient } from '../src/api/client.js';
+import { jobIdFor } from '../src/sync/job-ids.js';
+import type { SyncJobData } from '../src/sync/job-data.js';
+import { runSyncJob } from '../src/sync/run-job.js';
+import type { SyncRuntime } from '../src/sync/runtime.js';
+import { startWorkers } from '../src/sync/workers.js';
+import { startHarness, type Harness } from './sync-harness.js';
+
+const TODAY = '2026-10-31';
+
+async function addJob(rt: SyncRuntime, data: SyncJobData, attempts?: number): Promise<Job> {
+  return rt.queues.sync.add(data.resource, data, { jobId: jobIdFor(data), ...(attempts ? { attempts } : {}) });
+}
+
+async function runs(h: Harness, jobId: string) {
+  const r = await h.pool.query<{ status: string; error: string | null; requests: number }>(
+    `select status, error, requests from "${h.schema}".sync_runs where job_id = $1 order by id`,
+    [jobId],
+  );
+  return r.rows;
+}
+
+describe('sync jobs', () => {
+  let h: Harness;
+  let rt: SyncRuntime;
+  let hq: string;
+  let branch: string;
+
+  beforeAll(async () => {
+    h = await startHarness('jobs', { today: TODAY });
+    rt = await h.runtime();
+    hq = h.emulator.companies[0]!.cnpj;
+    branch = h.emulator.companies[1]!.cnpj;
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  describe("when a record's company block names another company", () => {
+    it('fails the window permanently and loads nothing of it', async () => {
+      // Unscoped, the headquarters token reads the headquarters: the branch's window gets foreign records.
+      const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: false, from: '2026-06-01', to: '2026-06-10' });
+      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnrecoverableError);
+      expect((err as Error).message).toMatch(new RegExp(`belongs to company ${hq}, but company ${branch} was asked for`));
+      const n = await h.pool.query(`select count(*)::int as n from "${h.schema}".punches`);
+      expect(n.rows[0].n).toBe(0);
+      expect((await runs(h, job.id!)).map((r) => r.status)).toEqual(['failed']);
+    });
+
+    it('loads the same window when the company is asked for with company_national_registry', async () => {
+      const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' });
+      const result = await runSyncJob(rt, job, { processors: PROCESSORS });
+      expect(result.inserted).toBeGreaterThan(0);
+      const ids = await h.pool.query<{ point_id: number }>(`select point_id from "${h.schema}".punches where company_cnpj = $1`, [branch]);
+      expect(new Set(ids.rows.map((r) => Number(r.point_id)))).toEqual(new Set(h.emulator.truth.pointIds(branch, '2026-06-01', '2026-06-10')));
+    });
+  });
+
+  describe('when the API rejects the token (401)', () => {
+    it("stops the connection's jobs with a clear error after one request", async () => {
+      const bad = await h.runtime({ SERVICE_API_TOKEN: 'wrong-token-123456' });
+      const first = await addJob(bad, { connection: 'default', resource: 'collaborators', company: hq, scoped: true });
+      const err = await runSyncJob(bad, first, { processors: PROCESSORS }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnrecoverableError);
+      expect((err as Error).message).toMatch(/rejected the token of connection "default" \(401 invalid_service_token\)/);
+      expect((err as Error).message).not.toContain('wrong-token-123456');
+      // the next job of that connection fails at once, without calling the API
+      const second = await addJob(bad, { connection: 'default', resource: 'lookups', company: hq, scoped: true });
+      const before = h.emulator.stats().startsByToken['wrong-token-123456']?.length ?? 0;
+      await expect(runSyncJob(bad, second, { processors: PROCESSORS })).rejects.toBeInstanceOf(UnrecoverableError);
+      expect(h.emulator.stats().startsByToken['wrong-token-123456']).toHaveLength(before);
+      expect(before).toBe(1);
+    });
+  });
+
+  describe('when a company is outside the group (404 company_not_found)', () => {
+    it('fails the job and queues a new group walk', async () => {
+      const gone = h.emulator.inactiveCompany.cnpj;
+      const job = await addJob(rt, { connection: 'default', resource: 'collaborators', company: gone, scoped: true });
+      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnrecoverableError);
+      expect((err as Error).message).toMatch(/company_not_found.*a new group walk was queued/);
+      const walk = await rt.queues.sync.getJob('companies.default');
+      expect(walk?.data).toMatchObject({ resource: 'companies', origin: 'walk' });
+      await walk!.remove();
+    });
+  });
+
+  describe('when the API keeps answering 429', () => {
+    it('pauses the queue and returns the job to waiting without using an attempt', async () => {
+      // A client that does not wait 429s out itself, so the job sees RateLimitedError.
+      const clients = new Map<string, ReturnType<SyncRuntime['client']>>();
+      const impatient: SyncRuntime = {
+        ...rt,
+        client(name) {
+          let c = clients.get(name);
+          if (!c) {
+            const base = rt.client(name);
+            const api = new ApiClient({ baseUrl: base.connection.baseUrl, token: base.connection.token, retryRateLimited: false, limiter: base.budget });
+            c = { ...base, api };
+            clients.set(name, c);
+          }
+          return c;
+        },
+      };
+      // jobs the tests above ran by hand are still waiting in the queue
+      await rt.queues.sync.drain();
+      h.emulator.setFaults({ rateLimitRps: 2 });
+      const data: SyncJobData = { connection: 'default', resource: 'hour_bank', company: hq, scoped: true, from: '2026-06-01', to: '2026-06-12' };
+      // one attempt only: a 429 that burned it would fail the job
+      const job = await addJob(rt, data, 1);
+      const pauses: number[] = [];
+      const queue = rt.queues.sync;
+      const rateLimit = queue.rateLimit.bind(queue);
+      queue.rateLimit = async (ms: number) => {
+        pauses.push(ms);
+        return rateLimit(ms);
+      };
+      const pool = startWorkers(impatient, { concurrency: 1, queues: ['sync'] });
+      try {
+        const until = Date.now() + 30_000;
+        while (!(await runs(h, job.id!)).some((r) => /: 429 /.test(r.error ?? ''))) {
+          if (Date.now() > until) throw new Error(`no rate-limited run: ${JSON.stringify(await runs(h, job.id!))}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(pauses.length).toBeGreaterThan(0);
+        expect(pauses[0]).toBeGreaterThanOrEqual(1000);
+        h.emulator.setFaults({ rateLimitRps: 0 });
+        const deadline = Date.now() + 30_000;
+        while ((await rt.queues.sync.getJobState(job.id!)) !== 'completed') {
+          if (Date.now() > deadline) throw new Error(`job is ${await rt.queues.sync.getJobState(job.id!)}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        h.emulator.setFaults({ rateLimitRps: 0 });
+        queue.rateLimit = rateLimit;
+        await pool.close();
+        for (const c of clients.values()) await c.api.close();
+      }
+      const done = await rt.queues.sync.getJob(job.id!);
+      expect(done!.attemptsMade).toBe(1);
+      const statuses = (await runs(h, job.id!)).map((r) => r.status);
+      expect(statuses.at(-1)).toBe('succeeded');
+      expect(statuses.filter((s) => s === 'failed').length).toBeGreaterThanOrEqual(1);
+      const days = await h.pool.query(`select count(distinct balance_date)::int as n from "${h.schema}".hour_bank_balances where company_cnpj = $1`, [hq]);
+      expect(days.rows[0].n).toBe(12);
+    }, 90_000);
+  });
+
+  describe('a schedule tick', () => {
+    it('queues the nightly windows for today in the connection time zone, and a second tick queues none twice', async () => {
+      const now = () => new Date('2026-10-20T12:00:00Z');
+      const first = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, now);
+      expect(first.today).toBe('2026-10-20');
+      expect(first.added).toContain(`hour_totals.default.${hq}.2026-09-01.2026-09-30`);
+      expect(first.added).toContain(`hour_totals.default.${branch}.2026-10-01.2026-10-31`);
+      expect(first.added).toContain(`hour_bank.default.${hq}.2026-10-19.2026-10-20`);
+      expect(first.added).toContain(`absences.default.${hq}.2027-02-01.2027-02-17`);
+      const again = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, now);
+      expect(again.added).toEqual([]);
+      expect(again.pending.sort()).toEqual([...first.added].sort());
+      const job = await rt.queues.sync.getJob(`absences.default.${hq}.2026-10-01.2026-10-31`);
+      expect(job?.data).toMatchObject({ scoped: true, followUp: true, origin: 'schedule' });
+      await rt.queues.sync.obliterate({ force: true });
+    });
+  });
+});
+
+describe('when the API rejects exactly-31-day periods (strict emulator)', () => {
+  let h: Harness;
+  let rt: SyncRuntime;
+
+  beforeAll(async () => {
+    h = await startHarness('strict', { today: TODAY, strict: true });
+    rt = await h.runtime();
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('splits the month in halves and loads each, equal to the emulator data', async () => {
+    const cnpj = h.emulator.companies[0]!.cnpj;
+    const data: SyncJobData = { connection: 'default', resource: 'hour_totals', company: cnpj, scoped: true, from: '2026-07-01', to: '2026-07-31' };
+    const job = await addJob(rt, data);
+    const result = await runSyncJob(rt, job, { processors: PROCESSORS });
+    expect(result.requests).toBe(3); // 31 days refused, then 16 + 15
+    const periods = await h.pool.query<{ p: string }>(
+      `select distinct period_start || '..' || period_end as p from "${h.schema}".hour_totals order by 1`,
+    );
+    expect(periods.rows.map((r) => r.p)).toEqual(['2026-07-01..2026-07-16', '2026-07-17..2026-07-31']);
+    const worked = await h.pool.query<{ cpf: string; s: number }>(
+      `select cpf, worked_time_seconds as s from "${h.schema}".hour_totals where period_start = '2026-07-17'`,
+    );
+    const truth = h.emulator.truth.hourTotals(cnpj, '2026-07-17', '2026-07-31');
+    expect(new Set(worked.rows.map((r) => `${r.cpf}:${r.s}`))).toEqual(new Set(truth.map((t) => `${t.cpf}:${t.totals.worked_time}`)));
+    // the planned window is the one recorded as done
+    const w = await h.pool.query(`select window_start::text, window_end::text from "${h.schema}".sync_windows`);
+    expect(w.rows).toEqual([{ window_start: '2026-07-01', window_end: '2026-07-31' }]);
+  });
+});
