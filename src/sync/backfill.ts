@@ -8,6 +8,7 @@ import type { Job } from 'bullmq';
 import { todayIn } from '../util/time.js';
 import type { BackfillOptions } from './backfill-args.js';
 import { enqueueJobs } from './enqueue.js';
+import { followedStates } from './job-states.js';
 import type { SyncJobResult } from './job-data.js';
 import { backfillItems, planJobs } from './planner.js';
 import { checkConnection, checkWarehouse } from './preflight.js';
@@ -166,32 +167,40 @@ async function follow(
       summary.interrupted = true;
       return;
     }
-    for (const [id, queueName] of [...open]) {
+    const byQueue = new Map<QueueName, string[]>();
+    for (const [id, queueName] of open) {
+      const ids = byQueue.get(queueName);
+      if (ids) ids.push(id);
+      else byQueue.set(queueName, [id]);
+    }
+    for (const [queueName, ids] of byQueue) {
       const queue = rt.queues.get(queueName);
-      const state = await queue.getJobState(id);
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
-      open.delete(id);
-      const job: Job | undefined = state === 'unknown' ? undefined : await queue.getJob(id);
-      if (state === 'completed' && job) {
-        const r = job.returnvalue as SyncJobResult | null;
-        summary.succeeded += 1;
-        if (r) {
-          summary.inserted += r.inserted;
-          summary.updated += r.updated;
-          summary.deleted += r.deleted;
-          summary.requests += r.requests;
-          for (const f of r.followUps ?? []) {
-            if (!tracked.has(f.id)) {
-              tracked.set(f.id, f.queue as QueueName);
-              open.set(f.id, f.queue as QueueName);
-              summary.total += 1;
+      const states = await followedStates(rt.redis, queue, ids);
+      for (const [id, state] of states) {
+        if (state === 'pending') continue;
+        open.delete(id);
+        const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);
+        if (state === 'completed' && job) {
+          const r = job.returnvalue as SyncJobResult | null;
+          summary.succeeded += 1;
+          if (r) {
+            summary.inserted += r.inserted;
+            summary.updated += r.updated;
+            summary.deleted += r.deleted;
+            summary.requests += r.requests;
+            for (const f of r.followUps ?? []) {
+              if (!tracked.has(f.id)) {
+                tracked.set(f.id, f.queue as QueueName);
+                open.set(f.id, f.queue as QueueName);
+                summary.total += 1;
+              }
             }
           }
-        }
-      } else {
-        summary.failed += 1;
-        if (summary.failures.length < MAX_FAILURES_LISTED) {
-          summary.failures.push({ id, error: job?.failedReason ?? 'the job was removed from the queue before it finished' });
+        } else {
+          summary.failed += 1;
+          if (summary.failures.length < MAX_FAILURES_LISTED) {
+            summary.failures.push({ id, error: job?.failedReason ?? 'the job was removed from the queue before it finished' });
+          }
         }
       }
     }

@@ -4,7 +4,7 @@
  * Redis connection. A tiny BullMQ limiter is configured only so that `queue.rateLimit()`
  * (used on 429) pauses the queue; the real request budget is request-budget.ts.
  */
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { PROCESSORS } from '../../jobs/index.js';
 import { planSchedule } from '../../jobs/plan-schedule.js';
@@ -56,8 +56,8 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
       autorun: true,
     });
     worker.on('failed', (job, err) => {
-      const final = job && job.attemptsMade >= (job.opts.attempts ?? 1);
-      logger[final || err.name === 'UnrecoverableError' ? 'error' : 'warn'](
+      const final = err instanceof UnrecoverableError || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+      logger[final ? 'error' : 'warn'](
         { queue: name, job: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
         final ? 'job failed' : 'job attempt failed',
       );
