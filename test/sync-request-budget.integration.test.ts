@@ -110,7 +110,18 @@ describe('RedisRequestBudget', () => {
       const held = await b.acquire();
       const controller = new AbortController();
       const waiting = b.acquire(controller.signal);
-      setTimeout(() => controller.abort(new Error('stop')), 50);
+      let waitingSettled = false;
+      waiting.then(
+        () => (waitingSettled = true),
+        () => (waitingSettled = true),
+      );
+      // a second waiter queued behind the first in this process gives up at once, not when the first does
+      const controller2 = new AbortController();
+      const queued = b.acquire(controller2.signal);
+      setTimeout(() => controller2.abort(new Error('stop 2')), 30);
+      await expect(queued).rejects.toThrow('stop 2');
+      expect(waitingSettled).toBe(false);
+      controller.abort(new Error('stop'));
       await expect(waiting).rejects.toThrow('stop');
       held();
       const next = await b.acquire();

@@ -132,7 +132,24 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       () => undefined,
       () => undefined,
     );
-    return turn;
+    if (!signal) return turn;
+    // An abort rejects at once, even while earlier acquirers still hold the queue.
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+      turn.then(
+        (release) => {
+          signal.removeEventListener('abort', onAbort);
+          if (signal.aborted) release();
+          else resolve(release);
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      );
+    });
   }
 
   /** Blocks every process of the connection for `retryAfterMs` (a 429 answer). */
