@@ -66,6 +66,49 @@ describe('sync jobs', () => {
     });
   });
 
+  describe('audit photos (opt-in follow-up of a punches window)', () => {
+    it('fetches the photo of every punch that has one, once', async () => {
+      const data: SyncJobData = { connection: 'default', resource: 'audit_photos', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' };
+      const first = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      const expected = await h.pool.query<{ n: number }>(
+        `select count(*)::int as n from "${h.schema}".punches where company_cnpj = $1 and has_audit_photo`,
+        [branch],
+      );
+      expect(expected.rows[0]!.n).toBeGreaterThan(0);
+      expect(first.requests).toBe(expected.rows[0]!.n);
+      const stored = await h.pool.query(
+        `select count(*)::int as n from "${h.schema}".audit_photos a join "${h.schema}".punches p using (point_id)
+          where p.company_cnpj = $1 and a.sha256 ~ '^[0-9a-f]{64}$'`,
+        [branch],
+      );
+      expect(stored.rows[0].n).toBe(expected.rows[0]!.n);
+      await rt.queues.sync.remove(jobIdFor(data));
+      const again = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      expect(again.requests).toBe(0);
+    });
+
+    it('is queued by the punches window when asked to follow up', async () => {
+      const data: SyncJobData = { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-11', to: '2026-06-12', followUp: true };
+      const result = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      const id = `audit_photos.default.${branch}.2026-06-11.2026-06-12`;
+      expect(result.followUps).toEqual([{ queue: 'followups', id }]);
+      expect(await rt.queues.followups.getJob(id)).toBeDefined();
+    });
+  });
+
+  describe('a window inside the lookback horizon', () => {
+    it('is synced but never recorded as done', async () => {
+      const data: SyncJobData = { connection: 'default', resource: 'tardiness', company: hq, scoped: true, from: '2026-10-20', to: '2026-10-25' };
+      const now = () => new Date('2026-11-10T12:00:00Z');
+      const result = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS, now });
+      expect(result.recorded).toBe(false);
+      const older: SyncJobData = { ...data, from: '2026-09-01', to: '2026-09-30' };
+      expect((await runSyncJob(rt, await addJob(rt, older), { processors: PROCESSORS, now })).recorded).toBe(true);
+      const w = await h.pool.query(`select window_start::text from "${h.schema}".sync_windows where resource = 'tardiness'`);
+      expect(w.rows).toEqual([{ window_start: '2026-09-01' }]);
+    });
+  });
+
   describe('when the API rejects the token (401)', () => {
     it("stops the connection's jobs with a clear error after one request", async () => {
       const bad = await h.runtime({ SERVICE_API_TOKEN: 'wrong-token-123456' });
