@@ -29,6 +29,8 @@ export interface ProbeReport {
   readonly uptimeMs: number;
   /** Peak resident set, KiB. */
   readonly hwmKb: number;
+  /** Resident set when the first HTTP request started (modules loaded, no data yet), KiB. */
+  readonly firstRequestRssKb: number;
   /** CPU time of the process, µs. */
   readonly cpuUserUs: number;
   readonly cpuSystemUs: number;

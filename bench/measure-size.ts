@@ -1,13 +1,14 @@
 /**
- * One company size, end to end: start the emulator, fetch the workload twice (the first
- * pass warms the emulator's caches, the second is the source floor), backfill the same
- * range into an empty schema, COPY the rows it wrote (the sink floor), and clean up.
+ * One company size, end to end: start the emulator, warm its caches, fetch the workload
+ * (the source floor), backfill the same range into an empty schema (end-to-end), COPY
+ * the rows it wrote (the sink floor), and clean up.
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
 import { startEmulatorProcess } from './emulator-process.js';
+import { cpuSecondsByName } from './proc-stats.js';
 import { spanTotals, type Span } from './intervals.js';
 import type { BenchOptions } from './options.js';
 import type { EndToEndFigures, SizeFigures } from './results.js';
@@ -20,7 +21,8 @@ import {
 } from './scratch-space.js';
 import { copyFloor } from './sink-floor.js';
 import { fetchAll } from './source-floor.js';
-import { countByEndpoint, planWorkload } from './workload.js';
+import { sampleWaits } from './wait-sampler.js';
+import { countByEndpoint, planWarmUp, planWorkload } from './workload.js';
 
 /** Shared handles of a run. */
 export interface RunHandles {
@@ -45,7 +47,7 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 /** What the emulator and the warehouse tell about a backfill. */
 type Observed = Pick<
   EndToEndFigures,
-  'requests' | 'requestsByEndpoint' | 'maxInFlight' | 'emulatorCpuS' | 'jobTime' | 'rows'
+  'requests' | 'requestsByEndpoint' | 'maxInFlight' | 'emulatorCpuS' | 'postgresCpuS' | 'dbWaits' | 'jobTime' | 'rows'
 >;
 
 /** The end-to-end figures from the backfill run, its probe and what was observed around it. */
@@ -68,6 +70,7 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
     jobsSucceeded: run.jobsSucceeded ?? null,
     jobsTotal: run.jobsTotal ?? null,
     peakRssMiB: Math.round(peakKb / 1024),
+    baselineRssMiB: p && Number.isFinite(p.firstRequestRssKb) ? Math.round(p.firstRequestRssKb / 1024) : null,
     workerCpuS: p ? (p.cpuUserUs + p.cpuSystemUs) / 1e6 : null,
     startupMs: p && p.http.length > 0 ? Math.min(...p.http.map((h) => h[0])) : null,
     loader: p ? spanTotals(loaderSpans) : null,
@@ -96,20 +99,22 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
     });
     const budget = { baseUrl: emu.url, token: hq.token, concurrency: o.concurrency, rps: o.rps };
 
-    const cold = await fetchAll(workload, budget);
+    const warmUp = await fetchAll(planWarmUp(emu.companies.map((c) => c.cnpj), o.to), budget);
     await emu.resetStats();
     const cpu0 = emu.cpuSeconds();
     const floor = await fetchAll(workload, budget);
     const sourceCpu = emu.cpuSeconds() - cpu0;
     const sourceStats = await emu.stats();
     h.say(
-      `  source floor: ${s(floor.ms)} (cold pass ${s(cold.ms)}), ${floor.requests} requests, ${mib(floor.bytes)}, ` +
+      `  source floor: ${s(floor.ms)} (after a ${s(warmUp.ms)} warm-up), ${floor.requests} requests, ${mib(floor.bytes)}, ` +
         `emulator CPU ${sourceCpu.toFixed(1)} s`,
     );
 
     await createWarehouseSchema(o.databaseUrl, names.schema);
     await emu.resetStats();
     const cpu1 = emu.cpuSeconds();
+    const pgCpu1 = cpuSecondsByName('postgres');
+    const sampler = sampleWaits(h.pool, names.schema);
     const run = await runBackfillProcess({
       root: h.root,
       from: o.from,
@@ -134,6 +139,8 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
       },
     });
     const e2eCpu = emu.cpuSeconds() - cpu1;
+    const postgresCpuS = cpuSecondsByName('postgres') - pgCpu1;
+    const dbWaits = await sampler.stop();
     const e2eStats = await emu.stats();
     if (run.exitCode !== 0) {
       const why = [...run.summary, run.stderrTail].filter(Boolean).join('\n    ');
@@ -145,6 +152,8 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
       requestsByEndpoint: e2eStats.byEndpoint,
       maxInFlight: e2eStats.maxInFlight,
       emulatorCpuS: e2eCpu,
+      postgresCpuS,
+      dbWaits,
       jobTime: await jobTimeByResource(h.pool, names.schema),
       rows,
     });
@@ -167,7 +176,7 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
       emulatorStartMs: emu.startMs,
       plannedByEndpoint: countByEndpoint(workload),
       source: {
-        coldMs: cold.ms,
+        warmUpMs: warmUp.ms,
         ms: floor.ms,
         requests: floor.requests,
         bytes: floor.bytes,
@@ -186,6 +195,7 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
       },
       ratios: {
         endToEndOverSource: run.wallMs / floor.ms,
+        endToEndAfterStartupOverSource: endToEnd.startupMs === null ? null : (run.wallMs - endToEnd.startupMs) / floor.ms,
         loaderOverCopy: loaderMs === undefined || sink.ms === 0 ? null : loaderMs / sink.ms,
       },
     };

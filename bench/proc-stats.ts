@@ -2,7 +2,7 @@
  * What Linux says about a process (`/proc/<pid>`): CPU seconds used so far and the
  * resident set (current and peak). Readers return undefined once the process is gone.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
@@ -28,4 +28,26 @@ export function residentKb(pid: number): { rssKb: number; hwmKb: number } | unde
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU seconds of every process named `name` (e.g. `postgres`), including children they
+ * have reaped: a Postgres backend that exits is counted in the postmaster's child time.
+ */
+export function cpuSecondsByName(name: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (comm !== name) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime
+      ticks += Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks / USER_HZ;
 }

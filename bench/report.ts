@@ -64,19 +64,34 @@ export function summaryTable(r: BenchResults): string[] {
   return lines;
 }
 
-/** Where the end-to-end time goes. */
+/** The largest wait-event shares of the backfill's Postgres backends, e.g. `CPU 62%, Lock:transactionid 30%`. */
+export function waitShares(waits: Record<string, number>, top = 3): string {
+  const total = Object.values(waits).reduce((a, b) => a + b, 0);
+  if (total === 0) return 'n/a';
+  return Object.entries(waits)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, n]) => `${k} ${Math.round((n / total) * 100)}%`)
+    .join(', ');
+}
+
+/** Where the end-to-end time goes: spans inside the worker, and CPU of the three processes. */
 export function breakdownTable(r: BenchResults): string[] {
   const lines = [
-    '| collaborators | response bytes | startup | HTTP busy | loader busy | of which transactions | HTTP or loader busy | worker CPU | emulator CPU (floor → e2e) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| collaborators | response bytes | startup | (e2e − startup) ÷ source | HTTP busy | loader busy | of which in transactions | worker CPU | emulator CPU | Postgres CPU | CPU used ÷ available | Postgres backends (samples) | RSS at first request → peak |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   ];
+  const cores = r.machine.cores;
   for (const f of r.sizes) {
     const e = f.endToEnd;
     const opt = (ms: number | null | undefined) => (ms === null || ms === undefined ? 'n/a' : sec(ms));
+    const used = (e.workerCpuS ?? 0) + e.emulatorCpuS + e.postgresCpuS;
     lines.push(
-      `| ${int(f.collaborators)} | ${mib(f.source.bytes)} | ${opt(e.startupMs)} | ${opt(e.http?.busyMs)} | ${opt(e.loader?.busyMs)} | ` +
-        `${opt(e.transactions?.busyMs)} | ${opt(e.httpOrLoaderBusyMs)} | ${e.workerCpuS === null ? 'n/a' : `${e.workerCpuS.toFixed(1)} s`} | ` +
-        `${f.source.emulatorCpuS.toFixed(1)} s → ${e.emulatorCpuS.toFixed(1)} s |`,
+      `| ${int(f.collaborators)} | ${mib(f.source.bytes)} | ${opt(e.startupMs)} | ${x(f.ratios.endToEndAfterStartupOverSource)} | ` +
+        `${opt(e.http?.busyMs)} | ${opt(e.loader?.busyMs)} | ` +
+        `${opt(e.transactions?.busyMs)} | ${e.workerCpuS === null ? 'n/a' : `${e.workerCpuS.toFixed(1)} s`} | ` +
+        `${e.emulatorCpuS.toFixed(1)} s | ${e.postgresCpuS.toFixed(1)} s | ${Math.round((used / (cores * (e.wallMs / 1000))) * 100)}% | ` +
+        `${waitShares(e.dbWaits)} | ${e.baselineRssMiB ?? 'n/a'} → ${e.peakRssMiB} MiB |`,
     );
   }
   return lines;
@@ -119,7 +134,7 @@ export function markdownBlock(r: BenchResults, jsonPath: string | undefined): st
     '',
     ...summaryTable(r),
     '',
-    'Where the end-to-end time goes (spans overlap; "busy" is wall time with at least one running):',
+    'Where the end-to-end time goes ("busy": wall time with at least one running; CPU over the backfill\'s wall time on all cores):',
     '',
     ...breakdownTable(r),
     '',

@@ -9,9 +9,9 @@ import type { BenchMode } from './options.js';
 
 /** The source floor of one size. */
 export interface SourceFigures {
-  /** First pass over a fresh emulator (its caches cold), ms; not the floor. */
-  readonly coldMs: number;
-  /** Second pass, the floor, ms. */
+  /** Warm-up of the emulator's caches before anything is timed (workload.ts `planWarmUp`), ms. */
+  readonly warmUpMs: number;
+  /** The floor: one pass over the workload, ms. */
   readonly ms: number;
   /** Requests of one pass. */
   readonly requests: number;
@@ -42,10 +42,16 @@ export interface EndToEndFigures {
   readonly maxInFlight: number;
   /** Peak resident set of the backfill process, MiB. */
   readonly peakRssMiB: number;
+  /** Its resident set at its first HTTP request (code loaded, no data yet), MiB. */
+  readonly baselineRssMiB: number | null;
   /** CPU of the backfill process, s. */
   readonly workerCpuS: number | null;
   /** CPU of the emulator during the backfill, s. */
   readonly emulatorCpuS: number;
+  /** CPU of every Postgres process during the backfill (other clients' work included), s. */
+  readonly postgresCpuS: number;
+  /** Samples (every 100 ms) of the run's active Postgres backends by wait event (`CPU` = none). */
+  readonly dbWaits: Record<string, number>;
   /** Process start to its first HTTP request (module loading, connections), ms. */
   readonly startupMs: number | null;
   /** Loader calls (row building, pool wait, transaction). */
@@ -93,6 +99,8 @@ export interface SizeFigures {
   readonly ratios: {
     /** End-to-end wall time ÷ source floor. */
     readonly endToEndOverSource: number;
+    /** End-to-end minus the process's startup ÷ source floor: the part that grows with size. */
+    readonly endToEndAfterStartupOverSource: number | null;
     /** Loader busy time ÷ COPY floor (null when the probe saw no loader). */
     readonly loaderOverCopy: number | null;
   };

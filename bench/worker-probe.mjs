@@ -8,7 +8,8 @@
  * - `tx`: every warehouse transaction, BEGIN to COMMIT/ROLLBACK on a pg client
  *   (the database's share of the loader time): [startMs, endMs];
  * - `http`: every HTTP attempt, from undici's diagnostics channels: [startMs, endMs];
- * - the process's peak and final resident set (VmHWM, VmRSS) and CPU time.
+ * - the process's resident set at its first request (its baseline), at its peak (VmHWM)
+ *   and at the end, and its CPU time.
  * Plain JavaScript so it loads before bin/punchline.js registers its TypeScript loader.
  */
 import { subscribe } from 'node:diagnostics_channel';
@@ -27,7 +28,12 @@ if (out) {
 
   // undici (the package the client uses, and Node's fetch) publishes request life cycles.
   const started = new WeakMap();
-  subscribe('undici:request:create', ({ request }) => started.set(request, performance.now()));
+  let firstRequestRssKb = NaN;
+  subscribe('undici:request:create', ({ request }) => {
+    // Everything is loaded and connected, no data read yet: the process's baseline.
+    if (http.length === 0 && Number.isNaN(firstRequestRssKb)) firstRequestRssKb = rss().rssKb;
+    started.set(request, performance.now());
+  });
   const end = ({ request }) => {
     const t = started.get(request);
     if (t !== undefined) {
@@ -57,19 +63,22 @@ if (out) {
   };
 
   process.on('exit', () => {
-    let hwmKb = NaN;
-    let rssKb = NaN;
-    try {
-      const status = readFileSync('/proc/self/status', 'utf8');
-      hwmKb = Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]);
-      rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
-    } catch {
-      // not Linux: the bench falls back to its own polling
-    }
+    const { hwmKb, rssKb } = rss();
     const cpu = process.cpuUsage();
-    writeFileSync(
-      out,
-      JSON.stringify({ uptimeMs: performance.now(), hwmKb, rssKb, cpuUserUs: cpu.user, cpuSystemUs: cpu.system, loader, tx, http }),
-    );
+    const report = { uptimeMs: performance.now(), hwmKb, rssKb, firstRequestRssKb, cpuUserUs: cpu.user, cpuSystemUs: cpu.system };
+    writeFileSync(out, JSON.stringify({ ...report, loader, tx, http }));
   });
+}
+
+/** Peak and current resident set of this process, KiB (NaN off Linux; the bench then polls). */
+function rss() {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    return {
+      hwmKb: Number(/^VmHWM:\s+(\d+)/m.exec(status)?.[1]),
+      rssKb: Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]),
+    };
+  } catch {
+    return { hwmKb: NaN, rssKb: NaN };
+  }
 }

@@ -110,6 +110,18 @@ export function planWorkload(input: WorkloadInput): PlannedRequest[] {
   return out;
 }
 
+/**
+ * Requests that fill the emulator's caches before anything is timed: one hour-bank read
+ * per company on the range's last day makes it sum every earlier month of every
+ * collaborator (and generate their absences), work otherwise paid by whichever stage
+ * came first. The real API has caches of its own; the floors and the backfill must
+ * meet the same state of this one.
+ */
+export function planWarmUp(companies: readonly string[], lastDay: string): PlannedRequest[] {
+  const scoped = companies.length > 1;
+  return companies.map((c) => get('overtime', { date: lastDay, ...(scoped ? { company_national_registry: c } : {}) }));
+}
+
 /** Requests per endpoint name. */
 export function countByEndpoint(requests: readonly PlannedRequest[]): Record<string, number> {
   const counts: Record<string, number> = {};
