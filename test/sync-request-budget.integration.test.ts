@@ -32,17 +32,20 @@ describe('RedisRequestBudget', () => {
   });
 
   describe('when many acquirers in several processes compete', () => {
-    it('never starts more than rps in any sliding second nor more than concurrency in flight', async () => {
+    it('never lets the server see more than rps starts in any sliding second nor more than concurrency in flight, whatever the delays', async () => {
       const limit = { rps: 8, concurrency: 3 };
       // Three budgets on three connections stand for three worker processes.
       const budgets = clients.map(
-        (redis) => new RedisRequestBudget({ redis, prefix, connection: 'c1', limit, leaseTtlMs: 5000, guardMs: 20 }),
+        (redis) => new RedisRequestBudget({ redis, prefix, connection: 'c1', limit, leaseTtlMs: 5000 }),
       );
       const starts: number[] = [];
       let inFlight = 0;
       let maxInFlight = 0;
-      const work = async (b: RedisRequestBudget, hold: number) => {
+      // Each request reaches the "server" after a delay that varies a lot (scheduling, network):
+      // the server-side starts must still hold the rule.
+      const work = async (b: RedisRequestBudget, delay: number, hold: number) => {
         const release = await b.acquire();
+        await sleep(delay);
         starts.push(Date.now());
         inFlight++;
         maxInFlight = Math.max(maxInFlight, inFlight);
@@ -52,7 +55,7 @@ describe('RedisRequestBudget', () => {
       };
       const t0 = Date.now();
       const tasks: Promise<void>[] = [];
-      for (let i = 0; i < 30; i++) tasks.push(work(budgets[i % 3]!, 20 + ((i * 37) % 60)));
+      for (let i = 0; i < 30; i++) tasks.push(work(budgets[i % 3]!, (i * 53) % 160, 20 + ((i * 37) % 60)));
       await Promise.all(tasks);
       const elapsed = Date.now() - t0;
       expect(starts).toHaveLength(30);
@@ -61,6 +64,26 @@ describe('RedisRequestBudget', () => {
       expect(maxInFlight).toBeGreaterThan(1); // the budget is used, not serialised
       // 30 starts at 8 per second need at least three full windows.
       expect(elapsed).toBeGreaterThanOrEqual(3000);
+    });
+  });
+
+  describe('when the first requests reach the server late', () => {
+    it('keeps the next ones a full second behind them at the server', async () => {
+      // A log of admission times would admit the second burst 1 s after the first was
+      // admitted, i.e. only 0.6 s after the server saw it.
+      const limit = { rps: 5, concurrency: 20 };
+      const budget = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c6', limit, leaseTtlMs: 5000 });
+      const serverStarts: number[] = [];
+      const work = async (i: number) => {
+        const release = await budget.acquire();
+        await sleep(i < 5 ? 400 : 0);
+        serverStarts.push(Date.now());
+        await sleep(10);
+        release();
+      };
+      await Promise.all(Array.from({ length: 10 }, (_, i) => work(i)));
+      expect(serverStarts).toHaveLength(10);
+      expect(maxInAnySecond(serverStarts)).toBeLessThanOrEqual(limit.rps);
     });
   });
 

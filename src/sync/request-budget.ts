@@ -5,15 +5,26 @@
  *
  * Why a sliding log: BullMQ's `{max, duration}` limiter and fixed-window counters reset
  * at window edges, so `rps` requests at the end of one window and `rps` more at the
- * start of the next put 2×rps inside one sliding second. A sorted set of start times
- * (the "sliding log") admits a request only when fewer than `rps` starts lie in the
- * last window, which holds the rule for every sliding second by construction. The log
- * holds at most `rps` entries per connection, so it stays tiny.
+ * start of the next put 2×rps inside one sliding second. A sorted set of recent requests
+ * (the "sliding log") admits a request only when fewer than `rps` are in the last
+ * window, which holds the rule for every sliding second by construction. The log holds
+ * at most `rps` entries per connection, so it stays tiny.
  *
- * In-flight requests are leases in a second sorted set scored by expiry: a release
- * removes the lease, and a lease of a process that died expires after the request
- * timeout, so a crash cannot shrink the budget for good. Time comes from Redis `TIME`,
- * so clocks of different hosts do not matter.
+ * Why the log keeps a request until one second after its response, not after its
+ * start: the rule is about the starts the *server* sees, and a request reaches the
+ * server some unknown time after we admit it (scheduling, GC, network). With a log of
+ * admission times, an early request delayed on its way can land less than a second
+ * before a later one that was not. But the server always receives a request after we
+ * admit it and answers it before we see the answer; so if every request is counted
+ * from its admission until one second after its answer, any two requests that are not
+ * both counted are more than a second apart at the server too, whatever the delays.
+ * The price is that a request uses the budget for its latency plus one second, so the
+ * sustained rate is `rps × 1 s / (1 s + latency)`.
+ *
+ * In-flight requests are leases in a sorted set scored by expiry: a release moves the
+ * lease into the log of finished requests, and a lease of a process that died expires
+ * after the request timeout, so a crash cannot shrink the budget for good. Time comes
+ * from Redis `TIME`, so clocks of different hosts do not matter.
  *
  * Inside one process, waiters queue locally and only the head of the queue polls
  * Redis, so a hundred waiting jobs cost one poll loop, not a hundred.
@@ -35,22 +46,18 @@ export interface RequestBudgetOptions {
   readonly limit: RateLimit;
   /** How long a lease lives without release (longer than any request: timeout + margin), ms. */
   readonly leaseTtlMs: number;
-  /**
-   * Extra width of the sliding window beyond one second, ms (default 100): a request
-   * admitted here reaches the server a little later, and an unlucky delay on an early
-   * request must not squeeze two windows' worth of starts into one second there.
-   */
+  /** Extra width of the window beyond one second, ms (default 1: millisecond ties count as the same second). */
   readonly guardMs?: number;
-  /** Poll interval while every slot is in flight, ms (default 10). */
+  /** Poll interval while the budget waits for an answer, ms (default 10). */
   readonly pollMs?: number;
   /** Injected sleep (tests). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-// KEYS: starts zset, leases zset, blocked-until key.
-// ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
+// KEYS: leases zset (member → expiry), finished zset (member → time of the answer),
+// blocked-until key. ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
 // Returns {1, 0} when admitted, {0, waitMs} when the caller must wait; waitMs -1 means
-// "until a lease is released".
+// "until an answer arrives".
 const ACQUIRE_LUA = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -60,18 +67,36 @@ local windowMs = tonumber(ARGV[3])
 local ttl = tonumber(ARGV[4])
 local blocked = tonumber(redis.call('GET', KEYS[3]) or '0')
 if blocked > now then return {0, blocked - now} end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-if redis.call('ZCARD', KEYS[2]) >= conc then return {0, -1} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
-if redis.call('ZCARD', KEYS[1]) >= rps then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+-- leases of dead processes: count them as answered when they expired
+local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'WITHSCORES')
+for i = 1, #expired, 2 do
+  redis.call('ZADD', KEYS[2], expired[i + 1], expired[i])
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
+local inFlight = redis.call('ZCARD', KEYS[1])
+if inFlight >= conc then return {0, -1} end
+local finished = redis.call('ZCARD', KEYS[2])
+if inFlight + finished >= rps then
+  if finished == 0 then return {0, -1} end
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
   return {0, tonumber(oldest[2]) + windowMs - now + 1}
 end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('ZADD', KEYS[2], now + ttl, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], windowMs * 2)
-redis.call('PEXPIRE', KEYS[2], ttl * 2)
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ttl + windowMs)
 return {1, 0}
+`;
+
+// KEYS: leases zset, finished zset. ARGV: member, windowMs.
+// Moves a lease into the log of answered requests (unless it already expired there).
+const RELEASE_LUA = `
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('ZADD', KEYS[2], now, ARGV[1])
+  redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) * 2)
+end
+return 1
 `;
 
 // KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
@@ -101,9 +126,9 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   });
 
 /** The Redis keys of a connection's budget. */
-export function budgetKeys(prefix: string, connection: string): { starts: string; leases: string; blocked: string } {
+export function budgetKeys(prefix: string, connection: string): { leases: string; finished: string; blocked: string } {
   const base = `${prefix}:budget:${connection}`;
-  return { starts: `${base}:starts`, leases: `${base}:leases`, blocked: `${base}:blocked` };
+  return { leases: `${base}:leases`, finished: `${base}:finished`, blocked: `${base}:blocked` };
 }
 
 /** A connection's request budget shared through Redis (see the file comment). */
@@ -119,7 +144,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
 
   constructor(private readonly options: RequestBudgetOptions) {
     this.keys = budgetKeys(options.prefix, options.connection);
-    this.windowMs = 1000 + (options.guardMs ?? 100);
+    this.windowMs = 1000 + (options.guardMs ?? 1);
     this.pollMs = options.pollMs ?? 10;
     this.sleep = options.sleep ?? defaultSleep;
   }
@@ -174,8 +199,8 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       const [ok, waitMs] = (await redis.eval(
         ACQUIRE_LUA,
         3,
-        this.keys.starts,
         this.keys.leases,
+        this.keys.finished,
         this.keys.blocked,
         limit.rps,
         limit.concurrency,
@@ -187,7 +212,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       if (waitMs >= 0) {
         await this.sleep(waitMs, signal);
       } else {
-        // Every slot is in flight: wake on a local release, or poll for other processes'.
+        // Waiting for an answer: wake on a local release, or poll for other processes'.
         await Promise.race([
           this.sleep(this.pollMs + Math.floor(Math.random() * this.pollMs), signal),
           new Promise<void>((resolve) => {
@@ -205,7 +230,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       if (released) return;
       released = true;
       this.options.redis
-        .zrem(this.keys.leases, member)
+        .eval(RELEASE_LUA, 2, this.keys.leases, this.keys.finished, member, this.windowMs)
         .then(() => this.wake?.())
         .catch(() => undefined); // the lease expires on its own if Redis is unreachable
     };
