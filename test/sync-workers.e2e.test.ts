@@ -22,8 +22,9 @@ interface WorkerProcess {
 }
 
 /** Starts `punchline worker` and resolves `ready` with its "worker ready" log line. */
-function startWorker(h: Harness, extraArgs: string[] = []): WorkerProcess {
-  const child = spawnPunchline(['worker', '--no-schedules', ...extraArgs], h.env({
+function startWorker(h: Harness, extraArgs: string[] = ['--no-schedules'], env: Record<string, string> = {}): WorkerProcess {
+  const child = spawnPunchline(['worker', ...extraArgs], h.env({
+    ...env,
     LOG_LEVEL: 'info',
     API_MAX_RPS: String(RPS),
     API_MAX_CONCURRENCY: String(CONCURRENCY),
@@ -82,14 +83,21 @@ describe('worker processes', () => {
     const TO = '2026-06-30';
 
     it('finish a backfill with no duplicate work, both doing part, within the request budget', async () => {
-      const a = startWorker(h);
-      const b = startWorker(h, ['--no-ops']);
+      // A registers the schedules (patterns that cannot fire during the test) and serves the ops port.
+      const never = '0 0 1 1 *';
+      const a = startWorker(h, [], { SCHEDULES_ENABLED: '1', SCHEDULE_PUNCHES: never, SCHEDULE_DIRECTORY: never, SCHEDULE_NIGHTLY: never });
+      const b = startWorker(h, ['--no-schedules', '--no-ops']);
       workers.push(a, b);
       const readyA = await a.ready;
       await b.ready;
-      // worker A serves the ops port
       const health = await fetch(`${String(readyA.ops)}/healthz`);
       expect(health.status).toBe(200);
+      const schedulers = await rt.queues.schedules.getJobSchedulers(0, -1);
+      expect(schedulers.map((x) => `${x.key}@${x.tz}`).sort()).toEqual([
+        'directory.default@America/Sao_Paulo',
+        'nightly.default@America/Sao_Paulo',
+        'punches.default@America/Sao_Paulo',
+      ]);
 
       h.emulator.resetStats();
       const summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO }, rt.config), { work: false, pollMs: 200 });
@@ -132,12 +140,39 @@ describe('worker processes', () => {
     }, 30_000);
   });
 
+  describe('when a worker gets SIGTERM while it runs a job', () => {
+    it('finishes the job, then exits 0', async () => {
+      const w = startWorker(h, ['--no-schedules', '--no-ops']);
+      workers.push(w);
+      await w.ready;
+      // one hour-bank window: a few dozen calls within the budget, several seconds of work
+      const backfill = runBackfill(
+        rt,
+        parseBackfillArgs({ from: '2026-02-01', to: '2026-02-28', resources: 'hour_bank', company: h.emulator.companies[0]!.cnpj }, rt.config),
+        { work: false, pollMs: 100 },
+      );
+      await waitFor('the job to start', async () => {
+        const r = await h.pool.query(`select 1 from "${h.schema}".sync_runs where status = 'running' and worker like $1`, [`%:${w.pid}`]);
+        return r.rows.length > 0;
+      });
+      w.child.kill('SIGTERM');
+      expect(await w.exited).toBe(0);
+      const runs = await h.pool.query<{ status: string; worker: string }>(
+        `select status, worker from "${h.schema}".sync_runs where resource = 'hour_bank' and window_start = '2026-02-01'`,
+      );
+      expect(runs.rows).toEqual([{ status: 'succeeded', worker: expect.stringMatching(new RegExp(`:${w.pid}$`)) }]);
+      const summary = await backfill;
+      expect(summary.failed).toBe(0);
+      expect(summary.succeeded).toBe(1);
+    }, 60_000);
+  });
+
   describe('when a worker is killed with SIGKILL mid-backfill', () => {
     const FROM = '2026-04-01';
     const TO = '2026-04-30';
 
     it('another worker completes the backfill with the same final state', async () => {
-      const victim = startWorker(h, ['--no-ops']);
+      const victim = startWorker(h, ['--no-schedules', '--no-ops']);
       workers.push(victim);
       await victim.ready;
       let queued: readonly string[] = [];
@@ -159,7 +194,7 @@ describe('worker processes', () => {
       victim.child.kill('SIGKILL');
       expect(await victim.exited).toBeNull();
 
-      const rescuer = startWorker(h, ['--no-ops']);
+      const rescuer = startWorker(h, ['--no-schedules', '--no-ops']);
       workers.push(rescuer);
       const summary = await backfill;
       expect(queued.length).toBeGreaterThan(0);
