@@ -16,7 +16,7 @@ import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.j
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { ConnectionAuthError, InvalidJobError, PermanentSyncError } from './errors.js';
-import type { JobContext, LoadStats } from './job-context.js';
+import type { JobContext, JobProcessor, LoadStats } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
 import { jobIdFor } from './job-ids.js';
 import { planJobs } from './planner.js';
@@ -26,7 +26,6 @@ import { finishRun, recordWindow, startRun, workerName } from './run-records.js'
 import { withRunCounters } from './run-scope.js';
 import type { SyncRuntime } from './runtime.js';
 import { isSettled, windowDays, type DateWindow } from './windows.js';
-import type { JobProcessor } from './job-context.js';
 
 /** Attempts per call on multi-day windows: a window that keeps failing is split or retried as a job instead. */
 const WINDOW_CALL_ATTEMPTS = 3;
@@ -41,9 +40,9 @@ export interface RunJobOptions {
   readonly now?: () => Date;
 }
 
+/** An error as one line for `sync_runs.error`, tokens scrubbed. */
 function oneLine(err: unknown): string {
-  const e = err as Error & { code?: string };
-  const text = `${e?.message ?? String(err)}`.replace(/\s+/g, ' ').trim();
+  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
   return scrubSecrets(text).slice(0, 2000);
 }
 
