@@ -123,7 +123,7 @@ describe('worker processes', () => {
       // every request is accounted for: the jobs' and the two of the backfill's preflight group walk
       expect(starts.length).toBe(summary.requests + 2);
       expect(maxInAnySecond(starts)).toBeLessThanOrEqual(RPS);
-      expect(maxInAnySecond(starts)).toBeGreaterThanOrEqual(RPS - 4); // the budget is used, not wasted
+      expect(maxInAnySecond(starts)).toBeGreaterThanOrEqual(RPS / 2); // the budget is used, not wasted
       expect(stats.maxInFlight).toBeLessThanOrEqual(CONCURRENCY);
 
       const diffs = await compareWithTruth(h, FROM, TO, EMULATOR_TODAY);
