@@ -7,25 +7,30 @@ import { buildPunchLoad } from '../src/warehouse/load-punches.js';
 import { createLocalTimeConverter } from '../src/warehouse/local-time.js';
 import { checksumOf, lineOfPosition, planMigrations, renderMigration, type MigrationFile } from '../src/warehouse/migrations.js';
 import { toPgArray } from '../src/warehouse/pg-array.js';
-import { uniqueByKey } from '../src/warehouse/rows.js';
+import { ColumnBuffer } from '../src/warehouse/rows.js';
 import { buildUpsert } from '../src/warehouse/upsert-statement.js';
 import { CNPJ_A, CNPJ_B, CPF_1, point, pointsOf } from './warehouse-fixtures.js';
 
 describe('toPgArray', () => {
-  it('quotes strings, escapes quotes and backslashes, and writes NULL, booleans and numbers bare', () => {
+  it('quotes strings, escapes quotes and backslashes, and writes nulls, booleans and numbers bare', () => {
     expect(toPgArray(['a b', 'say "hi"', 'back\\slash', null, undefined, '', 'NULL'])).toBe(
-      '{"a b","say \\"hi\\"","back\\\\slash",NULL,NULL,"","NULL"}',
+      '{"a b","say \\"hi\\"","back\\\\slash",null,null,"","NULL"}',
     );
-    expect(toPgArray([1, -2.5, 0, true, false])).toBe('{1,-2.5,0,t,f}');
+    expect(toPgArray([1, -2.5, 0, true, false])).toBe('{1,-2.5,0,true,false}');
     expect(toPgArray([])).toBe('{}');
   });
 
+  it('keeps control characters raw inside quotes (JSON escapes would be misread)', () => {
+    expect(toPgArray(['a\nb', 'tab\there', null])).toBe('{"a\nb","tab\there",NULL}');
+  });
+
   it('writes bytes as hex bytea', () => {
-    expect(toPgArray([Buffer.from([0, 255])])).toBe('{"\\\\x00ff"}');
+    expect(toPgArray([Buffer.from([0, 255]), null])).toBe('{"\\\\x00ff",NULL}');
   });
 
   it('refuses numbers Postgres cannot store', () => {
     expect(() => toPgArray([Number.NaN])).toThrow(/non-finite/);
+    expect(() => toPgArray([1, Number.POSITIVE_INFINITY])).toThrow(/non-finite/);
   });
 });
 
@@ -41,7 +46,7 @@ describe('buildUpsert', () => {
       { schema: 's', table: 't1', key: ['id'], columns, softDelete: true, fixed: { active: 'true' } },
       { id: [1, 2], label: ['a', null], tags: ['{x}', '{}'] },
     );
-    expect(q.values).toEqual(['{1,2}', '{"a",NULL}', '{"{x}","{}"}']);
+    expect(q.values).toEqual(['{1,2}', '{"a",null}', '{"{x}","{}"}']);
     expect(q.text).toContain('unnest($1::int8[], $2::text[], $3::text[]) AS s("id", "label", "tags")');
     expect(q.text).toContain('s."tags"::text[]');
     expect(q.text).toContain('ON CONFLICT ("id") DO UPDATE');
@@ -55,7 +60,7 @@ describe('buildUpsert', () => {
       { id: [], label: [], tags: [] },
     );
     expect(q.values).toEqual(['{}', '{}', '{}', 'X']);
-    expect(q.text).toMatch(/UPDATE "s"\."t1" AS t SET deleted_at = now\(\), synced_at = now\(\)\s+WHERE \(t\.company = \$4\) AND t\.deleted_at IS NULL AND NOT EXISTS \(SELECT 1 FROM src s WHERE s\."id" = t\."id"\)/);
+    expect(q.text).toMatch(/UPDATE "s"\."t1" AS t SET deleted_at = now\(\), synced_at = now\(\)\s+WHERE \(t\.company = \$4\) AND t\.deleted_at IS NULL AND NOT EXISTS \(SELECT 1 FROM unnest\(\$1::int8\[\]\) AS k\("id"\) WHERE k\."id" = t\."id"\)/);
   });
 
   it('inserts only when asked to leave existing rows alone', () => {
@@ -69,10 +74,12 @@ describe('buildUpsert', () => {
   });
 });
 
-describe('uniqueByKey', () => {
-  it('keeps the last row of each key, ordered by key', () => {
-    const rows = [{ k: 3, v: 'a' }, { k: 1, v: 'b' }, { k: 3, v: 'c' }, { k: 10, v: 'd' }];
-    expect(uniqueByKey(rows, (r) => r.k)).toEqual([{ k: 1, v: 'b' }, { k: 3, v: 'c' }, { k: 10, v: 'd' }]);
+describe('ColumnBuffer', () => {
+  it('keeps one row per key, the last one sent, in first-seen order', () => {
+    const buffer = new ColumnBuffer([{ name: 'k', type: 'int4' }, { name: 'v', type: 'text' }]);
+    for (const [k, v] of [[3, 'a'], [1, 'b'], [3, 'c'], [10, 'd']] as const) buffer.add(k, { k, v });
+    expect(buffer.length).toBe(3);
+    expect(buffer.data).toEqual({ k: [3, 1, 10], v: ['c', 'b', 'd'] });
   });
 });
 
@@ -91,7 +98,13 @@ describe('createLocalTimeConverter', () => {
     ['Australia/Lord_Howe', '2024-10-06'],
   ])('agrees with localToUtc across the day %s %s (a DST change)', (tz, day) => {
     const convert = createLocalTimeConverter(tz);
-    for (const local of minutesOf(day)) expect(convert(local), local).toBe(localToUtc(local, tz).toISOString());
+    const instant = (value: string) => new Date(value.replace(' ', 'T')).toISOString();
+    for (const local of minutesOf(day)) expect(instant(convert(local)), local).toBe(localToUtc(local, tz).toISOString());
+  });
+
+  it('gives the wall time with its offset, which Postgres reads whatever the session time zone', () => {
+    expect(createLocalTimeConverter('America/Sao_Paulo')('2024-03-04 08:00:00')).toBe('2024-03-04 08:00:00-03:00');
+    expect(createLocalTimeConverter('Asia/Kolkata')('2024-03-04 08:00:00')).toBe('2024-03-04 08:00:00+05:30');
   });
 
   it('refuses a value that is not a date-time', () => {

@@ -13,6 +13,7 @@ import { loadInconsistencies } from '../src/warehouse/load-inconsistencies.js';
 import { loadLookups } from '../src/warehouse/load-lookups.js';
 import { loadPunches } from '../src/warehouse/load-punches.js';
 import { loadTardiness } from '../src/warehouse/load-tardiness.js';
+import { toPgArray } from '../src/warehouse/pg-array.js';
 import type { WindowScope } from '../src/warehouse/scope.js';
 import { absenceOf, block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
@@ -22,6 +23,22 @@ const MARCH: WindowScope = { companyCnpj: CNPJ_A, from: '2024-03-01', to: '2024-
 describe('warehouse loaders', () => {
   const t = useMigratedWarehouse('wh_load');
   const rows = async (sql: string, params: unknown[] = []) => (await t.w.pool.query(sql.replaceAll('$S', `"${t.schema}"`), params)).rows;
+
+  describe('array parameters (toPgArray)', () => {
+    it('round-trip awkward text, numbers, booleans and bytes through Postgres unchanged', async () => {
+      const texts = ['plain', 'say "hi"', 'back\\slash', 'line\nbreak\ttab\r', '\\n literally', 'NULL', '', null, '{braces}, commas', 'ação ✓ 😀', ' padded '];
+      const [{ t: got }] = await rows('SELECT $1::text[] AS t', [toPgArray(texts)]);
+      expect(got).toEqual(texts);
+      const [{ n, b, x }] = await rows('SELECT $1::float8[] AS n, $2::bool[] AS b, $3::bytea[] AS x', [
+        toPgArray([1, -2.5, 0, 1e-7, null]),
+        toPgArray([true, false, null]),
+        toPgArray([Buffer.from([0, 1, 255]), null]),
+      ]);
+      expect(n).toEqual([1, -2.5, 0, 1e-7, null]);
+      expect(b).toEqual([true, false, null]);
+      expect(x).toEqual([Buffer.from([0, 1, 255]), null]);
+    });
+  });
 
   describe('loadHourTotals', () => {
     it('round-trips a negative duration over 99 hours and decimal hours as signed seconds', async () => {

@@ -8,7 +8,7 @@ import { describeFile } from './binary-file.js';
 import { quoteIdent, type WarehouseHandle } from './db.js';
 import { LoadError } from './errors.js';
 import { runCounts, statsOf, sumStats, withTransaction, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
 const COLUMNS: readonly ColumnSpec[] = [
@@ -53,7 +53,7 @@ export function buildAbsenceAttachmentsLoad(
       softDelete: true,
       missing: { mode: 'soft-delete', where: (p) => `t.absence_id = ${p(absenceId)}::int8` },
     },
-    toColumns(COLUMNS, uniqueByKey(rows, (r) => r.filename as string)),
+    columnsOf(COLUMNS, rows, (r) => r.filename as string),
   );
 }
 

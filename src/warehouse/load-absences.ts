@@ -10,7 +10,7 @@ import type { WarehouseHandle } from './db.js';
 import { createLocalTimeConverter } from './local-time.js';
 import { runLoad, type LoadStats } from './load-stats.js';
 import { toPgArray } from './pg-array.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec, type Param } from './upsert-statement.js';
 import { quoteIdent } from './db.js';
@@ -85,7 +85,7 @@ export function buildAbsencesLoad(schema: string, scope: WindowScope, data: read
       members.push({ absence_id: a.absence_id, company_cnpj: c.company.national_registry, cpf: c.national_registry });
     }
   }
-  const ids = uniqueByKey(absences, (r) => r.absence_id as number);
+  const absenceColumns = columnsOf(ABSENCE_COLUMNS, absences, (r) => r.absence_id as number);
   const overlaps = (p: Param, alias: string) =>
     `${alias}.company_cnpj = ${p(scope.companyCnpj)} AND ${alias}.begins_at_local < (${p(scope.to)}::date + 1) AND ${alias}.ends_at_local >= ${p(scope.from)}::date`;
   return {
@@ -98,7 +98,7 @@ export function buildAbsencesLoad(schema: string, scope: WindowScope, data: read
         softDelete: true,
         missing: { mode: 'soft-delete', where: (p) => overlaps(p, 't') },
       },
-      toColumns(ABSENCE_COLUMNS, ids),
+      absenceColumns,
     ),
     // Runs after the absences statement: the window's absences are then exactly those
     // returned plus those just marked deleted.
@@ -112,10 +112,10 @@ export function buildAbsencesLoad(schema: string, scope: WindowScope, data: read
         missing: {
           mode: 'soft-delete',
           where: (p) =>
-            `t.absence_id = ANY(${p(toPgArray(ids.map((r) => r.absence_id)))}::int8[]) OR t.absence_id IN (SELECT a.absence_id FROM ${quoteIdent(schema)}.absences a WHERE ${overlaps(p, 'a')})`,
+            `t.absence_id = ANY(${p(toPgArray(absenceColumns['absence_id']!))}::int8[]) OR t.absence_id IN (SELECT a.absence_id FROM ${quoteIdent(schema)}.absences a WHERE ${overlaps(p, 'a')})`,
         },
       },
-      toColumns(MEMBER_COLUMNS, uniqueByKey(members, (r) => `${String(r.absence_id).padStart(20, '0')}|${r.company_cnpj}|${r.cpf}`)),
+      columnsOf(MEMBER_COLUMNS, members, (r) => `${r.absence_id}|${r.company_cnpj}|${r.cpf}`),
     ),
   };
 }

@@ -8,7 +8,7 @@ import type { CollaboratorAdjustments } from '../api/schemas.js';
 import type { WarehouseHandle } from './db.js';
 import { createLocalTimeConverter } from './local-time.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { ColumnBuffer } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -35,14 +35,14 @@ export function buildAdjustmentsLoad(schema: string, scope: WindowScope, data: r
   checkCompanies('adjustment_requests', scope.companyCnpj, data);
   const toUtc = createLocalTimeConverter(scope.timezone);
   const seqs = new Map<string, number>();
-  const rows: RowValues[] = [];
+  const rows = new ColumnBuffer(COLUMNS);
   for (const c of data) {
     const cpf = c.national_registry;
     for (const a of c.adjustments) {
       const day = `${cpf}|${a.date}`;
       const seq = (seqs.get(day) ?? 0) + 1;
       seqs.set(day, seq);
-      rows.push({
+      rows.add(`${day}|${seq}`, {
         company_cnpj: scope.companyCnpj,
         cpf,
         request_date: a.date,
@@ -72,7 +72,7 @@ export function buildAdjustmentsLoad(schema: string, scope: WindowScope, data: r
           where: (p) => `t.company_cnpj = ${p(scope.companyCnpj)} AND t.request_date BETWEEN ${p(scope.from)}::date AND ${p(scope.to)}::date`,
         },
       },
-      toColumns(COLUMNS, uniqueByKey(rows, (r) => `${r.cpf}|${r.request_date}|${String(r.seq).padStart(6, '0')}`)),
+      rows.data,
     ),
   };
 }

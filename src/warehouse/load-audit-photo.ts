@@ -6,7 +6,7 @@ import type { AuditPhoto } from '../api/schemas.js';
 import { describeFile } from './binary-file.js';
 import { quoteIdent, type WarehouseHandle } from './db.js';
 import { runCounts, statsOf, sumStats, withTransaction, type LoadStats } from './load-stats.js';
-import { toColumns } from './rows.js';
+import { columnsOf } from './rows.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
 const COLUMNS: readonly ColumnSpec[] = [
@@ -31,7 +31,7 @@ export function buildAuditPhotoLoad(schema: string, photo: AuditPhoto, companyCn
     sha256: file.sha256,
     content: file.content,
   };
-  return buildUpsert({ schema, table: 'audit_photos', key: ['point_id'], columns: COLUMNS }, toColumns(COLUMNS, [row]));
+  return buildUpsert({ schema, table: 'audit_photos', key: ['point_id'], columns: COLUMNS }, columnsOf(COLUMNS, [row], (r) => r.point_id));
 }
 
 /** Loads one audit photo, in one transaction. */

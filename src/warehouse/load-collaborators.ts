@@ -11,9 +11,9 @@ import type { CollaboratorBlock } from '../api/schemas.js';
 import { quoteIdent, type WarehouseHandle } from './db.js';
 import { runCounts, statsOf, sumStats, withTransaction, type LoadStats } from './load-stats.js';
 import { toPgArray } from './pg-array.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf } from './rows.js';
 import { checkCnpj, checkCompanies } from './scope.js';
-import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
+import { buildUpsert, type BuiltQuery, type ColumnData, type ColumnSpec } from './upsert-statement.js';
 
 /** Attributes whose change opens a new history version (DESIGN.md §4). */
 export const TRACKED_ATTRIBUTES = [
@@ -40,7 +40,7 @@ const COLUMNS: readonly ColumnSpec[] = [
   { name: 'pis', type: 'text' },
 ];
 
-function rowsOf(companyCnpj: string, blocks: readonly CollaboratorBlock[]): RowValues[] {
+function columnsFor(companyCnpj: string, blocks: readonly CollaboratorBlock[]): ColumnData {
   const rows = blocks.map((b) => ({
     company_cnpj: companyCnpj,
     cpf: b.national_registry,
@@ -54,7 +54,7 @@ function rowsOf(companyCnpj: string, blocks: readonly CollaboratorBlock[]): RowV
     admission_date: b.admission_date,
     pis: b.pis,
   }));
-  return uniqueByKey(rows, (r) => r.cpf);
+  return columnsOf(COLUMNS, rows, (r) => r.cpf);
 }
 
 /**
@@ -63,10 +63,10 @@ function rowsOf(companyCnpj: string, blocks: readonly CollaboratorBlock[]): RowV
  * one. Two statements, because the partial unique index on open versions is checked row
  * by row.
  */
-export function buildHistoryStatements(schema: string, companyCnpj: string, rows: readonly RowValues[]): { close: BuiltQuery; open: BuiltQuery } {
+export function buildHistoryStatements(schema: string, companyCnpj: string, rows: ColumnData): { close: BuiltQuery; open: BuiltQuery } {
   const history = `${quoteIdent(schema)}.collaborator_history`;
   const names = ['cpf', ...TRACKED_ATTRIBUTES];
-  const values = [companyCnpj, ...names.map((n) => toPgArray(rows.map((r) => r[n])))];
+  const values = [companyCnpj, ...names.map((n) => toPgArray(rows[n]!))];
   const src = `unnest(${names.map((_n, i) => `$${i + 2}::text[]`).join(', ')}) AS s(${names.join(', ')})`;
   const tracked = (alias: string) => `ROW(${TRACKED_ATTRIBUTES.map((a) => `${alias}.${a}`).join(', ')})`;
   const close = {
@@ -81,7 +81,7 @@ export function buildHistoryStatements(schema: string, companyCnpj: string, rows
       `WITH opened AS (\n  INSERT INTO ${history} (company_cnpj, cpf, valid_from, valid_to, ${TRACKED_ATTRIBUTES.join(', ')}, synced_at)\n` +
       `  SELECT $1, s.cpf, now(), NULL, ${TRACKED_ATTRIBUTES.map((a) => `s.${a}`).join(', ')}, now() FROM ${src}\n` +
       `  WHERE NOT EXISTS (SELECT 1 FROM ${history} h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.valid_to IS NULL)\n  RETURNING 1\n)\n` +
-      `SELECT ${rows.length}::int AS received, (SELECT count(*) FROM opened)::int AS inserted, 0 AS updated, 0 AS deleted`,
+      `SELECT ${rows['cpf']!.length}::int AS received, (SELECT count(*) FROM opened)::int AS inserted, 0 AS updated, 0 AS deleted`,
     values,
   };
   return { close, open };
@@ -91,7 +91,7 @@ export function buildHistoryStatements(schema: string, companyCnpj: string, rows
 export function buildCollaboratorsLoad(schema: string, companyCnpj: string, list: readonly CollaboratorBlock[]): { current: BuiltQuery; close: BuiltQuery; open: BuiltQuery } {
   checkCnpj('collaborators', companyCnpj);
   checkCompanies('collaborators', companyCnpj, list);
-  const rows = rowsOf(companyCnpj, list);
+  const rows = columnsFor(companyCnpj, list);
   const current = buildUpsert(
     {
       schema,
@@ -101,7 +101,7 @@ export function buildCollaboratorsLoad(schema: string, companyCnpj: string, list
       fixed: { active: 'true', source: `'list'` },
       missing: { mode: 'deactivate', where: (p) => `t.company_cnpj = ${p(companyCnpj)}` },
     },
-    toColumns(COLUMNS, rows),
+    rows,
   );
   return { current, ...buildHistoryStatements(schema, companyCnpj, rows) };
 }
@@ -140,7 +140,7 @@ export function buildSeenCollaboratorsLoad(schema: string, companyCnpj: string, 
       fixed: { active: 'false', source: `'period'` },
       onConflict: 'nothing',
     },
-    toColumns(COLUMNS, rowsOf(companyCnpj, blocks)),
+    columnsFor(companyCnpj, blocks),
   );
 }
 

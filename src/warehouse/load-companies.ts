@@ -7,7 +7,7 @@
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
 import type { WarehouseHandle } from './db.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { checkCnpj } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -84,7 +84,7 @@ export function buildCompaniesLoad(schema: string, companies: readonly Company[]
     .map((g) => ({ cnpj: g.national_registry, name: g.name, trading_name: g.trading_name, ...membership(g) }));
 
   const upsert = (columns: readonly ColumnSpec[], rows: RowValues[]) =>
-    buildUpsert({ schema, table: 'companies', key: ['cnpj'], columns }, toColumns(columns, uniqueByKey(rows, (r) => r.cnpj as string)));
+    buildUpsert({ schema, table: 'companies', key: ['cnpj'], columns }, columnsOf(columns, rows, (r) => r.cnpj as string));
   const out: Record<string, BuiltQuery> = {};
   if (both.length > 0) out['companies'] = upsert([...DETAIL_COLUMNS, ...GROUP_COLUMNS], both);
   if (detailsOnly.length > 0) out['companies (details only)'] = upsert(DETAIL_COLUMNS, detailsOnly);

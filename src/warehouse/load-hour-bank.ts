@@ -7,7 +7,7 @@ import type { OvertimeBalance } from '../api/schemas.js';
 import { durationToSeconds } from '../util/duration.js';
 import type { WarehouseHandle } from './db.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { checkCnpj, checkCompanies, checkDate } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -60,7 +60,7 @@ export function buildHourBankLoad(schema: string, day: DayScope, data: readonly 
           where: (p) => `t.company_cnpj = ${p(day.companyCnpj)} AND t.balance_date = ${p(day.date)}::date`,
         },
       },
-      toColumns(COLUMNS, uniqueByKey(rows, (r) => r.cpf as string)),
+      columnsOf(COLUMNS, rows, (r) => r.cpf as string),
     ),
   };
 }

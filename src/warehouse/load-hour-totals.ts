@@ -8,7 +8,7 @@ import { TOTAL_HOURS_KEYS, type CollaboratorTotalHours } from '../api/schemas.js
 import { durationValueToSeconds } from '../util/duration.js';
 import type { WarehouseHandle } from './db.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -49,7 +49,7 @@ export function buildHourTotalsLoad(schema: string, scope: WindowScope, data: re
             `t.company_cnpj = ${p(scope.companyCnpj)} AND t.period_start <= ${p(scope.to)}::date AND t.period_end >= ${p(scope.from)}::date`,
         },
       },
-      toColumns(COLUMNS, uniqueByKey(rows, (r) => r.cpf as string)),
+      columnsOf(COLUMNS, rows, (r) => r.cpf as string),
     ),
   };
 }

@@ -7,7 +7,7 @@ import type { CollaboratorInconsistencies } from '../api/schemas.js';
 import { durationToSeconds } from '../util/duration.js';
 import type { WarehouseHandle } from './db.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { ColumnBuffer } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -27,14 +27,14 @@ export function buildInconsistenciesLoad(schema: string, scope: WindowScope, dat
   checkScope('inconsistencies', scope);
   checkCompanies('inconsistencies', scope.companyCnpj, data);
   const seqs = new Map<string, number>();
-  const rows: RowValues[] = [];
+  const rows = new ColumnBuffer(COLUMNS);
   for (const c of data) {
     const cpf = c.national_registry;
     for (const o of c.occurrences) {
       const day = `${cpf}|${o.date}`;
       const seq = (seqs.get(day) ?? 0) + 1;
       seqs.set(day, seq);
-      rows.push({
+      rows.add(`${day}|${seq}`, {
         company_cnpj: scope.companyCnpj,
         cpf,
         occurrence_date: o.date,
@@ -60,7 +60,7 @@ export function buildInconsistenciesLoad(schema: string, scope: WindowScope, dat
             `t.company_cnpj = ${p(scope.companyCnpj)} AND t.occurrence_date BETWEEN ${p(scope.from)}::date AND ${p(scope.to)}::date`,
         },
       },
-      toColumns(COLUMNS, uniqueByKey(rows, (r) => `${r.cpf}|${r.occurrence_date}|${String(r.seq).padStart(6, '0')}`)),
+      rows.data,
     ),
   };
 }

@@ -7,7 +7,7 @@ import type { AbsenceType, DescribedLookup, NamedLookup } from '../api/schemas.j
 import type { WarehouseHandle } from './db.js';
 import { LoadError } from './errors.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { columnsOf, type RowValues } from './rows.js';
 import { checkCnpj } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -43,7 +43,7 @@ export function isLookupKind(kind: string): kind is LookupKind {
   return (LOOKUP_KINDS as readonly string[]).includes(kind);
 }
 
-function columnsOf(kind: LookupKind): ColumnSpec[] {
+function lookupColumns(kind: LookupKind): ColumnSpec[] {
   const label = NAMED.has(kind) ? 'name' : 'description';
   return [
     { name: 'company_cnpj', type: 'text' },
@@ -59,7 +59,7 @@ export function buildLookupLoad<K extends LookupKind>(schema: string, companyCnp
     throw new LoadError('invalid_scope', String(kind), `unknown lookup kind ${JSON.stringify(kind)} (one of ${LOOKUP_KINDS.join(', ')})`);
   }
   checkCnpj(kind, companyCnpj);
-  const columns = columnsOf(kind);
+  const columns = lookupColumns(kind);
   const rows = records.map((record, i) => {
     const r = record as unknown as Record<string, unknown>;
     const row: RowValues = { company_cnpj: companyCnpj };
@@ -83,7 +83,7 @@ export function buildLookupLoad<K extends LookupKind>(schema: string, companyCnp
         fixed: { active: 'true' },
         missing: { mode: 'deactivate', where: (p) => `t.company_cnpj = ${p(companyCnpj)}` },
       },
-      toColumns(columns, uniqueByKey(rows, (r) => r.id as number)),
+      columnsOf(columns, rows, (r) => r.id as number),
     ),
   };
 }

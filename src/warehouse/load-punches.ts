@@ -8,7 +8,7 @@ import type { CollaboratorPoints } from '../api/schemas.js';
 import { durationValueToSeconds } from '../util/duration.js';
 import { createLocalTimeConverter } from './local-time.js';
 import { runLoad, type LoadStats } from './load-stats.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { ColumnBuffer } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 import type { WarehouseHandle } from './db.js';
@@ -46,12 +46,12 @@ export function buildPunchLoad(schema: string, scope: WindowScope, data: readonl
   checkScope('punches', scope);
   checkCompanies('punches', scope.companyCnpj, data);
   const toUtc = createLocalTimeConverter(scope.timezone);
-  const punches: RowValues[] = [];
-  const days: RowValues[] = [];
+  const punches = new ColumnBuffer(PUNCH_COLUMNS);
+  const days = new ColumnBuffer(WORK_DAY_COLUMNS);
   for (const c of data) {
     const cpf = c.national_registry;
     for (const d of c.days) {
-      days.push({
+      days.add(`${cpf}|${d.date}`, {
         company_cnpj: scope.companyCnpj,
         cpf,
         work_date: d.date,
@@ -60,7 +60,7 @@ export function buildPunchLoad(schema: string, scope: WindowScope, data: readonl
         worked_seconds: durationValueToSeconds(d.worked_time),
       });
       for (const p of d.points) {
-        punches.push({
+        punches.add(p.point_id, {
           point_id: p.point_id,
           company_cnpj: scope.companyCnpj,
           cpf,
@@ -94,7 +94,7 @@ export function buildPunchLoad(schema: string, scope: WindowScope, data: readonl
         softDelete: true,
         missing: { mode: 'soft-delete', where: inWindow('work_date') },
       },
-      toColumns(PUNCH_COLUMNS, uniqueByKey(punches, (r) => r.point_id as number)),
+      punches.data,
     ),
     work_days: buildUpsert(
       {
@@ -105,7 +105,7 @@ export function buildPunchLoad(schema: string, scope: WindowScope, data: readonl
         softDelete: true,
         missing: { mode: 'soft-delete', where: inWindow('work_date') },
       },
-      toColumns(WORK_DAY_COLUMNS, uniqueByKey(days, (r) => `${r.cpf}|${r.work_date}`)),
+      days.data,
     ),
   };
 }

@@ -9,7 +9,7 @@ import type { WarehouseHandle } from './db.js';
 import { LoadError } from './errors.js';
 import { runLoad, type LoadStats } from './load-stats.js';
 import { toPgArray } from './pg-array.js';
-import { toColumns, uniqueByKey, type RowValues } from './rows.js';
+import { ColumnBuffer } from './rows.js';
 import { checkCompanies, checkScope, type WindowScope } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
@@ -35,11 +35,11 @@ function clockTime(value: string, what: string, cpf: string, date: string): stri
 export function buildTardinessLoad(schema: string, scope: WindowScope, data: readonly CollaboratorTardiness[]): Record<string, BuiltQuery> {
   checkScope('tardiness', scope);
   checkCompanies('tardiness', scope.companyCnpj, data);
-  const rows: RowValues[] = [];
+  const rows = new ColumnBuffer(COLUMNS);
   for (const c of data) {
     const cpf = c.national_registry;
     for (const t of c.tardiness) {
-      rows.push({
+      rows.add(`${cpf}|${t.date}`, {
         company_cnpj: scope.companyCnpj,
         cpf,
         work_date: t.date,
@@ -62,7 +62,7 @@ export function buildTardinessLoad(schema: string, scope: WindowScope, data: rea
           where: (p) => `t.company_cnpj = ${p(scope.companyCnpj)} AND t.work_date BETWEEN ${p(scope.from)}::date AND ${p(scope.to)}::date`,
         },
       },
-      toColumns(COLUMNS, uniqueByKey(rows, (r) => `${r.cpf}|${r.work_date}`)),
+      rows.data,
     ),
   };
 }

@@ -6,26 +6,38 @@
  */
 import { localToUtc } from '../util/time.js';
 
-/** Converts `YYYY-MM-DD HH:MM:SS` wall times of one time zone to ISO-8601 UTC strings. */
+/**
+ * Converts `YYYY-MM-DD HH:MM:SS` wall times of one time zone to timestamptz input: the
+ * wall time with its UTC offset (`2024-03-04 08:00:00-03:00`), which Postgres reads as
+ * that instant whatever the session's time zone.
+ */
 export type LocalTimeConverter = (local: string) => string;
+
+function offsetSuffix(offsetMs: number): string {
+  const sign = offsetMs < 0 ? '-' : '+';
+  const minutes = Math.abs(offsetMs) / 60_000;
+  const seconds = Math.round((Math.abs(offsetMs) % 60_000) / 1000);
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(Math.floor(minutes % 60)).padStart(2, '0');
+  return `${sign}${hh}:${mm}${seconds ? `:${String(seconds).padStart(2, '0')}` : ''}`;
+}
+
+const wallMs = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
 
 /** A converter for `timeZone`, with its own cache of offsets by local hour. */
 export function createLocalTimeConverter(timeZone: string): LocalTimeConverter {
-  const offsets = new Map<string, number | null>();
-  const wallMs = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
+  const suffixes = new Map<string, string | null>();
   return (local) => {
     const hour = local.slice(0, 13);
-    let offset = offsets.get(hour);
-    if (offset === undefined) {
-      const start = localToUtc(`${hour}:00:00`, timeZone).getTime();
-      const end = localToUtc(`${hour}:59:59`, timeZone).getTime();
-      const startOffset = wallMs(`${hour}:00:00`) - start;
-      offset = wallMs(`${hour}:59:59`) - end === startOffset ? startOffset : null;
-      offsets.set(hour, offset);
+    let suffix = suffixes.get(hour);
+    if (suffix === undefined) {
+      const start = wallMs(`${hour}:00:00`) - localToUtc(`${hour}:00:00`, timeZone).getTime();
+      const end = wallMs(`${hour}:59:59`) - localToUtc(`${hour}:59:59`, timeZone).getTime();
+      suffix = start === end ? offsetSuffix(start) : null;
+      suffixes.set(hour, suffix);
     }
-    if (offset === null) return localToUtc(local, timeZone).toISOString();
-    const ms = wallMs(local);
-    if (Number.isNaN(ms)) return localToUtc(local, timeZone).toISOString(); // throws the precise error
-    return new Date(ms - offset).toISOString();
+    // An hour holding a DST change, or a malformed value (localToUtc says what is wrong).
+    if (suffix === null || local.length !== 19) return localToUtc(local, timeZone).toISOString();
+    return local + suffix;
   };
 }

@@ -1,32 +1,48 @@
 /**
- * Small helpers that turn API records into the column arrays the upsert statement sends.
+ * Column buffers: API records become one array per column as they are read, which is
+ * what the upsert statement sends. Rows are copied into the arrays at once (no list of
+ * row objects kept alive), so large windows cost little garbage collection.
  */
 import type { ArrayElement } from './pg-array.js';
 import type { ColumnData, ColumnSpec } from './upsert-statement.js';
 
-/** A row as an object of column values. */
+/** A row as an object of column values (short-lived: copied into the buffer). */
 export type RowValues = Record<string, ArrayElement>;
 
-/**
- * One row per key, the last one seen winning (an upsert cannot touch a row twice),
- * ordered by key so that concurrent loads lock rows in the same order.
- */
-export function uniqueByKey<R>(rows: readonly R[], key: (row: R) => string | number): R[] {
-  const byKey = new Map<string | number, R>();
-  for (const r of rows) byKey.set(key(r), r);
-  const keys = [...byKey.keys()];
-  if (keys.every((k) => typeof k === 'number')) (keys as number[]).sort((a, b) => a - b);
-  else keys.sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-  return keys.map((k) => byKey.get(k)!);
+/** Column arrays of rows with distinct keys, in first-seen order. */
+export class ColumnBuffer {
+  /** One array per column, all the same length. */
+  readonly data: ColumnData;
+  private readonly columns: readonly ColumnSpec[];
+  private readonly arrays: ArrayElement[][];
+  private readonly positions = new Map<string | number, number>();
+
+  constructor(columns: readonly ColumnSpec[]) {
+    this.columns = columns;
+    this.arrays = columns.map(() => []);
+    this.data = Object.fromEntries(columns.map((c, i) => [c.name, this.arrays[i]!]));
+  }
+
+  /** Rows held. */
+  get length(): number {
+    return this.positions.size;
+  }
+
+  /**
+   * Adds a row under its natural key. A key seen before is replaced in place: the last
+   * record wins, since one upsert cannot touch a row twice.
+   */
+  add(key: string | number, row: RowValues): void {
+    const at = this.positions.get(key);
+    const i = at ?? this.positions.size;
+    if (at === undefined) this.positions.set(key, i);
+    for (let c = 0; c < this.columns.length; c++) this.arrays[c]![i] = row[this.columns[c]!.name];
+  }
 }
 
-/** Transposes rows into one array per column of `columns`. */
-export function toColumns(columns: readonly ColumnSpec[], rows: readonly RowValues[]): ColumnData {
-  const out: Record<string, ArrayElement[]> = {};
-  for (const c of columns) out[c.name] = new Array<ArrayElement>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
-    for (const c of columns) out[c.name]![i] = row[c.name];
-  }
-  return out;
+/** Column arrays of `rows`, one row per `key` (the last one winning), in first-seen order. */
+export function columnsOf<R extends RowValues>(columns: readonly ColumnSpec[], rows: readonly R[], key: (row: R) => string | number): ColumnData {
+  const buffer = new ColumnBuffer(columns);
+  for (const r of rows) buffer.add(key(r), r);
+  return buffer.data;
 }

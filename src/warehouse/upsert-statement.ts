@@ -98,7 +98,8 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
     if (!names.includes(k)) throw new Error(`buildUpsert ${spec.table}: key column ${k} is not sent`);
   }
 
-  const unnestArgs = spec.columns.map((c) => `${param(toPgArray(data[c.name]!))}::${sendType(c.type)}[]`);
+  const placeholders = new Map(spec.columns.map((c) => [c.name, `${param(toPgArray(data[c.name]!))}::${sendType(c.type)}[]`]));
+  const unnestArgs = spec.columns.map((c) => placeholders.get(c.name)!);
   const selectCols = spec.columns.map((c) => (c.type.endsWith('[]') ? `s.${q(c.name)}::${c.type}` : `s.${q(c.name)}`));
   const fixed = Object.entries(spec.fixed ?? {});
   const insertCols = [...names, ...fixed.map(([n]) => n), 'synced_at'].map(q);
@@ -142,7 +143,10 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
   let deleted = '0';
   if (spec.missing) {
     const scope = spec.missing.where(param);
-    const absent = `NOT EXISTS (SELECT 1 FROM src s WHERE ${spec.key.map((k) => `s.${q(k)} = t.${q(k)}`).join(' AND ')})`;
+    // The keys are unnested again rather than read from src, so that src is used once
+    // and Postgres streams it into the insert instead of materializing every column.
+    const keys = `unnest(${spec.key.map((k) => placeholders.get(k)!).join(', ')}) AS k(${spec.key.map(q).join(', ')})`;
+    const absent = `NOT EXISTS (SELECT 1 FROM ${keys} WHERE ${spec.key.map((k) => `k.${q(k)} = t.${q(k)}`).join(' AND ')})`;
     let body: string;
     switch (spec.missing.mode) {
       case 'soft-delete':
@@ -160,7 +164,7 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
   }
   const text =
     `WITH ${ctes.join(',\n')}\n` +
-    `SELECT (SELECT count(*) FROM src)::int AS received,\n` +
+    `SELECT ${length ?? 0}::int AS received,\n` +
     `       (SELECT count(*) FROM up WHERE inserted)::int AS inserted,\n` +
     `       (SELECT count(*) FROM up WHERE NOT inserted)::int AS updated,\n` +
     `       ${deleted}::int AS deleted`;
