@@ -10,7 +10,7 @@ import type { SyncRuntime } from '../src/sync/runtime.js';
 import { compareWithTruth, maxInAnySecond, spawnPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const EMULATOR_TODAY = '2026-10-31';
-const RPS = 12;
+const RPS = 20;
 const CONCURRENCY = 3;
 
 interface WorkerProcess {
