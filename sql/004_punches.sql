@@ -57,9 +57,9 @@ CREATE TABLE work_days (
   worked_seconds integer NOT NULL,
   synced_at      timestamptz NOT NULL DEFAULT now(),
   deleted_at     timestamptz,
-  PRIMARY KEY (company_cnpj, cpf, work_date)
+  -- Key columns ordered for BI: company + date ranges use the key's index.
+  PRIMARY KEY (company_cnpj, work_date, cpf)
 );
-CREATE INDEX work_days_company_date_idx ON work_days (company_cnpj, work_date);
 CREATE INDEX work_days_cpf_date_idx ON work_days (cpf, work_date);
 COMMENT ON TABLE work_days IS 'One row per collaborator and day returned with punches. Source: GET /customer/v2/point/getFromPeriod, days[] (spec 2.12). Filter deleted_at IS NULL for current data.';
 COMMENT ON COLUMN work_days.company_cnpj IS 'CNPJ of the collaborator''s company. Natural key with cpf and work_date.';

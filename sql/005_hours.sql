@@ -3,6 +3,8 @@
 -- HH:MM:SS may exceed 99 hours and be negative, spec 1.2). hour_totals and
 -- hour_bank_balances are reconciled (deleted_at); tardiness, adjustment_requests and
 -- inconsistencies are lists without ids, replaced per company and window (DESIGN.md §4).
+-- Keys start with company and date, so company + date queries use the key's index; a
+-- second index serves CPF + date.
 
 CREATE TABLE hour_totals (
   company_cnpj text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
@@ -48,10 +50,9 @@ CREATE TABLE hour_totals (
   over_time_holiday_night_reduced_seconds  integer NOT NULL,
   synced_at    timestamptz NOT NULL DEFAULT now(),
   deleted_at   timestamptz,
-  PRIMARY KEY (company_cnpj, cpf, period_start, period_end),
+  PRIMARY KEY (company_cnpj, period_start, period_end, cpf),
   CHECK (period_end >= period_start)
 );
-CREATE INDEX hour_totals_company_date_idx ON hour_totals (company_cnpj, period_start);
 CREATE INDEX hour_totals_cpf_date_idx ON hour_totals (cpf, period_start);
 COMMENT ON TABLE hour_totals IS 'Hour totals per collaborator and period (usually a calendar month). Source: GET /customer/v2/collaborator/totalHours, total_hours (spec 2.7). Durations in signed integer seconds. Loading a period marks deleted_at on the company''s current rows of other, overlapping periods, so current rows (deleted_at IS NULL) never overlap. See monthly_hours for hours.';
 COMMENT ON COLUMN hour_totals.company_cnpj IS 'CNPJ of the collaborator''s company. Natural key with cpf, period_start and period_end.';
@@ -107,9 +108,8 @@ CREATE TABLE tardiness (
   late_seconds integer NOT NULL,
   all_points   time[] NOT NULL,
   synced_at    timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (company_cnpj, cpf, work_date)
+  PRIMARY KEY (company_cnpj, work_date, cpf)
 );
-CREATE INDEX tardiness_company_date_idx ON tardiness (company_cnpj, work_date);
 CREATE INDEX tardiness_cpf_date_idx ON tardiness (cpf, work_date);
 COMMENT ON TABLE tardiness IS 'Late arrivals, one row per collaborator and day. Source: GET /customer/v2/tardiness, tardiness[] (spec 2.8). Late = entry after the journey start plus tolerance and before start + 2 h (later counts as an absence, not a tardiness). Replaced per company and window on each sync.';
 COMMENT ON COLUMN tardiness.company_cnpj IS 'CNPJ of the collaborator''s company. Natural key with cpf and work_date.';
@@ -137,9 +137,8 @@ CREATE TABLE adjustment_requests (
   updated_at_local    timestamp NOT NULL,
   updated_at          timestamptz NOT NULL,
   synced_at           timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (company_cnpj, cpf, request_date, seq)
+  UNIQUE (company_cnpj, request_date, cpf, seq)
 );
-CREATE INDEX adjustment_requests_company_date_idx ON adjustment_requests (company_cnpj, request_date);
 CREATE INDEX adjustment_requests_cpf_date_idx ON adjustment_requests (cpf, request_date);
 COMMENT ON TABLE adjustment_requests IS 'Punch-adjustment requests. Source: GET /customer/v2/adjustment, adjustments[] (spec 2.9). The API gives them no id: the rows of a company and window are replaced on each sync, and seq numbers the requests of one collaborator and day in API order.';
 COMMENT ON COLUMN adjustment_requests.company_cnpj IS 'CNPJ of the collaborator''s company.';
@@ -168,9 +167,8 @@ CREATE TABLE inconsistencies (
   justification      text,
   status             text NOT NULL,
   synced_at          timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (company_cnpj, cpf, occurrence_date, seq)
+  UNIQUE (company_cnpj, occurrence_date, cpf, seq)
 );
-CREATE INDEX inconsistencies_company_date_idx ON inconsistencies (company_cnpj, occurrence_date);
 CREATE INDEX inconsistencies_cpf_date_idx ON inconsistencies (cpf, occurrence_date);
 COMMENT ON TABLE inconsistencies IS 'Journey inconsistencies (short intra-journey interval, 11 h inter-journey violation, overtime above the limit). Source: GET /customer/v2/inconsistency, occurrences[] (spec 2.10). No id in the API: the rows of a company and window are replaced on each sync; seq numbers one collaborator''s occurrences of a day in API order.';
 COMMENT ON COLUMN inconsistencies.company_cnpj IS 'CNPJ of the collaborator''s company.';
@@ -198,9 +196,8 @@ CREATE TABLE hour_bank_balances (
   debt_seconds                integer NOT NULL,
   synced_at                   timestamptz NOT NULL DEFAULT now(),
   deleted_at                  timestamptz,
-  PRIMARY KEY (company_cnpj, cpf, balance_date)
+  PRIMARY KEY (company_cnpj, balance_date, cpf)
 );
-CREATE INDEX hour_bank_balances_company_date_idx ON hour_bank_balances (company_cnpj, balance_date);
 CREATE INDEX hour_bank_balances_cpf_date_idx ON hour_bank_balances (cpf, balance_date);
 COMMENT ON TABLE hour_bank_balances IS 'Overtime and hour-bank balance per collaborator and day. Source: GET /customer/v2/overtime?date= (spec 2.11), read one day at a time. Durations in signed integer seconds. Filter deleted_at IS NULL for current data.';
 COMMENT ON COLUMN hour_bank_balances.company_cnpj IS 'CNPJ of the collaborator''s company. Natural key with cpf and balance_date.';

@@ -13,7 +13,7 @@ import { runCounts, statsOf, sumStats, withTransaction, type LoadStats } from '.
 import { toPgArray } from './pg-array.js';
 import { columnsOf } from './rows.js';
 import { checkCnpj, checkCompanies } from './scope.js';
-import { buildUpsert, type BuiltQuery, type ColumnData, type ColumnSpec } from './upsert-statement.js';
+import { buildUpsert, type BuiltQuery, type ColumnData, type ColumnSpec, type StatementCounts } from './upsert-statement.js';
 
 /** Attributes whose change opens a new history version (DESIGN.md §4). */
 export const TRACKED_ATTRIBUTES = [
@@ -147,5 +147,8 @@ export function buildSeenCollaboratorsLoad(schema: string, companyCnpj: string, 
 /** Adds the collaborators seen in period data that the warehouse lacks (inactive, source `period`). */
 export async function addSeenCollaborators(w: WarehouseHandle, companyCnpj: string, blocks: readonly CollaboratorBlock[]): Promise<LoadStats> {
   const query = buildSeenCollaboratorsLoad(w.schema, companyCnpj, blocks);
-  return withTransaction(w.pool, async (client) => sumStats({ collaborators: statsOf(await runCounts(client, query)) }));
+  // One statement, atomic on its own: no transaction block needed (this runs for every
+  // part of every period read, so its round trips count).
+  const { rows } = await w.pool.query<StatementCounts>(query.text, query.values);
+  return sumStats({ collaborators: statsOf(rows[0]!) });
 }

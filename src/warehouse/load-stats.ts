@@ -47,10 +47,10 @@ export async function withTransaction<T>(pool: LoaderPool, fn: (client: pg.PoolC
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
     // The reconcile anti-joins compare a window's rows with the loaded set. Right after a
     // big load the table's statistics still say "empty", and the planner then picks a
     // nested loop that is quadratic in the window size; a hash join is right at any size.
+    await client.query('BEGIN');
     await client.query('SET LOCAL enable_nestloop = off');
     const result = await fn(client);
     await client.query('COMMIT');
