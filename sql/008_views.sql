@@ -21,7 +21,8 @@ SELECT
   round(d.worked_seconds / 3600.0, 2) AS worked_hours,
   coalesce(t.late_seconds, 0) AS late_seconds,
   (t.cpf IS NOT NULL) AS is_late,
-  (coalesce(p.punch_count, 0) = 0) AS is_absent,
+  (d.shift ~ '[0-9]:[0-5][0-9]') AS is_scheduled,
+  (d.shift ~ '[0-9]:[0-5][0-9]' AND coalesce(p.punch_count, 0) = 0 AND ab.absence_type IS NULL) AS is_absent,
   (ab.absence_type IS NOT NULL) AS on_leave,
   ab.absence_type
 FROM work_days d
@@ -62,7 +63,8 @@ COMMENT ON COLUMN daily_attendance.worked_seconds IS 'Worked time of the day in 
 COMMENT ON COLUMN daily_attendance.worked_hours IS 'Worked time of the day in hours, numeric rounded to 0.01 h (worked_seconds / 3600).';
 COMMENT ON COLUMN daily_attendance.late_seconds IS 'Lateness of the day in seconds (tardiness.late_seconds), 0 when not late.';
 COMMENT ON COLUMN daily_attendance.is_late IS 'True when the API reported a tardiness that day (spec 2.8).';
-COMMENT ON COLUMN daily_attendance.is_absent IS 'True when no punch is recorded that day; check on_leave and shift for the reason (leave, day off).';
+COMMENT ON COLUMN daily_attendance.is_scheduled IS 'True when the shift text names clock times (a work day); days off, weekly rest and holidays are described in words (e.g. Folga, Feriado). A heuristic on the API''s free text (spec 2.12 shift).';
+COMMENT ON COLUMN daily_attendance.is_absent IS 'True on a scheduled day (is_scheduled) without any punch and without an approved absence covering it (on_leave); see punch_count and shift to refine.';
 COMMENT ON COLUMN daily_attendance.on_leave IS 'True when an approved absence or vacation of the collaborator covers the day (absences).';
 COMMENT ON COLUMN daily_attendance.absence_type IS 'Type name of the absence covering the day (the earliest one if several); null when none.';
 

@@ -179,25 +179,40 @@ describe('loadPunches', () => {
 
   describe('the daily_attendance view', () => {
     it('gives one row per collaborator and day with first in, last out, count, hours, tardiness and leave', async () => {
+      const withIdleDays = structuredClone(march);
+      withIdleDays[1]!.days.push(
+        { date: '2024-03-09', shift: 'Folga', worked_time: '00:00:00', points: [] },
+        { date: '2024-03-11', shift: '08:00-12:00 / 13:00-17:00', worked_time: '00:00:00', points: [] },
+        { date: '2024-03-12', shift: '08:00-12:00 / 13:00-17:00', worked_time: '00:00:00', points: [] },
+      );
+      await loadPunches(t.w, MARCH, withIdleDays);
       await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { name: 'Ana' }), block(CPF_2, { name: 'Bia' })]);
       await loadTardiness(t.w, MARCH, [
         { ...block(CPF_1), tardiness: [{ date: '2024-03-05', journey_in: '08:00', punch_in: '08:10', minutes_late: '00:10', all_points: ['08:10'] }] },
       ]);
-      await loadAbsences(t.w, MARCH, [absenceOf(77, '2024-03-04 00:00:00', '2024-03-04 23:59:59', [CPF_2])]);
+      await loadAbsences(t.w, MARCH, [
+        absenceOf(77, '2024-03-04 00:00:00', '2024-03-04 23:59:59', [CPF_2]),
+        absenceOf(78, '2024-03-12 00:00:00', '2024-03-12 23:59:59', [CPF_2], { type: 'Férias' }),
+      ]);
       const { rows } = await t.admin.query(
         `SELECT cpf, collaborator_name, work_date::text, first_in_local::text, last_out_local::text, punch_count,
-                worked_seconds, worked_hours::text, late_seconds, is_late, is_absent, on_leave, absence_type
+                worked_seconds, worked_hours::text, late_seconds, is_late, is_scheduled, is_absent, on_leave, absence_type
            FROM "${t.schema}".daily_attendance WHERE company_cnpj = $1 AND work_date < '2024-04-01' ORDER BY cpf, work_date`,
         [CNPJ_A],
       );
+      const day = (cpf: string, name: string, date: string, first: string | null, last: string | null, count: number, worked: number, hours: string) => ({
+        cpf, collaborator_name: name, work_date: date, first_in_local: first, last_out_local: last, punch_count: count,
+        worked_seconds: worked, worked_hours: hours, late_seconds: 0, is_late: false, is_scheduled: true, is_absent: false, on_leave: false, absence_type: null,
+      });
       expect(rows).toEqual([
-        { cpf: CPF_1, collaborator_name: 'Ana', work_date: '2024-03-04', first_in_local: '2024-03-04 08:00:00', last_out_local: '2024-03-04 17:30:00',
-          punch_count: 3, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 0, is_late: false, is_absent: false, on_leave: false, absence_type: null },
-        { cpf: CPF_1, collaborator_name: 'Ana', work_date: '2024-03-05', first_in_local: '2024-03-05 08:10:00', last_out_local: null,
-          punch_count: 1, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 600, is_late: true, is_absent: false, on_leave: false, absence_type: null },
-        { cpf: CPF_2, collaborator_name: 'Bia', work_date: '2024-03-04', first_in_local: '2024-03-04 09:00:00', last_out_local: null,
-          punch_count: 1, worked_seconds: 28800, worked_hours: '8.00', late_seconds: 0, is_late: false, is_absent: false, on_leave: true, absence_type: 'Atestado médico' },
+        day(CPF_1, 'Ana', '2024-03-04', '2024-03-04 08:00:00', '2024-03-04 17:30:00', 3, 28800, '8.00'),
+        { ...day(CPF_1, 'Ana', '2024-03-05', '2024-03-05 08:10:00', null, 1, 28800, '8.00'), late_seconds: 600, is_late: true },
+        { ...day(CPF_2, 'Bia', '2024-03-04', '2024-03-04 09:00:00', null, 1, 28800, '8.00'), on_leave: true, absence_type: 'Atestado médico' },
+        { ...day(CPF_2, 'Bia', '2024-03-09', null, null, 0, 0, '0.00'), is_scheduled: false },
+        { ...day(CPF_2, 'Bia', '2024-03-11', null, null, 0, 0, '0.00'), is_absent: true },
+        { ...day(CPF_2, 'Bia', '2024-03-12', null, null, 0, 0, '0.00'), on_leave: true, absence_type: 'Férias' },
       ]);
+      await loadPunches(t.w, MARCH, march);
     });
   });
 });

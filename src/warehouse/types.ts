@@ -338,6 +338,7 @@ export const WAREHOUSE_VIEW_COLUMNS = {
     worked_hours: 'numeric',
     late_seconds: 'int4',
     is_late: 'bool',
+    is_scheduled: 'bool',
     is_absent: 'bool',
     on_leave: 'bool',
     absence_type: 'text?',
