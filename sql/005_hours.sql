@@ -4,11 +4,12 @@
 -- hour_bank_balances are reconciled (deleted_at); tardiness, adjustment_requests and
 -- inconsistencies are lists without ids, replaced per company and window (DESIGN.md §4).
 -- Keys start with company and date, so company + date queries use the key's index; a
--- second index serves CPF + date.
+-- second index serves CPF + date. CPF and CNPJ formats are checked by the loaders (a
+-- per-row CHECK would cost as much as the rest of the insert).
 
 CREATE TABLE hour_totals (
-  company_cnpj text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf          text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj text NOT NULL,
+  cpf          text NOT NULL,
   period_start date NOT NULL,
   period_end   date NOT NULL,
   worked_time_seconds                      integer NOT NULL,
@@ -100,8 +101,8 @@ COMMENT ON COLUMN hour_totals.synced_at IS 'When punchline last inserted or chan
 COMMENT ON COLUMN hour_totals.deleted_at IS 'When a completed sync of this company no longer returned the row for an overlapping period; null while current.';
 
 CREATE TABLE tardiness (
-  company_cnpj text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf          text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj text NOT NULL,
+  cpf          text NOT NULL,
   work_date    date NOT NULL,
   journey_in   time NOT NULL,
   punch_in     time NOT NULL,
@@ -122,8 +123,8 @@ COMMENT ON COLUMN tardiness.all_points IS 'All punches of the day, company local
 COMMENT ON COLUMN tardiness.synced_at IS 'When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is).';
 
 CREATE TABLE adjustment_requests (
-  company_cnpj        text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf                 text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj        text NOT NULL,
+  cpf                 text NOT NULL,
   request_date        date NOT NULL,
   seq                 integer NOT NULL CHECK (seq >= 1),
   requests_in_day     integer NOT NULL,
@@ -158,8 +159,8 @@ COMMENT ON COLUMN adjustment_requests.updated_at IS 'Last update instant: update
 COMMENT ON COLUMN adjustment_requests.synced_at IS 'When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is).';
 
 CREATE TABLE inconsistencies (
-  company_cnpj       text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf                text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj       text NOT NULL,
+  cpf                text NOT NULL,
   occurrence_date    date NOT NULL,
   seq                integer NOT NULL CHECK (seq >= 1),
   inconsistency_type text NOT NULL,
@@ -182,8 +183,8 @@ COMMENT ON COLUMN inconsistencies.status IS 'pending or acknowledged (spec 2.10 
 COMMENT ON COLUMN inconsistencies.synced_at IS 'When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is).';
 
 CREATE TABLE hour_bank_balances (
-  company_cnpj                text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf                         text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj                text NOT NULL,
+  cpf                         text NOT NULL,
   balance_date                date NOT NULL,
   regime                      text NOT NULL,
   total_overtime_seconds      integer NOT NULL,

@@ -62,8 +62,8 @@ COMMENT ON COLUMN absences.deleted_at IS 'When a completed sync of a window over
 
 CREATE TABLE absence_collaborators (
   absence_id   bigint NOT NULL,
-  company_cnpj text NOT NULL CHECK (company_cnpj ~ '^[0-9]{14}$'),
-  cpf          text NOT NULL CHECK (cpf ~ '^[0-9]{11}$'),
+  company_cnpj text NOT NULL,
+  cpf          text NOT NULL,
   synced_at    timestamptz NOT NULL DEFAULT now(),
   deleted_at   timestamptz,
   PRIMARY KEY (absence_id, company_cnpj, cpf)

@@ -164,6 +164,11 @@ describe('buildPunchLoad', () => {
     expect(() => buildPunchLoad('s', scope, [pointsOf(CPF_1, {}, CNPJ_B)])).toThrow(LoadError);
   });
 
+  it('refuses a CPF that is not 11 digits (the fact tables have no CHECK for it)', () => {
+    const bad = { ...pointsOf(CPF_1, {}), national_registry: '123.456.789-09' };
+    expect(() => buildPunchLoad('s', scope, [bad])).toThrow(/CPF "123.456.789-09" is not 11 digits/);
+  });
+
   it('refuses a window that ends before it starts or an unknown time zone', () => {
     expect(() => buildPunchLoad('s', { ...scope, from: '2024-04-01' }, [])).toThrow(/ends before it starts/);
     expect(() => buildPunchLoad('s', { ...scope, timezone: 'Mars/Olympus' }, [])).toThrow(/not an IANA time zone/);

@@ -47,9 +47,17 @@ export interface WithCompanyBlock {
   readonly company: { readonly national_registry: string };
 }
 
-/** spec 1.4 rule 4: throws when a record's company block is not `companyCnpj`. */
+const CPF_RE = /^\d{11}$/;
+
+/**
+ * spec 1.4 rule 4: throws when a record's company block is not `companyCnpj`; spec 1.2:
+ * or when its CPF is not 11 digits (the fact tables rely on this check, not on a CHECK).
+ */
 export function checkCompanies(table: string, companyCnpj: string, records: readonly WithCompanyBlock[]): void {
   for (const r of records) {
+    if (!CPF_RE.test(r.national_registry)) {
+      throw new LoadError('invalid_record', table, `${table}: collaborator CPF ${JSON.stringify(r.national_registry)} is not 11 digits (spec 1.2)`);
+    }
     if (r.company.national_registry !== companyCnpj) {
       throw new LoadError(
         'foreign_company',
