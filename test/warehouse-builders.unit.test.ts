@@ -47,7 +47,7 @@ describe('buildUpsert', () => {
       { id: [1, 2], label: ['a', null], tags: ['{x}', '{}'] },
     );
     expect(q.values).toEqual(['{1,2}', '{"a",null}', '{"{x}","{}"}']);
-    expect(q.text).toContain('unnest($1::int8[], $2::text[], $3::text[]) AS s("id", "label", "tags")');
+    expect(q.text).toContain('SELECT unnest($1::int8[]) AS "id", unnest($2::text[]) AS "label", unnest($3::text[]) AS "tags"');
     expect(q.text).toContain('s."tags"::text[]');
     expect(q.text).toContain('ON CONFLICT ("id") DO UPDATE');
     expect(q.text).toContain('WHERE ROW(t."label", t."tags", t."active", t.deleted_at) IS DISTINCT FROM ROW(excluded."label", excluded."tags", true, NULL::timestamptz)');
@@ -60,7 +60,7 @@ describe('buildUpsert', () => {
       { id: [], label: [], tags: [] },
     );
     expect(q.values).toEqual(['{}', '{}', '{}', 'X']);
-    expect(q.text).toMatch(/UPDATE "s"\."t1" AS t SET deleted_at = now\(\), synced_at = now\(\)\s+WHERE \(t\.company = \$4\) AND t\.deleted_at IS NULL AND NOT EXISTS \(SELECT 1 FROM unnest\(\$1::int8\[\]\) AS k\("id"\) WHERE k\."id" = t\."id"\)/);
+    expect(q.text).toMatch(/UPDATE "s"\."t1" AS t SET deleted_at = now\(\), synced_at = now\(\)\s+WHERE \(t\.company = \$4\) AND t\.deleted_at IS NULL AND NOT EXISTS \(SELECT 1 FROM \(SELECT unnest\(\$1::int8\[\]\) AS "id"\) AS k WHERE k\."id" = t\."id"\)/);
   });
 
   it('inserts only when asked to leave existing rows alone', () => {

@@ -99,7 +99,9 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
   }
 
   const placeholders = new Map(spec.columns.map((c) => [c.name, `${param(toPgArray(data[c.name]!))}::${sendType(c.type)}[]`]));
-  const unnestArgs = spec.columns.map((c) => placeholders.get(c.name)!);
+  // One unnest per column in the select list: Postgres streams those in lockstep
+  // (ProjectSet), where unnest(a, b, ...) in FROM materializes every row first.
+  const unnested = (cols: readonly string[]) => cols.map((n) => `unnest(${placeholders.get(n)!}) AS ${q(n)}`).join(', ');
   const selectCols = spec.columns.map((c) => (c.type.endsWith('[]') ? `s.${q(c.name)}::${c.type}` : `s.${q(c.name)}`));
   const fixed = Object.entries(spec.fixed ?? {});
   const insertCols = [...names, ...fixed.map(([n]) => n), 'synced_at'].map(q);
@@ -137,7 +139,7 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
   }
 
   const ctes = [
-    `src AS (\n  SELECT * FROM unnest(${unnestArgs.join(', ')}) AS s(${names.map(q).join(', ')})\n)`,
+    `src AS (\n  SELECT ${unnested(names)}\n)`,
     `up AS (\n  INSERT INTO ${table} AS t (${insertCols.join(', ')})\n  SELECT ${insertVals.join(', ')} FROM src s\n  ${onConflict}\n  RETURNING (xmax = 0) AS inserted\n)`,
   ];
   let deleted = '0';
@@ -145,7 +147,7 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
     const scope = spec.missing.where(param);
     // The keys are unnested again rather than read from src, so that src is used once
     // and Postgres streams it into the insert instead of materializing every column.
-    const keys = `unnest(${spec.key.map((k) => placeholders.get(k)!).join(', ')}) AS k(${spec.key.map(q).join(', ')})`;
+    const keys = `(SELECT ${unnested(spec.key)}) AS k`;
     const absent = `NOT EXISTS (SELECT 1 FROM ${keys} WHERE ${spec.key.map((k) => `k.${q(k)} = t.${q(k)}`).join(' AND ')})`;
     let body: string;
     switch (spec.missing.mode) {
@@ -165,8 +167,8 @@ export function buildUpsert(spec: UpsertSpec, data: ColumnData): BuiltQuery {
   const text =
     `WITH ${ctes.join(',\n')}\n` +
     `SELECT ${length ?? 0}::int AS received,\n` +
-    `       (SELECT count(*) FROM up WHERE inserted)::int AS inserted,\n` +
-    `       (SELECT count(*) FROM up WHERE NOT inserted)::int AS updated,\n` +
-    `       ${deleted}::int AS deleted`;
+    `       counts.inserted, counts.updated,\n` +
+    `       ${deleted}::int AS deleted\n` +
+    `FROM (SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up) AS counts`;
   return { text, values };
 }
