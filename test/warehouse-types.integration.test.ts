@@ -58,6 +58,13 @@ describe('kysely table types (src/warehouse/types.ts)', () => {
     }
   });
 
+  it('work in the warehouse schema: kysely qualifies names and raw SQL finds them on search_path', async () => {
+    const { rows } = await t.w.pool.query('SHOW search_path');
+    expect(rows[0].search_path).toBe(`"${t.schema}",public`);
+    const { rows: n } = await t.w.pool.query('SELECT count(*)::int AS n FROM schema_migrations');
+    expect(n[0].n).toBeGreaterThan(0);
+  });
+
   it('type query results as the warehouse pool returns them', async () => {
     await t.w.db
       .insertInto('sync_runs')
