@@ -54,7 +54,7 @@ export function buildAbsencesLoad(schema: string, scope: WindowScope, data: read
   const absences: RowValues[] = [];
   const members: RowValues[] = [];
   for (const a of data) {
-    // spec 1.4 rule 4: each collaborator block names its company; keep it per collaborator.
+    // spec 1.4 rule 4: every collaborator of the absence must belong to the company loaded.
     checkCompanies('absence_collaborators', scope.companyCnpj, a.collaborators);
     absences.push({
       absence_id: a.absence_id,
