@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
+import { withDefaultUser } from './util/database-url.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
 export class ConfigError extends Error {
@@ -296,7 +297,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   return Object.freeze({
     connections: Object.freeze(connections),
-    databaseUrl: e.DATABASE_URL,
+    // libpq's default: the operating-system user when the URL names none.
+    databaseUrl: withDefaultUser(e.DATABASE_URL),
     warehouseSchema: e.WAREHOUSE_SCHEMA,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, selectConnections, type Env } from '../src/config.js';
@@ -35,7 +35,8 @@ describe('loadConfig defaults', () => {
   it('gives the documented defaults and no connection when nothing is set', () => {
     const c = loadConfig({});
     expect(c.connections).toEqual([]);
-    expect(c.databaseUrl).toBe('postgres://localhost:5432/punchline');
+    // libpq's default user (the OS user) is filled in when the URL names none.
+    expect(c.databaseUrl).toBe(`postgres://${userInfo().username}@localhost:5432/punchline`);
     expect(c.warehouseSchema).toBe('workforce');
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
     expect(c.queuePrefix).toBe('punchline');
@@ -76,6 +77,12 @@ describe('loadConfig defaults', () => {
       syncAuditPhotos: true,
     });
     expect(loadConfig({ SCHEDULES_ENABLED: 'no' }).schedules.enabled).toBe(false);
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it('keeps a user the URL names', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://bi@db:5432/wh' }).databaseUrl).toBe('postgres://bi@db:5432/wh');
   });
 });
 

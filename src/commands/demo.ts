@@ -15,7 +15,7 @@ import { migrate } from '../warehouse/migrate.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { ensureDatabase } from '../ops/database-bootstrap.js';
 import { isPortFree } from '../ops/port-check.js';
-import { assertRedisReachable, ServiceUnavailableError, withDefaultUser } from '../ops/services.js';
+import { assertRedisReachable, ServiceUnavailableError } from '../ops/services.js';
 import { quoteIdent } from '../ops/freshness.js';
 import { formatDemoBanner } from '../ops/demo-banner.js';
 import {
@@ -117,7 +117,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   const say = (line: string) => out.write(`${line}\n`);
   // The demo's own chatter is the progress bar and the banner; job logs only from warn up.
   const logger = config.logLevel === 'info' ? ctx.logger.child({}, { level: 'warn' }) : ctx.logger;
-  const databaseUrl = withDefaultUser(config.databaseUrl);
+  const databaseUrl = config.databaseUrl;
 
   say('punchline demo: checking Postgres and Redis...');
   const created = await checkServices(config.redisUrl, databaseUrl);

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { UsageError, EXIT, type CommandContext } from './context.js';
 import { openQueues } from '../sync/queues.js';
 import { parseStaleAfter } from '../ops/staleness.js';
-import { assertPostgresReachable, assertRedisReachable, withDefaultUser } from '../ops/services.js';
+import { assertPostgresReachable, assertRedisReachable } from '../ops/services.js';
 import { collectStatus } from '../ops/status-report.js';
 import { formatStatus } from '../ops/status-format.js';
 
@@ -28,7 +28,7 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
     throw new UsageError((err as Error).message);
   }
   const { config } = ctx;
-  const databaseUrl = withDefaultUser(config.databaseUrl);
+  const databaseUrl = config.databaseUrl;
   await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
 
   const queues = openQueues(config);

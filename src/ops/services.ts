@@ -3,7 +3,6 @@
  * front with a short deadline so a command that cannot work says at once which service
  * is missing and how to start it, instead of hanging in a reconnect loop.
  */
-import { userInfo } from 'node:os';
 import pg from 'pg';
 import { createRedisProbe } from './redis-probe.js';
 import { withTimeout } from './timeout.js';
@@ -29,22 +28,6 @@ export function redactUrl(url: string): string {
     return u.toString();
   } catch {
     return '(unparseable URL)';
-  }
-}
-
-/**
- * `databaseUrl` with the operating-system user filled in when it names none, as libpq
- * does (node-pg only looks at the USER variable, which is unset in some shells and
- * containers).
- */
-export function withDefaultUser(databaseUrl: string): string {
-  try {
-    const u = new URL(databaseUrl);
-    if (u.username) return databaseUrl;
-    u.username = encodeURIComponent(userInfo().username);
-    return u.toString();
-  } catch {
-    return databaseUrl;
   }
 }
 

@@ -59,11 +59,6 @@ export async function openSyncWarehouse(
     db: w.pool,
     schema: w.schema,
     load: withLoaderTiming(bindLoaders(w, config.storeBinaries)),
-    async close() {
-      await w.close();
-      // Kysely ends the pool only if it ever ran a query itself; the sync uses the pool directly.
-      const pool = w.pool as typeof w.pool & { ending?: boolean };
-      if (!pool.ending) await pool.end();
-    },
+    close: () => w.close(),
   };
 }

@@ -66,8 +66,9 @@ export function createWarehouse(databaseUrl: string, schema: string, options: Wa
     async close() {
       if (closed) return;
       closed = true;
-      // Kysely's destroy ends the pool it was given.
+      // Kysely's destroy ends the pool only if it ever used it; end it ourselves otherwise.
       await db.destroy();
+      if (!pool.ended && !pool.ending) await pool.end();
     },
   };
 }
