@@ -94,7 +94,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     },
   );
 
-/** Typed client of the 31 endpoints of Customer API v2 (see docs/api-client.md). */
+/** Typed client of the 31 endpoints of Customer API v2 (see README, "API client"). */
 export class ApiClient {
   readonly #pool: Pool;
   readonly #basePath: string;

@@ -56,7 +56,7 @@ export interface EmulatorOptions {
   today?: string;
   /** Initial faults (default none). */
   faults?: Partial<Faults>;
-  /** Stricter readings of what the spec leaves unsaid (docs/emulator.md). */
+  /** Stricter readings of what the spec leaves unsaid (README, "Emulator"). */
   strict?: boolean;
   /** Fixed delay added to every spec request, in milliseconds. */
   latencyMs?: number;
