@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
 import { startEmulatorProcess } from './emulator-process.js';
-import { cpuSecondsByName } from './proc-stats.js';
+import { cpuSecondsByName, systemCpu, systemCpuSince } from './proc-stats.js';
 import { spanTotals, type Span } from './intervals.js';
 import type { BenchOptions } from './options.js';
 import type { EndToEndFigures, SizeFigures } from './results.js';
@@ -47,7 +47,15 @@ const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 /** What the emulator and the warehouse tell about a backfill. */
 type Observed = Pick<
   EndToEndFigures,
-  'requests' | 'requestsByEndpoint' | 'maxInFlight' | 'emulatorCpuS' | 'postgresCpuS' | 'dbWaits' | 'jobTime' | 'rows'
+  | 'requests'
+  | 'requestsByEndpoint'
+  | 'maxInFlight'
+  | 'emulatorCpuS'
+  | 'postgresCpuS'
+  | 'machine'
+  | 'dbWaits'
+  | 'jobTime'
+  | 'rows'
 >;
 
 /** The end-to-end figures from the backfill run, its probe and what was observed around it. */
@@ -102,18 +110,21 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
     const warmUp = await fetchAll(planWarmUp(emu.companies.map((c) => c.cnpj), o.to), budget);
     await emu.resetStats();
     const cpu0 = emu.cpuSeconds();
+    const machine0 = systemCpu();
     const floor = await fetchAll(workload, budget);
+    const sourceMachine = systemCpuSince(machine0);
     const sourceCpu = emu.cpuSeconds() - cpu0;
     const sourceStats = await emu.stats();
     h.say(
       `  source floor: ${s(floor.ms)} (after a ${s(warmUp.ms)} warm-up), ${floor.requests} requests, ${mib(floor.bytes)}, ` +
-        `emulator CPU ${sourceCpu.toFixed(1)} s`,
+        `emulator CPU ${sourceCpu.toFixed(1)} s (machine ${sourceMachine.busyS.toFixed(1)} s, stolen ${sourceMachine.stealS.toFixed(1)} s)`,
     );
 
     await createWarehouseSchema(o.databaseUrl, names.schema);
     await emu.resetStats();
     const cpu1 = emu.cpuSeconds();
     const pgCpu1 = cpuSecondsByName('postgres');
+    const machine1 = systemCpu();
     const sampler = sampleWaits(h.pool, names.schema);
     const run = await runBackfillProcess({
       root: h.root,
@@ -140,6 +151,7 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
     });
     const e2eCpu = emu.cpuSeconds() - cpu1;
     const postgresCpuS = cpuSecondsByName('postgres') - pgCpu1;
+    const machine = systemCpuSince(machine1);
     const dbWaits = await sampler.stop();
     const e2eStats = await emu.stats();
     if (run.exitCode !== 0) {
@@ -153,6 +165,7 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
       maxInFlight: e2eStats.maxInFlight,
       emulatorCpuS: e2eCpu,
       postgresCpuS,
+      machine,
       dbWaits,
       jobTime: await jobTimeByResource(h.pool, names.schema),
       rows,
@@ -183,6 +196,7 @@ export async function measureSize(size: number, o: BenchOptions, h: RunHandles):
         slowestMs: floor.slowestMs,
         maxInFlight: sourceStats.maxInFlight,
         emulatorCpuS: sourceCpu,
+        machine: sourceMachine,
       },
       endToEnd,
       sink: {

@@ -51,3 +51,28 @@ export function cpuSecondsByName(name: string): number {
   }
   return ticks / USER_HZ;
 }
+
+/** Machine-wide CPU seconds since boot, all cores (`/proc/stat`): busy, idle and stolen by the hypervisor. */
+export interface SystemCpu {
+  readonly busyS: number;
+  readonly idleS: number;
+  readonly stealS: number;
+}
+
+/** Reads {@link SystemCpu} now. */
+export function systemCpu(): SystemCpu {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+  // cpu user nice system idle iowait irq softirq steal guest guest_nice
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+  return {
+    busyS: (user! + nice! + system! + irq! + softirq!) / USER_HZ,
+    idleS: (idle! + iowait!) / USER_HZ,
+    stealS: steal! / USER_HZ,
+  };
+}
+
+/** What the machine did between two readings, s. */
+export function systemCpuSince(before: SystemCpu): SystemCpu {
+  const now = systemCpu();
+  return { busyS: now.busyS - before.busyS, idleS: now.idleS - before.idleS, stealS: now.stealS - before.stealS };
+}

@@ -78,8 +78,8 @@ export function waitShares(waits: Record<string, number>, top = 3): string {
 /** Where the end-to-end time goes: spans inside the worker, and CPU of the three processes. */
 export function breakdownTable(r: BenchResults): string[] {
   const lines = [
-    '| collaborators | response bytes | startup | (e2e − startup) ÷ source | HTTP busy | loader busy | of which in transactions | worker CPU | emulator CPU | Postgres CPU | CPU used ÷ available | Postgres backends (samples) | RSS at first request → peak |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    '| collaborators | response bytes | startup | (e2e − startup) ÷ source | HTTP busy | loader busy | of which in transactions | worker CPU | emulator CPU | Postgres CPU | CPU used ÷ available | CPU of other processes · stolen | Postgres backends (samples) | RSS at first request → peak |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   ];
   const cores = r.machine.cores;
   for (const f of r.sizes) {
@@ -91,28 +91,37 @@ export function breakdownTable(r: BenchResults): string[] {
         `${opt(e.http?.busyMs)} | ${opt(e.loader?.busyMs)} | ` +
         `${opt(e.transactions?.busyMs)} | ${e.workerCpuS === null ? 'n/a' : `${e.workerCpuS.toFixed(1)} s`} | ` +
         `${e.emulatorCpuS.toFixed(1)} s | ${e.postgresCpuS.toFixed(1)} s | ${Math.round((used / (cores * (e.wallMs / 1000))) * 100)}% | ` +
+        `${Math.max(0, e.machine.busyS - used).toFixed(1)} s · ${e.machine.stealS.toFixed(1)} s | ` +
         `${waitShares(e.dbWaits)} | ${e.baselineRssMiB ?? 'n/a'} → ${e.peakRssMiB} MiB |`,
     );
   }
   return lines;
 }
 
-/** Rows per second per table: end-to-end (rows ÷ wall time) and COPY floor. */
+/** Tables below this many rows at the largest size are summed into one line. */
+const SMALL_TABLE_ROWS = 500;
+
+/** Rows per second per table: end-to-end (rows ÷ wall time) and COPY floor; small tables summed. */
 export function tableRatesTable(r: BenchResults): string[] {
-  const tables = [...new Set(r.sizes.flatMap((f) => Object.keys(f.endToEnd.rows)))].sort(
-    (a, b) => (r.sizes[r.sizes.length - 1]!.endToEnd.rows[b] ?? 0) - (r.sizes[r.sizes.length - 1]!.endToEnd.rows[a] ?? 0),
-  );
+  const largest = r.sizes[r.sizes.length - 1]!.endToEnd.rows;
+  const all = [...new Set(r.sizes.flatMap((f) => Object.keys(f.endToEnd.rows)))];
+  const big = all.filter((t) => (largest[t] ?? 0) >= SMALL_TABLE_ROWS).sort((a, b) => (largest[b] ?? 0) - (largest[a] ?? 0));
+  const small = all.filter((t) => !big.includes(t));
   const head = r.sizes.map((f) => `${int(f.collaborators)}: rows · e2e rows/s · COPY rows/s`);
   const lines = [`| table | ${head.join(' | ')} |`, `|---|${r.sizes.map(() => '---:').join('|')}|`];
-  for (const t of tables) {
+  const row = (label: string, tables: readonly string[]) => {
     const cells = r.sizes.map((f) => {
-      const rows = f.endToEnd.rows[t];
-      if (rows === undefined) return '–';
-      const copy = f.sink.byTable[t]?.rowsPerSecond;
-      return `${int(rows)} · ${int(f.endToEnd.rowsPerSecond[t] ?? 0)} · ${copy === undefined ? 'n/a' : int(copy)}`;
+      const present = tables.filter((t) => f.endToEnd.rows[t] !== undefined);
+      if (present.length === 0) return '–';
+      const rows = present.reduce((a, t) => a + f.endToEnd.rows[t]!, 0);
+      const copyMs = present.reduce((a, t) => a + (f.sink.byTable[t]?.ms ?? 0), 0);
+      const e2e = rows / (f.endToEnd.wallMs / 1000);
+      return `${int(rows)} · ${int(e2e)} · ${copyMs > 0 ? int(rows / (copyMs / 1000)) : 'n/a'}`;
     });
-    lines.push(`| ${t} | ${cells.join(' | ')} |`);
-  }
+    lines.push(`| ${label} | ${cells.join(' | ')} |`);
+  };
+  for (const t of big) row(t, [t]);
+  if (small.length > 0) row(`${small.length} small tables (${small.join(', ')})`, small);
   return lines;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { SpanTotals } from './intervals.js';
 import type { MachineInfo } from './machine.js';
+import type { SystemCpu } from './proc-stats.js';
 import type { BenchMode } from './options.js';
 
 /** The source floor of one size. */
@@ -23,6 +24,8 @@ export interface SourceFigures {
   readonly maxInFlight: number;
   /** Emulator CPU during the floor pass, s. */
   readonly emulatorCpuS: number;
+  /** The whole machine during the floor pass (all processes, all cores), s. */
+  readonly machine: SystemCpu;
 }
 
 /** The end-to-end backfill of one size. */
@@ -50,6 +53,8 @@ export interface EndToEndFigures {
   readonly emulatorCpuS: number;
   /** CPU of every Postgres process during the backfill (other clients' work included), s. */
   readonly postgresCpuS: number;
+  /** The whole machine during the backfill (all processes, all cores), s: busy beyond worker + emulator + Postgres is someone else's. */
+  readonly machine: SystemCpu;
   /** Samples (every 100 ms) of the run's active Postgres backends by wait event (`CPU` = none). */
   readonly dbWaits: Record<string, number>;
   /** Process start to its first HTTP request (module loading, connections), ms. */
