@@ -24,7 +24,8 @@ export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
   {
     title: 'attendance of the last 7 days',
     sql:
-      'select work_date, count(*) filter (where not is_absent) as present, count(*) filter (where is_late) as late,\n' +
+      'select work_date, count(*) filter (where punch_count > 0) as present, count(*) filter (where is_absent) as absent,\n' +
+      '       count(*) filter (where is_late) as late,\n' +
       '       count(*) filter (where on_leave) as on_leave, round(sum(worked_hours), 1) as hours\n' +
       '  from daily_attendance group by work_date order by work_date desc limit 7;',
   },
