@@ -21,22 +21,10 @@ import { MAX_HISTORY_DAYS, planScale, type ResolvedOptions } from './options.js'
 import { hashString, rngFor } from './random.js';
 import { generateRoster, type RosterContext } from './roster-generator.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
+import type { LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
 /** Lookup lists by the names of the warehouse tables (DESIGN.md §5). */
-export const LOOKUP_TABLES = [
-  'departments',
-  'occupations',
-  'cost_centers',
-  'units',
-  'journeys',
-  'point_rules',
-  'collaborator_settings',
-  'digital_fences',
-  'dismissal_types',
-  'absence_types',
-] as const;
-/** One of {@link LOOKUP_TABLES}. */
-export type LookupTable = (typeof LOOKUP_TABLES)[number];
+export { LOOKUP_KINDS as LOOKUP_TABLES, type LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
 /** The generated, mutable world of one emulator instance. */
 export class World {

@@ -6,6 +6,7 @@
 import pg from 'pg';
 import { createRedisProbe } from './redis-probe.js';
 import { withTimeout } from './timeout.js';
+import { redactUrl } from '../util/database-url.js';
 
 /** A required service is not reachable; the message says what to start. */
 export class ServiceUnavailableError extends Error {
@@ -20,16 +21,7 @@ export class ServiceUnavailableError extends Error {
   }
 }
 
-/** The URL without its password, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
+export { redactUrl };
 
 /** How to start Redis, for error messages. */
 export const START_REDIS_HINT =

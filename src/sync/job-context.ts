@@ -44,20 +44,8 @@ export interface WindowScope {
 }
 
 /** The lookup lists of spec 2.4 the sync reads, by warehouse table. */
-export const LOOKUP_TABLES = [
-  'departments',
-  'occupations',
-  'cost_centers',
-  'units',
-  'journeys',
-  'point_rules',
-  'collaborator_settings',
-  'digital_fences',
-  'dismissal_types',
-  'absence_types',
-] as const;
-/** One lookup list. */
-export type LookupTable = (typeof LOOKUP_TABLES)[number];
+export { LOOKUP_KINDS as LOOKUP_TABLES, type LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
+import type { LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
 /** The warehouse loaders of docs/contracts.md, bound to one warehouse. */
 export interface SyncLoaders {

@@ -1,4 +1,4 @@
-/** Postgres connection strings. */
+/** Connection strings (Postgres, Redis). */
 import { userInfo } from 'node:os';
 
 /**
@@ -14,5 +14,16 @@ export function withDefaultUser(databaseUrl: string): string {
     return u.toString();
   } catch {
     return databaseUrl;
+  }
+}
+
+/** The URL with its password masked, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable URL)';
   }
 }

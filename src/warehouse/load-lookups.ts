@@ -11,21 +11,9 @@ import { columnsOf, type RowValues } from './rows.js';
 import { checkCnpj } from './scope.js';
 import { buildUpsert, type BuiltQuery, type ColumnSpec } from './upsert-statement.js';
 
-/** The lookup tables, one per list of spec 2.4. */
-export const LOOKUP_KINDS = [
-  'departments',
-  'occupations',
-  'cost_centers',
-  'units',
-  'journeys',
-  'point_rules',
-  'collaborator_settings',
-  'digital_fences',
-  'dismissal_types',
-  'absence_types',
-] as const;
-/** One lookup table. */
-export type LookupKind = (typeof LOOKUP_KINDS)[number];
+import { LOOKUP_KINDS, type LookupKind } from './lookup-tables.js';
+
+export { LOOKUP_KINDS, type LookupKind };
 
 /** Lookups listed with `name` (spec 2.4); the others have `description`. */
 const NAMED = new Set<LookupKind>(['cost_centers', 'units', 'digital_fences', 'dismissal_types']);

@@ -16,6 +16,7 @@ import {
   type AppliedMigration,
   type MigrationFile,
 } from './migrations.js';
+import { redactUrl } from '../util/database-url.js';
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -52,16 +53,7 @@ COMMENT ON COLUMN schema_migrations.applied_at IS 'When the migration was applie
 COMMENT ON COLUMN schema_migrations.duration_ms IS 'How long applying it took, in milliseconds.';
 `;
 
-/** A database URL with its password masked, for messages. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable DATABASE_URL)';
-  }
-}
+export { redactUrl };
 
 async function connect(databaseUrl: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'punchline migrate' });
