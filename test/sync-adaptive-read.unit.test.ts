@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readAdaptive } from '../src/sync/adaptive-read.js';
 import { DateRangeExceededError, ResponseTooLargeError, ServerError, TimeoutError } from '../src/api/errors.js';
-import { daysOf, windowDays, type DateWindow } from '../src/sync/windows.js';
+import { chunkWindow, daysOf, windowDays, type DateWindow } from '../src/sync/windows.js';
 
 async function collect<T>(gen: AsyncGenerator<{ window: DateWindow; data: T[] }>) {
   const parts: { window: DateWindow; data: T[] }[] = [];
@@ -62,5 +62,35 @@ describe('readAdaptive', () => {
     });
     await expect(collect(gen)).rejects.toBeInstanceOf(ServerError);
     expect(calls).toBe(1);
+  });
+});
+
+describe('chunkWindow', () => {
+  it('cuts a window into the fewest near-equal parts of at most maxDays, covering each day once', () => {
+    const parts = chunkWindow({ from: '2024-01-01', to: '2024-01-31' }, 15);
+    expect(parts.map(windowDays)).toEqual([11, 10, 10]);
+    expect(parts.flatMap(daysOf)).toEqual(daysOf({ from: '2024-01-01', to: '2024-01-31' }));
+    expect(chunkWindow({ from: '2024-02-01', to: '2024-02-03' }, 31)).toEqual([{ from: '2024-02-01', to: '2024-02-03' }]);
+  });
+});
+
+describe('readAdaptive with a span hint', () => {
+  it('learns the size that worked and starts the next window at it', async () => {
+    let learned: number | undefined;
+    const hint = { get: () => learned, set: (d: number) => (learned = Math.min(d, learned ?? Infinity)) };
+    const tooLarge = async (w: DateWindow) => {
+      if (windowDays(w) > 8) throw new ResponseTooLargeError({ endpoint: 'x', status: 200, limitBytes: 10 });
+      return daysOf(w);
+    };
+    let calls = 0;
+    const counted = (w: DateWindow) => (calls++, tooLarge(w));
+    await collect(readAdaptive({ from: '2024-01-01', to: '2024-01-31' }, counted, { hint }));
+    expect(learned).toBe(7); // 31 → 16 + 15 → 8 + 8 + 8 + 7
+    const first = calls;
+    calls = 0;
+    const parts = await collect(readAdaptive({ from: '2024-03-01', to: '2024-03-31' }, counted, { hint }));
+    expect(calls).toBe(5); // 7+6+6+6+6, no oversized attempt
+    expect(calls).toBeLessThan(first);
+    expect(parts.flatMap((p) => p.data)).toEqual(daysOf({ from: '2024-03-01', to: '2024-03-31' }));
   });
 });

@@ -25,7 +25,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 /** Creates the client of `connection`, sharing its budget through `redis`. */
 export function createConnectionClient(
-  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts'>,
+  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts' | 'apiMaxResponseBytes'>,
   connection: Connection,
   redis: Redis,
 ): ConnectionClient {
@@ -42,6 +42,8 @@ export function createConnectionClient(
     token: connection.token,
     timeoutMs: config.apiTimeoutMs,
     maxAttempts: config.apiMaxAttempts,
+    // A body past this is abandoned and the sync reads a smaller window (adaptive-read.ts).
+    maxResponseBytes: config.apiMaxResponseBytes,
     limiter: budget,
     connections: Math.max(2, connection.rateLimit.concurrency),
     hooks: {

@@ -5,7 +5,7 @@
  * part as soon as it is read.
  */
 import type { CollaboratorBlock } from '../api/schemas.js';
-import { readAdaptive } from './adaptive-read.js';
+import { readAdaptive, spanHint } from './adaptive-read.js';
 import { assertCompany } from './company-check.js';
 import type { JobContext, LoadStats, WindowScope } from './job-context.js';
 import { formatWindow, type DateWindow } from './windows.js';
@@ -44,6 +44,7 @@ export async function syncPeriod<T extends CollaboratorBlock>(ctx: JobContext, s
   const company = ctx.company();
   const parts = readAdaptive(ctx.window(), (w) => spec.fetch(w), {
     onSplit: (w, reason) => ctx.logger.info({ window: formatWindow(w), reason }, 'splitting window'),
+    hint: spanHint(`${spec.endpoint}:${company}`),
   });
   for await (const part of parts) {
     assertCompany(spec.endpoint, company, part.data, (r) => `collaborator ${r.national_registry}`);

@@ -55,6 +55,21 @@ export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined
   ];
 }
 
+/** `w` cut into the fewest consecutive windows of at most `maxDays` days, of near-equal length. */
+export function chunkWindow(w: DateWindow, maxDays: number): DateWindow[] {
+  const days = windowDays(w);
+  const parts = Math.ceil(days / Math.max(1, Math.floor(maxDays)));
+  const out: DateWindow[] = [];
+  let from = w.from;
+  for (let i = 0; i < parts; i++) {
+    const size = Math.floor(days / parts) + (i < days % parts ? 1 : 0);
+    const to = addDays(from, size - 1);
+    out.push({ from, to });
+    from = addDays(to, 1);
+  }
+  return out;
+}
+
 /** Every day of `w` in order, for per-day endpoints (spec 4.1 `overtime`). */
 export function daysOf(w: DateWindow): string[] {
   const out: string[] = [];
