@@ -51,14 +51,15 @@ export function targetLines(r: BenchResults): string[] {
 /** The summary table (Markdown; also readable on a console). */
 export function summaryTable(r: BenchResults): string[] {
   const lines = [
-    '| collaborators | companies | requests | rows | source floor | end-to-end | **e2e ÷ source** | COPY floor | loader | **loader ÷ COPY** | peak RSS |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| collaborators | companies | requests | rows | source floor | end-to-end | **e2e ÷ source** | COPY floor | loader | **loader ÷ COPY** | COPY with keys, logged (loader ÷ it) | peak RSS |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const f of r.sizes) {
     lines.push(
       `| ${int(f.collaborators)} | ${f.companies} | ${int(f.endToEnd.requests)} | ${int(rowsOf(f))} | ${sec(f.source.ms)} | ` +
         `${sec(f.endToEnd.wallMs)} | **${x(f.ratios.endToEndOverSource)}** | ${sec(f.sink.ms)} | ` +
-        `${f.endToEnd.loader ? sec(f.endToEnd.loader.busyMs) : 'n/a'} | **${x(f.ratios.loaderOverCopy)}** | ${f.endToEnd.peakRssMiB} MiB |`,
+        `${f.endToEnd.loader ? sec(f.endToEnd.loader.busyMs) : 'n/a'} | **${x(f.ratios.loaderOverCopy)}** | ` +
+        `${sec(f.sink.indexedMs)} (${x(f.ratios.loaderOverIndexedCopy)}) | ${f.endToEnd.peakRssMiB} MiB |`,
     );
   }
   return lines;

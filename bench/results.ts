@@ -81,10 +81,12 @@ export interface EndToEndFigures {
 export interface SinkFigures {
   /** Summed COPY time, ms. */
   readonly ms: number;
+  /** Summed COPY time into logged tables with the warehouse's keys and indexes, ms. */
+  readonly indexedMs: number;
   readonly rows: number;
   readonly bytes: number;
-  /** Per table: rows, bytes, ms and rows per second. */
-  readonly byTable: Record<string, { rows: number; bytes: number; ms: number; rowsPerSecond: number }>;
+  /** Per table: rows, bytes, ms (also into the indexed table) and rows per second. */
+  readonly byTable: Record<string, { rows: number; bytes: number; ms: number; indexedMs: number; rowsPerSecond: number }>;
 }
 
 /** Everything measured at one size. */
@@ -108,6 +110,8 @@ export interface SizeFigures {
     readonly endToEndAfterStartupOverSource: number | null;
     /** Loader busy time ÷ COPY floor (null when the probe saw no loader). */
     readonly loaderOverCopy: number | null;
+    /** Loader busy time ÷ COPY into logged tables with keys and indexes. */
+    readonly loaderOverIndexedCopy: number | null;
   };
 }
 
