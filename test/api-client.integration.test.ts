@@ -14,7 +14,9 @@ import {
   API_ERROR_CODES,
   AuthError,
   BadRequestError,
+  DateRangeExceededError,
   ERROR_CODE_TABLE,
+  InvalidBodyError,
   NetworkError,
   NotFoundError,
   RateLimitedError,
@@ -505,10 +507,120 @@ describe('failures that are never retried', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('rejects a 200 that is not JSON', async () => {
+  it('retries a 200 that is not JSON (a proxy page), like a server error', async () => {
+    handler = sequence((_r, reply) => reply.type('text/html').send('<html>login</html>'), ok([{ id: 1, name: 'Matriz' }]));
+    const { client, delays } = makeClient();
+    expect(await client.listUnits()).toEqual([{ id: 1, name: 'Matriz' }]);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('gives up on a 200 that is never JSON with a retryable InvalidBodyError', async () => {
     handler = (_r, reply) => reply.type('text/html').send('<html>login</html>');
+    const { client, events } = makeClient();
+    const err = await rejection(client.listUnits());
+    expect(err).toBeInstanceOf(InvalidBodyError);
+    expect(isPermanent(err)).toBe(false);
+    expect(events.filter((e) => e.hook === 'request')).toHaveLength(4);
+  });
+
+  it('keeps the code of an error envelope whatever its other keys hold', async () => {
+    handler = (_r, reply) =>
+      reply.code(422).send({ error: { code: 'date_range_exceeded', message: null }, payload_data_required: null });
     const { client } = makeClient();
-    await expect(client.listUnits()).rejects.toThrow('unit: (body): not valid JSON');
+    expect(await rejection(client.getTardiness({ beginDate: '2024-01-01', endDate: '2024-03-01' }))).toBeInstanceOf(DateRangeExceededError);
+  });
+});
+
+describe('stream', () => {
+  const people = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      national_registry: String(10_000_000_000 + i),
+      registration_number: String(i),
+      email: `p${i}@x.com`,
+      name: `Pessoa ${i}`,
+      occupation: 'o',
+      department: 'd',
+      team: null,
+      business_unit: 'b',
+      admission_date: '2020-01-01',
+      pis: '1',
+      company: { name: 'C', trading_name: 'C', national_registry: '11222333000181' },
+    }));
+  const collect = async <T>(gen: AsyncIterable<T>) => {
+    const out: T[] = [];
+    for await (const x of gen) out.push(x);
+    return out;
+  };
+
+  it('hands over every element validated, then checks meta, holding the limiter until the body ends', async () => {
+    handler = ok(people(3));
+    const { client, limiter, events } = makeClient();
+    const seen = [];
+    for await (const e of client.stream('collaborator', {})) {
+      expect(limiter.inFlight).toBe(1);
+      seen.push(e);
+    }
+    expect(seen.map((e) => e.ok && e.value.national_registry)).toEqual(people(3).map((p) => p.national_registry));
+    expect(seen.map((e) => e.index)).toEqual([0, 1, 2]);
+    expect(limiter).toMatchObject({ acquired: 1, released: 1, inFlight: 0 });
+    expect(events.find((e) => e.hook === 'response')?.e).toMatchObject({ status: 200, endpoint: 'collaborator' });
+  });
+
+  it('reports an element that breaks its schema with its path and index, and goes on', async () => {
+    const list: Record<string, unknown>[] = people(3);
+    list[1] = { ...list[1], admission_date: '2020-13-45' };
+    handler = ok(list);
+    const { client } = makeClient();
+    const seen = await collect(client.stream('collaborator', {}));
+    expect(seen.map((e) => e.ok)).toEqual([true, false, true]);
+    const bad = seen[1]!;
+    expect(!bad.ok && bad.error.fieldPath).toBe('data[1].admission_date');
+    expect(!bad.ok && bad.raw).toEqual(list[1]);
+  });
+
+  it('retries an answer that fails before its first element, and fails one cut after it', async () => {
+    const body = JSON.stringify({ data: people(50), meta: { begin_date: '2024-01-01', end_date: '2024-01-31' } });
+    let calls = 0;
+    handler = (req, reply) => {
+      calls++;
+      if (calls === 1) return reply.type('text/html').send('<html>busy</html>');
+      reply.hijack();
+      req.raw.socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      req.raw.socket.end(body.slice(0, body.length / 2));
+    };
+    const { client, limiter } = makeClient();
+    const seen: unknown[] = [];
+    const err = await rejection(
+      (async () => {
+        for await (const e of client.stream('point/getFromPeriod', { begin_date: '2024-01-01', end_date: '2024-01-31' })) seen.push(e);
+      })(),
+    );
+    expect(calls).toBe(2);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThan(50);
+    expect(isPermanent(err)).toBe(false);
+    expect(limiter.inFlight).toBe(0);
+  });
+
+  it('releases the limiter when the consumer stops early', async () => {
+    handler = ok(people(200));
+    const { client, limiter } = makeClient();
+    for await (const e of client.stream('collaborator', {})) if (e.index === 3) break;
+    expect(limiter).toMatchObject({ acquired: 1, released: 1, inFlight: 0 });
+  });
+
+  it('maps an error status like request() does, retrying what is transient', async () => {
+    handler = sequence(fail(500, 'boom'), fail(401, 'invalid_service_token'));
+    const { client, delays } = makeClient();
+    expect(await rejection(collect(client.stream('collaborator', {})))).toBeInstanceOf(AuthError);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('rejects meta that breaks the spec once the body has ended', async () => {
+    handler = ok(people(1), { begin_date: 5 });
+    const { client } = makeClient();
+    const err = await rejection(collect(client.stream('collaborator/totalHours', { begin_date: '2024-01-01', end_date: '2024-01-31' })));
+    expect(err).toBeInstanceOf(ResponseValidationError);
   });
 });
 

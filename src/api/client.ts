@@ -8,9 +8,11 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type FormData } from 'undici';
+import type { z } from 'zod';
 import type { ClientHooks, ClientOptions, CallOptions } from './client-options.js';
-import { ENDPOINTS, type EndpointData, type EndpointName } from './endpoints.js';
-import { ApiError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
+import { ENDPOINTS, elementSchema, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName } from './endpoints.js';
+import { ApiError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
+import { DataStream, NotAnEnvelopeError } from './data-stream.js';
 import { unlimited, type RateLimitListener, type RequestLimiter } from './limiter.js';
 import type {
   CollaboratorPhoto,
@@ -26,8 +28,8 @@ import type {
 } from './params.js';
 import { buildMultipart, buildQuery, scopeParams, type Attachment, type Params, type Scope } from './query.js';
 import { DEFAULT_BACKOFF, backoffDelay, parseRetryAfter, retryReason, type BackoffOptions } from './retry.js';
-import { sendAttempt, type AttemptResponse } from './transport.js';
-import { validateEnvelope } from './validate.js';
+import { openAttempt, sendAttempt, type AttemptResponse, type OpenResponse } from './transport.js';
+import { validateEnvelope, validatePart } from './validate.js';
 import type {
   Absence,
   AbsenceAttachment,
@@ -72,6 +74,21 @@ export interface ApiResponse<T> {
   meta?: unknown;
   /** Bytes of the response body. */
   bytes: number;
+}
+
+/**
+ * One element of a streamed list ({@link ApiClient.stream}): validated against its
+ * schema, or the element as sent with what is wrong with it (the caller decides whether
+ * one bad element fails the whole answer).
+ */
+export type StreamedElement<T> =
+  | { readonly index: number; readonly ok: true; readonly value: T }
+  | { readonly index: number; readonly ok: false; readonly raw: unknown; readonly error: ResponseValidationError };
+
+/** Counts of one call's failed attempts, for the retry decision. */
+interface RetryState {
+  failures: number;
+  rateLimited: number;
 }
 
 const DEFAULTS = {
@@ -360,51 +377,77 @@ export class ApiClient {
       body = () => json;
     }
 
-    const maxAttempts = Math.max(1, opts.maxAttempts ?? this.#maxAttempts);
     const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
-    let attempt = 0;
-    let failures = 0;
-    let rateLimited = 0;
-    for (;;) {
-      attempt += 1;
+    const retries: RetryState = { failures: 0, rateLimited: 0 };
+    for (let attempt = 1; ; attempt++) {
       let response: AttemptResponse;
+      let parsed: unknown;
       try {
         response = await this.#attempt(endpoint, def.method, path, headers, body?.(), timeoutMs, attempt, opts.signal);
+        parsed = parseJson(response.body);
+        // spec 1.1: all responses are JSON; a 200 that is not (a proxy's page, a cut body) is retried.
+        if (parsed === NOT_JSON) throw new InvalidBodyError({ endpoint, status: response.status });
       } catch (err) {
-        const reason = retryReason(err, def.method);
-        if (reason === null) throw err;
-        let delayMs: number;
-        if (err instanceof RateLimitedError) {
-          rateLimited += 1;
-          if (!this.#retryRateLimited || rateLimited > this.#maxRateLimitRetries) throw err;
-          if (err.retryAfterMs > this.#maxRetryAfterMs) throw err;
-          delayMs = err.retryAfterMs;
-        } else {
-          failures += 1;
-          if (failures >= maxAttempts) throw err;
-          delayMs = backoffDelay(failures, this.#backoff, this.#random);
-        }
-        this.#hook('onRetry', { endpoint, attempt, delayMs, reason });
-        await this.#sleep(delayMs, opts.signal);
+        await this.#waitToRetry(endpoint, def.method, err, attempt, retries, opts);
         continue;
-      }
-      const parsed = parseJson(response.body);
-      if (response.status < 200 || response.status > 299) {
-        // Unreachable for non-2xx: #attempt throws those.
-        throw errorFromResponse(endpoint, response.status, parsed);
-      }
-      if (parsed === NOT_JSON) {
-        throw new ResponseValidationError({
-          endpoint,
-          status: response.status,
-          fieldPath: '(body)',
-          message: '(body): not valid JSON (spec 1.1: all responses are JSON)',
-        });
       }
       const envelope = validateEnvelope<EndpointData<E>>(endpoint, def, parsed, {
         includeBranches: params.scope?.includeBranches === true,
       });
       return { status: response.status, data: envelope.data, meta: envelope.meta, bytes: response.body.length };
+    }
+  }
+
+  /**
+   * Reads a list endpoint (spec 4.1) as a stream: each element of `data` is validated
+   * and handed over as soon as it has arrived, so memory holds one element, not the
+   * answer. Failures before the first element (status errors, a body that is not JSON)
+   * are retried like {@link ApiClient.request}; a failure after it throws (a transient
+   * one as a retryable error), since the caller has already used part of the answer.
+   * `meta` is validated when the body has ended.
+   */
+  async *stream<E extends ListEndpointName>(
+    endpoint: E,
+    query: Params,
+    scope?: Scope,
+    opts: CallOptions = {},
+  ): AsyncGenerator<StreamedElement<ElementOf<E>>> {
+    const def = ENDPOINTS[endpoint];
+    const element = elementSchema(def);
+    if (!element) throw new TypeError(`ApiClient: ${endpoint} does not answer a list`);
+    const search = buildQuery({ ...query, ...scopeParams(scope) });
+    const path = `${this.#basePath}${def.path}${search ? `?${search}` : ''}`;
+    const headers: Record<string, string> = { accept: 'application/json', apiServiceToken: this.#token };
+    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs;
+    const retries: RetryState = { failures: 0, rateLimited: 0 };
+    for (let attempt = 1; ; attempt++) {
+      let index = 0;
+      try {
+        const opened = await this.#open(endpoint, path, headers, timeoutMs, attempt, opts.signal);
+        try {
+          const data = new DataStream(opened.response.body, opened.response.destroy);
+          for await (const raw of data) {
+            const checked = element.safeParse(raw);
+            yield checked.success
+              ? { index, ok: true, value: checked.data as ElementOf<E> }
+              : { index, ok: false, raw, error: elementError(endpoint, index, element, raw) };
+            index++;
+          }
+          if (def.meta !== null) validatePart(endpoint, 'meta', def.meta, data.rest?.meta);
+          return;
+        } catch (err) {
+          const failure = streamFailure(endpoint, err);
+          opened.end(failure);
+          throw failure;
+        } finally {
+          // Also when the consumer stopped early: the body is dropped, the slot freed.
+          opened.end();
+        }
+      } catch (err) {
+        // Once elements were handed over the answer cannot be read again here.
+        if (index > 0) throw err;
+        await this.#waitToRetry(endpoint, 'GET', err, attempt, retries, opts);
+      }
     }
   }
 
@@ -420,10 +463,91 @@ export class ApiClient {
     return res.data;
   }
 
+  /** Waits before the next attempt of a failed call, or rethrows `err` when it may not be retried. */
+  async #waitToRetry(
+    endpoint: EndpointName,
+    method: HttpMethod,
+    err: unknown,
+    attempt: number,
+    retries: RetryState,
+    opts: CallOptions,
+  ): Promise<void> {
+    const reason = retryReason(err, method);
+    if (reason === null) throw err;
+    let delayMs: number;
+    if (err instanceof RateLimitedError) {
+      retries.rateLimited += 1;
+      if (!this.#retryRateLimited || retries.rateLimited > this.#maxRateLimitRetries) throw err;
+      if (err.retryAfterMs > this.#maxRetryAfterMs) throw err;
+      delayMs = err.retryAfterMs;
+    } else {
+      retries.failures += 1;
+      if (retries.failures >= Math.max(1, opts.maxAttempts ?? this.#maxAttempts)) throw err;
+      delayMs = backoffDelay(retries.failures, this.#backoff, this.#random);
+    }
+    this.#hook('onRetry', { endpoint, attempt, delayMs, reason });
+    await this.#sleep(delayMs, opts.signal);
+  }
+
+  /**
+   * One streamed GET attempt: limiter admission, send, and a 2xx response whose body is
+   * still to be read; the admission is held until `end` (the request is in flight until
+   * its body has been read). A non-2xx answer is read, reported and thrown as its ApiError.
+   */
+  async #open(
+    endpoint: EndpointName,
+    path: string,
+    headers: Record<string, string>,
+    timeoutMs: number,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ response: OpenResponse; end(err?: unknown): void }> {
+    const release = await this.#limiter.acquire(signal);
+    let bytes = 0;
+    const started = performance.now();
+    this.#hook('onRequest', { endpoint, method: 'GET', attempt });
+    let response: OpenResponse;
+    try {
+      response = await openAttempt(this.#pool, { endpoint, method: 'GET', path, headers, timeoutMs, signal }, (s) => this.#scrub(s), (n) => (bytes = n));
+    } catch (err) {
+      this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
+      release();
+      throw err;
+    }
+    if (response.status < 200 || response.status > 299) {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of response.body) if (bytes <= this.#maxResponseBytes) chunks.push(chunk);
+        throw await this.#errorOf(endpoint, 'GET', response.status, response.headers, Buffer.concat(chunks), started, bytes, attempt);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === response.status)) this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
+        throw err;
+      } finally {
+        response.destroy();
+        release();
+      }
+    }
+    let ended = false;
+    return {
+      response,
+      end: (err?: unknown) => {
+        if (ended) return;
+        ended = true;
+        if (err === undefined) {
+          this.#hook('onResponse', { endpoint, method: 'GET', status: response.status, durationMs: performance.now() - started, bytes, attempt });
+        } else {
+          this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
+        }
+        response.destroy();
+        release();
+      },
+    };
+  }
+
   /** One HTTP attempt: limiter admission, send, hooks; a non-2xx answer is thrown as its ApiError. */
   async #attempt(
     endpoint: EndpointName,
-    method: 'GET' | 'POST' | 'PUT',
+    method: HttpMethod,
     path: string,
     headers: Record<string, string>,
     body: string | FormData | undefined,
@@ -442,46 +566,55 @@ export class ApiClient {
         (s) => this.#scrub(s),
         (n) => (bytes = n),
       );
-      const durationMs = performance.now() - started;
       if (response.status >= 200 && response.status <= 299) {
-        this.#hook('onResponse', { endpoint, method, status: response.status, durationMs, bytes, attempt });
+        this.#hook('onResponse', { endpoint, method, status: response.status, durationMs: performance.now() - started, bytes, attempt });
         return response;
       }
-      const retryAfterMs =
-        response.status === 429
-          ? (parseRetryAfter(response.headers['retry-after'], this.#now()) ??
-            backoffDelay(attempt, this.#backoff, this.#random))
-          : undefined;
-      const error = errorFromResponse(endpoint, response.status, this.#scrubBody(parseJson(response.body)), retryAfterMs);
-      this.#hook('onResponse', { endpoint, method, status: response.status, durationMs, bytes, attempt, code: error.code });
-      if (error instanceof RateLimitedError) {
-        this.#hook('onRateLimited', { endpoint, retryAfterMs: error.retryAfterMs });
-        try {
-          await this.#limiter.onRateLimited?.(error.retryAfterMs);
-        } catch {
-          // A limiter that cannot record the slowdown must not turn a 429 into another error.
-        }
-      }
-      throw error;
+      throw await this.#errorOf(endpoint, method, response.status, response.headers, response.body, started, bytes, attempt);
     } catch (err) {
-      if (err instanceof ApiError && err.status === undefined) {
-        const status = err.code === 'timeout' ? 'timeout' : 'network';
-        this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: err.code });
-      } else if (err instanceof ApiError && err.code === 'response_too_large') {
-        this.#hook('onResponse', {
-          endpoint,
-          method,
-          status: err.status ?? 'network',
-          durationMs: performance.now() - started,
-          bytes,
-          attempt,
-          code: err.code,
-        });
-      }
+      this.#reportFailure(endpoint, method, err, started, bytes, attempt);
       throw err;
     } finally {
       release();
     }
+  }
+
+  /** The ApiError of a non-2xx answer, reported to the hooks; a 429 also slows the limiter. */
+  async #errorOf(
+    endpoint: EndpointName,
+    method: HttpMethod,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+    body: Buffer,
+    started: number,
+    bytes: number,
+    attempt: number,
+  ): Promise<ApiError> {
+    const retryAfterMs =
+      status === 429
+        ? (parseRetryAfter(headers['retry-after'], this.#now()) ?? backoffDelay(attempt, this.#backoff, this.#random))
+        : undefined;
+    const error = errorFromResponse(endpoint, status, this.#scrubBody(parseJson(body)), retryAfterMs);
+    this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: error.code });
+    if (error instanceof RateLimitedError) {
+      this.#hook('onRateLimited', { endpoint, retryAfterMs: error.retryAfterMs });
+      try {
+        await this.#limiter.onRateLimited?.(error.retryAfterMs);
+      } catch {
+        // A limiter that cannot record the slowdown must not turn a 429 into another error.
+      }
+    }
+    return error;
+  }
+
+  /** Reports an attempt that ended without a reported answer (no response, or a body that could not be used). */
+  #reportFailure(endpoint: EndpointName, method: HttpMethod, err: unknown, started: number, bytes: number, attempt: number): void {
+    if (!(err instanceof ApiError)) return;
+    let status: number | 'network' | 'timeout';
+    if (err.status === undefined) status = err.code === 'timeout' ? 'timeout' : 'network';
+    else if (err.code === 'response_too_large' || err.code === 'response_not_json') status = err.status;
+    else return;
+    this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: err.code });
   }
 
   #scrub(text: string): string {
@@ -505,6 +638,28 @@ export class ApiClient {
 }
 
 const NOT_JSON = Symbol('not json');
+
+/** What a failure while reading a streamed body means for the call. */
+function streamFailure(endpoint: string, err: unknown): unknown {
+  // spec 1.1: all responses are JSON; an HTML page or a cut body is retried.
+  if (err instanceof SyntaxError) return new InvalidBodyError({ endpoint, status: 200, message: `(body): ${err.message}` });
+  if (err instanceof NotAnEnvelopeError) {
+    const fieldPath = err.message.slice(0, err.message.indexOf(':'));
+    return new ResponseValidationError({ endpoint, status: 200, fieldPath, message: err.message });
+  }
+  return err;
+}
+
+/** The validation error of one element of `data` (its path starts `data[index]`). */
+function elementError(endpoint: string, index: number, schema: z.ZodType, raw: unknown): ResponseValidationError {
+  try {
+    validatePart(endpoint, `data[${index}]`, schema, raw);
+  } catch (err) {
+    if (err instanceof ResponseValidationError) return err;
+    throw err;
+  }
+  throw new Error(`elementError: data[${index}] of ${endpoint} is valid`);
+}
 
 function parseJson(body: Buffer): unknown {
   if (body.length === 0) return NOT_JSON;

@@ -288,6 +288,19 @@ export const ENDPOINTS = {
 /** The validated `data` type of an endpoint. */
 export type EndpointData<E extends EndpointName> = z.infer<(typeof ENDPOINTS)[E]['data']>;
 
+/** Read endpoints whose `data` is a list (spec 4.1), which the client can stream. */
+export type ListEndpointName = {
+  [E in ReadEndpointName]: EndpointData<E> extends readonly unknown[] ? E : never;
+}[ReadEndpointName];
+
+/** One element of a list endpoint's `data`. */
+export type ElementOf<E extends ListEndpointName> = EndpointData<E> extends readonly (infer T)[] ? T : never;
+
+/** The schema of one element of `data`, for endpoints that answer a list (spec 4.1). */
+export function elementSchema(def: EndpointDef): z.ZodType | undefined {
+  return def.data instanceof z.ZodArray ? (def.data.element as z.ZodType) : undefined;
+}
+
 /** True when `name` is one of the 31 endpoint names. */
 export function isEndpointName(name: string): name is EndpointName {
   return Object.hasOwn(ENDPOINTS, name);

@@ -8,7 +8,6 @@
  * Messages never contain the API token: server messages are scrubbed by the client
  * before they get here, and nothing here reads request headers.
  */
-import { errorEnvelope } from './schemas.js';
 
 /** Every `error.code` of spec §7, in the spec's order. */
 export const API_ERROR_CODES = [
@@ -51,6 +50,7 @@ export const CLIENT_ERROR_CODES = [
   'timeout',
   'network',
   'response_invalid',
+  'response_not_json',
   'response_too_large',
 ] as const;
 /** A code the client assigns itself. */
@@ -336,6 +336,18 @@ export class ResponseValidationError extends ApiError {
   }
 }
 
+/**
+ * A 200 whose body is not JSON: a proxy's HTML page, or a body cut off mid-way (spec 1.1:
+ * all responses are JSON). Such an answer says nothing about the data, so it is retried
+ * like a server error.
+ */
+export class InvalidBodyError extends TransientApiError {
+  override readonly name = 'InvalidBodyError';
+  constructor(init: ApiErrorInit) {
+    super(init, 'response_not_json', 'the body is not JSON (spec 1.1)');
+  }
+}
+
 /** The response body exceeded `maxResponseBytes`; reading stopped. Not retried (the sync splits the window). */
 export class ResponseTooLargeError extends ApiError {
   override readonly name = 'ResponseTooLargeError';
@@ -397,16 +409,13 @@ export function errorFromResponse(
   body: unknown,
   retryAfterMs?: number,
 ): ApiError {
-  const parsed = errorEnvelope.safeParse(body);
-  const envelope = parsed.success ? parsed.data : undefined;
-  const code = envelope?.error.code;
-  const serverMessage = envelope?.error.message.slice(0, MAX_MESSAGE_CHARS);
+  const { code, message, payloadDataRequired } = readErrorEnvelope(body);
   const init: ApiErrorInit = {
     endpoint,
     status,
     ...(code === undefined ? {} : { code }),
-    ...(serverMessage ? { message: serverMessage } : {}),
-    ...(envelope?.payload_data_required ? { payloadDataRequired: envelope.payload_data_required } : {}),
+    ...(message ? { message: message.slice(0, MAX_MESSAGE_CHARS) } : {}),
+    ...(payloadDataRequired ? { payloadDataRequired } : {}),
   };
   if (code !== undefined && isApiErrorCode(code) && ERROR_CODE_TABLE[code].status === status) {
     return new ERROR_CODE_TABLE[code].error(init);
@@ -421,6 +430,25 @@ export function errorFromResponse(
     return init.payloadDataRequired ? new ValidationFailedError(init) : new UnprocessableError(init);
   }
   return new HttpError(init);
+}
+
+/**
+ * The parts of an error envelope (spec 1.1), each read on its own: a `code` survives a
+ * `payload_data_required` of `null` or a missing `message`, so a 422
+ * `date_range_exceeded` still splits the window whatever the other keys hold.
+ */
+export function readErrorEnvelope(body: unknown): { code?: string; message?: string; payloadDataRequired?: string[] } {
+  const envelope = (typeof body === 'object' && body !== null ? body : {}) as {
+    error?: { code?: unknown; message?: unknown } | null;
+    payload_data_required?: unknown;
+  };
+  const error = typeof envelope.error === 'object' && envelope.error !== null ? envelope.error : {};
+  const required = envelope.payload_data_required;
+  return {
+    ...(typeof error.code === 'string' ? { code: error.code } : {}),
+    ...(typeof error.message === 'string' ? { message: error.message } : {}),
+    ...(Array.isArray(required) && required.every((r) => typeof r === 'string') ? { payloadDataRequired: required } : {}),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * Retry policy of the API client as pure functions: which failures are retried, how long
  * to wait (exponential backoff with full jitter), and reading `Retry-After`.
  */
-import { ApiError, NetworkError, RateLimitedError, ServerError, TimeoutError } from './errors.js';
+import { ApiError, InvalidBodyError, NetworkError, RateLimitedError, ServerError, TimeoutError } from './errors.js';
 import type { HttpMethod } from './endpoints.js';
 
 /** Backoff settings. */
@@ -41,7 +41,7 @@ export function parseRetryAfter(header: string | readonly string[] | undefined, 
 }
 
 /** Why a failure is retried (metrics label), or null when it is not. */
-export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network';
+export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network' | 'invalid_body';
 
 /**
  * Decides whether a failed attempt may be retried. Reads (GET) retry every transient
@@ -57,6 +57,7 @@ export function retryReason(err: unknown, method: HttpMethod): RetryReason | nul
   if (err instanceof NetworkError) return write && err.mayHaveReachedServer ? null : 'network';
   if (write) return null;
   if (err instanceof TimeoutError) return 'timeout';
+  if (err instanceof InvalidBodyError) return 'invalid_body';
   if (err instanceof ServerError) return err.status === 403 ? 'forbidden' : 'server_error';
   return null;
 }

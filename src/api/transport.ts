@@ -74,7 +74,7 @@ class AttemptTimeout extends Error {}
  * and undici's timeouts become TimeoutError, socket failures NetworkError; anything
  * else (a programming error) is rethrown unchanged.
  */
-function translate(err: unknown, req: AttemptRequest, timedOut: boolean, scrub: (s: string) => string): unknown {
+function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'>, timedOut: boolean, scrub: (s: string) => string): unknown {
   if (req.signal?.aborted) return req.signal.reason ?? err;
   const code = errorCode(err);
   const detail = scrub(err instanceof Error ? err.message : String(err));
@@ -104,9 +104,35 @@ function translate(err: unknown, req: AttemptRequest, timedOut: boolean, scrub: 
   return err;
 }
 
+/** A response whose body is still to be read. */
+export interface OpenResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body's chunks; failures come out translated like the attempt's own (TimeoutError, NetworkError). */
+  body: AsyncIterable<Buffer>;
+  /** Stops reading and frees the socket (an abandoned body). */
+  destroy(): void;
+}
+
 /**
- * Sends one request and reads its body, at most `maxResponseBytes` of it. `onBytes`
- * reports how much was read even when the attempt fails.
+ * Sends one request and returns as soon as the headers arrived. The attempt's timeout
+ * covers the wait for the headers; after that, undici's body timeout ends a body that
+ * stops flowing for as long. `onBytes` reports how much of the body was read.
+ */
+export async function openAttempt(
+  dispatcher: Dispatcher,
+  req: Omit<AttemptRequest, 'maxResponseBytes'>,
+  scrub: (s: string) => string,
+  onBytes: (n: number) => void,
+): Promise<OpenResponse> {
+  const attempt = await startAttempt(dispatcher, req, scrub);
+  attempt.clearTimer();
+  return { status: attempt.res.statusCode, headers: attempt.res.headers, body: attempt.chunks(onBytes), destroy: attempt.destroy };
+}
+
+/**
+ * Sends one request and reads its body, at most `maxResponseBytes` of it, within the
+ * attempt's timeout. `onBytes` reports how much was read even when the attempt fails.
  */
 export async function sendAttempt(
   dispatcher: Dispatcher,
@@ -114,6 +140,46 @@ export async function sendAttempt(
   scrub: (s: string) => string,
   onBytes: (n: number) => void,
 ): Promise<AttemptResponse> {
+  const attempt = await startAttempt(dispatcher, req, scrub);
+  const { res } = attempt;
+  try {
+    const length = Number(res.headers['content-length']);
+    if (Number.isFinite(length) && length > req.maxResponseBytes) {
+      throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    for await (const chunk of attempt.chunks(onBytes)) {
+      bytes += chunk.length;
+      if (bytes > req.maxResponseBytes) {
+        throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+      }
+      chunks.push(chunk);
+    }
+    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
+  } catch (err) {
+    attempt.destroy();
+    throw err;
+  } finally {
+    attempt.clearTimer();
+  }
+}
+
+/** An attempt whose headers arrived. */
+interface StartedAttempt {
+  res: Dispatcher.ResponseData;
+  /** The body's chunks, failures translated; `onBytes` gets the running total. */
+  chunks(onBytes: (n: number) => void): AsyncGenerator<Buffer>;
+  clearTimer(): void;
+  destroy(): void;
+}
+
+/** Sends the request and waits for the headers, within the attempt's timeout. */
+async function startAttempt(
+  dispatcher: Dispatcher,
+  req: Omit<AttemptRequest, 'maxResponseBytes'>,
+  scrub: (s: string) => string,
+): Promise<StartedAttempt> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -123,8 +189,13 @@ export async function sendAttempt(
   const onCallerAbort = () => controller.abort(req.signal?.reason);
   if (req.signal?.aborted) onCallerAbort();
   else req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const clearTimer = () => clearTimeout(timer);
+  const cleanUp = () => {
+    clearTimer();
+    req.signal?.removeEventListener('abort', onCallerAbort);
+  };
 
-  let res: Dispatcher.ResponseData | undefined;
+  let res: Dispatcher.ResponseData;
   try {
     res = await dispatcher.request({
       path: req.path,
@@ -135,29 +206,28 @@ export async function sendAttempt(
       headersTimeout: req.timeoutMs,
       bodyTimeout: req.timeoutMs,
     });
-    const length = Number(res.headers['content-length']);
-    if (Number.isFinite(length) && length > req.maxResponseBytes) {
-      throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
-    }
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of res.body) {
-      const buf = chunk as Buffer;
-      bytes += buf.length;
-      onBytes(bytes);
-      if (bytes > req.maxResponseBytes) {
-        throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
-      }
-      chunks.push(buf);
-    }
-    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
   } catch (err) {
-    // Stop reading and free the socket of an abandoned body.
-    if (res && !res.body.destroyed) res.body.destroy();
-    if (err instanceof ResponseTooLargeError) throw err;
+    cleanUp();
     throw translate(err, req, timedOut, scrub);
-  } finally {
-    clearTimeout(timer);
-    req.signal?.removeEventListener('abort', onCallerAbort);
   }
+  const destroy = () => {
+    if (!res.body.destroyed) res.body.destroy();
+  };
+  async function* chunks(onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+    let bytes = 0;
+    try {
+      for await (const chunk of res.body) {
+        bytes += (chunk as Buffer).length;
+        onBytes(bytes);
+        yield chunk as Buffer;
+      }
+    } catch (err) {
+      throw translate(err, req, timedOut, scrub);
+    } finally {
+      // Stop reading and free the socket of an abandoned body.
+      destroy();
+      cleanUp();
+    }
+  }
+  return { res, chunks, clearTimer, destroy };
 }
