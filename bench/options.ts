@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../src/api/schemas.js';
-import { RESOURCE_INFO, parseResources, type Resource } from '../src/sync/resources.js';
+import { isFollowUp, parseResources, type Resource } from '../src/sync/resources.js';
 
 /** Which preset a run follows. */
 export type BenchMode = 'quick' | 'full';
@@ -140,7 +140,7 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
       throw new BenchUsageError(`--resources: ${(err as Error).message}`);
     }
   }
-  const followUps = resources.filter((r) => RESOURCE_INFO[r].kind === 'followup');
+  const followUps = resources.filter(isFollowUp);
   if (followUps.length > 0) {
     // Their requests depend on the data (which punches have photos), so the source floor cannot plan them.
     throw new BenchUsageError(`--resources: follow-up resources are not benchmarked (${followUps.join(', ')})`);

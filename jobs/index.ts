@@ -1,31 +1,19 @@
-/** The processor of every resource (one file per resource in this folder). */
+/**
+ * The processor of every kind of job: the group walk for `companies`, the window sync
+ * for every other declared resource (the schedule tick, plan-schedule.ts, runs on its
+ * own queue).
+ */
+import { CATALOG, RESOURCES, type Resource } from '../src/resources/index.js';
 import type { JobProcessor } from '../src/sync/job-context.js';
-import type { Resource } from '../src/sync/resources.js';
-import { syncAbsenceAttachments } from './sync-absence-attachments.js';
-import { syncAbsences } from './sync-absences.js';
-import { syncAdjustments } from './sync-adjustments.js';
-import { syncAuditPhotos } from './sync-audit-photos.js';
-import { syncCollaborators } from './sync-collaborators.js';
-import { syncCompanies } from './sync-companies.js';
-import { syncHourBank } from './sync-hour-bank.js';
-import { syncHourTotals } from './sync-hour-totals.js';
-import { syncInconsistencies } from './sync-inconsistencies.js';
-import { syncLookups } from './sync-lookups.js';
-import { syncPunches } from './sync-punches.js';
-import { syncTardiness } from './sync-tardiness.js';
+import type { Processors } from '../src/sync/runtime.js';
+import { planSchedule } from './plan-schedule.js';
+import { syncResource } from './sync-resource.js';
+import { syncCompanies } from './walk-group.js';
 
-/** Processor by resource. */
-export const PROCESSORS: Readonly<Record<Resource, JobProcessor>> = Object.freeze({
-  companies: syncCompanies,
-  lookups: syncLookups,
-  collaborators: syncCollaborators,
-  punches: syncPunches,
-  hour_totals: syncHourTotals,
-  tardiness: syncTardiness,
-  adjustments: syncAdjustments,
-  inconsistencies: syncInconsistencies,
-  hour_bank: syncHourBank,
-  absences: syncAbsences,
-  audit_photos: syncAuditPhotos,
-  absence_attachments: syncAbsenceAttachments,
-});
+/** Processor by resource: the group walk for group resources, the window sync for the others. */
+export const PROCESSORS: Readonly<Record<Resource, JobProcessor>> = Object.freeze(
+  Object.fromEntries(RESOURCES.map((r) => [r, CATALOG[r].read === 'group' ? syncCompanies : syncResource])) as Record<Resource, JobProcessor>,
+);
+
+/** Every processor a runtime needs: by resource, and the schedule tick. */
+export const JOBS: Processors = Object.freeze({ byResource: PROCESSORS, schedule: planSchedule });

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/emulator/index.js';
 import { migrate } from '../src/warehouse/index.js';
+import { JOBS } from '../jobs/index.js';
 import { openRuntime, type SyncRuntime } from '../src/sync/runtime.js';
 import { monthWindows, daysOf } from '../src/sync/windows.js';
 import {
@@ -82,7 +83,7 @@ export async function startHarness(name: string, emulatorOptions: EmulatorOption
     config,
     async runtime(overrides) {
       const c = config(overrides);
-      const rt = await openRuntime({ config: c, logger: createLogger({ level: c.logLevel }) });
+      const rt = await openRuntime({ config: c, logger: createLogger({ level: c.logLevel }), processors: JOBS });
       runtimes.push(rt);
       return rt;
     },

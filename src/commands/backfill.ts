@@ -7,6 +7,7 @@
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
+import { JOBS } from '../../jobs/index.js';
 import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
 import type { BackfillSummary } from '../sync/backfill.js';
 import { formatSeconds } from '../sync/progress.js';
@@ -33,7 +34,7 @@ export async function backfillCommand(ctx: CommandContext, opts: BackfillArgs): 
     import('../sync/progress.js'),
     import('../sync/runtime.js'),
   ]);
-  const rt = await openRuntime({ config: ctx.config, logger: ctx.logger });
+  const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
   const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
   try {
     const summary = await runBackfill(rt, options, {

@@ -8,6 +8,7 @@ import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
+import { JOBS } from '../../jobs/index.js';
 import { openRuntime } from '../sync/runtime.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
@@ -24,11 +25,11 @@ export interface WorkerArgs {
 export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Promise<number> {
   const { config, logger } = ctx;
   selectConnections(config); // no connection configured → ConfigError, exit 2
-  const rt = await openRuntime({ config, logger });
+  const rt = await openRuntime({ config, logger, processors: JOBS });
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;
   try {
-    await checkWarehouse(rt.warehouse.db, rt.warehouse.schema);
+    await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
     if (opts.schedules !== false && config.schedules.enabled) {
       const r = await registerSchedules(rt.queues.schedules, buildSchedulers(config));
@@ -40,7 +41,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         port: config.opsPort,
         queues: rt.queues.all,
         redisUrl: config.redisUrl,
-        pool: rt.warehouse.db,
+        pool: rt.warehouse.pool,
         schema: rt.warehouse.schema,
         logger,
       });

@@ -14,7 +14,7 @@ import { backfillItems, planJobs } from './planner.js';
 import { checkConnection, checkWarehouse } from './preflight.js';
 import type { ProgressReporter } from './progress.js';
 import type { QueueName } from './queues.js';
-import { RESOURCE_INFO } from './resources.js';
+import { isFollowUp } from './resources.js';
 import { doneWindows } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
 import { startWorkers } from './workers.js';
@@ -72,7 +72,7 @@ export async function runBackfill(
 ): Promise<BackfillSummary> {
   const started = Date.now();
   const now = run.now ?? (() => new Date());
-  const { db, schema } = rt.warehouse;
+  const { pool: db, schema } = rt.warehouse;
   await checkWarehouse(db, schema);
 
   // Check every connection before queueing anything, so a bad one loads nothing.
@@ -102,7 +102,7 @@ export async function runBackfill(
       companies,
       scoped: walk.scoped,
       items: backfillItems(opts.resources, opts.from, opts.to, today),
-      followUps: opts.resources.filter((r) => RESOURCE_INFO[r].kind === 'followup'),
+      followUps: opts.resources.filter(isFollowUp),
       force: opts.force,
       done: opts.force ? undefined : await doneWindows(db, schema, connection.name),
       origin: 'backfill',

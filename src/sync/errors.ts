@@ -17,7 +17,7 @@ export class PermanentSyncError extends UnrecoverableError {
 }
 
 /**
- * spec 1.4 rule 4 / DESIGN.md §4: a record's `company` block names another company than
+ * spec 1.4 rule 4: a record's `company` block names another company than
  * the one asked for. Loading it would file rows under the wrong company, so the window
  * fails instead of inserting silently.
  */
@@ -37,7 +37,7 @@ export class CompanyMismatchError extends PermanentSyncError {
   }
 }
 
-/** spec §5 / DESIGN.md §4: the connection's token was rejected (401); its jobs stop instead of retrying. */
+/** spec §5: the connection's token was rejected (401); its jobs stop instead of retrying. */
 export class ConnectionAuthError extends PermanentSyncError {
   override readonly name = 'ConnectionAuthError';
   constructor(connection: string, cause?: unknown) {
@@ -65,5 +65,20 @@ export class InvalidJobError extends PermanentSyncError {
   override readonly name = 'InvalidJobError';
   constructor(detail: string) {
     super('invalid_job', `invalid job data: ${detail}`);
+  }
+}
+
+/**
+ * Two answers for one window disagree, and the first would have removed most of the
+ * window's rows (an empty or truncated answer from a glitching source looks just like
+ * everything deleted). Nothing was applied; the job retries later.
+ */
+export class SuspiciousAnswerError extends Error {
+  override readonly name = 'SuspiciousAnswerError';
+  readonly code = 'suspicious_answer';
+  constructor(resource: string, first: { table: string; live: number; removing: number }, second: { table: string; live: number; removing: number }) {
+    super(
+      `${resource}: the answer would remove ${first.removing} of the window's ${first.live} live ${first.table} rows, and reading it again gave another answer (${second.removing} of ${second.live} ${second.table} rows); nothing was applied, the job will retry`,
+    );
   }
 }

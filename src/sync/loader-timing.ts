@@ -1,46 +1,37 @@
 /**
- * Timing of the warehouse loader calls, published on a `node:diagnostics_channel` so a
- * profiler or the benchmark (bench/) can tell how long the sync spends loading. Nothing
- * is published, and nothing but a subscriber check is done, while nobody listens.
+ * Timing of the warehouse work of a load — each COPY batch into staging and each merge —
+ * published on a `node:diagnostics_channel` so a profiler or the benchmark (bench/) can
+ * tell how long the sync spends writing. Nothing is published, and nothing but a
+ * subscriber check is done, while nobody listens.
  */
 import { channel } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import type { SyncLoaders } from './job-context.js';
 
-/** Name of the channel every loader call is published on when it ends. */
+/** Name of the channel every span is published on when it ends. */
 export const LOADER_TIMING_CHANNEL = 'punchline:warehouse-load';
 
-/** One finished loader call, as published. */
+/** One finished span of warehouse work, as published. */
 export interface LoaderTiming {
-  /** Loader name, e.g. `loadPunches`. */
-  readonly loader: keyof SyncLoaders;
+  /** What ran: `copy:<table>` (a staging batch) or `merge:<table>`. */
+  readonly loader: string;
   /** Start, `performance.now()` of the process (ms). */
   readonly startMs: number;
-  /** Wall time of the call: row building, pool wait and the transaction (ms). */
+  /** Wall time until the database finished it (ms). */
   readonly durationMs: number;
-  /** False when the loader threw. */
+  /** False when it failed. */
   readonly ok: boolean;
 }
 
 const timings = channel(LOADER_TIMING_CHANNEL);
 
-/** Wraps every loader so that its calls are published on {@link LOADER_TIMING_CHANNEL}. */
-export function withLoaderTiming(loaders: SyncLoaders): SyncLoaders {
-  const timed: Record<string, unknown> = {};
-  for (const [name, fn] of Object.entries(loaders) as [keyof SyncLoaders, (...args: unknown[]) => Promise<unknown>][]) {
-    timed[name] = async (...args: unknown[]) => {
-      if (!timings.hasSubscribers) return fn(...args);
-      const startMs = performance.now();
-      let ok = false;
-      try {
-        const result = await fn(...args);
-        ok = true;
-        return result;
-      } finally {
-        const t: LoaderTiming = { loader: name, startMs, durationMs: performance.now() - startMs, ok };
-        timings.publish(t);
-      }
-    };
-  }
-  return timed as unknown as SyncLoaders;
+/** Publishes the span of `work` (started now) when it settles; returns `work` unchanged. */
+export function publishLoadSpan<T>(loader: string, work: Promise<T>): Promise<T> {
+  if (!timings.hasSubscribers) return work;
+  const startMs = performance.now();
+  const end = (ok: boolean) => timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok } satisfies LoaderTiming);
+  work.then(
+    () => end(true),
+    () => end(false),
+  );
+  return work;
 }

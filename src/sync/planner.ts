@@ -7,7 +7,8 @@
 import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
 import { queueFor, type QueueName } from './queues.js';
-import { RESOURCES, RESOURCE_INFO, followUpOf, isWindowed, type Resource } from './resources.js';
+import { CATALOG } from '../resources/index.js';
+import { RESOURCES, followUpOf, isFollowUp, isWindowed, type Resource } from './resources.js';
 import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
 
@@ -73,7 +74,7 @@ export function backfillItems(resources: readonly Resource[], from: string, to: 
       continue;
     }
     let end = to;
-    if (RESOURCE_INFO[resource].kind === 'daily' && end > today) end = today;
+    if (CATALOG[resource].read === 'day' && end > today) end = today;
     if (from > end) continue;
     for (const window of monthWindows(from, end)) items.push({ resource, window });
   }
@@ -137,18 +138,18 @@ export function planJobs(input: PlanInput): Plan {
   const unwindowed = input.items.filter((i) => i.window === undefined);
 
   for (const item of unwindowed) {
-    if (RESOURCE_INFO[item.resource].kind === 'group') push(item.resource, { ...base, resource: item.resource });
+    if (CATALOG[item.resource].read === 'group') push(item.resource, { ...base, resource: item.resource });
   }
   for (const item of unwindowed) {
-    if (RESOURCE_INFO[item.resource].kind === 'group') continue;
+    if (CATALOG[item.resource].read === 'group') continue;
     for (const company of input.companies) {
       push(item.resource, { ...base, resource: item.resource, company, scoped: input.scoped });
     }
   }
 
   const planned = new Set<string>();
-  const parents = windowed.filter((i) => RESOURCE_INFO[i.resource].kind !== 'followup');
-  const followUps = windowed.filter((i) => RESOURCE_INFO[i.resource].kind === 'followup');
+  const parents = windowed.filter((i) => !isFollowUp(i.resource));
+  const followUps = windowed.filter((i) => isFollowUp(i.resource));
   for (const company of input.companies) {
     for (const { resource, window } of parents) {
       const key = windowKey({ resource, company, ...window! });
@@ -169,7 +170,7 @@ export function planJobs(input: PlanInput): Plan {
       });
     }
     for (const { resource, window } of followUps) {
-      const parent = RESOURCE_INFO[resource].parent!;
+      const parent = CATALOG[resource].items!.parent;
       if (planned.has(windowKey({ resource: parent, company, ...window! })) && input.followUps.includes(resource)) {
         continue;
       }

@@ -7,7 +7,7 @@
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { RESOURCE_INFO, type Resource } from './resources.js';
+import { isFollowUp, type Resource } from './resources.js';
 import { createRedis } from './redis.js';
 
 /** Every BullMQ queue name of punchline (the dashboard shows each). */
@@ -32,7 +32,7 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
 
 /** The queue a resource's jobs go to. */
 export function queueFor(resource: Resource): QueueName {
-  return RESOURCE_INFO[resource].kind === 'followup' ? 'followups' : 'sync';
+  return isFollowUp(resource) ? 'followups' : 'sync';
 }
 
 /** The open queues of one deployment (one `QUEUE_PREFIX`). */

@@ -16,7 +16,8 @@ import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.j
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { ConnectionAuthError, InvalidJobError, PermanentSyncError } from './errors.js';
-import type { JobContext, JobProcessor, LoadStats } from './job-context.js';
+import type { CallOptions } from '../api/client.js';
+import type { JobContext, JobProcessor } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
 import { jobIdFor } from './job-ids.js';
 import { planJobs } from './planner.js';
@@ -32,8 +33,8 @@ const WINDOW_CALL_ATTEMPTS = 3;
 
 /** Options of {@link runSyncJob}. */
 export interface RunJobOptions {
-  /** Processor by resource (jobs/index.ts). */
-  readonly processors: Readonly<Record<Resource, JobProcessor>>;
+  /** Processor by resource, instead of the runtime's. */
+  readonly processors?: Readonly<Record<Resource, JobProcessor>>;
   /** Aborted when the worker closes or cancels the job. */
   readonly signal?: AbortSignal;
   /** Clock (tests). */
@@ -63,7 +64,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const data = parseJobData(job.data);
   if (rt.rejected.has(data.connection)) throw new ConnectionAuthError(data.connection);
   const { connection, api } = rt.client(data.connection);
-  const { db, schema } = rt.warehouse;
+  const { pool, schema } = rt.warehouse;
   const logger = rt.logger.child({ job: job.id, resource: data.resource });
   const now = options.now ?? (() => new Date());
   const window: DateWindow | undefined = data.from && data.to ? { from: data.from, to: data.to } : undefined;
@@ -71,9 +72,9 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     throw new InvalidJobError(`${data.resource} needs a company and a window`);
   }
 
-  const totals: LoadStats = { inserted: 0, updated: 0, deleted: 0, unchanged: 0 };
+  const totals = { inserted: 0, updated: 0, deleted: 0 };
   const followUps: SyncJobResult['followUps'] = [];
-  const runId = await startRun(db, schema, {
+  const runId = await startRun(pool, schema, {
     jobId: job.id ?? jobIdFor(data),
     connection: data.connection,
     resource: data.resource,
@@ -84,16 +85,25 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     worker: workerName(),
   });
 
+  const call = (w?: DateWindow, signal: AbortSignal | undefined = options.signal): CallOptions => ({
+    ...(signal ? { signal } : {}),
+    ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
+  });
   const ctx: JobContext = {
     data,
     connection,
     api,
-    load: rt.warehouse.load,
-    db,
-    schema,
+    engine: {
+      api,
+      pool,
+      schema,
+      logger,
+      fanOut: Math.max(1, connection.rateLimit.concurrency),
+      call,
+      storeBinaries: rt.config.storeBinaries,
+    },
     logger,
     signal: options.signal,
-    fanOut: Math.max(1, connection.rateLimit.concurrency),
     scope: () => (data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined),
     company: () => {
       if (!data.company) throw new InvalidJobError(`${data.resource} needs a company`);
@@ -103,20 +113,16 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
       if (!window) throw new InvalidJobError(`${data.resource} needs a window`);
       return window;
     },
-    windowScope: (w) => ({ companyCnpj: ctx.company(), from: w.from, to: w.to, timezone: connection.timezone }),
-    call: (w) => ({
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
-    }),
-    count: (table, stats) => {
-      totals.inserted += stats.inserted;
-      totals.updated += stats.updated;
-      totals.deleted += stats.deleted;
-      totals.unchanged += stats.unchanged;
-      for (const [t, s] of Object.entries(stats.byTable ?? { [table]: stats })) {
-        recordRowsLoaded({ table: t, action: 'inserted', count: s.inserted });
-        recordRowsLoaded({ table: t, action: 'updated', count: s.updated });
-        recordRowsLoaded({ table: t, action: 'deleted', count: s.deleted });
+    timezone: () => connection.timezone,
+    call: (w) => call(w),
+    count: (tables) => {
+      for (const [table, s] of Object.entries(tables)) {
+        totals.inserted += s.inserted;
+        totals.updated += s.updated;
+        totals.deleted += s.deleted;
+        recordRowsLoaded({ table, action: 'inserted', count: s.inserted });
+        recordRowsLoaded({ table, action: 'updated', count: s.updated });
+        recordRowsLoaded({ table, action: 'deleted', count: s.deleted });
       }
     },
     queueFollowUp: async (resource, w) => {
@@ -136,11 +142,11 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
 
   const counters = { requests: 0 };
   try {
-    await withRunCounters(() => options.processors[data.resource](ctx), counters);
+    await withRunCounters(() => (options.processors ?? rt.processors.byResource)[data.resource](ctx), counters);
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err, logger);
-    await finishRun(db, schema, runId, {
+    await finishRun(pool, schema, runId, {
       status: 'failed',
       requests: counters.requests,
       ...totals,
@@ -153,10 +159,10 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   }
 
   const durationMs = Date.now() - started;
-  await finishRun(db, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
+  await finishRun(pool, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
   let recorded = false;
   if (window && data.company && isSettled(window, todayIn(connection.timezone, now()))) {
-    await recordWindow(db, schema, {
+    await recordWindow(pool, schema, {
       connection: data.connection,
       company: data.company,
       resource: data.resource,

@@ -1,28 +1,36 @@
 /**
  * The sync's long-lived resources of one process: Redis, the queues, the warehouse
- * pool and loaders, one API client per connection (created on first use), and the
- * connections whose token was rejected (so their jobs stop instead of retrying).
+ * pool, one API client per connection (created on first use), and the connections
+ * whose token was rejected (so their jobs stop instead of retrying).
  */
 import type { Redis } from 'ioredis';
 import type { Config, Connection } from '../config.js';
 import type { Logger } from '../logger.js';
+import { createWarehouse, type Warehouse } from '../warehouse/db.js';
 import { createConnectionClient, type ConnectionClient } from './api-clients.js';
+import type { JobProcessor } from './job-context.js';
+import type { Resource } from './resources.js';
 import { UnknownConnectionError } from './errors.js';
-import type { SyncLoaders } from './job-context.js';
 import { openQueues, type SyncQueues } from './queues.js';
 import { createRedis } from './redis.js';
-import type { Queryable } from './run-records.js';
 
-/** The warehouse as the sync uses it. */
-export interface SyncWarehouse {
-  /** Pool for bookkeeping and follow-up reads. */
-  readonly db: Queryable;
-  /** Schema of every table. */
-  readonly schema: string;
-  /** Loaders bound to the warehouse. */
-  readonly load: SyncLoaders;
-  /** Closes the pool. */
-  close(): Promise<void>;
+/** The warehouse as the sync uses it: a pool on its schema. */
+export type SyncWarehouse = Pick<Warehouse, 'pool' | 'schema' | 'close'>;
+
+/** Opens the configured warehouse, with a pool large enough for the jobs of this process. */
+export function openSyncWarehouse(config: Pick<Config, 'databaseUrl' | 'warehouseSchema' | 'workerConcurrency'>): SyncWarehouse {
+  return createWarehouse(config.databaseUrl, config.warehouseSchema, {
+    max: Math.max(4, config.workerConcurrency * 2 + 2),
+    applicationName: 'punchline-sync',
+  });
+}
+
+/** The job processors of jobs/, handed to the runtime by whoever opens it (commands, tests). */
+export interface Processors {
+  /** The processor of each resource's jobs. */
+  readonly byResource: Readonly<Record<Resource, JobProcessor>>;
+  /** A tick of an incremental schedule (its job data is validated by the processor). */
+  schedule(rt: SyncRuntime, data: unknown): Promise<unknown>;
 }
 
 /** Long-lived resources of the sync in one process. */
@@ -35,6 +43,8 @@ export interface SyncRuntime {
   readonly redis: Redis;
   /** The queues. */
   readonly queues: SyncQueues;
+  /** The job processors. */
+  readonly processors: Processors;
   /** The warehouse. */
   readonly warehouse: SyncWarehouse;
   /** The client of a configured connection (throws {@link UnknownConnectionError}). */
@@ -51,15 +61,14 @@ export interface RuntimeOptions {
   readonly config: Config;
   /** Logger. */
   readonly logger: Logger;
-  /** Opens the warehouse (default: the real one, see warehouse-loaders.ts). */
-  readonly openWarehouse?: (config: Config) => Promise<SyncWarehouse>;
+  /** The job processors (jobs/index.ts). */
+  readonly processors: Processors;
 }
 
 /** Opens the sync's resources. */
 export async function openRuntime(options: RuntimeOptions): Promise<SyncRuntime> {
   const { config, logger } = options;
-  const open = options.openWarehouse ?? (async (c: Config) => (await import('./warehouse-loaders.js')).openSyncWarehouse(c));
-  const warehouse = await open(config);
+  const warehouse = openSyncWarehouse(config);
   const redis = createRedis(config.redisUrl, 'punchline-sync');
   const queues = openQueues(config, redis);
   const clients = new Map<string, ConnectionClient>();
@@ -69,6 +78,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<SyncRuntime>
     logger,
     redis,
     queues,
+    processors: options.processors,
     warehouse,
     rejected: new Set<string>(),
     client(name) {

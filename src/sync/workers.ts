@@ -6,8 +6,6 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PROCESSORS } from '../../jobs/index.js';
-import { planSchedule } from '../../jobs/plan-schedule.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
 import { runSyncJob } from './run-job.js';
@@ -42,9 +40,9 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     connections.push(connection);
     const processor =
       name === 'schedules'
-        ? (job: Job) => planSchedule(rt, job.data)
+        ? (job: Job) => rt.processors.schedule(rt, job.data)
         : (job: Job, _token?: string, signal?: AbortSignal) =>
-            runSyncJob(rt, job, { processors: PROCESSORS, ...(signal ? { signal } : {}) });
+            runSyncJob(rt, job, { ...(signal ? { signal } : {}) });
     const worker = new Worker(name, processor, {
       connection,
       prefix: config.queuePrefix,

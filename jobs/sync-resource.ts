@@ -1,0 +1,33 @@
+/**
+ * The window sync, one processor for every declared resource (src/resources/): read the
+ * job's company and window through the resource's declaration, load it in one
+ * transaction, record the counts, and queue the follow-up window (attachments of the
+ * absences, audit photos of the punches) when the plan asked for it.
+ */
+import { CATALOG } from '../src/resources/index.js';
+import type { JobProcessor } from '../src/sync/job-context.js';
+import { loadResource } from '../src/sync/load-resource.js';
+import { followUpOf } from '../src/sync/resources.js';
+
+/** Syncs the job's resource for its company (and window). */
+export const syncResource: JobProcessor = async (ctx) => {
+  const { resource } = ctx.data;
+  const declaration = CATALOG[resource];
+  const windowed = declaration.read !== 'list';
+  const result = await loadResource(
+    ctx.engine,
+    {
+      name: resource,
+      declaration,
+      company: ctx.company(),
+      scope: ctx.scope(),
+      timezone: ctx.timezone(),
+      ...(windowed ? { window: ctx.window() } : {}),
+      force: ctx.data.force ?? false,
+    },
+    ctx.signal,
+  );
+  ctx.count(result.tables);
+  const followUp = followUpOf(resource);
+  if (followUp && ctx.data.followUp) await ctx.queueFollowUp(followUp, ctx.window());
+};

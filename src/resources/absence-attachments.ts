@@ -1,0 +1,55 @@
+/**
+ * Attachments of absences (spec 2.6, `absence/attachment`): a follow-up of the absences
+ * window, one call per absence that has attachments and none stored yet. The files of an
+ * asked absence that the API no longer lists get `deleted_at`; an absence that is gone
+ * (404 `not_found`) is skipped.
+ */
+import { AbsenceNotFoundError } from '../api/errors.js';
+import type { TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+import { storedFile } from './files.js';
+
+const tables = {
+  absence_attachments: {
+    table: 'absence_attachments',
+    key: ['absence_id', 'filename'],
+    columns: { absence_id: 'int8', filename: 'text', company_cnpj: 'text', mime_type: 'text', size_bytes: 'int4', sha256: 'text', content: 'bytea' },
+    softDelete: true,
+    missing: { mode: 'soft-delete', where: (p, s) => `t.absence_id = ANY(${p(s.items ?? [])}::int8[])` },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `absence_attachments`: the files of one absences window per job. */
+export const absenceAttachments = defineResource({
+  read: 'items',
+  tables,
+  items: {
+    parent: 'absences',
+    list: async (db, schema, company, w, force) => {
+      const { rows } = await db.query(
+        `SELECT a.absence_id FROM "${schema}".absences a
+          WHERE a.company_cnpj = $1 AND a.deleted_at IS NULL AND a.has_attachment
+            AND a.begins_at_local <= $3::timestamp AND a.ends_at_local >= $2::timestamp
+            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM "${schema}".absence_attachments x WHERE x.absence_id = a.absence_id)`}
+          ORDER BY a.absence_id`,
+        [company, `${w.from} 00:00:00`, `${w.to} 23:59:59`],
+      );
+      return rows.map((r) => Number(r.absence_id));
+    },
+  },
+  reads: [
+    readOf(tables, {
+      endpoint: 'absence/attachment',
+      query: ({ item }) => ({ absence_id: item }),
+      gone: (err) => err instanceof AbsenceNotFoundError,
+      rows: (file, out, x) =>
+        out.absence_attachments({
+          absence_id: x.item!,
+          filename: file.filename,
+          company_cnpj: x.company,
+          mime_type: file.mime_type,
+          ...storedFile(file.base64, x.storeBinaries),
+        }),
+    }),
+  ],
+});

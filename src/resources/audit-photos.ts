@@ -1,0 +1,52 @@
+/**
+ * Audit photos of punches (spec 2.13, `point/audit`; opt-in with SYNC_AUDIT_PHOTOS since
+ * they are faces): a follow-up of the punches window, one call per punch that has one
+ * and is not stored yet. A punch or photo that is gone (404) is skipped.
+ */
+import { AuditPhotoNotFoundError, PointNotFoundError } from '../api/errors.js';
+import type { TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+import { storedFile } from './files.js';
+
+const tables = {
+  audit_photos: {
+    table: 'audit_photos',
+    key: ['point_id'],
+    columns: { point_id: 'int8', company_cnpj: 'text', filename: 'text', mime_type: 'text', size_bytes: 'int4', sha256: 'text', content: 'bytea' },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `audit_photos`: the photos of one punches window per job. */
+export const auditPhotos = defineResource({
+  read: 'items',
+  tables,
+  items: {
+    parent: 'punches',
+    list: async (db, schema, company, w, force) => {
+      const { rows } = await db.query(
+        `SELECT p.point_id FROM "${schema}".punches p
+          WHERE p.company_cnpj = $1 AND p.deleted_at IS NULL AND p.has_audit_photo AND p.work_date BETWEEN $2::date AND $3::date
+            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM "${schema}".audit_photos x WHERE x.point_id = p.point_id)`}
+          ORDER BY p.point_id`,
+        [company, w.from, w.to],
+      );
+      return rows.map((r) => Number(r.point_id));
+    },
+  },
+  reads: [
+    readOf(tables, {
+      endpoint: 'point/audit',
+      query: ({ item }) => ({ point_id: item }),
+      mismatch: (photo, { item }) => (photo.point_id === item ? undefined : `asked for point ${item}, the API answered point ${photo.point_id}`),
+      gone: (err) => err instanceof AuditPhotoNotFoundError || err instanceof PointNotFoundError,
+      rows: (photo, out, x) =>
+        out.audit_photos({
+          point_id: photo.point_id,
+          company_cnpj: x.company,
+          filename: photo.filename,
+          mime_type: photo.mime_type,
+          ...storedFile(photo.base64, x.storeBinaries),
+        }),
+    }),
+  ],
+});

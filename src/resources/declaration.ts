@@ -1,0 +1,117 @@
+/**
+ * The shape of a resource declaration: everything that differs between the API's read
+ * endpoints, written once per resource as data — which endpoint, how it is asked for
+ * (per month window, per day, once per company, per item), the element schema (the
+ * endpoint's, spec §4), the warehouse tables with their natural keys and columns, how
+ * each row is derived from an element, and what a row missing from a complete answer
+ * means. One engine (src/sync/load-resource.ts) reads, validates, stages, merges and
+ * reconciles every resource from its declaration.
+ */
+import type { EndpointData, ReadEndpointName } from '../api/endpoints.js';
+import type { Params } from '../api/query.js';
+import type { CollaboratorBlock } from '../api/schemas.js';
+import type { CellValue } from '../warehouse/copy-text.js';
+import type { MergeClient, TableStats } from '../warehouse/merge.js';
+import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
+
+/** A calendar window, both ends inclusive (`YYYY-MM-DD`). */
+export interface Window {
+  readonly from: string;
+  readonly to: string;
+}
+
+/**
+ * How a resource's answers are asked for:
+ * - `group`: once per connection (the group walk);
+ * - `list`: once per company, current state, no window (spec 4.1 lists);
+ * - `month`: per company and date window, `begin_date`/`end_date` of at most 31 days
+ *   (spec 8), split in halves only when the API refuses the span or a call times out;
+ * - `day`: per company and date window, one call per day (spec 4.1 `overtime`);
+ * - `items`: per company and window, one call per item that a parent resource's window
+ *   loaded (attachments of absences, audit photos of punches).
+ */
+export type ReadKind = 'group' | 'list' | 'month' | 'day' | 'items';
+
+/** What one call asks for. */
+export interface CallTarget {
+  /** The (part of the) window read, for `month` reads. */
+  readonly window?: Window;
+  /** The day asked, for `day` reads. */
+  readonly date?: string;
+  /** The item fetched, for `items` reads. */
+  readonly item?: number;
+}
+
+/** What a row derivation gets besides the element. */
+export interface RowContext extends CallTarget {
+  /** CNPJ of the company whose data this is. */
+  readonly company: string;
+  /** The company's local date-time (spec 1.2) as an instant for a `timestamptz` column. */
+  toUtc(local: string): string;
+  /** Whether file contents are stored, not only their hashes (STORE_BINARIES). */
+  readonly storeBinaries: boolean;
+}
+
+/** One element of an endpoint's answer: an element of `data`, or `data` itself for object answers. */
+export type ElementOfRead<E extends ReadEndpointName> = EndpointData<E> extends readonly (infer T)[] ? T : EndpointData<E>;
+
+/** The row a table takes: a value for each of its columns. */
+export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
+
+/** One writer per table of the resource. */
+export type Emitters<Ts extends Record<string, TableSpec>> = { readonly [K in keyof Ts]: (row: RowOf<Ts[K]>) => void };
+
+/** How one endpoint is read and turned into rows. */
+export interface ReadDeclaration<E extends ReadEndpointName = ReadEndpointName, Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
+  /** The endpoint (spec 4.1); list answers are streamed element by element. */
+  readonly endpoint: E;
+  /** The query parameters of one call (spec 4.1), without scope parameters. */
+  query(target: CallTarget): Params;
+  /** The collaborator blocks an element carries (spec 2.1): checked against the company asked for, added to `collaborators` when new. */
+  people?(element: ElementOfRead<E>): readonly CollaboratorBlock[];
+  /** A reason the element cannot belong to the call (e.g. another item than asked); fails the window. */
+  mismatch?(element: ElementOfRead<E>, target: CallTarget): string | undefined;
+  /** True for a failure meaning the item is gone (`items` reads): skipped, not failed. */
+  gone?(err: unknown): boolean;
+  /** Writes the rows of one element. */
+  rows(element: ElementOfRead<E>, out: Emitters<Ts>, ctx: RowContext): void;
+}
+
+/** Work a resource does in the load's transaction after its tables are merged (e.g. SCD2 history). */
+export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope) => Promise<Record<string, TableStats>>;
+
+/** Which items an `items` resource fetches for a company's window. */
+export type ItemsQuery = (
+  db: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> },
+  schema: string,
+  company: string,
+  window: Window,
+  force: boolean,
+) => Promise<number[]>;
+
+/** Everything the engine needs to sync one resource. */
+export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
+  /** How its answers are asked for. */
+  readonly read: ReadKind;
+  /** The warehouse tables it writes, by table name. */
+  readonly tables: Ts;
+  /** The endpoints it reads (most resources read one). */
+  readonly reads: readonly ReadDeclaration<ReadEndpointName, Ts>[];
+  /** For `items` resources: the resource whose windows list the items, and the query listing them. */
+  readonly items?: { readonly parent: string; readonly list: ItemsQuery };
+  /** Work after the merge, in the same transaction. */
+  readonly afterMerge?: AfterMerge;
+}
+
+/** Declares a read with its element type checked against the endpoint. */
+export function readOf<E extends ReadEndpointName, Ts extends Record<string, TableSpec>>(
+  _tables: Ts,
+  read: ReadDeclaration<E, Ts>,
+): ReadDeclaration<ReadEndpointName, Ts> {
+  return read as unknown as ReadDeclaration<ReadEndpointName, Ts>;
+}
+
+/** Declares a resource; the catalog keeps it without its table types (the engine reads any). */
+export function defineResource<Ts extends Record<string, TableSpec>>(declaration: ResourceDeclaration<Ts>): ResourceDeclaration {
+  return declaration as unknown as ResourceDeclaration;
+}

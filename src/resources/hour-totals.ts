@@ -1,0 +1,48 @@
+/**
+ * Hour totals (spec 2.7, `collaborator/totalHours`): one row per collaborator and period
+ * read, every key of `total_hours` as signed integer seconds. The company's current rows
+ * of any period overlapping the window that the answer lacks get `deleted_at`, so
+ * current rows never overlap (a month read whole replaces the halves it was once read
+ * in, and the other way round).
+ */
+import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
+import { durationValueToSeconds } from '../util/duration.js';
+import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+
+type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
+const totalColumns = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [`${k}_seconds`, 'int4' satisfies SqlType])) as TotalColumns;
+
+const tables = {
+  hour_totals: {
+    table: 'hour_totals',
+    key: ['company_cnpj', 'cpf', 'period_start', 'period_end'],
+    columns: { company_cnpj: 'text', cpf: 'text', period_start: 'date', period_end: 'date', ...totalColumns },
+    softDelete: true,
+    missing: { mode: 'soft-delete', where: overlapping('period_start', 'period_end') },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `hour_totals`: the totals of one month window per job. */
+export const hourTotals = defineResource({
+  read: 'month',
+  tables,
+  reads: [
+    readOf(tables, {
+      endpoint: 'collaborator/totalHours',
+      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      people: (c) => [c],
+      rows(c, out, x) {
+        const row: Record<string, string | number> = {
+          company_cnpj: x.company,
+          cpf: c.national_registry,
+          period_start: x.window!.from,
+          period_end: x.window!.to,
+        };
+        // spec 1.2 / 2.7: HH:MM:SS (hours may exceed 99, signed) or decimal hours
+        for (const k of TOTAL_HOURS_KEYS) row[`${k}_seconds`] = durationValueToSeconds(c.total_hours[k]);
+        out.hour_totals(row as Parameters<typeof out.hour_totals>[0]);
+      },
+    }),
+  ],
+});

@@ -1,0 +1,56 @@
+/**
+ * Inconsistencies (spec 2.10, `inconsistency`). No id in the API: the window's rows are
+ * replaced, each occurrence keyed by its position among the collaborator's occurrences
+ * of the day.
+ */
+import { durationToSeconds } from '../util/duration.js';
+import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+import { sequencer } from './sequence.js';
+
+const tables = {
+  inconsistencies: {
+    table: 'inconsistencies',
+    key: ['company_cnpj', 'cpf', 'occurrence_date', 'seq'],
+    columns: {
+      company_cnpj: 'text',
+      cpf: 'text',
+      occurrence_date: 'date',
+      seq: 'int4',
+      inconsistency_type: 'text',
+      value_seconds: 'int4',
+      justification: 'text',
+      status: 'text',
+    },
+    missing: { mode: 'delete', where: inWindow('occurrence_date') },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `inconsistencies`: occurrences of one month window per job. */
+export const inconsistencies = defineResource({
+  read: 'month',
+  tables,
+  reads: [
+    readOf(tables, {
+      endpoint: 'inconsistency',
+      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      people: (c) => [c],
+      rows(c, out, x) {
+        const seq = sequencer();
+        for (const o of c.occurrences) {
+          out.inconsistencies({
+            company_cnpj: x.company,
+            cpf: c.national_registry,
+            occurrence_date: o.date,
+            seq: seq(o.date),
+            inconsistency_type: o.type,
+            // spec 2.10: a signed duration, negative when short
+            value_seconds: durationToSeconds(o.value),
+            justification: o.justification,
+            status: o.status,
+          });
+        }
+      },
+    }),
+  ],
+});

@@ -1,0 +1,85 @@
+/**
+ * Punches and the work days they come in (spec 2.12, `point/getFromPeriod`), read per
+ * company and month window without collaborator filters, so dismissed collaborators'
+ * days are included. A punch or day of the window that the API no longer returns gets
+ * `deleted_at`, and loses it when it comes back.
+ */
+import { durationValueToSeconds } from '../util/duration.js';
+import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+
+const tables = {
+  work_days: {
+    table: 'work_days',
+    key: ['company_cnpj', 'cpf', 'work_date'],
+    columns: { company_cnpj: 'text', cpf: 'text', work_date: 'date', shift: 'text', worked_seconds: 'int4' },
+    softDelete: true,
+    missing: { mode: 'soft-delete', where: inWindow('work_date') },
+  },
+  punches: {
+    table: 'punches',
+    key: ['point_id'],
+    columns: {
+      point_id: 'int8',
+      company_cnpj: 'text',
+      cpf: 'text',
+      work_date: 'date',
+      punched_at_local: 'timestamp',
+      punched_at: 'timestamptz',
+      hour_local: 'text',
+      method: 'text',
+      origin: 'text',
+      is_adjusted: 'bool',
+      adjustment_reason: 'text',
+      adjusted_by: 'text',
+      accuracy_meters: 'float8',
+      latitude: 'float8',
+      longitude: 'float8',
+      address: 'text',
+      has_audit_photo: 'bool',
+    },
+    softDelete: true,
+    missing: { mode: 'soft-delete', where: inWindow('work_date') },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `punches`: one month window of punches and work days per job. */
+export const punches = defineResource({
+  read: 'month',
+  tables,
+  reads: [
+    readOf(tables, {
+      endpoint: 'point/getFromPeriod',
+      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      people: (c) => [c],
+      rows(c, out, x) {
+        const cpf = c.national_registry;
+        for (const d of c.days) {
+          // spec 1.2: HH:MM:SS, or decimal hours with decimal_format=1
+          out.work_days({ company_cnpj: x.company, cpf, work_date: d.date, shift: d.shift, worked_seconds: durationValueToSeconds(d.worked_time) });
+          for (const p of d.points) {
+            out.punches({
+              point_id: p.point_id,
+              company_cnpj: x.company,
+              cpf,
+              work_date: d.date,
+              punched_at_local: p.datetime,
+              punched_at: x.toUtc(p.datetime),
+              hour_local: p.hour,
+              method: p.method,
+              origin: p.origin,
+              is_adjusted: p.is_adjusted,
+              adjustment_reason: p.adjustment_reason,
+              adjusted_by: p.adjusted_by,
+              accuracy_meters: p.accuracy_meters,
+              latitude: p.geolocation.lat,
+              longitude: p.geolocation.lng,
+              address: p.address,
+              has_audit_photo: p.has_audit_photo,
+            });
+          }
+        }
+      },
+    }),
+  ],
+});

@@ -1,0 +1,43 @@
+/**
+ * Tardiness (spec 2.8, `tardiness`): one row per collaborator and day, the window's rows
+ * replaced — a late arrival the API no longer lists is removed.
+ */
+import { hourMinuteToSeconds } from '../util/duration.js';
+import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { defineResource, readOf } from './declaration.js';
+
+const tables = {
+  tardiness: {
+    table: 'tardiness',
+    key: ['company_cnpj', 'cpf', 'work_date'],
+    columns: { company_cnpj: 'text', cpf: 'text', work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
+    missing: { mode: 'delete', where: inWindow('work_date') },
+  },
+} as const satisfies Record<string, TableSpec>;
+
+/** `tardiness`: late arrivals of one month window per job. */
+export const tardiness = defineResource({
+  read: 'month',
+  tables,
+  reads: [
+    readOf(tables, {
+      endpoint: 'tardiness',
+      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      people: (c) => [c],
+      rows(c, out, x) {
+        for (const t of c.tardiness) {
+          out.tardiness({
+            company_cnpj: x.company,
+            cpf: c.national_registry,
+            work_date: t.date,
+            // spec 2.8: clock times HH:MM of the day, company local time
+            journey_in: t.journey_in,
+            punch_in: t.punch_in,
+            late_seconds: hourMinuteToSeconds(t.minutes_late),
+            all_points: t.all_points,
+          });
+        }
+      },
+    }),
+  ],
+});

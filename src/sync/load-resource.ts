@@ -1,0 +1,319 @@
+/**
+ * The engine every resource runs through: read the declaration's endpoints for one
+ * company (and window), validate each element as it arrives, derive its rows and stage
+ * them with COPY in bounded batches, then merge the staged tables into the warehouse
+ * and reconcile what the answer no longer holds — all in one transaction, so a window
+ * is all-or-nothing whatever its size, and memory depends on the batch size, not on the
+ * company.
+ */
+import pLimit from 'p-limit';
+import type pg from 'pg';
+import type { ApiClient, CallOptions, Scope } from '../api/client.js';
+import { DateRangeExceededError, TimeoutError } from '../api/errors.js';
+import { ENDPOINTS, elementSchema, type ListEndpointName, type ReadEndpointName } from '../api/endpoints.js';
+import type { CollaboratorBlock } from '../api/schemas.js';
+import type { Logger } from '../logger.js';
+import { SEEN_COLLABORATORS, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
+import type { CallTarget, Emitters, ReadDeclaration, RowContext } from '../resources/declaration.js';
+import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
+import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
+import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
+import { createLocalTimeConverter } from '../warehouse/local-time.js';
+import { withTransaction } from '../warehouse/transaction.js';
+import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
+import { publishLoadSpan } from './loader-timing.js';
+import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';
+
+/** What the engine works with, besides the resource. */
+export interface EngineContext {
+  /** The connection's API client (the two calls the engine makes). */
+  readonly api: Pick<ApiClient, 'stream' | 'request'>;
+  /** The warehouse pool (one client is held for the load's transaction). */
+  readonly pool: pg.Pool;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** Job logger. */
+  readonly logger: Logger;
+  /** Most calls a load makes at once (per-day and per-item reads, lookup lists). */
+  readonly fanOut: number;
+  /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
+  call(w?: DateWindow, signal?: AbortSignal): CallOptions;
+  /** Whether file contents are stored, not only their hashes. */
+  readonly storeBinaries: boolean;
+}
+
+/** One load: a resource for one company (and window). */
+export interface LoadRequest {
+  /** Resource name, for messages. */
+  readonly name: string;
+  /** Its declaration. */
+  readonly declaration: ResourceDeclaration;
+  /** CNPJ of the company. */
+  readonly company: string;
+  /** spec 1.4: scope parameters of the company (undefined for the token's own company). */
+  readonly scope: Scope | undefined;
+  /** IANA zone of the company's date-times (spec 1.2). */
+  readonly timezone: string;
+  /** The window, for windowed resources. */
+  readonly window?: DateWindow;
+  /** For `items` resources: fetch items already stored too. */
+  readonly force?: boolean;
+}
+
+/** What a load wrote, per table. */
+export interface LoadResult {
+  /** Row counts per warehouse table. */
+  readonly tables: Record<string, TableStats>;
+  /** Items fetched (`items` resources). */
+  readonly items?: number;
+}
+
+/** More than half of a window's live rows, or all of them, is too much to remove on one answer's word. */
+export const suspicious: RemovalGuard = (_table, live, removing) => !(removing * 2 > live || removing === live);
+
+/** The work of one element: its validation result, from a streamed or a single answer. */
+type Element = { index: number; ok: true; value: unknown } | { index: number; ok: false; raw: unknown; error: Error & { fieldPath?: string } };
+
+/**
+ * Runs one load. When the answer would remove a suspicious share of a window's rows, the
+ * window is read again and the removal applied only when the second answer agrees;
+ * otherwise the load fails with a retryable {@link SuspiciousAnswerError}.
+ */
+export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
+  try {
+    return await loadOnce(ctx, req, suspicious, signal);
+  } catch (first) {
+    if (!(first instanceof MassRemovalError)) throw first;
+    ctx.logger.warn({ table: first.table, live: first.live, removing: first.removing }, 'answer would remove most of the window; reading it again');
+    const agrees: RemovalGuard = (table, live, removing) =>
+      suspicious(table, live, removing) || (table === first.table && live === first.live && removing === first.removing);
+    try {
+      return await loadOnce(ctx, req, agrees, signal);
+    } catch (second) {
+      if (!(second instanceof MassRemovalError)) throw second;
+      throw new SuspiciousAnswerError(req.name, first, second);
+    }
+  }
+}
+
+async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, signal: AbortSignal | undefined): Promise<LoadResult> {
+  const { declaration } = req;
+  const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, ctx.schema, req.company, req.window, req.force ?? false) : undefined;
+  const specs = Object.values(declaration.tables);
+  // Collaborator blocks seen in period data are added to `collaborators` (a resource that
+  // loads the list itself needs no such side table).
+  const addsSeen = declaration.reads.some((r) => r.people) && !specs.some((s) => s.table === 'collaborators');
+
+  return withTransaction(ctx.pool, async (client) => {
+    const staging = await openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
+      stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), 'stage_seen_collaborators'] : undefined,
+      onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
+    });
+    const writer = new ElementWriter(req, staging, specs, addsSeen, ctx.storeBinaries);
+    const answered = await readAll(ctx, req, writer, items, signal);
+    await staging.finish();
+
+    const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items: answered } : {}) };
+    const tables: Record<string, TableStats> = {};
+    for (const spec of specs) {
+      tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+    }
+    if (addsSeen) {
+      const seen = staging.tables().at(-1)!;
+      tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
+    }
+    if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
+    return { tables, ...(items ? { items: answered.length } : {}) };
+  });
+}
+
+/** Turns validated elements into staged rows, checking each against the company asked for. */
+class ElementWriter {
+  readonly #req: LoadRequest;
+  readonly #staging: Staging;
+  readonly #emit: Emitters<Record<string, TableSpec>>;
+  readonly #seen: Set<string> | undefined;
+  readonly #toUtc: (local: string) => string;
+  readonly #storeBinaries: boolean;
+
+  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], addsSeen: boolean, storeBinaries: boolean) {
+    this.#req = req;
+    this.#staging = staging;
+    this.#seen = addsSeen ? new Set() : undefined;
+    this.#toUtc = createLocalTimeConverter(req.timezone);
+    this.#storeBinaries = storeBinaries;
+    const emit: Record<string, (row: StagedRow) => void> = {};
+    for (const spec of specs) {
+      const staged = staging.table(spec.table);
+      emit[spec.table] = (row) => staged.add(row);
+    }
+    this.#emit = emit;
+  }
+
+  /** Stages the rows of one element; a bad element fails the load with its path and index. */
+  async write(read: ReadDeclaration, element: Element, target: CallTarget): Promise<void> {
+    if (!element.ok) {
+      throw new PermanentSyncError('response_invalid', `${read.endpoint}: ${element.error.message.replace(/^[^:]*: /, '')} (element ${element.index}); nothing of this window was loaded`);
+    }
+    const value = element.value as never;
+    const people: readonly CollaboratorBlock[] = read.people?.(value) ?? [];
+    for (const p of people) {
+      // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
+      if (p.company.national_registry !== this.#req.company) {
+        throw new CompanyMismatchError({
+          endpoint: read.endpoint,
+          expected: this.#req.company,
+          found: p.company.national_registry,
+          where: `data[${element.index}] (collaborator ${p.national_registry})`,
+        });
+      }
+      if (this.#seen && !this.#seen.has(p.national_registry)) {
+        this.#seen.add(p.national_registry);
+        this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p));
+      }
+    }
+    const problem = read.mismatch?.(value, target);
+    if (problem) throw new PermanentSyncError('response_mismatch', `${read.endpoint}: ${problem}`);
+    const ctx: RowContext = { ...target, company: this.#req.company, toUtc: this.#toUtc, storeBinaries: this.#storeBinaries };
+    read.rows(value, this.#emit, ctx);
+    await this.#staging.flushFull();
+  }
+}
+
+/** True for failures a smaller window may avoid, when they came before any element. */
+function isSplittable(err: unknown): boolean {
+  return err instanceof DateRangeExceededError || err instanceof TimeoutError;
+}
+
+/** What earlier loads learned per endpoint and company: the most days a window may span. */
+const spanHints = new Map<string, number>();
+
+/** Reads every call of the load into the writer; returns the items that were answered. */
+async function readAll(ctx: EngineContext, req: LoadRequest, writer: ElementWriter, items: number[] | undefined, signal: AbortSignal | undefined): Promise<number[]> {
+  const { declaration } = req;
+  const answered: number[] = [];
+  const fanOut = new FanOut(ctx.fanOut, signal);
+  switch (declaration.read) {
+    case 'month':
+      for (const read of declaration.reads) await readWindow(ctx, req, read, writer, signal);
+      break;
+    case 'day':
+      await fanOut.run(
+        declaration.reads.flatMap((read) => daysOf(req.window!).map((date) => ({ read, date }))),
+        ({ read, date }, s) => readCall(ctx, req, read, writer, { date }, ctx.call(undefined, s)),
+      );
+      break;
+    case 'list':
+      await fanOut.run([...declaration.reads], (read, s) => readCall(ctx, req, read, writer, {}, ctx.call(undefined, s)));
+      break;
+    case 'items':
+      await fanOut.run(
+        declaration.reads.flatMap((read) => (items ?? []).map((item) => ({ read, item }))),
+        async ({ read, item }, s) => {
+          try {
+            await readCall(ctx, req, read, writer, { item }, ctx.call(undefined, s));
+            answered.push(item);
+          } catch (err) {
+            if (!read.gone?.(err)) throw err;
+            ctx.logger.info({ item }, 'item no longer exists; skipped');
+          }
+        },
+      );
+      break;
+    case 'group':
+      throw new Error(`${req.name}: group resources run through the group walk`);
+  }
+  return answered.sort((a, b) => a - b);
+}
+
+/**
+ * Reads a month window in one call; when the API refuses the span (spec 8
+ * `date_range_exceeded`) or the call times out before any element arrived, the window is
+ * read in halves instead, down to single days. The size of the parts that worked is
+ * remembered per endpoint and company, so the next window starts there.
+ */
+async function readWindow(ctx: EngineContext, req: LoadRequest, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
+  const hintKey = `${read.endpoint}:${req.company}`;
+  const learned = spanHints.get(hintKey);
+  const pending: DateWindow[] = learned === undefined ? [req.window!] : chunkWindow(req.window!, learned);
+  let split = false;
+  while (pending.length > 0) {
+    const w = pending.shift()!;
+    let started = false;
+    try {
+      await readCall(ctx, req, read, writer, { window: w }, ctx.call(w, signal), () => (started = true));
+    } catch (err) {
+      const halves = !started && isSplittable(err) ? halveWindow(w) : undefined;
+      if (!halves) throw err;
+      ctx.logger.info({ window: `${w.from}..${w.to}`, reason: (err as Error).name }, 'splitting window');
+      pending.unshift(...halves);
+      split = true;
+      continue;
+    }
+    if (split) spanHints.set(hintKey, Math.min(windowDays(w), spanHints.get(hintKey) ?? Infinity));
+  }
+}
+
+/** One call: streams a list answer element by element, or takes an object answer as one element. */
+async function readCall(
+  ctx: EngineContext,
+  req: LoadRequest,
+  read: ReadDeclaration,
+  writer: ElementWriter,
+  target: CallTarget,
+  opts: CallOptions,
+  onFirst?: () => void,
+): Promise<void> {
+  const query = read.query(target);
+  if (elementSchema(ENDPOINTS[read.endpoint])) {
+    for await (const element of ctx.api.stream(read.endpoint as ListEndpointName, query, req.scope, opts)) {
+      onFirst?.();
+      await writer.write(read, element, target);
+    }
+    return;
+  }
+  const { data } = await ctx.api.request(read.endpoint as ReadEndpointName, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
+  onFirst?.();
+  await writer.write(read, { index: 0, ok: true, value: data }, target);
+}
+
+/**
+ * Runs calls a few at a time; the first failure aborts the calls still running (their
+ * signal) and stops new ones, since the whole load fails with it.
+ */
+class FanOut {
+  readonly #limit: ReturnType<typeof pLimit>;
+  readonly #parent: AbortSignal | undefined;
+
+  constructor(concurrency: number, parent: AbortSignal | undefined) {
+    this.#limit = pLimit(Math.max(1, concurrency));
+    this.#parent = parent;
+  }
+
+  async run<T>(tasks: readonly T[], fn: (task: T, signal: AbortSignal) => Promise<void>): Promise<void> {
+    const controller = new AbortController();
+    const onParent = () => controller.abort(this.#parent?.reason);
+    this.#parent?.addEventListener('abort', onParent, { once: true });
+    let failure: { err: unknown } | undefined;
+    try {
+      await Promise.all(
+        tasks.map((task) =>
+          this.#limit(async () => {
+            if (failure || controller.signal.aborted) return;
+            try {
+              await fn(task, controller.signal);
+            } catch (err) {
+              if (!failure) {
+                failure = { err };
+                controller.abort(err);
+              }
+            }
+          }),
+        ),
+      );
+    } finally {
+      this.#parent?.removeEventListener('abort', onParent);
+    }
+    if (failure) throw failure.err;
+  }
+}

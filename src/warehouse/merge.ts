@@ -1,0 +1,95 @@
+/**
+ * Moves a staged table into its warehouse table inside the load's transaction:
+ * reconciliation (with the mass-removal guard), then the upsert. Counts are honest:
+ * inserted, updated (values changed or the row came back), removed, unchanged.
+ */
+import type pg from 'pg';
+import { buildLiveCount, buildReconcile, buildUpsert, type BuiltQuery } from './merge-statement.js';
+import type { StagedTable } from './staging.js';
+import type { LoadScope } from './table-spec.js';
+
+/** Rows one load wrote to one table. */
+export interface TableStats {
+  /** Rows the answer held for the table (staged). */
+  received: number;
+  /** Rows inserted. */
+  inserted: number;
+  /** Rows whose values changed, or that came back after deleted_at / inactive. */
+  updated: number;
+  /** Rows soft-deleted, deactivated or deleted because the answer no longer holds them. */
+  deleted: number;
+  /** Rows received that were already as loaded (not rewritten). */
+  unchanged: number;
+}
+
+/** Decides whether removing `removing` of `live` rows may be applied without a second look. */
+export type RemovalGuard = (table: string, live: number, removing: number) => boolean;
+
+/**
+ * A load would remove so large a share of a window's live rows that one answer is not
+ * enough to believe it (an empty answer from a glitching source looks the same as
+ * everything deleted). Nothing of the table was changed.
+ */
+export class MassRemovalError extends Error {
+  override readonly name = 'MassRemovalError';
+  constructor(
+    readonly table: string,
+    readonly live: number,
+    readonly removing: number,
+  ) {
+    super(`${table}: the answer would remove ${removing} of the window's ${live} live rows`);
+  }
+}
+
+/** The part of a pg client a merge needs. */
+export type MergeClient = Pick<pg.PoolClient, 'query'>;
+
+async function one<T>(client: MergeClient, query: BuiltQuery): Promise<T> {
+  const { rows } = await client.query(query.text, query.values);
+  return rows[0] as T;
+}
+
+/**
+ * Merges one staged table: reconciles the scope (when the spec has a missing rule),
+ * asking `guard` before a removal is applied — a refusal throws {@link MassRemovalError}
+ * with the table untouched — then upserts the staged rows.
+ */
+export async function mergeStaged(
+  client: MergeClient,
+  schema: string,
+  staged: StagedTable,
+  scope: LoadScope,
+  guard?: RemovalGuard,
+): Promise<TableStats> {
+  const { spec, stage } = staged;
+  let deleted = 0;
+  if (spec.missing) {
+    const { live } = await one<{ live: number }>(client, buildLiveCount(schema, spec, scope));
+    if (live > 0) {
+      await client.query('SAVEPOINT reconcile');
+      ({ removed: deleted } = await one<{ removed: number }>(client, buildReconcile(schema, spec, stage, scope)));
+      if (guard && deleted > 0 && !guard(spec.table, live, deleted)) {
+        await client.query('ROLLBACK TO SAVEPOINT reconcile');
+        throw new MassRemovalError(spec.table, live, deleted);
+      }
+      await client.query('RELEASE SAVEPOINT reconcile');
+    }
+  }
+  let counts: { inserted: number; updated: number };
+  if (spec.onConflict === 'nothing') {
+    counts = await one(client, buildUpsert(schema, spec, stage));
+  } else {
+    await client.query('SAVEPOINT upsert');
+    try {
+      counts = await one(client, buildUpsert(schema, spec, stage));
+      await client.query('RELEASE SAVEPOINT upsert');
+    } catch (err) {
+      // 21000: the answer holds one key twice; keep the last, as the API listed it.
+      if ((err as { code?: string }).code !== '21000') throw err;
+      await client.query('ROLLBACK TO SAVEPOINT upsert');
+      counts = await one(client, buildUpsert(schema, spec, stage, { dedupe: true }));
+    }
+  }
+  const received = staged.rows;
+  return { received, inserted: counts.inserted, updated: counts.updated, deleted, unchanged: received - counts.inserted - counts.updated };
+}

@@ -1,0 +1,175 @@
+/**
+ * Staging of one load: a temporary table per warehouse table, created in the load's
+ * transaction and dropped at its end, filled with `COPY ... FROM STDIN` in bounded
+ * batches while the answer is still being read. Memory holds the batch being built and
+ * the one being sent, whatever the size of the answer; the merge statements then move
+ * staged rows into the warehouse (merge-statement.ts).
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { cell, type CellValue } from './copy-text.js';
+import { quoteIdent } from './db.js';
+import { columnNames, type SqlType, type TableSpec } from './table-spec.js';
+
+/** Bytes of COPY text built before a batch is sent. */
+export const DEFAULT_BATCH_BYTES = 512 * 1024;
+
+/** A staged row: a value for every column of the table's spec. */
+export type StagedRow = Readonly<Record<string, CellValue>>;
+
+/** The part of a pg client staging needs: queries and COPY streams. */
+export type StagingClient = Pick<pg.PoolClient, 'query'>;
+
+/** One staged table: rows are encoded as they come and sent in batches. */
+export class StagedTable {
+  /** The warehouse table's spec. */
+  readonly spec: TableSpec;
+  /** Name of the temporary table (unqualified; temporary tables live in pg_temp). */
+  readonly stage: string;
+  /** Rows staged so far. */
+  rows = 0;
+  readonly #names: string[];
+  readonly #types: SqlType[];
+  #parts: string[] = [];
+  #bytes = 0;
+
+  constructor(spec: TableSpec, stage: string) {
+    this.spec = spec;
+    this.stage = stage;
+    this.#names = columnNames(spec);
+    this.#types = this.#names.map((n) => spec.columns[n]!);
+  }
+
+  /** Bytes built and not yet sent. */
+  get pendingBytes(): number {
+    return this.#bytes;
+  }
+
+  /** Encodes one row (a CellError names the column whose value does not fit). */
+  add(row: StagedRow): void {
+    let line = '';
+    for (let i = 0; i < this.#names.length; i++) {
+      const name = this.#names[i]!;
+      let text: string;
+      try {
+        text = cell(this.#types[i]!, row[name]);
+      } catch (err) {
+        (err as Error).message = `${this.spec.table}.${name}: ${(err as Error).message}`;
+        throw err;
+      }
+      line += i === 0 ? text : `\t${text}`;
+    }
+    line += '\n';
+    this.#parts.push(line);
+    // Characters, not bytes: close enough to size a batch.
+    this.#bytes += line.length;
+    this.rows++;
+  }
+
+  /** Takes the built batch, as bytes to send (empty when nothing is pending). */
+  take(): Buffer {
+    const batch = Buffer.from(this.#parts.join(''), 'utf8');
+    this.#parts = [];
+    this.#bytes = 0;
+    return batch;
+  }
+
+  /** `CREATE TEMP TABLE` of the stage, with the spec's columns and types. */
+  createStatement(): string {
+    const cols = this.#names.map((n, i) => `${quoteIdent(n)} ${this.#types[i]}`).join(', ');
+    return `CREATE TEMP TABLE ${quoteIdent(this.stage)} (${cols}) ON COMMIT DROP`;
+  }
+
+  /** `COPY` into the stage. */
+  copyStatement(): string {
+    return `COPY ${quoteIdent(this.stage)} (${this.#names.map(quoteIdent).join(', ')}) FROM STDIN`;
+  }
+}
+
+/** Options of {@link openStaging}. */
+export interface StagingOptions {
+  /** Bytes of COPY text built per table before a batch is sent. */
+  readonly batchBytes?: number;
+  /** Told when a batch starts and ends being sent (timing for the benchmark). */
+  readonly onBatch?: (table: string, bytes: number, done: Promise<void>) => void;
+}
+
+/** The staged tables of one load, on one client, inside its transaction. */
+export class Staging {
+  readonly #client: StagingClient;
+  readonly #tables = new Map<string, StagedTable>();
+  readonly #batchBytes: number;
+  readonly #onBatch: StagingOptions['onBatch'];
+  #inFlight: Promise<void> = Promise.resolve();
+  #failure: { err: unknown } | undefined;
+
+  constructor(client: StagingClient, tables: readonly StagedTable[], options: StagingOptions = {}) {
+    this.#client = client;
+    for (const t of tables) this.#tables.set(t.spec.table, t);
+    this.#batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+    this.#onBatch = options.onBatch;
+  }
+
+  /** The staged table of a warehouse table. */
+  table(name: string): StagedTable {
+    const t = this.#tables.get(name);
+    if (!t) throw new Error(`staging: no staged table for ${name}`);
+    return t;
+  }
+
+  /** Every staged table. */
+  tables(): StagedTable[] {
+    return [...this.#tables.values()];
+  }
+
+  /**
+   * Sends the batches that are full. At most one batch is on the wire at a time: this
+   * waits for the previous one, so a slow database slows the reading of the answer.
+   */
+  async flushFull(): Promise<void> {
+    for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) await this.#send(t);
+  }
+
+  /** Sends every pending batch and waits until all have been copied. */
+  async finish(): Promise<void> {
+    for (const t of this.#tables.values()) await this.#send(t);
+    await this.#inFlight;
+    if (this.#failure) throw this.#failure.err;
+  }
+
+  async #send(t: StagedTable): Promise<void> {
+    // One batch on the wire at a time bounds memory; concurrent readers of one load may
+    // each queue one more, which pg runs in order on the load's connection.
+    await this.#inFlight;
+    if (this.#failure) throw this.#failure.err;
+    if (t.pendingBytes === 0) return;
+    const batch = t.take();
+    const done = pipeline(Readable.from([batch]), this.#client.query(copyFrom(t.copyStatement())));
+    this.#onBatch?.(t.spec.table, batch.length, done);
+    // The first failure is kept and rethrown by the next send or by finish().
+    this.#inFlight = done.catch((err: unknown) => {
+      this.#failure ??= { err };
+    });
+  }
+}
+
+/** The name of a table's stage in a load (a temporary table, so unqualified). */
+export function stageName(table: string): string {
+  return `stage_${table}`;
+}
+
+/**
+ * Creates the temporary tables of `specs` and returns the staging. A spec's stage is
+ * {@link stageName} of its table; `stages` names them otherwise (several specs of one table).
+ */
+export async function openStaging(
+  client: StagingClient,
+  specs: readonly TableSpec[],
+  options: StagingOptions & { stages?: readonly string[] } = {},
+): Promise<Staging> {
+  const tables = specs.map((spec, i) => new StagedTable(spec, options.stages?.[i] ?? stageName(spec.table)));
+  for (const t of tables) await client.query(t.createStatement());
+  return new Staging(client, tables, options);
+}

@@ -1,0 +1,83 @@
+/**
+ * How one warehouse table is loaded: its natural key, the columns a load sends and
+ * their types, and what a row of the load's scope that a complete answer no longer
+ * holds means (soft-delete, delete or deactivate). Resource declarations
+ * (src/resources/) name these; the staging writer and the merge statements read them.
+ */
+
+/** Column types a load sends (Postgres type names; `[]` for arrays). */
+export type SqlType =
+  | 'int4'
+  | 'int8'
+  | 'float8'
+  | 'text'
+  | 'bool'
+  | 'date'
+  | 'timestamp'
+  | 'timestamptz'
+  | 'time'
+  | 'bytea'
+  | 'text[]'
+  | 'time[]';
+
+/** What happens to a row of the load's scope that the answer no longer holds. */
+export type MissingMode = 'soft-delete' | 'delete' | 'deactivate';
+
+/** Registers a query parameter and returns its placeholder (`$n`). */
+export type Param = (value: unknown) => string;
+
+/** The company and window a load covers; reconciliation never reaches outside it. */
+export interface LoadScope {
+  /** CNPJ of the company loaded (absent for group-level loads). */
+  readonly company?: string;
+  /** First day of the window, `YYYY-MM-DD` (windowed loads). */
+  readonly from?: string;
+  /** Last day of the window, inclusive. */
+  readonly to?: string;
+  /** The items asked for, for loads of items (attachments of these absences). */
+  readonly items?: readonly number[];
+}
+
+/** What to do with rows of the scope that the loaded set lacks. */
+export interface MissingRule {
+  /** Soft-delete (`deleted_at`), delete, or deactivate (`active = false`). */
+  readonly mode: MissingMode;
+  /** The rows of the scope: an SQL predicate on the table aliased `t`. */
+  readonly where: (param: Param, scope: LoadScope) => string;
+}
+
+/** How one table is loaded. */
+export interface TableSpec {
+  /** Warehouse table. */
+  readonly table: string;
+  /** Natural key: the primary key or a unique constraint, the conflict target. */
+  readonly key: readonly string[];
+  /** Columns a load sends, key included, in the order rows are written; with their types. */
+  readonly columns: Readonly<Record<string, SqlType>>;
+  /** Columns set to an SQL expression on insert and update, e.g. `{ active: 'true' }`. */
+  readonly fixed?: Readonly<Record<string, string>>;
+  /** The table has `deleted_at`: an upserted row loses it (it came back). */
+  readonly softDelete?: boolean;
+  /** `nothing` never changes an existing row (insert-only). Default `update`. */
+  readonly onConflict?: 'update' | 'nothing';
+  /** Reconciliation of a complete answer; absent when missing rows are kept. */
+  readonly missing?: MissingRule;
+}
+
+/** Column names of a spec, in order. */
+export function columnNames(spec: TableSpec): string[] {
+  return Object.keys(spec.columns);
+}
+
+/** The rows of the company's window, on a date column: `company_cnpj` and `column` between `from` and `to`. */
+export function inWindow(column: string): MissingRule['where'] {
+  return (p, s) => `t.company_cnpj = ${p(s.company)} AND t.${column} BETWEEN ${p(s.from)}::date AND ${p(s.to)}::date`;
+}
+
+/** The rows of the company whose period `[start, end]` overlaps the window. */
+export function overlapping(start: string, end: string): MissingRule['where'] {
+  return (p, s) => `t.company_cnpj = ${p(s.company)} AND t.${start} <= ${p(s.to)}::date AND t.${end} >= ${p(s.from)}::date`;
+}
+
+/** Every row of the company (lists without a window: collaborators, lookups). */
+export const wholeCompany: MissingRule['where'] = (p, s) => `t.company_cnpj = ${p(s.company)}`;

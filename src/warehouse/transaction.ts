@@ -1,0 +1,33 @@
+/**
+ * The transaction a load runs in: one window is one transaction, so nothing
+ * half-written ever becomes visible.
+ */
+import type pg from 'pg';
+
+/** The subset of pg's Pool that transactions need. */
+export interface TransactionPool {
+  connect(): Promise<pg.PoolClient>;
+}
+
+/** Runs `fn` in one transaction on a pooled client; rolls back on any error. */
+export async function withTransaction<T>(pool: TransactionPool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    // Reconciliation anti-joins compare a window's rows with the staged answer. Right
+    // after a big load the statistics still say "empty", and the planner then picks a
+    // nested loop that is quadratic in the window size; a hash join is right at any size.
+    await client.query('SET LOCAL enable_nestloop = off');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
