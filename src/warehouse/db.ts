@@ -1,21 +1,17 @@
 /**
- * The warehouse connection: one pg pool and a kysely instance bound to the warehouse
- * schema. The pool returns `date` and local `timestamp` values as the strings Postgres
- * prints (no time-zone guessing) and `bigint` as number; see types.ts.
+ * The warehouse connection: one pg pool whose connections work in the warehouse schema.
+ * It returns `date` and local `timestamp` values as the strings Postgres prints (no
+ * time-zone guessing) and `bigint` as number.
  */
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
-import type { Database } from './types.js';
 
-/** An open warehouse: kysely for typed queries, the pool for set-based loaders. */
+/** An open warehouse. */
 export interface Warehouse {
-  /** Typed query builder; unqualified table names resolve in {@link Warehouse.schema}. */
-  db: Kysely<Database>;
-  /** The underlying pool (its connections also have search_path set to the schema). */
+  /** The pool (its connections have search_path set to the schema). */
   pool: pg.Pool;
   /** The warehouse schema (WAREHOUSE_SCHEMA). */
   schema: string;
-  /** Closes kysely and the pool. */
+  /** Closes the pool. */
   close(): Promise<void>;
 }
 
@@ -47,27 +43,20 @@ export interface WarehouseOptions {
   applicationName?: string;
 }
 
-/** Opens a pool on `databaseUrl` and a kysely instance working in `schema`. */
+/** Opens a pool on `databaseUrl` working in `schema`. */
 export function createWarehouse(databaseUrl: string, schema: string, options: WarehouseOptions = {}): Warehouse {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.max ?? 10,
     types: warehouseTypes,
     application_name: options.applicationName ?? 'punchline',
-    // Raw SQL written by other parts may use unqualified names; loaders qualify theirs.
+    // Statements may use unqualified names (views, declarations' predicates).
     options: `-c search_path=${quoteIdent(schema)},public`,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
-  let closed = false;
   return {
-    db,
     pool,
     schema,
     async close() {
-      if (closed) return;
-      closed = true;
-      // Kysely's destroy ends the pool only if it ever used it; end it ourselves otherwise.
-      await db.destroy();
       if (!pool.ended && !pool.ending) await pool.end();
     },
   };

@@ -14,9 +14,6 @@ export type MigrationErrorCode =
   | 'migration_lock_timeout'
   | 'warehouse_unreachable';
 
-/** Codes of {@link LoadError}. */
-export type LoadErrorCode = 'foreign_company' | 'invalid_record' | 'invalid_scope';
-
 /** Base class of every warehouse error. */
 export class WarehouseError extends Error {
   override readonly name: string = 'WarehouseError';
@@ -39,19 +36,3 @@ export class MigrationError extends WarehouseError {
   }
 }
 
-/**
- * A loader refused its input: the data breaks the spec or the scope it was given. Retrying
- * cannot help (`permanent`), and the load's transaction wrote nothing.
- */
-export class LoadError extends WarehouseError {
-  override readonly name = 'LoadError';
-  declare readonly code: LoadErrorCode;
-  /** Always true: the same input fails the same way. */
-  readonly permanent = true;
-  /** Warehouse table the rejected record was meant for. */
-  readonly table: string;
-  constructor(code: LoadErrorCode, table: string, message: string) {
-    super(code, message);
-    this.table = table;
-  }
-}
