@@ -17,7 +17,9 @@ export const syncResource: JobProcessor = async (ctx) => {
   const result = await loadResource(
     ctx.engine,
     {
+      connection: ctx.connection.name,
       name: resource,
+      runId: ctx.runId,
       declaration,
       company: ctx.company(),
       scope: ctx.scope(),
@@ -27,7 +29,7 @@ export const syncResource: JobProcessor = async (ctx) => {
     },
     ctx.signal,
   );
-  ctx.count(result.tables);
+  ctx.count(result.tables, result.rejected);
   const followUp = followUpOf(resource);
   if (followUp && ctx.data.followUp) await ctx.queueFollowUp(followUp, ctx.window());
 };

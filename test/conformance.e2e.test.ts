@@ -269,7 +269,7 @@ describe('spec 1.3 list parameters', () => {
     const list = await hq.getPointsFromPeriod({ ...FEB, nationalRegistryList: cpfs });
     expect(new Set(list.map((c) => c.national_registry))).toEqual(new Set(cpfs));
     const one = hqPeople.find((c) => c.listed)!;
-    const byEmail = await hq.getTotalHours({ ...FEB, emailList: [one.email] });
+    const byEmail = await hq.getTotalHours({ ...FEB, emailList: [one.email!] });
     expect(byEmail.map((c) => c.email)).toContain(one.email);
   });
 
@@ -622,7 +622,7 @@ describe('spec 4.2 writes change what reads return', () => {
   it('PUT collaborator/dismissal removes the collaborator from the list and makes a punch answer collaborator_fired', async () => {
     const target = people.filter((c) => c.listed && people.filter((o) => o.national_registry === c.national_registry).length === 1)[1]!;
     const firedType = writable.truth.lookups(cnpj).dismissal_types[0]!;
-    expect(await w.dismissCollaborator({ dismissal_date: '2025-03-10', fired_type_id: firedType, registration_number: target.registration_number })).toEqual({
+    expect(await w.dismissCollaborator({ dismissal_date: '2025-03-10', fired_type_id: firedType, registration_number: target.registration_number! })).toEqual({
       success: true,
     });
     expect((await w.listCollaborators()).some((c) => c.national_registry === target.national_registry)).toBe(false);

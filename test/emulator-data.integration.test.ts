@@ -50,8 +50,8 @@ describe('people and companies', () => {
     for (const co of emu.companies) {
       for (const p of emu.truth.collaborators(co.cnpj)) {
         expect(isValidCpf(p.national_registry)).toBe(true);
-        expect(makePis(p.pis.slice(0, 10))).toBe(p.pis);
-        expect(p.name.split(' ').length).toBeGreaterThanOrEqual(3);
+        expect(makePis(p.pis!.slice(0, 10))).toBe(p.pis);
+        expect(p.name!.split(' ').length).toBeGreaterThanOrEqual(3);
         expect(p.email).toMatch(/^[a-z0-9.]+@[a-z0-9]+\.com\.br$/);
       }
     }
@@ -145,7 +145,7 @@ describe('one month of punches', () => {
     for (const c of points) {
       const entries = tardiness.find((x) => key(x) === key(c))!.tardiness;
       for (const d of c.days) {
-        const start = /^(\d\d:\d\d)-/.exec(d.shift)?.[1];
+        const start = /^(\d\d:\d\d)-/.exec(d.shift!)?.[1];
         const t = entries.find((e) => e.date === d.date);
         if (!start || d.points.length === 0) {
           expect(t).toBeUndefined();
@@ -234,7 +234,7 @@ describe('absences', () => {
     expect(absences.some((a) => a.collaborators.length > 1)).toBe(true);
     expect(absences.some((a) => a.has_attachment)).toBe(true);
     expect(absences.some((a) => !a.full_day)).toBe(true);
-    expect(absences.some((a) => a.cid.length > 0 && a.cr_register !== '')).toBe(true);
+    expect(absences.some((a) => a.cid!.length > 0 && a.cr_register !== '')).toBe(true);
     for (const a of absences) {
       expect(a.days).toBe(Math.round((Date.parse(a.end_date.slice(0, 10)) - Date.parse(a.begin_date.slice(0, 10))) / 86_400_000) + 1);
       expect(a.collaborators.every((c) => c.company.national_registry === a.collaborators[0]!.company.national_registry)).toBe(true);

@@ -13,6 +13,7 @@ import type { ClientHooks, ClientOptions, CallOptions } from './client-options.j
 import { ENDPOINTS, elementSchema, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName } from './endpoints.js';
 import { ApiError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
 import { DataStream, NotAnEnvelopeError } from './data-stream.js';
+import { noteUnknownFields } from './drift.js';
 import { unlimited, type RateLimitListener, type RequestLimiter } from './limiter.js';
 import type {
   CollaboratorPhoto,
@@ -82,7 +83,7 @@ export interface ApiResponse<T> {
  * one bad element fails the whole answer).
  */
 export type StreamedElement<T> =
-  | { readonly index: number; readonly ok: true; readonly value: T }
+  | { readonly index: number; readonly ok: true; readonly value: T; readonly raw: unknown }
   | { readonly index: number; readonly ok: false; readonly raw: unknown; readonly error: ResponseValidationError };
 
 /** Counts of one call's failed attempts, for the retry decision. */
@@ -391,6 +392,7 @@ export class ApiClient {
         await this.#waitToRetry(endpoint, def.method, err, attempt, retries, opts);
         continue;
       }
+      if (def.method === 'GET') noteUnknownFields(endpoint, def.data, (parsed as { data?: unknown } | null)?.data);
       const envelope = validateEnvelope<EndpointData<E>>(endpoint, def, parsed, {
         includeBranches: params.scope?.includeBranches === true,
       });
@@ -427,9 +429,10 @@ export class ApiClient {
         try {
           const data = new DataStream(opened.response.body, opened.response.destroy);
           for await (const raw of data) {
+            if (index === 0) noteUnknownFields(endpoint, element, raw);
             const checked = element.safeParse(raw);
             yield checked.success
-              ? { index, ok: true, value: checked.data as ElementOf<E> }
+              ? { index, ok: true, value: checked.data as ElementOf<E>, raw }
               : { index, ok: false, raw, error: elementError(endpoint, index, element, raw) };
             index++;
           }

@@ -3,10 +3,15 @@
  *
  * These schemas are the shared contract of the project: the client validates every
  * response against them, the emulator produces values of their types, and the
- * warehouse loaders consume them. Objects are not strict: a field the spec does not
- * name is tolerated, a named field that is missing or of the wrong type is an error.
+ * resource declarations consume them. They are strict where a row could not be stored
+ * otherwise (keys, dates, durations) and open where the spec and real data are: fields
+ * real records lack are nullable (a punch from a physical clock has no GPS, a
+ * contractor no PIS), value lists the source owns (origin, status, regime) are text —
+ * a value not seen before is reported as drift, never rejected — and a field the spec
+ * does not name is ignored (and reported once per endpoint, see drift.ts).
  */
 import { z } from 'zod';
+import { noteNewValue } from './drift.js';
 
 /** spec 1.2: `YYYY-MM-DD`, a real calendar day. */
 export const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -42,8 +47,39 @@ export const hourMinuteString = z
   .regex(HOUR_MINUTE_RE, { message: 'expected HH:MM (spec 1.2)' });
 /** spec 1.2: durations become numbers with `decimal_format=1`. */
 export const durationOrDecimal = z.union([durationString, z.number()]);
-/** spec 1.2: CPF, 11 digits (leading zeros kept). */
-export const cpfString = z.string().regex(/^\d{11}$/, { message: 'expected a CPF of 11 digits (spec 1.2)' });
+/**
+ * spec 1.2: CPF, 11 digits. Systems that store it as a number drop the leading zeros
+ * (spec 8 pads them back on one write), and some send it formatted; anything that
+ * normalises to 11 digits is accepted here, and {@link normalizeCpf} makes it canonical.
+ */
+export const cpfValue = z
+  .union([z.string(), z.number().int().nonnegative()])
+  .refine((v) => normalizeCpf(v) !== undefined, { message: 'expected a CPF: up to 11 digits (spec 1.2)' })
+  .transform((v) => normalizeCpf(v)!);
+
+/** A CPF as 11 digits with its leading zeros, or undefined when `value` cannot be one. */
+export function normalizeCpf(value: string | number): string | undefined {
+  const digits = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : '') : value.replace(/[.\-\s/]/g, '');
+  if (!/^\d{1,11}$/.test(digits)) return undefined;
+  return digits.padStart(11, '0');
+}
+
+/**
+ * A value list the source owns (spec 2.9 status, 2.11 regime, 2.12 origin): any text is
+ * stored; one outside `known` is reported once as drift under `field`.
+ */
+export function openVocabulary(field: string, known: readonly string[]) {
+  const seen = new Set(known);
+  return z.string().check((ctx) => {
+    if (!seen.has(ctx.value)) {
+      seen.add(ctx.value);
+      noteNewValue(field, ctx.value);
+    }
+  });
+}
+
+/** A text field real records may lack (null or absent). */
+const optionalText = z.string().nullish();
 /** spec 1.2: CNPJ, 14 digits (leading zeros kept). */
 export const cnpjString = z.string().regex(/^\d{14}$/, { message: 'expected a CNPJ of 14 digits (spec 1.2)' });
 
@@ -55,18 +91,18 @@ export const companyBlock = z.object({
 });
 export type CompanyBlock = z.infer<typeof companyBlock>;
 
-/** spec 2.1: Collaborator block. */
+/** spec 2.1: Collaborator block. Contractors have no `pis` or `registration_number`. */
 export const collaboratorBlock = z.object({
-  national_registry: cpfString,
-  registration_number: z.string(),
-  email: z.string(),
-  name: z.string(),
-  occupation: z.string(),
-  department: z.string(),
-  team: z.string().nullable(),
-  business_unit: z.string(),
-  admission_date: dateString,
-  pis: z.string(),
+  national_registry: cpfValue,
+  registration_number: optionalText,
+  email: optionalText,
+  name: optionalText,
+  occupation: optionalText,
+  department: optionalText,
+  team: optionalText,
+  business_unit: optionalText,
+  admission_date: dateString.nullish(),
+  pis: optionalText,
   company: companyBlock,
 });
 export type CollaboratorBlock = z.infer<typeof collaboratorBlock>;
@@ -76,16 +112,17 @@ export const company = z.object({
   name: z.string(),
   trading_name: z.string(),
   national_registry: cnpjString,
-  cei: z.string().nullable(),
-  caepf: z.string().nullable(),
-  cno: z.string().nullable(),
-  address: z.string(),
-  address_number: z.string(),
-  complement: z.string(),
-  neighborhood: z.string(),
-  zip_code: z.string(),
-  phone: z.string(),
-  email: z.string(),
+  cei: optionalText,
+  caepf: optionalText,
+  cno: optionalText,
+  // A company's address parts are often empty in real data.
+  address: optionalText,
+  address_number: optionalText,
+  complement: optionalText,
+  neighborhood: optionalText,
+  zip_code: optionalText,
+  phone: optionalText,
+  email: optionalText,
 });
 export type Company = z.infer<typeof company>;
 
@@ -120,9 +157,9 @@ export type AbsenceType = z.infer<typeof absenceType>;
 export const absence = z.object({
   absence_id: z.number().int(),
   absence_type_id: z.number().int(),
-  type: z.string(),
-  description: z.string(),
-  details: z.string(),
+  type: optionalText,
+  description: optionalText,
+  details: optionalText,
   begin_date: dateTimeString,
   end_date: dateTimeString,
   days: z.number().int(),
@@ -132,11 +169,12 @@ export const absence = z.object({
   full_day: z.boolean(),
   sum_on_work_time: z.boolean(),
   sum_total_on_work_time: z.boolean(),
-  cr_register: z.string(),
-  professional_name: z.string(),
-  health_unit: z.string(),
-  cid_description: z.string(),
-  cid: z.array(z.string()),
+  // Absences without a medical certificate have none of these.
+  cr_register: optionalText,
+  professional_name: optionalText,
+  health_unit: optionalText,
+  cid_description: optionalText,
+  cid: z.array(z.string()).nullish(),
   has_attachment: z.boolean(),
   collaborators: z.array(collaboratorBlock),
 });
@@ -208,11 +246,12 @@ export const ADJUSTMENT_STATUSES = ['Pendente', 'Aprovado', 'Recusado'] as const
 export const adjustmentRequest = z.object({
   date: dateString,
   requests_in_day: z.number().int(),
-  type: z.string(),
-  status: z.enum(ADJUSTMENT_STATUSES),
-  collaborator_reason: z.string(),
-  manager_observation: z.string(),
-  approved_by: z.string(),
+  type: optionalText,
+  status: openVocabulary('adjustment.status', ADJUSTMENT_STATUSES),
+  collaborator_reason: optionalText,
+  // A request still awaiting a manager has no observation and no approver.
+  manager_observation: optionalText,
+  approved_by: optionalText,
   created_at: dateTimeString,
   updated_at: dateTimeString,
 });
@@ -226,8 +265,8 @@ export const inconsistency = z.object({
   date: dateString,
   type: z.string(),
   value: durationString,
-  justification: z.string().nullable(),
-  status: z.enum(INCONSISTENCY_STATUSES),
+  justification: optionalText,
+  status: openVocabulary('inconsistency.status', INCONSISTENCY_STATUSES),
 });
 export type Inconsistency = z.infer<typeof inconsistency>;
 export const collaboratorInconsistencies = collaboratorBlock.extend({ occurrences: z.array(inconsistency) });
@@ -237,7 +276,7 @@ export type CollaboratorInconsistencies = z.infer<typeof collaboratorInconsisten
 export const REGIMES = ['BH', 'HE', 'Híbrido (BH)', 'Híbrido (HE)'] as const;
 /** spec 2.11: Overtime / hour-bank day balance. */
 export const overtimeBalance = collaboratorBlock.extend({
-  regime: z.enum(REGIMES),
+  regime: openVocabulary('overtime.regime', REGIMES),
   total_overtime: durationString,
   missing_hours: durationString,
   interval_hours: durationString,
@@ -256,21 +295,22 @@ export const point = z.object({
   point_id: z.number().int(),
   datetime: dateTimeString,
   hour: hourMinuteString,
-  method: z.string(),
-  origin: z.enum(POINT_ORIGINS),
+  method: optionalText,
+  origin: openVocabulary('point.origin', POINT_ORIGINS),
   is_adjusted: z.boolean(),
-  adjustment_reason: z.string().nullable(),
-  adjusted_by: z.string().nullable(),
-  accuracy_meters: z.number(),
-  geolocation: z.object({ lat: z.number(), lng: z.number() }),
-  address: z.string(),
+  adjustment_reason: optionalText,
+  adjusted_by: optionalText,
+  // Punches from a physical clock (REP) or entered by a manager carry no GPS.
+  accuracy_meters: z.number().nullish(),
+  geolocation: z.object({ lat: z.number().nullish(), lng: z.number().nullish() }).nullish(),
+  address: optionalText,
   has_audit_photo: z.boolean(),
 });
 export type Point = z.infer<typeof point>;
 /** spec 2.12: Day object. */
 export const workDay = z.object({
   date: dateString,
-  shift: z.string(),
+  shift: optionalText,
   worked_time: durationOrDecimal,
   points: z.array(point),
 });

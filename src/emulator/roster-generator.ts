@@ -73,7 +73,7 @@ export function generateRoster(
   const activeUnits = L.units.filter((u) => u.active);
   const defaultUnit = activeUnits.find((u) => u.isDefault)!;
   const activeJourneys = L.journeys.filter((j) => j.active);
-  const domain = company.record.email.split('@')[1]!;
+  const domain = company.record.email!.split('@')[1]!;
   const emails = new Set<string>();
   const out: CollaboratorEntity[] = [];
   let oldRecordDismissal = 0;

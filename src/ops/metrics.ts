@@ -104,3 +104,27 @@ export function recordJob(e: { queue: string; state: 'completed' | 'failed'; dur
 export function recordSyncSuccess(e: { company: string; resource: string; at: Date }): void {
   lastSuccess.set({ company: e.company, resource: e.resource }, e.at.getTime() / 1000);
 }
+
+const rejectedRecords = new Counter({
+  name: 'punchline_rejected_records_total',
+  help: 'Records an API answer held that could not be stored (see the rejected_records table), by resource and endpoint.',
+  labelNames: ['resource', 'endpoint'] as const,
+  registers: [metricsRegistry],
+});
+
+const schemaDrift = new Counter({
+  name: 'punchline_schema_drift_total',
+  help: 'What the API sent that its spec does not say, reported once per process: kind new_value (a value of a source-owned list not seen before) or unknown_field.',
+  labelNames: ['kind', 'field', 'value'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts the records of a load that could not be stored. */
+export function recordRejected(e: { resource: string; endpoint: string; count: number }): void {
+  if (e.count > 0) rejectedRecords.inc({ resource: e.resource, endpoint: e.endpoint }, e.count);
+}
+
+/** Counts one piece of schema drift. */
+export function recordSchemaDrift(e: { kind: string; field: string; value: string }): void {
+  schemaDrift.inc(e);
+}

@@ -23,6 +23,7 @@ const COLUMNS = {
   business_unit: 'text',
   admission_date: 'date',
   pis: 'text',
+  cpf_as_sent: 'text',
 } as const;
 
 /** Collaborators seen in period data: added when the warehouse lacks them, inactive, never overwritten. */
@@ -34,8 +35,8 @@ export const SEEN_COLLABORATORS = {
   onConflict: 'nothing',
 } as const satisfies TableSpec;
 
-/** The row of a collaborator block of `company`. */
-export function collaboratorRow(company: string, b: CollaboratorBlock): RowOf<typeof SEEN_COLLABORATORS> {
+/** The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that differed). */
+export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
     cpf: b.national_registry,
@@ -48,7 +49,17 @@ export function collaboratorRow(company: string, b: CollaboratorBlock): RowOf<ty
     business_unit: b.business_unit,
     admission_date: b.admission_date,
     pis: b.pis,
+    cpf_as_sent: asSent,
   };
+}
+
+/**
+ * Which record of a CPF a row is about: registration number and admission date as sent,
+ * `/` between. One CPF can have two records in a company and period (a duplicated CPF, a
+ * re-hire within the month); both come back from the period endpoints.
+ */
+export function collaboratorRecord(b: Pick<CollaboratorBlock, 'registration_number' | 'admission_date'>): string {
+  return `${b.registration_number ?? ''}/${b.admission_date ?? ''}`;
 }
 
 const tables = {
@@ -70,7 +81,7 @@ export const collaborators = defineResource({
       endpoint: 'collaborator',
       query: () => ({}),
       people: (c) => [c],
-      rows: (c, out, x) => out.collaborators(collaboratorRow(x.company, c)),
+      rows: (c, out, x) => out.collaborators(collaboratorRow(x.company, c, x.cpfAsSent(c))),
     }),
   ],
   afterMerge: async (client, schema, scope) => ({

@@ -50,6 +50,8 @@ export interface RowContext extends CallTarget {
   toUtc(local: string): string;
   /** Whether file contents are stored, not only their hashes (STORE_BINARIES). */
   readonly storeBinaries: boolean;
+  /** The CPF of a collaborator block exactly as sent, when it differed from its 11 digits. */
+  cpfAsSent(block: CollaboratorBlock): string | null;
 }
 
 /** One element of an endpoint's answer: an element of `data`, or `data` itself for object answers. */

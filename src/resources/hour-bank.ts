@@ -6,15 +6,17 @@
  */
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 
 const tables = {
   hour_bank_balances: {
     table: 'hour_bank_balances',
-    key: ['company_cnpj', 'cpf', 'balance_date'],
+    key: ['company_cnpj', 'cpf', 'balance_date', 'collaborator_record'],
     columns: {
       company_cnpj: 'text',
       cpf: 'text',
+      collaborator_record: 'text',
       balance_date: 'date',
       regime: 'text',
       total_overtime_seconds: 'int4',
@@ -44,6 +46,7 @@ export const hourBank = defineResource({
         out.hour_bank_balances({
           company_cnpj: x.company,
           cpf: b.national_registry,
+          collaborator_record: collaboratorRecord(b),
           balance_date: x.date!,
           regime: b.regime,
           total_overtime_seconds: durationToSeconds(b.total_overtime),

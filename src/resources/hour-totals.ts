@@ -8,6 +8,7 @@
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
@@ -16,8 +17,8 @@ const totalColumns = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [`${k}_secon
 const tables = {
   hour_totals: {
     table: 'hour_totals',
-    key: ['company_cnpj', 'cpf', 'period_start', 'period_end'],
-    columns: { company_cnpj: 'text', cpf: 'text', period_start: 'date', period_end: 'date', ...totalColumns },
+    key: ['company_cnpj', 'cpf', 'period_start', 'period_end', 'collaborator_record'],
+    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', period_start: 'date', period_end: 'date', ...totalColumns },
     softDelete: true,
     missing: { mode: 'soft-delete', where: overlapping('period_start', 'period_end') },
   },
@@ -36,6 +37,7 @@ export const hourTotals = defineResource({
         const row: Record<string, string | number> = {
           company_cnpj: x.company,
           cpf: c.national_registry,
+          collaborator_record: collaboratorRecord(c),
           period_start: x.window!.from,
           period_end: x.window!.to,
         };

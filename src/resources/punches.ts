@@ -72,8 +72,8 @@ export const punches = defineResource({
               adjustment_reason: p.adjustment_reason,
               adjusted_by: p.adjusted_by,
               accuracy_meters: p.accuracy_meters,
-              latitude: p.geolocation.lat,
-              longitude: p.geolocation.lng,
+              latitude: p.geolocation?.lat,
+              longitude: p.geolocation?.lng,
               address: p.address,
               has_audit_photo: p.has_audit_photo,
             });

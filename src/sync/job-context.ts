@@ -16,6 +16,8 @@ import type { DateWindow } from './windows.js';
 export interface JobContext {
   /** Validated job data. */
   readonly data: SyncJobData;
+  /** The sync_runs row of this run. */
+  readonly runId: number;
   /** The connection of the job (with its token, which never leaves the process). */
   readonly connection: Connection;
   /** The connection's API client (shared request budget, metrics hooks). */
@@ -36,8 +38,8 @@ export interface JobContext {
   timezone(): string;
   /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
   call(w?: DateWindow): CallOptions;
-  /** Adds what a load wrote (for `sync_runs` and metrics). */
-  count(tables: Record<string, TableStats>): void;
+  /** Adds what a load wrote, and the records it rejected (for `sync_runs` and metrics). */
+  count(tables: Record<string, TableStats>, rejected?: number): void;
   /** Queues the follow-up resource's job for `w` (e.g. attachments of the absences just loaded). */
   queueFollowUp(resource: Resource, w: DateWindow): Promise<void>;
 }

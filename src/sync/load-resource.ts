@@ -14,14 +14,19 @@ import { ENDPOINTS, elementSchema, type ListEndpointName, type ReadEndpointName 
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
 import { SEEN_COLLABORATORS, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
+import { normalizeCpf } from '../api/schemas.js';
+import { formatPath } from '../api/validate.js';
+import { recordRejected } from '../ops/metrics.js';
 import type { CallTarget, Emitters, ReadDeclaration, RowContext } from '../resources/declaration.js';
 import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
-import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
+import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import { publishLoadSpan } from './loader-timing.js';
+import { flushDrift } from './drift-log.js';
+import { recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';
 
 /** What the engine works with, besides the resource. */
@@ -44,8 +49,12 @@ export interface EngineContext {
 
 /** One load: a resource for one company (and window). */
 export interface LoadRequest {
-  /** Resource name, for messages. */
+  /** Connection name (bookkeeping). */
+  readonly connection: string;
+  /** Resource name. */
   readonly name: string;
+  /** The sync_runs row of the job, when there is one (bookkeeping). */
+  readonly runId?: number;
   /** Its declaration. */
   readonly declaration: ResourceDeclaration;
   /** CNPJ of the company. */
@@ -64,6 +73,8 @@ export interface LoadRequest {
 export interface LoadResult {
   /** Row counts per warehouse table. */
   readonly tables: Record<string, TableStats>;
+  /** Records the answer held that could not be stored (see rejected_records). */
+  readonly rejected: number;
   /** Items fetched (`items` resources). */
   readonly items?: number;
 }
@@ -72,7 +83,7 @@ export interface LoadResult {
 export const suspicious: RemovalGuard = (_table, live, removing) => !(removing * 2 > live || removing === live);
 
 /** The work of one element: its validation result, from a streamed or a single answer. */
-type Element = { index: number; ok: true; value: unknown } | { index: number; ok: false; raw: unknown; error: Error & { fieldPath?: string } };
+type Element = { index: number; ok: true; value: unknown; raw: unknown } | { index: number; ok: false; raw: unknown; error: Error };
 
 /**
  * Runs one load. When the answer would remove a suspicious share of a window's rows, the
@@ -113,7 +124,7 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
     const answered = await readAll(ctx, req, writer, items, signal);
     await staging.finish();
 
-    const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items: answered } : {}) };
+    const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items: answered } : {}), protect: writer.protection() };
     const tables: Record<string, TableStats> = {};
     for (const spec of specs) {
       tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
@@ -123,18 +134,41 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
     }
     if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
-    return { tables, ...(items ? { items: answered.length } : {}) };
+
+    const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
+    await recordRejections(client, ctx.schema, key, writer.rejections);
+    if (req.window) {
+      const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
+      await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
+    }
+    await flushDrift(client, ctx.schema);
+    for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
+    return { tables, rejected: writer.rejections.length, ...(items ? { items: answered.length } : {}) };
   });
 }
 
-/** Turns validated elements into staged rows, checking each against the company asked for. */
+/** Most sub-records taken out of one element before the element itself is rejected. */
+const MAX_SALVAGE = 50;
+
+/**
+ * Turns elements into staged rows. An element that breaks its schema keeps what can be
+ * stored: the innermost record holding the problem (a punch, a day) is taken out and
+ * recorded as rejected with its path, and the rest of the element loads; an element
+ * broken at its own level (no CPF) is rejected whole. Rejected records protect their
+ * rows from reconciliation: their CPF's rows, their ids' rows, or every row when they
+ * told neither.
+ */
 class ElementWriter {
+  /** Records rejected so far. */
+  readonly rejections: Rejection[] = [];
   readonly #req: LoadRequest;
   readonly #staging: Staging;
   readonly #emit: Emitters<Record<string, TableSpec>>;
   readonly #seen: Set<string> | undefined;
   readonly #toUtc: (local: string) => string;
   readonly #storeBinaries: boolean;
+  readonly #asSent = new WeakMap<object, string>();
+  readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
 
   constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], addsSeen: boolean, storeBinaries: boolean) {
     this.#req = req;
@@ -150,14 +184,19 @@ class ElementWriter {
     this.#emit = emit;
   }
 
-  /** Stages the rows of one element; a bad element fails the load with its path and index. */
+  /** The rows reconciliation must leave alone. */
+  protection(): Protection {
+    const p = this.#protect;
+    return { all: p.all, cpfs: [...p.cpfs], ids: Object.fromEntries([...p.ids].map(([k, v]) => [k, [...v]])) };
+  }
+
+  /** Stages the rows of one element (what of it can be stored). */
   async write(read: ReadDeclaration, element: Element, target: CallTarget): Promise<void> {
-    if (!element.ok) {
-      throw new PermanentSyncError('response_invalid', `${read.endpoint}: ${element.error.message.replace(/^[^:]*: /, '')} (element ${element.index}); nothing of this window was loaded`);
-    }
-    const value = element.value as never;
-    const people: readonly CollaboratorBlock[] = read.people?.(value) ?? [];
-    for (const p of people) {
+    const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw);
+    if (value === undefined) return;
+    const people: readonly CollaboratorBlock[] = read.people?.(value as never) ?? [];
+    const rawPeople = people.length > 0 ? (read.people?.(element.raw as never) ?? []) : [];
+    people.forEach((p, i) => {
       // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
       if (p.company.national_registry !== this.#req.company) {
         throw new CompanyMismatchError({
@@ -167,16 +206,71 @@ class ElementWriter {
           where: `data[${element.index}] (collaborator ${p.national_registry})`,
         });
       }
+      const sent = (rawPeople[i] as { national_registry?: unknown } | undefined)?.national_registry;
+      if (sent !== undefined && String(sent) !== p.national_registry) this.#asSent.set(p, String(sent));
       if (this.#seen && !this.#seen.has(p.national_registry)) {
         this.#seen.add(p.national_registry);
-        this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p));
+        this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
+      }
+    });
+    const problem = read.mismatch?.(value as never, target);
+    if (problem) throw new PermanentSyncError('response_mismatch', `${read.endpoint}: ${problem}`);
+    const ctx: RowContext = {
+      ...target,
+      company: this.#req.company,
+      toUtc: this.#toUtc,
+      storeBinaries: this.#storeBinaries,
+      cpfAsSent: (b) => this.#asSent.get(b) ?? null,
+    };
+    read.rows(value as never, this.#emit, ctx);
+    await this.#staging.flushFull();
+  }
+
+  /**
+   * What of a broken element can be stored: takes out the innermost record of each
+   * problem (recording it as rejected) until the element validates; undefined when the
+   * element itself is broken, which is then rejected whole.
+   */
+  #salvage(read: ReadDeclaration, index: number, raw: unknown): unknown {
+    const schema = elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data;
+    const element = structuredClone(raw);
+    for (let taken = 0; taken <= MAX_SALVAGE; taken++) {
+      const checked = schema.safeParse(element);
+      if (checked.success) return checked.data;
+      const issue = checked.error.issues[0]!;
+      // The innermost array item on the issue's path is the record to take out.
+      const at = issue.path.findLastIndex((k) => typeof k === 'number');
+      const inner = at < 0 ? issue.path : issue.path.slice(at + 1);
+      const reason = `${formatPath('', inner).replace(/^\./, '') || '(record)'}: ${issue.message}`;
+      if (at < 0 || taken === MAX_SALVAGE) {
+        this.#reject(read, index, `data[${index}]`, reason, raw, raw);
+        return undefined;
+      }
+      const list = issue.path.slice(0, at).reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown>)[k as PropertyKey], element) as unknown[];
+      const [record] = list.splice(issue.path[at] as number, 1);
+      this.#reject(read, index, formatPath(`data[${index}]`, issue.path.slice(0, at + 1)), reason, record, raw);
+    }
+    return undefined;
+  }
+
+  #reject(read: ReadDeclaration, index: number, path: string, reason: string, record: unknown, element: unknown): void {
+    this.rejections.push({ endpoint: read.endpoint, index, path, reason, record });
+    // Protect what the record stands for: its element's CPF, its own id, or everything.
+    const cpf = normalizeCpf(String((element as { national_registry?: unknown } | null)?.national_registry ?? ''));
+    if (cpf && (element as { national_registry?: unknown }).national_registry !== undefined) {
+      this.#protect.cpfs.add(cpf);
+      return;
+    }
+    for (const key of ['point_id', 'absence_id', 'id']) {
+      const id = (record as Record<string, unknown> | null)?.[key];
+      if (typeof id === 'number' && Number.isSafeInteger(id)) {
+        let ids = this.#protect.ids.get(key);
+        if (!ids) this.#protect.ids.set(key, (ids = new Set()));
+        ids.add(id);
+        return;
       }
     }
-    const problem = read.mismatch?.(value, target);
-    if (problem) throw new PermanentSyncError('response_mismatch', `${read.endpoint}: ${problem}`);
-    const ctx: RowContext = { ...target, company: this.#req.company, toUtc: this.#toUtc, storeBinaries: this.#storeBinaries };
-    read.rows(value, this.#emit, ctx);
-    await this.#staging.flushFull();
+    this.#protect.all = true;
   }
 }
 
@@ -274,7 +368,7 @@ async function readCall(
   }
   const { data } = await ctx.api.request(read.endpoint as ReadEndpointName, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
   onFirst?.();
-  await writer.write(read, { index: 0, ok: true, value: data }, target);
+  await writer.write(read, { index: 0, ok: true, value: data, raw: data }, target);
 }
 
 /**

@@ -72,7 +72,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     throw new InvalidJobError(`${data.resource} needs a company and a window`);
   }
 
-  const totals = { inserted: 0, updated: 0, deleted: 0 };
+  const totals = { inserted: 0, updated: 0, deleted: 0, rejected: 0 };
   const followUps: SyncJobResult['followUps'] = [];
   const runId = await startRun(pool, schema, {
     jobId: job.id ?? jobIdFor(data),
@@ -91,6 +91,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   });
   const ctx: JobContext = {
     data,
+    runId,
     connection,
     api,
     engine: {
@@ -115,7 +116,8 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     },
     timezone: () => connection.timezone,
     call: (w) => call(w),
-    count: (tables) => {
+    count: (tables, rejected = 0) => {
+      totals.rejected += rejected;
       for (const [table, s] of Object.entries(tables)) {
         totals.inserted += s.inserted;
         totals.updated += s.updated;

@@ -4,6 +4,7 @@
  * `backfill` skips. Plain parameterised SQL on the warehouse pool.
  */
 import { hostname } from 'node:os';
+import { quoteIdent } from '../warehouse/db.js';
 import { windowKey } from './job-ids.js';
 
 /** The subset of pg's Pool the bookkeeping needs. */
@@ -48,13 +49,15 @@ export interface RunEnd {
   readonly updated: number;
   /** Rows marked deleted. */
   readonly deleted: number;
+  /** Records received but not stored (see rejected_records). */
+  readonly rejected?: number;
   /** Wall time of the run. */
   readonly durationMs: number;
   /** Error message of a failed run (one line, no secrets). */
   readonly error?: string;
 }
 
-const q = (schema: string, table: string) => `"${schema}"."${table}"`;
+const q = (schema: string, table: string) => `${quoteIdent(schema)}.${quoteIdent(table)}`;
 
 /**
  * Inserts a `running` row and returns its id. Rows of the same job still `running`
@@ -86,9 +89,9 @@ export async function finishRun(db: Queryable, schema: string, id: number, e: Ru
   await db.query(
     `update ${q(schema, 'sync_runs')}
         set status = $2, requests = $3, rows_inserted = $4, rows_updated = $5, rows_deleted = $6,
-            finished_at = now(), duration_ms = $7, error = $8
+            finished_at = now(), duration_ms = $7, error = $8, rows_rejected = $9
       where id = $1`,
-    [id, e.status, e.requests, e.inserted, e.updated, e.deleted, Math.round(e.durationMs), e.error ?? null],
+    [id, e.status, e.requests, e.inserted, e.updated, e.deleted, Math.round(e.durationMs), e.error ?? null, e.rejected ?? 0],
   );
 }
 

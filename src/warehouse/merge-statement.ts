@@ -56,12 +56,25 @@ export function buildLiveCount(schema: string, spec: TableSpec, scope: LoadScope
   return { text, values };
 }
 
+/** The predicate that keeps the rows of rejected records out of reconciliation (see Protection). */
+function protectedRows(spec: TableSpec, scope: LoadScope, param: Param): string {
+  const p = scope.protect;
+  if (!p) return '';
+  if (p.all) return ' AND false';
+  let out = '';
+  if (p.cpfs.length > 0 && 'cpf' in spec.columns) out += ` AND NOT (t.cpf = ANY(${param(p.cpfs)}::text[]))`;
+  for (const [column, ids] of Object.entries(p.ids)) {
+    if (ids.length > 0 && spec.key.includes(column)) out += ` AND NOT (t.${q(column)} = ANY(${param(ids)}::int8[]))`;
+  }
+  return out;
+}
+
 /** Soft-deletes, deletes or deactivates the live rows of the scope that the stage lacks; returns `removed`. */
 export function buildReconcile(schema: string, spec: TableSpec, stage: string, scope: LoadScope): BuiltQuery {
   if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
   const { param, values } = builder();
   const table = target(schema, spec);
-  const where = `(${spec.missing.where(param, scope)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}`;
+  const where = `(${spec.missing.where(param, scope)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}${protectedRows(spec, scope, param)}`;
   let body: string;
   switch (spec.missing.mode) {
     case 'soft-delete':
@@ -121,4 +134,9 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
     `  SELECT ${insertVals.join(', ')} FROM ${source}\n  ${onConflict}\n  RETURNING (xmax = 0) AS inserted\n)\n` +
     `SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated FROM up`;
   return { text, values: [] };
+}
+
+/** Counts the distinct keys of a stage (an answer that held a key twice). */
+export function buildDistinctCount(spec: TableSpec, stage: string): BuiltQuery {
+  return { text: `SELECT count(*)::int AS n FROM (SELECT DISTINCT ${spec.key.map(q).join(', ')} FROM ${q(stage)}) d`, values: [] };
 }

@@ -4,13 +4,13 @@
  * inserted, updated (values changed or the row came back), removed, unchanged.
  */
 import type pg from 'pg';
-import { buildLiveCount, buildReconcile, buildUpsert, type BuiltQuery } from './merge-statement.js';
+import { buildDistinctCount, buildLiveCount, buildReconcile, buildUpsert, type BuiltQuery } from './merge-statement.js';
 import type { StagedTable } from './staging.js';
 import type { LoadScope } from './table-spec.js';
 
 /** Rows one load wrote to one table. */
 export interface TableStats {
-  /** Rows the answer held for the table (staged). */
+  /** Distinct rows (by natural key) the answer held for the table. */
   received: number;
   /** Rows inserted. */
   inserted: number;
@@ -76,6 +76,7 @@ export async function mergeStaged(
     }
   }
   let counts: { inserted: number; updated: number };
+  let deduped = false;
   if (spec.onConflict === 'nothing') {
     counts = await one(client, buildUpsert(schema, spec, stage));
   } else {
@@ -88,8 +89,9 @@ export async function mergeStaged(
       if ((err as { code?: string }).code !== '21000') throw err;
       await client.query('ROLLBACK TO SAVEPOINT upsert');
       counts = await one(client, buildUpsert(schema, spec, stage, { dedupe: true }));
+      deduped = true;
     }
   }
-  const received = staged.rows;
+  const received = deduped ? await one<{ n: number }>(client, buildDistinctCount(spec, stage)).then((r) => r.n) : staged.rows;
   return { received, inserted: counts.inserted, updated: counts.updated, deleted, unchanged: received - counts.inserted - counts.updated };
 }

@@ -36,6 +36,22 @@ export interface LoadScope {
   readonly to?: string;
   /** The items asked for, for loads of items (attachments of these absences). */
   readonly items?: readonly number[];
+  /** Rows reconciliation must leave alone: those of records the load rejected. */
+  readonly protect?: Protection;
+}
+
+/**
+ * What records a load rejected stand for, so that their rows are never taken for
+ * deleted: the CPFs they belong to, key values they carried (`point_id`, `absence_id`,
+ * `id`), or everything when a rejected record told neither.
+ */
+export interface Protection {
+  /** Skip reconciliation altogether. */
+  readonly all: boolean;
+  /** CPFs whose rows stay as they are (tables with a `cpf` column). */
+  readonly cpfs: readonly string[];
+  /** Key values whose rows stay, by key column (tables whose key has that column). */
+  readonly ids: Readonly<Record<string, readonly number[]>>;
 }
 
 /** What to do with rows of the scope that the loaded set lacks. */

@@ -58,7 +58,7 @@ function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntit
   if (cpfs === undefined && emails === undefined) return () => true;
   const cpfSet = new Set(cpfs ?? []);
   const emailSet = new Set((emails ?? []).map((e) => e.toLowerCase()));
-  return (c) => cpfSet.has(c.cpf) || emailSet.has(ctx.world.collaboratorBlock(c).email.toLowerCase());
+  return (c) => cpfSet.has(c.cpf) || emailSet.has((ctx.world.collaboratorBlock(c).email ?? '').toLowerCase());
 }
 
 /** spec 1.4 rule 6: `national_registry` filter of tardiness, adjustment, inconsistency, overtime. */
