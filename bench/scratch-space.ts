@@ -1,13 +1,15 @@
 /**
- * The run's own corner of Postgres and Redis: a fresh warehouse schema (migrated the
- * way `punchline migrate` does), a staging schema for the sink floor and a BullMQ
- * prefix, all named uniquely and dropped at the end; plus the few reads the report
- * needs from the warehouse (rows per table, job-time per resource).
+ * The run's own corner of Postgres and Redis: a database of its own (unless DATABASE_URL
+ * names one), in it a fresh warehouse schema (migrated the way `punchline migrate` does)
+ * and a staging schema for the sink floor, and a BullMQ prefix, all named uniquely and
+ * dropped at the end; plus the few reads the report needs from the warehouse (rows per
+ * table, job-time per resource).
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '../src/warehouse/migrate.js';
+import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/util/scratch-database.js';
 
 /** Names of one run's schemas and queue prefix. */
 export interface ScratchNames {
@@ -23,6 +25,23 @@ export interface ScratchNames {
 export function scratchNames(size: number): ScratchNames {
   const id = randomUUID().replace(/-/g, '').slice(0, 10);
   return { schema: `bench_${size}_${id}`, stageSchema: `bench_${size}_${id}_copy`, queuePrefix: `bench_${size}_${id}` };
+}
+
+/** The database a run works in, and how to let go of it. */
+export interface BenchDatabase {
+  /** Connection string. */
+  readonly url: string;
+  /** Drops the database when the run created it; leaves a given one alone. */
+  release(): Promise<void>;
+}
+
+/** `databaseUrl` when given, else a new database of this run's own on the local server. */
+export async function openBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
+  if (databaseUrl) return { url: databaseUrl, release: async () => undefined };
+  const db = await createScratchDatabase(LOCAL_POSTGRES_URL, 'bench').catch((err: Error) => {
+    throw new Error(`${err.message}; start Postgres or set DATABASE_URL to an existing database`);
+  });
+  return { url: db.url, release: () => db.drop() };
 }
 
 /** Opens a pool, or fails saying what to start. */
