@@ -57,6 +57,7 @@ async function main(): Promise<number> {
       `punchline bench (${o.mode}): ${o.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} collaborators, ` +
         `${o.from}..${o.to}, concurrency ${o.concurrency}, ${o.rps} rps; commit ${machine.commit}`,
     );
+    say(`warehouse database: ${database.description}`);
     if (machine.loadAtStart > QUIET_LOAD) {
       say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);
     }

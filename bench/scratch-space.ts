@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '../src/warehouse/migrate.js';
 import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/util/scratch-database.js';
+import { redactUrl } from '../src/util/database-url.js';
 
 /** Names of one run's schemas and queue prefix. */
 export interface ScratchNames {
@@ -31,17 +32,19 @@ export function scratchNames(size: number): ScratchNames {
 export interface BenchDatabase {
   /** Connection string. */
   readonly url: string;
+  /** What the run says about it, e.g. `punchline_bench_4711_0a1b2c3d (created for this run, dropped at the end)`. */
+  readonly description: string;
   /** Drops the database when the run created it; leaves a given one alone. */
   release(): Promise<void>;
 }
 
 /** `databaseUrl` when given, else a new database of this run's own on the local server. */
 export async function openBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
-  if (databaseUrl) return { url: databaseUrl, release: async () => undefined };
+  if (databaseUrl) return { url: databaseUrl, description: `${redactUrl(databaseUrl)} (DATABASE_URL)`, release: async () => undefined };
   const db = await createScratchDatabase(LOCAL_POSTGRES_URL, 'bench').catch((err: Error) => {
     throw new Error(`${err.message}; start Postgres or set DATABASE_URL to an existing database`);
   });
-  return { url: db.url, release: () => db.drop() };
+  return { url: db.url, description: `${db.name} (created for this run, dropped at the end)`, release: () => db.drop() };
 }
 
 /** Opens a pool, or fails saying what to start. */
