@@ -15,7 +15,7 @@ import type { Span } from './intervals.js';
 export interface BackfillRunInput {
   /** Repository root. */
   readonly root: string;
-  /** Environment of the command (DESIGN.md §3 variables). */
+  /** Environment of the command (variables of docs/configuration.md). */
   readonly env: Readonly<Record<string, string>>;
   /** `--from`, `--to`, `--resources`. */
   readonly from: string;

@@ -92,7 +92,7 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
 }
 
 /** Measures one size; throws {@link EndToEndError} when the backfill did not succeed. */
-export async function measureSize(size: number, o: BenchOptions, h: RunHandles): Promise<SizeFigures> {
+export async function measureSize(size: number, o: BenchOptions & { databaseUrl: string }, h: RunHandles): Promise<SizeFigures> {
   const names = scratchNames(size);
   const emu = await startEmulatorProcess({ root: h.root, scale: size, today: o.today, seed: o.seed });
   try {

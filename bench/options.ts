@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../src/api/schemas.js';
 import { isFollowUp, parseResources, type Resource } from '../src/sync/resources.js';
+import { LOCAL_POSTGRES_URL } from '../src/util/scratch-database.js';
 
 /** Which preset a run follows. */
 export type BenchMode = 'quick' | 'full';
@@ -29,8 +30,8 @@ export interface BenchOptions {
   readonly concurrency: number;
   /** API_MAX_RPS of the backfill and of the source floor. */
   readonly rps: number;
-  /** Warehouse database. */
-  readonly databaseUrl: string;
+  /** Warehouse database (DATABASE_URL); unset: the run creates a database of its own and drops it at the end. */
+  readonly databaseUrl: string | undefined;
   /** Redis of the queues and the request budget. */
   readonly redisUrl: string;
   /** Write the results JSON under bench/results/. */
@@ -63,7 +64,6 @@ export const PRESETS: Readonly<Record<BenchMode, { sizes: number[]; from: string
 };
 
 const DEFAULT_TODAY = '2025-06-30';
-const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/punchline';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Usage text of `npm run bench -- --help`. */
@@ -77,7 +77,8 @@ export const USAGE = `usage: npm run bench -- [--quick] [options]
   --rps N               requests started per sliding second (default 10000)
   --no-json             do not write bench/results/*.json
   --no-readme           do not rewrite the table in bench/README.md
-environment: DATABASE_URL (default ${DEFAULT_DATABASE_URL}), REDIS_URL (default ${DEFAULT_REDIS_URL})`;
+environment: DATABASE_URL (an existing database; default: a database of the run's own on
+  ${LOCAL_POSTGRES_URL.replace(/\/postgres$/, '')}, dropped at the end), REDIS_URL (default ${DEFAULT_REDIS_URL})`;
 
 function wholeNumber(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
@@ -157,7 +158,7 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
     resources,
     concurrency: v.concurrency === undefined ? 4 : wholeNumber('concurrency', v.concurrency, 1, 256),
     rps: v.rps === undefined ? 10_000 : wholeNumber('rps', v.rps, 1, 10_000),
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,
     writeJson: !v['no-json'],
     writeReadme: !v['no-readme'],

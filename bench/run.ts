@@ -13,7 +13,7 @@ import { BenchUsageError, USAGE, parseBenchOptions } from './options.js';
 import { updateReadme } from './readme-table.js';
 import { markdownBlock, summaryTable, targetLines } from './report.js';
 import type { BenchResults, SizeFigures } from './results.js';
-import { connectRedis, connectWarehouse } from './scratch-space.js';
+import { connectRedis, connectWarehouse, openBenchDatabase } from './scratch-space.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Above this 1-minute load average the machine is not quiet enough for figures that mean something. */
@@ -36,19 +36,28 @@ async function main(): Promise<number> {
     say(USAGE);
     return 0;
   }
-  const o = options;
   // Ctrl-C reaches the emulator and the backfill too; let the stages fail and clean up.
   process.on('SIGINT', () => say('interrupted: cleaning up'));
 
   const started = Date.now();
-  const pool = await connectWarehouse(o.databaseUrl);
-  const redis = await connectRedis(o.redisUrl);
+  const redis = await connectRedis(options.redisUrl);
+  const database = await openBenchDatabase(options.databaseUrl).catch((err: unknown) => {
+    redis.disconnect();
+    throw err;
+  });
+  const o = { ...options, databaseUrl: database.url };
+  const pool = await connectWarehouse(o.databaseUrl).catch(async (err: unknown) => {
+    redis.disconnect();
+    await database.release();
+    throw err;
+  });
   try {
     const machine = await describeMachine(ROOT, pool);
     say(
       `punchline bench (${o.mode}): ${o.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} collaborators, ` +
         `${o.from}..${o.to}, concurrency ${o.concurrency}, ${o.rps} rps; commit ${machine.commit}`,
     );
+    say(`warehouse database: ${database.description}`);
     if (machine.loadAtStart > QUIET_LOAD) {
       say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);
     }
@@ -101,6 +110,7 @@ async function main(): Promise<number> {
   } finally {
     await pool.end();
     redis.disconnect();
+    await database.release();
   }
 }
 

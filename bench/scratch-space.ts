@@ -1,13 +1,16 @@
 /**
- * The run's own corner of Postgres and Redis: a fresh warehouse schema (migrated the
- * way `punchline migrate` does), a staging schema for the sink floor and a BullMQ
- * prefix, all named uniquely and dropped at the end; plus the few reads the report
- * needs from the warehouse (rows per table, job-time per resource).
+ * The run's own corner of Postgres and Redis: a database of its own (unless DATABASE_URL
+ * names one), in it a fresh warehouse schema (migrated the way `punchline migrate` does)
+ * and a staging schema for the sink floor, and a BullMQ prefix, all named uniquely and
+ * dropped at the end; plus the few reads the report needs from the warehouse (rows per
+ * table, job-time per resource).
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrate } from '../src/warehouse/migrate.js';
+import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/util/scratch-database.js';
+import { redactUrl } from '../src/util/database-url.js';
 
 /** Names of one run's schemas and queue prefix. */
 export interface ScratchNames {
@@ -23,6 +26,25 @@ export interface ScratchNames {
 export function scratchNames(size: number): ScratchNames {
   const id = randomUUID().replace(/-/g, '').slice(0, 10);
   return { schema: `bench_${size}_${id}`, stageSchema: `bench_${size}_${id}_copy`, queuePrefix: `bench_${size}_${id}` };
+}
+
+/** The database a run works in, and how to let go of it. */
+export interface BenchDatabase {
+  /** Connection string. */
+  readonly url: string;
+  /** What the run says about it, e.g. `punchline_bench_4711_0a1b2c3d (created for this run, dropped at the end)`. */
+  readonly description: string;
+  /** Drops the database when the run created it; leaves a given one alone. */
+  release(): Promise<void>;
+}
+
+/** `databaseUrl` when given, else a new database of this run's own on the local server. */
+export async function openBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
+  if (databaseUrl) return { url: databaseUrl, description: `${redactUrl(databaseUrl)} (DATABASE_URL)`, release: async () => undefined };
+  const db = await createScratchDatabase(LOCAL_POSTGRES_URL, 'bench').catch((err: Error) => {
+    throw new Error(`${err.message}; start Postgres or set DATABASE_URL to an existing database`);
+  });
+  return { url: db.url, description: `${db.name} (created for this run, dropped at the end)`, release: () => db.drop() };
 }
 
 /** Opens a pool, or fails saying what to start. */

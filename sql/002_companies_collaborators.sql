@@ -2,7 +2,7 @@
 -- companies (one row per CNPJ seen through GET company and GET economic-group),
 -- collaborators (current attributes per company and CPF, from the authoritative
 -- GET collaborator list plus collaborators only seen in period data) and
--- collaborator_history (SCD type 2 of the tracked attributes, DESIGN.md §4 "History").
+-- collaborator_history (SCD type 2 of the tracked attributes, docs/architecture.md "Collaborator history").
 -- CPF and CNPJ are text so that leading zeros survive (spec 1.2).
 
 CREATE TABLE companies (

@@ -2,7 +2,8 @@
 -- day balances. Durations are signed integer seconds in columns ending _seconds (the API's
 -- HH:MM:SS may exceed 99 hours and be negative, spec 1.2). hour_totals and
 -- hour_bank_balances are reconciled (deleted_at); tardiness, adjustment_requests and
--- inconsistencies are lists without ids, replaced per company and window (DESIGN.md §4).
+-- inconsistencies are lists without ids, replaced per company and window
+-- (docs/architecture.md "Reconciliation and deletions").
 -- Keys start with company and date, so company + date queries use the key's index; a
 -- second index serves CPF + date. CPF and CNPJ formats are checked by the loaders (a
 -- per-row CHECK would cost as much as the rest of the insert).

@@ -1,7 +1,7 @@
 -- 007_sync_bookkeeping: what the sync did and which windows are done.
 -- sync_runs has one row per job run (written by the sync, read by `punchline status`
 -- and the sync_freshness view); sync_windows records the windows a backfill may skip
--- (docs/contracts.md "Sync bookkeeping tables").
+-- (docs/architecture.md "Bookkeeping").
 
 CREATE TABLE sync_runs (
   id            bigserial PRIMARY KEY,

@@ -1,5 +1,5 @@
 /**
- * The `punchline` command line (DESIGN.md §2): one entry point for every command.
+ * The `punchline` command line (README.md, docs/operations.md): one entry point for every command.
  * Arguments and configuration are checked before any work; a problem is one line on
  * stderr and exit code 2.
  */
@@ -46,7 +46,7 @@ async function execute(action: Action): Promise<void> {
   }
 }
 
-/** Builds the commander program with every command of DESIGN.md §2. */
+/** Builds the commander program with every command (migrate, backfill, worker, status, emulator, demo). */
 function buildProgram(): Command {
   const program = new Command('punchline')
     .description('Keeps a Postgres warehouse in step with the Customer API v2')

@@ -1,5 +1,5 @@
 /**
- * Configuration of DESIGN.md §3: parsed once from the environment (and the optional
+ * Configuration (docs/configuration.md): parsed once from the environment (and the optional
  * PUNCHLINE_CONFIG file) by one zod schema into a frozen object. Nothing else in the
  * project reads `process.env`.
  */
@@ -14,7 +14,7 @@ export class ConfigError extends Error {
   readonly code = 'config_invalid';
 }
 
-/** Request budget of one connection (DESIGN.md §3), enforced across all worker processes. */
+/** Request budget of one connection (docs/architecture.md "The request budget"), enforced across all worker processes. */
 export interface RateLimit {
   /** Most requests started in any sliding one-second window. */
   readonly rps: number;
@@ -36,7 +36,7 @@ export interface Connection {
   readonly rateLimit: RateLimit;
 }
 
-/** Cron patterns of the incremental schedule (DESIGN.md §4), in each connection's time zone. */
+/** Cron patterns of the incremental schedule (docs/operations.md "Schedules"), in each connection's time zone. */
 export interface Schedules {
   /** Whether `punchline worker` registers the schedules at all. */
   readonly enabled: boolean;
@@ -129,7 +129,7 @@ const timezoneFrom = (name: string) =>
 const cronFrom = (name: string) =>
   z.string().trim().regex(CRON_RE, { message: `${name} must be a cron pattern such as "*/15 * * * *"` });
 
-/** Environment variables of DESIGN.md §3, plus the operational knobs documented in README. */
+/** Every environment variable punchline reads (docs/configuration.md lists them all). */
 const envSchema = z.object({
   SERVICE_API_BASE_URL: urlFrom('SERVICE_API_BASE_URL', ['http:', 'https:']).optional(),
   SERVICE_API_TOKEN: z.string().trim().min(1, 'SERVICE_API_TOKEN is empty').optional(),
@@ -168,7 +168,7 @@ const envSchema = z.object({
   SCHEDULE_NIGHTLY: cronFrom('SCHEDULE_NIGHTLY').default('30 2 * * *'),
 });
 
-/** Shape of the PUNCHLINE_CONFIG file (DESIGN.md §3). */
+/** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
 const fileSchema = z.object({
   connections: z
     .array(

@@ -49,7 +49,7 @@ describe('errorFromResponse', () => {
     },
   );
 
-  it('gives the notable classes of docs/contracts.md', () => {
+  it('gives the notable classes of docs/client.md', () => {
     expect(errorFromResponse('e', 401, envelope('invalid_service_token'))).toBeInstanceOf(AuthError);
     expect(errorFromResponse('e', 422, envelope('date_range_exceeded'))).toBeInstanceOf(DateRangeExceededError);
     expect(errorFromResponse('e', 404, envelope('company_not_found'))).toBeInstanceOf(CompanyNotFoundError);

@@ -56,7 +56,7 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 beforeAll(async () => {
   pool = await connectPostgres();
   redis = await connectRedis();
-  // The sync_freshness view as DESIGN.md §5 / docs/contracts.md define it, over sync_runs.
+  // The sync_freshness view as sql/008_views.sql defines it, over sync_runs.
   await pool.query(`create schema "${schema}"`);
   await pool.query(`create table "${schema}".sync_runs (
     id bigserial primary key, resource text not null, company_cnpj text, status text not null,

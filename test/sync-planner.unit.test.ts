@@ -154,7 +154,7 @@ describe('scheduleItems', () => {
     ]);
   });
 
-  it('reads the nightly set of DESIGN.md §4', () => {
+  it('reads the nightly set of docs/operations.md "Schedules"', () => {
     const items = scheduleItems('nightly', '2024-03-10');
     const of = (r: string) => items.filter((i) => i.resource === r).map((i) => i.window);
     expect(of('hour_totals')).toEqual([

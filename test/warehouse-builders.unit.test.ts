@@ -135,7 +135,7 @@ describe('migration plan', () => {
       return 'no error';
     };
     const [a, b] = [file('001'), file('002')];
-    expect(code(() => planMigrations([file('001', '-- edited'), b], [applied(a)], 's'))).toBe('migration_changed');
+    expect(code(() => planMigrations([file('001', 'SELECT 1;'), b], [applied(a)], 's'))).toBe('migration_changed');
     expect(code(() => planMigrations([b], [applied(a), applied(b)], 's'))).toBe('migration_missing');
     expect(code(() => planMigrations([a, b], [applied(b)], 's'))).toBe('migration_out_of_order');
   });

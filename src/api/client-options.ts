@@ -1,5 +1,5 @@
 /**
- * Options, hooks and per-call overrides of {@link ApiClient} (docs/contracts.md "API client").
+ * Options, hooks and per-call overrides of {@link ApiClient} (docs/client.md "Reference").
  */
 import type { RateLimitListener, RequestLimiter } from './limiter.js';
 

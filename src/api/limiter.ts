@@ -1,5 +1,5 @@
 /**
- * The seam between the API client and the request budget of a connection (DESIGN.md §3):
+ * The seam between the API client and the request budget of a connection (docs/architecture.md "The request budget"):
  * the client asks for admission before every HTTP attempt and reports 429 answers, so a
  * shared limiter can slow down every process of the connection.
  */

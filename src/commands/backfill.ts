@@ -1,6 +1,6 @@
 /**
  * `punchline backfill --from D --to D [--resources ...] [--company CNPJ] [--connection NAME] [--force]`
- * (DESIGN.md §2): arguments are checked before any work (exit 2); the warehouse, the API
+ * (docs/operations.md "Backfill"): arguments are checked before any work (exit 2); the warehouse, the API
  * and the token are checked before anything is queued (exit 1); then every window is
  * synced with a progress bar on a TTY or plain lines otherwise, and a summary is printed.
  * Exit 0 only when every job succeeded.

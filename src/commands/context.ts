@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 
 /** Shared inputs of a command. */
 export interface CommandContext {
-  /** Frozen configuration (DESIGN.md §3). */
+  /** Frozen configuration (src/config.ts). */
   readonly config: Config;
   /** Process logger (stderr, JSON, token-redacted). */
   readonly logger: Logger;
@@ -17,7 +17,7 @@ export interface CommandContext {
   readonly signal: AbortSignal;
 }
 
-/** A bad argument: reported as one line, exit code 2, before any work (DESIGN.md §2). */
+/** A bad argument: reported as one line, exit code 2, before any work. */
 export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'usage';

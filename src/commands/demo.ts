@@ -1,5 +1,5 @@
 /**
- * `punchline demo` (DESIGN.md §2): zero configuration. Starts the emulator (or uses
+ * `punchline demo` (docs/operations.md "First run"): zero configuration. Starts the emulator (or uses
  * `--emulator-url`), creates and migrates the warehouse, backfills the last 90 days with
  * a progress bar through the same code as `punchline backfill`, then runs the worker
  * with its schedules and dashboard and prints where to look, until Ctrl-C.

@@ -1,5 +1,5 @@
 /**
- * `punchline migrate` (DESIGN.md §2): applies the pending `sql/` migrations to
+ * `punchline migrate` (docs/operations.md "Migrations"): applies the pending `sql/` migrations to
  * WAREHOUSE_SCHEMA of DATABASE_URL and says what it did.
  */
 import type { CommandContext } from './context.js';

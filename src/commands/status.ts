@@ -1,5 +1,5 @@
 /**
- * `punchline status` (DESIGN.md §2): queue counts, failing jobs with their last error,
+ * `punchline status` (docs/operations.md): queue counts, failing jobs with their last error,
  * and per company × resource the last successful sync and its age, stale ones flagged.
  * `--json` prints the same report for scripts.
  */

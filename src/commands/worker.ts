@@ -1,5 +1,5 @@
 /**
- * `punchline worker` (DESIGN.md §2): processes sync jobs, registers the incremental
+ * `punchline worker` (docs/operations.md "Worker"): processes sync jobs, registers the incremental
  * schedules, serves the ops HTTP port (dashboard, /metrics, /healthz), and stops
  * gracefully on SIGTERM/SIGINT: it takes no new job and lets the active ones finish
  * (a second signal abandons them to another worker's stalled check).

@@ -1,5 +1,5 @@
 /**
- * Options of the emulator (docs/contracts.md) and their resolution into a checked,
+ * Options of the emulator (docs/emulator.md) and their resolution into a checked,
  * complete configuration. Bad values raise {@link EmulatorOptionError} with a
  * one-line message naming the option.
  */
@@ -40,7 +40,7 @@ export const SCALES = ['small', 'demo', 'large'] as const;
 /** A named size or a number of collaborators in all. */
 export type Scale = (typeof SCALES)[number] | number;
 
-/** Options of {@link startEmulator} (docs/contracts.md). */
+/** Options of {@link startEmulator} (docs/emulator.md). */
 export interface EmulatorOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
@@ -56,7 +56,7 @@ export interface EmulatorOptions {
   today?: string;
   /** Initial faults (default none). */
   faults?: Partial<Faults>;
-  /** Stricter readings of what the spec leaves unsaid (README, "Emulator"). */
+  /** Stricter readings of what the spec leaves unsaid (docs/emulator.md). */
   strict?: boolean;
   /** Fixed delay added to every spec request, in milliseconds. */
   latencyMs?: number;

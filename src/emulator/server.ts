@@ -25,7 +25,7 @@ export interface EmulatedCompany {
   readonly isHeadquarter: boolean;
 }
 
-/** A running emulator (docs/contracts.md). */
+/** A running emulator (docs/emulator.md). */
 export interface RunningEmulator {
   /** `base_url`: paths `/customer/v2/...` are appended. */
   readonly url: string;

@@ -1,5 +1,5 @@
 /**
- * Ground truth straight from the model (docs/contracts.md `EmulatorTruth`), for tests
+ * Ground truth straight from the model (docs/emulator.md, `truth`), for tests
  * that compare the warehouse with the emulator by sets. It uses the same builders as
  * the HTTP handlers, so truth and responses cannot drift apart.
  */

@@ -23,7 +23,7 @@ import { generateRoster, type RosterContext } from './roster-generator.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
 import type { LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
-/** Lookup lists by the names of the warehouse tables (DESIGN.md §5). */
+/** Lookup lists by the names of the warehouse tables (docs/warehouse.md). */
 export { LOOKUP_KINDS as LOOKUP_TABLES, type LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
 /** The generated, mutable world of one emulator instance. */

@@ -1,6 +1,6 @@
 /**
  * Freshness of the warehouse: the last successful sync per company × resource, read
- * from the `sync_freshness` view (DESIGN.md §5) so every process sees the same figure,
+ * from the `sync_freshness` view (docs/architecture.md "Bookkeeping") so every process sees the same figure,
  * whichever worker ran the job.
  */
 
@@ -13,7 +13,7 @@ export interface QueryablePool {
 export interface FreshnessRow {
   /** CNPJ of the company, or null for group-level runs. */
   readonly companyCnpj: string | null;
-  /** Resource name (DESIGN.md §2 `--resources`). */
+  /** Resource name (`RESOURCES` of src/sync/resources.ts, as in `--resources`). */
   readonly resource: string;
   /** When the last successful run finished. */
   readonly lastSuccessAt: Date;

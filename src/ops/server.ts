@@ -1,5 +1,5 @@
 /**
- * The worker's ops HTTP server (DESIGN.md §1 Ops, §3 `OPS_PORT`): the bull-board
+ * The worker's ops HTTP server (docs/operations.md "The ops HTTP port", `OPS_PORT`): the bull-board
  * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
  * Redis + Postgres health check at `/healthz`.
  */

@@ -1,6 +1,6 @@
 /**
  * When a company × resource counts as stale in `punchline status`: a few runs of its
- * incremental schedule (DESIGN.md §4) have passed without a success.
+ * incremental schedule (docs/operations.md "Schedules") have passed without a success.
  */
 import type { Resource } from '../sync/resources.js';
 

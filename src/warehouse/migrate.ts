@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { MigrationError } from './errors.js';
 import { quoteIdent } from './db.js';
 import {
+  checksumsToUpdate,
   lineOfPosition,
   planMigrations,
   readMigrations,
@@ -48,7 +49,7 @@ CREATE TABLE schema_migrations (
 COMMENT ON TABLE schema_migrations IS 'Migrations (sql/NNN_name.sql files) applied to this schema by punchline migrate. Bookkeeping, not API data.';
 COMMENT ON COLUMN schema_migrations.version IS 'Numeric prefix of the migration file, e.g. 003. Key.';
 COMMENT ON COLUMN schema_migrations.name IS 'File name without .sql.';
-COMMENT ON COLUMN schema_migrations.checksum IS 'SHA-256 (hex) of the file text when applied; migrate refuses to run if the file changed since.';
+COMMENT ON COLUMN schema_migrations.checksum IS 'SHA-256 (hex) of the file''s SQL (comment lines and blank lines left out) when applied; migrate refuses to run if the SQL changed since.';
 COMMENT ON COLUMN schema_migrations.applied_at IS 'When the migration was applied.';
 COMMENT ON COLUMN schema_migrations.duration_ms IS 'How long applying it took, in milliseconds.';
 `;
@@ -144,6 +145,17 @@ async function apply(client: pg.Client, schema: string, file: MigrationFile): Pr
   return Math.round(performance.now() - started);
 }
 
+/** Records the current checksum of migrations applied under an accepted older one (only comments changed since). */
+async function recordCurrentChecksums(client: pg.Client, schema: string, rows: AppliedMigration[], log?: Logger): Promise<void> {
+  if (rows.length === 0) return;
+  await inTransaction(client, async () => {
+    for (const r of rows) {
+      await client.query(`UPDATE ${quoteIdent(schema)}.schema_migrations SET checksum = $2 WHERE version = $1`, [r.version, r.checksum]);
+    }
+  });
+  log?.info({ schema, migrations: rows.map((r) => r.name) }, 'recorded the current checksum of migrations whose comments changed');
+}
+
 /**
  * Brings `schema` of `databaseUrl` up to date with the migration files. Idempotent: a
  * second run applies nothing; a concurrent run waits for the lock and then finds
@@ -162,6 +174,7 @@ export async function migrate(
     try {
       const applied = await bootstrap(client, schema);
       const pending = planMigrations(files, applied, schema);
+      await recordCurrentChecksums(client, schema, checksumsToUpdate(files, applied), log);
       const done: string[] = [];
       for (const file of pending) {
         const ms = await apply(client, schema, file);

@@ -2,12 +2,12 @@
  * The migration files of `sql/`: reading, checksums, rendering for a schema and the
  * plan of what to apply. Pure apart from reading the directory; migrate.ts executes.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MigrationError } from './errors.js';
 import { quoteIdent } from './db.js';
+import { isSameMigration, sqlChecksum, type EarlierChecksum, EARLIER_CHECKSUMS } from './migration-checksums.js';
 
 /** One `sql/NNN_name.sql` file. */
 export interface MigrationFile {
@@ -19,7 +19,7 @@ export interface MigrationFile {
   path: string;
   /** The file's text, with the `{{schema}}` placeholder. */
   sql: string;
-  /** SHA-256 of the file's text (hex): an applied file whose text changed is refused. */
+  /** SHA-256 (hex) of the file's SQL without comment lines (migration-checksums.ts): an applied file whose SQL changed is refused. */
   checksum: string;
 }
 
@@ -50,9 +50,9 @@ export function defaultMigrationsDir(from: string = dirname(fileURLToPath(import
   }
 }
 
-/** SHA-256 (hex) of a migration's text. */
+/** The checksum of a migration's text: SHA-256 (hex) of its SQL, comment lines and blank lines left out. */
 export function checksumOf(sql: string): string {
-  return createHash('sha256').update(sql, 'utf8').digest('hex');
+  return sqlChecksum(sql);
 }
 
 /** Reads every `NNN_name.sql` of `dir`, in version order; other files are ignored. */
@@ -95,11 +95,19 @@ export function renderMigration(sql: string, schema: string): string {
   return sql.split(SCHEMA_PLACEHOLDER).join(quoteIdent(schema));
 }
 
+/** Earlier checksums accepted per version (migration-checksums.ts). */
+type EarlierChecksums = Readonly<Record<string, readonly EarlierChecksum[]>>;
+
 /**
- * What to apply, in order. Refuses (throws) when an applied migration's file changed
- * or disappeared: the schema would no longer be what the files describe.
+ * What to apply, in order. Refuses (throws) when an applied migration's SQL changed
+ * or its file disappeared: the schema would no longer be what the files describe.
  */
-export function planMigrations(files: readonly MigrationFile[], applied: readonly AppliedMigration[], schema: string): MigrationFile[] {
+export function planMigrations(
+  files: readonly MigrationFile[],
+  applied: readonly AppliedMigration[],
+  schema: string,
+  earlier: EarlierChecksums = EARLIER_CHECKSUMS,
+): MigrationFile[] {
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   for (const a of applied) {
     const file = byVersion.get(Number(a.version));
@@ -110,7 +118,7 @@ export function planMigrations(files: readonly MigrationFile[], applied: readonl
         { file: `${a.name}.sql` },
       );
     }
-    if (file.checksum !== a.checksum) {
+    if (!isSameMigration(file.version, a.checksum, file.sql, earlier)) {
       throw new MigrationError(
         'migration_changed',
         `migration ${file.name}.sql was changed after it was applied to schema ${schema} (checksum ${file.checksum.slice(0, 12)}, applied ${a.checksum.slice(0, 12)}): restore the file and put the change in a new migration`,
@@ -130,6 +138,20 @@ export function planMigrations(files: readonly MigrationFile[], applied: readonl
     );
   }
   return pending;
+}
+
+/**
+ * Applied migrations recorded under an accepted older checksum of their file (see
+ * {@link planMigrations}), with the checksum to record instead.
+ */
+export function checksumsToUpdate(files: readonly MigrationFile[], applied: readonly AppliedMigration[]): AppliedMigration[] {
+  const byVersion = new Map(files.map((f) => [Number(f.version), f]));
+  const out: AppliedMigration[] = [];
+  for (const a of applied) {
+    const file = byVersion.get(Number(a.version));
+    if (file && file.checksum !== a.checksum) out.push({ version: a.version, name: a.name, checksum: file.checksum });
+  }
+  return out;
 }
 
 /** 1-based line of a character position (1-based, as Postgres reports it) in `text`. */

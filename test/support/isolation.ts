@@ -1,16 +1,20 @@
 /**
  * Per-file isolation for integration tests: a unique warehouse schema and queue prefix,
- * connection settings for the local Postgres and Redis, and a helpful failure when a
- * service is not running.
+ * connection settings for the run's Postgres database and Redis, and a helpful failure
+ * when a service went away.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 
-/** Postgres used by the tests (CI creates the `punchline` database). */
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punchline';
-/** Redis used by the tests. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/**
+ * Postgres database of this test run: created (and dropped at the end) by
+ * global-setup.ts, or TEST_DATABASE_URL when set. Subprocesses get it as DATABASE_URL.
+ */
+export const TEST_DATABASE_URL = inject('testDatabaseUrl');
+/** Redis used by the tests (TEST_REDIS_URL, default the local one). */
+export const TEST_REDIS_URL = inject('testRedisUrl');
 
 /** A unique lower-case name for this test file's schema or queue prefix. */
 export function uniqueName(prefix: string): string {
@@ -26,7 +30,7 @@ export async function connectPostgres(): Promise<pg.Pool> {
     await pool.end();
     throw new Error(
       `Postgres is not reachable at ${TEST_DATABASE_URL} (${(err as Error).message}); start it with ` +
-        '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` and `createdb -U postgres punchline`',
+        '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`',
     );
   }
   return pool;

@@ -1,5 +1,5 @@
 /**
- * The non-spec admin surface under `/__emulator/` (docs/contracts.md): companies and
+ * The non-spec admin surface under `/__emulator/` (docs/emulator.md "Admin surface"): companies and
  * tokens, request statistics, faults at run time, and mutations that change the
  * source behind the sync's back (delete or move a punch, change a collaborator,
  * dismiss). It needs no token.

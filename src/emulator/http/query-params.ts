@@ -20,7 +20,7 @@ export interface CheckedPeriod {
 
 /** How periods are read. */
 export interface PeriodRules {
-  /** Reject a span of exactly 31 days and plain dates where date-times are asked (README, "Emulator"). */
+  /** Reject a span of exactly 31 days and plain dates where date-times are asked (docs/emulator.md). */
   readonly strict: boolean;
 }
 

@@ -9,7 +9,7 @@ import { ApiFault } from '../errors.js';
 import { Rng, hashString } from '../random.js';
 import type { Faults } from '../options.js';
 
-/** Request statistics (docs/contracts.md `stats()`). */
+/** Request statistics (docs/emulator.md, `stats()`). */
 export interface TrafficSnapshot {
   /** Requests per endpoint, keyed `METHOD /customer/v2/path`. */
   requests: Record<string, number>;

@@ -1,0 +1,158 @@
+/**
+ * Databases of their own for the tests, the benchmark and the documentation generator:
+ * one per run, named after the run's process, created on a Postgres server that needs
+ * nothing prepared, and dropped when the run ends. A run that was killed before it could
+ * drop its database leaves it behind; the next run on the same host drops it once the
+ * process that made it is gone, so a shared server does not fill up with leftovers and
+ * concurrent runs never touch each other's databases.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import pg from 'pg';
+import { quoteIdent } from '../warehouse/db.js';
+import { redactUrl } from './database-url.js';
+
+/** What a scratch database is for; part of its name. */
+export const SCRATCH_PURPOSES = ['test', 'bench', 'docs'] as const;
+/** One of {@link SCRATCH_PURPOSES}. */
+export type ScratchPurpose = (typeof SCRATCH_PURPOSES)[number];
+
+/** The local server the tools use when nothing else is configured (Debian's default cluster, trust auth). */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const NAME_RE = new RegExp(`^punchline_(${SCRATCH_PURPOSES.join('|')})_(\\d+)_[0-9a-f]{8}$`);
+
+/** Postgres SQLSTATE for "database is being accessed by other users". */
+const PG_OBJECT_IN_USE = '55006';
+
+/** A database created for one run. */
+export interface ScratchDatabase {
+  /** Database name, e.g. `punchline_test_4711_0a1b2c3d`. */
+  readonly name: string;
+  /** Connection string of the database (the server's URL with this database). */
+  readonly url: string;
+  /** Drops the database, closing any session still connected to it (idempotent). */
+  drop(): Promise<void>;
+}
+
+/** A database name for a run of `purpose` by process `pid` (the suffix keeps two runs of one pid apart). */
+export function scratchDatabaseName(purpose: ScratchPurpose, pid: number, suffix = randomBytes(4).toString('hex')): string {
+  return `punchline_${purpose}_${pid}_${suffix}`;
+}
+
+/** The purpose and process of a scratch database name, or `null` for any other name. */
+export function parseScratchDatabaseName(name: string): { purpose: ScratchPurpose; pid: number } | null {
+  const m = NAME_RE.exec(name);
+  return m ? { purpose: m[1] as ScratchPurpose, pid: Number(m[2]) } : null;
+}
+
+/** The COMMENT a scratch database carries: which host's process owns it. */
+export function scratchComment(purpose: ScratchPurpose, host: string, pid: number): string {
+  return `punchline ${purpose} run on host ${host}, pid ${pid}; dropped when the run ends`;
+}
+
+/**
+ * Whether a database left on the server may be dropped: it is a scratch database made on
+ * this host (its comment says so) by a process that no longer runs. Another host's
+ * databases, or a live process's, are never taken.
+ */
+export function isAbandoned(
+  name: string,
+  comment: string | null,
+  host: string,
+  isRunning: (pid: number) => boolean,
+): boolean {
+  const parsed = parseScratchDatabaseName(name);
+  if (!parsed || comment !== scratchComment(parsed.purpose, host, parsed.pid)) return false;
+  return !isRunning(parsed.pid);
+}
+
+/** Whether a process of this host runs with `pid` (one we may not signal still runs). */
+export function processIsRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code !== 'ESRCH';
+  }
+}
+
+/** `url` pointing at database `name` of the same server. */
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${encodeURIComponent(name)}`;
+  return u.toString();
+}
+
+async function adminClient(serverUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres'), connectionTimeoutMillis: 5000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw new Error(`Postgres is not reachable at ${redactUrl(withDatabase(serverUrl, 'postgres'))} (${(err as Error).message})`, {
+      cause: err,
+    });
+  }
+  return client;
+}
+
+/**
+ * Drops the scratch databases of this host whose process is gone. A database someone is
+ * still connected to is left alone. Resolves the names dropped.
+ */
+export async function dropAbandonedScratchDatabases(
+  serverUrl: string,
+  isRunning: (pid: number) => boolean = processIsRunning,
+): Promise<string[]> {
+  const admin = await adminClient(serverUrl);
+  try {
+    const { rows } = await admin.query<{ datname: string; comment: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS comment
+         FROM pg_database WHERE datname LIKE 'punchline\\_%'`,
+    );
+    const dropped: string[] = [];
+    for (const r of rows) {
+      if (!isAbandoned(r.datname, r.comment, hostname(), isRunning)) continue;
+      try {
+        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(r.datname)}`);
+        dropped.push(r.datname);
+      } catch (err) {
+        if ((err as { code?: string }).code !== PG_OBJECT_IN_USE) throw err;
+      }
+    }
+    return dropped;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Creates an empty database for this run of `purpose` on the server of `serverUrl` (any
+ * database of it; the `postgres` database is used to create the new one), after dropping
+ * abandoned ones of earlier runs.
+ */
+export async function createScratchDatabase(serverUrl: string, purpose: ScratchPurpose): Promise<ScratchDatabase> {
+  await dropAbandonedScratchDatabases(serverUrl);
+  const name = scratchDatabaseName(purpose, process.pid);
+  const admin = await adminClient(serverUrl);
+  try {
+    await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    await admin.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  return {
+    name,
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      const client = await adminClient(serverUrl);
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+  };
+}

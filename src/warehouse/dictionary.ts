@@ -1,0 +1,192 @@
+/**
+ * The data dictionary of docs/warehouse.md, rendered from the catalog (catalog.ts):
+ * every table and view with its comment, columns, types and keys, and an ER diagram of
+ * how the tables relate. Pure: the generator (scripts/warehouse-docs.ts) reads the
+ * catalog of a freshly migrated schema and writes the result below the hand-written
+ * part of the page, which it keeps as it is.
+ */
+import type { CatalogRelation } from './catalog.js';
+
+/** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
+export const GENERATED_MARKER =
+  '<!-- Generated below by `npm run docs:warehouse` from the migrated schema: edit the COMMENTs in sql/ (a new migration) or the text above this line, never below it. -->';
+
+/** A way one table refers to another by shared key columns. */
+export interface KeyReference {
+  /** Columns of the referring table. */
+  readonly columns: readonly string[];
+  /** The table referred to. */
+  readonly parent: string;
+  /** Its key columns, in the order of {@link columns}. */
+  readonly parentColumns: readonly string[];
+}
+
+/**
+ * How the warehouse's tables refer to each other. Few relations are declared as foreign
+ * keys (rows arrive in any order, window by window), so they are named here: a table that
+ * has these columns refers to that table.
+ */
+export const KEY_REFERENCES: readonly KeyReference[] = [
+  { columns: ['company_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
+  { columns: ['headquarter_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
+  { columns: ['company_cnpj', 'cpf'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf'] },
+  { columns: ['point_id'], parent: 'punches', parentColumns: ['point_id'] },
+  { columns: ['absence_id'], parent: 'absences', parentColumns: ['absence_id'] },
+  { columns: ['company_cnpj', 'absence_type_id'], parent: 'absence_types', parentColumns: ['company_cnpj', 'id'] },
+  { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
+];
+
+/** One edge of the ER diagram. */
+export interface TableRelation extends KeyReference {
+  /** The referring table. */
+  readonly child: string;
+  /** `one` when the referring columns are the child's whole primary key (zero or one child per parent). */
+  readonly cardinality: 'one' | 'many';
+}
+
+const primaryKey = (r: CatalogRelation) => r.keys.find((k) => k.kind === 'primary key')?.columns ?? [];
+/** The key a row is found by: the primary key, else the first unique key on all rows. */
+const naturalKey = (r: CatalogRelation) => r.keys.find((k) => k.kind === 'primary key') ?? r.keys.find((k) => k.where === null);
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c));
+
+/** The references a table's columns make, before implied ones are left out. */
+function candidateReferences(table: CatalogRelation, names: ReadonlySet<string>, references: readonly KeyReference[]): KeyReference[] {
+  const columns = table.columns.map((c) => c.name);
+  const found = [
+    ...table.foreignKeys,
+    ...references.filter(
+      (ref) =>
+        names.has(ref.parent) &&
+        ref.columns.every((c) => columns.includes(c)) &&
+        !(ref.parent === table.name && sameSet(ref.columns, ref.parentColumns)),
+    ),
+  ];
+  return found.filter((ref, i) => found.findIndex((o) => o.parent === ref.parent && sameSet(o.columns, ref.columns)) === i);
+}
+
+/**
+ * The relations between tables: declared foreign keys and {@link KEY_REFERENCES}. A
+ * reference implied by another one of the same table is left out: by a wider one
+ * (company_cnpj by company_cnpj + cpf), or by one to a table that makes the same
+ * reference itself (an audit photo's company is its punch's company). So is a table's
+ * reference to itself through its own key.
+ */
+export function deriveRelations(relations: readonly CatalogRelation[], references: readonly KeyReference[] = KEY_REFERENCES): TableRelation[] {
+  const tables = relations.filter((r) => r.kind === 'table');
+  const names = new Set(tables.map((t) => t.name));
+  const candidates = new Map(tables.map((t) => [t.name, candidateReferences(t, names, references)]));
+  const out: TableRelation[] = [];
+  for (const table of tables) {
+    const own = candidates.get(table.name)!;
+    const implied = (ref: KeyReference) =>
+      own.some(
+        (other) =>
+          (other.columns.length > ref.columns.length && ref.columns.every((c) => other.columns.includes(c))) ||
+          (other.parent !== ref.parent &&
+            other.parent !== table.name &&
+            (candidates.get(other.parent) ?? []).some((up) => up.parent === ref.parent && sameSet(up.columns, ref.columns))),
+      );
+    for (const ref of own.filter((r) => !implied(r))) {
+      out.push({ ...ref, child: table.name, cardinality: sameSet(primaryKey(table), ref.columns) ? 'one' : 'many' });
+    }
+  }
+  const order = (e: TableRelation) => [e.parent, e.child, e.columns.join()].join('\u0000');
+  return out.sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}
+
+/** Text for one Markdown table cell. */
+function cell(text: string | null): string {
+  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** A Markdown anchor for a heading of a relation name (GitHub's rule for plain lower-case names). */
+function anchor(name: string): string {
+  return `#${name}`;
+}
+
+function mermaid(relations: readonly CatalogRelation[], edges: readonly TableRelation[]): string[] {
+  const lines = ['```mermaid', 'erDiagram'];
+  const linked = new Set(edges.flatMap((e) => [e.child, e.parent]));
+  for (const t of relations.filter((r) => r.kind === 'table' && linked.has(r.name))) {
+    const key = naturalKey(t);
+    const mark = key?.kind === 'primary key' ? 'PK' : 'UK';
+    lines.push(`  ${t.name} {`);
+    for (const c of t.columns.filter((col) => key?.columns.includes(col.name))) lines.push(`    ${c.type.replace(/[^a-z0-9]+/g, '_')} ${c.name} ${mark}`);
+    lines.push('  }');
+  }
+  for (const e of edges) {
+    lines.push(`  ${e.parent} ||--${e.cardinality === 'one' ? 'o|' : 'o{'} ${e.child} : "${e.columns.join(', ')}"`);
+  }
+  lines.push('```');
+  return lines;
+}
+
+function keyLines(r: CatalogRelation, edges: readonly TableRelation[]): string[] {
+  const lines = r.keys.map((k) => {
+    const what = k.kind === 'primary key' ? 'Primary key' : 'Unique';
+    return `- ${what}: (${k.columns.join(', ')})${k.where ? ` where ${k.where}` : ''}`;
+  });
+  for (const e of edges.filter((x) => x.child === r.name)) {
+    const cols = e.columns.join(', ');
+    lines.push(`- Refers to [${e.parent}](${anchor(e.parent)}) by (${cols})${sameSet(e.columns, e.parentColumns) ? '' : ` = (${e.parentColumns.join(', ')})`}`);
+  }
+  return lines;
+}
+
+function section(r: CatalogRelation, edges: readonly TableRelation[]): string[] {
+  const lines = [`### ${r.name}`, '', cell(r.comment) || '(no comment)', ''];
+  const keys = keyLines(r, edges);
+  if (keys.length > 0) lines.push(...keys, '');
+  if (r.kind === 'table') {
+    lines.push('| column | type | null | meaning |', '|---|---|---|---|');
+    for (const c of r.columns) lines.push(`| \`${c.name}\` | ${cell(c.type)} | ${c.nullable ? 'yes' : 'no'} | ${cell(c.comment)} |`);
+  } else {
+    lines.push('| column | type | meaning |', '|---|---|---|');
+    for (const c of r.columns) lines.push(`| \`${c.name}\` | ${cell(c.type)} | ${cell(c.comment)} |`);
+  }
+  lines.push('');
+  return lines;
+}
+
+/** The generated part of docs/warehouse.md: index, ER diagram, tables, views. */
+export function renderDictionary(relations: readonly CatalogRelation[]): string {
+  const tables = relations.filter((r) => r.kind === 'table');
+  const views = relations.filter((r) => r.kind === 'view');
+  const edges = deriveRelations(relations);
+  const index = (list: readonly CatalogRelation[]) => list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
+  const lines = [
+    '## Dictionary',
+    '',
+    `${tables.length} tables: ${index(tables)}.`,
+    '',
+    `${views.length} views: ${index(views)}.`,
+    '',
+    '### How the tables relate',
+    '',
+    'Tables refer to each other by shared key columns (few of them are declared foreign keys, ' +
+      'since rows arrive window by window in any order). Each line reads "one parent row has zero, ' +
+      'one or many child rows", labelled with the child\'s columns:',
+    '',
+    ...mermaid(relations, edges),
+    '',
+    '## Tables',
+    '',
+    ...tables.flatMap((t) => section(t, edges)),
+    '## Views',
+    '',
+    ...views.flatMap((v) => section(v, edges)),
+  ];
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** The hand-written part of a docs/warehouse.md text: everything before {@link GENERATED_MARKER}. */
+export function handWrittenPart(doc: string): string {
+  const at = doc.indexOf(GENERATED_MARKER);
+  if (at < 0) throw new Error(`docs/warehouse.md has no line ${GENERATED_MARKER}; put it where the generated dictionary starts`);
+  return doc.slice(0, at);
+}
+
+/** The whole page: the hand-written part, the marker, the generated dictionary. */
+export function composeWarehouseDoc(handWritten: string, relations: readonly CatalogRelation[]): string {
+  return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations)}`;
+}

@@ -1,0 +1,83 @@
+/**
+ * docs/warehouse.md cannot drift from the migrations: its dictionary is what the current
+ * sql/ produces, rendered from the catalog of a freshly migrated schema.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCatalog, type CatalogRelation } from '../src/warehouse/catalog.js';
+import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDictionary } from '../src/warehouse/dictionary.js';
+import { migrate } from '../src/warehouse/migrate.js';
+import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
+
+const DOC = join(import.meta.dirname, '..', 'docs', 'warehouse.md');
+const schema = uniqueName('wh_docs');
+let pool: pg.Pool;
+let catalog: CatalogRelation[];
+
+beforeAll(async () => {
+  pool = await connectPostgres();
+  await migrate(TEST_DATABASE_URL, schema);
+  catalog = await readCatalog(pool, schema);
+});
+
+afterAll(async () => {
+  await dropSchema(pool, schema);
+  await pool?.end();
+});
+
+describe('docs/warehouse.md', () => {
+  it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
+    const committed = readFileSync(DOC, 'utf8');
+    const expected = composeWarehouseDoc(handWrittenPart(committed), catalog);
+    expect(committed, 'docs/warehouse.md is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(expected);
+  });
+
+  it('describes every table and view with every column, its type and its comment', () => {
+    const lines = renderDictionary(catalog).split('\n');
+    const asCell = (text: string | null) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
+    for (const r of catalog) {
+      const at = lines.indexOf(`### ${r.name}`);
+      expect(lines[at + 2], r.name).toBe(asCell(r.comment));
+      const end = lines.indexOf('', lines.findIndex((l, i) => i > at && l.startsWith('| `')));
+      const rows = lines.slice(at, end).filter((l) => l.startsWith('| `'));
+      expect(rows.length, r.name).toBe(r.columns.length);
+      r.columns.forEach((c, i) => {
+        expect(rows[i]!.startsWith(`| \`${c.name}\` | ${c.type} |`), `${r.name}.${c.name}`).toBe(true);
+        expect(rows[i]!.endsWith(` | ${asCell(c.comment)} |`), `${r.name}.${c.name}`).toBe(true);
+      });
+    }
+  });
+});
+
+describe('the relations of the ER diagram', () => {
+  it('join facts to collaborators and companies by their shared key columns', () => {
+    const edges = deriveRelations(catalog).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
+    expect(edges).toEqual(
+      expect.arrayContaining([
+        'collaborators <- punches (company_cnpj, cpf) many',
+        'collaborators <- hour_totals (company_cnpj, cpf) many',
+        'companies <- collaborators (company_cnpj) many',
+        'companies <- departments (company_cnpj) many',
+        'punches <- audit_photos (point_id) one',
+        'absences <- absence_collaborators (absence_id) many',
+        'absence_types <- absences (company_cnpj, absence_type_id) many',
+      ]),
+    );
+  });
+
+  it('leave out references another one implies', () => {
+    const edges = deriveRelations(catalog).map((e) => `${e.parent} <- ${e.child}`);
+    // punches -> companies is implied by punches -> collaborators; audit_photos -> companies by audit_photos -> punches.
+    expect(edges).not.toContain('companies <- punches');
+    expect(edges).not.toContain('companies <- audit_photos');
+    expect(edges).not.toContain('punches <- punches');
+  });
+});
+
+describe('the page without its marker line', () => {
+  it('is refused with an error naming the line to add', () => {
+    expect(() => handWrittenPart('# no marker here\n')).toThrow(GENERATED_MARKER);
+  });
+});
