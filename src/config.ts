@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
-import { withDefaultUser } from './util/database-url.js';
+import { passwordOf, withDefaultUser } from './util/database-url.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
 export class ConfigError extends Error {
@@ -452,13 +452,6 @@ export function selectConnections(config: Config, name?: string): readonly Conne
  * of the warehouse and Redis URLs, the dashboard token and the webhook URL.
  */
 export function configSecrets(config: Config): string[] {
-  const passwordOf = (url: string) => {
-    try {
-      return decodeURIComponent(new URL(url).password);
-    } catch {
-      return '';
-    }
-  };
   return [
     ...config.connections.map((c) => c.token),
     passwordOf(config.databaseUrl),

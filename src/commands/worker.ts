@@ -6,7 +6,7 @@
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
-import { selectConnections } from '../config.js';
+import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { openRuntime } from '../sync/runtime.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
@@ -38,6 +38,9 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
       const { startOpsServer } = await import('../ops/server.js');
       ops = await startOpsServer({
         port: config.opsPort,
+        host: config.opsHost,
+        ...(config.dashboardCredential ? { dashboardCredential: config.dashboardCredential } : {}),
+        secrets: configSecrets(config),
         queues: rt.queues.all,
         redisUrl: config.redisUrl,
         pool: rt.warehouse.db,
