@@ -194,6 +194,33 @@ describe('/metrics', () => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(sample(text, 'punchline_sync_age_seconds', { company: '11222333000181', resource: 'punches' })).toBe(600);
     expect(sample(text, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBe(86_400);
+    const punches = { company: '11222333000181', resource: 'punches' };
+    expect(sample(text, 'punchline_sync_freshness_timestamp_seconds', punches)).toBe(Date.parse('2025-03-10T11:50:00Z') / 1000);
+    // Stale as `punchline status` says: punches after an hour, the directory after three.
+    expect(sample(text, 'punchline_sync_stale', punches)).toBe(0);
+    expect(sample(text, 'punchline_sync_stale', { company: 'group', resource: 'companies' })).toBe(1);
+    expect(sample(text, 'punchline_sync_stale_after_seconds', { resource: 'punches' })).toBe(3600);
+  });
+
+  it('reports how long the oldest waiting job of each queue has waited', async () => {
+    const at = Date.now() + 60_000;
+    const later = await startOpsServer({
+      port: 0,
+      queues: [queue],
+      redisUrl: TEST_REDIS_URL,
+      pool,
+      schema,
+      now: () => new Date(at),
+    });
+    try {
+      const waiting = await queue.getWaiting();
+      expect(waiting.length).toBeGreaterThanOrEqual(2);
+      const oldest = Math.min(...waiting.map((j) => j.timestamp));
+      const text = await (await fetch(`${later.url}/metrics`)).text();
+      expect(sample(text, 'punchline_queue_oldest_waiting_seconds', { queue: 'sync' })).toBeCloseTo((at - oldest) / 1000, 3);
+    } finally {
+      await later.close();
+    }
   });
 
   it('still answers when the warehouse has no sync_freshness view yet', async () => {

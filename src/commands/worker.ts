@@ -8,7 +8,8 @@ import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
-import { openRuntime } from '../sync/runtime.js';
+import { setOpsEventSink } from '../ops/events.js';
+import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
 
@@ -20,6 +21,25 @@ export interface WorkerArgs {
   ops?: boolean;
 }
 
+/**
+ * Webhook alerts (NOTIFY_WEBHOOK_URL): the notifier receives the sync's events and checks
+ * freshness every minute; `stop` ends both and lets the messages in flight go out.
+ */
+async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Promise<void> }> {
+  const { WebhookNotifier, startStalenessWatch } = await import('../ops/notify.js');
+  const notifier = new WebhookNotifier({ url, redis: rt.redis, prefix: rt.config.queuePrefix, logger: rt.logger });
+  const uninstall = setOpsEventSink(notifier);
+  const watch = startStalenessWatch(notifier, { pool: rt.warehouse.db, schema: rt.warehouse.schema }, { logger: rt.logger });
+  rt.logger.info('webhook notifications on (job failures, rejected tokens, stale data)');
+  return {
+    async stop() {
+      await watch.stop();
+      uninstall();
+      await notifier.flush();
+    },
+  };
+}
+
 /** Runs `punchline worker` until a signal. */
 export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Promise<number> {
   const { config, logger } = ctx;
@@ -27,6 +47,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   const rt = await openRuntime({ config, logger });
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;
+  let alerts: { stop(): Promise<void> } | undefined;
   try {
     await checkWarehouse(rt.warehouse.db, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
@@ -34,6 +55,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
       const r = await registerSchedules(rt.queues.schedules, buildSchedulers(config));
       logger.info({ schedules: r.upserted, removed: r.removed }, 'schedules registered');
     }
+    if (config.notifyWebhookUrl) alerts = await startAlerts(rt, config.notifyWebhookUrl);
     if (opts.ops !== false) {
       const { startOpsServer } = await import('../ops/server.js');
       ops = await startOpsServer({
@@ -66,6 +88,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     return EXIT.ok;
   } finally {
     await pool?.close(true).catch(() => undefined);
+    await alerts?.stop().catch(() => undefined);
     await ops?.close().catch(() => undefined);
     await rt.close();
     logger.info('worker stopped');

@@ -7,6 +7,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { PROCESSORS } from '../../jobs/index.js';
+import { reportJobFailedForGood } from '../ops/events.js';
 import { planSchedule } from '../../jobs/plan-schedule.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
@@ -61,6 +62,7 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
         { queue: name, job: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
         final ? 'job failed' : 'job attempt failed',
       );
+      if (final) reportJobFailedForGood(name, job, err);
     });
     worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
     return worker;
