@@ -146,6 +146,23 @@ describe('when a job fails for good', () => {
   });
 });
 
+describe('when a schedule tick fails for good', () => {
+  it('names the connection only, and clears once any later run of that connection succeeds', async () => {
+    const n = notifier();
+    const uninstall = setOpsEventSink(n);
+    try {
+      reportJobFailedForGood('schedules', { id: 'repeat:nightly', data: { connection: 'default', kind: 'nightly' } }, new Error('walk failed'));
+      await n.flush();
+    } finally {
+      uninstall();
+    }
+    expect(received[0]).toMatchObject({ condition: 'job_failed', connection: 'default', company: null, resource: null });
+    await run(OTHER, 'punches', 'succeeded', clock + MINUTE);
+    await n.check({ pool, schema }, 0);
+    expect(received.map((m) => m.state)).toEqual(['raised', 'cleared']);
+  });
+});
+
 describe('when the token of a connection is rejected', () => {
   it('posts one token message, not one per failing job, and clears when the connection syncs again', async () => {
     const n = notifier();

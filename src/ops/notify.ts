@@ -313,13 +313,22 @@ export class WebhookNotifier implements OpsEventSink {
   }
 }
 
-/** True when the warehouse has a run of `c`'s scope that started after `since` and succeeded. */
+/**
+ * True when the warehouse has a run of `c`'s scope that started after `since` and
+ * succeeded. Only the parts of the scope the condition names are matched: a failed
+ * schedule tick names a connection only, a token rejection too.
+ */
 async function succeededSince(sources: CheckSources, c: Condition, since: Date): Promise<boolean> {
-  const clauses = ["status = 'succeeded'", 'started_at > $1', 'connection is not distinct from $2'];
-  const values: unknown[] = [since, c.connection ?? null];
+  const clauses = ["status = 'succeeded'", 'started_at > $1'];
+  const values: unknown[] = [since];
+  const match = (column: string, value: string | null) => {
+    values.push(value);
+    clauses.push(`${column} is not distinct from $${values.length}`);
+  };
+  if (c.connection !== undefined) match('connection', c.connection);
   if (c.condition === 'job_failed') {
-    values.push(c.company === 'group' ? null : (c.company ?? null), c.resource ?? null);
-    clauses.push('company_cnpj is not distinct from $3', 'resource is not distinct from $4');
+    if (c.company !== undefined) match('company_cnpj', c.company === 'group' ? null : c.company);
+    if (c.resource !== undefined) match('resource', c.resource);
   }
   const { rows } = await sources.pool.query(
     `select 1 from ${quoteIdent(sources.schema)}.sync_runs where ${clauses.join(' and ')} limit 1`,
