@@ -115,8 +115,8 @@ redis.call('DEL', KEYS[2])
 redis.call('SREM', KEYS[1], ARGV[1])
 return {announced, since}`;
 
-// KEYS: condition hash, last-announced key. ARGV: previous last-announced ms or ''.
-// Undoes an announcement whose POST failed, so a later check tries again.
+// KEYS: condition hash, last-announced key. Undoes an announcement whose POST failed, so
+// a later check tries again.
 const UNANNOUNCE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'announced', '0') end
 redis.call('DEL', KEYS[2])
@@ -129,9 +129,8 @@ export function conditionId(c: Pick<Condition, 'condition' | 'connection' | 'com
 
 /** What the condition is about, for the text of a message. */
 function summary(c: Condition): string {
-  const where = [c.company && c.company !== 'group' ? `company ${c.company}` : undefined, c.resource]
-    .filter(Boolean)
-    .join(', ');
+  const company = c.company === 'group' ? 'the group' : c.company ? `company ${c.company}` : undefined;
+  const where = [company, c.resource].filter(Boolean).join(', ');
   switch (c.condition) {
     case 'job_failed': {
       const scope = [where, c.connection ? `connection ${c.connection}` : undefined].filter(Boolean).join(', ');
@@ -140,7 +139,7 @@ function summary(c: Condition): string {
     case 'token_rejected':
       return `the API rejected the token of connection "${c.connection ?? '?'}" (401); its jobs stop until the token is fixed`;
     case 'stale':
-      return `data of ${where || 'the group'} is older than its schedule allows`;
+      return `data of ${where} is older than its schedule allows`;
   }
 }
 
