@@ -12,9 +12,14 @@ COPY jobs ./jobs
 RUN npm run build
 
 FROM node:20-bookworm-slim
+# Inside a container the ops server must listen on every interface of the container's
+# own network namespace to be reachable at all; who can reach it is decided by how the
+# port is published (docker-compose.yml: 127.0.0.1 only). Outside containers the
+# default stays 127.0.0.1 (docs/operations.md, "Threat model").
 ENV NODE_ENV=production \
     PUNCHLINE_DIST=1 \
-    OPS_PORT=9464
+    OPS_PORT=9464 \
+    OPS_HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

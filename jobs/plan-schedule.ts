@@ -4,6 +4,7 @@
  * queue them. Windows still pending from an earlier tick are not queued twice.
  */
 import { z } from 'zod';
+import { runNightlyRetention } from '../src/ops/retention.js';
 import { todayIn } from '../src/util/time.js';
 import { enqueueJobs, type EnqueueResult } from '../src/sync/enqueue.js';
 import { InvalidJobError } from '../src/sync/errors.js';
@@ -24,6 +25,7 @@ export async function planSchedule(
   const parsed = scheduleJobData.safeParse(raw);
   if (!parsed.success) throw new InvalidJobError(parsed.error.issues[0]!.message);
   const data: ScheduleJobData = parsed.data;
+  if (data.kind === 'nightly') await runNightlyRetention(rt, now());
   const { connection, api } = rt.client(data.connection);
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());

@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { config as loadDotenv } from 'dotenv';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, configSecrets, loadConfig } from './config.js';
 import { createLogger, registerSecret } from './logger.js';
 import { EXIT, UsageError, type CommandContext } from './commands/context.js';
 
@@ -21,7 +21,7 @@ async function execute(action: Action): Promise<void> {
   let ctx: CommandContext;
   try {
     const config = loadConfig(process.env);
-    for (const c of config.connections) registerSecret(c.token);
+    for (const secret of configSecrets(config)) registerSecret(secret);
     const controller = new AbortController();
     for (const sig of ['SIGINT', 'SIGTERM'] as const) {
       process.once(sig, () => controller.abort(new Error(`received ${sig}`)));

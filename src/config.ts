@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
-import { withDefaultUser } from './util/database-url.js';
+import { passwordOf, withDefaultUser } from './util/database-url.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
 export class ConfigError extends Error {
@@ -48,6 +48,20 @@ export interface Schedules {
   readonly nightly: string;
 }
 
+/** HTTP basic-auth (or bearer) credential of the dashboard's operator. */
+export interface DashboardCredential {
+  /** User name expected in basic auth. */
+  readonly user: string;
+  /** The token: the basic-auth password, or the bearer token (a secret). */
+  readonly token: string;
+}
+
+/** Tables that grow with every run and are trimmed by the nightly schedule (src/ops/retention.ts). */
+export const RETAINED_TABLES = ['sync_runs'] as const;
+
+/** One of {@link RETAINED_TABLES}. */
+export type RetainedTable = (typeof RETAINED_TABLES)[number];
+
 /** The whole parsed configuration. */
 export interface Config {
   /** API connections; empty when none is configured (migrate and emulator need none). */
@@ -62,6 +76,14 @@ export interface Config {
   readonly queuePrefix: string;
   /** Port of the worker's dashboard, `/metrics` and `/healthz`. */
   readonly opsPort: number;
+  /** Address the ops server binds: loopback unless the deployment opens it on purpose. */
+  readonly opsHost: string;
+  /** Operator credential that unlocks the dashboard's write actions; absent = read-only dashboard. */
+  readonly dashboardCredential?: DashboardCredential;
+  /** Webhook that receives alerts (a secret: its path is often the key); absent = no notifications. */
+  readonly notifyWebhookUrl?: string;
+  /** Days of history kept in tables that grow with every run, by table (0 = keep forever). */
+  readonly retentionDays: Readonly<Record<RetainedTable, number>>;
   /** Store attachment and audit-photo bytes, not only their hashes. */
   readonly storeBinaries: boolean;
   /** Fetch audit photos of punches that have one (opt-in, they are faces). */
@@ -152,6 +174,23 @@ const envSchema = z.object({
   API_TIMEOUT_MS: intFrom('API_TIMEOUT_MS', 100, 600_000).default(30_000),
   API_MAX_ATTEMPTS: intFrom('API_MAX_ATTEMPTS', 1, 20).default(6),
   OPS_PORT: intFrom('OPS_PORT', 0, 65_535).default(9464),
+  OPS_HOST: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._:-]{1,253}$/, { message: 'OPS_HOST must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
+    .default('127.0.0.1'),
+  OPS_DASHBOARD_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'OPS_DASHBOARD_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)')
+    .optional(),
+  OPS_DASHBOARD_USER: z
+    .string()
+    .trim()
+    .regex(/^[^:\s]{1,64}$/, { message: 'OPS_DASHBOARD_USER must be 1-64 characters without ":" or spaces' })
+    .default('operator'),
+  NOTIFY_WEBHOOK_URL: urlFrom('NOTIFY_WEBHOOK_URL', ['http:', 'https:']).optional(),
+  SYNC_RUNS_RETENTION_DAYS: intFrom('SYNC_RUNS_RETENTION_DAYS', 0, 36_500).default(90),
   STORE_BINARIES: boolFrom('STORE_BINARIES').default(false),
   SYNC_AUDIT_PHOTOS: boolFrom('SYNC_AUDIT_PHOTOS').default(false),
   LOG_LEVEL: z
@@ -180,6 +219,7 @@ const fileSchema = z.object({
           baseUrl: urlFrom('baseUrl', ['http:', 'https:']),
           token: z.string().min(1).optional(),
           tokenEnv: z.string().min(1).optional(),
+          tokenFile: z.string().min(1).optional(),
           timezone: timezoneFrom('timezone').optional(),
           rateLimit: z
             .object({
@@ -190,12 +230,59 @@ const fileSchema = z.object({
             .optional(),
         })
         .strict()
-        .refine((c) => (c.token === undefined) !== (c.tokenEnv === undefined), {
-          message: 'give exactly one of "token" or "tokenEnv"',
+        .refine((c) => [c.token, c.tokenEnv, c.tokenFile].filter((t) => t !== undefined).length === 1, {
+          message: 'give exactly one of "token", "tokenEnv" or "tokenFile"',
         }),
     )
     .min(1, 'connections must list at least one connection'),
 });
+
+/**
+ * Variables that may instead be read from a file named by `<NAME>_FILE`, as container
+ * platforms hand secrets over (Docker and Kubernetes mount them as files).
+ */
+export const FILE_VARIABLES = ['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL'] as const;
+
+/** Variables whose value is never echoed in an error, not even in part. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL']);
+
+/** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
+function readSecretFile(what: string, path: string, holds: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason =
+      code === 'ENOENT'
+        ? 'file not found'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : (code ?? 'cannot be read');
+    throw new ConfigError(`${what} ${path}: ${reason} (point it at a file that holds ${holds})`);
+  }
+  const value = text.trim();
+  if (value === '') throw new ConfigError(`${what} ${path}: the file is empty (it must hold ${holds})`);
+  return value;
+}
+
+/**
+ * Replaces each `<NAME>_FILE` by the content of that file under `<NAME>`; both set is an
+ * error. Returns the variables and, for those read from a file, where they came from.
+ */
+function resolveFileVariables(env: Record<string, string | undefined>, raw: Env): Map<string, string> {
+  const fromFile = new Map<string, string>();
+  for (const name of FILE_VARIABLES) {
+    const path = raw[`${name}_FILE`]?.trim();
+    if (!path) continue;
+    if (env[name] !== undefined) throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
+    env[name] = readSecretFile(`${name}_FILE`, path, `the value of ${name}`);
+    fromFile.set(name, `${name}_FILE ${path}`);
+  }
+  return fromFile;
+}
 
 function firstIssue(error: z.ZodError, where: string): string {
   const issue = error.issues[0]!;
@@ -240,6 +327,9 @@ function connectionsFromFile(path: string, env: Env, defaults: { timezone: strin
         );
       }
     }
+    if (c.tokenFile !== undefined) {
+      token = readSecretFile(`PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) tokenFile`, c.tokenFile, 'the token');
+    }
     return Object.freeze({
       name: c.name,
       baseUrl: c.baseUrl.replace(/\/+$/, ''),
@@ -258,17 +348,23 @@ function connectionsFromFile(path: string, env: Env, defaults: { timezone: strin
  * Throws {@link ConfigError} with one line naming the bad or missing value.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const blanked = Object.fromEntries(
+  const blanked: Record<string, string | undefined> = Object.fromEntries(
     Object.keys(envSchema.shape).map((k) => [k, env[k] === undefined || env[k] === '' ? undefined : env[k]]),
   );
+  const fromFile = resolveFileVariables(blanked, env);
   const parsed = envSchema.safeParse(blanked);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const got = env[name];
-    // Echo the bad value to help, but never a secret: not the token, not a URL's password.
-    const shown =
-      got === undefined || name === 'SERVICE_API_TOKEN' ? '' : ` (got ${JSON.stringify(withoutPassword(got))})`;
+    const got = blanked[name];
+    // Echo the bad value to help, but never a secret: not a token, not a URL's password,
+    // nothing read from a secret file.
+    const file = fromFile.get(name);
+    const shown = file
+      ? ` (read from ${file})`
+      : got === undefined || SECRET_VARIABLES.has(name)
+        ? ''
+        : ` (got ${JSON.stringify(withoutPassword(got))})`;
     throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
   }
   const e = parsed.data;
@@ -285,7 +381,9 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError('SERVICE_API_BASE_URL is not set (export the API root, e.g. https://api.example.com)');
     }
     if (e.SERVICE_API_TOKEN === undefined) {
-      throw new ConfigError('SERVICE_API_TOKEN is not set (export it or use PUNCHLINE_CONFIG)');
+      throw new ConfigError(
+        'SERVICE_API_TOKEN is not set (export it, point SERVICE_API_TOKEN_FILE at a file holding it, or use PUNCHLINE_CONFIG)',
+      );
     }
     connections = [
       Object.freeze({
@@ -306,6 +404,12 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: e.REDIS_URL,
     queuePrefix: e.QUEUE_PREFIX,
     opsPort: e.OPS_PORT,
+    opsHost: e.OPS_HOST,
+    ...(e.OPS_DASHBOARD_TOKEN !== undefined
+      ? { dashboardCredential: Object.freeze({ user: e.OPS_DASHBOARD_USER, token: e.OPS_DASHBOARD_TOKEN }) }
+      : {}),
+    ...(e.NOTIFY_WEBHOOK_URL !== undefined ? { notifyWebhookUrl: e.NOTIFY_WEBHOOK_URL } : {}),
+    retentionDays: Object.freeze({ sync_runs: e.SYNC_RUNS_RETENTION_DAYS }),
     storeBinaries: e.STORE_BINARIES,
     syncAuditPhotos: e.SYNC_AUDIT_PHOTOS,
     logLevel: e.LOG_LEVEL,
@@ -341,4 +445,20 @@ export function selectConnections(config: Config, name?: string): readonly Conne
     );
   }
   return [found];
+}
+
+/**
+ * Every secret of `config` that must never reach a log line: API tokens, the passwords
+ * of the warehouse and Redis URLs, the dashboard token and the webhook URL.
+ */
+export function configSecrets(config: Config): string[] {
+  return [
+    ...config.connections.map((c) => c.token),
+    passwordOf(config.databaseUrl),
+    passwordOf(config.redisUrl),
+    config.dashboardCredential?.token ?? '',
+    // The webhook URL as configured and as URL parsing prints it (a trailing slash added).
+    config.notifyWebhookUrl ?? '',
+    config.notifyWebhookUrl ? new URL(config.notifyWebhookUrl).href : '',
+  ].filter((s) => s !== '');
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, selectConnections, type Env } from '../src/config.js';
+import { ConfigError, configSecrets, loadConfig, selectConnections, type Env } from '../src/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'punchline-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,6 +48,10 @@ describe('loadConfig defaults', () => {
     expect(c.logLevel).toBe('info');
     expect(c.workerConcurrency).toBe(4);
     expect(c.schedules).toEqual({ enabled: true, punches: '*/15 * * * *', directory: '0 * * * *', nightly: '30 2 * * *' });
+    expect(c.opsHost).toBe('127.0.0.1');
+    expect(c.dashboardCredential).toBeUndefined();
+    expect(c.notifyWebhookUrl).toBeUndefined();
+    expect(c.retentionDays).toEqual({ sync_runs: 90 });
   });
 
   it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
@@ -89,7 +93,7 @@ describe('DATABASE_URL', () => {
 describe('loadConfig errors', () => {
   it('names the missing token and how to fix it', () => {
     expect(errorOf({ SERVICE_API_BASE_URL: 'https://api.example.com' })).toBe(
-      'SERVICE_API_TOKEN is not set (export it or use PUNCHLINE_CONFIG)',
+      'SERVICE_API_TOKEN is not set (export it, point SERVICE_API_TOKEN_FILE at a file holding it, or use PUNCHLINE_CONFIG)',
     );
   });
 
@@ -174,9 +178,9 @@ describe('PUNCHLINE_CONFIG file', () => {
 
   it('rejects a connection with both token and tokenEnv, or neither', () => {
     const both = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', tokenEnv: 'T' }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: both })).toMatch(/connections\.0: give exactly one of "token" or "tokenEnv"/);
+    expect(errorOf({ PUNCHLINE_CONFIG: both })).toMatch(/connections\.0: give exactly one of "token", "tokenEnv" or "tokenFile"/);
     const neither = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com' }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: neither })).toMatch(/give exactly one of "token" or "tokenEnv"/);
+    expect(errorOf({ PUNCHLINE_CONFIG: neither })).toMatch(/give exactly one of "token", "tokenEnv" or "tokenFile"/);
   });
 
   it('rejects duplicate names, unknown keys, bad zones, an empty list, a missing file', () => {
@@ -228,5 +232,103 @@ describe('the parsed configuration', () => {
     expect(selectConnections(c, 'b').map((x) => x.name)).toEqual(['b']);
     expect(() => selectConnections(c, 'z')).toThrow('unknown connection "z" (configured: a, b)');
     expect(() => selectConnections(loadConfig({}))).toThrow(/no API connection configured/);
+  });
+});
+
+/** Writes `content` to a fresh file of the test directory and returns its path. */
+function secretFile(content: string): string {
+  const path = join(dir, `secret-${files++}`);
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('secrets from files (<NAME>_FILE)', () => {
+  it('reads SERVICE_API_TOKEN_FILE, DATABASE_URL_FILE, OPS_DASHBOARD_TOKEN_FILE and NOTIFY_WEBHOOK_URL_FILE, trimming the newline', () => {
+    const c = loadConfig({
+      SERVICE_API_BASE_URL: 'https://api.example.com',
+      SERVICE_API_TOKEN_FILE: secretFile(`${TOKEN}\n`),
+      DATABASE_URL_FILE: secretFile('postgres://wh:pg-secret-pw@db:5432/wh\n'),
+      OPS_DASHBOARD_TOKEN_FILE: secretFile('dash-0123456789abcdef\n'),
+      NOTIFY_WEBHOOK_URL_FILE: secretFile('https://hooks.example.com/services/T0/B0/xyz\n'),
+    });
+    expect(c.connections[0]!.token).toBe(TOKEN);
+    expect(c.databaseUrl).toBe('postgres://wh:pg-secret-pw@db:5432/wh');
+    expect(c.dashboardCredential).toEqual({ user: 'operator', token: 'dash-0123456789abcdef' });
+    expect(c.notifyWebhookUrl).toBe('https://hooks.example.com/services/T0/B0/xyz');
+  });
+
+  it.each(['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL'])(
+    'refuses %s and its _FILE together, in one line',
+    (name) => {
+      expect(errorOf({ ...BASE, [name]: 'x', [`${name}_FILE`]: secretFile('y') })).toBe(`set ${name} or ${name}_FILE, not both`);
+    },
+  );
+
+  it('names the file that is missing or empty, and what it must hold', () => {
+    const missing = join(dir, 'no-such-secret');
+    expect(errorOf({ ...BASE, SERVICE_API_TOKEN: undefined, SERVICE_API_TOKEN_FILE: missing })).toBe(
+      `SERVICE_API_TOKEN_FILE ${missing}: file not found (point it at a file that holds the value of SERVICE_API_TOKEN)`,
+    );
+    const empty = secretFile('\n');
+    expect(errorOf({ DATABASE_URL_FILE: empty })).toBe(
+      `DATABASE_URL_FILE ${empty}: the file is empty (it must hold the value of DATABASE_URL)`,
+    );
+    expect(errorOf({ DATABASE_URL_FILE: dir })).toMatch(/^DATABASE_URL_FILE .*: is a directory/);
+  });
+
+  it('validates a value read from a file without echoing it', () => {
+    const path = secretFile('mysql://wh:file-secret-pw@db/x');
+    const message = errorOf({ DATABASE_URL_FILE: path });
+    expect(message).toBe(`DATABASE_URL must be a postgres or postgresql URL (read from DATABASE_URL_FILE ${path})`);
+    expect(message).not.toContain('file-secret-pw');
+  });
+
+  it('reads a connection token from "tokenFile" in PUNCHLINE_CONFIG', () => {
+    const token = secretFile('tok-from-file-1234\n');
+    const path = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: token }] });
+    expect(loadConfig({ PUNCHLINE_CONFIG: path }).connections[0]!.token).toBe('tok-from-file-1234');
+    const gone = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: join(dir, 'gone') }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: gone })).toMatch(/connections\.0 \(hq\) tokenFile .*gone: file not found/);
+  });
+});
+
+describe('ops and notification settings', () => {
+  it('binds the ops server where OPS_HOST says', () => {
+    expect(loadConfig({ OPS_HOST: '0.0.0.0' }).opsHost).toBe('0.0.0.0');
+    expect(loadConfig({ OPS_HOST: '::1' }).opsHost).toBe('::1');
+    expect(errorOf({ OPS_HOST: 'two words' })).toMatch(/^OPS_HOST must be an address or host name/);
+  });
+
+  it('takes the dashboard credential with a user name, and refuses a short token without echoing it', () => {
+    const c = loadConfig({ OPS_DASHBOARD_TOKEN: 'a-long-enough-token!', OPS_DASHBOARD_USER: 'ops' });
+    expect(c.dashboardCredential).toEqual({ user: 'ops', token: 'a-long-enough-token!' });
+    const message = errorOf({ OPS_DASHBOARD_TOKEN: 'short-tok' });
+    expect(message).toMatch(/^OPS_DASHBOARD_TOKEN must be at least 16 characters/);
+    expect(message).not.toContain('short-tok');
+  });
+
+  it('refuses a webhook URL that is not http(s), without echoing it', () => {
+    const message = errorOf({ NOTIFY_WEBHOOK_URL: 'hooks.example.com/secret-path-123' });
+    expect(message).toBe('NOTIFY_WEBHOOK_URL must be a http or https URL');
+  });
+
+  it('reads the retention of sync_runs in days, 0 keeping it forever', () => {
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14 });
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0' }).retentionDays).toEqual({ sync_runs: 0 });
+    expect(errorOf({ SYNC_RUNS_RETENTION_DAYS: '-1' })).toMatch(/^SYNC_RUNS_RETENTION_DAYS must be a whole number from 0 to 36500/);
+  });
+
+  it('lists every secret the logger must scrub, the URLs passwords included', () => {
+    const c = loadConfig({
+      ...BASE,
+      DATABASE_URL: 'postgres://wh:pg-pass-1@db/wh',
+      REDIS_URL: 'redis://:redis-pass-2@cache:6379',
+      OPS_DASHBOARD_TOKEN: 'dash-0123456789abcdef',
+      NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x/y',
+    });
+    expect(configSecrets(c)).toEqual(
+      expect.arrayContaining([TOKEN, 'pg-pass-1', 'redis-pass-2', 'dash-0123456789abcdef', 'https://hooks.example.com/x/y']),
+    );
+    expect(configSecrets(loadConfig({}))).toEqual([]);
   });
 });

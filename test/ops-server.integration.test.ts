@@ -1,11 +1,13 @@
 /**
- * The ops HTTP server against the real Redis and Postgres: `/healthz` names what is down,
- * `/metrics` serves the process counters plus queue depth and freshness read at scrape
- * time, the dashboard lists the queues.
+ * The ops HTTP server against the real Redis and Postgres: `/healthz` names what is down
+ * without revealing secrets, `/metrics` serves the process counters plus queue depth and
+ * freshness read at scrape time, the dashboard lists the queues and refuses writes
+ * without the operator credential, and the server binds loopback by default.
  */
-import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { connect, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
 import { startOpsServer, OpsPortInUseError, type RunningOpsServer } from '../src/ops/server.js';
@@ -192,6 +194,33 @@ describe('/metrics', () => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     expect(sample(text, 'punchline_sync_age_seconds', { company: '11222333000181', resource: 'punches' })).toBe(600);
     expect(sample(text, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBe(86_400);
+    const punches = { company: '11222333000181', resource: 'punches' };
+    expect(sample(text, 'punchline_sync_freshness_timestamp_seconds', punches)).toBe(Date.parse('2025-03-10T11:50:00Z') / 1000);
+    // Stale as `punchline status` says: punches after an hour, the directory after three.
+    expect(sample(text, 'punchline_sync_stale', punches)).toBe(0);
+    expect(sample(text, 'punchline_sync_stale', { company: 'group', resource: 'companies' })).toBe(1);
+    expect(sample(text, 'punchline_sync_stale_after_seconds', { resource: 'punches' })).toBe(3600);
+  });
+
+  it('reports how long the oldest waiting job of each queue has waited', async () => {
+    const at = Date.now() + 60_000;
+    const later = await startOpsServer({
+      port: 0,
+      queues: [queue],
+      redisUrl: TEST_REDIS_URL,
+      pool,
+      schema,
+      now: () => new Date(at),
+    });
+    try {
+      const waiting = await queue.getWaiting();
+      expect(waiting.length).toBeGreaterThanOrEqual(2);
+      const oldest = Math.min(...waiting.map((j) => j.timestamp));
+      const text = await (await fetch(`${later.url}/metrics`)).text();
+      expect(sample(text, 'punchline_queue_oldest_waiting_seconds', { queue: 'sync' })).toBeCloseTo((at - oldest) / 1000, 3);
+    } finally {
+      await later.close();
+    }
   });
 
   it('still answers when the warehouse has no sync_freshness view yet', async () => {
@@ -237,5 +266,203 @@ describe('when OPS_PORT is taken', () => {
     await expect(
       startOpsServer({ port, host: '127.0.0.1', queues: [], redisUrl: TEST_REDIS_URL, pool, schema }),
     ).rejects.toThrow(OpsPortInUseError);
+  });
+});
+
+describe('safe by default', () => {
+  it('binds 127.0.0.1 when no host is given, so other interfaces cannot reach it', async () => {
+    const local = await startOpsServer({ port: 0, queues: [], redisUrl: TEST_REDIS_URL, pool, schema });
+    try {
+      const url = new URL(local.url);
+      expect(url.hostname).toBe('127.0.0.1');
+      expect((await fetch(`${local.url}/healthz`)).status).toBe(200);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+      if (external) {
+        const reached = await new Promise<boolean>((resolve) => {
+          const socket = connect(Number(url.port), external);
+          socket.once('connect', () => (socket.destroy(), resolve(true)));
+          socket.once('error', () => resolve(false));
+        });
+        expect(reached, `ops server answered on ${external}`).toBe(false);
+      }
+    } finally {
+      await local.close();
+    }
+  });
+
+  describe('/healthz with credentials in the Redis and Postgres URLs', () => {
+    const REDIS_PW = 'redis-pw-7Qx9';
+    const PG_PW = 'pg-pw-4Kd2';
+
+    it('names what is down without the passwords, URLs with credentials or stack traces', async () => {
+      const [redisPort, pgPort] = [await unusedPort(), await unusedPort()];
+      const deadPool = new pg.Pool({
+        connectionString: `postgres://punchline:${PG_PW}@127.0.0.1:${pgPort}/punchline`,
+        connectionTimeoutMillis: 500,
+      });
+      const down = await startOpsServer({
+        port: 0,
+        queues: [],
+        redisUrl: `redis://:${REDIS_PW}@127.0.0.1:${redisPort}`,
+        pool: deadPool,
+        schema,
+        probeTimeoutMs: 1000,
+        secrets: [PG_PW],
+      });
+      try {
+        const res = await fetch(`${down.url}/healthz`);
+        expect(res.status).toBe(503);
+        const text = await res.text();
+        expect(JSON.parse(text)).toMatchObject({ status: 'down', redis: 'down', postgres: 'down' });
+        for (const secret of [REDIS_PW, PG_PW, 'punchline:', '    at ', '\\n']) expect(text).not.toContain(secret);
+      } finally {
+        await down.close();
+        await deadPool.end();
+      }
+    });
+
+    it('masks a driver error that quotes its connection string or a password, and drops its stack', async () => {
+      const leaky = {
+        async query(): Promise<never> {
+          const err = new Error(
+            `could not connect to postgres://wh:${PG_PW}@db:5432/wh (auth ${PG_PW} refused)\n    at Client.connect (pg/client.js:1:1)`,
+          );
+          throw err;
+        },
+      };
+      const down = await startOpsServer({
+        port: 0,
+        queues: [],
+        redisUrl: TEST_REDIS_URL,
+        pool: leaky,
+        schema,
+        secrets: [PG_PW],
+      });
+      try {
+        const res = await fetch(`${down.url}/healthz`);
+        expect(res.status).toBe(503);
+        const body = (await res.json()) as HealthReport;
+        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused)');
+      } finally {
+        await down.close();
+      }
+    });
+  });
+});
+
+describe('dashboard write actions', () => {
+  const TOKEN = 'operator-token-0123456789';
+  const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+  let followups: Queue;
+  let readOnly: RunningOpsServer;
+  let failedId: string;
+
+  beforeAll(async () => {
+    // A queue of its own with one job that failed for good, worked by a real BullMQ worker.
+    followups = new Queue('followups', { connection: redis, prefix });
+    const job = await followups.add('bad', { n: 0 }, { attempts: 1 });
+    failedId = job.id!;
+    const worker = new Worker(
+      'followups',
+      async () => {
+        throw new Error('boom');
+      },
+      { connection: { host: new URL(TEST_REDIS_URL).hostname, port: Number(new URL(TEST_REDIS_URL).port || 6379) }, prefix },
+    );
+    const failed = new Promise<void>((resolve) => worker.on('failed', () => resolve()));
+    await failed;
+    await worker.close();
+    readOnly = await startOpsServer({ port: 0, queues: [followups], redisUrl: TEST_REDIS_URL, pool, schema });
+  });
+  afterAll(async () => {
+    await readOnly?.close();
+    await followups?.close();
+  });
+
+  it('are refused with 403 when no operator credential is configured, and the board says read-only', async () => {
+    const api = (await (await fetch(`${readOnly.dashboardUrl}/api/queues?activeQueue=followups&status=failed`)).json()) as {
+      queues: { name: string; readOnlyMode: boolean }[];
+    };
+    expect(api.queues[0]!.readOnlyMode).toBe(true);
+    for (const [method, path] of [
+      ['PUT', `/api/queues/followups/${failedId}/retry`],
+      ['PUT', `/api/queues/followups/${failedId}/clean`],
+      ['PUT', '/api/queues/followups/retry/failed'],
+      ['PUT', '/api/queues/followups/pause'],
+      ['PUT', '/api/queues/pause'],
+      ['PUT', '/api/queues/followups/clean/failed'],
+      ['PUT', '/api/queues/followups/empty'],
+      ['POST', '/api/queues/followups/add'],
+      ['DELETE', '/api/queues/followups'],
+    ] as const) {
+      const res = await fetch(`${readOnly.dashboardUrl}${path}`, { method, headers: { authorization: basic('operator', TOKEN) } });
+      expect(res.status, `${method} ${path}`).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toMatch(/read-only: set OPS_DASHBOARD_TOKEN/);
+    }
+    expect(await followups.isPaused()).toBe(false);
+    expect(await (await followups.getJob(failedId))!.getState()).toBe('failed');
+  });
+
+  describe('with an operator credential', () => {
+    let guarded: RunningOpsServer;
+    beforeAll(async () => {
+      guarded = await startOpsServer({
+        port: 0,
+        queues: [followups],
+        redisUrl: TEST_REDIS_URL,
+        pool,
+        schema,
+        dashboardCredential: { user: 'operator', token: TOKEN },
+      });
+    });
+    afterAll(async () => {
+      await followups.resume();
+      await guarded?.close();
+    });
+
+    it('still lets anyone read, and shows the write buttons', async () => {
+      const res = await fetch(`${guarded.dashboardUrl}/api/queues?activeQueue=followups&status=failed`);
+      expect(res.status).toBe(200);
+      const api = (await res.json()) as { queues: { readOnlyMode: boolean }[] };
+      expect(api.queues[0]!.readOnlyMode).toBe(false);
+    });
+
+    it('answers 401 with a basic-auth challenge without the credential or with a wrong one', async () => {
+      for (const authorization of [undefined, basic('operator', 'wrong-token-0123456789'), basic('admin', TOKEN), 'Bearer nope']) {
+        const res = await fetch(`${guarded.dashboardUrl}/api/queues/followups/${failedId}/retry`, {
+          method: 'PUT',
+          headers: authorization ? { authorization } : {},
+        });
+        expect(res.status, String(authorization)).toBe(401);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm="punchline dashboard"/);
+      }
+      expect(await (await followups.getJob(failedId))!.getState()).toBe('failed');
+    });
+
+    it('refuses a write from a page of another origin even with the credential', async () => {
+      const res = await fetch(`${guarded.dashboardUrl}/api/queues/followups/pause`, {
+        method: 'PUT',
+        headers: { authorization: basic('operator', TOKEN), origin: 'https://evil.example.com' },
+      });
+      expect(res.status).toBe(403);
+      expect(await followups.isPaused()).toBe(false);
+    });
+
+    it('lets the operator act, with basic auth or a bearer token', async () => {
+      const paused = await fetch(`${guarded.dashboardUrl}/api/queues/followups/pause`, {
+        method: 'PUT',
+        headers: { authorization: basic('operator', TOKEN), origin: new URL(guarded.url).origin },
+      });
+      expect(paused.status).toBeLessThan(300);
+      expect(await followups.isPaused()).toBe(true);
+      const retried = await fetch(`${guarded.dashboardUrl}/api/queues/followups/${failedId}/retry`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      expect(retried.status).toBeLessThan(300);
+      expect(await (await followups.getJob(failedId))!.getState()).not.toBe('failed');
+    });
   });
 });

@@ -18,3 +18,24 @@ export interface RateLimitListener {
 export const unlimited: RequestLimiter = {
   acquire: () => Promise.resolve(() => undefined),
 };
+
+/**
+ * `limiter` with every admission timed: `onWait` gets the milliseconds each attempt
+ * waited (0 when admitted at once), so the wait for a shared budget shows in metrics.
+ * A 429 report is passed on to the limiter.
+ */
+export function observeWaits<L extends RequestLimiter & Partial<RateLimitListener>>(
+  limiter: L,
+  onWait: (ms: number) => void,
+  now: () => number = () => performance.now(),
+): RequestLimiter & Partial<RateLimitListener> {
+  return {
+    async acquire(signal) {
+      const started = now();
+      const release = await limiter.acquire(signal);
+      onWait(Math.max(0, now() - started));
+      return release;
+    },
+    ...(limiter.onRateLimited ? { onRateLimited: (retryAfterMs: number) => limiter.onRateLimited!(retryAfterMs) } : {}),
+  };
+}

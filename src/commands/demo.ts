@@ -18,6 +18,7 @@ import { isPortFree } from '../ops/port-check.js';
 import { assertRedisReachable, ServiceUnavailableError } from '../ops/services.js';
 import { quoteIdent } from '../ops/freshness.js';
 import { formatDemoBanner } from '../ops/demo-banner.js';
+import { opsBaseUrl } from '../ops/server.js';
 import {
   DEMO_CONNECTION,
   DEMO_EMULATOR_PORT,
@@ -162,7 +163,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
     say('punchline demo: starting the worker with its schedules and dashboard...');
     const { workerCommand } = await import('./worker.js');
     const running = workerCommand(demoCtx, { schedules: true, ops: true });
-    const opsUrl = `http://127.0.0.1:${config.opsPort}`;
+    const opsUrl = opsBaseUrl(config.opsHost, config.opsPort);
     await waitForHttp(`${opsUrl}/healthz`, running);
     out.write(
       formatDemoBanner({

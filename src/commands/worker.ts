@@ -6,10 +6,11 @@
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
-import { selectConnections } from '../config.js';
+import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { JOBS } from '../../jobs/index.js';
-import { openRuntime } from '../sync/runtime.js';
+import { setOpsEventSink } from '../ops/events.js';
+import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
 
@@ -21,6 +22,25 @@ export interface WorkerArgs {
   ops?: boolean;
 }
 
+/**
+ * Webhook alerts (NOTIFY_WEBHOOK_URL): the notifier receives the sync's events and checks
+ * freshness every minute; `stop` ends both and lets the messages in flight go out.
+ */
+async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Promise<void> }> {
+  const { WebhookNotifier, startStalenessWatch } = await import('../ops/notify.js');
+  const notifier = new WebhookNotifier({ url, redis: rt.redis, prefix: rt.config.queuePrefix, logger: rt.logger });
+  const uninstall = setOpsEventSink(notifier);
+  const watch = startStalenessWatch(notifier, { pool: rt.warehouse.pool, schema: rt.warehouse.schema }, { logger: rt.logger });
+  rt.logger.info('webhook notifications on (job failures, rejected tokens, stale data)');
+  return {
+    async stop() {
+      await watch.stop();
+      uninstall();
+      await notifier.flush();
+    },
+  };
+}
+
 /** Runs `punchline worker` until a signal. */
 export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Promise<number> {
   const { config, logger } = ctx;
@@ -28,6 +48,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   const rt = await openRuntime({ config, logger, processors: JOBS });
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;
+  let alerts: { stop(): Promise<void> } | undefined;
   try {
     await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
@@ -35,10 +56,14 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
       const r = await registerSchedules(rt.queues.schedules, buildSchedulers(config));
       logger.info({ schedules: r.upserted, removed: r.removed }, 'schedules registered');
     }
+    if (config.notifyWebhookUrl) alerts = await startAlerts(rt, config.notifyWebhookUrl);
     if (opts.ops !== false) {
       const { startOpsServer } = await import('../ops/server.js');
       ops = await startOpsServer({
         port: config.opsPort,
+        host: config.opsHost,
+        ...(config.dashboardCredential ? { dashboardCredential: config.dashboardCredential } : {}),
+        secrets: configSecrets(config),
         queues: rt.queues.all,
         redisUrl: config.redisUrl,
         pool: rt.warehouse.pool,
@@ -64,6 +89,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     return EXIT.ok;
   } finally {
     await pool?.close(true).catch(() => undefined);
+    await alerts?.stop().catch(() => undefined);
     await ops?.close().catch(() => undefined);
     await rt.close();
     logger.info('worker stopped');

@@ -1,8 +1,12 @@
 /**
  * `/healthz`: is Redis up, is Postgres up. Each check has a short deadline and the
  * answer names what is down and why, so an orchestrator's probe and a person with curl
- * both learn which service to look at.
+ * both learn which service to look at. The endpoint is open to anyone who reaches the
+ * ops port, so a reason is one line with no stack, no URL credentials and no known
+ * secret: drivers sometimes quote their connection string, and Redis quotes the password
+ * of a refused AUTH.
  */
+import { scrubSecrets } from '../logger.js';
 import { withTimeout } from './timeout.js';
 
 /** Something that answers a Redis PING. */
@@ -38,23 +42,46 @@ export interface HealthTargets {
   readonly db: QueryableDb;
   /** Deadline of each check in milliseconds (default 1500). */
   readonly timeoutMs?: number;
+  /** Secrets to remove from reasons besides those registered with the logger (e.g. the Redis password). */
+  readonly secrets?: readonly string[];
 }
 
-async function probe(work: () => Promise<unknown>, timeoutMs: number, what: string): Promise<string | null> {
+/** Longest reason shown for a failed check. */
+const MAX_REASON_LENGTH = 200;
+
+/**
+ * A failure reason fit for an open endpoint: its first line, `user:password@` of any URL
+ * masked, every given and registered secret replaced, cut to a bounded length.
+ */
+export function safeReason(message: string, secrets: readonly string[] = []): string {
+  let text = (message.split('\n', 1)[0] ?? '').trim();
+  text = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+  for (const s of secrets) if (s.length >= 4) text = text.split(s).join('[REDACTED]');
+  text = scrubSecrets(text);
+  return (text || 'failed').slice(0, MAX_REASON_LENGTH);
+}
+
+async function probe(
+  work: () => Promise<unknown>,
+  timeoutMs: number,
+  what: string,
+  secrets: readonly string[],
+): Promise<string | null> {
   try {
     await withTimeout(Promise.resolve().then(work), timeoutMs, what);
     return null;
   } catch (err) {
-    return (err as Error).message || String(err);
+    return safeReason((err as Error)?.message || String(err), secrets);
   }
 }
 
 /** Checks Redis and Postgres in parallel. */
 export async function checkHealth(targets: HealthTargets): Promise<HealthReport> {
   const timeoutMs = targets.timeoutMs ?? 1500;
+  const secrets = targets.secrets ?? [];
   const [redisError, pgError] = await Promise.all([
-    probe(() => targets.redis.ping(), timeoutMs, 'Redis'),
-    probe(() => targets.db.query('select 1'), timeoutMs, 'Postgres'),
+    probe(() => targets.redis.ping(), timeoutMs, 'Redis', secrets),
+    probe(() => targets.db.query('select 1'), timeoutMs, 'Postgres', secrets),
   ]);
   const errors: Partial<Record<'redis' | 'postgres', string>> = {};
   if (redisError !== null) errors.redis = redisError;

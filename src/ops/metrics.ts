@@ -1,7 +1,8 @@
 /**
- * Prometheus metrics (prom-client) of one process: API traffic, retries and 429 waits,
- * rows loaded, job outcomes and sync freshness. Other parts call the record* functions;
- * the ops server exposes {@link metricsRegistry} at `/metrics`.
+ * Prometheus metrics (prom-client) of one process: API traffic, retries, 429 and budget
+ * waits, rows loaded, job outcomes and sync freshness. Other parts call the record*
+ * functions; the ops server exposes {@link metricsRegistry} at `/metrics`. The
+ * dashboard and alert rules under deploy/ query these names (a test checks them).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -40,6 +41,13 @@ const rateLimitWaits = new Counter({
   labelNames: ['connection'] as const,
   registers: [metricsRegistry],
 });
+const budgetWaits = new Histogram({
+  name: 'punchline_api_budget_wait_seconds',
+  help: "Seconds each API request waited for admission by its connection's shared request budget",
+  labelNames: ['connection'] as const,
+  buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [metricsRegistry],
+});
 const rowsLoaded = new Counter({
   name: 'punchline_rows_loaded_total',
   help: 'Warehouse rows written by table and action (inserted, updated, deleted)',
@@ -50,6 +58,12 @@ const jobs = new Counter({
   name: 'punchline_jobs_total',
   help: 'Jobs finished by this process, by queue and final state',
   labelNames: ['queue', 'state'] as const,
+  registers: [metricsRegistry],
+});
+const jobsFailedForGood = new Counter({
+  name: 'punchline_jobs_failed_permanently_total',
+  help: 'Jobs that failed for good in this process (attempts exhausted or a permanent error), by queue and resource',
+  labelNames: ['queue', 'resource'] as const,
   registers: [metricsRegistry],
 });
 const jobDuration = new Histogram({
@@ -87,6 +101,16 @@ export function recordApiRetry(e: { connection: string; endpoint: string; reason
 /** A 429 made this connection wait `ms`. */
 export function recordRateLimitWait(e: { connection: string; ms: number }): void {
   rateLimitWaits.inc({ connection: e.connection }, e.ms / 1000);
+}
+
+/** An API request of `connection` waited `ms` for the request budget to admit it. */
+export function recordBudgetWait(e: { connection: string; ms: number }): void {
+  budgetWaits.observe({ connection: e.connection }, e.ms / 1000);
+}
+
+/** A job failed for good: no attempt is left, or its error is permanent. */
+export function recordJobFailedForGood(e: { queue: string; resource?: string }): void {
+  jobsFailedForGood.inc({ queue: e.queue, resource: e.resource ?? 'none' });
 }
 
 /** Rows written to a warehouse table. */

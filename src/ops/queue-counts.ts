@@ -44,3 +44,29 @@ export async function readQueueCounts(queues: readonly CountableQueue[]): Promis
     }),
   );
 }
+
+/** The subset of a BullMQ Queue that reading the oldest waiting job needs. */
+export interface WaitingQueue {
+  /** Queue name (without the prefix). */
+  readonly name: string;
+  /** BullMQ `Queue#getWaiting`: oldest first. */
+  getWaiting(start?: number, end?: number): Promise<readonly ({ timestamp: number; delay?: number } | undefined)[]>;
+}
+
+/**
+ * Seconds the oldest waiting job of each queue has waited, 0 for an empty queue: how far
+ * behind the workers are, which a depth alone does not say. A delayed job counts from
+ * the end of its delay (schedule ticks are queued ahead of time).
+ */
+export async function readOldestWaiting(
+  queues: readonly WaitingQueue[],
+  now: Date,
+): Promise<{ queue: string; seconds: number }[]> {
+  return Promise.all(
+    queues.map(async (q) => {
+      const [oldest] = await q.getWaiting(0, 0);
+      const since = oldest ? oldest.timestamp + (oldest.delay ?? 0) : now.getTime();
+      return { queue: q.name, seconds: Math.max(0, (now.getTime() - since) / 1000) };
+    }),
+  );
+}

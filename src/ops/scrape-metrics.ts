@@ -1,20 +1,24 @@
 /**
  * Gauges computed when `/metrics` is scraped rather than when something happens: queue
- * depth per queue and state, and seconds since the last successful sync per company ×
- * resource. Both are read from Redis and the warehouse, so every worker process reports
- * the same, correct figure whichever process ran the jobs.
+ * depth per queue and state, the age of the oldest waiting job, and per company ×
+ * resource the last successful sync, its age and whether it is stale. They are read
+ * from Redis and the warehouse, so every worker process reports the same, correct
+ * figure whichever process ran the jobs; freshness is built exactly as `punchline
+ * status` builds it (status-report.ts), so both always agree.
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from './metrics.js';
-import { readQueueCounts, type CountableQueue } from './queue-counts.js';
-import { ageSeconds, readFreshness, type QueryablePool } from './freshness.js';
+import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQueue } from './queue-counts.js';
+import { readFreshness, type QueryablePool } from './freshness.js';
+import { freshnessEntriesOf, type FreshnessEntry } from './status-report.js';
+import { staleAfterSeconds } from './staleness.js';
 import { withTimeout } from './timeout.js';
 
 /** Sources of the scrape-time gauges. */
 export interface ScrapeSources {
-  /** Queues whose depth is reported. */
-  readonly queues: readonly CountableQueue[];
+  /** Queues whose depth and oldest waiting job are reported. */
+  readonly queues: readonly (CountableQueue & Partial<WaitingQueue>)[];
   /** Warehouse pool for the `sync_freshness` view; omit to report no freshness. */
   readonly pool?: QueryablePool;
   /** Warehouse schema holding `sync_freshness`. */
@@ -26,9 +30,6 @@ export interface ScrapeSources {
   /** Where failed reads are reported (a scrape still answers without those series). */
   readonly logger?: Logger;
 }
-
-/** Label used for group-level runs, which belong to no single company. */
-export const GROUP_COMPANY_LABEL = 'group';
 
 /**
  * A registry with every process metric of {@link metricsRegistry} plus the scrape-time
@@ -59,24 +60,99 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
   });
 
   new Gauge({
-    name: 'punchline_sync_age_seconds',
-    help: 'Seconds since the last successful sync per company and resource (from the warehouse sync_freshness view)',
-    labelNames: ['company', 'resource'] as const,
+    name: 'punchline_queue_oldest_waiting_seconds',
+    help: 'Seconds the oldest waiting job of each queue has waited (0 when none waits), read from Redis at scrape time',
+    labelNames: ['queue'] as const,
     registers: [own],
     async collect() {
       this.reset();
-      if (!sources.pool || !sources.schema) return;
+      const waiting = sources.queues.filter((q): q is CountableQueue & WaitingQueue => typeof q.getWaiting === 'function');
       try {
-        const rows = await withTimeout(readFreshness(sources.pool, sources.schema), timeoutMs, 'Postgres (freshness)');
-        const at = now();
-        for (const r of rows ?? []) {
-          this.set({ company: r.companyCnpj ?? GROUP_COMPANY_LABEL, resource: r.resource }, ageSeconds(r.lastSuccessAt, at));
-        }
+        const all = await withTimeout(readOldestWaiting(waiting, now()), timeoutMs, 'Redis (oldest waiting job)');
+        for (const { queue, seconds } of all) this.set({ queue }, seconds);
       } catch (err) {
-        sources.logger?.warn({ err }, 'metrics: could not read sync_freshness');
+        sources.logger?.warn({ err }, 'metrics: could not read the oldest waiting jobs');
+      }
+    },
+  });
+
+  // Per company × resource, each from the same freshness entry.
+  const perEntry: readonly { name: string; help: string; value: (e: FreshnessEntry) => number | null }[] = [
+    {
+      name: 'punchline_sync_age_seconds',
+      help: 'Seconds since the last successful sync per company and resource (from the warehouse sync_freshness view)',
+      value: (e) => e.ageSeconds,
+    },
+    {
+      name: 'punchline_sync_freshness_timestamp_seconds',
+      help: 'Unix time of the last successful sync per company and resource (from the warehouse sync_freshness view)',
+      value: (e) => (e.lastSuccessAt === null ? null : Date.parse(e.lastSuccessAt) / 1000),
+    },
+    {
+      name: 'punchline_sync_stale',
+      help: '1 when a company and resource is older than its schedule allows, or never synced while other companies were, else 0 (as punchline status)',
+      value: (e) => (e.stale ? 1 : 0),
+    },
+  ];
+
+  // One read of sync_freshness serves every freshness gauge of a scrape (the thresholds' too).
+  const freshness = sharedBy(perEntry.length + 1, async (): Promise<FreshnessEntry[]> => {
+    if (!sources.pool || !sources.schema) return [];
+    try {
+      const rows = await withTimeout(readFreshness(sources.pool, sources.schema), timeoutMs, 'Postgres (freshness)');
+      return freshnessEntriesOf(rows, now()) ?? [];
+    } catch (err) {
+      sources.logger?.warn({ err }, 'metrics: could not read sync_freshness');
+      return [];
+    }
+  });
+
+  for (const spec of perEntry) {
+    new Gauge({
+      name: spec.name,
+      help: spec.help,
+      labelNames: ['company', 'resource'] as const,
+      registers: [own],
+      async collect() {
+        this.reset();
+        for (const e of await freshness()) {
+          const v = spec.value(e);
+          if (v !== null) this.set({ company: e.company, resource: e.resource }, v);
+        }
+      },
+    });
+  }
+
+  new Gauge({
+    name: 'punchline_sync_stale_after_seconds',
+    help: 'Age after which a resource counts as stale (a few runs of its schedule)',
+    labelNames: ['resource'] as const,
+    registers: [own],
+    async collect() {
+      this.reset();
+      for (const resource of new Set((await freshness()).map((e) => e.resource))) {
+        this.set({ resource }, staleAfterSeconds(resource));
       }
     },
   });
 
   return Registry.merge([metricsRegistry, own]);
+}
+
+/**
+ * Wraps `read` so that each run of it serves `consumers` calls: the gauges of one scrape
+ * (one call each, collected in parallel) show the same reading, and the next scrape reads
+ * afresh.
+ */
+function sharedBy<T>(consumers: number, read: () => Promise<T>): () => Promise<T> {
+  let current: Promise<T> | undefined;
+  let left = 0;
+  return () => {
+    if (left === 0 || current === undefined) {
+      current = read();
+      left = consumers;
+    }
+    left -= 1;
+    return current;
+  };
 }

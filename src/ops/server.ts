@@ -1,14 +1,19 @@
 /**
  * The worker's ops HTTP server (docs/operations.md "The ops HTTP port", `OPS_PORT`): the bull-board
  * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
- * Redis + Postgres health check at `/healthz`.
+ * Redis + Postgres health check at `/healthz`. It binds loopback unless told otherwise,
+ * and its dashboard only reads unless an operator credential is configured
+ * (dashboard-access.ts); docs/operations.md has the threat model.
  */
 import Fastify from 'fastify';
 import type { Queue } from 'bullmq';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
+import { passwordOf } from '../util/database-url.js';
+import { decideDashboardAccess } from './dashboard-access.js';
 import { checkHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
@@ -30,7 +35,7 @@ export class OpsPortInUseError extends Error {
 export interface OpsServerOptions {
   /** TCP port; 0 picks a free one (tests). */
   readonly port: number;
-  /** Address to bind (default `0.0.0.0`, so Prometheus and containers can reach it). */
+  /** Address to bind (default `127.0.0.1`; a container sets `0.0.0.0` through OPS_HOST). */
   readonly host?: string;
   /** Every BullMQ queue to show on the dashboard and count in `/metrics`. */
   readonly queues: readonly Queue[];
@@ -42,8 +47,10 @@ export interface OpsServerOptions {
   readonly schema: string;
   /** Process logger. */
   readonly logger?: Logger;
-  /** Hide the dashboard's retry/clean/remove buttons (default false). */
-  readonly readOnlyDashboard?: boolean;
+  /** Operator credential that unlocks the dashboard's write actions; without it the dashboard only reads. */
+  readonly dashboardCredential?: DashboardCredential;
+  /** Secrets `/healthz` must never show besides those registered with the logger (the Redis password is added). */
+  readonly secrets?: readonly string[];
   /** Deadline of each health or scrape probe in milliseconds (default 1500). */
   readonly probeTimeoutMs?: number;
   /** Clock (injected in tests). */
@@ -60,9 +67,15 @@ export interface RunningOpsServer {
   close(): Promise<void>;
 }
 
+/** The URL at which this host reaches an ops server bound to `host` (a wildcard is reached on loopback). */
+export function opsBaseUrl(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
 /** Starts the ops server; resolves once it listens. */
 export async function startOpsServer(options: OpsServerOptions): Promise<RunningOpsServer> {
-  const host = options.host ?? '0.0.0.0';
+  const host = options.host ?? '127.0.0.1';
   const probeTimeoutMs = options.probeTimeoutMs ?? 1500;
   const redis = createRedisProbe(options.redisUrl);
   const registry = createScrapeRegistry({
@@ -74,12 +87,30 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     logger: options.logger,
   });
 
+  // Redis quotes the password of a refused AUTH in its error.
+  const secrets = [...(options.secrets ?? []), passwordOf(options.redisUrl)].filter((s) => s !== '');
+
   const app = Fastify({ logger: false });
+
+  // Before the dashboard is registered, so the check covers every route it adds.
+  app.addHook('onRequest', async (req, reply) => {
+    const path = req.url.split('?', 1)[0]!;
+    if (path !== DASHBOARD_PATH && !path.startsWith(`${DASHBOARD_PATH}/`)) return;
+    const decision = decideDashboardAccess(
+      { method: req.method, authorization: req.headers.authorization, origin: req.headers.origin, host: req.headers.host },
+      options.dashboardCredential,
+    );
+    if (decision.allow) return;
+    if (decision.challenge) void reply.header('www-authenticate', decision.challenge);
+    options.logger?.warn({ method: req.method, path, status: decision.status }, 'dashboard write refused');
+    return reply.code(decision.status).send({ error: decision.reason });
+  });
 
   const board = new FastifyAdapter();
   board.setBasePath(DASHBOARD_PATH);
+  const readOnlyMode = options.dashboardCredential === undefined;
   createBullBoard({
-    queues: options.queues.map((q) => new BullMQAdapter(q, { readOnlyMode: options.readOnlyDashboard ?? false })),
+    queues: options.queues.map((q) => new BullMQAdapter(q, { readOnlyMode })),
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'punchline' } },
   });
@@ -93,7 +124,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   });
 
   app.get('/healthz', async (_req, reply) => {
-    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs });
+    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, secrets });
     if (report.status !== 'ok') options.logger?.warn({ health: report }, 'health check failed');
     return reply.code(report.status === 'ok' ? 200 : 503).send(report);
   });
@@ -110,9 +141,11 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const url = `http://${shownHost}:${port}`;
-  options.logger?.info({ url }, 'ops server listening (dashboard, /metrics, /healthz)');
+  const url = opsBaseUrl(host, port);
+  options.logger?.info(
+    { url, host, dashboard: readOnlyMode ? 'read-only' : 'operator credential required for writes' },
+    'ops server listening (dashboard, /metrics, /healthz)',
+  );
 
   return {
     url,

@@ -3,7 +3,7 @@
  * the warehouse (`sync_freshness`): the executor half; formatting is in status-format.ts.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
-import { ageSeconds, readFreshness, type QueryablePool } from './freshness.js';
+import { ageSeconds, readFreshness, type FreshnessRow, type QueryablePool } from './freshness.js';
 import { staleAfterSeconds } from './staleness.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */
@@ -140,6 +140,24 @@ export function buildFreshnessEntries(
   });
 }
 
+/**
+ * Entries of the rows of the `sync_freshness` view (null when the warehouse is not
+ * migrated), group-level runs under company `group`: what `status`, `/metrics` and the
+ * notifier all report.
+ */
+export function freshnessEntriesOf(
+  rows: readonly FreshnessRow[] | null,
+  now: Date,
+  overrideSeconds?: number,
+): FreshnessEntry[] | null {
+  if (rows === null) return null;
+  return buildFreshnessEntries(
+    rows.map((r) => ({ company: r.companyCnpj ?? 'group', resource: r.resource, lastSuccessAt: r.lastSuccessAt })),
+    now,
+    overrideSeconds,
+  );
+}
+
 /** Gathers the status report. */
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
@@ -159,14 +177,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const failing = allFailing.slice(0, limit);
-  const freshness =
-    rows === null
-      ? null
-      : buildFreshnessEntries(
-          rows.map((r) => ({ company: r.companyCnpj ?? 'group', resource: r.resource, lastSuccessAt: r.lastSuccessAt })),
-          now,
-          sources.staleAfterSeconds,
-        );
+  const freshness = freshnessEntriesOf(rows, now, sources.staleAfterSeconds);
   return {
     generatedAt: now.toISOString(),
     queues,

@@ -6,7 +6,8 @@
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
 import type { Config, Connection } from '../config.js';
-import { recordApiRequest, recordApiRetry, recordRateLimitWait } from '../ops/metrics.js';
+import { observeWaits } from '../api/limiter.js';
+import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../ops/metrics.js';
 import { RedisRequestBudget } from './request-budget.js';
 import { countRequest } from './run-scope.js';
 
@@ -44,7 +45,7 @@ export function createConnectionClient(
     maxAttempts: config.apiMaxAttempts,
     // A body past this is abandoned and the sync reads a smaller window (adaptive-read.ts).
     maxResponseBytes: config.apiMaxResponseBytes,
-    limiter: budget,
+    limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),
     connections: Math.max(2, connection.rateLimit.concurrency),
     hooks: {
       onRequest: () => countRequest(),

@@ -12,6 +12,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { scrubSecrets } from '../logger.js';
+import { reportTokenRejected } from '../ops/events.js';
 import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
@@ -194,6 +195,7 @@ async function classify(
   }
   if (err instanceof AuthError) {
     rt.rejected.add(data.connection);
+    reportTokenRejected(data.connection, err);
     return new ConnectionAuthError(data.connection, err);
   }
   if (err instanceof CompanyNotFoundError) {

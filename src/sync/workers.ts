@@ -6,6 +6,7 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
+import { reportJobFailedForGood } from '../ops/events.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
 import { runSyncJob } from './run-job.js';
@@ -59,6 +60,7 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
         { queue: name, job: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
         final ? 'job failed' : 'job attempt failed',
       );
+      if (final) reportJobFailedForGood(name, job, err);
     });
     worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
     return worker;

@@ -27,3 +27,12 @@ export function redactUrl(url: string): string {
     return '(unparseable URL)';
   }
 }
+
+/** The password of a connection URL, decoded, or '' when it has none or does not parse. */
+export function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,367 @@
+/**
+ * Alerts for teams without Prometheus: a JSON POST to `NOTIFY_WEBHOOK_URL` (Slack's
+ * incoming-webhook `text`, plus structured fields) when a condition that needs a person
+ * starts — a job failed for good, a connection's token was rejected, a company's data is
+ * older than its schedule allows — and again when it clears.
+ *
+ * Conditions live in Redis under the queue prefix, so every worker process shares them:
+ * whichever process sees a condition first opens it, and one Lua script per transition
+ * decides atomically who announces it. A condition is announced at most once per hour
+ * (`intervalMs`): one that clears and comes back within the hour is announced when the
+ * hour is over, if it still holds. A clear is announced only for a condition that was.
+ * Event conditions clear when the warehouse shows a later successful run of the same
+ * connection (and company × resource); staleness clears when the data is fresh again.
+ *
+ * The URL is a secret (Slack's carries its key): it is registered with the logger by
+ * the CLI and never put in a log line or an error here.
+ */
+import type { Logger } from '../logger.js';
+import type { ConditionScope, JobFailure, OpsEventSink } from './events.js';
+import { quoteIdent, readFreshness, type QueryablePool } from './freshness.js';
+import { freshnessEntriesOf } from './status-report.js';
+
+/** Kinds of condition, as the `condition` field of a message. */
+export const CONDITIONS = ['job_failed', 'token_rejected', 'stale'] as const;
+
+/** One of {@link CONDITIONS}. */
+export type ConditionKind = (typeof CONDITIONS)[number];
+
+/** A condition: its kind and where it applies. */
+export interface Condition extends ConditionScope {
+  /** Kind. */
+  readonly condition: ConditionKind;
+  /** What a person should know, one line. */
+  readonly detail: string;
+}
+
+/** Body of a webhook POST. */
+export interface NotificationMessage {
+  /** Plain text for chat tools (Slack, Mattermost, Teams via Slack-compatible hooks). */
+  readonly text: string;
+  /** Kind of condition. */
+  readonly condition: ConditionKind;
+  /** `raised` when it starts, `cleared` when it ends. */
+  readonly state: 'raised' | 'cleared';
+  /** Connection name, or null when it does not apply. */
+  readonly connection: string | null;
+  /** Company CNPJ (`group` for group-level resources), or null. */
+  readonly company: string | null;
+  /** Resource, or null. */
+  readonly resource: string | null;
+  /** When the condition started (ISO 8601). */
+  readonly since: string;
+  /** Details, one line. */
+  readonly detail: string;
+}
+
+/** The Redis commands the notifier uses (an ioredis client). */
+export interface NotifierRedis {
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  smembers(key: string): Promise<string[]>;
+  hget(key: string, field: string): Promise<string | null>;
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
+}
+
+/** Options of {@link WebhookNotifier}. */
+export interface NotifierOptions {
+  /** Where messages are posted (a secret). */
+  readonly url: string;
+  /** Shared state of all worker processes. */
+  readonly redis: NotifierRedis;
+  /** Key prefix (the queue prefix); keys are `<prefix>:notify:*`. */
+  readonly prefix: string;
+  /** Logger (never given the URL). */
+  readonly logger?: Logger;
+  /** Fewest milliseconds between two announcements of one condition (default one hour). */
+  readonly intervalMs?: number;
+  /** Deadline of one POST, ms (default 10 s). */
+  readonly timeoutMs?: number;
+  /** Clock (tests). */
+  readonly now?: () => Date;
+}
+
+/** The warehouse the periodic check reads. */
+export interface CheckSources {
+  /** Warehouse pool. */
+  readonly pool: QueryablePool;
+  /** Warehouse schema. */
+  readonly schema: string;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+// KEYS: open set, condition hash, last-announced key. ARGV: id, now ms, interval ms,
+// fields JSON, since ms. Opens the condition if needed; returns 1 when the caller must
+// announce it (not announced yet, and nothing announced for it within the interval).
+const RAISE = `
+if redis.call('EXISTS', KEYS[2]) == 0 then
+  redis.call('HSET', KEYS[2], 'since', ARGV[5], 'announced', '0', 'fields', ARGV[4])
+  redis.call('SADD', KEYS[1], ARGV[1])
+end
+if redis.call('HGET', KEYS[2], 'announced') == '1' then return 0 end
+local last = tonumber(redis.call('GET', KEYS[3]) or '0')
+if tonumber(ARGV[2]) - last < tonumber(ARGV[3]) then return 0 end
+redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+redis.call('HSET', KEYS[2], 'announced', '1')
+return 1`;
+
+// KEYS: open set, condition hash. ARGV: id. Closes the condition; returns {announced,
+// since} to the one caller that closed it, or nothing.
+const CLEAR = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return nil end
+local announced = redis.call('HGET', KEYS[2], 'announced')
+local since = redis.call('HGET', KEYS[2], 'since')
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[1], ARGV[1])
+return {announced, since}`;
+
+// KEYS: condition hash, last-announced key. Undoes an announcement whose POST failed, so
+// a later check tries again.
+const UNANNOUNCE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'announced', '0') end
+redis.call('DEL', KEYS[2])
+return 1`;
+
+/** The identity of a condition: its kind and scope. */
+export function conditionId(c: Pick<Condition, 'condition' | 'connection' | 'company' | 'resource'>): string {
+  return [c.condition, c.connection ?? '', c.company ?? '', c.resource ?? ''].join('|');
+}
+
+/** What the condition is about, for the text of a message. */
+function summary(c: Condition): string {
+  const company = c.company === 'group' ? 'the group' : c.company ? `company ${c.company}` : undefined;
+  const where = [company, c.resource].filter(Boolean).join(', ');
+  switch (c.condition) {
+    case 'job_failed': {
+      const scope = [where, c.connection ? `connection ${c.connection}` : undefined].filter(Boolean).join(', ');
+      return `a job failed for good${scope ? ` (${scope})` : ''}`;
+    }
+    case 'token_rejected':
+      return `the API rejected the token of connection "${c.connection ?? '?'}" (401); its jobs stop until the token is fixed`;
+    case 'stale':
+      return `data of ${where} is older than its schedule allows`;
+  }
+}
+
+/** Builds the body of a webhook POST (pure). */
+export function buildMessage(c: Condition, state: 'raised' | 'cleared', since: Date): NotificationMessage {
+  const text =
+    state === 'raised'
+      ? `:rotating_light: punchline: ${summary(c)}. ${c.detail}`
+      : `:white_check_mark: punchline: resolved: ${summary(c)} (since ${since.toISOString()}).`;
+  return {
+    text,
+    condition: c.condition,
+    state,
+    connection: c.connection ?? null,
+    company: c.company ?? null,
+    resource: c.resource ?? null,
+    since: since.toISOString(),
+    detail: c.detail,
+  };
+}
+
+/** Posts alerts to a webhook, once per condition and hour across every worker process. */
+export class WebhookNotifier implements OpsEventSink {
+  readonly #url: string;
+  readonly #redis: NotifierRedis;
+  readonly #prefix: string;
+  readonly #logger: Logger | undefined;
+  readonly #intervalMs: number;
+  readonly #timeoutMs: number;
+  readonly #now: () => Date;
+  readonly #pending = new Set<Promise<void>>();
+
+  constructor(options: NotifierOptions) {
+    this.#url = options.url;
+    this.#redis = options.redis;
+    this.#prefix = `${options.prefix}:notify`;
+    this.#logger = options.logger;
+    this.#intervalMs = options.intervalMs ?? HOUR_MS;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** {@inheritDoc OpsEventSink.jobFailedForGood} */
+  jobFailedForGood(e: JobFailure): void {
+    const { connection, company, resource } = e;
+    const detail = `${e.jobId ? `job ${e.jobId}: ` : ''}${e.detail}`;
+    this.#track(this.raise({ condition: 'job_failed', connection, company, resource, detail }));
+  }
+
+  /** {@inheritDoc OpsEventSink.tokenRejected} */
+  tokenRejected(e: { readonly connection: string; readonly detail: string }): void {
+    this.#track(this.raise({ condition: 'token_rejected', connection: e.connection, detail: e.detail }));
+  }
+
+  /** Waits for the messages in flight (shutdown, tests). */
+  async flush(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  /**
+   * Opens `c` (from `since`, default now) if it is not open, and announces it unless it
+   * was announced already or within the interval. Resolves true when this call posted.
+   */
+  async raise(c: Condition, since: Date = this.#now()): Promise<boolean> {
+    const id = conditionId(c);
+    const now = this.#now().getTime();
+    const lastKey = this.#key('last', id);
+    const announce = await this.#redis.eval(
+      RAISE,
+      3,
+      this.#key('open'),
+      this.#key('condition', id),
+      lastKey,
+      id,
+      now,
+      this.#intervalMs,
+      JSON.stringify(c),
+      since.getTime(),
+    );
+    if (Number(announce) !== 1) return false;
+    const opened = Number((await this.#redis.hget(this.#key('condition', id), 'since')) ?? since.getTime());
+    if (await this.#post(buildMessage(c, 'raised', new Date(opened)))) return true;
+    await this.#redis.eval(UNANNOUNCE, 2, this.#key('condition', id), lastKey);
+    return false;
+  }
+
+  /** Closes `c` if open; announces the clear when its start was announced. Resolves true when this call posted. */
+  async clear(c: Condition): Promise<boolean> {
+    const id = conditionId(c);
+    const closed = (await this.#redis.eval(CLEAR, 2, this.#key('open'), this.#key('condition', id), id)) as
+      | [string | null, string | null]
+      | null;
+    if (!closed || closed[0] !== '1') return false;
+    return this.#post(buildMessage(c, 'cleared', new Date(Number(closed[1]))));
+  }
+
+  /**
+   * The periodic check: raises staleness for every company × resource older than its
+   * schedule allows, clears conditions that no longer hold, and announces open ones
+   * that could not be announced before (interval, failed POST). One worker process does
+   * it per `lockMs` (0: no lock).
+   */
+  async check(sources: CheckSources, lockMs = 50_000): Promise<void> {
+    if (lockMs > 0 && (await this.#redis.set(this.#key('check-lock'), String(process.pid), 'PX', lockMs, 'NX')) !== 'OK') {
+      return;
+    }
+    const now = this.#now();
+    const entries = freshnessEntriesOf(await readFreshness(sources.pool, sources.schema), now);
+    const staleIds = new Set<string>();
+    for (const e of entries ?? []) {
+      if (!e.stale) continue;
+      const c: Condition = {
+        condition: 'stale',
+        company: e.company,
+        resource: e.resource,
+        detail: e.lastSuccessAt
+          ? `Last successful sync ${e.lastSuccessAt}; stale after ${Math.round(e.staleAfterSeconds / 60)} min.`
+          : 'Never synced, while other companies have this resource.',
+      };
+      staleIds.add(conditionId(c));
+      const since = e.lastSuccessAt ? new Date(Date.parse(e.lastSuccessAt) + e.staleAfterSeconds * 1000) : now;
+      await this.raise(c, since);
+    }
+    for (const id of await this.#redis.smembers(this.#key('open'))) {
+      const fields = await this.#redis.hget(this.#key('condition', id), 'fields');
+      if (fields === null) continue;
+      const c = JSON.parse(fields) as Condition;
+      const since = new Date(Number((await this.#redis.hget(this.#key('condition', id), 'since')) ?? now.getTime()));
+      const holds = c.condition === 'stale' ? entries === null || staleIds.has(id) : !(await succeededSince(sources, c, since));
+      if (!holds) await this.clear(c);
+      else if (c.condition !== 'stale') await this.raise(c, since);
+    }
+  }
+
+  #key(...parts: string[]): string {
+    return [this.#prefix, ...parts].join(':');
+  }
+
+  #track(work: Promise<unknown>): void {
+    const p: Promise<void> = work
+      .then(() => undefined)
+      .catch((err: unknown) => this.#logger?.warn({ err: (err as Error).message }, 'notifier: could not record a condition'))
+      .finally(() => this.#pending.delete(p));
+    this.#pending.add(p);
+  }
+
+  /** Posts one message; false (logged, without the URL) when it could not be delivered. */
+  async #post(message: NotificationMessage): Promise<boolean> {
+    const fields = { condition: message.condition, state: message.state, company: message.company, resource: message.resource };
+    try {
+      const res = await fetch(this.#url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(message),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+        redirect: 'error',
+      });
+      await res.body?.cancel().catch(() => undefined);
+      if (res.ok) {
+        this.#logger?.info(fields, 'notification sent');
+        return true;
+      }
+      this.#logger?.warn({ ...fields, status: res.status }, 'notification refused by the webhook');
+    } catch (err) {
+      // undici's errors name the address it tried; the cause's code says enough.
+      const e = err as Error & { cause?: { code?: string } };
+      this.#logger?.warn({ ...fields, reason: e.cause?.code ?? e.name }, 'notification could not be sent');
+    }
+    return false;
+  }
+}
+
+/**
+ * True when the warehouse has a run of `c`'s scope that started after `since` and
+ * succeeded. Only the parts of the scope the condition names are matched: a failed
+ * schedule tick names a connection only, a token rejection too.
+ */
+async function succeededSince(sources: CheckSources, c: Condition, since: Date): Promise<boolean> {
+  const clauses = ["status = 'succeeded'", 'started_at > $1'];
+  const values: unknown[] = [since];
+  const match = (column: string, value: string | null) => {
+    values.push(value);
+    clauses.push(`${column} is not distinct from $${values.length}`);
+  };
+  if (c.connection !== undefined) match('connection', c.connection);
+  if (c.condition === 'job_failed') {
+    if (c.company !== undefined) match('company_cnpj', c.company === 'group' ? null : c.company);
+    if (c.resource !== undefined) match('resource', c.resource);
+  }
+  const { rows } = await sources.pool.query(
+    `select 1 from ${quoteIdent(sources.schema)}.sync_runs where ${clauses.join(' and ')} limit 1`,
+    values,
+  );
+  return rows.length > 0;
+}
+
+/** A running periodic check. */
+export interface StalenessWatch {
+  /** Stops it and waits for a check in progress. */
+  stop(): Promise<void>;
+}
+
+/** Runs `notifier.check` every `intervalMs` (default one minute) until stopped; failures are logged. */
+export function startStalenessWatch(
+  notifier: Pick<WebhookNotifier, 'check'>,
+  sources: CheckSources,
+  options: { intervalMs?: number; logger?: Logger } = {},
+): StalenessWatch {
+  const intervalMs = options.intervalMs ?? 60_000;
+  let running: Promise<void> = Promise.resolve();
+  const tick = () => {
+    running = running
+      .then(() => notifier.check(sources, Math.max(1000, intervalMs - 1000)))
+      .catch((err: unknown) => options.logger?.warn({ err: (err as Error).message }, 'notifier: staleness check failed'));
+  };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Retention of the tables that grow with every run: rows older than the configured
+ * number of days are deleted by the nightly schedule tick. Each such table is one rule
+ * of {@link RETENTION_RULES}; a log-like table added later joins with a rule, a
+ * `<TABLE>_RETENTION_DAYS` variable in src/config.ts and a line in
+ * docs/configuration.md.
+ */
+import type { Config, RetainedTable } from '../config.js';
+import type { Logger } from '../logger.js';
+import { quoteIdent } from './freshness.js';
+
+/** How one table is trimmed. */
+export interface RetentionRule {
+  /** The table. */
+  readonly table: RetainedTable;
+  /** Its key column, by which rows are deleted in batches. */
+  readonly key: string;
+  /** Timestamp column that dates a row. */
+  readonly timeColumn: string;
+  /**
+   * Rows kept whatever their age, as a `select <key> from <table>` query (`$table` is
+   * replaced by the qualified table name); omit to keep none.
+   */
+  readonly keep?: string;
+}
+
+/** The tables trimmed by the nightly schedule. */
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  {
+    table: 'sync_runs',
+    key: 'id',
+    timeColumn: 'started_at',
+    // The sync_freshness view is the last success per company × resource: that run stays,
+    // or a company that stopped syncing would vanish from freshness instead of going stale.
+    keep:
+      "select distinct on (company_cnpj, resource) id from $table where status = 'succeeded' " +
+      'order by company_cnpj, resource, finished_at desc',
+  },
+];
+
+/** Rows deleted per statement: big enough to be quick, small enough not to hold locks long. */
+export const RETENTION_BATCH = 5_000;
+
+/** The statement that deletes one batch of rows of `rule` older than `$1` (pure; Postgres has no DELETE ... LIMIT). */
+export function buildRetentionDelete(schema: string, rule: RetentionRule, batch = RETENTION_BATCH): string {
+  const table = `${quoteIdent(schema)}.${quoteIdent(rule.table)}`;
+  const key = quoteIdent(rule.key);
+  const keep = rule.keep ? ` and ${key} not in (${rule.keep.replaceAll('$table', table)})` : '';
+  return (
+    `delete from ${table} where ${key} in (` +
+    `select ${key} from ${table} where ${quoteIdent(rule.timeColumn)} < $1${keep} limit ${batch})`
+  );
+}
+
+/** The subset of a pg Pool that retention needs. */
+export interface RetentionDb {
+  query(sql: string, values?: unknown[]): Promise<{ rowCount?: number | null }>;
+}
+
+/** Rows deleted per table. */
+export type RetentionResult = Partial<Record<RetainedTable, number>>;
+
+/** Options of {@link applyRetention}. */
+export interface RetentionOptions {
+  /** Clock (tests). */
+  readonly now?: Date;
+  /** Rows per statement (default {@link RETENTION_BATCH}). */
+  readonly batch?: number;
+}
+
+/**
+ * Deletes, for every rule whose retention is not 0, the rows dated before `now - days`.
+ * Returns how many rows each table lost.
+ */
+export async function applyRetention(
+  db: RetentionDb,
+  schema: string,
+  days: Readonly<Record<RetainedTable, number>>,
+  options: RetentionOptions = {},
+): Promise<RetentionResult> {
+  const now = options.now ?? new Date();
+  const batch = options.batch ?? RETENTION_BATCH;
+  const result: RetentionResult = {};
+  for (const rule of RETENTION_RULES) {
+    const keepDays = days[rule.table];
+    if (!keepDays) continue;
+    const before = new Date(now.getTime() - keepDays * 86_400_000);
+    const sql = buildRetentionDelete(schema, rule, batch);
+    let deleted = 0;
+    for (;;) {
+      const { rowCount } = await db.query(sql, [before]);
+      deleted += rowCount ?? 0;
+      if ((rowCount ?? 0) < batch) break;
+    }
+    result[rule.table] = deleted;
+  }
+  return result;
+}
+
+/** What the nightly tick hands over: the warehouse, the retention settings, the logger. */
+export interface NightlyRetentionContext {
+  readonly config: Pick<Config, 'retentionDays'>;
+  readonly warehouse: { readonly pool: RetentionDb; readonly schema: string };
+  readonly logger: Logger;
+}
+
+/**
+ * Applies retention from the nightly schedule tick. A failure is logged, never thrown:
+ * trimming history must not stop the night's sync.
+ */
+export async function runNightlyRetention(rt: NightlyRetentionContext, now: Date = new Date()): Promise<void> {
+  try {
+    const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, { now });
+    rt.logger.info({ deleted, retentionDays: rt.config.retentionDays }, 'retention applied');
+  } catch (err) {
+    rt.logger.error({ err: (err as Error).message }, 'retention failed; old rows are kept until the next night');
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * docker-compose.yml and the Dockerfile keep the ops surfaces local: every published
+ * port is bound to 127.0.0.1, the image opens its ops server only inside the container,
+ * and `docker-compose config -q` accepts the file where docker-compose is installed.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const compose = parseYaml(readFileSync(`${ROOT}docker-compose.yml`, 'utf8')) as {
+  services: Record<string, { ports?: (string | { host_ip?: string })[]; environment?: Record<string, string> }>;
+};
+
+describe('docker-compose.yml', () => {
+  it('publishes every port on 127.0.0.1 only', () => {
+    const published = Object.entries(compose.services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, p] as const));
+    expect(published.length).toBeGreaterThan(0);
+    for (const [name, port] of published) {
+      const bound = typeof port === 'string' ? port.split(':')[0] : port.host_ip;
+      expect(bound, `${name} publishes ${JSON.stringify(port)}`).toBe('127.0.0.1');
+    }
+  });
+
+  it('passes docker-compose config -q', async (ctx) => {
+    const binary = ['/usr/bin/docker-compose', '/usr/local/bin/docker-compose'].find((p) => existsSync(p));
+    if (!binary) return ctx.skip('docker-compose is not installed (apt-get install docker-compose)');
+    const { stderr } = await promisify(execFile)(binary, ['config', '-q'], { cwd: ROOT });
+    expect(stderr).toBe('');
+  });
+});
+
+describe('Dockerfile', () => {
+  it('sets OPS_HOST=0.0.0.0 explicitly, the default elsewhere being 127.0.0.1', () => {
+    expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toMatch(/^\s+OPS_HOST=0\.0\.0\.0$/m);
+  });
+});

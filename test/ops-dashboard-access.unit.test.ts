@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { carriesCredential, decideDashboardAccess } from '../src/ops/dashboard-access.js';
+
+const CREDENTIAL = { user: 'operator', token: 'tok:with-colon-0123456789' };
+const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+
+describe('decideDashboardAccess', () => {
+  it('lets every reading method through, with or without a credential configured', () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'get']) {
+      expect(decideDashboardAccess({ method }, undefined)).toEqual({ allow: true });
+      expect(decideDashboardAccess({ method }, CREDENTIAL)).toEqual({ allow: true });
+    }
+  });
+
+  it('refuses every write with 403 when no credential is configured, whatever the request carries', () => {
+    for (const method of ['PUT', 'POST', 'PATCH', 'DELETE']) {
+      const d = decideDashboardAccess({ method, authorization: basic('operator', CREDENTIAL.token) }, undefined);
+      expect(d).toMatchObject({ allow: false, status: 403 });
+    }
+  });
+
+  it('asks for the credential with 401 and a basic-auth challenge when it is missing or wrong', () => {
+    for (const authorization of [undefined, '', 'Basic', basic('operator', 'tok'), 'Bearer tok', 'Digest x']) {
+      const d = decideDashboardAccess({ method: 'PUT', authorization, host: 'h:1' }, CREDENTIAL);
+      expect(d).toMatchObject({ allow: false, status: 401, challenge: expect.stringMatching(/^Basic realm=/) });
+    }
+  });
+
+  it('allows the operator from the same origin or a client without Origin, never from another origin', () => {
+    const authorization = basic('operator', CREDENTIAL.token);
+    expect(decideDashboardAccess({ method: 'PUT', authorization, host: 'h:1' }, CREDENTIAL)).toEqual({ allow: true });
+    expect(decideDashboardAccess({ method: 'PUT', authorization, host: 'h:1', origin: 'http://h:1' }, CREDENTIAL)).toEqual({
+      allow: true,
+    });
+    for (const origin of ['http://other:1', 'null', 'not a url']) {
+      expect(decideDashboardAccess({ method: 'PUT', authorization, host: 'h:1', origin }, CREDENTIAL)).toMatchObject({
+        allow: false,
+        status: 403,
+      });
+    }
+  });
+});
+
+describe('carriesCredential', () => {
+  it('splits basic auth at the first colon, so a token may hold colons', () => {
+    expect(carriesCredential(basic('operator', CREDENTIAL.token), CREDENTIAL)).toBe(true);
+    expect(carriesCredential(basic('operator', 'tok'), CREDENTIAL)).toBe(false);
+    expect(carriesCredential(basic('', CREDENTIAL.token), CREDENTIAL)).toBe(false);
+  });
+
+  it('takes the token as a bearer token, schemes in any case', () => {
+    expect(carriesCredential(`bearer ${CREDENTIAL.token}`, CREDENTIAL)).toBe(true);
+    expect(carriesCredential(`Bearer ${CREDENTIAL.token}x`, CREDENTIAL)).toBe(false);
+  });
+});

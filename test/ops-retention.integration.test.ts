@@ -1,0 +1,94 @@
+/**
+ * Retention of sync_runs against a migrated warehouse: old rows go in batches, the last
+ * success of each company × resource stays (sync_freshness does not change), 0 keeps
+ * everything, and the nightly schedule tick applies it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { planSchedule } from '../jobs/plan-schedule.js';
+import { applyRetention, buildRetentionDelete, RETENTION_RULES } from '../src/ops/retention.js';
+import type { SyncRuntime } from '../src/sync/runtime.js';
+import { startHarness, type Harness } from './sync-harness.js';
+
+const DAY = 86_400_000;
+const NOW = new Date('2026-10-20T12:00:00Z');
+const A = '11222333000181';
+const B = '44555666000172';
+
+let h: Harness;
+let rt: SyncRuntime;
+
+async function run(company: string | null, resource: string, status: string, daysAgo: number): Promise<void> {
+  const at = new Date(NOW.getTime() - daysAgo * DAY);
+  await h.pool.query(
+    `insert into "${h.schema}".sync_runs (job_id, connection, resource, company_cnpj, status, started_at, finished_at)
+     values ($1, 'default', $2, $3, $4, $5, $5)`,
+    [`${resource}.${company}.${daysAgo}`, resource, company, status, at],
+  );
+}
+
+const remaining = async () =>
+  (
+    await h.pool.query<{ k: string }>(
+      `select job_id || ':' || status as k from "${h.schema}".sync_runs order by job_id`,
+    )
+  ).rows.map((r) => r.k);
+
+const freshness = async () =>
+  (await h.pool.query(`select company_cnpj, resource, last_success_at from "${h.schema}".sync_freshness order by 1, 2`)).rows;
+
+beforeAll(async () => {
+  h = await startHarness('retention', { today: '2026-10-20' });
+  rt = await h.runtime({ SYNC_RUNS_RETENTION_DAYS: '90' });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+beforeEach(async () => {
+  await h.pool.query(`delete from "${h.schema}".sync_runs`);
+  await run(A, 'punches', 'succeeded', 200); // superseded by the run of 150 days ago
+  await run(A, 'punches', 'succeeded', 150); // A's last punches success: kept, however old
+  await run(A, 'punches', 'failed', 120);
+  await run(A, 'hour_totals', 'succeeded', 100); // superseded by the recent one
+  await run(A, 'hour_totals', 'succeeded', 10);
+  await run(B, 'punches', 'running', 95); // a run whose worker died
+  await run(B, 'punches', 'succeeded', 1);
+  await run(null, 'companies', 'succeeded', 300); // group-level last success: kept
+  await run(null, 'companies', 'failed', 89);
+});
+
+describe('sync_runs retention', () => {
+  it('deletes runs older than the retention, keeping the last success of each company and resource', async () => {
+    const before = await freshness();
+    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90 }, { now: NOW, batch: 2 });
+    expect(deleted).toEqual({ sync_runs: 4 });
+    expect(await remaining()).toEqual([
+      'companies.null.300:succeeded',
+      'companies.null.89:failed',
+      'hour_totals.11222333000181.10:succeeded',
+      'punches.11222333000181.150:succeeded',
+      'punches.44555666000172.1:succeeded',
+    ]);
+    expect(await freshness()).toEqual(before);
+  });
+
+  it('keeps everything when the retention is 0', async () => {
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0 }, { now: NOW })).toEqual({});
+    expect(await remaining()).toHaveLength(9);
+  });
+
+  it('is applied by the nightly schedule tick, and only by it', async () => {
+    await planSchedule(rt, { connection: 'default', kind: 'punches' }, () => NOW);
+    expect(await remaining()).toHaveLength(9);
+    await planSchedule(rt, { connection: 'default', kind: 'nightly' }, () => NOW);
+    expect(await remaining()).toHaveLength(5);
+    await rt.queues.sync.obliterate({ force: true });
+  });
+
+  it('deletes in batches by key, never with an unbounded statement', () => {
+    const sql = buildRetentionDelete('wh', RETENTION_RULES[0]!, 100);
+    expect(sql).toMatch(/^delete from "wh"\."sync_runs" where "id" in \(select "id" from "wh"\."sync_runs" where "started_at" < \$1 and "id" not in \(select distinct on \(company_cnpj, resource\) id from "wh"\."sync_runs" /);
+    expect(sql).toMatch(/ limit 100\)$/);
+  });
+});
