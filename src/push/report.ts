@@ -35,6 +35,13 @@ const WORDS: Record<Outcome, string> = {
 /** Rows listed per outcome in the printed summary (all of them are in the report). */
 export const LISTED_PER_OUTCOME = 20;
 
+/** Longest piece of a row (key, message) printed in the summary; the report keeps it whole. */
+const MAX_PRINTED = 160;
+
+function clip(text: string | undefined): string | undefined {
+  return text !== undefined && text.length > MAX_PRINTED ? `${text.slice(0, MAX_PRINTED - 3)}...` : text;
+}
+
 /** The summary lines of a push (pure). */
 export function summaryLines(r: PushResult, reportPath?: string): string[] {
   const counts = OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => `${r.counts[o]} ${WORDS[o]}`);
@@ -43,7 +50,7 @@ export function summaryLines(r: PushResult, reportPath?: string): string[] {
   for (const outcome of OUTCOMES) {
     const rows = r.rows.filter((x) => x.outcome === outcome);
     for (const x of rows.slice(0, LISTED_PER_OUTCOME)) {
-      const detail = [x.key, x.id ? `id ${x.id}` : undefined, x.code && x.code !== 'exists' ? x.code : undefined, x.message].filter(Boolean).join(': ');
+      const detail = [clip(x.key), x.id ? `id ${x.id}` : undefined, x.code && x.code !== 'exists' ? x.code : undefined, clip(x.message)].filter(Boolean).join(': ');
       lines.push(`  line ${x.line}: ${WORDS[outcome]}${detail ? `: ${detail}` : ''}`);
     }
     if (rows.length > LISTED_PER_OUTCOME) {

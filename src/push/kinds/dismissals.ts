@@ -4,8 +4,9 @@
  * would move the date), and no read shows dismissals, so the check is indirect:
  * - a collaborator in the active list (`GET collaborator`) is dismissed;
  * - one not in it but known in the company (the warehouse's collaborators, or the
- *   company's period data around the dismissal date, `point/getFromPeriod`) is
- *   already dismissed (or blocked) and skipped;
+ *   company's period data of the 31 days up to the dismissal date,
+ *   `collaborator/totalHours`, which names everyone with days in the period by CPF and
+ *   registration number) is already dismissed (or blocked) and skipped;
  * - one found nowhere is sent, and the API answers `collaborator_not_found` when the
  *   person is unknown.
  * A row identified only by `collaborator_id` is refused before sending: no read shows
@@ -13,10 +14,10 @@
  */
 import type { Dismissal } from '../../api/client.js';
 import type { CollaboratorBlock } from '../../api/schemas.js';
+import type { DateWindow } from '../../sync/windows.js';
 import { addDays } from '../../util/time.js';
 import { MAX_WINDOW_DAYS } from '../../sync/windows.js';
 import { RowInvalid, type CheckContext, type Existing, type WriteKind } from '../kind.js';
-import { pointsOf } from './period-reads.js';
 
 /** The CPFs the warehouse knows in the company, and registration number → CPF. */
 async function knownToWarehouse(ctx: CheckContext): Promise<{ cpfs: Set<string>; byRegistration: Map<string, string> }> {
@@ -31,6 +32,12 @@ async function knownToWarehouse(ctx: CheckContext): Promise<{ cpfs: Set<string>;
     byRegistration.set(String(row.registration_number), String(row.cpf));
   }
   return { cpfs, byRegistration };
+}
+
+/** The 31 days (spec §8) up to the dismissal date, or up to today for a date still ahead. */
+function probeWindow(dismissalDate: string, today: string): DateWindow {
+  const to = dismissalDate < today ? dismissalDate : today;
+  return { from: addDays(to, -(MAX_WINDOW_DAYS - 1)), to };
 }
 
 /** `push dismissals`. */
@@ -64,6 +71,16 @@ export const dismissals: WriteKind<Dismissal> = {
     const activeByCpf = new Map(active.map((c) => [c.national_registry, c]));
     const activeByRegistration = new Map(active.map((c) => [c.registration_number, c]));
     let warehouse: Awaited<ReturnType<typeof knownToWarehouse>> | undefined;
+    const reads = new Map<string, Promise<CollaboratorBlock[]>>();
+    const inPeriod = (w: DateWindow): Promise<CollaboratorBlock[]> => {
+      const k = `${w.from}|${w.to}`;
+      let p = reads.get(k);
+      if (!p) {
+        p = ctx.api.getTotalHours({ beginDate: w.from, endDate: w.to }, undefined, ctx.call);
+        reads.set(k, p);
+      }
+      return p;
+    };
     const planned = new Map<string, number>();
     const out = new Map<number, Existing>();
     for (const c of candidates) {
@@ -79,17 +96,17 @@ export const dismissals: WriteKind<Dismissal> = {
       }
       warehouse ??= await knownToWarehouse(ctx);
       const cpf = b.national_registry ?? warehouse.byRegistration.get(b.registration_number!);
-      if (cpf === undefined) continue;
-      if (warehouse.cpfs.has(cpf)) {
-        out.set(c.index, { exists: true, note: `CPF ${cpf} is not in the active list of company ${ctx.company} and the warehouse knows it: already dismissed` });
+      const who = cpf !== undefined ? `CPF ${cpf}` : `registration ${b.registration_number}`;
+      if (cpf !== undefined && warehouse.cpfs.has(cpf)) {
+        out.set(c.index, { exists: true, note: `${who} is not in the active list of company ${ctx.company} and the warehouse knows it: already dismissed` });
         continue;
       }
-      const to = b.dismissal_date < ctx.today ? b.dismissal_date : ctx.today;
-      const seen = await pointsOf(ctx, { from: addDays(to, -(MAX_WINDOW_DAYS - 1)), to }, [cpf]);
-      if (seen.some((p) => p.national_registry === cpf)) {
+      const seen = await inPeriod(probeWindow(b.dismissal_date, ctx.today));
+      const match = seen.find((p) => (cpf !== undefined ? p.national_registry === cpf : p.registration_number === b.registration_number));
+      if (match) {
         out.set(c.index, {
           exists: true,
-          note: `CPF ${cpf} is not in the active list of company ${ctx.company} but its period data shows it: already dismissed (or blocked)`,
+          note: `${who} is not in the active list of company ${ctx.company} but its period data shows it: already dismissed (or blocked)`,
         });
       }
     }
