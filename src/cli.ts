@@ -77,7 +77,7 @@ function buildProgram(): Command {
     .command('push')
     .description('write the rows of a CSV or JSONL file through the API: a plan by default, --apply writes (docs/push.md)')
     .argument('<kind>', PUSH_KINDS.join(' | '))
-    .requiredOption('--file <path>', 'input rows: a .csv (";" or "," separated) or .jsonl file')
+    .option('--file <path>', 'input rows: a .csv (";" or "," separated) or .jsonl file (required)')
     .option('--apply', 'write; without it nothing is written and the plan is shown', false)
     .option('--report <path>', "write every row's outcome to this .csv or .json file")
     .option('--connection <name>', 'the connection of PUNCHLINE_CONFIG to write with (required when several)')
