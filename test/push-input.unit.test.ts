@@ -3,21 +3,19 @@
  * values, preparing rows of a kind (files, references), the summary, the exit code
  * and the sync jobs a push queues.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
 import { UsageError } from '../src/commands/context.js';
 import { readField } from '../src/push/fields.js';
 import { detectDelimiter, readRows, type ColumnRules, type RawRow } from '../src/push/input.js';
-import { WRITE_KINDS } from '../src/push/kinds/index.js';
-import { exitCodeOf, PUSH_EXIT } from '../src/push/outcomes.js';
-import { isPrepared, prepareRows } from '../src/push/prepare.js';
+import { PUSH_KINDS, WRITE_KINDS } from '../src/push/kinds/index.js';
+import { countOutcomes, exitCodeOf, PUSH_EXIT } from '../src/push/outcomes.js';
+import { columnRules, isPrepared, prepareRows } from '../src/push/prepare.js';
 import { summaryLines } from '../src/push/report.js';
 import { pushSyncJobs } from '../src/push/sync-after.js';
 import type { PushResult } from '../src/push/engine.js';
-import { countOutcomes } from '../src/push/outcomes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'push-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -179,5 +177,15 @@ describe('the sync a push queues', () => {
     expect(jobs.every((j) => j.data.origin === 'push' && j.data.scoped === true)).toBe(true);
     expect(jobs.find((j) => j.name === 'absences')!.data.followUp).toBe(true);
     expect(pushSyncJobs(target, [])).toEqual([]);
+  });
+});
+
+describe('docs/push.md', () => {
+  it('names every kind and every column each kind accepts', () => {
+    const doc = readFileSync(new URL('../docs/push.md', import.meta.url), 'utf8');
+    for (const kind of PUSH_KINDS) {
+      expect(doc, kind).toContain(`\`${kind}\``);
+      for (const column of columnRules(WRITE_KINDS[kind]).accepted) expect(doc, `${kind}.${column}`).toContain(`\`${column}\``);
+    }
   });
 });
