@@ -15,7 +15,9 @@ import { countOutcomes, exitCodeOf, PUSH_EXIT } from '../src/push/outcomes.js';
 import { columnRules, isPrepared, prepareRows } from '../src/push/prepare.js';
 import { summaryLines } from '../src/push/report.js';
 import { pushSyncJobs } from '../src/push/sync-after.js';
-import type { PushResult } from '../src/push/engine.js';
+import { writeErrorResult, type PushResult } from '../src/push/engine.js';
+import { pushProgressLine } from '../src/push/progress.js';
+import { AuthError, NetworkError, PunchInFutureError, ServerError } from '../src/api/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'push-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -187,5 +189,34 @@ describe('docs/push.md', () => {
       expect(doc, kind).toContain(`\`${kind}\``);
       for (const column of columnRules(WRITE_KINDS[kind]).accepted) expect(doc, `${kind}.${column}`).toContain(`\`${column}\``);
     }
+  });
+});
+
+describe('how a failed write is reported', () => {
+  it('is refused for an API answer, failed when the answer is not conclusive, and stops the run on a rejected token', () => {
+    const endpoint = 'POST point';
+    expect(writeErrorResult(new PunchInFutureError({ endpoint, status: 422, message: 'in the future' }))).toMatchObject({
+      outcome: 'refused',
+      code: 'date_time_greater_than_now',
+    });
+    expect(writeErrorResult(new NetworkError({ endpoint, mayHaveReachedServer: true, message: 'connection lost' }))).toMatchObject({
+      outcome: 'failed',
+      code: 'network',
+      message: expect.stringMatching(/may have taken effect: run the same file again/),
+    });
+    expect(writeErrorResult(new NetworkError({ endpoint, mayHaveReachedServer: false, message: 'could not connect' }))).toMatchObject({
+      outcome: 'failed',
+      message: expect.stringMatching(/did not reach the API/),
+    });
+    expect(writeErrorResult(new ServerError({ endpoint, status: 500 }))).toMatchObject({ outcome: 'failed', code: 'server_error' });
+    expect(writeErrorResult(new AuthError({ endpoint, status: 401 }))).toMatchObject({ outcome: 'refused', stop: true });
+    const aborted = AbortSignal.abort(new Error('stop'));
+    expect(writeErrorResult(new Error('stop'), aborted)).toMatchObject({ outcome: 'failed', code: 'interrupted' });
+  });
+
+  it('shows write progress with what is not done', () => {
+    expect(pushProgressLine('punches', { done: 3, total: 5, created: 2, notDone: 1, elapsedMs: 3000 })).toBe(
+      'push punches: 3/5 writes, 2 created, 1 refused or failed, ETA 2s',
+    );
   });
 });

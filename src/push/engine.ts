@@ -249,7 +249,6 @@ async function writeAll(
           const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
           result = { line: p.line, outcome: 'created', key: p.label, ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
           touched.push(...kind.touches(p.body));
-          created += 1;
           try {
             await recordReceipt(deps.db, deps.schema, {
               company: deps.company,
@@ -269,6 +268,7 @@ async function writeAll(
           result = { line: p.line, outcome: e.outcome, key: p.label, code: e.code, message: e.message };
         }
         results.set(index, result);
+        if (result.outcome === 'created') created += 1;
         done += 1;
         deps.onWritten?.(result);
         report();

@@ -4,6 +4,7 @@
  * read of the API shows, so its check before writing reads these receipts; for every
  * kind they are the record of what punchline wrote, when, and from which line.
  */
+import { PermanentSyncError } from '../sync/errors.js';
 import type { Queryable } from '../sync/run-records.js';
 
 /** A receipt as written after a successful write. */
@@ -67,4 +68,17 @@ export async function findReceipts(
     });
   }
   return out;
+}
+
+/** Fails with a clear message when the warehouse predates `push_receipts` (run `punchline migrate`). */
+export async function checkReceiptsTable(db: Queryable, schema: string): Promise<void> {
+  try {
+    await db.query(`select 1 from "${schema}".push_receipts limit 1`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '42P01') throw err;
+    throw new PermanentSyncError(
+      'warehouse_not_migrated',
+      `the warehouse schema "${schema}" has no push_receipts table yet (run punchline migrate first)`,
+    );
+  }
 }

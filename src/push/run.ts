@@ -12,6 +12,7 @@ import type { PushOptions } from './args.js';
 import { runPush, type PushDeps, type PushResult } from './engine.js';
 import { WRITE_KINDS } from './kinds/index.js';
 import type { LocalRow } from './prepare.js';
+import { checkReceiptsTable } from './receipts.js';
 import { queueSyncAfterPush, type PushTarget } from './sync-after.js';
 
 /** What a push did. */
@@ -36,6 +37,7 @@ export async function pushRows(
 ): Promise<PushRun> {
   const { db, schema } = rt.warehouse;
   await checkWarehouse(db, schema);
+  await checkReceiptsTable(db, schema);
   const { connection } = options;
   const client = rt.client(connection.name);
   const walk = await checkConnection(client);
