@@ -8,6 +8,7 @@ import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configSecrets, loadConfig } from './config.js';
 import { createLogger, registerSecret } from './logger.js';
 import { EXIT, UsageError, type CommandContext } from './commands/context.js';
+import { PUSH_KINDS } from './push/kind-names.js';
 
 type Action = (ctx: CommandContext) => Promise<number>;
 
@@ -70,6 +71,19 @@ function buildProgram(): Command {
     .option('--no-progress', 'plain progress lines even on a TTY')
     .action((opts) =>
       execute(async (ctx) => (await import('./commands/backfill.js')).backfillCommand(ctx, opts)),
+    );
+
+  program
+    .command('push')
+    .description('write the rows of a CSV or JSONL file through the API: a plan by default, --apply writes (docs/push.md)')
+    .argument('<kind>', PUSH_KINDS.join(' | '))
+    .option('--file <path>', 'input rows: a .csv (";" or "," separated) or .jsonl file (required)')
+    .option('--apply', 'write; without it nothing is written and the plan is shown', false)
+    .option('--report <path>', "write every row's outcome to this .csv or .json file")
+    .option('--connection <name>', 'the connection of PUNCHLINE_CONFIG to write with (required when several)')
+    .option('--no-progress', 'plain progress lines even on a TTY')
+    .action((kind: string, opts) =>
+      execute(async (ctx) => (await import('./commands/push.js')).pushCommand(ctx, kind, opts)),
     );
 
   program

@@ -100,6 +100,8 @@ export interface Config {
   readonly workerLockMs: number;
   /** Largest API response body read at once; a larger window is split (bounds worker memory). */
   readonly apiMaxResponseBytes: number;
+  /** Largest attachment or photo file `punchline push` sends, in bytes (checked before anything is sent). */
+  readonly pushMaxFileBytes: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
 }
@@ -201,6 +203,7 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: intFrom('WORKER_CONCURRENCY', 1, 256).default(4),
   WORKER_LOCK_MS: intFrom('WORKER_LOCK_MS', 1_000, 600_000).default(30_000),
   API_MAX_RESPONSE_BYTES: intFrom('API_MAX_RESPONSE_BYTES', 65_536, 1_073_741_824).default(16 * 1024 * 1024),
+  PUSH_MAX_FILE_BYTES: intFrom('PUSH_MAX_FILE_BYTES', 1, 1_073_741_824).default(5 * 1024 * 1024),
   SCHEDULES_ENABLED: boolFrom('SCHEDULES_ENABLED').default(true),
   SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
   SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
@@ -418,6 +421,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerLockMs: e.WORKER_LOCK_MS,
     apiMaxResponseBytes: e.API_MAX_RESPONSE_BYTES,
+    pushMaxFileBytes: e.PUSH_MAX_FILE_BYTES,
     schedules: Object.freeze({
       enabled: e.SCHEDULES_ENABLED,
       punches: e.SCHEDULE_PUNCHES,

@@ -8,7 +8,7 @@ import { RESOURCES, type Resource } from './resources.js';
 import { isCalendarDate } from '../api/schemas.js';
 
 /** Why a job was queued. */
-export const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk'] as const;
+export const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk', 'push'] as const;
 /** Why a job was queued. */
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
 

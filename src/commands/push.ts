@@ -1,0 +1,49 @@
+/**
+ * `punchline push <kind> --file F [--apply] [--report R] [--connection NAME]`
+ * (docs/push.md): arguments and every row of the file are checked before any request
+ * (a bad argument or an unusable file exits 2); then the warehouse and the connection
+ * are checked (exit 1 when they fail); then what exists is checked and, with
+ * `--apply`, the rest is written and the sync of what was created is queued. Exit 0
+ * only when every row was created or skipped, 3 when some were not (see the report).
+ */
+import type { CommandContext } from './context.js';
+import { JOBS } from '../../jobs/index.js';
+import { parsePushArgs, type PushArgs } from '../push/args.js';
+import { exitCodeOf } from '../push/outcomes.js';
+import { summaryLines, writeReport } from '../push/report.js';
+
+/** Runs `punchline push`. */
+export async function pushCommand(ctx: CommandContext, kind: string, args: PushArgs): Promise<number> {
+  const options = parsePushArgs(kind, args, ctx.config);
+  // Loaded only after the arguments passed: a typo fails without loading BullMQ and the rest.
+  const [{ WRITE_KINDS }, { prepareRows }, { barPushReporter, plainPushReporter }, { pushRows }, { openRuntime }] = await Promise.all([
+    import('../push/kinds/index.js'),
+    import('../push/prepare.js'),
+    import('../push/progress.js'),
+    import('../push/run.js'),
+    import('../sync/runtime.js'),
+  ]);
+  // Every row is read and checked locally before anything is asked of the API.
+  const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes });
+
+  const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
+  try {
+    const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
+    const reporter = tty ? barPushReporter(options.kind, ctx.out) : plainPushReporter(options.kind, ctx.out);
+    const run = await pushRows(rt, options, rows, { signal: ctx.signal, onProgress: (p) => reporter.update(p) }).finally(() =>
+      reporter.stop(),
+    );
+    for (const line of summaryLines(run.result, options.report)) ctx.out.write(`${line}\n`);
+    if (run.queued) {
+      const { added, pending } = run.queued;
+      ctx.out.write(`sync queued for company ${run.target.company}: ${[...added, ...pending].join(', ')}\n`);
+    }
+    if (options.report) {
+      await writeReport(options.report, run.result);
+      ctx.out.write(`report written to ${options.report}\n`);
+    }
+    return exitCodeOf(run.result.rows);
+  } finally {
+    await rt.close();
+  }
+}

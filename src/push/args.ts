@@ -1,0 +1,86 @@
+/**
+ * The arguments of `punchline push <kind> --file F [--apply] [--report R]
+ * [--connection NAME]`, checked before any work: a problem is a {@link UsageError}
+ * (one line, exit 2) and nothing is read from the API or written.
+ */
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { selectConnections, type Config, type Connection } from '../config.js';
+import { UsageError } from '../commands/context.js';
+import { inputFormatOf } from './input.js';
+import { PUSH_KINDS, isPushKind, type PushKind } from './kind-names.js';
+import { reportFormatOf } from './report.js';
+
+/** Options as commander passes them. */
+export interface PushArgs {
+  /** `--file`. */
+  file?: string;
+  /** `--apply`. */
+  apply?: boolean;
+  /** `--report`. */
+  report?: string;
+  /** `--connection`. */
+  connection?: string;
+  /** False with `--no-progress`. */
+  progress?: boolean;
+}
+
+/** Checked options of a push. */
+export interface PushOptions {
+  /** The kind. */
+  readonly kind: PushKind;
+  /** Input file as given. */
+  readonly file: string;
+  /** Write (otherwise plan). */
+  readonly apply: boolean;
+  /** Report path, if asked. */
+  readonly report?: string;
+  /** The connection whose token's company receives the writes. */
+  readonly connection: Connection;
+  /** Show progress (a bar on a TTY). */
+  readonly progress: boolean;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Checks the arguments of `punchline push`; throws {@link UsageError} or ConfigError. */
+export function parsePushArgs(kind: string, args: PushArgs, config: Config): PushOptions {
+  if (!isPushKind(kind)) throw new UsageError(`unknown kind "${kind}" (choose from: ${PUSH_KINDS.join(', ')})`);
+  const file = args.file;
+  if (!file) throw new UsageError('--file is required (a .csv or .jsonl file)');
+  if (!inputFormatOf(file)) throw new UsageError(`--file ${file}: use a .csv or .jsonl file`);
+  if (!isFile(file)) throw new UsageError(`--file ${file}: no such file`);
+  if (args.report !== undefined) {
+    if (!reportFormatOf(args.report)) throw new UsageError(`--report ${args.report}: use a .csv or .json file name`);
+    if (!isDirectory(dirname(resolve(args.report)))) throw new UsageError(`--report ${args.report}: its directory does not exist`);
+    if (resolve(args.report) === resolve(file)) throw new UsageError('--report must not overwrite --file');
+  }
+  const connections = selectConnections(config, args.connection);
+  if (connections.length > 1) {
+    throw new UsageError(
+      `several connections are configured (${connections.map((c) => c.name).join(', ')}): name the one to write with --connection`,
+    );
+  }
+  return {
+    kind,
+    file,
+    apply: args.apply === true,
+    ...(args.report !== undefined ? { report: args.report } : {}),
+    connection: connections[0]!,
+    progress: args.progress !== false,
+  };
+}

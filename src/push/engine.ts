@@ -1,0 +1,279 @@
+/**
+ * The engine of `punchline push`, one for every write kind (kinds/): after the local
+ * checks (prepare.ts) it resolves names into ids, builds each request body, drops
+ * repeats of an entity within the file, asks the API (and the warehouse) what already
+ * exists, and only then — with `apply` — writes what is left, one write per entity.
+ *
+ * Every row is validated and checked before the first write, so a row that cannot be
+ * sent (a missing attachment, an unknown department) never leaves a half-done file
+ * behind it. A write is never retried unless it certainly did not reach the server
+ * (the client's rule for writes); one without a conclusive answer is reported `failed`
+ * and a rerun of the same file settles it through the check before writing.
+ */
+import pLimit from 'p-limit';
+import type { ApiClient } from '../api/client.js';
+import { ApiError, AuthError, NetworkError, ResponseTooLargeError, ResponseValidationError } from '../api/errors.js';
+import type { WorkItem } from '../sync/planner.js';
+import type { Queryable } from '../sync/run-records.js';
+import { RowInvalid, type Candidate, type CheckContext, type WriteKind } from './kind.js';
+import { countOutcomes, type OutcomeCounts, type RowResult } from './outcomes.js';
+import { isPrepared, type LocalRow, type PreparedRow } from './prepare.js';
+import { recordReceipt } from './receipts.js';
+import { ReferenceResolver } from './references.js';
+
+/** Progress of the writes of an `--apply` run. */
+export interface PushProgress {
+  /** Writes finished. */
+  readonly done: number;
+  /** Writes to make. */
+  readonly total: number;
+  /** Rows created so far. */
+  readonly created: number;
+  /** Rows refused or failed so far. */
+  readonly notDone: number;
+  /** Milliseconds since the writes began. */
+  readonly elapsedMs: number;
+}
+
+/** What the engine works with. */
+export interface PushDeps {
+  /** The connection's budget-limited client. */
+  readonly api: ApiClient;
+  /** Warehouse pool (lookups, collaborators, receipts). */
+  readonly db: Queryable;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** CNPJ of the token's company (spec 1.4 rule 2: writes act there). */
+  readonly company: string;
+  /** Connection name (receipts). */
+  readonly connection: string;
+  /** Today in the connection's time zone. */
+  readonly today: string;
+  /** Stops the run: writes not yet sent are reported `failed` (interrupted). */
+  readonly signal?: AbortSignal;
+  /** Told of each write's progress. */
+  readonly onProgress?: (p: PushProgress) => void;
+  /** Told of each row decided by a write (tests). */
+  readonly onWritten?: (row: RowResult) => void;
+}
+
+/** Options of one run. */
+export interface PushRunOptions {
+  /** Input file, as given (receipts, messages). */
+  readonly file: string;
+  /** Write; without it the run is a plan. */
+  readonly apply: boolean;
+  /** Writes in flight at once (the request budget still holds across processes). */
+  readonly concurrency: number;
+}
+
+/** The result of a run. */
+export interface PushResult {
+  /** Kind pushed. */
+  readonly kind: string;
+  /** Input file. */
+  readonly file: string;
+  /** True when the run wrote (`--apply`). */
+  readonly applied: boolean;
+  /** One result per input row, in file order. */
+  readonly rows: RowResult[];
+  /** Rows per outcome. */
+  readonly counts: OutcomeCounts;
+  /** Sync work that shows what was created (deduplicated). */
+  readonly touched: WorkItem[];
+  /** True when the signal stopped the writes. */
+  readonly interrupted: boolean;
+}
+
+/** A row on its way to the API. */
+interface Pending {
+  readonly line: number;
+  readonly key: string;
+  /** The entity as the report names it. */
+  readonly label: string;
+  body: unknown;
+  note?: string;
+}
+
+/** How a failed write is reported; `stop` ends the run (a rejected token). */
+export function writeErrorResult(err: unknown, signal?: AbortSignal): { outcome: 'invalid' | 'refused' | 'failed'; code: string; message: string; stop?: boolean } {
+  const rerun = 'it may have taken effect: run the same file again, the check before writing will skip it if it did';
+  if (err instanceof RowInvalid) return { outcome: 'invalid', code: 'invalid_row', message: err.message };
+  if (signal?.aborted) return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}` };
+  if (err instanceof AuthError) return { outcome: 'refused', code: err.code, message: err.message, stop: true };
+  if (err instanceof ResponseValidationError || err instanceof ResponseTooLargeError) {
+    return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}` };
+  }
+  if (err instanceof NetworkError && !err.mayHaveReachedServer) {
+    return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API` };
+  }
+  if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message };
+  if (err instanceof ApiError) return { outcome: 'failed', code: err.code, message: `${err.message}; ${rerun}` };
+  return { outcome: 'failed', code: 'error', message: `${(err as Error).message ?? String(err)}; ${rerun}` };
+}
+
+/** Deduplicates work items by resource and window. */
+function uniqueItems(items: readonly WorkItem[]): WorkItem[] {
+  const seen = new Map<string, WorkItem>();
+  for (const i of items) seen.set(`${i.resource}|${i.window?.from ?? ''}|${i.window?.to ?? ''}`, i);
+  return [...seen.values()];
+}
+
+/** Resolves names, builds the body and key of each prepared row; invalid rows get their result. */
+async function buildBodies(
+  kind: WriteKind<unknown>,
+  rows: readonly LocalRow[],
+  resolver: ReferenceResolver,
+  results: Map<number, RowResult>,
+): Promise<Map<number, Pending>> {
+  const pending = new Map<number, Pending>();
+  for (const [index, row] of rows.entries()) {
+    if (!isPrepared(row)) {
+      results.set(index, row);
+      continue;
+    }
+    try {
+      const values = await resolveNames(row, resolver);
+      const body = kind.body(values);
+      pending.set(index, { line: row.line, key: kind.key(body), label: kind.label?.(body) ?? kind.key(body), body });
+    } catch (err) {
+      if (!(err instanceof RowInvalid)) throw err;
+      results.set(index, { line: row.line, outcome: 'invalid', code: 'invalid_row', message: err.message });
+    }
+  }
+  return pending;
+}
+
+async function resolveNames(row: PreparedRow, resolver: ReferenceResolver): Promise<Record<string, unknown>> {
+  const values = { ...row.values };
+  const problems: string[] = [];
+  for (const { ref, name } of row.names) {
+    try {
+      values[ref.idField] = await resolver.resolve(ref.table, ref.nameColumn, name);
+    } catch (err) {
+      if (!(err instanceof RowInvalid)) throw err;
+      problems.push(err.message);
+    }
+  }
+  if (problems.length > 0) throw new RowInvalid(problems.join('; '));
+  return values;
+}
+
+/** Runs the checks and, with `apply`, the writes; see the file comment. */
+export async function runPush(
+  deps: PushDeps,
+  kind: WriteKind<unknown>,
+  rows: readonly LocalRow[],
+  options: PushRunOptions,
+): Promise<PushResult> {
+  const call = deps.signal ? { signal: deps.signal } : {};
+  const ctx: CheckContext = { api: deps.api, db: deps.db, schema: deps.schema, company: deps.company, today: deps.today, call };
+  const results = new Map<number, RowResult>();
+  const resolver = new ReferenceResolver({ db: deps.db, schema: deps.schema, company: deps.company, api: deps.api, call });
+  const pending = await buildBodies(kind, rows, resolver, results);
+
+  // The same entity twice in one file: the first row speaks for it.
+  const firstLine = new Map<string, number>();
+  for (const [index, p] of pending) {
+    const first = firstLine.get(p.key);
+    if (first === undefined) {
+      firstLine.set(p.key, p.line);
+      continue;
+    }
+    results.set(index, { line: p.line, outcome: 'skipped', key: p.label, code: 'duplicate_in_file', message: `the same entity as line ${first}` });
+    pending.delete(index);
+  }
+
+  const candidates: Candidate<unknown>[] = [...pending].map(([index, p]) => ({ index, body: p.body, key: p.key }));
+  const existing = candidates.length > 0 ? await kind.check(ctx, candidates) : new Map();
+  for (const [index, e] of existing) {
+    const p = pending.get(index)!;
+    if (e.exists) {
+      results.set(index, { line: p.line, outcome: 'skipped', key: p.label, code: 'exists', message: e.note, ...(e.id ? { id: e.id } : {}) });
+      pending.delete(index);
+    } else {
+      p.body = e.body;
+      p.note = e.note;
+    }
+  }
+
+  const touched: WorkItem[] = [];
+  let interrupted = false;
+  if (!options.apply) {
+    for (const [index, p] of pending) {
+      results.set(index, { line: p.line, outcome: 'would_create', key: p.label, ...(p.note ? { message: p.note } : {}) });
+    }
+  } else {
+    interrupted = await writeAll(deps, kind, options, pending, results, touched);
+  }
+
+  const ordered = [...rows.keys()].map((i) => results.get(i)!);
+  return {
+    kind: kind.name,
+    file: options.file,
+    applied: options.apply,
+    rows: ordered,
+    counts: countOutcomes(ordered),
+    touched: uniqueItems(touched),
+    interrupted,
+  };
+}
+
+/** Sends every pending write; returns true when the run was interrupted. */
+async function writeAll(
+  deps: PushDeps,
+  kind: WriteKind<unknown>,
+  options: PushRunOptions,
+  pending: Map<number, Pending>,
+  results: Map<number, RowResult>,
+  touched: WorkItem[],
+): Promise<boolean> {
+  const started = Date.now();
+  const total = pending.size;
+  let done = 0;
+  let created = 0;
+  let stopped: string | undefined;
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const report = () => deps.onProgress?.({ done, total, created, notDone: done - created, elapsedMs: Date.now() - started });
+  report();
+  await Promise.all(
+    [...pending].map(([index, p]) =>
+      limit(async () => {
+        if (deps.signal?.aborted || stopped) {
+          const why = stopped ?? 'the push was interrupted before this write';
+          results.set(index, { line: p.line, outcome: 'failed', key: p.label, code: 'not_sent', message: `${why}; nothing was sent: run the same file again` });
+          return;
+        }
+        let result: RowResult;
+        try {
+          const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
+          result = { line: p.line, outcome: 'created', key: p.label, ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
+          touched.push(...kind.touches(p.body));
+          try {
+            await recordReceipt(deps.db, deps.schema, {
+              company: deps.company,
+              kind: kind.name,
+              key: p.key,
+              ...(id ? { createdId: id } : {}),
+              connection: deps.connection,
+              file: options.file,
+              line: p.line,
+            });
+          } catch (err) {
+            result = { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
+          }
+        } catch (err) {
+          const e = writeErrorResult(err, deps.signal);
+          if (e.stop) stopped = `the API rejected the token (${e.code})`;
+          result = { line: p.line, outcome: e.outcome, key: p.label, code: e.code, message: e.message };
+        }
+        results.set(index, result);
+        if (result.outcome === 'created') created += 1;
+        done += 1;
+        deps.onWritten?.(result);
+        report();
+      }),
+    ),
+  );
+  return deps.signal?.aborted === true;
+}

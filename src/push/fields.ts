@@ -1,0 +1,115 @@
+/**
+ * Reading the value of one column of an input row into what the write wants (spec 1.2
+ * formats), pure. CSV gives strings; JSONL may give numbers, booleans and arrays too.
+ * Surrounding blanks are trimmed and an empty value counts as absent.
+ */
+import { DATE_TIME_RE, isCalendarDate } from '../api/schemas.js';
+import { isValidCpf, padCpf } from '../util/registry.js';
+import { RowInvalid } from './kind.js';
+
+/** The closed set of column types. */
+export const FIELD_TYPES = ['text', 'integer', 'date', 'datetime', 'boolean', 'cpf', 'cpfs', 'email', 'base64', 'file', 'files'] as const;
+/** One column type. */
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** How each type is written in a file, for messages and docs. */
+export const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
+  text: 'text',
+  integer: 'a whole number',
+  date: 'a date YYYY-MM-DD',
+  datetime: 'a local date-time YYYY-MM-DD HH:MM:SS',
+  boolean: '1 or 0',
+  cpf: 'a CPF (11 digits; dots, dash and missing leading zeros are accepted)',
+  cpfs: 'one or more CPFs separated by |',
+  email: 'an e-mail address',
+  base64: 'base64 text without a data: prefix',
+  file: 'a file path, relative to the input file',
+  files: 'one or more file paths separated by |, relative to the input file',
+};
+
+/** Separator of several values in one CSV cell (`;` and `,` separate the cells). */
+export const LIST_SEPARATOR = '|';
+
+/** True when a raw value counts as absent (missing, null, or blank text). */
+export function isBlank(raw: unknown): boolean {
+  return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
+}
+
+function text(column: string, raw: unknown): string {
+  if (typeof raw === 'string') return raw.trim();
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  throw new RowInvalid(`${column}: expected text, got ${JSON.stringify(raw)}`);
+}
+
+function list(column: string, raw: unknown): string[] {
+  const items = Array.isArray(raw) ? raw.map((v) => text(column, v)) : text(column, raw).split(LIST_SEPARATOR);
+  return items.map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function cpf(column: string, value: string): string {
+  const digits = value.replace(/[.\-\s/]/g, '');
+  if (!/^\d{1,11}$/.test(digits)) throw new RowInvalid(`${column}: ${JSON.stringify(value)} is not a CPF (11 digits)`);
+  const padded = padCpf(digits);
+  if (!isValidCpf(padded)) throw new RowInvalid(`${column}: ${padded} is not a valid CPF (check digits do not match)`);
+  return padded;
+}
+
+const DATE_TIME_LOOSE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/**
+ * Reads `raw` as `type`; returns undefined when blank. Throws {@link RowInvalid}
+ * naming the column and what was expected.
+ */
+export function readField(column: string, type: FieldType, raw: unknown): unknown {
+  if (isBlank(raw)) return undefined;
+  const bad = (): never => {
+    throw new RowInvalid(`${column}: expected ${FIELD_FORMATS[type]}, got ${JSON.stringify(raw)}`);
+  };
+  switch (type) {
+    case 'text':
+      return text(column, raw);
+    case 'integer': {
+      if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : bad();
+      const v = text(column, raw);
+      return /^\d{1,15}$/.test(v) ? Number(v) : bad();
+    }
+    case 'date': {
+      const v = text(column, raw);
+      return isCalendarDate(v) ? v : bad();
+    }
+    case 'datetime': {
+      // spec 1.2 wants `YYYY-MM-DD HH:MM:SS`; a `T` or missing seconds (spreadsheets) are normalised.
+      const m = DATE_TIME_LOOSE.exec(text(column, raw));
+      if (!m) return bad();
+      const v = `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}`;
+      return DATE_TIME_RE.test(v) && isCalendarDate(m[1]!) ? v : bad();
+    }
+    case 'boolean': {
+      if (raw === true || raw === 1) return true;
+      if (raw === false || raw === 0) return false;
+      const v = text(column, raw).toLowerCase();
+      if (v === '1' || v === 'true') return true;
+      if (v === '0' || v === 'false') return false;
+      return bad();
+    }
+    case 'cpf':
+      return cpf(column, text(column, raw));
+    case 'cpfs': {
+      const cpfs = list(column, raw).map((v) => cpf(column, v));
+      return [...new Set(cpfs)];
+    }
+    case 'email': {
+      const v = text(column, raw);
+      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : bad();
+    }
+    case 'base64': {
+      const v = text(column, raw).replace(/\s+/g, '');
+      if (v.startsWith('data:')) throw new RowInvalid(`${column}: send the base64 without the data:... prefix (spec 4.2)`);
+      return /^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0 ? v : bad();
+    }
+    case 'file':
+      return text(column, raw);
+    case 'files':
+      return list(column, raw);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Files named by input rows (absence attachments, face photos): found relative to the
+ * input file, checked to exist and to be within the size limit while the rows are
+ * validated, before anything is sent, and read only at the moment of the write.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { basename, extname, resolve } from 'node:path';
+import { RowInvalid } from './kind.js';
+
+/** A file checked before the run writes anything. */
+export interface PreparedFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** File name sent to the API. */
+  readonly name: string;
+  /** Size in bytes when checked. */
+  readonly size: number;
+  /** SHA-256 of the content when checked (hex). */
+  readonly sha256: string;
+  /** MIME type, from the extension (or the image signature). */
+  readonly mimeType: string;
+}
+
+/** What a column's files must be. */
+export interface FileRule {
+  /** Largest size accepted, in bytes. */
+  readonly maxBytes: number;
+  /** `image`: JPEG or PNG only (spec 4.2 photo). */
+  readonly accept?: 'image';
+}
+
+const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
+  '.pdf': 'application/pdf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.txt': 'text/plain',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+/** The MIME type of an image by its first bytes (JPEG or PNG), or undefined. */
+export function imageType(head: Uint8Array): 'image/jpeg' | 'image/png' | undefined {
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (head.length >= png.length && png.every((b, i) => head[i] === b)) return 'image/png';
+  return undefined;
+}
+
+/** `1.5 MiB`, `300 KiB`, `12 bytes`. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MiB`;
+  if (n >= 1024) return `${(n / 1024).toFixed(1).replace(/\.0$/, '')} KiB`;
+  return `${n} bytes`;
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function headOf(path: string, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Checks the file `given` of `column` (relative to `baseDir`): it exists, is a regular
+ * file within `rule.maxBytes`, and an image when the rule says so. Throws
+ * {@link RowInvalid} naming the file and the problem.
+ */
+export async function prepareFile(baseDir: string, column: string, given: string, rule: FileRule): Promise<PreparedFile> {
+  const path = resolve(baseDir, given);
+  let size: number;
+  try {
+    const s = await stat(path);
+    if (!s.isFile()) throw new RowInvalid(`${column}: ${given} is not a file`);
+    size = s.size;
+  } catch (err) {
+    if (err instanceof RowInvalid) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new RowInvalid(`${column}: ${given} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`} (paths are relative to the input file)`);
+  }
+  if (size === 0) throw new RowInvalid(`${column}: ${given} is empty`);
+  if (size > rule.maxBytes) {
+    throw new RowInvalid(`${column}: ${given} is ${formatBytes(size)}, above the limit of ${formatBytes(rule.maxBytes)} (PUSH_MAX_FILE_BYTES)`);
+  }
+  let mimeType = MIME_BY_EXTENSION[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  if (rule.accept === 'image') {
+    const type = imageType(await headOf(path, 8));
+    if (!type) throw new RowInvalid(`${column}: ${given} is not a JPEG or PNG image (spec 4.2)`);
+    mimeType = type;
+  }
+  return { path, name: basename(path), size, sha256: await sha256Of(path), mimeType };
+}
+
+/** Reads a prepared file at the moment of sending, refusing one whose size changed since the check. */
+export async function readPrepared(file: PreparedFile): Promise<Buffer> {
+  const content = await readFile(file.path);
+  if (content.length !== file.size) {
+    throw new RowInvalid(`${file.name} changed after the check (${formatBytes(file.size)}, now ${formatBytes(content.length)}); nothing was sent`);
+  }
+  return content;
+}

@@ -1,0 +1,158 @@
+/**
+ * Reading an input file of `punchline push` row by row, streaming: CSV (csv-parse:
+ * quoting, UTF-8 with or without BOM, `;` or `,` detected from the header line) or
+ * JSONL (one JSON object per line). What breaks the whole file is a {@link UsageError}
+ * raised before anything is sent (an unknown, duplicate or missing column in the CSV
+ * header, a quote never closed); what breaks one line is that row's error, so the row
+ * is reported invalid and the others go on. Blank lines are not rows.
+ */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parse, type CsvError, type Info } from 'csv-parse';
+import { UsageError } from '../commands/context.js';
+
+/** Formats an input file may have, by extension. */
+export const INPUT_FORMATS = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' } as const;
+/** One input format. */
+export type InputFormat = (typeof INPUT_FORMATS)[keyof typeof INPUT_FORMATS];
+
+/** The format of `path` by its extension, or undefined. */
+export function inputFormatOf(path: string): InputFormat | undefined {
+  return (INPUT_FORMATS as Record<string, InputFormat>)[extname(path).toLowerCase()];
+}
+
+/** One row as read: its line, and its raw values or why it could not be read. */
+export type RawRow =
+  | { readonly line: number; readonly values: Readonly<Record<string, unknown>> }
+  | { readonly line: number; readonly error: string };
+
+/** The columns a file may have, and which must be there (each inner list: one of them). */
+export interface ColumnRules {
+  /** Every accepted column. */
+  readonly accepted: readonly string[];
+  /** Groups of which at least one column must be present (e.g. `[department_id, department]`). */
+  readonly required: readonly (readonly string[])[];
+}
+
+/** A list field may be named with the spec's `[]` suffix (`national_registry[]`, spec 1.3). */
+function columnName(raw: string): string {
+  return raw.trim().replace(/\[\]$/, '');
+}
+
+/** Checks a CSV header against `rules`; returns the column names or throws a UsageError naming the problem. */
+export function checkHeader(file: string, header: readonly string[], rules: ColumnRules): string[] {
+  const names = header.map(columnName);
+  const accepted = new Set(rules.accepted);
+  const seen = new Set<string>();
+  names.forEach((n, i) => {
+    if (n === '') throw new UsageError(`${file}: column ${i + 1} of the header has no name`);
+    if (!accepted.has(n)) throw new UsageError(`${file}: unknown column "${n}" (accepted: ${rules.accepted.join(', ')})`);
+    if (seen.has(n)) throw new UsageError(`${file}: column "${n}" appears twice in the header`);
+    seen.add(n);
+  });
+  for (const group of rules.required) {
+    if (!group.some((c) => seen.has(c))) {
+      throw new UsageError(`${file}: missing column ${group.map((c) => `"${c}"`).join(' or ')}`);
+    }
+  }
+  return names;
+}
+
+/** The cell delimiter of a CSV header line: `;` when it has more of them than `,`. */
+export function detectDelimiter(headerLine: string): ';' | ',' {
+  const count = (ch: string) => headerLine.split(ch).length - 1;
+  return count(';') > count(',') ? ';' : ',';
+}
+
+async function firstLine(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  } finally {
+    await handle.close();
+  }
+}
+
+async function* readCsv(path: string, rules: ColumnRules): AsyncGenerator<RawRow> {
+  const delimiter = detectDelimiter(await firstLine(path));
+  const skipped: RawRow[] = [];
+  let fatal: UsageError | undefined;
+  let lastGoodLine = 1;
+  const parser = createReadStream(path).pipe(
+    parse({
+      bom: true,
+      delimiter,
+      columns: (header: string[]) => checkHeader(path, header, rules),
+      info: true,
+      skip_empty_lines: true,
+      relax_quotes: true,
+      on_record: (record: { record: Record<string, string>; info: Info }) => {
+        lastGoodLine = record.info.lines;
+        return record;
+      },
+      skip_records_with_error: true,
+      on_skip: (err: CsvError | undefined) => {
+        if (!err) return;
+        const line = Number((err as CsvError & { lines?: number }).lines ?? 0);
+        if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+          // Everything after the quote was swallowed into one field: no row can be trusted.
+          fatal ??= new UsageError(`${path}: a quoted field opened after line ${lastGoodLine} is never closed`);
+          return;
+        }
+        skipped.push({ line, error: `not a valid CSV record: ${err.message.replace(/ on line \d+$/, '')}` });
+      },
+    }),
+  );
+  for await (const item of parser as AsyncIterable<{ record: Record<string, string>; info: Info }>) {
+    if (fatal) throw fatal;
+    // The parser runs ahead of this loop: a skipped record may be reported before the good ones above it.
+    const line = item.info.lines;
+    while (skipped.length > 0 && skipped[0]!.line < line) yield skipped.shift()!;
+    yield { line, values: item.record };
+  }
+  if (fatal) throw fatal;
+  yield* skipped.splice(0);
+}
+
+async function* readJsonl(path: string, rules: ColumnRules): AsyncGenerator<RawRow> {
+  const accepted = new Set(rules.accepted);
+  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const rawText of lines) {
+    line += 1;
+    const text = line === 1 ? rawText.replace(/^\uFEFF/, '') : rawText;
+    if (text.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      yield { line, error: `not valid JSON: ${(err as Error).message}` };
+      continue;
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      yield { line, error: 'not a JSON object' };
+      continue;
+    }
+    const values: Record<string, unknown> = {};
+    const unknown: string[] = [];
+    for (const [k, v] of Object.entries(parsed)) {
+      const name = columnName(k);
+      if (accepted.has(name)) values[name] = v;
+      else unknown.push(k);
+    }
+    if (unknown.length > 0) {
+      yield { line, error: `unknown field ${unknown.map((u) => `"${u}"`).join(', ')} (accepted: ${rules.accepted.join(', ')})` };
+      continue;
+    }
+    yield { line, values };
+  }
+}
+
+/** Reads `path` row by row; see the file comment. */
+export function readRows(path: string, format: InputFormat, rules: ColumnRules): AsyncGenerator<RawRow> {
+  return format === 'csv' ? readCsv(path, rules) : readJsonl(path, rules);
+}

@@ -1,0 +1,116 @@
+/**
+ * What a write kind of `punchline push` is, as data: the columns it takes, the names
+ * it resolves into ids, how a row becomes the request body, how an existing entity is
+ * recognised before writing, how the write is sent and which sync windows it touches.
+ * One engine (engine.ts) runs plan, apply and report for every kind declared so.
+ */
+import type { ApiClient, CallOptions } from '../api/client.js';
+import type { WriteEndpointName } from '../api/endpoints.js';
+import type { WorkItem } from '../sync/planner.js';
+import type { Queryable } from '../sync/run-records.js';
+import type { FieldType } from './fields.js';
+import type { ReferenceTable } from './references.js';
+
+/** One accepted column: its type, whether a row must have it, and a line for the docs. */
+export interface ColumnSpec {
+  /** How the value is read (fields.ts). */
+  readonly type: FieldType;
+  /** A row without it is invalid. */
+  readonly required?: boolean;
+  /** What the column holds (docs/push.md, `--help`). */
+  readonly doc: string;
+  /** For `file` and `base64` columns: the content must be a JPEG or PNG image. */
+  readonly accept?: 'image';
+}
+
+/**
+ * A body field that wants an id and may instead be given by name: `department_id`
+ * (an integer) or `department` (the department's description), resolved in the
+ * token's company from the warehouse, else from the API's lookup list.
+ */
+export interface Reference {
+  /** Field of the request body (spec 4.2), also accepted as a column. */
+  readonly idField: string;
+  /** Column naming the entity instead. */
+  readonly nameColumn: string;
+  /** Lookup list the name is looked up in. */
+  readonly table: ReferenceTable;
+  /** A row must give the id or the name. */
+  readonly required: boolean;
+}
+
+/** The values of one row after reading, file checks and name resolution. */
+export type RowValues = Readonly<Record<string, unknown>>;
+
+/** A row that breaks a rule checked before sending: the reason is its outcome. */
+export class RowInvalid extends Error {
+  override readonly name = 'RowInvalid';
+}
+
+/** What the check before writing found for one row. */
+export type Existing =
+  /** The entity exists: the row is skipped (`id` when the read shows it). */
+  | { readonly exists: true; readonly note: string; readonly id?: string }
+  /** Part of it exists: send `body` instead, and say so. */
+  | { readonly exists: false; readonly body: unknown; readonly note: string };
+
+/** What a check before writing may use. */
+export interface CheckContext {
+  /** The connection's budget-limited client. */
+  readonly api: ApiClient;
+  /** The warehouse (lookups, collaborators, push receipts). */
+  readonly db: Queryable;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** CNPJ of the token's company: writes act there (spec 1.4 rule 2). */
+  readonly company: string;
+  /** Today in the connection's time zone (`YYYY-MM-DD`). */
+  readonly today: string;
+  /** Call options of every read (abort). */
+  readonly call: CallOptions;
+}
+
+/** One row the check looks at: its position in the candidate list, its body and key. */
+export interface Candidate<B> {
+  /** Index in the run's rows. */
+  readonly index: number;
+  /** The request body built from the row. */
+  readonly body: B;
+  /** {@link WriteKind.key} of the body. */
+  readonly key: string;
+}
+
+/** What a successful write returned: the new id when the endpoint gives one. */
+export interface WriteResult {
+  /** `data.id`, `point_id` or `absence_id`; undefined for photos and dismissals. */
+  readonly id?: string;
+}
+
+/** One write kind of `punchline push`; see the file comment. */
+export interface WriteKind<B = unknown> {
+  /** The kind as typed on the command line. */
+  readonly name: string;
+  /** The write endpoint (spec 4.2). */
+  readonly endpoint: WriteEndpointName;
+  /** One line saying what a row does. */
+  readonly summary: string;
+  /** Accepted columns besides the references' (spec 4.2 field names where there is one). */
+  readonly columns: Readonly<Record<string, ColumnSpec>>;
+  /** Id fields that may be given by name. */
+  readonly references: readonly Reference[];
+  /** Cross-field rules and the request body (pure); throws {@link RowInvalid}. */
+  body(values: RowValues): B;
+  /** The entity's identity within the company: equal keys are the same entity. */
+  key(body: B): string;
+  /** How the entity is named in the summary and report (default: its key). */
+  label?(body: B): string;
+  /**
+   * The check before writing (the API has no idempotency key): for each candidate,
+   * whether the entity already exists. Candidates come in file order.
+   */
+  check(ctx: CheckContext, candidates: readonly Candidate<B>[]): Promise<Map<number, Existing>>;
+  /** Sends the write. Files are read here, at the moment of sending. */
+  write(api: ApiClient, body: B, opts: CallOptions): Promise<WriteResult>;
+  /** The sync work that shows the new entity in the warehouse. */
+  touches(body: B): WorkItem[];
+}

@@ -1,0 +1,84 @@
+/**
+ * The `push_receipts` table (sql/060_push_receipts.sql): one row per entity that
+ * `punchline push --apply` created. The face photo is the one write whose result no
+ * read of the API shows, so its check before writing reads these receipts; for every
+ * kind they are the record of what punchline wrote, when, and from which line.
+ */
+import { PermanentSyncError } from '../sync/errors.js';
+import type { Queryable } from '../sync/run-records.js';
+
+/** A receipt as written after a successful write. */
+export interface Receipt {
+  /** CNPJ of the token's company. */
+  readonly company: string;
+  /** Push kind. */
+  readonly kind: string;
+  /** The entity's key within the kind. */
+  readonly key: string;
+  /** Id the API returned, if any. */
+  readonly createdId?: string;
+  /** Connection name. */
+  readonly connection: string;
+  /** Input file and line. */
+  readonly file: string;
+  readonly line: number;
+}
+
+/** A receipt as read back. */
+export interface StoredReceipt {
+  /** When the write succeeded. */
+  readonly createdAt: Date;
+  /** Input file of that push. */
+  readonly file: string;
+  /** Its line. */
+  readonly line: number;
+}
+
+/** Records (or refreshes) the receipt of a created entity. */
+export async function recordReceipt(db: Queryable, schema: string, r: Receipt): Promise<void> {
+  await db.query(
+    `insert into "${schema}".push_receipts (company_cnpj, kind, row_key, created_id, connection, source_file, source_line)
+     values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (company_cnpj, kind, row_key) do update set created_id = excluded.created_id, connection = excluded.connection,
+       source_file = excluded.source_file, source_line = excluded.source_line, created_at = now()`,
+    [r.company, r.kind, r.key, r.createdId ?? null, r.connection, r.file, r.line],
+  );
+}
+
+/** The receipts of `keys` of one kind and company, by key. */
+export async function findReceipts(
+  db: Queryable,
+  schema: string,
+  company: string,
+  kind: string,
+  keys: readonly string[],
+): Promise<Map<string, StoredReceipt>> {
+  const out = new Map<string, StoredReceipt>();
+  if (keys.length === 0) return out;
+  const r = await db.query(
+    `select row_key, created_at, source_file, source_line from "${schema}".push_receipts
+     where company_cnpj = $1 and kind = $2 and row_key = any($3::text[])`,
+    [company, kind, [...keys]],
+  );
+  for (const row of r.rows) {
+    out.set(String(row.row_key), {
+      createdAt: new Date(row.created_at as string),
+      file: String(row.source_file),
+      line: Number(row.source_line),
+    });
+  }
+  return out;
+}
+
+/** Fails with a clear message when the warehouse predates `push_receipts` (run `punchline migrate`). */
+export async function checkReceiptsTable(db: Queryable, schema: string): Promise<void> {
+  try {
+    await db.query(`select 1 from "${schema}".push_receipts limit 1`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '42P01') throw err;
+    throw new PermanentSyncError(
+      'warehouse_not_migrated',
+      `the warehouse schema "${schema}" has no push_receipts table yet (run punchline migrate first)`,
+    );
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Names given instead of ids (`department` instead of `department_id`, `fired_type`
+ * instead of `fired_type_id`, ...), resolved in the token's company: first from the
+ * warehouse's lookup tables (active rows, no request), then, for a name the warehouse
+ * lacks (not synced yet, or created since), from the API's lookup list, read once per
+ * run. A name that matches several records is refused rather than guessed.
+ */
+import type { ApiClient, CallOptions } from '../api/client.js';
+import type { Queryable } from '../sync/run-records.js';
+import type { LookupKind } from '../warehouse/lookup-tables.js';
+import { RowInvalid } from './kind.js';
+
+/** A lookup record as far as resolution needs it. */
+export interface LabeledRecord {
+  /** Id in the API. */
+  readonly id: number;
+  /** Its description or name. */
+  readonly label: string;
+}
+
+/** Where a lookup list lives: its warehouse table's label column, its read endpoint, its API list. */
+export interface ReferenceSource {
+  /** Label column of the warehouse table and field of the API record (spec 2.4). */
+  readonly label: 'description' | 'name';
+  /** Read endpoint, for messages. */
+  readonly endpoint: string;
+  /** Reads the list from the API. */
+  list(api: ApiClient, call: CallOptions): Promise<LabeledRecord[]>;
+}
+
+const described = (records: readonly { id: number; description: string }[]) => records.map((r) => ({ id: r.id, label: r.description }));
+const named = (records: readonly { id: number; name: string }[]) => records.map((r) => ({ id: r.id, label: r.name }));
+
+/** spec 2.4: the lookup lists a write may reference, by warehouse table. */
+export const REFERENCE_SOURCES = {
+  journeys: { label: 'description', endpoint: 'GET journey', list: async (api, c) => described(await api.listJourneys(undefined, c)) },
+  cost_centers: { label: 'name', endpoint: 'GET cost-center', list: async (api, c) => named(await api.listCostCenters(undefined, c)) },
+  departments: { label: 'description', endpoint: 'GET department', list: async (api, c) => described(await api.listDepartments(undefined, c)) },
+  units: { label: 'name', endpoint: 'GET unit', list: async (api, c) => named(await api.listUnits(undefined, c)) },
+  collaborator_settings: {
+    label: 'description',
+    endpoint: 'GET collaborator-settings',
+    list: async (api, c) => described(await api.listCollaboratorSettings(undefined, c)),
+  },
+  point_rules: { label: 'description', endpoint: 'GET point-rule', list: async (api, c) => described(await api.listPointRules(undefined, c)) },
+  occupations: { label: 'description', endpoint: 'GET occupation', list: async (api, c) => described(await api.listOccupations(undefined, c)) },
+  dismissal_types: { label: 'name', endpoint: 'GET fired-type', list: async (api, c) => named(await api.listFiredTypes(undefined, c)) },
+  absence_types: { label: 'description', endpoint: 'GET absence/types', list: async (api, c) => described(await api.listAbsenceTypes(undefined, c)) },
+} as const satisfies Partial<Record<LookupKind, ReferenceSource>>;
+
+/** A lookup list a write may reference. */
+export type ReferenceTable = keyof typeof REFERENCE_SOURCES;
+
+/**
+ * The form of a label used for matching: Unicode NFC, blanks collapsed, trimmed,
+ * case folded. "Vendas ", "vendas" and "VENDAS" are the same department.
+ */
+export function normalizeLabel(label: string): string {
+  return label.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('pt-BR');
+}
+
+/** Groups records by normalised label. */
+export function byLabel(records: readonly LabeledRecord[]): Map<string, LabeledRecord[]> {
+  const out = new Map<string, LabeledRecord[]>();
+  for (const r of records) {
+    const k = normalizeLabel(r.label);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
+}
+
+/** Resolves names to ids for one run and company; see the file comment. */
+export class ReferenceResolver {
+  private readonly fromWarehouse = new Map<ReferenceTable, Promise<Map<string, LabeledRecord[]>>>();
+  private readonly fromApi = new Map<ReferenceTable, Promise<Map<string, LabeledRecord[]>>>();
+
+  constructor(
+    private readonly deps: { db: Queryable; schema: string; company: string; api: ApiClient; call: CallOptions },
+  ) {}
+
+  /** The id of the record of `table` named `name`; throws {@link RowInvalid} when none or several match. */
+  async resolve(table: ReferenceTable, column: string, name: string): Promise<number> {
+    const key = normalizeLabel(name);
+    let hits = (await this.warehouse(table)).get(key);
+    if (!hits) hits = (await this.api(table)).get(key);
+    const source = REFERENCE_SOURCES[table];
+    if (!hits || hits.length === 0) {
+      throw new RowInvalid(
+        `${column}: no ${table.replace(/_/g, ' ').replace(/s$/, '')} with ${source.label} ${JSON.stringify(name)} in company ${this.deps.company} (warehouse and ${source.endpoint})`,
+      );
+    }
+    if (hits.length > 1) {
+      throw new RowInvalid(`${column}: ${JSON.stringify(name)} matches ids ${hits.map((h) => h.id).join(', ')}; give the id column instead`);
+    }
+    return hits[0]!.id;
+  }
+
+  private warehouse(table: ReferenceTable): Promise<Map<string, LabeledRecord[]>> {
+    let p = this.fromWarehouse.get(table);
+    if (!p) {
+      const { db, schema, company } = this.deps;
+      const label = REFERENCE_SOURCES[table].label;
+      p = db
+        .query(`select id, ${label} as label from "${schema}"."${table}" where company_cnpj = $1 and active`, [company])
+        .then((r) => byLabel(r.rows as unknown as LabeledRecord[]));
+      this.fromWarehouse.set(table, p);
+    }
+    return p;
+  }
+
+  private api(table: ReferenceTable): Promise<Map<string, LabeledRecord[]>> {
+    let p = this.fromApi.get(table);
+    if (!p) {
+      p = REFERENCE_SOURCES[table].list(this.deps.api, this.deps.call).then(byLabel);
+      this.fromApi.set(table, p);
+    }
+    return p;
+  }
+}

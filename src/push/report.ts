@@ -1,0 +1,75 @@
+/**
+ * The summary a push prints and the `--report` file it writes: one line per input row
+ * with its outcome, as CSV (csv-stringify) or JSON by the report's extension.
+ */
+import { createWriteStream } from 'node:fs';
+import { extname } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import { OUTCOMES, type Outcome } from './outcomes.js';
+import type { PushResult } from './engine.js';
+
+/** Report formats by extension. */
+export const REPORT_FORMATS = { '.csv': 'csv', '.json': 'json' } as const;
+/** One report format. */
+export type ReportFormat = (typeof REPORT_FORMATS)[keyof typeof REPORT_FORMATS];
+
+/** The report format of `path` by its extension, or undefined. */
+export function reportFormatOf(path: string): ReportFormat | undefined {
+  return (REPORT_FORMATS as Record<string, ReportFormat>)[extname(path).toLowerCase()];
+}
+
+/** Columns of a CSV report, in order. */
+export const REPORT_COLUMNS = ['line', 'outcome', 'key', 'id', 'code', 'message'] as const;
+
+const WORDS: Record<Outcome, string> = {
+  created: 'created',
+  would_create: 'would be created',
+  skipped: 'skipped',
+  invalid: 'invalid',
+  refused: 'refused',
+  failed: 'failed',
+};
+
+/** Rows listed per outcome in the printed summary (all of them are in the report). */
+export const LISTED_PER_OUTCOME = 20;
+
+/** Longest piece of a row (key, message) printed in the summary; the report keeps it whole. */
+const MAX_PRINTED = 160;
+
+function clip(text: string | undefined): string | undefined {
+  return text !== undefined && text.length > MAX_PRINTED ? `${text.slice(0, MAX_PRINTED - 3)}...` : text;
+}
+
+/** The summary lines of a push (pure). */
+export function summaryLines(r: PushResult, reportPath?: string): string[] {
+  const counts = OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => `${r.counts[o]} ${WORDS[o]}`);
+  const head = r.applied ? `push ${r.kind}` : `push ${r.kind} (plan: nothing was written)`;
+  const lines = [`${head}: ${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.file}${counts.length ? `: ${counts.join(', ')}` : ''}`];
+  for (const outcome of OUTCOMES) {
+    const rows = r.rows.filter((x) => x.outcome === outcome);
+    for (const x of rows.slice(0, LISTED_PER_OUTCOME)) {
+      const detail = [clip(x.key), x.id ? `id ${x.id}` : undefined, x.code && x.code !== 'exists' ? x.code : undefined, clip(x.message)].filter(Boolean).join(': ');
+      lines.push(`  line ${x.line}: ${WORDS[outcome]}${detail ? `: ${detail}` : ''}`);
+    }
+    if (rows.length > LISTED_PER_OUTCOME) {
+      lines.push(`  ... ${rows.length - LISTED_PER_OUTCOME} more ${WORDS[outcome]}${reportPath ? ` (see ${reportPath})` : ' (use --report for every row)'}`);
+    }
+  }
+  if (r.interrupted) lines.push('interrupted: run the same file again to finish (what was created is skipped)');
+  if (!r.applied && r.counts.would_create > 0) lines.push('this was a plan: run again with --apply to write');
+  return lines;
+}
+
+/** Writes the report of `r` to `path` (CSV or JSON by extension). */
+export async function writeReport(path: string, r: PushResult): Promise<void> {
+  const format = reportFormatOf(path);
+  if (format === 'json') {
+    const doc = { kind: r.kind, file: r.file, applied: r.applied, interrupted: r.interrupted, counts: r.counts, rows: r.rows };
+    await pipeline(Readable.from([`${JSON.stringify(doc, null, 2)}\n`]), createWriteStream(path));
+    return;
+  }
+  const records = r.rows.map((x) => ({ line: x.line, outcome: x.outcome, key: x.key ?? '', id: x.id ?? '', code: x.code ?? '', message: x.message ?? '' }));
+  await pipeline(Readable.from(records), stringify({ header: true, columns: [...REPORT_COLUMNS] }), createWriteStream(path));
+}

@@ -1,0 +1,42 @@
+/**
+ * After `punchline push --apply`, the windows the writes touched are queued for sync
+ * at once, so the warehouse shows the new rows without waiting for the schedule: the
+ * company's collaborators (collaborators, dismissals), its lookups (the four lookup
+ * kinds), the calendar months of new punches and of new absences (with their
+ * attachments). The sync's own planner names the jobs, so a window already waiting is
+ * not queued twice.
+ */
+import { enqueueJobs, type EnqueueResult } from '../sync/enqueue.js';
+import { planJobs, type PlannedJob, type WorkItem } from '../sync/planner.js';
+import type { SyncQueues } from '../sync/queues.js';
+
+/** Where the writes acted. */
+export interface PushTarget {
+  /** Connection name (job data carries it, never the token). */
+  readonly connection: string;
+  /** CNPJ of the token's company. */
+  readonly company: string;
+  /** spec 1.4: read the company with `company_national_registry` (a headquarters token), as the sync does. */
+  readonly scoped: boolean;
+}
+
+/** The sync jobs of `items` for `target` (pure). */
+export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): PlannedJob[] {
+  if (items.length === 0) return [];
+  return planJobs({
+    connection: target.connection,
+    companies: [target.company],
+    scoped: target.scoped,
+    items,
+    followUps: items.some((i) => i.resource === 'absences') ? ['absence_attachments'] : [],
+    force: false,
+    origin: 'push',
+  }).jobs;
+}
+
+/** Queues the sync of what a push created; returns the jobs added and those already pending. */
+export async function queueSyncAfterPush(queues: SyncQueues, target: PushTarget, items: readonly WorkItem[]): Promise<EnqueueResult> {
+  const jobs = pushSyncJobs(target, items);
+  if (jobs.length === 0) return { added: [], pending: [] };
+  return enqueueJobs(queues, jobs);
+}
