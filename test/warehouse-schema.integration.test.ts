@@ -20,11 +20,11 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   collaborator_history: ['company_cnpj', 'cpf', 'valid_from'],
   punches: ['point_id'],
   work_days: ['company_cnpj', 'cpf', 'work_date'],
-  hour_totals: ['company_cnpj', 'cpf', 'period_start', 'period_end'],
+  hour_totals: ['company_cnpj', 'cpf', 'period_start', 'period_end', 'collaborator_record'],
   tardiness: ['company_cnpj', 'cpf', 'work_date'],
   adjustment_requests: ['company_cnpj', 'cpf', 'request_date', 'seq'],
   inconsistencies: ['company_cnpj', 'cpf', 'occurrence_date', 'seq'],
-  hour_bank_balances: ['company_cnpj', 'cpf', 'balance_date'],
+  hour_bank_balances: ['company_cnpj', 'cpf', 'balance_date', 'collaborator_record'],
   absences: ['absence_id'],
   absence_collaborators: ['absence_id', 'company_cnpj', 'cpf'],
   absence_attachments: ['absence_id', 'filename'],
@@ -42,6 +42,10 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   sync_runs: ['id'],
   sync_windows: ['connection', 'company_cnpj', 'resource', 'window_start', 'window_end'],
   schema_migrations: ['version'],
+  rejected_records: ['id'],
+  schema_drift: ['kind', 'endpoint', 'field', 'value'],
+  window_loads: ['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name'],
+  push_receipts: ['company_cnpj', 'kind', 'row_key'],
 };
 
 /** The views analysts query. */

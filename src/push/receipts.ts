@@ -1,5 +1,5 @@
 /**
- * The `push_receipts` table (sql/060_push_receipts.sql): one row per entity that
+ * The `push_receipts` table (sql/010_push_receipts.sql): one row per entity that
  * `punchline push --apply` created. The face photo is the one write whose result no
  * read of the API shows, so its check before writing reads these receipts; for every
  * kind they are the record of what punchline wrote, when, and from which line.

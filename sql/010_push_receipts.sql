@@ -1,4 +1,4 @@
--- 060_push_receipts: what `punchline push --apply` created through the write
+-- 010_push_receipts: what `punchline push --apply` created through the write
 -- endpoints (spec 4.2), one row per created entity. The API has no idempotency key and,
 -- for face photos, no read that shows what was sent, so this log is how a second push
 -- of the same photo file knows it was already sent; for the other kinds it is an audit
