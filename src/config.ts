@@ -80,7 +80,15 @@ export interface Config {
   readonly apiMaxResponseBytes: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
+  /**
+   * Key of the CPF pseudonyms the analyst views show (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE);
+   * a secret: never logged, never stored in the warehouse. Undefined when not configured.
+   */
+  readonly pseudonymKey: string | undefined;
 }
+
+/** Shortest pseudonym key accepted: 32 characters (`openssl rand -base64 32` gives 44). */
+export const PSEUDONYM_KEY_MIN_LENGTH = 32;
 
 const DEFAULT_RPS = 5;
 const DEFAULT_CONCURRENCY = 4;
@@ -166,7 +174,12 @@ const envSchema = z.object({
   SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
   SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
   SCHEDULE_NIGHTLY: cronFrom('SCHEDULE_NIGHTLY').default('30 2 * * *'),
+  PSEUDONYM_KEY: z.string().trim().optional(),
+  PSEUDONYM_KEY_FILE: z.string().trim().min(1).optional(),
 });
+
+/** Variables whose value is a secret: never echoed in an error. */
+const SECRET_VARIABLES = new Set(['SERVICE_API_TOKEN', 'PSEUDONYM_KEY']);
 
 /** Shape of the PUNCHLINE_CONFIG file (DESIGN.md §3). */
 const fileSchema = z.object({
@@ -254,6 +267,36 @@ function connectionsFromFile(path: string, env: Env, defaults: { timezone: strin
 }
 
 /**
+ * The pseudonym key: PSEUDONYM_KEY itself, or the content of the file PSEUDONYM_KEY_FILE
+ * names (without its trailing newline). Never both; never shorter than
+ * {@link PSEUDONYM_KEY_MIN_LENGTH}. The key is not quoted in any error.
+ */
+function pseudonymKeyFrom(value: string | undefined, file: string | undefined): string | undefined {
+  if (value !== undefined && file !== undefined) {
+    throw new ConfigError('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE are both set: keep one (the key, or the file that holds it)');
+  }
+  let key = value;
+  let source = 'PSEUDONYM_KEY';
+  if (file !== undefined) {
+    source = `PSEUDONYM_KEY_FILE ${file}`;
+    try {
+      key = readFileSync(file, 'utf8').trim();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const reason = code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+      throw new ConfigError(`${source}: ${reason} (point it at a file that holds the pseudonym key)`);
+    }
+    if (key === '') throw new ConfigError(`${source}: the file is empty (put the pseudonym key in it)`);
+  }
+  if (key !== undefined && key.length < PSEUDONYM_KEY_MIN_LENGTH) {
+    throw new ConfigError(
+      `${source}: the pseudonym key is shorter than ${PSEUDONYM_KEY_MIN_LENGTH} characters (make one with: openssl rand -base64 32)`,
+    );
+  }
+  return key;
+}
+
+/**
  * Parses the configuration from `env` (default `process.env`) into a frozen object.
  * Throws {@link ConfigError} with one line naming the bad or missing value.
  */
@@ -268,7 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
     const got = env[name];
     // Echo the bad value to help, but never a secret: not the token, not a URL's password.
     const shown =
-      got === undefined || name === 'SERVICE_API_TOKEN' ? '' : ` (got ${JSON.stringify(withoutPassword(got))})`;
+      got === undefined || SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(withoutPassword(got))})`;
     throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
   }
   const e = parsed.data;
@@ -298,6 +341,8 @@ export function loadConfig(env: Env = process.env): Config {
     ];
   }
 
+  const pseudonymKey = pseudonymKeyFrom(e.PSEUDONYM_KEY, e.PSEUDONYM_KEY_FILE);
+
   return Object.freeze({
     connections: Object.freeze(connections),
     // libpq's default: the operating-system user when the URL names none.
@@ -320,6 +365,7 @@ export function loadConfig(env: Env = process.env): Config {
       directory: e.SCHEDULE_DIRECTORY,
       nightly: e.SCHEDULE_NIGHTLY,
     }),
+    pseudonymKey,
   });
 }
 

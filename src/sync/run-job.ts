@@ -13,6 +13,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { scrubSecrets } from '../logger.js';
 import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
+import { upholdPrivacy } from '../warehouse/erasures.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { ConnectionAuthError, InvalidJobError, PermanentSyncError } from './errors.js';
@@ -137,6 +138,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const counters = { requests: 0 };
   try {
     await withRunCounters(() => options.processors[data.resource](ctx), counters);
+    if (data.company) await upholdPrivacy(db, schema, data.company, rt.config.pseudonymKey);
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err, logger);

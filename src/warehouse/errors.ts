@@ -55,3 +55,23 @@ export class LoadError extends WarehouseError {
     this.table = table;
   }
 }
+
+/** Codes of {@link PrivacyError}. */
+export type PrivacyErrorCode =
+  | 'privacy_unerasable'
+  | 'privacy_view_in_use'
+  | 'privacy_not_migrated'
+  | 'person_not_found'
+  | 'erasure_not_found';
+
+/**
+ * The privacy objects could not be generated for the live schema (a personal column
+ * forget cannot blank, an analyst view other objects depend on), or forget found nobody.
+ */
+export class PrivacyError extends WarehouseError {
+  override readonly name = 'PrivacyError';
+  declare readonly code: PrivacyErrorCode;
+  constructor(code: PrivacyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
