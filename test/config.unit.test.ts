@@ -230,3 +230,42 @@ describe('the parsed configuration', () => {
     expect(() => selectConnections(loadConfig({}))).toThrow(/no API connection configured/);
   });
 });
+
+describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
+  const KEY = 'pk-0123456789abcdef0123456789abcdef';
+
+  it('is undefined when neither is set', () => {
+    expect(loadConfig({}).pseudonymKey).toBeUndefined();
+  });
+
+  it('takes the key from PSEUDONYM_KEY, or from the file PSEUDONYM_KEY_FILE names without its newline', () => {
+    expect(loadConfig({ PSEUDONYM_KEY: KEY }).pseudonymKey).toBe(KEY);
+    expect(loadConfig({ PSEUDONYM_KEY_FILE: configFile(`${KEY}\n`) }).pseudonymKey).toBe(KEY);
+  });
+
+  it('refuses both at once, in one line', () => {
+    expect(errorOf({ PSEUDONYM_KEY: KEY, PSEUDONYM_KEY_FILE: configFile(KEY) })).toBe(
+      'PSEUDONYM_KEY and PSEUDONYM_KEY_FILE are both set: keep one (the key, or the file that holds it)',
+    );
+  });
+
+  it('refuses a key shorter than 32 characters without quoting it', () => {
+    const short = 'short-secret-key';
+    const message = errorOf({ PSEUDONYM_KEY: short });
+    expect(message).toBe(
+      'PSEUDONYM_KEY: the pseudonym key is shorter than 32 characters (make one with: openssl rand -base64 32)',
+    );
+    const path = configFile(`${short}\n`);
+    const fromFile = errorOf({ PSEUDONYM_KEY_FILE: path });
+    expect(fromFile).toMatch(new RegExp(`^PSEUDONYM_KEY_FILE ${path}: the pseudonym key is shorter than 32 characters`));
+    expect(fromFile).not.toContain(short);
+  });
+
+  it('names a missing or empty key file', () => {
+    expect(errorOf({ PSEUDONYM_KEY_FILE: join(dir, 'nope.key') })).toBe(
+      `PSEUDONYM_KEY_FILE ${join(dir, 'nope.key')}: file not found (point it at a file that holds the pseudonym key)`,
+    );
+    const empty = configFile('\n');
+    expect(errorOf({ PSEUDONYM_KEY_FILE: empty })).toBe(`PSEUDONYM_KEY_FILE ${empty}: the file is empty (put the pseudonym key in it)`);
+  });
+});

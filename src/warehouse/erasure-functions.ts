@@ -5,9 +5,10 @@
  *
  * - `apply_erasures(company, erasure)`: for the standing erasures of a company (or only
  *   the one given), moves every row of the person to the erasure's tombstone
- *   (`erased-<id>` in place of the CPF) with the omitted columns set to null, blanks or
- *   deletes the rows of tables linked to the person (absences, photos, certificates),
- *   and drops the person's pseudonym once no table holds the CPF. Rows the sync brought
+ *   (`erased-<id>` in place of the CPF) with the omitted columns set to null (or deletes
+ *   them, see {@link erasurePlanOf}), blanks or deletes the rows of tables linked to the
+ *   person (absences, photos, certificates), and drops the person's pseudonym once no
+ *   table holds the CPF. Rows the sync brought
  *   back that collide with the person's erased rows on a unique key are resolved as the
  *   table's `onReturn` says. Returns the rows changed. One statement for the caller: it
  *   runs inside the caller's transaction.
@@ -17,7 +18,6 @@
  */
 import { quoteIdent } from './db.js';
 import type { Catalog, CatalogRelation } from './catalog.js';
-import { PrivacyError } from './errors.js';
 import { classifyColumn, PERSONAL_DATA } from './personal-data.js';
 
 /** What replaces an erased CPF: `erased-<erasure id>`. */
@@ -46,35 +46,41 @@ interface Rekey {
 
 const hasColumn = (r: CatalogRelation, name: string) => r.columns.some((c) => c.name === name);
 
-/** Omitted (personal) columns of `relation` that forget sets to null, checked nullable. */
-export function columnsToBlank(relation: CatalogRelation): string[] {
-  const out: string[] = [];
+/** How forget treats a table's rows about the person. */
+export type ErasurePlan =
+  /** Move the rows to the tombstone (tables with a CPF) and set these columns to null. */
+  | { readonly mode: 'keep-rows'; readonly blank: readonly string[] }
+  /** Delete the rows: nothing in them is worth keeping, or they cannot be erased in place. */
+  | { readonly mode: 'delete-rows'; readonly reason: string };
+
+/**
+ * How forget erases `relation`: keep the rows with their omitted (personal) columns set
+ * to null, or delete them — when personal-data.ts says so (files), when a personal
+ * column is NOT NULL (cannot be blanked) or when a unique index uses expressions (the
+ * rows cannot be moved to the tombstone safely). Any table is thus erasable.
+ */
+export function erasurePlanOf(relation: CatalogRelation): ErasurePlan {
+  if (PERSONAL_DATA[relation.name]?.erase === 'delete') return { mode: 'delete-rows', reason: 'classified so' };
+  const blank: string[] = [];
   for (const c of relation.columns) {
     if (c.name === PERSON_COLUMN) continue;
     if (classifyColumn(relation.name, c.name, c.type).analyst !== 'omitted') continue;
-    if (c.notNull) {
-      throw new PrivacyError(
-        'privacy_unerasable',
-        `${relation.name}.${c.name} holds personal data but is NOT NULL, so punchline forget cannot erase it: ` +
-          `make it nullable in a migration, or classify it as not personal in src/warehouse/personal-data.ts`,
-      );
-    }
-    out.push(c.name);
+    if (c.notNull) return { mode: 'delete-rows', reason: `personal column ${c.name} is NOT NULL` };
+    blank.push(c.name);
   }
-  return out;
+  const expression = relation.uniqueIndexes.find((i) => i.hasExpressions);
+  if (expression && hasColumn(relation, PERSON_COLUMN)) {
+    return { mode: 'delete-rows', reason: `unique index ${expression.name} uses expressions` };
+  }
+  return { mode: 'keep-rows', blank };
 }
 
-/** SQL true when rows `a` and `b` of `relation` would collide on a unique key once they share a CPF. */
+/** SQL true when rows `a` and `b` of `relation` would collide on a unique (plain-column) key once they share a CPF. */
 export function collisionCondition(relation: CatalogRelation, a: string, b: string): string | null {
   const parts: string[] = [];
   for (const idx of relation.uniqueIndexes) {
-    if (idx.hasExpressions) {
-      throw new PrivacyError(
-        'privacy_unerasable',
-        `unique index ${idx.name} of ${relation.name} has expressions; the erasure functions cannot tell which rows it keeps apart (index plain columns)`,
-      );
-    }
-    if (!idx.columns.includes(PERSON_COLUMN)) continue;
+    // Expression indexes are left to erasurePlanOf, which deletes such tables' rows instead.
+    if (idx.hasExpressions || !idx.columns.includes(PERSON_COLUMN)) continue;
     const same = idx.columns.filter((c) => c !== PERSON_COLUMN).map((c) => `${a}.${quoteIdent(c)} = ${b}.${quoteIdent(c)}`);
     // A partial index only keeps apart rows its predicate holds for: evaluate it on each row.
     const holds = idx.predicate
@@ -91,13 +97,17 @@ function counted(statement: string): string {
   return `WITH x AS (\n    ${statement}\n    RETURNING e.id\n  ) SELECT coalesce(array_agg(id), '{}') INTO v FROM x;\n  v_ids := v_ids || v;`;
 }
 
+/** SQL: row `alias` of `relation` is the person's as `e.<side>` says (in the erasure's company). */
+function personAt(relation: CatalogRelation, alias: string, side: 'cpf' | 'tombstone'): string {
+  const company = hasColumn(relation, 'company_cnpj') ? ` AND ${alias}.company_cnpj = e.company_cnpj` : '';
+  return `${alias}.cpf = e.${side}${company}`;
+}
+
 /** The statements that move one table's rows of the person (see {@link Rekey}). */
 function rekeyStatements(schema: string, relation: CatalogRelation, filter: ErasureFilter, k: Rekey): string[] {
   const t = `${quoteIdent(schema)}.${quoteIdent(relation.name)}`;
   const erasures = `${quoteIdent(schema)}.erasures e`;
-  const company = hasColumn(relation, 'company_cnpj');
-  const at = (alias: string, side: 'cpf' | 'tombstone') =>
-    `${alias}.cpf = e.${side}${company ? ` AND ${alias}.company_cnpj = e.company_cnpj` : ''}`;
+  const at = (alias: string, side: 'cpf' | 'tombstone') => personAt(relation, alias, side);
   const out: string[] = [];
   const collision = collisionCondition(relation, 'm', 'g');
   if (collision) {
@@ -119,8 +129,7 @@ function rekeyStatements(schema: string, relation: CatalogRelation, filter: Eras
 
 /** The statements that blank or delete a linked table's rows of the person. */
 function linkedStatements(schema: string, catalog: Catalog, relation: CatalogRelation, filter: ErasureFilter): string[] {
-  const cls = PERSONAL_DATA[relation.name]!;
-  const link = cls.person!;
+  const link = PERSONAL_DATA[relation.name]!.person!;
   const via = catalog.find((r) => r.name === link.table);
   if (!via || !hasColumn(via, PERSON_COLUMN) || !hasColumn(via, link.column) || !hasColumn(relation, link.column)) return [];
   const s = quoteIdent(schema);
@@ -129,11 +138,11 @@ function linkedStatements(schema: string, catalog: Catalog, relation: CatalogRel
     `l.${quoteIdent(link.column)} = m.${quoteIdent(link.column)} AND l.cpf IN (e.cpf, e.tombstone)` +
     (hasColumn(via, 'company_cnpj') ? ' AND l.company_cnpj = e.company_cnpj' : '');
   const from = `${s}.${quoteIdent(via.name)} AS l, ${s}.erasures e`;
-  if (cls.erase === 'delete') return [counted(`DELETE FROM ${t} AS m USING ${from}\n    WHERE ${filter} AND ${on}`)];
-  const blank = columnsToBlank(relation);
-  if (blank.length === 0) return [];
-  const set = blank.map((c) => `${quoteIdent(c)} = NULL`).join(', ');
-  const dirty = blank.map((c) => `m.${quoteIdent(c)} IS NOT NULL`).join(' OR ');
+  const plan = erasurePlanOf(relation);
+  if (plan.mode === 'delete-rows') return [counted(`DELETE FROM ${t} AS m USING ${from}\n    WHERE ${filter} AND ${on}`)];
+  if (plan.blank.length === 0) return [];
+  const set = plan.blank.map((c) => `${quoteIdent(c)} = NULL`).join(', ');
+  const dirty = plan.blank.map((c) => `m.${quoteIdent(c)} IS NOT NULL`).join(' OR ');
   return [counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${from}\n    WHERE ${filter} AND ${on} AND (${dirty})`)];
 }
 
@@ -161,13 +170,18 @@ export function buildApplyErasures(catalog: Catalog, schema: string): string {
   const people = personTables(catalog);
   for (const r of people) {
     const cls = PERSONAL_DATA[r.name];
+    const plan = erasurePlanOf(r);
+    body.push(`-- ${r.name}`);
+    if (plan.mode === 'delete-rows') {
+      body.push(`-- (rows deleted: ${plan.reason})`, counted(`DELETE FROM ${quoteIdent(schema)}.${quoteIdent(r.name)} AS m USING ${quoteIdent(schema)}.erasures e\n    WHERE ${filter} AND ${personAt(r, 'm', 'cpf')}`));
+      continue;
+    }
     body.push(
-      `-- ${r.name}`,
       ...rekeyStatements(schema, r, filter, {
         from: 'cpf',
         to: 'tombstone',
         drop: cls?.onReturn === 'keep' ? 'moving' : 'target',
-        blank: columnsToBlank(r),
+        blank: plan.blank,
         preserve: cls?.preserve ?? [],
       }),
     );
@@ -203,7 +217,7 @@ export function buildLiftErasures(catalog: Catalog, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.id = ANY (v_lifted)';
   const body: string[] = [];
-  for (const r of personTables(catalog)) {
+  for (const r of personTables(catalog).filter((t) => erasurePlanOf(t).mode === 'keep-rows')) {
     body.push(
       `-- ${r.name}`,
       ...rekeyStatements(schema, r, filter, { from: 'tombstone', to: 'cpf', drop: 'moving', blank: [], preserve: [] }),

@@ -58,15 +58,14 @@ export class LoadError extends WarehouseError {
 
 /** Codes of {@link PrivacyError}. */
 export type PrivacyErrorCode =
-  | 'privacy_unerasable'
   | 'privacy_view_in_use'
   | 'privacy_not_migrated'
   | 'person_not_found'
   | 'erasure_not_found';
 
 /**
- * The privacy objects could not be generated for the live schema (a personal column
- * forget cannot blank, an analyst view other objects depend on), or forget found nobody.
+ * The analyst views could not be regenerated (other objects depend on one), the schema
+ * lacks the privacy tables, or forget / forget --lift found nobody.
  */
 export class PrivacyError extends WarehouseError {
   override readonly name = 'PrivacyError';
