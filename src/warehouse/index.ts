@@ -20,3 +20,7 @@ export { loadHourBank, type DayScope } from './load-hour-bank.js';
 export { loadAbsences } from './load-absences.js';
 export { loadAbsenceAttachments } from './load-absence-attachments.js';
 export { loadAuditPhoto } from './load-audit-photo.js';
+export { applyErasures, forgetPerson, liftErasure, upholdPrivacy, type PrivacyUpkeep } from './erasures.js';
+export { ensurePseudonyms, pseudonymOf } from './pseudonyms.js';
+export { PERSONAL_DATA, classifyColumn } from './personal-data.js';
+export { PrivacyError } from './errors.js';
