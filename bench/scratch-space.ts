@@ -80,6 +80,7 @@ export async function createWarehouseSchema(databaseUrl: string, schema: string)
 /** Drops the run's schemas and Redis keys (idempotent). */
 export async function dropScratch(pool: pg.Pool, redis: Redis, n: ScratchNames): Promise<void> {
   await pool.query(`drop schema if exists "${n.stageSchema}" cascade`);
+  await pool.query(`drop schema if exists "${n.schema}_analyst" cascade`);
   await pool.query(`drop schema if exists "${n.schema}" cascade`);
   let cursor = '0';
   do {

@@ -101,6 +101,21 @@ function buildProgram(): Command {
     .action((opts) => execute(async (ctx) => (await import('./commands/status.js')).statusCommand(ctx, opts)));
 
   program
+    .command('forget')
+    .description("erase a person's personal fields from the warehouse and keep them erased (LGPD; docs/privacy.md)")
+    .option('--cpf <cpf>', 'CPF of the person (11 digits, punctuation allowed)')
+    .option('--company <cnpj>', 'only in this company (default: every company the person appears in)')
+    .option('--by <who>', 'who asks, recorded in the erasure register (default: user@host)')
+    .option('--note <text>', 'note recorded with the erasure, e.g. the ticket of the request')
+    .option('--lift', 'lift the standing erasure instead: later syncs store the person again', false)
+    .action((opts) => execute(async (ctx) => (await import('./commands/forget.js')).forgetCommand(ctx, opts)));
+
+  program
+    .command('pseudonyms')
+    .description('give every CPF its pseudonym under PSEUDONYM_KEY (after a key rotation: all at once)')
+    .action(() => execute(async (ctx) => (await import('./commands/pseudonyms.js')).pseudonymsCommand(ctx)));
+
+  program
     .command('emulator')
     .description('run the Customer API v2 emulator')
     .option('--port <port>', 'port to listen on', '4010')

@@ -104,7 +104,15 @@ export interface Config {
   readonly pushMaxFileBytes: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
+  /**
+   * Key of the CPF pseudonyms the analyst views show (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE);
+   * a secret: never logged, never stored in the warehouse. Undefined when not configured.
+   */
+  readonly pseudonymKey: string | undefined;
 }
+
+/** Shortest pseudonym key accepted: 32 characters (`openssl rand -base64 32` gives 44). */
+export const PSEUDONYM_KEY_MIN_LENGTH = 32;
 
 const DEFAULT_RPS = 5;
 const DEFAULT_CONCURRENCY = 4;
@@ -208,6 +216,13 @@ const envSchema = z.object({
   SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
   SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
   SCHEDULE_NIGHTLY: cronFrom('SCHEDULE_NIGHTLY').default('30 2 * * *'),
+  PSEUDONYM_KEY: z
+    .string()
+    .trim()
+    .min(PSEUDONYM_KEY_MIN_LENGTH, {
+      message: `PSEUDONYM_KEY is shorter than ${PSEUDONYM_KEY_MIN_LENGTH} characters (make one with: openssl rand -base64 32)`,
+    })
+    .optional(),
 });
 
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
@@ -244,10 +259,10 @@ const fileSchema = z.object({
  * Variables that may instead be read from a file named by `<NAME>_FILE`, as container
  * platforms hand secrets over (Docker and Kubernetes mount them as files).
  */
-export const FILE_VARIABLES = ['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL'] as const;
+export const FILE_VARIABLES = ['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY'] as const;
 
 /** Variables whose value is never echoed in an error, not even in part. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL']);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY']);
 
 /** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
 function readSecretFile(what: string, path: string, holds: string): string {
@@ -399,6 +414,8 @@ export function loadConfig(env: Env = process.env): Config {
     ];
   }
 
+  const pseudonymKey = e.PSEUDONYM_KEY;
+
   return Object.freeze({
     connections: Object.freeze(connections),
     // libpq's default: the operating-system user when the URL names none.
@@ -428,6 +445,7 @@ export function loadConfig(env: Env = process.env): Config {
       directory: e.SCHEDULE_DIRECTORY,
       nightly: e.SCHEDULE_NIGHTLY,
     }),
+    pseudonymKey,
   });
 }
 
@@ -458,6 +476,7 @@ export function selectConnections(config: Config, name?: string): readonly Conne
 export function configSecrets(config: Config): string[] {
   return [
     ...config.connections.map((c) => c.token),
+    config.pseudonymKey ?? '',
     passwordOf(config.databaseUrl),
     passwordOf(config.redisUrl),
     config.dashboardCredential?.token ?? '',

@@ -25,7 +25,7 @@ const REDACT_PATHS = [
 const REDACTED = '[REDACTED]';
 const secrets = new Set<string>();
 
-/** Registers a secret (an API token) to be scrubbed from every log line from now on. */
+/** Registers a secret (an API token, the pseudonym key) to be scrubbed from every log line from now on. */
 export function registerSecret(secret: string): void {
   if (secret.length >= 4) secrets.add(secret);
 }

@@ -332,3 +332,38 @@ describe('ops and notification settings', () => {
     expect(configSecrets(loadConfig({}))).toEqual([]);
   });
 });
+
+describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
+  const KEY = 'pk-0123456789abcdef0123456789abcdef';
+
+  it('is undefined when neither is set', () => {
+    expect(loadConfig({}).pseudonymKey).toBeUndefined();
+  });
+
+  it('takes the key from PSEUDONYM_KEY, or from the file PSEUDONYM_KEY_FILE names without its newline', () => {
+    expect(loadConfig({ PSEUDONYM_KEY: KEY }).pseudonymKey).toBe(KEY);
+    expect(loadConfig({ PSEUDONYM_KEY_FILE: configFile(`${KEY}\n`) }).pseudonymKey).toBe(KEY);
+  });
+
+  it('refuses both at once, in one line', () => {
+    expect(errorOf({ PSEUDONYM_KEY: KEY, PSEUDONYM_KEY_FILE: configFile(KEY) })).toBe('set PSEUDONYM_KEY or PSEUDONYM_KEY_FILE, not both');
+  });
+
+  it('refuses a key shorter than 32 characters without quoting it', () => {
+    const short = 'short-secret-key';
+    const message = errorOf({ PSEUDONYM_KEY: short });
+    expect(message).toBe('PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32)');
+    const path = configFile(`${short}\n`);
+    const fromFile = errorOf({ PSEUDONYM_KEY_FILE: path });
+    expect(fromFile).toBe(`PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32) (read from PSEUDONYM_KEY_FILE ${path})`);
+    expect(fromFile).not.toContain(short);
+  });
+
+  it('names a missing or empty key file', () => {
+    expect(errorOf({ PSEUDONYM_KEY_FILE: join(dir, 'nope.key') })).toBe(
+      `PSEUDONYM_KEY_FILE ${join(dir, 'nope.key')}: file not found (point it at a file that holds the value of PSEUDONYM_KEY)`,
+    );
+    const empty = configFile('\n');
+    expect(errorOf({ PSEUDONYM_KEY_FILE: empty })).toBe(`PSEUDONYM_KEY_FILE ${empty}: the file is empty (it must hold the value of PSEUDONYM_KEY)`);
+  });
+});

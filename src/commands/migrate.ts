@@ -1,6 +1,6 @@
 /**
  * `punchline migrate` (docs/operations.md "Migrations"): applies the pending `sql/` migrations to
- * WAREHOUSE_SCHEMA of DATABASE_URL and says what it did.
+ * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did.
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
@@ -16,6 +16,9 @@ export async function migrateCommand(ctx: CommandContext): Promise<number> {
     ctx.out.write(
       `schema ${schema}: applied ${result.applied.length} migration${result.applied.length === 1 ? '' : 's'} (${result.applied.join(', ')})\n`,
     );
+  }
+  if (result.privacy) {
+    ctx.out.write(`schema ${result.privacy.analystSchema}: ${result.privacy.views} analyst views up to date\n`);
   }
   return EXIT.ok;
 }

@@ -75,6 +75,9 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
       { queues: pool.workers.map((w) => w.name), concurrency: config.workerConcurrency, ops: ops?.url },
       'worker ready',
     );
+    if (config.pseudonymKey === undefined) {
+      logger.warn('PSEUDONYM_KEY is not set: the analyst views show no pseudonyms (docs/privacy.md)');
+    }
     await new Promise<void>((resolve) => {
       if (ctx.signal.aborted) return resolve();
       ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -22,6 +22,7 @@ import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } fro
 import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
 import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
+import { upholdPrivacy } from '../warehouse/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import { publishLoadSpan } from './loader-timing.js';
@@ -45,6 +46,8 @@ export interface EngineContext {
   call(w?: DateWindow, signal?: AbortSignal): CallOptions;
   /** Whether file contents are stored, not only their hashes. */
   readonly storeBinaries: boolean;
+  /** Key of the CPF pseudonyms (PSEUDONYM_KEY), when configured. */
+  readonly pseudonymKey?: string;
 }
 
 /** One load: a resource for one company (and window). */
@@ -134,6 +137,9 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
     }
     if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
+    // Privacy, in the same transaction: people erased in this company stay erased, and
+    // new CPFs get their pseudonym (docs/privacy.md).
+    await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
 
     const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
     await recordRejections(client, ctx.schema, key, writer.rejections);

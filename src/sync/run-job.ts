@@ -103,6 +103,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
       fanOut: Math.max(1, connection.rateLimit.concurrency),
       call,
       storeBinaries: rt.config.storeBinaries,
+      ...(rt.config.pseudonymKey === undefined ? {} : { pseudonymKey: rt.config.pseudonymKey }),
     },
     logger,
     signal: options.signal,

@@ -1,21 +1,28 @@
 /**
  * The warehouse as Postgres describes it: every table and view of a schema with its
- * comment, columns (type, nullability, comment), keys and foreign keys, read from
- * pg_catalog. This is what docs/warehouse.md is generated from, so the dictionary is
- * always the migrations' own word.
+ * comment, columns (type, nullability, comment), unique indexes and foreign keys, read
+ * from pg_catalog. docs/warehouse.md is generated from it, and so are the analyst views
+ * and the erasure functions (privacy-objects.ts): all follow what the migrations created.
  */
 
-/** The subset of a pg Pool or Client the catalog reader needs. */
-export interface CatalogQueryable {
-  query<R extends object>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+/** The part of a pg client or pool the catalog readers need. */
+export interface SqlQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/** Runs `text` and returns its rows as `R` (the caller knows the columns it selects). */
+export async function rowsOf<R>(db: SqlQueryable, text: string, values: unknown[] = []): Promise<R[]> {
+  return (await db.query(text, values)).rows as R[];
 }
 
 /** One column of a table or view. */
 export interface CatalogColumn {
   /** Column name. */
   readonly name: string;
-  /** SQL type as Postgres formats it, e.g. `timestamp with time zone`, `numeric(10,2)`. */
+  /** SQL type as Postgres formats it, e.g. `timestamp with time zone`, `text[]`. */
   readonly type: string;
+  /** The type's internal name (`udt_name`): `text`, `int4`, `_text` for text[]... */
+  readonly udt: string;
   /** Whether NULL is allowed (always true for view columns). */
   readonly nullable: boolean;
   /** Its COMMENT, or null. */
@@ -24,10 +31,14 @@ export interface CatalogColumn {
 
 /** A primary key or unique index. */
 export interface CatalogKey {
+  /** Index name. */
+  readonly name: string;
   /** `primary key` or `unique`. */
   readonly kind: 'primary key' | 'unique';
-  /** Columns in index order. */
+  /** Key columns in index order; empty when the index has expressions. */
   readonly columns: readonly string[];
+  /** True when some key is an expression (not a plain column). */
+  readonly hasExpressions: boolean;
   /** The predicate of a partial unique index, e.g. `(valid_to IS NULL)`, or null. */
   readonly where: string | null;
 }
@@ -58,27 +69,35 @@ export interface CatalogRelation {
   readonly foreignKeys: readonly CatalogForeignKey[];
 }
 
-/** Every table and view of `schema`, tables first, each group by name. */
-export async function readCatalog(db: CatalogQueryable, schema: string): Promise<CatalogRelation[]> {
-  const relations = await db.query<{ oid: number; name: string; kind: string; comment: string | null }>(
-    `SELECT c.oid::int AS oid, c.relname AS name, c.relkind AS kind, obj_description(c.oid, 'pg_class') AS comment
+/** The relations of one schema: tables first, each group by name. */
+export type Catalog = readonly CatalogRelation[];
+
+/** Every table and view of `schema`. Queries run one after the other: `db` may be a single client. */
+export async function readCatalog(db: SqlQueryable, schema: string): Promise<CatalogRelation[]> {
+  const relations = await rowsOf<{ oid: number; name: string; table: boolean; comment: string | null }>(
+    db,
+    `SELECT c.oid::int AS oid, c.relname AS name, c.relkind IN ('r', 'p') AS table, obj_description(c.oid, 'pg_class') AS comment
        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = $1 AND c.relkind IN ('r', 'v')
-      ORDER BY c.relkind, c.relname COLLATE "C"`,
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm') AND NOT c.relispartition
+      ORDER BY c.relkind IN ('r', 'p') DESC, c.relname COLLATE "C"`,
     [schema],
   );
-  const columns = await db.query<{ oid: number; name: string; type: string; not_null: boolean; comment: string | null }>(
-    `SELECT a.attrelid::int AS oid, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+  const columns = await rowsOf<{ oid: number; name: string; type: string; udt: string; not_null: boolean; comment: string | null }>(
+    db,
+    `SELECT a.attrelid::int AS oid, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, t.typname AS udt,
             a.attnotnull AS not_null, col_description(a.attrelid, a.attnum) AS comment
        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname = $1 AND c.relkind IN ('r', 'v') AND a.attnum > 0 AND NOT a.attisdropped
+       JOIN pg_type t ON t.oid = a.atttypid
+      WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
       ORDER BY a.attrelid, a.attnum`,
     [schema],
   );
-  const keys = await db.query<{ oid: number; primary: boolean; columns: string[]; predicate: string | null }>(
-    `SELECT i.indrelid::int AS oid, i.indisprimary AS primary,
-            array(SELECT a.attname::text FROM unnest(i.indkey) WITH ORDINALITY k(attnum, pos)
+  const keys = await rowsOf<{ oid: number; name: string; primary: boolean; columns: string[]; has_expressions: boolean; predicate: string | null }>(
+    db,
+    `SELECT i.indrelid::int AS oid, ic.relname AS name, i.indisprimary AS primary,
+            array(SELECT a.attname::text FROM unnest(i.indkey::int2[]) WITH ORDINALITY k(attnum, pos)
                     JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum ORDER BY k.pos) AS columns,
+            (0 = ANY (i.indkey::int2[])) AS has_expressions,
             pg_get_expr(i.indpred, i.indrelid) AS predicate
        FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid JOIN pg_class ic ON ic.oid = i.indexrelid
        JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -86,7 +105,8 @@ export async function readCatalog(db: CatalogQueryable, schema: string): Promise
       ORDER BY i.indrelid, NOT i.indisprimary, ic.relname COLLATE "C"`,
     [schema],
   );
-  const foreign = await db.query<{ oid: number; columns: string[]; parent: string; parent_columns: string[] }>(
+  const foreign = await rowsOf<{ oid: number; columns: string[]; parent: string; parent_columns: string[] }>(
+    db,
     `SELECT con.conrelid::int AS oid, p.relname AS parent,
             array(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(attnum, pos)
                     JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.attnum ORDER BY k.pos) AS columns,
@@ -97,18 +117,29 @@ export async function readCatalog(db: CatalogQueryable, schema: string): Promise
       ORDER BY con.conrelid, con.conname COLLATE "C"`,
     [schema],
   );
-  return relations.rows.map((r) => ({
+  return relations.map((r) => ({
     name: r.name,
-    kind: r.kind === 'v' ? 'view' : 'table',
+    kind: r.table ? 'table' : 'view',
     comment: r.comment,
-    columns: columns.rows
+    columns: columns
       .filter((c) => c.oid === r.oid)
-      .map((c) => ({ name: c.name, type: c.type, nullable: !c.not_null, comment: c.comment })),
-    keys: keys.rows
+      .map((c) => ({ name: c.name, type: c.type, udt: c.udt, nullable: !c.not_null, comment: c.comment })),
+    keys: keys
       .filter((k) => k.oid === r.oid)
-      .map((k) => ({ kind: k.primary ? 'primary key' : 'unique', columns: k.columns, where: k.predicate })),
-    foreignKeys: foreign.rows
+      .map((k) => ({
+        name: k.name,
+        kind: k.primary ? 'primary key' : 'unique',
+        columns: k.has_expressions ? [] : k.columns,
+        hasExpressions: k.has_expressions,
+        where: k.predicate,
+      })),
+    foreignKeys: foreign
       .filter((f) => f.oid === r.oid)
       .map((f) => ({ columns: f.columns, parent: f.parent, parentColumns: f.parent_columns })),
   }));
+}
+
+/** The relation called `name`, if the catalog has it. */
+export function relationOf(catalog: Catalog, name: string): CatalogRelation | undefined {
+  return catalog.find((r) => r.name === name);
 }

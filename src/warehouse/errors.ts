@@ -36,3 +36,21 @@ export class MigrationError extends WarehouseError {
   }
 }
 
+/** Codes of {@link PrivacyError}. */
+export type PrivacyErrorCode =
+  | 'privacy_view_in_use'
+  | 'privacy_not_migrated'
+  | 'person_not_found'
+  | 'erasure_not_found';
+
+/**
+ * The analyst views could not be regenerated (other objects depend on one), the schema
+ * lacks the privacy tables, or forget / forget --lift found nobody.
+ */
+export class PrivacyError extends WarehouseError {
+  override readonly name = 'PrivacyError';
+  declare readonly code: PrivacyErrorCode;
+  constructor(code: PrivacyErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}

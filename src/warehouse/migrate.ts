@@ -18,6 +18,7 @@ import {
   type MigrationFile,
 } from './migrations.js';
 import { redactUrl } from '../util/database-url.js';
+import { refreshPrivacyObjects, type PrivacyRefresh } from './privacy-objects.js';
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -33,6 +34,8 @@ export interface MigrateResult {
   applied: string[];
   /** Migrations that were already applied before this run. */
   alreadyApplied: number;
+  /** The analyst views and erasure functions regenerated afterwards (null without 040_privacy). */
+  privacy: PrivacyRefresh | null;
 }
 
 /** First key of the advisory lock: "punchline migrate"; the second is the schema's hash. */
@@ -181,7 +184,11 @@ export async function migrate(
         log?.info({ schema, migration: file.name, ms }, 'applied migration');
         done.push(file.name);
       }
-      return { applied: done, alreadyApplied: applied.length };
+      // Every run, not only when a migration was applied: a new classification in
+      // src/warehouse/personal-data.ts reaches the analyst views with the next migrate.
+      const privacy = await inTransaction(client, () => refreshPrivacyObjects(client, schema));
+      if (privacy) log?.info({ schema: privacy.analystSchema, views: privacy.views, dropped: privacy.dropped }, 'analyst views refreshed');
+      return { applied: done, alreadyApplied: applied.length, privacy };
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema]).catch(() => undefined);
     }

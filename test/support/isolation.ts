@@ -52,8 +52,9 @@ export async function connectRedis(): Promise<Redis> {
   return redis;
 }
 
-/** Drops a test schema and everything in it. */
+/** Drops a test schema and everything in it, with the analyst schema migrate made beside it. */
 export async function dropSchema(pool: pg.Pool, schema: string): Promise<void> {
+  await pool.query(`drop schema if exists "${schema}_analyst" cascade`);
   await pool.query(`drop schema if exists "${schema}" cascade`);
 }
 

@@ -1,0 +1,97 @@
+/**
+ * `punchline forget --cpf X [--company C] [--by WHO] [--note TEXT]`: erases a person's
+ * personal fields from the warehouse, keeping their hours, punch times and balances
+ * under a tombstone, and records the erasure so that later syncs erase them again.
+ * `--lift` ends a standing erasure. See docs/privacy.md. Arguments are checked before
+ * any work (exit 2). The CPF is never logged.
+ */
+import { hostname, userInfo } from 'node:os';
+import { EXIT, UsageError, type CommandContext } from './context.js';
+import { digitsOnly } from '../util/registry.js';
+
+/** Options of `punchline forget` as commander gives them. */
+export interface ForgetArgs {
+  cpf?: unknown;
+  company?: unknown;
+  by?: unknown;
+  note?: unknown;
+  lift?: unknown;
+}
+
+/** Checked options of `punchline forget`. */
+export interface ForgetOptions {
+  /** CPF, 11 digits (punctuation removed). */
+  readonly cpf: string;
+  /** CNPJ, 14 digits, when given. */
+  readonly company?: string;
+  /** Who asks: `--by`, default `user@host`. */
+  readonly by: string;
+  /** `--note`, when given. */
+  readonly note?: string;
+  /** `--lift`: end the erasure instead. */
+  readonly lift: boolean;
+}
+
+/** The default of `--by`: the operating-system user and host. */
+export function defaultRequester(): string {
+  return `${userInfo().username}@${hostname()}`;
+}
+
+/** Checks the arguments of `punchline forget` (pure); throws {@link UsageError}. */
+export function parseForgetArgs(args: ForgetArgs, requester: () => string = defaultRequester): ForgetOptions {
+  if (args.cpf === undefined) throw new UsageError('--cpf is required (the CPF of the person to forget)');
+  const cpf = digitsOnly(String(args.cpf));
+  // The CPF itself is not echoed: this line may end up in a log.
+  if (!/^\d{11}$/.test(cpf)) throw new UsageError('--cpf is not a CPF (11 digits, punctuation allowed)');
+  let company: string | undefined;
+  if (args.company !== undefined) {
+    company = digitsOnly(String(args.company));
+    if (!/^\d{14}$/.test(company)) {
+      throw new UsageError(`--company ${JSON.stringify(String(args.company))} is not a CNPJ (14 digits)`);
+    }
+  }
+  const by = args.by === undefined ? requester() : String(args.by).trim();
+  if (by === '') throw new UsageError('--by is empty (say who asks for the erasure)');
+  const lift = args.lift === true;
+  const note = args.note === undefined ? undefined : String(args.note).trim();
+  if (lift && note !== undefined) throw new UsageError('--note is recorded with an erasure, not with --lift');
+  return { cpf, ...(company ? { company } : {}), by, ...(note ? { note } : {}), lift };
+}
+
+/** Runs `punchline forget`. */
+export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Promise<number> {
+  const options = parseForgetArgs(args);
+  const [{ assertPostgresReachable }, { createWarehouse }, erasures] = await Promise.all([
+    import('../ops/services.js'),
+    import('../warehouse/db.js'),
+    import('../warehouse/erasures.js'),
+  ]);
+  const { databaseUrl, warehouseSchema: schema } = ctx.config;
+  await assertPostgresReachable(databaseUrl);
+  const w = createWarehouse(databaseUrl, schema, { max: 2, applicationName: 'punchline forget' });
+  try {
+    await erasures.checkPrivacyReady(w.pool, schema);
+    if (options.lift) {
+      const n = await erasures.liftErasure(w.pool, schema, options);
+      ctx.logger.info({ erasures: n, company: options.company }, 'erasure lifted');
+      ctx.out.write(
+        `lifted ${n} erasure${n === 1 ? '' : 's'}: the rows kept under the tombstone have the CPF back; ` +
+          `erased fields return when a sync reads their window again (punchline backfill --force --company C --from D --to D)\n`,
+      );
+      return EXIT.ok;
+    }
+    const done = await erasures.forgetPerson(w.pool, schema, options);
+    for (const e of done) {
+      ctx.logger.info({ erasure: e.id, company: e.company, rows: e.rows }, 'person erased');
+      ctx.out.write(
+        e.alreadyStanding
+          ? `company ${e.company}: already erased (erasure ${e.id}, ${e.tombstone}); ${e.rows} rows brought back since were erased\n`
+          : `company ${e.company}: erased ${e.rows} rows; the person is ${e.tombstone} in the warehouse (erasure ${e.id})\n`,
+      );
+    }
+    ctx.out.write('every sync of these companies erases the person again while the erasure stands\n');
+    return EXIT.ok;
+  } finally {
+    await w.close();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * `punchline pseudonyms`: gives every CPF of the warehouse its pseudonym under the
+ * configured key (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE), in one transaction. After a key
+ * rotation this recomputes them all at once and removes the old key's leftovers, instead
+ * of waiting for each company's next sync to do it (docs/privacy.md).
+ */
+import { ConfigError } from '../config.js';
+import { EXIT, type CommandContext } from './context.js';
+
+/** Runs `punchline pseudonyms`. */
+export async function pseudonymsCommand(ctx: CommandContext): Promise<number> {
+  const key = ctx.config.pseudonymKey;
+  if (key === undefined) {
+    throw new ConfigError('PSEUDONYM_KEY is not set (export it, or PSEUDONYM_KEY_FILE naming a file that holds it)');
+  }
+  const [{ assertPostgresReachable }, { createWarehouse }, { checkPrivacyReady }, { withTransaction }, pseudonyms] =
+    await Promise.all([
+      import('../ops/services.js'),
+      import('../warehouse/db.js'),
+      import('../warehouse/erasures.js'),
+      import('../warehouse/transaction.js'),
+      import('../warehouse/pseudonyms.js'),
+    ]);
+  const { databaseUrl, warehouseSchema: schema } = ctx.config;
+  await assertPostgresReachable(databaseUrl);
+  const w = createWarehouse(databaseUrl, schema, { max: 1, applicationName: 'punchline pseudonyms' });
+  try {
+    await checkPrivacyReady(w.pool, schema);
+    const stats = await withTransaction(w.pool, (client) => pseudonyms.ensurePseudonyms(client, schema, key, { prune: true }));
+    ctx.logger.info({ ...stats, keyId: pseudonyms.keyIdOf(key) }, 'pseudonyms computed');
+    ctx.out.write(
+      `schema ${schema}: ${stats.mapped} CPFs given a pseudonym of key ${pseudonyms.keyIdOf(key)}, ` +
+        `${stats.pruned} pseudonyms of an older key removed\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    await w.close();
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The analyst views (pure builder): one view in `<schema>_analyst` per table and view of
+ * the warehouse schema, generated from the live catalog and the classification of
+ * personal-data.ts. A CPF column becomes its pseudonym (joined from cpf_pseudonyms; an
+ * erased person's tombstone is shown as is), omitted columns are left out, relations
+ * excluded from analysts get no view. Whatever a later migration adds is covered the
+ * next time migrate runs, by the rules of `classifyColumn`.
+ */
+import { quoteIdent } from './db.js';
+import type { Catalog, CatalogRelation } from './catalog.js';
+import { classifyColumn, PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
+import { TOMBSTONE_PREFIX } from './erasure-functions.js';
+
+/** Postgres truncates longer identifiers. */
+const MAX_IDENTIFIER_BYTES = 63;
+
+/** The schema of the analyst views of `schema`: `<schema>_analyst`. */
+export function analystSchemaOf(schema: string): string {
+  const name = `${schema}_analyst`;
+  if (Buffer.byteLength(name) > MAX_IDENTIFIER_BYTES) {
+    throw new RangeError(
+      `WAREHOUSE_SCHEMA ${schema} is too long: its analyst schema ${name} would exceed ${MAX_IDENTIFIER_BYTES} bytes (use a name of at most ${MAX_IDENTIFIER_BYTES - 8})`,
+    );
+  }
+  return name;
+}
+
+/** An SQL string literal. */
+export function quoteLiteral(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** One analyst view, ready to create. */
+export interface AnalystView {
+  /** View name (the base relation's). */
+  readonly name: string;
+  /** Output columns, in order. */
+  readonly columns: readonly string[];
+  /** Base columns left out. */
+  readonly omitted: readonly string[];
+  /** `CREATE OR REPLACE VIEW ...`. */
+  readonly create: string;
+  /** `COMMENT ON ...` statements of the view and its columns. */
+  readonly comments: readonly string[];
+}
+
+function describePseudonym(column: string): string {
+  return (
+    `Pseudonym of ${column}: the same person has the same pseudonym in every analyst view and every sync ` +
+    `(HMAC-SHA-256 computed by punchline with a key the warehouse does not hold; docs/privacy.md). ` +
+    `${TOMBSTONE_PREFIX}<n> for a person whose data was erased; null until punchline has computed it.`
+  );
+}
+
+/** The analyst view of one relation, or null when it gets none (excluded, or nothing left to show). */
+export function buildAnalystView(relation: CatalogRelation, schema: string): AnalystView | null {
+  if (PERSONAL_DATA[relation.name]?.excludedFromAnalysts !== undefined) return null;
+  const base = quoteIdent(schema);
+  const analyst = quoteIdent(analystSchemaOf(schema));
+  const select: string[] = [];
+  const joins: string[] = [];
+  const columns: string[] = [];
+  const omitted: string[] = [];
+  const comments: { column: string; text: string | null }[] = [];
+  for (const c of relation.columns) {
+    const cls = classifyColumn(relation.name, c.name, c.udt);
+    const col = `t.${quoteIdent(c.name)}`;
+    if (cls.analyst === 'omitted') {
+      omitted.push(c.name);
+    } else if (cls.analyst === 'pseudonym') {
+      const alias = `p${joins.length + 1}`;
+      const out = pseudonymColumnName(c.name);
+      joins.push(`LEFT JOIN ${base}.cpf_pseudonyms ${alias} ON ${alias}.cpf = ${col}`);
+      select.push(`CASE WHEN ${col} LIKE '${TOMBSTONE_PREFIX}%' THEN ${col} ELSE ${alias}.pseudonym END AS ${quoteIdent(out)}`);
+      columns.push(out);
+      comments.push({ column: out, text: describePseudonym(c.name) });
+    } else {
+      select.push(col);
+      columns.push(c.name);
+      comments.push({ column: c.name, text: c.comment });
+    }
+  }
+  if (columns.length === 0) return null;
+  const view = `${analyst}.${quoteIdent(relation.name)}`;
+  const create =
+    `CREATE OR REPLACE VIEW ${view} AS\nSELECT ${select.join(',\n       ')}\n` +
+    `  FROM ${base}.${quoteIdent(relation.name)} t${joins.map((j) => `\n  ${j}`).join('')}`;
+  const summary =
+    `Analyst view of ${schema}.${relation.name}` +
+    (omitted.length > 0 ? `, without ${omitted.join(', ')}` : '') +
+    `; CPFs replaced by pseudonyms (docs/privacy.md).` +
+    (relation.comment ? ` ${relation.comment}` : '');
+  return {
+    name: relation.name,
+    columns,
+    omitted,
+    create,
+    comments: [
+      `COMMENT ON VIEW ${view} IS ${quoteLiteral(summary)}`,
+      ...comments
+        .filter((c) => c.text)
+        .map((c) => `COMMENT ON COLUMN ${view}.${quoteIdent(c.column)} IS ${quoteLiteral(c.text!)}`),
+    ],
+  };
+}
+
+/** Every analyst view of `catalog` (the relations of `schema`), in name order. */
+export function buildAnalystViews(catalog: Catalog, schema: string): AnalystView[] {
+  return catalog.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
+}
+

@@ -1,0 +1,170 @@
+/**
+ * The right to be forgotten in the warehouse: `punchline forget` records an erasure per
+ * company in `erasures` and applies it at once; every later sync of the company applies
+ * the standing erasures again ({@link applyErasures}), so the API cannot bring the person
+ * back; `forget --lift` ends one. The work itself is done by the functions migrate
+ * generates (erasure-functions.ts); these are their thin callers.
+ */
+import { quoteIdent } from './db.js';
+import { rowsOf, type SqlQueryable } from './catalog.js';
+import { PrivacyError } from './errors.js';
+import { withTransaction, type TransactionPool as LoaderPool } from './transaction.js';
+import { ensurePseudonyms } from './pseudonyms.js';
+
+/** Fails with a clear message when `schema` lacks the privacy tables (not migrated yet). */
+export async function checkPrivacyReady(db: SqlQueryable, schema: string): Promise<void> {
+  const [r] = await rowsOf<{ ready: boolean }>(db, 'SELECT to_regclass($1) IS NOT NULL AS ready', [
+    `${quoteIdent(schema)}.erasures`,
+  ]);
+  if (!r!.ready) {
+    throw new PrivacyError(
+      'privacy_not_migrated',
+      `the warehouse schema "${schema}" has no erasures table (run punchline migrate first)`,
+    );
+  }
+}
+
+/** What `punchline forget` is asked to erase. */
+export interface ForgetRequest {
+  /** CPF, 11 digits. */
+  readonly cpf: string;
+  /** Only this company (CNPJ, 14 digits); default every company the person appears in. */
+  readonly company?: string;
+  /** Who asks (recorded in the register). */
+  readonly by: string;
+  /** Free note recorded with it (e.g. the request's ticket). */
+  readonly note?: string;
+}
+
+/** One company's erasure, as forget left it. */
+export interface ErasureOutcome {
+  /** Erasure number in the register. */
+  readonly id: number;
+  readonly company: string;
+  /** What replaced the CPF: `erased-<id>`. */
+  readonly tombstone: string;
+  /** Rows changed now (0 when the erasure was already standing and nothing came back). */
+  readonly rows: number;
+  /** True when the erasure already stood before this call. */
+  readonly alreadyStanding: boolean;
+}
+
+/**
+ * Erases the person's personal fields in each company (the one asked, or every one the
+ * person appears in) and records it, in one transaction. Throws `person_not_found` when
+ * no company is given and the warehouse holds no row of the CPF.
+ */
+export async function forgetPerson(pool: LoaderPool, schema: string, request: ForgetRequest): Promise<ErasureOutcome[]> {
+  const s = quoteIdent(schema);
+  return withTransaction(pool, async (client) => {
+    const companies = request.company
+      ? [request.company]
+      : (
+          await rowsOf<{ company_cnpj: string }>(
+            client,
+            // every CPF the sync stores also lands in collaborators (addSeenCollaborators)
+            `SELECT company_cnpj FROM ${s}.collaborators WHERE cpf = $1
+             UNION SELECT company_cnpj FROM ${s}.erasures WHERE cpf = $1 AND lifted_at IS NULL
+             ORDER BY 1`,
+            [request.cpf],
+          )
+        ).map((r) => r.company_cnpj);
+    if (companies.length === 0) {
+      throw new PrivacyError(
+        'person_not_found',
+        'the warehouse holds no row of this CPF, so there is nothing to erase (give --company to record the erasure before their data arrives)',
+      );
+    }
+    const out: ErasureOutcome[] = [];
+    for (const company of companies) {
+      const [created] = await rowsOf<{ id: number; tombstone: string }>(
+        client,
+        `INSERT INTO ${s}.erasures (company_cnpj, cpf, erased_by, note) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (company_cnpj, cpf) WHERE lifted_at IS NULL DO NOTHING
+         RETURNING id, tombstone`,
+        [company, request.cpf, request.by, request.note ?? null],
+      );
+      const erasure =
+        created ??
+        (
+          await rowsOf<{ id: number; tombstone: string }>(
+            client,
+            `SELECT id, tombstone FROM ${s}.erasures WHERE company_cnpj = $1 AND cpf = $2 AND lifted_at IS NULL`,
+            [company, request.cpf],
+          )
+        )[0]!;
+      const rows = await applyErasures(client, schema, company, erasure.id);
+      out.push({ id: Number(erasure.id), company, tombstone: erasure.tombstone, rows, alreadyStanding: !created });
+    }
+    return out;
+  });
+}
+
+/**
+ * Applies the standing erasures of `company` again (or only `erasure`): the person's rows
+ * the sync brought back are moved to the tombstone and their personal fields erased. One
+ * statement, so it runs in the caller's transaction when there is one. Returns the rows
+ * changed (0 at once when the company has no standing erasure).
+ */
+export async function applyErasures(db: SqlQueryable, schema: string, company: string, erasure?: number): Promise<number> {
+  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.apply_erasures($1, $2) AS n`, [
+    company,
+    erasure ?? null,
+  ]);
+  return Number(r!.n);
+}
+
+/** What `punchline forget --lift` is asked to lift. */
+export interface LiftRequest {
+  readonly cpf: string;
+  /** Only in this company; default in every company. */
+  readonly company?: string;
+  /** Who lifts it. */
+  readonly by: string;
+}
+
+/**
+ * Lifts the standing erasures of a person: records who and when, and gives the rows
+ * kept under the tombstone the CPF back. Fields that were erased stay empty until a sync
+ * of their window brings them again (`punchline backfill --force`). Returns how many
+ * erasures were lifted; throws `erasure_not_found` when none stood.
+ */
+export async function liftErasure(db: SqlQueryable, schema: string, request: LiftRequest): Promise<number> {
+  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.lift_erasures($1, $2, $3) AS n`, [
+    request.cpf,
+    request.company ?? null,
+    request.by,
+  ]);
+  const lifted = Number(r!.n);
+  if (lifted === 0) {
+    throw new PrivacyError(
+      'erasure_not_found',
+      `no standing erasure of this CPF${request.company ? ` in company ${request.company}` : ''} (see the erasures table)`,
+    );
+  }
+  return lifted;
+}
+
+/** What {@link upholdPrivacy} did after a sync job. */
+export interface PrivacyUpkeep {
+  /** Rows of erased people erased again. */
+  erased: number;
+  /** CPFs given a pseudonym (0 without a key). */
+  mapped: number;
+}
+
+/**
+ * What every sync of a company must do once its data is loaded: erase again the people
+ * erased in that company, then give new CPFs their pseudonym (when a key is configured).
+ * Pass the job's transaction client to run both inside it.
+ */
+export async function upholdPrivacy(
+  db: SqlQueryable,
+  schema: string,
+  company: string,
+  pseudonymKey: string | undefined,
+): Promise<PrivacyUpkeep> {
+  const erased = await applyErasures(db, schema, company);
+  const mapped = pseudonymKey === undefined ? 0 : (await ensurePseudonyms(db, schema, pseudonymKey, { company })).mapped;
+  return { erased, mapped };
+}

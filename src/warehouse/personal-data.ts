@@ -1,0 +1,280 @@
+/**
+ * Which warehouse columns hold personal data (LGPD), of what kind, and what each reader
+ * role sees of them — as data, so that the analyst views, `punchline forget` and
+ * docs/privacy.md are all derived from this one place (see docs/privacy.md).
+ *
+ * `workforce_reader` sees every column (but `erasures.cpf`); `workforce_analyst` sees a
+ * column as the {@link AnalystAccess} says. Columns not listed here are judged by
+ * {@link classifyColumn}: a CPF column is pseudonymised, a column that looks personal by
+ * its name or type is left out, any other is shown — so a table or column added by a
+ * later migration is covered before anyone classifies it, on the safe side.
+ */
+import { LOOKUP_KINDS } from './lookup-tables.js';
+
+/** Kinds of personal data, as the privacy doc groups them. */
+export const PERSONAL_DATA_CATEGORIES = [
+  'identifier',
+  'name',
+  'contact',
+  'location',
+  'biometric',
+  'health',
+  'employment',
+  'free_text',
+] as const;
+/** A kind of personal data. */
+export type PersonalDataCategory = (typeof PERSONAL_DATA_CATEGORIES)[number];
+
+/** What `workforce_analyst` sees of a column: its value, a pseudonym of it, or nothing. */
+export type AnalystAccess = 'shown' | 'pseudonym' | 'omitted';
+
+/** A classified column. `category: null` records a column reviewed and found not personal. */
+export interface ColumnClass {
+  /** Kind of personal data, or null when the column is not personal data. */
+  readonly category: PersonalDataCategory | null;
+  /** What the analyst views show of it. */
+  readonly analyst: AnalystAccess;
+  /** Whose data it is or why it is classified so, for the doc. */
+  readonly note?: string;
+  /** Not readable by workforce_reader either (a column privilege of its migration). */
+  readonly ownerOnly?: boolean;
+}
+
+/** How forget finds a table's rows about a person when the table has no CPF column. */
+export interface PersonLink {
+  /** Table that has the CPF (and company_cnpj). */
+  readonly table: string;
+  /** Column shared by both tables. */
+  readonly column: string;
+}
+
+/** A classified table or view. */
+export interface TableClass {
+  /** Why the whole relation is left out of the analyst schema; absent when it is included. */
+  readonly excludedFromAnalysts?: string;
+  /** Rows about a person found through another table (tables without a CPF). */
+  readonly person?: PersonLink;
+  /**
+   * What forget does to a linked table's rows: `blank` its omitted columns (default), or
+   * `delete` the rows (files: photos and medical certificates have nothing worth keeping).
+   */
+  readonly erase?: 'blank' | 'delete';
+  /**
+   * When the sync brings back rows of an erased person that collide on a unique key with
+   * the person's erased rows: `replace` (default) keeps the new rows (they are what the
+   * API says now) under the tombstone; `keep` keeps the erased rows and drops the new ones
+   * (a history that must not restart at every sync).
+   */
+  readonly onReturn?: 'replace' | 'keep';
+  /** Columns an erased row passes on to the new row that replaces it (`replace` only). */
+  readonly preserve?: readonly string[];
+  /** The classified columns. */
+  readonly columns: Readonly<Record<string, ColumnClass>>;
+}
+
+const cpf = (note = "the collaborator's CPF"): ColumnClass => ({ category: 'identifier', analyst: 'pseudonym', note });
+const omitted = (category: PersonalDataCategory, note?: string): ColumnClass => ({
+  category,
+  analyst: 'omitted',
+  ...(note ? { note } : {}),
+});
+const shown = (category: PersonalDataCategory, note?: string): ColumnClass => ({
+  category,
+  analyst: 'shown',
+  ...(note ? { note } : {}),
+});
+/** A column whose name looks personal but whose content is not personal data. */
+const notPersonal = (note: string): ColumnClass => ({ category: null, analyst: 'shown', note });
+
+const collaboratorAttributes = {
+  registration_number: omitted('identifier', 'registration (matrícula) number'),
+  email: omitted('contact'),
+  name: omitted('name'),
+  occupation: shown('employment'),
+  department: shown('employment'),
+  team: shown('employment'),
+  business_unit: shown('employment'),
+} as const;
+
+/** Lookup lists whose label is `name` (the others' is `description`), spec 2.4. */
+const NAMED_LOOKUPS: ReadonlySet<string> = new Set(['cost_centers', 'units', 'digital_fences', 'dismissal_types']);
+
+const lookup = (label: 'description' | 'name'): TableClass => ({
+  columns: { [label]: notPersonal('label of a lookup record') },
+});
+
+const file = (category: 'biometric' | 'health', what: string): Record<string, ColumnClass> => ({
+  filename: omitted(category, `file name of ${what}`),
+  content: omitted(category, what),
+  sha256: omitted(category, `hash of ${what} (recognises a copy of the file)`),
+});
+
+/** Every warehouse relation holding personal data, or columns that look personal, by name. */
+export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
+  schema_migrations: {
+    excludedFromAnalysts: 'bookkeeping of punchline migrate',
+    columns: { name: notPersonal('migration file name') },
+  },
+  companies: {
+    columns: {
+      name: notPersonal('legal name of the company'),
+      trading_name: notPersonal('trading name of the company'),
+      caepf: omitted('identifier', "tax number of an employer who is a natural person (CAEPF)"),
+      address: omitted('location', "the company's address (a person's when the employer is one)"),
+      address_number: omitted('location', "the company's address"),
+      complement: omitted('location', "the company's address"),
+      neighborhood: omitted('location', "the company's address"),
+      zip_code: omitted('location', "the company's address"),
+      phone: omitted('contact', "the company's phone"),
+      email: omitted('contact', "the company's e-mail (often a person's)"),
+    },
+  },
+  collaborators: {
+    preserve: ['first_seen_at'],
+    columns: {
+      cpf: cpf(),
+      ...collaboratorAttributes,
+      admission_date: shown('employment'),
+      pis: omitted('identifier', 'PIS social-security number'),
+    },
+  },
+  collaborator_history: {
+    onReturn: 'keep',
+    columns: { cpf: cpf(), ...collaboratorAttributes },
+  },
+  punches: {
+    columns: {
+      cpf: cpf(),
+      adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
+      adjusted_by: omitted('name', 'name of the manager who adjusted the punch'),
+      has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
+      latitude: omitted('location', 'where the punch was made'),
+      longitude: omitted('location', 'where the punch was made'),
+      address: omitted('location', 'where the punch was made'),
+    },
+  },
+  work_days: { columns: { cpf: cpf() } },
+  audit_photos: {
+    excludedFromAnalysts: 'photos of faces (biometric data)',
+    person: { table: 'punches', column: 'point_id' },
+    erase: 'delete',
+    columns: file('biometric', 'the photo of the face taken at the punch'),
+  },
+  hour_totals: {
+    columns: {
+      cpf: cpf(),
+      medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis'),
+    },
+  },
+  tardiness: { columns: { cpf: cpf() } },
+  adjustment_requests: {
+    columns: {
+      cpf: cpf(),
+      collaborator_reason: omitted('free_text', "the collaborator's justification"),
+      manager_observation: omitted('free_text', "the manager's observation"),
+      approved_by: omitted('name', 'name of the manager who decided'),
+    },
+  },
+  inconsistencies: {
+    columns: { cpf: cpf(), justification: omitted('free_text', "the collaborator's justification") },
+  },
+  hour_bank_balances: { columns: { cpf: cpf() } },
+  absences: {
+    person: { table: 'absence_collaborators', column: 'absence_id' },
+    columns: {
+      description: omitted('free_text', 'typed by a person; may name an illness'),
+      details: omitted('free_text', 'typed by a person; may name an illness'),
+      cr_register: omitted('health', "the health professional's council registration"),
+      professional_name: omitted('health', "the health professional's name"),
+      health_unit: omitted('health', 'where the person was treated'),
+      cid_description: omitted('health', 'the diagnosis'),
+      cid: omitted('health', 'diagnosis codes (CID/ICD)'),
+      has_attachment: notPersonal('whether the absence has attachments, not the files'),
+    },
+  },
+  absence_collaborators: { columns: { cpf: cpf() } },
+  absence_attachments: {
+    excludedFromAnalysts: 'medical certificates and other attached documents (health data)',
+    person: { table: 'absence_collaborators', column: 'absence_id' },
+    erase: 'delete',
+    columns: file('health', 'the attached document, often a medical certificate'),
+  },
+  ...Object.fromEntries(LOOKUP_KINDS.map((k) => [k, lookup(NAMED_LOOKUPS.has(k) ? 'name' : 'description')])),
+  sync_runs: {
+    columns: { error: omitted('free_text', 'an error message may quote an API record') },
+  },
+  cpf_pseudonyms: {
+    excludedFromAnalysts: 'the link between CPFs and pseudonyms',
+    columns: {
+      cpf: { category: 'identifier', analyst: 'omitted', note: "the collaborator's CPF" },
+      pseudonym: { category: 'identifier', analyst: 'omitted', note: 'pseudonym of the CPF (analysts see it in the views)' },
+    },
+  },
+  erasures: {
+    excludedFromAnalysts: 'register of erasures',
+    columns: {
+      cpf: { category: 'identifier', analyst: 'omitted', ownerOnly: true, note: "the erased person's CPF" },
+      erased_by: omitted('name', 'the operator who ran forget'),
+      note: omitted('free_text', 'typed by the operator'),
+      lifted_by: omitted('name', 'the operator who lifted the erasure'),
+    },
+  },
+  daily_attendance: {
+    columns: {
+      cpf: cpf(),
+      collaborator_name: omitted('name', 'current name of the collaborator'),
+      department: shown('employment'),
+    },
+  },
+  monthly_hours: {
+    columns: {
+      cpf: cpf(),
+      medical_certificate_time_hours: shown('health', 'hours covered by medical certificates, without diagnosis'),
+    },
+  },
+};
+
+/** Column names that say "CPF": pseudonymised for analysts wherever they appear. */
+const CPF_NAME_RE = /(^|_)cpf$/;
+/** Name parts that suggest personal data, for columns nobody classified yet. */
+const PERSONAL_WORDS = new Set([
+  'cpf', 'pis', 'rg', 'cnh', 'ctps', 'caepf', 'name', 'names', 'nome', 'email', 'mail', 'phone', 'telephone',
+  'mobile', 'address', 'street', 'neighborhood', 'complement', 'zip', 'cep', 'lat', 'latitude', 'lng', 'lon',
+  'longitude', 'geo', 'geolocation', 'location', 'photo', 'image', 'picture', 'face', 'selfie', 'biometric',
+  'content', 'base64', 'attachment', 'file', 'filename', 'cid', 'health', 'medical', 'diagnosis', 'professional',
+  'register', 'registration', 'birth', 'birthday', 'gender', 'sex', 'salary', 'reason', 'observation',
+  'justification', 'details', 'description', 'comment', 'comments', 'note', 'notes', 'by', 'error', 'payload',
+  'raw', 'record', 'body', 'pseudonym',
+]);
+/** Types that can hold anything (a raw record, a file): never shown unless classified. */
+const OPAQUE_TYPES = new Set(['bytea', 'json', 'jsonb', '_bytea', '_json', '_jsonb']);
+
+/** True when a column nobody classified may hold personal data, by its name or type. */
+export function looksPersonal(column: string, udtType: string): boolean {
+  return OPAQUE_TYPES.has(udtType) || column.split('_').some((w) => PERSONAL_WORDS.has(w));
+}
+
+/** A column's class as the analyst views and forget apply it. */
+export interface EffectiveClass extends ColumnClass {
+  /** `classified` in {@link PERSONAL_DATA}, or `presumed` by the fallback rule. */
+  readonly source: 'classified' | 'presumed';
+}
+
+/**
+ * The class of any column of the warehouse: as classified, else presumed — a CPF column
+ * is pseudonymised, a column that {@link looksPersonal} is omitted, any other is shown.
+ */
+export function classifyColumn(table: string, column: string, udtType: string): EffectiveClass {
+  const known = PERSONAL_DATA[table]?.columns[column];
+  if (known) return { ...known, source: 'classified' };
+  if (CPF_NAME_RE.test(column)) return { ...cpf('presumed: the name says CPF'), source: 'presumed' };
+  if (looksPersonal(column, udtType)) {
+    return { category: null, analyst: 'omitted', note: 'presumed personal: not classified yet', source: 'presumed' };
+  }
+  return { category: null, analyst: 'shown', source: 'presumed' };
+}
+
+/** The analyst-view name of a pseudonymised column: `cpf` → `cpf_pseudonym`. */
+export function pseudonymColumnName(column: string): string {
+  return `${column}_pseudonym`;
+}
