@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { storedFile } from '../src/resources/files.js';
 import { localToUtc } from '../src/util/time.js';
-import { describeFile } from '../src/warehouse/binary-file.js';
-import { LoadError, MigrationError } from '../src/warehouse/errors.js';
-import { buildPunchLoad } from '../src/warehouse/load-punches.js';
+import { buildHistoryStatements, TRACKED_ATTRIBUTES } from '../src/warehouse/collaborator-history.js';
+import { cell, CellError, escapeCopy } from '../src/warehouse/copy-text.js';
+import { MigrationError } from '../src/warehouse/errors.js';
 import { createLocalTimeConverter } from '../src/warehouse/local-time.js';
+import { buildLiveCount, buildReconcile, buildUpsert } from '../src/warehouse/merge-statement.js';
 import { checksumOf, lineOfPosition, planMigrations, renderMigration, type MigrationFile } from '../src/warehouse/migrations.js';
 import { toPgArray } from '../src/warehouse/pg-array.js';
-import { ColumnBuffer } from '../src/warehouse/rows.js';
-import { buildUpsert } from '../src/warehouse/upsert-statement.js';
-import { CNPJ_A, CNPJ_B, CPF_1, point, pointsOf } from './warehouse-fixtures.js';
+import { StagedTable, stageName } from '../src/warehouse/staging.js';
+import { inWindow, wholeCompany, type TableSpec } from '../src/warehouse/table-spec.js';
+import { CNPJ_A } from './warehouse-fixtures.js';
 
 describe('toPgArray', () => {
   it('quotes strings, escapes quotes and backslashes, and writes nulls, booleans and numbers bare', () => {
@@ -34,52 +36,179 @@ describe('toPgArray', () => {
   });
 });
 
-describe('buildUpsert', () => {
-  const columns = [
-    { name: 'id', type: 'int8' as const },
-    { name: 'label', type: 'text' as const },
-    { name: 'tags', type: 'text[]' as const },
-  ];
-
-  it('sends one array per column and compares old and new rows before updating', () => {
-    const q = buildUpsert(
-      { schema: 's', table: 't1', key: ['id'], columns, softDelete: true, fixed: { active: 'true' } },
-      { id: [1, 2], label: ['a', null], tags: ['{x}', '{}'] },
-    );
-    expect(q.values).toEqual(['{1,2}', '{"a",null}', '{"{x}","{}"}']);
-    expect(q.text).toContain('SELECT unnest($1::int8[]) AS "id", unnest($2::text[]) AS "label", unnest($3::text[]) AS "tags"');
-    expect(q.text).toContain('s."tags"::text[]');
-    expect(q.text).toContain('ON CONFLICT ("id") DO UPDATE');
-    expect(q.text).toContain('WHERE ROW(t."label", t."tags", t."active", t.deleted_at) IS DISTINCT FROM ROW(excluded."label", excluded."tags", true, NULL::timestamptz)');
-    expect(q.text).not.toContain('gone AS');
+describe('cell (COPY text)', () => {
+  it('writes null and a missing value as \\N, whatever the type', () => {
+    for (const type of ['int4', 'text', 'bool', 'bytea', 'text[]', 'timestamptz'] as const) {
+      expect(cell(type, null)).toBe('\\N');
+      expect(cell(type, undefined)).toBe('\\N');
+    }
   });
 
-  it('reconciles the scope with parameters numbered after the arrays', () => {
-    const q = buildUpsert(
-      { schema: 's', table: 't1', key: ['id'], columns, missing: { mode: 'soft-delete', where: (p) => `t.company = ${p('X')}` } },
-      { id: [], label: [], tags: [] },
-    );
-    expect(q.values).toEqual(['{}', '{}', '{}', 'X']);
-    expect(q.text).toMatch(/UPDATE "s"\."t1" AS t SET deleted_at = now\(\), synced_at = now\(\)\s+WHERE \(t\.company = \$4\) AND t\.deleted_at IS NULL AND NOT EXISTS \(SELECT 1 FROM \(SELECT unnest\(\$1::int8\[\]\) AS "id"\) AS k WHERE k\."id" = t\."id"\)/);
+  it('escapes backslash, tab, newline and carriage return, and leaves other text as it is', () => {
+    expect(cell('text', 'a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re');
+    expect(cell('text', '\\N')).toBe('\\\\N');
+    expect(cell('text', 'say "hi", {x} ação ✓')).toBe('say "hi", {x} ação ✓');
+    expect(cell('text', '')).toBe('');
+    expect(escapeCopy('plain')).toBe('plain');
   });
 
-  it('inserts only when asked to leave existing rows alone', () => {
-    const q = buildUpsert({ schema: 's', table: 't1', key: ['id'], columns, onConflict: 'nothing' }, { id: [1], label: ['a'], tags: ['{}'] });
-    expect(q.text).toContain('ON CONFLICT ("id") DO NOTHING');
+  it('sends dates and times as they are (Postgres checks them)', () => {
+    expect(cell('date', '2024-02-29')).toBe('2024-02-29');
+    expect(cell('timestamptz', '2024-03-04 08:00:00-03:00')).toBe('2024-03-04 08:00:00-03:00');
+    expect(cell('time', '08:00')).toBe('08:00');
   });
 
-  it('rejects ragged columns and a key that is not sent', () => {
-    expect(() => buildUpsert({ schema: 's', table: 't1', key: ['id'], columns }, { id: [1, 2], label: ['a'], tags: ['{}', '{}'] })).toThrow(/label has 1 values, expected 2/);
-    expect(() => buildUpsert({ schema: 's', table: 't1', key: ['nope'], columns }, { id: [], label: [], tags: [] })).toThrow(/key column nope/);
+  it('writes booleans as t/f and finite numbers as they print', () => {
+    expect([cell('bool', true), cell('bool', false)]).toEqual(['t', 'f']);
+    expect([cell('int4', 42), cell('int8', -7), cell('float8', -2.5), cell('float8', 1e-7), cell('int4', 0)]).toEqual(['42', '-7', '-2.5', '1e-7', '0']);
+  });
+
+  it('refuses a number Postgres cannot store with a CellError', () => {
+    for (const n of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      const err = (() => {
+        try {
+          cell('float8', n);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(err).toBeInstanceOf(CellError);
+      expect(err).toBeInstanceOf(RangeError);
+      expect((err as Error).message).toBe(`cannot store the number ${n}`);
+    }
+  });
+
+  it('refuses a value of another type than its column', () => {
+    expect(() => cell('int4', '42')).toThrow(new CellError('cannot store "42" as int4'));
+    expect(() => cell('bool', 'true')).toThrow(CellError);
+    expect(() => cell('text', 5)).toThrow(new CellError('cannot store 5 as text'));
+    expect(() => cell('bytea', 'AAEC')).toThrow(CellError);
+    expect(() => cell('text[]', 'a')).toThrow(CellError);
+  });
+
+  it('writes bytes as hex bytea, its backslash escaped for COPY', () => {
+    expect(cell('bytea', Buffer.from([0, 255, 92]))).toBe('\\\\x00ff5c');
+    expect(cell('bytea', Buffer.alloc(0))).toBe('\\\\x');
+  });
+
+  it('writes arrays as array literals escaped for COPY', () => {
+    expect(cell('text[]', ['a b', 'say "hi"', null])).toBe('{"a b","say \\\\"hi\\\\"",null}');
+    expect(cell('text[]', ['line\nbreak', 'back\\slash'])).toBe('{"line\\nbreak","back\\\\\\\\slash"}');
+    expect(cell('time[]', ['08:00', '12:30'])).toBe('{"08:00","12:30"}');
+    expect(cell('time[]', [])).toBe('{}');
   });
 });
 
-describe('ColumnBuffer', () => {
-  it('keeps one row per key, the last one sent, in first-seen order', () => {
-    const buffer = new ColumnBuffer([{ name: 'k', type: 'int4' }, { name: 'v', type: 'text' }]);
-    for (const [k, v] of [[3, 'a'], [1, 'b'], [3, 'c'], [10, 'd']] as const) buffer.add(k, { k, v });
-    expect(buffer.length).toBe(3);
-    expect(buffer.data).toEqual({ k: [3, 1, 10], v: ['c', 'b', 'd'] });
+describe('merge statements', () => {
+  const scope = { company: CNPJ_A, from: '2024-03-01', to: '2024-03-31' };
+  const spec = (over: Partial<TableSpec> = {}): TableSpec => ({
+    table: 't1',
+    key: ['id'],
+    columns: { id: 'int8', label: 'text', tags: 'text[]' },
+    ...over,
+  });
+  const softDeleted = spec({ softDelete: true, fixed: { active: 'true' }, missing: { mode: 'soft-delete', where: inWindow('work_date') } });
+
+  it('counts the live rows of the scope', () => {
+    expect(buildLiveCount('s', softDeleted, scope)).toEqual({
+      text: 'SELECT count(*)::int AS live FROM "s"."t1" t WHERE (t.company_cnpj = $1 AND t.work_date BETWEEN $2::date AND $3::date) AND t.deleted_at IS NULL',
+      values: [CNPJ_A, '2024-03-01', '2024-03-31'],
+    });
+    expect(buildLiveCount('s', spec({ missing: { mode: 'deactivate', where: wholeCompany } }), scope).text).toMatch(/WHERE \(t\.company_cnpj = \$1\) AND t\.active$/);
+  });
+
+  it('reconciles the scope against the stage by natural key before any upsert', () => {
+    const q = buildReconcile('s', softDeleted, 'stage_t1', scope);
+    expect(q.values).toEqual([CNPJ_A, '2024-03-01', '2024-03-31']);
+    expect(q.text).toBe(
+      'WITH gone AS (UPDATE "s"."t1" AS t SET deleted_at = now(), synced_at = now() WHERE ' +
+        '(t.company_cnpj = $1 AND t.work_date BETWEEN $2::date AND $3::date) AND t.deleted_at IS NULL AND ' +
+        'NOT EXISTS (SELECT 1 FROM "stage_t1" s WHERE s."id" = t."id") RETURNING 1) SELECT count(*)::int AS removed FROM gone',
+    );
+  });
+
+  it('deactivates or deletes instead, as the spec says, matching every key column', () => {
+    const twoKeys = { key: ['company_cnpj', 'id'], columns: { company_cnpj: 'text', id: 'int4', name: 'text' } } as const;
+    const deactivate = buildReconcile('s', spec({ ...twoKeys, missing: { mode: 'deactivate', where: wholeCompany } }), 'st', scope).text;
+    expect(deactivate).toContain('UPDATE "s"."t1" AS t SET active = false, synced_at = now() WHERE (t.company_cnpj = $1) AND t.active AND ');
+    expect(deactivate).toContain('NOT EXISTS (SELECT 1 FROM "st" s WHERE s."company_cnpj" = t."company_cnpj" AND s."id" = t."id")');
+    const remove = buildReconcile('s', spec({ missing: { mode: 'delete', where: wholeCompany } }), 'st', scope).text;
+    expect(remove).toMatch(/^WITH gone AS \(DELETE FROM "s"\."t1" AS t WHERE \(t\.company_cnpj = \$1\) AND true AND NOT EXISTS/);
+  });
+
+  it('refuses to reconcile a table without a missing rule', () => {
+    expect(() => buildReconcile('s', spec(), 'st', scope)).toThrow('t1: no reconciliation declared');
+    expect(() => buildLiveCount('s', spec(), scope)).toThrow('t1: no reconciliation declared');
+  });
+
+  it('upserts by natural key, rewriting only rows whose old and new values differ', () => {
+    const q = buildUpsert('s', softDeleted, 'stage_t1');
+    expect(q.values).toEqual([]);
+    expect(q.text).toContain('INSERT INTO "s"."t1" AS t ("id", "label", "tags", "active", "synced_at")');
+    expect(q.text).toContain('SELECT s."id", s."label", s."tags", true, now() FROM "stage_t1" s');
+    expect(q.text).toContain('ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label", "tags" = excluded."tags", "active" = true, deleted_at = NULL, synced_at = excluded.synced_at');
+    expect(q.text).toContain('WHERE ROW(t."label", t."tags", t."active", t.deleted_at) IS DISTINCT FROM ROW(excluded."label", excluded."tags", true, NULL::timestamptz)');
+    expect(q.text).toContain('RETURNING (xmax = 0) AS inserted');
+    expect(q.text).toMatch(/SELECT count\(\*\) FILTER \(WHERE inserted\)::int AS inserted, count\(\*\) FILTER \(WHERE NOT inserted\)::int AS updated FROM up$/);
+    expect(buildUpsert('s', spec({ columns: { id: 'int8', label: 'text' } }), 'st').text).toContain('WHERE ROW(t."label") IS DISTINCT FROM ROW(excluded."label")');
+  });
+
+  it('does nothing on conflict for insert-only and key-only tables', () => {
+    for (const s of [spec({ onConflict: 'nothing', fixed: { active: 'false' } }), spec({ columns: { id: 'int8' } })]) {
+      const q = buildUpsert('s', s, 'st');
+      expect(q.text).toContain('ON CONFLICT ("id") DO NOTHING');
+      expect(q.text).not.toContain('DO UPDATE');
+    }
+  });
+
+  it('reads the stage with one row per key, the last staged, when asked to dedupe', () => {
+    const two = spec({ key: ['company_cnpj', 'id'], columns: { company_cnpj: 'text', id: 'int8', label: 'text' } });
+    expect(buildUpsert('s', two, 'st').text).toContain('FROM "st" s\n');
+    expect(buildUpsert('s', two, 'st', { dedupe: true }).text).toContain(
+      'FROM (SELECT DISTINCT ON ("company_cnpj", "id") * FROM "st" ORDER BY "company_cnpj", "id", ctid DESC) s',
+    );
+  });
+
+  it('closes changed history versions and opens missing ones from the staged list', () => {
+    const { close, open } = buildHistoryStatements('s', CNPJ_A, 'stage_collaborators');
+    const tracked = (a: string) => `ROW(${TRACKED_ATTRIBUTES.map((x) => `${a}.${x}`).join(', ')})`;
+    expect([close.values, open.values]).toEqual([[CNPJ_A], [CNPJ_A]]);
+    expect(close.text).toContain(`h.valid_to IS NULL AND ${tracked('h')} IS DISTINCT FROM ${tracked('s')}`);
+    expect(open.text).toContain('SELECT DISTINCT ON (s.cpf) $1, s.cpf, now(), NULL,');
+    expect(open.text).toContain('WHERE NOT EXISTS (SELECT 1 FROM "s".collaborator_history h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.valid_to IS NULL)');
+  });
+});
+
+describe('StagedTable', () => {
+  const spec: TableSpec = { table: 'punches', key: ['id'], columns: { id: 'int8', note: 'text', ok: 'bool', tags: 'text[]' } };
+
+  it('creates a temporary stage with the spec’s columns and types, dropped at commit, and copies into it', () => {
+    const t = new StagedTable(spec, stageName('punches'));
+    expect(t.stage).toBe('stage_punches');
+    expect(t.createStatement()).toBe('CREATE TEMP TABLE "stage_punches" ("id" int8, "note" text, "ok" bool, "tags" text[]) ON COMMIT DROP');
+    expect(t.copyStatement()).toBe('COPY "stage_punches" ("id", "note", "ok", "tags") FROM STDIN');
+  });
+
+  it('encodes each row as one COPY line, columns in spec order, missing ones as \\N', () => {
+    const t = new StagedTable(spec, 'st');
+    t.add({ tags: ['x'], ok: true, note: 'a\tb', id: 1 });
+    t.add({ id: 2 });
+    expect(t.rows).toBe(2);
+    const text = '1\ta\\tb\tt\t{"x"}\n2\t\\N\t\\N\t\\N\n';
+    expect(t.pendingBytes).toBe(text.length);
+    expect(t.take().toString('utf8')).toBe(text);
+    expect(t.pendingBytes).toBe(0);
+    expect(t.take().length).toBe(0);
+    expect(t.rows).toBe(2);
+  });
+
+  it('names table.column in a CellError and keeps nothing of the refused row', () => {
+    const t = new StagedTable(spec, 'st');
+    t.add({ id: 1 });
+    expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(new CellError('punches.ok: cannot store "yes" as bool'));
+    expect(() => t.add({ id: Number.NaN })).toThrow(CellError);
+    expect(t.rows).toBe(1);
+    expect(t.take().toString('utf8')).toBe('1\t\\N\t\\N\t\\N\n');
   });
 });
 
@@ -148,37 +277,11 @@ describe('migration plan', () => {
   });
 });
 
-describe('describeFile', () => {
+describe('storedFile', () => {
   it('gives size and SHA-256 always, and bytes only when binaries are stored', () => {
     const bytes = Buffer.from('certificate');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    expect(describeFile(bytes.toString('base64'), false)).toEqual({ sizeBytes: 11, sha256, content: null });
-    expect(describeFile(bytes.toString('base64'), true)).toEqual({ sizeBytes: 11, sha256, content: bytes });
-  });
-});
-
-describe('buildPunchLoad', () => {
-  const scope = { companyCnpj: CNPJ_A, from: '2024-03-01', to: '2024-03-31', timezone: 'America/Sao_Paulo' };
-
-  it('refuses a collaborator of another company (spec 1.4 rule 4)', () => {
-    expect(() => buildPunchLoad('s', scope, [pointsOf(CPF_1, {}, CNPJ_B)])).toThrow(LoadError);
-  });
-
-  it('refuses a CPF that is not 11 digits (the fact tables have no CHECK for it)', () => {
-    const bad = { ...pointsOf(CPF_1, {}), national_registry: '123.456.789-09' };
-    expect(() => buildPunchLoad('s', scope, [bad])).toThrow(/CPF "123.456.789-09" is not 11 digits/);
-  });
-
-  it('refuses a window that ends before it starts or an unknown time zone', () => {
-    expect(() => buildPunchLoad('s', { ...scope, from: '2024-04-01' }, [])).toThrow(/ends before it starts/);
-    expect(() => buildPunchLoad('s', { ...scope, timezone: 'Mars/Olympus' }, [])).toThrow(/not an IANA time zone/);
-  });
-
-  it('keeps one row per point_id, the last one sent', () => {
-    const q = buildPunchLoad('s', scope, [
-      pointsOf(CPF_1, { '2024-03-04': [point(7, '2024-03-04 08:00:00'), point(7, '2024-03-04 08:01:00')] }),
-    ]);
-    expect(q.punches!.values[0]).toBe('{7}');
-    expect(q.punches!.values[4]).toBe('{"2024-03-04 08:01:00"}');
+    expect(storedFile(bytes.toString('base64'), false)).toEqual({ size_bytes: 11, sha256, content: null });
+    expect(storedFile(bytes.toString('base64'), true)).toEqual({ size_bytes: 11, sha256, content: bytes });
   });
 });

@@ -1,12 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { addSeenCollaborators, loadCollaborators } from '../src/warehouse/load-collaborators.js';
-import { LoadError } from '../src/warehouse/errors.js';
-import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, useMigratedWarehouse } from './warehouse-fixtures.js';
+import type { CollaboratorBlock } from '../src/api/schemas.js';
+import { CompanyMismatchError } from '../src/sync/errors.js';
+import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const CPF_3 = '00000000191';
+const MARCH = { from: '2024-03-01', to: '2024-03-31' };
 
-describe('collaborators', () => {
+describe('collaborators through the load engine', () => {
   const t = useMigratedWarehouse('wh_collab');
+
+  /** Loads the authoritative list (`GET collaborator`) of `company`. */
+  const loadList = (list: CollaboratorBlock[], company = CNPJ_A) => loadWith(t, 'collaborators', { company }, { collaborator: list });
+  /** Loads a punches window whose elements carry these collaborator blocks (period data). */
+  const loadSeen = (blocks: CollaboratorBlock[]) =>
+    loadWith(t, 'punches', { window: MARCH }, {
+      'point/getFromPeriod': blocks.map((b, i) => ({ ...b, days: [{ date: '2024-03-04', shift: 'x', worked_time: '08:00:00', points: [point(7000 + i, '2024-03-04 08:00:00')] }] })),
+    });
 
   const current = async () =>
     (await t.w.pool.query(`SELECT xmin::text AS version, * FROM "${t.schema}".collaborators ORDER BY company_cnpj, cpf`)).rows;
@@ -19,12 +28,12 @@ describe('collaborators', () => {
       )
     ).rows;
 
-  describe('loadCollaborators with the authoritative list', () => {
+  describe('the authoritative list', () => {
     it('inserts current rows as active and opens one history version each', async () => {
-      const stats = await loadCollaborators(t.w, CNPJ_A, [block(CPF_1), block(CPF_2)]);
-      expect(stats.byTable).toEqual({
-        collaborators: { inserted: 2, updated: 0, deleted: 0, unchanged: 0 },
-        collaborator_history: { inserted: 2, updated: 0, deleted: 0, unchanged: 0 },
+      const stats = await loadList([block(CPF_1), block(CPF_2)]);
+      expect(stats.tables).toEqual({
+        collaborators: { received: 2, inserted: 2, updated: 0, deleted: 0, unchanged: 0 },
+        collaborator_history: { received: 2, inserted: 2, updated: 0, deleted: 0, unchanged: 0 },
       });
       const rows = await current();
       expect(rows.map((r) => [r.cpf, r.active, r.source, r.admission_date])).toEqual([
@@ -37,17 +46,20 @@ describe('collaborators', () => {
     it('changes nothing when the same list is loaded again', async () => {
       const before = await current();
       const historyBefore = await history(CPF_1);
-      const stats = await loadCollaborators(t.w, CNPJ_A, [block(CPF_1), block(CPF_2)]);
-      expect(stats).toMatchObject({ inserted: 0, updated: 0, deleted: 0, unchanged: 4 });
+      const stats = await loadList([block(CPF_1), block(CPF_2)]);
+      expect(stats.tables).toEqual({
+        collaborators: { received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 },
+        collaborator_history: { received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 },
+      });
       expect(await current()).toEqual(before);
       expect(await history(CPF_1)).toEqual(historyBefore);
     });
 
     it('closes the open version and opens a new one when the department changes', async () => {
-      const stats = await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { department: 'Finance' }), block(CPF_2)]);
-      expect(stats.byTable).toEqual({
-        collaborators: { inserted: 0, updated: 1, deleted: 0, unchanged: 1 },
-        collaborator_history: { inserted: 1, updated: 1, deleted: 0, unchanged: 1 },
+      const stats = await loadList([block(CPF_1, { department: 'Finance' }), block(CPF_2)]);
+      expect(stats.tables).toEqual({
+        collaborators: { received: 2, inserted: 0, updated: 1, deleted: 0, unchanged: 1 },
+        collaborator_history: { received: 2, inserted: 1, updated: 1, deleted: 0, unchanged: 1 },
       });
       const versions = await history(CPF_1);
       expect(versions.map((v) => [v.department, v.valid_to === null])).toEqual([
@@ -60,19 +72,21 @@ describe('collaborators', () => {
     });
 
     it('opens no version when an untracked attribute (PIS) changes', async () => {
-      const stats = await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2)]);
-      expect(stats.byTable!.collaborators!.updated).toBe(1);
-      expect(stats.byTable!.collaborator_history).toEqual({ inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
+      const stats = await loadList([block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2)]);
+      expect(stats.tables.collaborators!.updated).toBe(1);
+      expect(stats.tables.collaborator_history).toEqual({ received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
+      expect((await current()).find((r) => r.cpf === CPF_1).pis).toBe('999');
     });
 
     it('marks a collaborator no longer listed inactive, never deleting it, and active again when listed', async () => {
-      const stats = await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { department: 'Finance', pis: '999' })]);
-      expect(stats.byTable!.collaborators).toEqual({ inserted: 0, updated: 0, deleted: 1, unchanged: 1 });
+      const stats = await loadList([block(CPF_1, { department: 'Finance', pis: '999' })]);
+      expect(stats.tables.collaborators).toEqual({ received: 1, inserted: 0, updated: 0, deleted: 1, unchanged: 1 });
       expect((await current()).map((r) => [r.cpf, r.active])).toEqual([
         [CPF_1, true],
         [CPF_2, false],
       ]);
-      await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2)]);
+      const back = await loadList([block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2)]);
+      expect(back.tables.collaborators).toMatchObject({ updated: 1, unchanged: 1 });
       expect((await current()).map((r) => [r.cpf, r.active])).toEqual([
         [CPF_1, true],
         [CPF_2, true],
@@ -81,7 +95,7 @@ describe('collaborators', () => {
     });
 
     it('keeps the same CPF apart per company (spec 1.4 rule 7)', async () => {
-      await loadCollaborators(t.w, CNPJ_B, [block(CPF_1, { department: 'Branch dept' }, CNPJ_B)]);
+      await loadList([block(CPF_1, { department: 'Branch dept' }, CNPJ_B)], CNPJ_B);
       const rows = await current();
       expect(rows.filter((r) => r.cpf === CPF_1).map((r) => [r.company_cnpj, r.department])).toEqual([
         [CNPJ_A, 'Finance'],
@@ -89,21 +103,23 @@ describe('collaborators', () => {
       ]);
       // Company B's list does not deactivate company A's collaborators.
       expect(rows.filter((r) => r.company_cnpj === CNPJ_A).every((r) => r.active)).toBe(true);
+      expect((await history(CPF_1, CNPJ_B)).map((v) => v.department)).toEqual(['Branch dept']);
     });
 
     it('refuses a list holding another company’s collaborator, writing nothing', async () => {
       const before = await current();
-      const err = await loadCollaborators(t.w, CNPJ_A, [block(CPF_3, {}, CNPJ_B)]).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(LoadError);
-      expect((err as LoadError).code).toBe('foreign_company');
+      const err = await loadList([block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_3, {}, CNPJ_B)]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CompanyMismatchError);
+      expect((err as CompanyMismatchError).code).toBe('company_mismatch');
+      expect((err as Error).message).toContain(`data[1] (collaborator ${CPF_3}) belongs to company ${CNPJ_B}`);
       expect(await current()).toEqual(before);
     });
   });
 
-  describe('addSeenCollaborators with blocks from period data', () => {
+  describe('collaborator blocks from period data', () => {
     it('adds a collaborator the list lacks as inactive, source period, without history', async () => {
-      const stats = await addSeenCollaborators(t.w, CNPJ_A, [block(CPF_3, { name: 'Dismissed' })]);
-      expect(stats).toMatchObject({ inserted: 1, updated: 0, deleted: 0, unchanged: 0 });
+      const stats = await loadSeen([block(CPF_3, { name: 'Dismissed' })]);
+      expect(stats.tables.collaborators).toEqual({ received: 1, inserted: 1, updated: 0, deleted: 0, unchanged: 0 });
       const row = (await current()).find((r) => r.cpf === CPF_3);
       expect([row.active, row.source, row.name]).toEqual([false, 'period', 'Dismissed']);
       expect(await history(CPF_3)).toEqual([]);
@@ -111,17 +127,21 @@ describe('collaborators', () => {
 
     it('never overwrites a listed collaborator nor opens history from old records', async () => {
       const before = await current();
-      const stats = await addSeenCollaborators(t.w, CNPJ_A, [
-        block(CPF_1, { department: 'Old department', name: 'Old name' }),
-        block(CPF_3, { name: 'Renamed later' }),
-      ]);
-      expect(stats).toMatchObject({ inserted: 0, updated: 0, unchanged: 2 });
+      const stats = await loadSeen([block(CPF_1, { department: 'Old department', name: 'Old name' }), block(CPF_3, { name: 'Renamed later' })]);
+      expect(stats.tables.collaborators).toEqual({ received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
       expect(await current()).toEqual(before);
       expect((await history(CPF_1)).map((v) => v.department)).toEqual(['Operations', 'Finance']);
     });
 
+    it('adds each collaborator of a window once, however many elements carry it', async () => {
+      const stats = await loadWith(t, 'punches', { window: { from: '2024-04-01', to: '2024-04-30' } }, {
+        'point/getFromPeriod': [pointsOf('11122233344', { '2024-04-01': [] }), pointsOf('11122233344', { '2024-04-02': [] })],
+      });
+      expect(stats.tables.collaborators).toEqual({ received: 1, inserted: 1, updated: 0, deleted: 0, unchanged: 0 });
+    });
+
     it('lets the authoritative list take over a collaborator first seen in period data', async () => {
-      await loadCollaborators(t.w, CNPJ_A, [block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2), block(CPF_3, { name: 'Back' })]);
+      await loadList([block(CPF_1, { department: 'Finance', pis: '999' }), block(CPF_2), block(CPF_3, { name: 'Back' })]);
       const row = (await current()).find((r) => r.cpf === CPF_3);
       expect([row.active, row.source, row.name]).toEqual([true, 'list', 'Back']);
       expect((await history(CPF_3)).map((v) => v.name)).toEqual(['Back']);

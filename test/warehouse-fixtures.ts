@@ -1,6 +1,7 @@
 /**
  * Fixtures for the warehouse tests: API records of spec §2 shaped like the client returns
- * them, plus a migrated unique schema per test file.
+ * them, a migrated unique schema per test file, and the real load engine run against a
+ * fixture API (test/support/fixture-api.ts).
  */
 import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
@@ -13,8 +14,13 @@ import type {
   TotalHours,
 } from '../src/api/schemas.js';
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
+import { createLogger } from '../src/logger.js';
+import { CATALOG, type Resource } from '../src/resources/index.js';
+import { loadResource, type EngineContext, type LoadResult } from '../src/sync/load-resource.js';
+import type { DateWindow } from '../src/sync/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/warehouse/migrate.js';
+import { FixtureApi, type Answers } from './support/fixture-api.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 
 /** Company A of the fixtures (leading zero on purpose). */
@@ -128,4 +134,46 @@ export function useMigratedWarehouse(prefix: string): TestWarehouse {
     }
   });
   return t;
+}
+
+/** Time zone of the fixture companies. */
+export const TZ = 'America/Sao_Paulo';
+
+/** The engine's context on the test warehouse, reading from `api`. */
+export function engineOf(t: TestWarehouse, api: FixtureApi, options: { storeBinaries?: boolean; fanOut?: number } = {}): EngineContext {
+  return {
+    api,
+    pool: t.w.pool,
+    schema: t.schema,
+    logger: createLogger({ level: 'silent' }),
+    fanOut: options.fanOut ?? 3,
+    call: (_w, signal) => (signal ? { signal } : {}),
+    storeBinaries: options.storeBinaries ?? false,
+  };
+}
+
+/** What one engine run covers: the company (A by default), its window and zone, and options. */
+export interface LoadTarget {
+  company?: string;
+  window?: DateWindow;
+  timezone?: string;
+  force?: boolean;
+  storeBinaries?: boolean;
+}
+
+/**
+ * Runs the real engine (`loadResource`) for one resource of the catalog, answered by
+ * `answers` (or a fixture API the test keeps, to count its calls).
+ */
+export function loadWith(t: TestWarehouse, resource: Resource, target: LoadTarget, answers: Answers | FixtureApi): Promise<LoadResult> {
+  const api = answers instanceof FixtureApi ? answers : new FixtureApi(answers);
+  return loadResource(engineOf(t, api, { storeBinaries: target.storeBinaries ?? false }), {
+    name: resource,
+    declaration: CATALOG[resource],
+    company: target.company ?? CNPJ_A,
+    scope: undefined,
+    timezone: target.timezone ?? TZ,
+    ...(target.window ? { window: target.window } : {}),
+    force: target.force ?? false,
+  });
 }

@@ -1,0 +1,235 @@
+import { describe, expect, it } from 'vitest';
+import type { CollaboratorPoints, CollaboratorTardiness } from '../src/api/schemas.js';
+import { CATALOG } from '../src/resources/index.js';
+import { PermanentSyncError, SuspiciousAnswerError } from '../src/sync/errors.js';
+import { loadResource } from '../src/sync/load-resource.js';
+import { CellError } from '../src/warehouse/copy-text.js';
+import { mergeStaged } from '../src/warehouse/merge.js';
+import { openStaging, type StagedRow } from '../src/warehouse/staging.js';
+import type { TableSpec } from '../src/warehouse/table-spec.js';
+import { withTransaction } from '../src/warehouse/transaction.js';
+import { FixtureApi } from './support/fixture-api.js';
+import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, engineOf, loadWith, point, pointsOf, TZ, useMigratedWarehouse } from './warehouse-fixtures.js';
+
+const MARCH = { from: '2024-03-01', to: '2024-03-31' };
+const APRIL = { from: '2024-04-01', to: '2024-04-30' };
+
+describe('the load engine', () => {
+  const t = useMigratedWarehouse('wh_engine');
+  const rows = async (sql: string, params: unknown[] = []) => (await t.admin.query(sql.replaceAll('$S', `"${t.schema}"`), params)).rows;
+  const punchesSnapshot = async () => ({
+    punches: await rows(`SELECT xmin::text AS version, * FROM $S.punches ORDER BY point_id`),
+    days: await rows(`SELECT xmin::text AS version, * FROM $S.work_days ORDER BY company_cnpj, cpf, work_date`),
+  });
+
+  describe('staging with COPY in bounded batches', () => {
+    /** Every column type a load sends. */
+    const spec: TableSpec = {
+      table: 'every_type',
+      key: ['n'],
+      columns: {
+        n: 'int4', big: 'int8', x: 'float8', label: 'text', flag: 'bool', day: 'date', local: 'timestamp',
+        instant: 'timestamptz', clock: 'time', bytes: 'bytea', tags: 'text[]', clocks: 'time[]',
+      },
+    };
+    const awkward = ['plain', 'tab\there', 'line\nbreak', 'cr\r', 'back\\slash', '\\N', 'say "hi"', '{a,b}', 'ação ✓ 😀', ''];
+    const rowOf = (n: number): StagedRow => ({
+      n, big: 2 ** 40 + n, x: n / 7, label: awkward[n % awkward.length]!, flag: n % 2 === 0, day: '2024-02-29',
+      local: '2024-03-04 08:00:00', instant: '2024-03-04 08:00:00-03:00', clock: '23:59:59', bytes: Buffer.from([n % 256, 0, 92]),
+      tags: [awkward[(n + 1) % awkward.length]!, null, 'x\ty'], clocks: ['08:00', '12:30'],
+      ...(n % 7 === 0 ? { label: null, tags: null } : {}),
+    });
+
+    it('gives the same rows, in the order added, when sent in many small batches as in one', async () => {
+      const staged = await withTransaction(t.w.pool, async (client) => {
+        const batches: Record<string, number> = {};
+        const onBatch = (stage: string) => (_table: string) => void (batches[stage] = (batches[stage] ?? 0) + 1);
+        const small = await openStaging(client, [spec], { batchBytes: 64, stages: ['stage_small'], onBatch: onBatch('small') });
+        const one = await openStaging(client, [spec], { stages: ['stage_one'], onBatch: onBatch('one') });
+        for (let n = 0; n < 120; n++) {
+          small.table('every_type').add(rowOf(n));
+          await small.flushFull();
+          one.table('every_type').add(rowOf(n));
+          await one.flushFull();
+        }
+        await small.finish();
+        await one.finish();
+        const read = async (stage: string) => (await client.query(`SELECT * FROM ${stage} ORDER BY ctid`)).rows;
+        return { batches, small: await read('stage_small'), one: await read('stage_one') };
+      });
+      expect(staged.batches.one).toBe(1);
+      expect(staged.batches.small).toBeGreaterThan(50);
+      expect(staged.small).toHaveLength(120);
+      expect(staged.small).toEqual(staged.one);
+      expect(staged.small.map((r) => r.n)).toEqual(Array.from({ length: 120 }, (_, n) => n));
+      expect(staged.small[5]).toEqual({
+        n: 5, big: 2 ** 40 + 5, x: 5 / 7, label: '\\N', flag: false, day: '2024-02-29', local: '2024-03-04 08:00:00',
+        instant: new Date('2024-03-04T11:00:00Z'), clock: '23:59:59', bytes: Buffer.from([5, 0, 92]), tags: ['say "hi"', null, 'x\ty'], clocks: ['08:00:00', '12:30:00'],
+      });
+      expect(staged.small.slice(0, 10).map((r) => r.label)).toEqual([null, ...awkward.slice(1, 7), null, ...awkward.slice(8)]);
+    });
+
+    it('merges small batches into the warehouse like one', async () => {
+      const answer: CollaboratorPoints[] = [CPF_1, CPF_2].map((cpf, c) =>
+        pointsOf(cpf, Object.fromEntries(Array.from({ length: 20 }, (_, d) => {
+          const date = `2024-05-${String(d + 1).padStart(2, '0')}`;
+          return [date, [point(50_000 + c * 100 + d * 2, `${date} 08:00:00`, { address: `Rua ${d}\tBloco\\B` }), point(50_001 + c * 100 + d * 2, `${date} 17:00:00`)]];
+        }))),
+      );
+      const declaration = CATALOG.punches;
+      const stats = await withTransaction(t.w.pool, async (client) => {
+        const staging = await openStaging(client, Object.values(declaration.tables), { batchBytes: 64 });
+        const api = new FixtureApi({ 'point/getFromPeriod': answer });
+        for await (const element of api.stream('point/getFromPeriod', {}, undefined)) {
+          if (!element.ok) throw element.error;
+          declaration.reads[0]!.rows(element.value as never, {
+            work_days: (r) => staging.table('work_days').add(r),
+            punches: (r) => staging.table('punches').add(r),
+          }, { company: CNPJ_A, toUtc: (local) => `${local}-03:00`, storeBinaries: false, window: { from: '2024-05-01', to: '2024-05-31' } });
+          await staging.flushFull();
+        }
+        await staging.finish();
+        const scope = { company: CNPJ_A, from: '2024-05-01', to: '2024-05-31' };
+        return [await mergeStaged(client, t.schema, staging.table('work_days'), scope), await mergeStaged(client, t.schema, staging.table('punches'), scope)];
+      });
+      expect(stats.map((s) => [s.received, s.inserted])).toEqual([[40, 40], [80, 80]]);
+      const before = await punchesSnapshot();
+      // The engine, in its default batches, finds every row already as loaded.
+      const again = await loadWith(t, 'punches', { window: { from: '2024-05-01', to: '2024-05-31' } }, { 'point/getFromPeriod': answer });
+      expect(again.tables.punches).toEqual({ received: 80, inserted: 0, updated: 0, deleted: 0, unchanged: 80 });
+      expect(again.tables.work_days).toEqual({ received: 40, inserted: 0, updated: 0, deleted: 0, unchanged: 40 });
+      expect(await punchesSnapshot()).toEqual(before);
+      expect((await rows(`SELECT address FROM $S.punches WHERE point_id = 50000`))[0].address).toBe('Rua 0\tBloco\\B');
+    });
+  });
+
+  describe('when one window answers a key twice', () => {
+    it('keeps the last row the API listed (the merge retries without the duplicates)', async () => {
+      const twice = [
+        pointsOf(CPF_1, { '2024-06-03': [point(7, '2024-06-03 08:00:00', { address: 'first' }), point(8, '2024-06-03 12:00:00')] }),
+        pointsOf(CPF_2, { '2024-06-04': [point(7, '2024-06-04 08:01:00', { address: 'last' })] }),
+      ];
+      const stats = await loadWith(t, 'punches', { window: { from: '2024-06-01', to: '2024-06-30' } }, { 'point/getFromPeriod': twice });
+      expect(stats.tables.punches).toMatchObject({ received: 3, inserted: 2, updated: 0, deleted: 0 });
+      expect(await rows(`SELECT point_id, cpf, work_date::text, punched_at_local::text, address FROM $S.punches WHERE point_id IN (7, 8) ORDER BY 1`)).toEqual([
+        { point_id: '7', cpf: CPF_2, work_date: '2024-06-04', punched_at_local: '2024-06-04 08:01:00', address: 'last' },
+        { point_id: '8', cpf: CPF_1, work_date: '2024-06-03', punched_at_local: '2024-06-03 12:00:00', address: 'Av. Paulista, 1000' },
+      ]);
+      // Loaded again (now an update of an existing row): still the last one.
+      const swapped = [twice[1]!, twice[0]!];
+      await loadWith(t, 'punches', { window: { from: '2024-06-01', to: '2024-06-30' } }, { 'point/getFromPeriod': swapped });
+      expect(await rows(`SELECT cpf, address FROM $S.punches WHERE point_id = 7`)).toEqual([{ cpf: CPF_1, address: 'first' }]);
+    });
+  });
+
+  describe('the mass-removal guard', () => {
+    const days = ['2024-04-01', '2024-04-02', '2024-04-03', '2024-04-04'];
+    const late = (dates: string[]): CollaboratorTardiness[] => [
+      { ...block(CPF_1), tardiness: dates.map((date) => ({ date, journey_in: '08:00', punch_in: '08:20', minutes_late: '00:20', all_points: ['08:20'] })) },
+    ];
+    /** Tardiness of April answered by `answer(n)` on the n-th call. */
+    const loadApril = (answer: (n: number) => CollaboratorTardiness[]) => {
+      const api = new FixtureApi({ tardiness: (_q, call) => answer(call.n) });
+      return { api, result: loadWith(t, 'tardiness', { window: APRIL }, api) };
+    };
+    const april = async () => rows(`SELECT xmin::text AS version, * FROM $S.tardiness WHERE work_date BETWEEN '2024-04-01' AND '2024-04-30' ORDER BY work_date`);
+
+    it('applies a removal of a small share of the window on one answer', async () => {
+      await loadApril(() => late(days)).result;
+      const { api, result } = loadApril(() => late(days.slice(1)));
+      expect((await result).tables.tardiness).toEqual({ received: 3, inserted: 0, updated: 0, deleted: 1, unchanged: 3 });
+      expect(api.calls).toHaveLength(1);
+      await loadApril(() => late(days)).result;
+    });
+
+    it('reads the window again when an answer would empty it, and removes nothing when the second answer has the rows', async () => {
+      const before = await april();
+      expect(before).toHaveLength(4);
+      const { api, result } = loadApril((n) => (n === 1 ? [] : late(days)));
+      expect((await result).tables.tardiness).toEqual({ received: 4, inserted: 0, updated: 0, deleted: 0, unchanged: 4 });
+      expect(api.calls).toHaveLength(2);
+      expect(await april()).toEqual(before);
+    });
+
+    it('fails with SuspiciousAnswerError and changes nothing when the second answer disagrees and is suspicious too', async () => {
+      const before = await april();
+      const { api, result } = loadApril((n) => (n === 1 ? [] : late(days.slice(0, 1))));
+      const err = await result.catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SuspiciousAnswerError);
+      expect((err as SuspiciousAnswerError).code).toBe('suspicious_answer');
+      expect((err as Error).message).toBe(
+        "tardiness: the answer would remove 4 of the window's 4 live tardiness rows, and reading it again gave another answer (3 of 4 tardiness rows); nothing was applied, the job will retry",
+      );
+      expect(api.calls).toHaveLength(2);
+      expect(await april()).toEqual(before);
+    });
+
+    it('applies the removal when the second answer is empty too', async () => {
+      const { api, result } = loadApril(() => []);
+      expect((await result).tables.tardiness).toEqual({ received: 0, inserted: 0, updated: 0, deleted: 4, unchanged: 0 });
+      expect(api.calls).toHaveLength(2);
+      expect(await april()).toEqual([]);
+    });
+
+    // Engine bug: the second read accepts only the removal of the first table the guard
+    // stopped; a second table emptied by the same (identical) answer is refused, so a
+    // window whose punches were all removed fails forever with SuspiciousAnswerError.
+    // Flip to it() once loadResource remembers the removal of every table.
+    it.fails('applies the removal to every table of the resource when both answers are empty', async () => {
+      const window = { from: '2024-07-01', to: '2024-07-31' };
+      await loadWith(t, 'punches', { window }, { 'point/getFromPeriod': [pointsOf(CPF_1, { '2024-07-01': [point(70_001, '2024-07-01 08:00:00')] })] });
+      const api = new FixtureApi({ 'point/getFromPeriod': [] });
+      const stats = await loadWith(t, 'punches', { window }, api);
+      expect(api.calls).toHaveLength(2);
+      expect(stats.tables.work_days).toMatchObject({ deleted: 1 });
+      expect(stats.tables.punches).toMatchObject({ deleted: 1 });
+    });
+  });
+
+  describe('when an element breaks its schema', () => {
+    it.each([
+      {
+        what: 'a punch without a valid date-time',
+        bad: { ...pointsOf(CPF_2, { '2024-03-05': [point(302, '2024-03-05 25:00:00')] }) },
+        message: /^point\/getFromPeriod: data\[1\]\.days\[0\]\.points\[0\]\.datetime: expected a date-time YYYY-MM-DD HH:MM:SS \(spec 1\.2\) \(element 1\); nothing of this window was loaded$/,
+      },
+      {
+        what: 'a CPF that is not 11 digits',
+        bad: { ...pointsOf(CPF_2, { '2024-03-05': [point(302, '2024-03-05 08:00:00')] }), national_registry: '123.456.789-09' },
+        message: /^point\/getFromPeriod: data\[1\]\.national_registry: expected a CPF of 11 digits \(spec 1\.2\) \(element 1\); nothing of this window was loaded$/,
+      },
+    ])('fails the whole window naming its path and index, committing nothing ($what)', async ({ bad, message }) => {
+      await loadWith(t, 'punches', { window: MARCH }, { 'point/getFromPeriod': [pointsOf(CPF_1, { '2024-03-04': [point(301, '2024-03-04 08:00:00')] })] });
+      const before = await punchesSnapshot();
+      const changed = pointsOf(CPF_1, { '2024-03-04': [point(301, '2024-03-04 08:00:00', { address: 'changed' }), point(303, '2024-03-04 09:00:00')] });
+      const err = await loadWith(t, 'punches', { window: MARCH }, { 'point/getFromPeriod': [changed, bad] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(PermanentSyncError);
+      expect((err as PermanentSyncError).code).toBe('response_invalid');
+      expect((err as Error).message).toMatch(message);
+      expect(await punchesSnapshot()).toEqual(before);
+    });
+  });
+
+  describe('when a derived value does not fit its column', () => {
+    it('fails with a CellError naming table.column, committing nothing', async () => {
+      const before = await punchesSnapshot();
+      const huge = { ...pointsOf(CPF_1, {}), days: [{ date: '2024-03-06', shift: 'x', worked_time: 1e306, points: [] }] };
+      const err = await loadWith(t, 'punches', { window: MARCH }, { 'point/getFromPeriod': [pointsOf(CPF_2, { '2024-03-05': [point(304, '2024-03-05 08:00:00')] }), huge] }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(CellError);
+      expect((err as Error).message).toBe('work_days.worked_seconds: cannot store the number Infinity');
+      expect(await punchesSnapshot()).toEqual(before);
+    });
+  });
+
+  describe('the warehouse schema', () => {
+    // Engine bug: the absence_collaborators reconciliation names `absences` unqualified, so
+    // it reads whatever `absences` the connection's search_path finds (the engine is given
+    // the schema and qualifies every other statement). Flip to it() once the declaration's
+    // `where` can qualify it.
+    it.fails('is the one the engine is given, whatever the pool’s search_path', async () => {
+      const ctx = { ...engineOf(t, new FixtureApi({ 'absence/getFromPeriod': [absenceOf(20, '2024-03-10 00:00:00', '2024-03-10 23:59:59', [CPF_1])] })), pool: t.admin };
+      const result = await loadResource(ctx, { name: 'absences', declaration: CATALOG.absences, company: CNPJ_A, scope: undefined, timezone: TZ, window: MARCH });
+      expect(result.tables.absences).toMatchObject({ inserted: 1 });
+    });
+  });
+});
