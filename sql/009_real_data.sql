@@ -82,24 +82,24 @@ COMMENT ON COLUMN absences.cid IS 'Diagnosis codes (CID) of the medical certific
 ALTER TABLE hour_bank_balances ALTER COLUMN regime DROP NOT NULL;
 COMMENT ON COLUMN hour_bank_balances.regime IS 'BH (hour bank), HE (paid overtime), Híbrido (BH), Híbrido (HE), or a value the API added later (spec 2.11 regime).';
 
--- One row per collaborator record: the record is told apart by its registration number
--- and admission date. Existing rows take theirs from collaborators.
+-- One row per collaborator record: two records of one CPF (a duplicate, a re-hire) have
+-- their own admission dates. Existing rows take theirs from collaborators.
 ALTER TABLE hour_totals ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE hour_totals h SET collaborator_record = coalesce(c.registration_number, '') || '/' || coalesce(c.admission_date::text, '')
+UPDATE hour_totals h SET collaborator_record = coalesce(c.admission_date::text, '')
   FROM collaborators c WHERE c.company_cnpj = h.company_cnpj AND c.cpf = h.cpf;
 ALTER TABLE hour_totals ALTER COLUMN collaborator_record DROP DEFAULT,
   DROP CONSTRAINT hour_totals_pkey,
   ADD PRIMARY KEY (company_cnpj, period_start, period_end, cpf, collaborator_record);
-COMMENT ON COLUMN hour_totals.collaborator_record IS 'Which record of the CPF the row is about: its registration number and admission date as sent, "/" between (empty parts when absent). One CPF has two records in a company when it is duplicated or re-hired; most CPFs have one. Natural key with company_cnpj, cpf, period_start and period_end.';
+COMMENT ON COLUMN hour_totals.collaborator_record IS 'Which record of the CPF the row is about: the admission date of that record as sent (YYYY-MM-DD; empty when the record has none). One CPF has two records in a company when it is duplicated or re-hired; most CPFs have one. Natural key with company_cnpj, cpf, period_start and period_end.';
 COMMENT ON TABLE hour_totals IS 'Hour totals per collaborator record and period (usually a calendar month). Source: GET /customer/v2/collaborator/totalHours, total_hours (spec 2.7). Durations in signed integer seconds. Loading a period marks deleted_at on the company''s current rows of other, overlapping periods, so current rows never overlap. A CPF with two records in the period (duplicated, re-hired) has a row per record (collaborator_record). See monthly_hours for hours.';
 
 ALTER TABLE hour_bank_balances ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE hour_bank_balances h SET collaborator_record = coalesce(c.registration_number, '') || '/' || coalesce(c.admission_date::text, '')
+UPDATE hour_bank_balances h SET collaborator_record = coalesce(c.admission_date::text, '')
   FROM collaborators c WHERE c.company_cnpj = h.company_cnpj AND c.cpf = h.cpf;
 ALTER TABLE hour_bank_balances ALTER COLUMN collaborator_record DROP DEFAULT,
   DROP CONSTRAINT hour_bank_balances_pkey,
   ADD PRIMARY KEY (company_cnpj, balance_date, cpf, collaborator_record);
-COMMENT ON COLUMN hour_bank_balances.collaborator_record IS 'Which record of the CPF the row is about: its registration number and admission date as sent, "/" between (empty parts when absent). Natural key with company_cnpj, cpf and balance_date.';
+COMMENT ON COLUMN hour_bank_balances.collaborator_record IS 'Which record of the CPF the row is about: the admission date of that record as sent (YYYY-MM-DD; empty when the record has none). Natural key with company_cnpj, cpf and balance_date.';
 COMMENT ON TABLE hour_bank_balances IS 'Overtime and hour-bank balance per collaborator record and day. Source: GET /customer/v2/overtime?date= (spec 2.11), read one day at a time. Durations in signed integer seconds. A CPF with two records (duplicated, re-hired) has a row per record (collaborator_record). Filter deleted_at IS NULL for current data.';
 
 CREATE TABLE rejected_records (

@@ -48,7 +48,7 @@ describe('classifyColumn', () => {
   });
 
   it('pseudonymises any unclassified CPF column', () => {
-    expect(classifyColumn('rejected_records', 'cpf', 'text')).toMatchObject({ analyst: 'pseudonym', source: 'presumed' });
+    expect(classifyColumn('later_records', 'cpf', 'text')).toMatchObject({ analyst: 'pseudonym', source: 'presumed' });
     expect(classifyColumn('new_table', 'manager_cpf', 'text')).toMatchObject({ analyst: 'pseudonym' });
   });
 
@@ -61,10 +61,10 @@ describe('classifyColumn', () => {
       ['anything', 'bytea'],
       ['checked_by', 'text'],
     ] as const) {
-      expect(classifyColumn('rejected_records', column, type), column).toMatchObject({ analyst: 'omitted', source: 'presumed' });
+      expect(classifyColumn('later_records', column, type), column).toMatchObject({ analyst: 'omitted', source: 'presumed' });
     }
-    expect(classifyColumn('rejected_records', 'received_at', 'timestamptz')).toMatchObject({ analyst: 'shown' });
-    expect(classifyColumn('rejected_records', 'resource', 'text')).toMatchObject({ analyst: 'shown' });
+    expect(classifyColumn('later_records', 'received_at', 'timestamptz')).toMatchObject({ analyst: 'shown' });
+    expect(classifyColumn('later_records', 'resource', 'text')).toMatchObject({ analyst: 'shown' });
   });
 
   it('reads names by their words, not substrings', () => {
@@ -75,7 +75,7 @@ describe('classifyColumn', () => {
 });
 
 describe('buildAnalystView', () => {
-  const rejected = relation('rejected_records', [
+  const rejected = relation('later_records', [
     ['id', 'int8', true],
     ['company_cnpj', 'text', true],
     ['cpf', 'text'],
@@ -88,7 +88,7 @@ describe('buildAnalystView', () => {
     const view = buildAnalystView(rejected, 'wh')!;
     expect(view.columns).toEqual(['id', 'company_cnpj', 'cpf_pseudonym', 'received_at']);
     expect(view.omitted).toEqual(['reason', 'payload']);
-    expect(view.create).toContain('CREATE OR REPLACE VIEW "wh_analyst"."rejected_records" AS');
+    expect(view.create).toContain('CREATE OR REPLACE VIEW "wh_analyst"."later_records" AS');
     expect(view.create).toContain('LEFT JOIN "wh".cpf_pseudonyms p1 ON p1.cpf = t."cpf"');
     expect(view.create).toContain(`CASE WHEN t."cpf" LIKE 'erased-%' THEN t."cpf" ELSE p1.pseudonym END AS "cpf_pseudonym"`);
     expect(view.create).not.toMatch(/t\."(reason|payload)"/);
@@ -125,7 +125,7 @@ describe('erasure builders', () => {
 
   it('deletes the rows of files, of tables with a NOT NULL personal column, or with an expression key', () => {
     expect(erasurePlanOf(relation('audit_photos', [['point_id', 'int8'], ['content', 'bytea']]))).toMatchObject({ mode: 'delete-rows' });
-    expect(erasurePlanOf(relation('rejected_records', [['cpf', 'text'], ['payload', 'jsonb', true]]))).toEqual({
+    expect(erasurePlanOf(relation('later_records', [['cpf', 'text'], ['payload', 'jsonb', true]]))).toEqual({
       mode: 'delete-rows',
       reason: 'personal column payload is NOT NULL',
     });

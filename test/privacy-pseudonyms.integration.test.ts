@@ -6,11 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCollaborators, loadPunches } from '../src/warehouse/index.js';
 import { keyIdOf, pseudonymOf } from '../src/warehouse/pseudonyms.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { runPunchline } from './sync-harness.js';
-import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import { block, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const OLD_KEY = 'old-pseudonym-key-0123456789abcdef0123';
 const NEW_KEY = 'new-pseudonym-key-fedcba9876543210fedc';
@@ -45,11 +44,11 @@ async function digest(): Promise<string> {
 }
 
 beforeAll(async () => {
-  await loadCollaborators(t.w, CNPJ_A, [block(CPF_1), block(CPF_2)]);
-  await loadCollaborators(t.w, CNPJ_B, [block(CPF_1, {}, CNPJ_B)]);
-  await loadPunches(t.w, { companyCnpj: CNPJ_A, from: '2026-03-01', to: '2026-03-31', timezone: 'America/Sao_Paulo' }, [
-    pointsOf(CPF_1, { '2026-03-02': [point(1, '2026-03-02 08:00:00')] }),
-  ]);
+  await loadWith(t, 'collaborators', {}, { collaborator: [block(CPF_1), block(CPF_2)] });
+  await loadWith(t, 'collaborators', { company: CNPJ_B }, { collaborator: [block(CPF_1, {}, CNPJ_B)] });
+  await loadWith(t, 'punches', { window: { from: '2026-03-01', to: '2026-03-31' } }, {
+    'point/getFromPeriod': [pointsOf(CPF_1, { '2026-03-02': [point(1, '2026-03-02 08:00:00')] })],
+  });
 });
 
 describe('punchline pseudonyms', () => {

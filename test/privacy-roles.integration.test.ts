@@ -6,14 +6,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/warehouse/migrate.js';
-import { loadAbsences, loadCollaborators, loadHourTotals, loadPunches } from '../src/warehouse/index.js';
 import { PERSONAL_DATA } from '../src/warehouse/personal-data.js';
 import { ensurePseudonyms, pseudonymOf } from '../src/warehouse/pseudonyms.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
-import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const KEY = 'test-pseudonym-key-0123456789abcdef';
-const SCOPE = { companyCnpj: CNPJ_A, from: '2026-03-01', to: '2026-03-31', timezone: 'America/Sao_Paulo' };
+const MARCH = { window: { from: '2026-03-01', to: '2026-03-31' } };
 
 /** Postgres error codes the roles meet. */
 const DENIED = '42501';
@@ -56,13 +55,15 @@ async function refusal(client: pg.Client, sql: string): Promise<string> {
 beforeAll(async () => {
   s = `"${t.schema}"`;
   a = `"${t.schema}_analyst"`;
-  await loadCollaborators(t.w, CNPJ_A, [block(CPF_1), block(CPF_2)]);
-  await loadPunches(t.w, SCOPE, [
-    pointsOf(CPF_1, { '2026-03-02': [point(101, '2026-03-02 08:00:00'), point(102, '2026-03-02 17:00:00')] }),
-    pointsOf(CPF_2, { '2026-03-02': [point(201, '2026-03-02 09:00:00')] }),
-  ]);
-  await loadHourTotals(t.w, SCOPE, [totalsOf(CPF_1), totalsOf(CPF_2)]);
-  await loadAbsences(t.w, SCOPE, [absenceOf(7001, '2026-03-10 00:00:00', '2026-03-11 23:59:59', [CPF_1])]);
+  await loadWith(t, 'collaborators', {}, { collaborator: [block(CPF_1), block(CPF_2)] });
+  await loadWith(t, 'punches', MARCH, {
+    'point/getFromPeriod': [
+      pointsOf(CPF_1, { '2026-03-02': [point(101, '2026-03-02 08:00:00'), point(102, '2026-03-02 17:00:00')] }),
+      pointsOf(CPF_2, { '2026-03-02': [point(201, '2026-03-02 09:00:00')] }),
+    ],
+  });
+  await loadWith(t, 'hour_totals', MARCH, { 'collaborator/totalHours': [totalsOf(CPF_1), totalsOf(CPF_2)] });
+  await loadWith(t, 'absences', MARCH, { 'absence/getFromPeriod': [absenceOf(7001, '2026-03-10 00:00:00', '2026-03-11 23:59:59', [CPF_1])] });
   await ensurePseudonyms(t.w.pool, t.schema, KEY);
   reader = await connectAs('workforce_reader');
   analyst = await connectAs('workforce_analyst');
@@ -173,13 +174,13 @@ describe('as workforce_reader', () => {
 describe('a table or column a later migration adds', () => {
   beforeAll(async () => {
     await t.admin.query(
-      `CREATE TABLE ${s}.rejected_records (
+      `CREATE TABLE ${s}.later_records (
          id bigserial PRIMARY KEY, company_cnpj text NOT NULL, cpf text, resource text NOT NULL,
          reason text NOT NULL, payload jsonb NOT NULL, rejected_at timestamptz NOT NULL DEFAULT now())`,
     );
     await t.admin.query(`ALTER TABLE ${s}.punches ADD COLUMN device_kind text, ADD COLUMN device_owner_name text`);
     await t.admin.query(
-      `INSERT INTO ${s}.rejected_records (company_cnpj, cpf, resource, reason, payload)
+      `INSERT INTO ${s}.later_records (company_cnpj, cpf, resource, reason, payload)
        VALUES ($1, $2, 'punches', 'bad geolocation', '{"name": "Person"}')`,
       [CNPJ_A, CPF_1],
     );
@@ -193,7 +194,7 @@ describe('a table or column a later migration adds', () => {
   });
 
   it('is covered at the next migrate: CPF pseudonymised, personal-looking columns left out', async () => {
-    const { rows } = await analyst.query(`SELECT * FROM ${a}.rejected_records`);
+    const { rows } = await analyst.query(`SELECT * FROM ${a}.later_records`);
     expect(rows).toEqual([
       { id: '1', company_cnpj: CNPJ_A, cpf_pseudonym: pseudonymOf(KEY, CPF_1), resource: 'punches', rejected_at: expect.any(Date) },
     ]);

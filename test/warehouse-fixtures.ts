@@ -168,6 +168,7 @@ export interface LoadTarget {
 export function loadWith(t: TestWarehouse, resource: Resource, target: LoadTarget, answers: Answers | FixtureApi): Promise<LoadResult> {
   const api = answers instanceof FixtureApi ? answers : new FixtureApi(answers);
   return loadResource(engineOf(t, api, { storeBinaries: target.storeBinaries ?? false }), {
+    connection: 'default',
     name: resource,
     declaration: CATALOG[resource],
     company: target.company ?? CNPJ_A,

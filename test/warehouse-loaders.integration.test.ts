@@ -101,13 +101,15 @@ describe('warehouse loads through the engine', () => {
       expect((await rows(`SELECT work_date FROM $S.tardiness ORDER BY 1`)).map((r) => r.work_date)).toEqual(['2024-03-05', '2024-04-01']);
     });
 
-    it('refuses a clock time that is not a time of day, writing nothing', async () => {
+    it('rejects a clock time that is not a time of day, keeping that collaborator\'s rows', async () => {
       const before = await rows(`SELECT xmin::text, * FROM $S.tardiness ORDER BY work_date`);
       const bad = [{ ...block(CPF_1), tardiness: [{ date: '2024-03-06', journey_in: '25:00', punch_in: '08:00', minutes_late: '00:10', all_points: [] }] }];
-      const err = await loadTardiness(MARCH, bad).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(Error);
-      // Postgres refuses the time; the COPY context names the stage's column.
-      expect(`${(err as Error).message} ${(err as { where?: string }).where}`).toMatch(/25:00[\s\S]*column journey_in/);
+      const result = await loadTardiness(MARCH, bad);
+      expect(result.rejected).toBe(1);
+      expect(await rows(`SELECT json_path, reason FROM $S.rejected_records WHERE endpoint = 'tardiness' AND resolved_at IS NULL`)).toEqual([
+        { json_path: 'data[0]', reason: 'journey_in "25:00" is not a time of day (spec 2.8)' },
+      ]);
+      // Nothing of CPF_1 is taken for deleted while its record is rejected.
       expect(await rows(`SELECT xmin::text, * FROM $S.tardiness ORDER BY work_date`)).toEqual(before);
     });
 
@@ -249,7 +251,7 @@ describe('warehouse loads through the engine', () => {
 
     it('asks nothing for absences whose files are stored, unless forced', async () => {
       const { api, result } = loadAttachments([attachment]);
-      expect(await result).toEqual({ tables: { absence_attachments: { received: 0, inserted: 0, updated: 0, deleted: 0, unchanged: 0 } }, items: 0 });
+      expect(await result).toEqual({ tables: { absence_attachments: { received: 0, inserted: 0, updated: 0, deleted: 0, unchanged: 0 } }, rejected: 0, items: 0 });
       expect(api.calls).toEqual([]);
     });
 
@@ -332,16 +334,19 @@ describe('warehouse loads through the engine', () => {
       expect(await rows(`SELECT id, paid_leave, can_request_app, active FROM $S.absence_types`)).toEqual([{ id: 3, paid_leave: true, can_request_app: true, active: true }]);
     });
 
-    it('refuses a record without the field of its kind, and writes no list of the load', async () => {
-      const before = await state();
-      const err = await loadWith(t, 'lookups', {}, lists({
+    it('rejects a record without the field of its kind, loads the rest, and deactivates nothing of its list', async () => {
+      const result = await loadWith(t, 'lookups', {}, lists({
         department: [{ id: 1, description: 'Renamed' }],
         unit: [{ id: 7, name: 'Matriz' }, { id: 8, description: 'wrong field' }],
-      })).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(PermanentSyncError);
-      expect((err as PermanentSyncError).code).toBe('response_invalid');
-      expect((err as Error).message).toMatch(/^unit: data\[1\]\.name: .* \(element 1\); nothing of this window was loaded$/);
-      expect(await state()).toEqual(before);
+      }));
+      expect(result.rejected).toBe(1);
+      const rejected = await rows(`SELECT endpoint, json_path, reason FROM $S.rejected_records WHERE resolved_at IS NULL AND endpoint = 'unit'`);
+      expect(rejected).toEqual([{ endpoint: 'unit', json_path: 'data[1]', reason: expect.stringMatching(/^name: /) }]);
+      expect(await rows(`SELECT description FROM $S.departments WHERE company_cnpj = $1 AND id = 1`, [CNPJ_A])).toEqual([{ description: 'Renamed' }]);
+      // Unit 8 carried its id: that unit is protected, the others of the list follow the answer.
+      expect(await rows(`SELECT id, active FROM $S.units WHERE company_cnpj = $1 ORDER BY id`, [CNPJ_A])).toEqual(
+        expect.arrayContaining([{ id: 7, active: true }]),
+      );
     });
   });
 
@@ -373,10 +378,7 @@ describe('warehouse loads through the engine', () => {
       expect(await rows(`SELECT xmin::text, * FROM $S.companies ORDER BY cnpj`)).toEqual(before);
     });
 
-    // Engine bug: Staging keys its staged tables by
-    // table name, so loadRows given two kinds of company rows (details + membership, and
-    // membership only) keeps one staged table and fails with a TypeError. Flip to it() once fixed.
-    it.fails('keeps the details of a company the walk knows only from the group listing', async () => {
+    it('keeps the details of a company the walk knows only from the group listing', async () => {
       const before = await rows(`SELECT xmin::text, * FROM $S.companies ORDER BY cnpj`);
       expect((await load([company(CNPJ_A, 'HQ')], group)).companies).toEqual({ received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
       expect(await rows(`SELECT xmin::text, * FROM $S.companies ORDER BY cnpj`)).toEqual(before);
@@ -391,13 +393,17 @@ describe('warehouse loads through the engine', () => {
 
   describe('the sync_freshness view', () => {
     it('gives the last success and its age per company and resource', async () => {
-      await t.w.db.insertInto('sync_runs').values([
-        { resource: 'punches', company_cnpj: CNPJ_A, status: 'succeeded', finished_at: new Date(Date.now() - 3_600_000) },
-        { resource: 'punches', company_cnpj: CNPJ_A, status: 'succeeded', finished_at: new Date(Date.now() - 60_000) },
-        { resource: 'punches', company_cnpj: CNPJ_A, status: 'failed', finished_at: new Date() },
-        { resource: 'companies', company_cnpj: null, status: 'succeeded', finished_at: new Date(Date.now() - 7_200_000) },
-      ]).execute();
-      const fresh = await t.w.db.selectFrom('sync_freshness').selectAll().orderBy('resource').execute();
+      await t.w.pool.query(
+        `INSERT INTO sync_runs (resource, company_cnpj, status, finished_at) VALUES
+           ('punches', $1, 'succeeded', now() - interval '1 hour'),
+           ('punches', $1, 'succeeded', now() - interval '1 minute'),
+           ('punches', $1, 'failed', now()),
+           ('companies', NULL, 'succeeded', now() - interval '2 hours')`,
+        [CNPJ_A],
+      );
+      const fresh = (await t.w.pool.query<{ company_cnpj: string | null; resource: string; age_seconds: number }>(
+        'SELECT company_cnpj, resource, age_seconds FROM sync_freshness ORDER BY resource',
+      )).rows;
       expect(fresh.map((f) => [f.company_cnpj, f.resource])).toEqual([[null, 'companies'], [CNPJ_A, 'punches']]);
       expect(fresh[1]!.age_seconds).toBeGreaterThanOrEqual(59);
       expect(fresh[1]!.age_seconds).toBeLessThan(600);

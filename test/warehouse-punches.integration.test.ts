@@ -109,11 +109,7 @@ describe('punches through the load engine', () => {
       expect(rows).toEqual([{ deleted_at: null }]);
     });
 
-    // Engine bug (see test/warehouse-engine.integration.test.ts, "mass-removal guard"): a
-    // resource with two tables emptied by two identical answers fails with
-    // SuspiciousAnswerError, because the second read only accepts the removal of the first
-    // table the guard stopped. Flip to it() once loadResource remembers every table's removal.
-    it.fails('marks a whole day deleted when the API returns the window empty (twice)', async () => {
+    it('marks a whole day deleted when the API returns the window empty (twice)', async () => {
       const stats = await loadPoints(APRIL, []);
       expect(stats.tables).toMatchObject({
         punches: { received: 0, inserted: 0, updated: 0, deleted: 1, unchanged: 0 },

@@ -46,6 +46,8 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   schema_drift: ['kind', 'endpoint', 'field', 'value'],
   window_loads: ['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name'],
   push_receipts: ['company_cnpj', 'kind', 'row_key'],
+  cpf_pseudonyms: ['cpf'],
+  erasures: ['id'],
 };
 
 /** The views analysts query. */

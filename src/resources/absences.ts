@@ -54,8 +54,8 @@ const tables = {
     // just marked deleted, and their members are reconciled.
     missing: {
       mode: 'soft-delete',
-      where: (p, s) =>
-        `t.absence_id IN (SELECT absence_id FROM ${stageName('absences')}) OR t.absence_id IN (SELECT a.absence_id FROM absences a WHERE ${overlaps('a')(p, s)})`,
+      where: (p, s, table) =>
+        `t.absence_id IN (SELECT absence_id FROM ${stageName('absences')}) OR t.absence_id IN (SELECT a.absence_id FROM ${table('absences')} a WHERE ${overlaps('a')(p, s)})`,
     },
   },
 } as const satisfies Record<string, TableSpec>;

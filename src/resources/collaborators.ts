@@ -54,12 +54,12 @@ export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: s
 }
 
 /**
- * Which record of a CPF a row is about: registration number and admission date as sent,
- * `/` between. One CPF can have two records in a company and period (a duplicated CPF, a
- * re-hire within the month); both come back from the period endpoints.
+ * Which record of a CPF a row is about: the record's admission date. One CPF can have
+ * two records in a company and period (a duplicated CPF, a re-hire within the month),
+ * each with its own admission; both come back from the period endpoints.
  */
-export function collaboratorRecord(b: Pick<CollaboratorBlock, 'registration_number' | 'admission_date'>): string {
-  return `${b.registration_number ?? ''}/${b.admission_date ?? ''}`;
+export function collaboratorRecord(b: Pick<CollaboratorBlock, 'admission_date'>): string {
+  return b.admission_date ?? '';
 }
 
 const tables = {

@@ -6,6 +6,12 @@ import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { defineResource, readOf } from './declaration.js';
 
+/** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
+function clockTime(field: string, value: string): string {
+  if (hourMinuteToSeconds(value) >= 24 * 3600) throw new RangeError(`${field} ${JSON.stringify(value)} is not a time of day (spec 2.8)`);
+  return value;
+}
+
 const tables = {
   tardiness: {
     table: 'tardiness',
@@ -31,10 +37,10 @@ export const tardiness = defineResource({
             cpf: c.national_registry,
             work_date: t.date,
             // spec 2.8: clock times HH:MM of the day, company local time
-            journey_in: t.journey_in,
-            punch_in: t.punch_in,
+            journey_in: clockTime('journey_in', t.journey_in),
+            punch_in: clockTime('punch_in', t.punch_in),
             late_seconds: hourMinuteToSeconds(t.minutes_late),
-            all_points: t.all_points,
+            all_points: t.all_points.map((p) => clockTime('all_points', p)),
           });
         }
       },

@@ -97,16 +97,25 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
   try {
     return await loadOnce(ctx, req, suspicious, signal);
   } catch (first) {
-    if (!(first instanceof MassRemovalError)) throw first;
-    ctx.logger.warn({ table: first.table, live: first.live, removing: first.removing }, 'answer would remove most of the window; reading it again');
+    if (!(first instanceof MassRemovals)) throw first;
+    ctx.logger.warn({ refused: first.refused }, 'answer would remove most of the window; reading it again');
+    // The second answer may remove what the first one would have, table by table.
     const agrees: RemovalGuard = (table, live, removing) =>
-      suspicious(table, live, removing) || (table === first.table && live === first.live && removing === first.removing);
+      suspicious(table, live, removing) || first.refused.some((r) => r.table === table && r.live === live && r.removing === removing);
     try {
       return await loadOnce(ctx, req, agrees, signal);
     } catch (second) {
-      if (!(second instanceof MassRemovalError)) throw second;
-      throw new SuspiciousAnswerError(req.name, first, second);
+      if (!(second instanceof MassRemovals)) throw second;
+      throw new SuspiciousAnswerError(req.name, first.refused[0]!, second.refused[0]!);
     }
+  }
+}
+
+/** Every table of a load whose removal the guard refused (each left untouched). */
+class MassRemovals extends Error {
+  override readonly name = 'MassRemovals';
+  constructor(readonly refused: readonly MassRemovalError[]) {
+    super(refused.map((r) => r.message).join('; '));
   }
 }
 
@@ -129,9 +138,17 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
 
     const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items: answered } : {}), protect: writer.protection() };
     const tables: Record<string, TableStats> = {};
+    const refused: MassRemovalError[] = [];
     for (const spec of specs) {
-      tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+      try {
+        tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+      } catch (err) {
+        // Look at every table before deciding, so a second answer can be judged for all.
+        if (!(err instanceof MassRemovalError)) throw err;
+        refused.push(err);
+      }
     }
+    if (refused.length > 0) throw new MassRemovals(refused);
     if (addsSeen) {
       const seen = staging.tables().at(-1)!;
       tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
@@ -228,7 +245,16 @@ class ElementWriter {
       storeBinaries: this.#storeBinaries,
       cpfAsSent: (b) => this.#asSent.get(b) ?? null,
     };
-    read.rows(value as never, this.#emit, ctx);
+    // A value that cannot be stored (a number no column holds, a duration that is no
+    // duration) rejects the element: its rows so far are taken back.
+    const marks = this.#staging.tables().map((t) => [t, t.mark()] as const);
+    try {
+      read.rows(value as never, this.#emit, ctx);
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+      for (const [t, m] of marks) t.rollback(m);
+      this.#reject(read, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
+    }
     await this.#staging.flushFull();
   }
 

@@ -52,7 +52,7 @@ function absentFromStage(spec: TableSpec, stage: string): string {
 export function buildLiveCount(schema: string, spec: TableSpec, scope: LoadScope): BuiltQuery {
   if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
   const { param, values } = builder();
-  const text = `SELECT count(*)::int AS live FROM ${target(schema, spec)} t WHERE (${spec.missing.where(param, scope)}) AND ${liveCondition(spec)}`;
+  const text = `SELECT count(*)::int AS live FROM ${target(schema, spec)} t WHERE (${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AND ${liveCondition(spec)}`;
   return { text, values };
 }
 
@@ -74,7 +74,7 @@ export function buildReconcile(schema: string, spec: TableSpec, stage: string, s
   if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
   const { param, values } = builder();
   const table = target(schema, spec);
-  const where = `(${spec.missing.where(param, scope)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}${protectedRows(spec, scope, param)}`;
+  const where = `(${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}${protectedRows(spec, scope, param)}`;
   let body: string;
   switch (spec.missing.mode) {
     case 'soft-delete':

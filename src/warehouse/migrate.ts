@@ -34,7 +34,7 @@ export interface MigrateResult {
   applied: string[];
   /** Migrations that were already applied before this run. */
   alreadyApplied: number;
-  /** The analyst views and erasure functions regenerated afterwards (null without 040_privacy). */
+  /** The analyst views and erasure functions regenerated afterwards (null without 011_privacy). */
   privacy: PrivacyRefresh | null;
 }
 

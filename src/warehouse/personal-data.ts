@@ -136,6 +136,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       ...collaboratorAttributes,
       admission_date: shown('employment'),
       pis: omitted('identifier', 'PIS social-security number'),
+      cpf_as_sent: omitted('identifier', 'the CPF as the API sent it, when it differed from its 11 digits'),
     },
   },
   collaborator_history: {
@@ -164,6 +165,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     columns: {
       cpf: cpf(),
       medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis'),
+      collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart'),
     },
   },
   tardiness: { columns: { cpf: cpf() } },
@@ -178,7 +180,9 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   inconsistencies: {
     columns: { cpf: cpf(), justification: omitted('free_text', "the collaborator's justification") },
   },
-  hour_bank_balances: { columns: { cpf: cpf() } },
+  hour_bank_balances: {
+    columns: { cpf: cpf(), collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart') },
+  },
   absences: {
     person: { table: 'absence_collaborators', column: 'absence_id' },
     columns: {
@@ -203,6 +207,15 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   sync_runs: {
     columns: { error: omitted('free_text', 'an error message may quote an API record') },
   },
+  rejected_records: {
+    excludedFromAnalysts: 'records as the API sent them, names and all (operators read them to fix the source)',
+    columns: {
+      reason: notPersonal('the field and the problem, without its value'),
+      record: omitted('free_text', 'the rejected record exactly as sent: may hold any personal field'),
+    },
+  },
+  window_loads: { columns: { table_name: notPersonal('a warehouse table name') } },
+  push_receipts: { columns: { source_file: notPersonal('path of the file a push read') } },
   cpf_pseudonyms: {
     excludedFromAnalysts: 'the link between CPFs and pseudonyms',
     columns: {

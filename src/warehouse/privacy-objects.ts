@@ -29,7 +29,7 @@ const codeOf = (err: unknown) => (err as { code?: string }).code;
  * Creates or replaces every analyst view and the erasure functions of `schema`, drops
  * analyst views of relations that are gone, and grants the analyst schema to
  * workforce_analyst and workforce_reader. Returns null, doing nothing, when the schema
- * lacks the privacy tables (a migrations directory without 040_privacy, in tests).
+ * lacks the privacy tables (a migrations directory without 011_privacy, in tests).
  */
 export async function refreshPrivacyObjects(db: SqlQueryable, schema: string): Promise<PrivacyRefresh | null> {
   const base = quoteIdent(schema);

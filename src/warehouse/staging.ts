@@ -68,6 +68,18 @@ export class StagedTable {
     this.rows++;
   }
 
+  /** A point to return to with {@link StagedTable.rollback} (rows staged so far). */
+  mark(): { rows: number; parts: number; bytes: number } {
+    return { rows: this.rows, parts: this.#parts.length, bytes: this.#bytes };
+  }
+
+  /** Drops the rows added since `mark` (nothing is sent between a mark and its rollback). */
+  rollback(mark: { rows: number; parts: number; bytes: number }): void {
+    this.#parts.length = mark.parts;
+    this.#bytes = mark.bytes;
+    this.rows = mark.rows;
+  }
+
   /** Takes the built batch, as bytes to send (empty when nothing is pending). */
   take(): Buffer {
     const batch = Buffer.from(this.#parts.join(''), 'utf8');
@@ -107,16 +119,15 @@ export class Staging {
 
   constructor(client: StagingClient, tables: readonly StagedTable[], options: StagingOptions = {}) {
     this.#client = client;
-    for (const t of tables) this.#tables.set(t.spec.table, t);
+    for (const t of tables) this.#tables.set(t.stage, t);
     this.#batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.#onBatch = options.onBatch;
   }
 
-  /** The staged table of a warehouse table. */
+  /** The (first) staged table of a warehouse table. */
   table(name: string): StagedTable {
-    const t = this.#tables.get(name);
-    if (!t) throw new Error(`staging: no staged table for ${name}`);
-    return t;
+    for (const t of this.#tables.values()) if (t.spec.table === name) return t;
+    throw new Error(`staging: no staged table for ${name}`);
   }
 
   /** Every staged table. */

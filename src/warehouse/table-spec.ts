@@ -58,8 +58,11 @@ export interface Protection {
 export interface MissingRule {
   /** Soft-delete (`deleted_at`), delete, or deactivate (`active = false`). */
   readonly mode: MissingMode;
-  /** The rows of the scope: an SQL predicate on the table aliased `t`. */
-  readonly where: (param: Param, scope: LoadScope) => string;
+  /**
+   * The rows of the scope: an SQL predicate on the table aliased `t`. `table` qualifies
+   * another warehouse table the predicate reads (with the load's schema).
+   */
+  readonly where: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
 }
 
 /** How one table is loaded. */

@@ -62,7 +62,7 @@ export class FixtureApi {
       const raw: unknown = data[index];
       const checked = schema.safeParse(raw);
       if (checked.success) {
-        yield { index, ok: true, value: checked.data as ElementOf<E> };
+        yield { index, ok: true, value: checked.data as ElementOf<E>, raw };
         continue;
       }
       // The error the real client gives an invalid element: endpoint, `data[i].path` and problem.

@@ -1,4 +1,4 @@
--- 040_privacy: what each warehouse reader may see, and the right to be forgotten (LGPD).
+-- 011_privacy: what each warehouse reader may see, and the right to be forgotten (LGPD).
 -- Creates the cluster-wide role workforce_analyst (NOLOGIN), which is given no access to
 -- this schema: it reads the views of the schema <schema>_analyst, which punchline migrate
 -- (re)generates after every run from src/warehouse/personal-data.ts (CPF replaced by a
