@@ -622,7 +622,7 @@ describe('spec 4.2 writes change what reads return', () => {
   it('PUT collaborator/dismissal removes the collaborator from the list and makes a punch answer collaborator_fired', async () => {
     const target = people.filter((c) => c.listed && people.filter((o) => o.national_registry === c.national_registry).length === 1)[1]!;
     const firedType = writable.truth.lookups(cnpj).dismissal_types[0]!;
-    expect(await w.dismissCollaborator({ dismissal_date: '2025-03-10', fired_type_id: firedType, registration_number: target.registration_number })).toEqual({
+    expect(await w.dismissCollaborator({ dismissal_date: '2025-03-10', fired_type_id: firedType, registration_number: target.registration_number! })).toEqual({
       success: true,
     });
     expect((await w.listCollaborators()).some((c) => c.national_registry === target.national_registry)).toBe(false);

@@ -50,7 +50,7 @@ describe('people and companies', () => {
     for (const co of emu.companies) {
       for (const p of emu.truth.collaborators(co.cnpj)) {
         expect(isValidCpf(p.national_registry)).toBe(true);
-        expect(makePis(p.pis.slice(0, 10))).toBe(p.pis);
+        expect(makePis(p.pis!.slice(0, 10))).toBe(p.pis);
         expect(p.name.split(' ').length).toBeGreaterThanOrEqual(3);
         expect(p.email).toMatch(/^[a-z0-9.]+@[a-z0-9]+\.com\.br$/);
       }
