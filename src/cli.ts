@@ -56,7 +56,8 @@ function buildProgram(): Command {
   program
     .command('migrate')
     .description('apply pending sql/ migrations to DATABASE_URL (idempotent, transactional)')
-    .action(() => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx)));
+    .option('--status', 'list applied and pending migrations, apply nothing', false)
+    .action((opts) => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, opts)));
 
   program
     .command('backfill')

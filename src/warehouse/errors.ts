@@ -12,7 +12,9 @@ export type MigrationErrorCode =
   | 'migration_dir'
   | 'migration_failed'
   | 'migration_lock_timeout'
-  | 'warehouse_unreachable';
+  | 'warehouse_unreachable'
+  | 'warehouse_behind'
+  | 'warehouse_ahead';
 
 /** Codes of {@link LoadError}. */
 export type LoadErrorCode = 'foreign_company' | 'invalid_record' | 'invalid_scope';
