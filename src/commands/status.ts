@@ -9,6 +9,7 @@ import { openQueues } from '../sync/queues.js';
 import { parseStaleAfter } from '../ops/staleness.js';
 import { assertPostgresReachable, assertRedisReachable } from '../ops/services.js';
 import { collectStatus } from '../ops/status-report.js';
+import { listenForConnectionErrors } from '../warehouse/db.js';
 import { formatStatus } from '../ops/status-format.js';
 
 /** Options of `punchline status`. */
@@ -33,6 +34,7 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
 
   const queues = openQueues(config);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  listenForConnectionErrors(pool);
   try {
     const report = await collectStatus({
       queues: queues.all,

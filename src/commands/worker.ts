@@ -9,6 +9,7 @@ import { EXIT } from './context.js';
 import { selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { openRuntime } from '../sync/runtime.js';
+import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
 
@@ -27,12 +28,15 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   const rt = await openRuntime({ config, logger });
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;
+  let watchdog: ScheduleWatchdog | undefined;
   try {
     await checkWarehouse(rt.warehouse.db, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
     if (opts.schedules !== false && config.schedules.enabled) {
-      const r = await registerSchedules(rt.queues.schedules, buildSchedulers(config));
+      const specs = buildSchedulers(config);
+      const r = await registerSchedules(rt.queues.schedules, specs);
       logger.info({ schedules: r.upserted, removed: r.removed }, 'schedules registered');
+      watchdog = startScheduleWatchdog({ queue: rt.queues.schedules, specs, intervalMs: config.schedules.checkMs, logger });
     }
     if (opts.ops !== false) {
       const { startOpsServer } = await import('../ops/server.js');
@@ -62,6 +66,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     pool = undefined;
     return EXIT.ok;
   } finally {
+    watchdog?.stop();
     await pool?.close(true).catch(() => undefined);
     await ops?.close().catch(() => undefined);
     await rt.close();
