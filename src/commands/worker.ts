@@ -8,6 +8,7 @@ import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
+import { healingFor } from '../sync/job-guard.js';
 import { openRuntime } from '../sync/runtime.js';
 import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
@@ -47,6 +48,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         pool: rt.warehouse.db,
         schema: rt.warehouse.schema,
         logger,
+        connections: () => healingFor(rt).pauses.health(config.connections.map((c) => c.name)),
       });
     }
     logger.info(

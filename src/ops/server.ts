@@ -1,7 +1,7 @@
 /**
  * The worker's ops HTTP server (DESIGN.md §1 Ops, §3 `OPS_PORT`): the bull-board
  * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
- * Redis + Postgres health check at `/healthz`.
+ * Redis + Postgres (+ API connections) health check at `/healthz`.
  */
 import Fastify from 'fastify';
 import type { Queue } from 'bullmq';
@@ -9,7 +9,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
 import type { Logger } from '../logger.js';
-import { checkHealth, type QueryableDb } from './health.js';
+import { checkHealth, type ConnectionHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
 import type { QueryablePool } from './freshness.js';
@@ -48,6 +48,8 @@ export interface OpsServerOptions {
   readonly probeTimeoutMs?: number;
   /** Clock (injected in tests). */
   readonly now?: () => Date;
+  /** States of the worker's API connections, shown by `/healthz` (a paused one makes it `degraded`). */
+  readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
 }
 
 /** A running ops server. */
@@ -93,9 +95,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   });
 
   app.get('/healthz', async (_req, reply) => {
-    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs });
-    if (report.status !== 'ok') options.logger?.warn({ health: report }, 'health check failed');
-    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, connections: options.connections });
+    if (report.status !== 'ok') options.logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
+    return reply.code(report.status === 'down' ? 503 : 200).send(report);
   });
 
   try {

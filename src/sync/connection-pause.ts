@@ -11,6 +11,7 @@
  * moved it probes. Times come from Redis `TIME`, so host clocks do not matter.
  */
 import type { Redis } from 'ioredis';
+import type { ConnectionHealth } from '../ops/health.js';
 
 /** A paused connection as workers, `/healthz` and `status` see it. */
 export interface ConnectionPause {
@@ -89,6 +90,17 @@ export class ConnectionPauses {
   async paused(connections: readonly string[]): Promise<ConnectionPause[]> {
     const all = await Promise.all(connections.map((c) => this.state(c)));
     return all.filter((p): p is ConnectionPause => p !== null);
+  }
+
+  /** Every connection of `connections` by name, `ok` or `paused` with its reason (`/healthz`). */
+  async health(connections: readonly string[]): Promise<Record<string, ConnectionHealth>> {
+    const states = await Promise.all(connections.map((c) => this.state(c)));
+    return Object.fromEntries(
+      connections.map((name, i) => {
+        const p = states[i];
+        return [name, p ? { state: 'paused', code: p.code, reason: p.reason, since: p.since, nextCheckAt: p.nextCheckAt } : { state: 'ok' }];
+      }),
+    );
   }
 
   /** Pauses `connection` (or records a newer reason on an existing pause). */
