@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../src/api/errors.js';
 import { isWarehouseUnavailable, WarehouseGate } from '../src/sync/db-wait.js';
-import { tickMs } from '../src/sync/token-recheck.js';
+import { tickMs } from '../src/sync/connection-pause.js';
 
 const silent = { warn: () => undefined, info: () => undefined };
 

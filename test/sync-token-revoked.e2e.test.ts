@@ -6,7 +6,10 @@
  * pause; once the token is restored the connection resumes by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBackfillArgs } from '../src/sync/backfill-args.js';
+import { runBackfill } from '../src/sync/backfill.js';
 import { enqueueJobs } from '../src/sync/enqueue.js';
+import { healingFor } from '../src/sync/job-guard.js';
 import { backfillItems, planJobs } from '../src/sync/planner.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
@@ -105,4 +108,17 @@ describe('when the API revokes the token of a connection', () => {
     for (const w of workers) w.child.kill('SIGTERM');
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
   }, 150_000);
+
+  it('lets a backfill whose preflight finds the token working lift a pause left behind', async () => {
+    const { pauses } = healingFor(rt);
+    await pauses.pause('default', 'invalid_service_token', 'left by an earlier 401');
+    expect(rt.config.apiTokenRecheckMs).toBe(180_000);
+    const summary = await runBackfill(
+      rt,
+      parseBackfillArgs({ from: '2026-07-01', to: '2026-07-31', resources: 'tardiness', company: h.emulator.companies[1]!.cnpj, force: true }, rt.config),
+      { pollMs: 100 },
+    );
+    expect(summary).toMatchObject({ failed: 0, total: 1, succeeded: 1 });
+    expect(await pauses.state('default')).toBeNull();
+  }, 60_000);
 });

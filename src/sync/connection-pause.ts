@@ -63,6 +63,11 @@ redis.call('HINCRBY', KEYS[1], 'checks', 1)
 return 1
 `;
 
+/** How often a process looks for a due re-check: a fraction of the period, between 250 ms and 5 s. */
+export function tickMs(recheckMs: number): number {
+  return Math.min(5_000, Math.max(250, Math.floor(recheckMs / 4)));
+}
+
 /** The Redis key of a connection's pause. */
 export function pauseKey(prefix: string, connection: string): string {
   return `${prefix}:connection:${connection}:pause`;

@@ -14,7 +14,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import { AuthError, RateLimitedError } from '../api/errors.js';
 import { scrubSecrets } from '../logger.js';
-import { ConnectionPauses } from './connection-pause.js';
+import { ConnectionPauses, tickMs } from './connection-pause.js';
 import { isWarehouseUnavailable, WarehouseGate } from './db-wait.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { budgetKeys } from './request-budget.js';
@@ -89,7 +89,9 @@ export async function guardJob<T>(
     await job.moveToDelayed(Date.now() + ms, token);
     throw new DelayedError(why);
   };
-  const untilCheck = (nextCheckAt: string): number => jitter(Math.max(1000, Date.parse(nextCheckAt) - Date.now()));
+  // Until just after the next re-check can have run (a process looks for it every tickMs).
+  const untilCheck = (nextCheckAt: string): number =>
+    jitter(Math.max(1000, Date.parse(nextCheckAt) - Date.now() + tickMs(rt.config.apiTokenRecheckMs)));
 
   if (connection !== undefined) {
     const pause = await pauses.state(connection);

@@ -7,7 +7,7 @@
  */
 import { AuthError } from '../api/errors.js';
 import { scrubSecrets, type Logger } from '../logger.js';
-import type { ConnectionPauses } from './connection-pause.js';
+import { tickMs, type ConnectionPauses } from './connection-pause.js';
 import { healingFor } from './job-guard.js';
 import type { SyncRuntime } from './runtime.js';
 
@@ -31,11 +31,6 @@ export interface TokenRecheck {
   tick(): Promise<void>;
   /** Stops the timer. */
   stop(): void;
-}
-
-/** How often a process looks for a due check: a fraction of the period, between 250 ms and 5 s. */
-export function tickMs(recheckMs: number): number {
-  return Math.min(5_000, Math.max(250, Math.floor(recheckMs / 4)));
 }
 
 /** Starts the re-check timer of this process. */
