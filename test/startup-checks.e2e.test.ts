@@ -9,11 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/warehouse/migrate.js';
 import { readMigrations } from '../src/warehouse/migrations.js';
 import { runPunchline } from './sync-harness.js';
-import { connectPostgres, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './support/isolation.js';
+import type { Redis } from 'ioredis';
+import { connectPostgres, connectRedis, dropQueuePrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './support/isolation.js';
 
 const FILES = readMigrations();
 const LAST = FILES[FILES.length - 1]!;
 let pool: pg.Pool;
+let redis: Redis;
+const prefix = uniqueName('skew');
 const schema = uniqueName('skew');
 const fresh = uniqueName('skew_fresh');
 
@@ -21,7 +24,7 @@ const env = (s = schema): Record<string, string> => ({
   DATABASE_URL: TEST_DATABASE_URL,
   WAREHOUSE_SCHEMA: s,
   REDIS_URL: TEST_REDIS_URL,
-  QUEUE_PREFIX: uniqueName('skew'),
+  QUEUE_PREFIX: prefix,
   SERVICE_API_BASE_URL: 'http://127.0.0.1:9',
   SERVICE_API_TOKEN: 'skew-test-token-1234',
   LOG_LEVEL: 'silent',
@@ -31,12 +34,15 @@ const env = (s = schema): Record<string, string> => ({
 
 beforeAll(async () => {
   pool = await connectPostgres();
+  redis = await connectRedis();
   await migrate(TEST_DATABASE_URL, schema);
 }, 60_000);
 afterAll(async () => {
   await dropSchema(pool, schema);
   await dropSchema(pool, fresh);
   await pool.end();
+  await dropQueuePrefix(redis, prefix);
+  redis.disconnect();
 });
 
 describe('a schedule that is not a valid cron pattern', () => {

@@ -4,7 +4,7 @@
  * back to the queue without using an attempt, its shared request budget holds its
  * requests meanwhile, and the other connection keeps syncing.
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,11 +24,11 @@ describe('when the API answers one connection 429 with a Retry-After of an hour'
   let h: Harness;
   let rt: SyncRuntime;
   let pool: WorkerPool | undefined;
+  const file = join(tmpdir(), `${uniqueName('punchline-config')}.json`);
 
   beforeAll(async () => {
     h = await startHarness('ratelimit', { today: '2026-10-31', latencyMs: 20 });
     const [hq, , branch] = h.emulator.companies;
-    const file = join(tmpdir(), `${uniqueName('punchline-config')}.json`);
     writeFileSync(
       file,
       JSON.stringify({
@@ -43,6 +43,7 @@ describe('when the API answers one connection 429 with a Retry-After of an hour'
   afterAll(async () => {
     await pool?.close(true);
     await h?.close();
+    rmSync(file, { force: true });
   });
 
   it('pauses only that connection, capped, without using attempts, while the other keeps syncing', async () => {
