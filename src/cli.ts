@@ -57,7 +57,8 @@ function buildProgram(): Command {
   program
     .command('migrate')
     .description('apply pending sql/ migrations to DATABASE_URL (idempotent, transactional)')
-    .action(() => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx)));
+    .option('--status', 'list applied and pending migrations, apply nothing', false)
+    .action((opts) => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, opts)));
 
   program
     .command('backfill')
@@ -127,6 +128,17 @@ function buildProgram(): Command {
     .option('--faults <spec>', 'fault injection, e.g. "error403=0.05,error500=0.05,drop=0.05,slow=0.1:2000,rps=20"')
     .option('--strict', 'reject exactly-31-day spans and use the stricter readings of spec gaps', false)
     .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
+    .option(
+      '--quirks <list>',
+      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone (docs/emulator.md)',
+    )
+    .addHelpText(
+      'after',
+      '\nOne-off faults and tokens at run time (admin routes, no token needed):\n' +
+        '  POST /__emulator/faults/next {"kind":"empty|html|cut|rate-limit","count":1,"endpoint":"point/getFromPeriod","company":"<cnpj>","retryAfterSeconds":60}\n' +
+        '  POST /__emulator/tokens/revoke {"cnpj":"<cnpj>"}   POST /__emulator/tokens/restore {"cnpj":"<cnpj>"}\n' +
+        'See docs/emulator.md.',
+    )
     .action((opts) =>
       execute(async (ctx) => (await import('./commands/emulator.js')).emulatorCommand(ctx, opts)),
     );

@@ -4,6 +4,7 @@
  * project reads `process.env`.
  */
 import { readFileSync } from 'node:fs';
+import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, withDefaultUser } from './util/database-url.js';
@@ -46,6 +47,8 @@ export interface Schedules {
   readonly directory: string;
   /** Totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
   readonly nightly: string;
+  /** How often a worker checks that its schedules still exist in Redis and registers missing ones again, ms. */
+  readonly checkMs: number;
 }
 
 /** HTTP basic-auth (or bearer) credential of the dashboard's operator. */
@@ -102,6 +105,14 @@ export interface Config {
   readonly apiMaxResponseBytes: number;
   /** Largest attachment or photo file `punchline push` sends, in bytes (checked before anything is sent). */
   readonly pushMaxFileBytes: number;
+  /** Longest `Retry-After` honoured, ms: a longer one pauses the connection only this long before trying again. */
+  readonly apiMaxRetryAfterMs: number;
+  /** After a 401, how often a paused connection re-checks its token (one request per period across all workers), ms. */
+  readonly apiTokenRecheckMs: number;
+  /** How long a job waits in-process for an unreachable warehouse before it is put back to wait in the queue, ms. */
+  readonly warehouseWaitMs: number;
+  /** Longest pause between two checks of an unreachable warehouse (the back-off doubles up to it), ms. */
+  readonly warehouseRetryMaxMs: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
   /**
@@ -118,7 +129,6 @@ const DEFAULT_RPS = 5;
 const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
 
-const CRON_RE = /^(\S+\s+){4,5}\S+$/;
 const IDENT_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
 const intFrom = (name: string, min: number, max: number) =>
@@ -158,8 +168,27 @@ const urlFrom = (name: string, protocols: readonly string[]) =>
 const timezoneFrom = (name: string) =>
   z.string().trim().refine(isValidTimeZone, { message: `${name} must be an IANA time zone such as America/Sao_Paulo` });
 
+/** Why `pattern` is not a cron pattern BullMQ can schedule, or null when it is (five fields, or six with seconds). */
+export function cronProblem(pattern: string): string | null {
+  const fields = pattern.trim().split(/\s+/).length;
+  if (fields < 5 || fields > 6) return `expected 5 fields (minute hour day month weekday), got ${fields}`;
+  try {
+    // BullMQ's job schedulers read patterns with this same parser; one that never fires fails next().
+    cronParser.parseExpression(pattern, { tz: DEFAULT_TIMEZONE }).next();
+    return null;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 const cronFrom = (name: string) =>
-  z.string().trim().regex(CRON_RE, { message: `${name} must be a cron pattern such as "*/15 * * * *"` });
+  z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = cronProblem(v);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: `${name} must be a cron pattern such as "*/15 * * * *" (${problem})` });
+    });
 
 /** Every environment variable punchline reads (docs/configuration.md lists them all). */
 const envSchema = z.object({
@@ -223,6 +252,11 @@ const envSchema = z.object({
       message: `PSEUDONYM_KEY is shorter than ${PSEUDONYM_KEY_MIN_LENGTH} characters (make one with: openssl rand -base64 32)`,
     })
     .optional(),
+  SCHEDULE_CHECK_MS: intFrom('SCHEDULE_CHECK_MS', 1_000, 3_600_000).default(30_000),
+  API_MAX_RETRY_AFTER_MS: intFrom('API_MAX_RETRY_AFTER_MS', 1_000, 86_400_000).default(300_000),
+  API_TOKEN_RECHECK_MS: intFrom('API_TOKEN_RECHECK_MS', 1_000, 86_400_000).default(180_000),
+  WAREHOUSE_WAIT_MS: intFrom('WAREHOUSE_WAIT_MS', 1_000, 3_600_000).default(120_000),
+  WAREHOUSE_RETRY_MAX_MS: intFrom('WAREHOUSE_RETRY_MAX_MS', 100, 600_000).default(15_000),
 });
 
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
@@ -439,11 +473,16 @@ export function loadConfig(env: Env = process.env): Config {
     workerLockMs: e.WORKER_LOCK_MS,
     apiMaxResponseBytes: e.API_MAX_RESPONSE_BYTES,
     pushMaxFileBytes: e.PUSH_MAX_FILE_BYTES,
+    apiMaxRetryAfterMs: e.API_MAX_RETRY_AFTER_MS,
+    apiTokenRecheckMs: e.API_TOKEN_RECHECK_MS,
+    warehouseWaitMs: e.WAREHOUSE_WAIT_MS,
+    warehouseRetryMaxMs: e.WAREHOUSE_RETRY_MAX_MS,
     schedules: Object.freeze({
       enabled: e.SCHEDULES_ENABLED,
       punches: e.SCHEDULE_PUNCHES,
       directory: e.SCHEDULE_DIRECTORY,
       nightly: e.SCHEDULE_NIGHTLY,
+      checkMs: e.SCHEDULE_CHECK_MS,
     }),
     pseudonymKey,
   });

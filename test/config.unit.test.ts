@@ -47,7 +47,7 @@ describe('loadConfig defaults', () => {
     expect(c.syncAuditPhotos).toBe(false);
     expect(c.logLevel).toBe('info');
     expect(c.workerConcurrency).toBe(4);
-    expect(c.schedules).toEqual({ enabled: true, punches: '*/15 * * * *', directory: '0 * * * *', nightly: '30 2 * * *' });
+    expect(c.schedules).toEqual({ enabled: true, punches: '*/15 * * * *', directory: '0 * * * *', nightly: '30 2 * * *', checkMs: 30_000 });
     expect(c.opsHost).toBe('127.0.0.1');
     expect(c.dashboardCredential).toBeUndefined();
     expect(c.notifyWebhookUrl).toBeUndefined();
@@ -128,6 +128,30 @@ describe('loadConfig errors', () => {
     expect(errorOf({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL must be one of/);
     expect(errorOf({ STORE_BINARIES: 'maybe' })).toMatch(/^STORE_BINARIES must be 1 or 0/);
     expect(errorOf({ SCHEDULE_PUNCHES: 'often' })).toMatch(/^SCHEDULE_PUNCHES must be a cron pattern/);
+  });
+
+  it.each([
+    ['SCHEDULE_NIGHTLY', '99 * * * *', /^SCHEDULE_NIGHTLY must be a cron pattern such as "\*\/15 \* \* \* \*" \(Constraint error, got value 99 expected range 0-59\) \(got "99 \* \* \* \*"\)$/],
+    ['SCHEDULE_PUNCHES', '0 0 31 2 *', /^SCHEDULE_PUNCHES must be a cron pattern .*Invalid explicit day of month/],
+    ['SCHEDULE_DIRECTORY', '* * *', /^SCHEDULE_DIRECTORY must be a cron pattern .*expected 5 fields/],
+    ['SCHEDULE_PUNCHES', '*/15 * * * MON-XYZ', /^SCHEDULE_PUNCHES must be a cron pattern/],
+  ])('refuses %s=%j, a pattern that would never fire, naming the variable', (name, value, message) => {
+    expect(errorOf({ ...BASE, [name]: value })).toMatch(message);
+  });
+
+  it('accepts cron patterns with five fields, or six with seconds', () => {
+    const c = loadConfig({ ...BASE, SCHEDULE_PUNCHES: '*/5 * * * *', SCHEDULE_NIGHTLY: '0 30 2 * * 1-5', SCHEDULE_DIRECTORY: '0 8-18 * * MON-FRI' });
+    expect([c.schedules.punches, c.schedules.nightly, c.schedules.directory]).toEqual(['*/5 * * * *', '0 30 2 * * 1-5', '0 8-18 * * MON-FRI']);
+  });
+
+  it('reads the fault-healing knobs with their defaults', () => {
+    const d = loadConfig(BASE);
+    expect([d.apiMaxRetryAfterMs, d.apiTokenRecheckMs, d.warehouseWaitMs, d.warehouseRetryMaxMs, d.schedules.checkMs]).toEqual([
+      300_000, 180_000, 120_000, 15_000, 30_000,
+    ]);
+    const c = loadConfig({ ...BASE, API_MAX_RETRY_AFTER_MS: '2000', API_TOKEN_RECHECK_MS: '1500', SCHEDULE_CHECK_MS: '1000' });
+    expect([c.apiMaxRetryAfterMs, c.apiTokenRecheckMs, c.schedules.checkMs]).toEqual([2000, 1500, 1000]);
+    expect(errorOf({ ...BASE, API_TOKEN_RECHECK_MS: '10' })).toMatch(/^API_TOKEN_RECHECK_MS must be a whole number from 1000/);
   });
 
   it('never echoes a password from a bad URL', () => {

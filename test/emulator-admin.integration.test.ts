@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollaboratorAdjustments, CollaboratorBlock, CollaboratorPoints, CollaboratorTotalHours } from '../src/api/schemas.js';
 import { durationToSeconds } from '../src/util/duration.js';
-import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { startEmulator, type RunningEmulator, type TruthCollaborator } from '../src/emulator/index.js';
 
 let emu: RunningEmulator;
 let hqCnpj: string;
@@ -39,7 +39,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-function activePerson(index = 0): CollaboratorBlock {
+function activePerson(index = 0): TruthCollaborator {
   const all = emu.truth.collaborators(hqCnpj);
   return all.filter((c) => c.listed && all.filter((o) => o.national_registry === c.national_registry).length === 1)[index]!;
 }

@@ -5,20 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
+import { callAdmin, callEmulator } from './support/emulator-http.js';
 
 let emu: RunningEmulator;
 
-function call(path = 'unit', token = emu.headquartersToken): Promise<Response> {
-  return fetch(`${emu.url}/customer/v2/${path}`, { headers: { apiServiceToken: token } });
-}
-
-async function admin(path: string, body?: unknown): Promise<Response> {
-  return fetch(`${emu.url}/__emulator/${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
+const call = (path = 'unit', token?: string): Promise<Response> => callEmulator(emu, path, token);
+const admin = (path: string, body?: unknown): Promise<Response> => callAdmin(emu, path, body);
 
 beforeAll(async () => {
   emu = await startEmulator({ seed: 'faults', scale: 'small', today: '2025-03-15' });

@@ -7,6 +7,7 @@ import { UsageError } from '../src/commands/context.js';
 import { parseEmulatorOptions } from '../src/commands/emulator.js';
 import { parseFaultsSpec } from '../src/emulator/faults-spec.js';
 import { EmulatorOptionError, NO_FAULTS, mergeFaults, parseScale, planScale, resolveOptions } from '../src/emulator/options.js';
+import { parseQuirksSpec, resolveQuirks } from '../src/emulator/quirks.js';
 
 describe('scales', () => {
   it('names small, demo and large, and plans the large group as 5 companies of 1,000', () => {
@@ -109,5 +110,21 @@ describe('punchline emulator options', () => {
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toContain('\n');
     }
+  });
+});
+
+describe('--quirks', () => {
+  it('reads all, none, and lists in camel or kebab case', () => {
+    expect(Object.values(parseQuirksSpec('all')).every(Boolean)).toBe(true);
+    expect(Object.values(parseQuirksSpec('none')).some(Boolean)).toBe(false);
+    expect(parseQuirksSpec('nulls, new-enums,otherTimeZone')).toMatchObject({ nulls: true, newEnums: true, otherTimeZone: true, duplicateCpf: false });
+    expect(parseEmulatorOptions({ quirks: 'duplicate-cpf,rehire-in-month' }).quirks).toMatchObject({ duplicateCpf: true, rehireInMonth: true, nulls: false });
+    expect(resolveOptions({ today: '2025-03-15' }).quirks).toEqual(resolveQuirks(false));
+  });
+
+  it('refuses an unknown quirk with a one-line error naming it', () => {
+    expect(() => parseEmulatorOptions({ quirks: 'nulls,typos' })).toThrow(UsageError);
+    expect(() => parseEmulatorOptions({ quirks: 'nulls,typos' })).toThrow(/--quirks: unknown quirk "typos"/);
+    expect(() => resolveOptions({ quirks: { nulls: 'yes' } as never })).toThrow(/quirk nulls must be true or false/);
   });
 });

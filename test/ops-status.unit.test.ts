@@ -132,4 +132,23 @@ describe('the status text', () => {
   it('tells what to run when the warehouse is not migrated', () => {
     expect(formatStatus({ ...report, freshness: null })).toMatch(/run `punchline migrate`/);
   });
+
+  it('shows a connection paused after a 401 first, with its reason and next check, and counts it', () => {
+    const paused = formatStatus({
+      ...report,
+      pausedConnections: [
+        {
+          connection: 'default',
+          code: 'invalid_service_token',
+          reason: 'collaborator: 401 invalid_service_token: the token is invalid',
+          since: '2025-03-10T11:40:00.000Z',
+          nextCheckAt: '2025-03-10T12:03:00.000Z',
+        },
+      ],
+    }).split('\n');
+    expect(paused[0]).toMatch(/^Paused connections/);
+    expect(paused[2]).toMatch(/^\s+default\s+2025-03-10 11:40 UTC\s+2025-03-10 12:03 UTC\s+collaborator: 401 invalid_service_token/);
+    expect(paused.at(-2)).toBe('1 connection paused, 1 stale, 1 failed, 0 retrying.');
+    expect(formatStatus({ ...report, pausedConnections: [] })).toBe(text);
+  });
 });

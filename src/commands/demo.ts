@@ -57,6 +57,7 @@ async function checkServices(redisUrl: string, databaseUrl: string): Promise<boo
 /** Refuses to mix demo rows into a warehouse schema that holds real data. */
 async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined); // a dropped connection fails the query below instead of the process
   await client.connect();
   try {
     const { rows } = await client.query<{ connection: string }>(

@@ -3,7 +3,15 @@
  * prints its URL and the companies' tokens (fake tokens of a local emulator).
  */
 import { isCalendarDate } from '../api/schemas.js';
-import { EmulatorOptionError, parseScale, parseFaultsSpec, startEmulator, type EmulatorOptions } from '../emulator/index.js';
+import {
+  EmulatorOptionError,
+  QUIRK_NAMES,
+  parseFaultsSpec,
+  parseQuirksSpec,
+  parseScale,
+  startEmulator,
+  type EmulatorOptions,
+} from '../emulator/index.js';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 
 /** Options as commander hands them over (see src/cli.ts). */
@@ -17,6 +25,7 @@ export interface EmulatorCommandOptions {
   faults?: string;
   strict?: boolean;
   latency?: string;
+  quirks?: string;
 }
 
 /** Checks the CLI options into {@link EmulatorOptions}; a bad value is a one-line {@link UsageError}. */
@@ -45,6 +54,7 @@ export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       faults: opts.faults === undefined ? undefined : parseFaultsSpec(opts.faults),
       strict: opts.strict ?? false,
       latencyMs,
+      quirks: opts.quirks === undefined ? undefined : parseQuirksSpec(opts.quirks),
     };
   } catch (err) {
     if (err instanceof EmulatorOptionError) throw new UsageError(err.message);
@@ -69,11 +79,13 @@ export async function emulatorCommand(ctx: CommandContext, opts: Record<string, 
   out.write(`Customer API v2 emulator listening on ${emu.url}\n`);
   out.write(`  base_url (SERVICE_API_BASE_URL): ${emu.url}\n`);
   out.write(`  history ${emu.from} .. ${emu.today}${options.today ? ' (clock pinned)' : ''}, seed ${JSON.stringify(options.seed)}, scale ${String(options.scale)}${options.strict ? ', strict' : ''}\n`);
+  const quirks = QUIRK_NAMES.filter((q) => emu.truth.quirks().enabled[q]);
+  if (quirks.length > 0) out.write(`  data quirks: ${quirks.join(', ')}\n`);
   out.write('  companies (fake tokens of this local emulator):\n');
   for (const c of emu.companies) {
     out.write(`    ${c.isHeadquarter ? 'HQ    ' : 'branch'} ${c.cnpj}  token ${c.token}  ${c.name}\n`);
   }
-  out.write(`  admin: ${emu.url}/__emulator/companies, /__emulator/stats, /__emulator/faults\n`);
+  out.write(`  admin: ${emu.url}/__emulator/companies, /__emulator/stats, /__emulator/faults, /__emulator/faults/next, /__emulator/tokens/revoke\n`);
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) resolve();
     else ctx.signal.addEventListener('abort', () => resolve(), { once: true });

@@ -1,14 +1,46 @@
 /**
  * `punchline migrate` (docs/operations.md "Migrations"): applies the pending `sql/` migrations to
- * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did.
+ * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did;
+ * `--status` only lists the applied and pending migrations.
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
-import { migrate } from '../warehouse/migrate.js';
+import { migrate, migrationStatus } from '../warehouse/migrate.js';
+import { versionSkew, type MigrationStatus } from '../warehouse/migration-status.js';
+import { renderTable } from '../ops/status-format.js';
 
-/** Runs the migrations; exit code 0 when the schema is up to date afterwards. */
-export async function migrateCommand(ctx: CommandContext): Promise<number> {
+/** Options of `punchline migrate`. */
+export interface MigrateArgs {
+  /** List applied and pending migrations instead of applying. */
+  status?: boolean;
+}
+
+/** The `--status` listing (pure). */
+export function formatMigrationStatus(s: MigrationStatus): string {
+  const rows = [
+    ...s.applied.map((a) => [
+      a.known ? (a.changed ? 'applied (file changed since)' : 'applied') : 'applied (unknown to this punchline)',
+      a.name,
+      a.appliedAt.slice(0, 19),
+    ]),
+    ...s.pending.map((p) => ['pending', p.name, '']),
+  ];
+  const skew = versionSkew(s);
+  const lines = [
+    `schema ${s.schema}: ${s.applied.length} applied, ${s.pending.length} pending`,
+    ...(rows.length > 0 ? [renderTable(['state', 'migration', 'applied at'], rows)] : []),
+    skew === null ? 'up to date' : skew.message,
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the migrations (or lists them with `--status`); exit code 0 when it could. */
+export async function migrateCommand(ctx: CommandContext, opts: MigrateArgs = {}): Promise<number> {
   const schema = ctx.config.warehouseSchema;
+  if (opts.status) {
+    ctx.out.write(formatMigrationStatus(await migrationStatus(ctx.config.databaseUrl, schema)));
+    return EXIT.ok;
+  }
   const result = await migrate(ctx.config.databaseUrl, schema, ctx.logger);
   if (result.applied.length === 0) {
     ctx.out.write(`schema ${schema} is up to date (${result.alreadyApplied} migrations applied)\n`);

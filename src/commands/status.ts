@@ -5,10 +5,13 @@
  */
 import pg from 'pg';
 import { UsageError, EXIT, type CommandContext } from './context.js';
+import { ConnectionPauses } from '../sync/connection-pause.js';
 import { openQueues } from '../sync/queues.js';
+import { createRedis } from '../sync/redis.js';
 import { parseStaleAfter } from '../ops/staleness.js';
 import { assertPostgresReachable, assertRedisReachable } from '../ops/services.js';
 import { collectStatus } from '../ops/status-report.js';
+import { listenForConnectionErrors } from '../warehouse/db.js';
 import { formatStatus } from '../ops/status-format.js';
 
 /** Options of `punchline status`. */
@@ -32,18 +35,24 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
   await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
 
   const queues = openQueues(config);
+  const redis = createRedis(config.redisUrl, 'punchline-status');
+  const pauses = new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs });
+  const names = config.connections.map((c) => c.name);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  listenForConnectionErrors(pool);
   try {
     const report = await collectStatus({
       queues: queues.all,
       pool,
       schema: config.warehouseSchema,
       staleAfterSeconds,
+      ...(names.length > 0 ? { pausedConnections: () => pauses.paused(names) } : {}),
     });
     ctx.out.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     return EXIT.ok;
   } finally {
     await queues.close();
+    await redis.quit().catch(() => redis.disconnect());
     await pool.end();
   }
 }

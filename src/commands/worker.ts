@@ -11,6 +11,8 @@ import { checkWarehouse } from '../sync/preflight.js';
 import { JOBS } from '../../jobs/index.js';
 import { setOpsEventSink } from '../ops/events.js';
 import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
+import { healingFor } from '../sync/job-guard.js';
+import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
 
@@ -49,12 +51,15 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;
   let alerts: { stop(): Promise<void> } | undefined;
+  let watchdog: ScheduleWatchdog | undefined;
   try {
     await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
     if (opts.schedules !== false && config.schedules.enabled) {
-      const r = await registerSchedules(rt.queues.schedules, buildSchedulers(config));
+      const specs = buildSchedulers(config);
+      const r = await registerSchedules(rt.queues.schedules, specs);
       logger.info({ schedules: r.upserted, removed: r.removed }, 'schedules registered');
+      watchdog = startScheduleWatchdog({ queue: rt.queues.schedules, specs, intervalMs: config.schedules.checkMs, logger });
     }
     if (config.notifyWebhookUrl) alerts = await startAlerts(rt, config.notifyWebhookUrl);
     if (opts.ops !== false) {
@@ -69,6 +74,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         pool: rt.warehouse.pool,
         schema: rt.warehouse.schema,
         logger,
+        connections: () => healingFor(rt).pauses.health(config.connections.map((c) => c.name)),
       });
     }
     logger.info(
@@ -91,6 +97,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     pool = undefined;
     return EXIT.ok;
   } finally {
+    watchdog?.stop();
     await pool?.close(true).catch(() => undefined);
     await alerts?.stop().catch(() => undefined);
     await ops?.close().catch(() => undefined);

@@ -8,8 +8,9 @@ import type { Company, CompanyBlock } from '../api/schemas.js';
 import { makeCnpj } from '../util/registry.js';
 import type { CompanyLookups } from './entities.js';
 import { generateLookups, type LookupIdCounters } from './lookup-generator.js';
-import { BUSINESS_LINES, CITIES, GROUP_BRANDS, NEIGHBORHOODS, STREETS, type City } from './names.js';
-import type { Rng } from './random.js';
+import { BUSINESS_LINES, CITIES, GROUP_BRANDS, NEIGHBORHOODS, OTHER_ZONE_CITIES, STREETS, type City } from './names.js';
+import { hashString, type Rng } from './random.js';
+import type { Quirks } from './quirks.js';
 
 /** A generated company before its roster is attached. */
 export interface CompanySkeleton {
@@ -39,12 +40,20 @@ export function slug(text: string, sep = ''): string {
     .replace(new RegExp(`^${sep}|${sep}$`, 'g'), '');
 }
 
-/** Generates `activeCount` active companies (headquarters first) plus one inactive branch. */
+/** The first branch: with quirk `otherTimeZone` it sits in a city outside Brasília time. */
+export const OTHER_ZONE_COMPANY_INDEX = 1;
+
+/**
+ * Generates `activeCount` active companies (headquarters first) plus one inactive branch.
+ * `quirks.otherTimeZone` moves the first branch to a city of another time zone, chosen
+ * by the seed without drawing from `rng`, so every other value stays the same.
+ */
 export function generateCompanies(
   rng: Rng,
   seed: string,
   activeCount: number,
   counters: LookupIdCounters,
+  quirks?: Pick<Quirks, 'otherTimeZone'>,
 ): CompanySkeleton[] {
   const brand = rng.pick(GROUP_BRANDS);
   const line = rng.pick(BUSINESS_LINES);
@@ -56,7 +65,10 @@ export function generateCompanies(
   for (let index = 0; index <= activeCount; index++) {
     const isHeadquarter = index === 0;
     const active = index < activeCount;
-    const city = CITIES[(cityStart + index) % CITIES.length]!;
+    const city =
+      quirks?.otherTimeZone && index === OTHER_ZONE_COMPANY_INDEX
+        ? OTHER_ZONE_CITIES[hashString(`${seed}|zone`) % OTHER_ZONE_CITIES.length]!
+        : CITIES[(cityStart + index) % CITIES.length]!;
     const cnpj = makeCnpj(`${root}${String(index + 1).padStart(4, '0')}`);
     const legal = `${brand} ${line} S.A.`;
     const name = isHeadquarter ? legal : `${legal} - Filial ${city.name}`;
@@ -72,7 +84,7 @@ export function generateCompanies(
       address_number: String(rng.range(10, 2999)),
       complement: rng.pick(['', 'Sala 101', 'Galpão 3', 'Bloco B', '2º andar']),
       neighborhood: rng.pick(NEIGHBORHOODS),
-      zip_code: `${city.zipPrefix}${rng.digits(6)}`,
+      zip_code: `${city.zipPrefix}${rng.digits(6)}`.slice(0, 8),
       phone: `${city.phoneArea}3${rng.digits(7)}`,
       email: isHeadquarter ? `rh@${domain}` : `rh.${slug(city.name)}@${domain}`,
     };

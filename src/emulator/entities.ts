@@ -148,6 +148,12 @@ export interface CollaboratorEntity {
   readonly overrides: CollaboratorOverrides;
   /** Set once a face photo was accepted. */
   hasFacePhoto: boolean;
+  /** Quirk `nulls`: a contractor, sent without `registration_number` and `pis`. */
+  readonly contractor?: boolean;
+  /** Quirk `unpaddedCpf`: the CPF has leading zeros and is sent without them. */
+  readonly cpfUnpadded?: boolean;
+  /** Quirk `newEnums`: the regime name sent instead of {@link CollaboratorEntity.regime}, which still values the bank. */
+  readonly regimeLabel?: string;
 }
 
 /** A file attached to an absence (spec 2.6), with its bytes built on demand. */

@@ -191,10 +191,10 @@ export class History {
     return 1 + ((c.id - 1) * this.world.spanDays + (day - this.world.fromDay)) * SLOTS_PER_DAY + slot;
   }
 
-  /** Second of today up to which generated punches are visible: none with a pinned clock. */
-  private visibleUntil(day: number): number {
+  /** Second of today, in the company's local time, up to which generated punches are visible: none with a pinned clock. */
+  private visibleUntil(day: number, company: CompanyEntity): number {
     if (day !== this.world.todayDay || this.world.options.pinned) return -1;
-    const now = utcToLocal(new Date(this.world.options.now()), 'America/Sao_Paulo');
+    const now = utcToLocal(new Date(this.world.options.now()), this.world.timeZoneOf(company));
     if (now.slice(0, 10) > this.world.options.today) return 86400;
     return Number(now.slice(11, 13)) * 3600 + Number(now.slice(14, 16)) * 60 + Number(now.slice(17, 19));
   }
@@ -203,7 +203,7 @@ export class History {
   plan(c: CollaboratorEntity, day: number, journey: JourneyEntity = this.world.journeyOf(c)): DayPlan {
     const { full, partial } = this.absencesOfDay(c, day);
     return planDay({
-      visibleUntilSec: this.visibleUntil(day),
+      visibleUntilSec: this.visibleUntil(day, c.company),
       base: this.world.base,
       collaboratorId: c.id,
       journey,

@@ -40,6 +40,8 @@ export interface City {
   readonly lng: number;
   readonly zipPrefix: string;
   readonly phoneArea: string;
+  /** IANA zone of the city's legal time, when it is not Brasília time. */
+  readonly timeZone?: string;
 }
 
 /** Cities where companies and units sit. */
@@ -54,6 +56,20 @@ export const CITIES: readonly City[] = [
   { name: 'Salvador', state: 'BA', lat: -12.9777, lng: -38.5016, zipPrefix: '40', phoneArea: '71' },
   { name: 'Goiânia', state: 'GO', lat: -16.6869, lng: -49.2648, zipPrefix: '74', phoneArea: '62' },
   { name: 'Fortaleza', state: 'CE', lat: -3.7319, lng: -38.5267, zipPrefix: '60', phoneArea: '85' },
+];
+
+/** Brasília time: the zone of every city above (spec 1.2's default). */
+export const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
+
+/**
+ * Cities whose legal time is not Brasília time (quirk `otherTimeZone`): Amazonas and
+ * Mato Grosso are UTC−4, Acre UTC−5. Their CEPs (69000–69099, 78000–78109, 69900–69923)
+ * lie in those states.
+ */
+export const OTHER_ZONE_CITIES: readonly City[] = [
+  { name: 'Manaus', state: 'AM', lat: -3.119, lng: -60.0217, zipPrefix: '690', phoneArea: '92', timeZone: 'America/Manaus' },
+  { name: 'Cuiabá', state: 'MT', lat: -15.601, lng: -56.0974, zipPrefix: '780', phoneArea: '65', timeZone: 'America/Cuiaba' },
+  { name: 'Rio Branco', state: 'AC', lat: -9.9754, lng: -67.8249, zipPrefix: '6990', phoneArea: '68', timeZone: 'America/Rio_Branco' },
 ];
 
 /** Street names. */

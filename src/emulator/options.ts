@@ -5,6 +5,7 @@
  */
 import { isCalendarDate } from '../api/schemas.js';
 import { dayOf } from './calendar.js';
+import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';
 
 /** Fault injection of spec requests (not of the admin surface). */
 export interface Faults {
@@ -64,6 +65,8 @@ export interface EmulatorOptions {
   listParameterErrorCode?: string;
   /** Wall clock for rate limits, stats and the unpinned "now" (default `Date.now`). */
   now?: () => number;
+  /** Data quirks of real sources (quirks.ts; default none): `true` for all, or a list such as `['nulls', 'duplicateCpf']`. */
+  quirks?: QuirksOption;
 }
 
 /** A rejected option. */
@@ -141,6 +144,8 @@ export interface ResolvedOptions {
   readonly listParameterErrorCode: string;
   /** Wall clock, ms since the epoch. */
   readonly now: () => number;
+  /** Data quirks that are on. */
+  readonly quirks: Quirks;
 }
 
 /** Today's date in Brasília time. */
@@ -198,6 +203,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     latencyMs,
     listParameterErrorCode: options.listParameterErrorCode ?? 'invalid_list_parameter',
     now,
+    quirks: resolveQuirks(options.quirks),
   };
 }
 

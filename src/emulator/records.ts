@@ -4,15 +4,16 @@
  * (`HH:MM:SS`, signed, or decimal hours with `decimal_format=1`).
  */
 import { createHash } from 'node:crypto';
-import { TOTAL_HOURS_KEYS, type CollaboratorBlock, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
+import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
 import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
 import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
 import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { DayRecord, EffectivePunch } from './history.js';
 import { MANAGERS } from './names.js';
+import { NEW_ENUM_VALUES } from './quirks.js';
 import { rngFor } from './random.js';
-import type { World } from './world.js';
+import type { SentCollaboratorBlock, World } from './world.js';
 
 /** A duration as spec 1.2 sends it: `[-]HH:MM:SS`, or hours as a number with `decimal_format=1`. */
 export function duration(seconds: number, decimal: boolean): string | number {
@@ -26,7 +27,8 @@ const ORIGINS = ['App Mobile', 'REP', 'Web'] as const;
 
 /** Where and how a punch was made, derived from the seed. */
 export interface PunchTraits {
-  readonly origin: 'App Mobile' | 'Web' | 'REP' | 'Manual' | 'API';
+  /** spec 2.12's five origins, or the sixth of quirk `newEnums`. */
+  readonly origin: 'App Mobile' | 'Web' | 'REP' | 'Manual' | 'API' | typeof NEW_ENUM_VALUES.origin;
   readonly method: string;
   readonly accuracy: number;
   readonly lat: number;
@@ -39,6 +41,10 @@ export function punchTraits(world: World, c: CollaboratorEntity, day: number, p:
   const unit = world.unitOf(c);
   if (p.api) return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
   if (p.manual) return { origin: 'Manual', method: 'Inclusão manual', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  // Quirk newEnums: one punch in twenty comes from a kiosk, an origin the spec does not list.
+  if (world.options.quirks.newEnums && rngFor(world.base, c.id, day, 90 + p.slot).chance(0.05)) {
+    return { origin: NEW_ENUM_VALUES.origin, method: NEW_ENUM_VALUES.method, accuracy: 5, lat: unit.lat, lng: unit.lng, audit: false };
+  }
   const r = rngFor(world.base, c.id, day, 50 + p.slot);
   const origin = r.chance(0.9) ? ORIGINS[c.originPref]! : r.pick(ORIGINS);
   if (origin === 'App Mobile') {
@@ -57,9 +63,15 @@ export function punchTraits(world: World, c: CollaboratorEntity, day: number, p:
   return { origin, method: 'Login e senha', accuracy: r.range(20, 1500), lat: unit.lat, lng: unit.lng, audit: false };
 }
 
+/** Quirk `nulls`: punches of physical clocks and those entered by a manager carry no GPS. */
+export function isGeolocated(world: World, t: PunchTraits): boolean {
+  return !(world.options.quirks.nulls && (t.origin === 'REP' || t.origin === 'Manual'));
+}
+
 /** spec 2.12 point object. */
 export function pointJson(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): Record<string, unknown> {
   const t = punchTraits(world, c, day, p);
+  const gps = isGeolocated(world, t);
   return {
     point_id: p.id,
     datetime: `${dateOf(day)} ${clockOf(p.sec)}`,
@@ -69,9 +81,9 @@ export function pointJson(world: World, c: CollaboratorEntity, day: number, p: E
     is_adjusted: p.adjusted,
     adjustment_reason: p.reason,
     adjusted_by: p.by,
-    accuracy_meters: t.accuracy,
-    geolocation: { lat: t.lat, lng: t.lng },
-    address: world.unitOf(c).address,
+    accuracy_meters: gps ? t.accuracy : null,
+    geolocation: gps ? { lat: t.lat, lng: t.lng } : null,
+    address: gps ? world.unitOf(c).address : null,
     has_audit_photo: t.audit,
   };
 }
@@ -175,7 +187,10 @@ export function adjustmentsJson(world: World, r: DayRecord): Record<string, unkn
   }
   if (r.plan.missingSlot >= 0) {
     const created = at(date, 19);
-    reqs.push({ type: 'Inclusão de ponto', status: 'Pendente', reason: 'Esqueci de registrar a volta do intervalo', obs: '', by: '', created, updated: created });
+    // Quirk newEnums: half the requests awaiting a manager are "under review", a status the spec does not list.
+    const review = world.options.quirks.newEnums && rngFor(world.base, r.collaborator.id, r.day, 72).chance(0.5);
+    const status = review ? NEW_ENUM_VALUES.adjustmentStatus : 'Pendente';
+    reqs.push({ type: 'Inclusão de ponto', status, reason: 'Esqueci de registrar a volta do intervalo', obs: '', by: '', created, updated: created });
   }
   if (r.plan.refused) {
     reqs.push({
@@ -188,14 +203,16 @@ export function adjustmentsJson(world: World, r: DayRecord): Record<string, unkn
       updated: at(next, 10),
     });
   }
+  // Quirk nulls: a request no manager has handled yet has no observation and no approver.
+  const unhandled = (q: (typeof reqs)[number]): boolean => world.options.quirks.nulls && q.by === '';
   return reqs.map((q) => ({
     date,
     requests_in_day: reqs.length,
     type: q.type,
     status: q.status,
     collaborator_reason: q.reason,
-    manager_observation: q.obs,
-    approved_by: q.by,
+    manager_observation: unhandled(q) ? null : q.obs,
+    approved_by: unhandled(q) ? null : q.by,
     created_at: q.created,
     updated_at: q.updated,
   }));
@@ -243,11 +260,13 @@ export function absenceTypeJson(t: AbsenceTypeEntity, company: CompanyBlock): Re
 
 /** spec 2.5 absence item (collaborators with their current blocks), with the `company` block. */
 export function absenceJson(world: World, a: AbsenceEntity): Record<string, unknown> {
-  const collaborators: CollaboratorBlock[] = [];
+  const collaborators: SentCollaboratorBlock[] = [];
   for (const id of a.collaboratorIds) {
     const c = world.collaboratorById(id);
     if (c) collaborators.push(world.collaboratorBlock(c));
   }
+  // Quirk nulls: an absence without a medical certificate has no certificate fields at all.
+  const none = world.options.quirks.nulls && a.crRegister === '';
   return {
     absence_id: a.id,
     absence_type_id: a.type.id,
@@ -263,11 +282,11 @@ export function absenceJson(world: World, a: AbsenceEntity): Record<string, unkn
     full_day: a.fullDay,
     sum_on_work_time: a.sumOnWorkTime,
     sum_total_on_work_time: a.sumTotalOnWorkTime,
-    cr_register: a.crRegister,
-    professional_name: a.professionalName,
-    health_unit: a.healthUnit,
-    cid_description: a.cidDescription,
-    cid: [...a.cid],
+    cr_register: none ? null : a.crRegister,
+    professional_name: none ? null : a.professionalName,
+    health_unit: none ? null : a.healthUnit,
+    cid_description: none ? null : a.cidDescription,
+    cid: none ? null : [...a.cid],
     has_attachment: a.attachments.length > 0,
     collaborators,
     company: a.company.block,

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiFault } from './errors.js';
 import { History } from './history.js';
 import { resolveOptions, mergeFaults, type EmulatorOptions, type Faults } from './options.js';
+import { checkQueuedFault, FaultQueue, type QueuedFault, type QueuedFaultInput } from './queued-faults.js';
 import { World } from './world.js';
 import { createTruth, type EmulatorTruth } from './truth.js';
 import { registerAdminRoutes } from './http/admin-routes.js';
@@ -38,6 +39,16 @@ export interface RunningEmulator {
   readonly today: string;
   readonly from: string;
   setFaults(f: Partial<Faults>): void;
+  /** Queues a one-off fault: the next `count` matching GET answers are empty, HTML, cut or 429 (queued-faults.ts). */
+  queueFault(f: QueuedFaultInput): void;
+  /** Faults still queued. */
+  queuedFaults(): QueuedFault[];
+  /** Drops every queued fault. */
+  clearQueuedFaults(): void;
+  /** Revokes a company's token: every request with it answers 401 `invalid_service_token` until restored. */
+  revokeToken(cnpj: string): void;
+  /** Makes a revoked token work again. */
+  restoreToken(cnpj: string): void;
   stats(): TrafficSnapshot;
   resetStats(): void;
   /** Ground truth straight from the model, not through the HTTP handlers. */
@@ -54,7 +65,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const world = new World(resolved);
   const history = new History(world);
   const traffic = new Traffic(resolved.faults, resolved.seed, resolved.now);
-  const ctx: EmulatorContext = { world, history, options: resolved, traffic };
+  const faultQueue = new FaultQueue();
+  const ctx: EmulatorContext = { world, history, options: resolved, traffic, faultQueue };
+  const companyOf = (cnpj: string) => {
+    const c = world.companyByCnpj(cnpj);
+    if (!c) throw new RangeError(`no company ${cnpj} in the emulator`);
+    return c;
+  };
 
   const app = fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
   await app.register(multipart, { limits: { fileSize: BODY_LIMIT, files: 20, fields: 100 }, throwFileSizeLimit: true });
@@ -110,6 +127,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     today: resolved.today,
     from: resolved.from,
     setFaults: (f) => traffic.setFaults(mergeFaults(traffic.getFaults(), f)),
+    queueFault: (f) => faultQueue.push(checkQueuedFault(f)),
+    queuedFaults: () => faultQueue.list(),
+    clearQueuedFaults: () => faultQueue.clear(),
+    revokeToken: (cnpj) => void world.revoked.add(companyOf(cnpj).cnpj),
+    restoreToken: (cnpj) => void world.revoked.delete(companyOf(cnpj).cnpj),
     stats: () => traffic.snapshot(),
     resetStats: () => traffic.reset(),
     truth: createTruth(history),

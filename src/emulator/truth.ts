@@ -3,45 +3,126 @@
  * that compare the warehouse with the emulator by sets. It uses the same builders as
  * the HTTP handlers, so truth and responses cannot drift apart.
  */
-import { TOTAL_HOURS_KEYS, type CollaboratorBlock, type TotalHoursKey } from '../api/schemas.js';
+import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { durationToSeconds, hourMinuteToSeconds } from '../util/duration.js';
-import { dateOf, dayOf } from './calendar.js';
+import { localToUtc } from '../util/time.js';
+import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { History } from './history.js';
-import { addToTotals, adjustmentsJson, inconsistenciesJson, newTotals, tardinessJson } from './records.js';
-import { LOOKUP_TABLES, type LookupTable } from './world.js';
+import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
+import { addToTotals, adjustmentsJson, inconsistenciesJson, isGeolocated, newTotals, punchTraits, tardinessJson } from './records.js';
+import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
 
-/** A collaborator record as the model knows it. */
-export interface TruthCollaborator extends CollaboratorBlock {
+/**
+ * A collaborator record as the model knows it. `national_registry` is the CPF as the
+ * warehouse should hold it (11 digits, zero-padded), even when quirk `unpaddedCpf` sends
+ * it without its leading zeros (`sentNationalRegistry`).
+ */
+export interface TruthCollaborator extends SentCollaboratorBlock {
   /** `collaborator_id`. */
   readonly collaboratorId: number;
+  /** The CPF exactly as the API sends it. */
+  readonly sentNationalRegistry: string;
+  /** Quirk `nulls`: a contractor, sent without `registration_number` and `pis`. */
+  readonly contractor: boolean;
   /** Listed by `GET collaborator` (neither dismissed nor blocked). */
   readonly listed: boolean;
   readonly dismissed: boolean;
   readonly dismissalDate: string | null;
 }
 
+/** A company as the model knows it. */
+export interface TruthCompany {
+  readonly cnpj: string;
+  /** IANA zone of its local date-times (spec 1.2): what the sync should read them in. */
+  readonly timeZone: string;
+  /** `zip_code` as sent. */
+  readonly zipCode: string;
+  /** The spec 2.2 record exactly as sent (quirk `nulls` leaves address parts empty, null or absent). */
+  readonly record: Record<string, unknown>;
+}
+
+/** A punch as the model knows it. */
+export interface TruthPoint {
+  readonly pointId: number;
+  readonly collaboratorId: number;
+  /** Zero-padded CPF. */
+  readonly cpf: string;
+  /** Local date-time as sent. */
+  readonly datetime: string;
+  /** The UTC instant of `datetime` in the company's time zone (ISO 8601). */
+  readonly instant: string;
+  readonly origin: string;
+  readonly method: string;
+  /** False when sent without `geolocation`, `accuracy_meters` and `address` (quirk `nulls`). */
+  readonly geolocated: boolean;
+}
+
+/** Several records of one CPF in one company. */
+export interface TruthDuplicate {
+  /** Zero-padded CPF. */
+  readonly cpf: string;
+  /**
+   * `duplicateCpf`: at least two records active at once; `rehireInMonth`: a dismissal and a
+   * re-admission in the same calendar month; `rehire`: records months apart.
+   */
+  readonly kind: 'duplicateCpf' | 'rehireInMonth' | 'rehire';
+  /** The records, in admission order. */
+  readonly records: readonly {
+    readonly collaboratorId: number;
+    readonly registrationNumber: string | null;
+    readonly admissionDate: string;
+    readonly dismissalDate: string | null;
+  }[];
+}
+
+/** What the quirks of this emulator produce. */
+export interface TruthQuirks {
+  /** The quirks that are on. */
+  readonly enabled: Quirks;
+  /** Values outside the spec's lists that `newEnums` sends. */
+  readonly newValues: typeof NEW_ENUM_VALUES;
+}
+
 /** Ground truth of one company (all ranges are inclusive `YYYY-MM-DD`). */
 export interface EmulatorTruth {
+  /** Every company of the group, active ones first, with its time zone. */
+  companies(): TruthCompany[];
+  /** The IANA zone of a company's local date-times. */
+  timeZone(cnpj: string): string;
+  /** Punches `point/getFromPeriod` returns for the range, with origin, method, GPS and UTC instant. */
+  points(cnpj: string, from: string, to: string): TruthPoint[];
+  /** CPFs with more than one record in the company (duplicated CPF, re-hires). */
+  duplicates(cnpj: string): TruthDuplicate[];
+  /** The quirks that are on and the new values they send. */
+  quirks(): TruthQuirks;
   /** Every collaborator record of the company, dismissed and blocked ones included. */
   collaborators(cnpj: string): TruthCollaborator[];
   /** Ids of the punches `point/getFromPeriod` returns for the range. */
   pointIds(cnpj: string, from: string, to: string): number[];
   /** Day objects of `point/getFromPeriod`, worked time in seconds. */
-  workDays(cnpj: string, from: string, to: string): { cpf: string; date: string; workedSeconds: number }[];
-  /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds. */
-  hourTotals(cnpj: string, from: string, to: string): { cpf: string; totals: Record<TotalHoursKey, number> }[];
+  workDays(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; date: string; workedSeconds: number }[];
+  /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per collaborator record). */
+  hourTotals(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[];
   /** `tardiness` entries. */
   tardiness(cnpj: string, from: string, to: string): { cpf: string; date: string; journeyIn: string; punchIn: string; minutesLateSeconds: number }[];
   /** `adjustment` entries. */
   adjustments(cnpj: string, from: string, to: string): { cpf: string; date: string; type: string; status: string }[];
   /** `inconsistency` entries. */
   inconsistencies(cnpj: string, from: string, to: string): { cpf: string; date: string; type: string; valueSeconds: number; status: string }[];
-  /** `overtime` for one date, in seconds. */
+  /** `overtime` for one date, in seconds (one entry per collaborator record). */
   hourBank(
     cnpj: string,
     date: string,
-  ): { cpf: string; regime: string; dayBalanceSeconds: number; accumulatedSeconds: number; creditSeconds: number; debtSeconds: number }[];
+  ): {
+    cpf: string;
+    collaboratorId: number;
+    regime: string;
+    dayBalanceSeconds: number;
+    accumulatedSeconds: number;
+    creditSeconds: number;
+    debtSeconds: number;
+  }[];
   /** Ids of absences overlapping the range. */
   absenceIds(cnpj: string, from: string, to: string): number[];
   /** Ids each lookup listing returns, by warehouse table name. */
@@ -63,10 +144,68 @@ export function createTruth(history: History): EmulatorTruth {
       if (Math.max(b, world.firstDay(c)) <= Math.min(e, world.lastDay(c))) yield [c, history.days(c, b, e)];
     }
   }
+  const companyOf = (co: CompanyEntity): TruthCompany => {
+    const record = { ...world.companyRecord(co) } as Record<string, unknown>;
+    return { cnpj: co.cnpj, timeZone: world.timeZoneOf(co), zipCode: String(record.zip_code), record };
+  };
   return {
+    companies: () => world.companies.map(companyOf),
+    timeZone: (cnpj) => world.timeZoneOf(company(cnpj)),
+    points: (cnpj, from, to) => {
+      const zone = world.timeZoneOf(company(cnpj));
+      const out: TruthPoint[] = [];
+      for (const [c, days] of within(cnpj, from, to)) {
+        for (const r of days) {
+          for (const p of r.punches) {
+            const t = punchTraits(world, c, r.day, p);
+            const datetime = `${dateOf(r.day)} ${clockOf(p.sec)}`;
+            out.push({
+              pointId: p.id,
+              collaboratorId: c.id,
+              cpf: c.cpf,
+              datetime,
+              instant: localToUtc(datetime, zone).toISOString(),
+              origin: t.origin,
+              method: t.method,
+              geolocated: isGeolocated(world, t),
+            });
+          }
+        }
+      }
+      return out;
+    },
+    duplicates: (cnpj) => {
+      const byCpf = new Map<string, CollaboratorEntity[]>();
+      for (const c of company(cnpj).collaborators) byCpf.set(c.cpf, [...(byCpf.get(c.cpf) ?? []), c]);
+      const out: TruthDuplicate[] = [];
+      for (const [cpf, list] of byCpf) {
+        if (list.length < 2) continue;
+        const sorted = [...list].sort((a, b) => a.beginDay - b.beginDay || a.id - b.id);
+        const concurrent = sorted.some((a, i) => sorted.slice(i + 1).some((b) => b.beginDay <= world.lastDay(a)));
+        const sameMonth = sorted.some((a, i) => {
+          const b = sorted[i + 1];
+          return b !== undefined && a.dismissalDay !== null && monthOf(a.dismissalDay) === monthOf(b.beginDay);
+        });
+        out.push({
+          cpf,
+          kind: concurrent ? 'duplicateCpf' : sameMonth ? 'rehireInMonth' : 'rehire',
+          records: sorted.map((c) => ({
+            collaboratorId: c.id,
+            registrationNumber: world.collaboratorBlock(c).registration_number,
+            admissionDate: c.admissionDate,
+            dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
+          })),
+        });
+      }
+      return out;
+    },
+    quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES }),
     collaborators: (cnpj) =>
       company(cnpj).collaborators.map((c) => ({
         ...world.collaboratorBlock(c),
+        national_registry: c.cpf,
+        sentNationalRegistry: world.sentCpf(c),
+        contractor: c.contractor === true,
         collaboratorId: c.id,
         listed: world.isListed(c),
         dismissed: c.dismissalDay !== null,
@@ -78,16 +217,18 @@ export function createTruth(history: History): EmulatorTruth {
       return ids;
     },
     workDays: (cnpj, from, to) => {
-      const out: { cpf: string; date: string; workedSeconds: number }[] = [];
-      for (const [c, days] of within(cnpj, from, to)) for (const r of days) out.push({ cpf: c.cpf, date: dateOf(r.day), workedSeconds: r.metrics.worked });
+      const out: { cpf: string; collaboratorId: number; date: string; workedSeconds: number }[] = [];
+      for (const [c, days] of within(cnpj, from, to)) {
+        for (const r of days) out.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), workedSeconds: r.metrics.worked });
+      }
       return out;
     },
     hourTotals: (cnpj, from, to) => {
-      const out: { cpf: string; totals: Record<TotalHoursKey, number> }[] = [];
+      const out: { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[] = [];
       for (const [c, days] of within(cnpj, from, to)) {
         const acc = newTotals();
         for (const r of days) addToTotals(acc, r.metrics);
-        out.push({ cpf: c.cpf, totals: Object.fromEntries(TOTAL_HOURS_KEYS.map((k, i) => [k, acc[i]!])) as Record<TotalHoursKey, number> });
+        out.push({ cpf: c.cpf, collaboratorId: c.id, totals: Object.fromEntries(TOTAL_HOURS_KEYS.map((k, i) => [k, acc[i]!])) as Record<TotalHoursKey, number> });
       }
       return out;
     },
@@ -121,11 +262,11 @@ export function createTruth(history: History): EmulatorTruth {
     },
     hourBank: (cnpj, date) => {
       const day = dayOf(date);
-      const out: { cpf: string; regime: string; dayBalanceSeconds: number; accumulatedSeconds: number; creditSeconds: number; debtSeconds: number }[] = [];
+      const out: ReturnType<EmulatorTruth['hourBank']> = [];
       for (const c of company(cnpj).collaborators) {
         const b = history.bank(c, day);
         if (b) {
-          out.push({ cpf: c.cpf, regime: c.regime, dayBalanceSeconds: b.dayBalance, accumulatedSeconds: b.accumulated, creditSeconds: b.credit, debtSeconds: b.debt });
+          out.push({ cpf: c.cpf, collaboratorId: c.id, regime: world.regimeName(c), dayBalanceSeconds: b.dayBalance, accumulatedSeconds: b.accumulated, creditSeconds: b.credit, debtSeconds: b.debt });
         }
       }
       return out;

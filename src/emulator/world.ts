@@ -3,7 +3,7 @@
  * handlers. It holds only small per-company state; history is derived on demand by
  * {@link History}.
  */
-import type { CollaboratorBlock } from '../api/schemas.js';
+import type { CollaboratorBlock, Company } from '../api/schemas.js';
 import { dayOf, monthOf } from './calendar.js';
 import { generateCompanies } from './company-generator.js';
 import type {
@@ -17,14 +17,25 @@ import type {
 } from './entities.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
 import { newLookupCounters, type LookupIdCounters } from './lookup-generator.js';
+import { BRASILIA_TIME_ZONE } from './names.js';
 import { MAX_HISTORY_DAYS, planScale, type ResolvedOptions } from './options.js';
 import { hashString, rngFor } from './random.js';
 import { generateRoster, type RosterContext } from './roster-generator.js';
+import { applyRosterQuirks } from './roster-quirks.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
 import type { LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
 
 /** Lookup lists by the names of the warehouse tables (docs/warehouse.md). */
 export { LOOKUP_KINDS as LOOKUP_TABLES, type LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
+
+/**
+ * A collaborator block as the emulator sends it: the spec's block, except that quirk
+ * `nulls` sends contractors without `registration_number` and `pis`.
+ */
+export type SentCollaboratorBlock = Omit<CollaboratorBlock, 'registration_number' | 'pis'> & {
+  registration_number: string | null;
+  pis: string | null;
+};
 
 /** The generated, mutable world of one emulator instance. */
 export class World {
@@ -45,6 +56,8 @@ export class World {
   private readonly byId = new Map<number, CollaboratorEntity>();
   /** Next id of a collaborator created through the API. */
   nextCollaboratorId: number;
+  /** CNPJs whose token is revoked (admin surface): it answers 401 until restored. */
+  readonly revoked = new Set<string>();
 
   constructor(readonly options: ResolvedOptions) {
     this.base = hashString(options.seed);
@@ -53,7 +66,7 @@ export class World {
     this.firstMonth = monthOf(this.fromDay);
     const plan = planScale(options.scale);
     this.lookupCounters = newLookupCounters();
-    const skeletons = generateCompanies(rngFor(this.base, 1), options.seed, plan.companies, this.lookupCounters);
+    const skeletons = generateCompanies(rngFor(this.base, 1), options.seed, plan.companies, this.lookupCounters, options.quirks);
     const ctx: RosterContext = { base: this.base, fromDay: this.fromDay, todayDay: this.todayDay, nextId: 1, usedCpfs: new Set() };
     const people = new Map();
     this.companies = skeletons.map((s) => {
@@ -62,6 +75,7 @@ export class World {
       company.collaborators.push(...generateRoster(company, count, ctx, people));
       return company;
     });
+    applyRosterQuirks(this.companies, options.quirks, ctx);
     this.nextCollaboratorId = ctx.nextId;
     this.generatedPointMax = (ctx.nextId - 1) * this.spanDays * SLOTS_PER_DAY;
     for (const c of this.companies) {
@@ -137,14 +151,42 @@ export class World {
     return last;
   }
 
+  /** The IANA zone of a company's local date-times (spec 1.2): its city's legal time. */
+  timeZoneOf(company: CompanyEntity): string {
+    return company.city.timeZone ?? BRASILIA_TIME_ZONE;
+  }
+
+  /** The CPF as the API sends it: quirk `unpaddedCpf` drops its leading zeros. */
+  sentCpf(c: CollaboratorEntity): string {
+    return c.cpfUnpadded ? c.cpf.replace(/^0+/, '') : c.cpf;
+  }
+
+  /** True when a CPF sent by a client names this record (with or without the zeros it is sent without). */
+  cpfMatches(c: CollaboratorEntity, cpf: string): boolean {
+    return cpf === c.cpf || (c.cpfUnpadded === true && cpf === this.sentCpf(c));
+  }
+
+  /** spec 2.11 `regime` as sent: quirk `newEnums` sends one collaborator's under a name the spec does not list. */
+  regimeName(c: CollaboratorEntity): string {
+    return c.regimeLabel ?? c.regime;
+  }
+
+  /** spec 2.2: a company record as sent; quirk `nulls` leaves the last branch's address parts empty, null or absent. */
+  companyRecord(company: CompanyEntity): Company | Record<string, unknown> {
+    const active = this.activeCompanies();
+    if (!this.options.quirks.nulls || active.length < 2 || company !== active[active.length - 1]) return company.record;
+    const { neighborhood: _absent, ...rest } = company.record;
+    return { ...rest, address_number: '', complement: null };
+  }
+
   /** spec 2.1: the collaborator block, with current attributes and admin overrides. */
-  collaboratorBlock(c: CollaboratorEntity): CollaboratorBlock {
+  collaboratorBlock(c: CollaboratorEntity): SentCollaboratorBlock {
     const L = c.company.lookups;
     const o = c.overrides;
     const occupation = c.occupationId === null ? '' : (L.occupations.find((x) => x.id === c.occupationId)?.label ?? '');
     return {
-      national_registry: c.cpf,
-      registration_number: o.registration_number ?? c.registrationNumber,
+      national_registry: this.sentCpf(c),
+      registration_number: o.registration_number ?? (c.contractor ? null : c.registrationNumber),
       email: o.email ?? c.email,
       name: o.name ?? c.name,
       occupation: o.occupation ?? occupation,
@@ -152,7 +194,7 @@ export class World {
       team: o.team !== undefined ? o.team : c.team,
       business_unit: o.business_unit ?? this.unitOf(c).label,
       admission_date: c.admissionDate,
-      pis: o.pis ?? c.pis,
+      pis: o.pis ?? (c.contractor ? null : c.pis),
       company: c.company.block,
     };
   }

@@ -1,10 +1,12 @@
 /**
- * `/healthz`: is Redis up, is Postgres up. Each check has a short deadline and the
- * answer names what is down and why, so an orchestrator's probe and a person with curl
- * both learn which service to look at. The endpoint is open to anyone who reaches the
- * ops port, so a reason is one line with no stack, no URL credentials and no known
- * secret: drivers sometimes quote their connection string, and Redis quotes the password
- * of a refused AUTH.
+ * `/healthz`: is Redis up, is Postgres up, and — for a worker — does each API connection
+ * work. Each check has a short deadline and the answer names what is down and why, so an
+ * orchestrator's probe and a person with curl both learn which service to look at. A
+ * connection paused after a 401 makes the worker `degraded` (200: restarting it would not
+ * help; it resumes by itself once the token works), with the reason and never the token.
+ * The endpoint is open to anyone who reaches the ops port, so a reason is one line with
+ * no stack, no URL credentials and no known secret: drivers sometimes quote their
+ * connection string, and Redis quotes the password of a refused AUTH.
  */
 import { scrubSecrets } from '../logger.js';
 import { withTimeout } from './timeout.js';
@@ -22,14 +24,30 @@ export interface QueryableDb {
 /** State of one dependency. */
 export type CheckState = 'ok' | 'down';
 
+/** State of one API connection. */
+export interface ConnectionHealth {
+  /** `paused`: the API rejected the token; jobs wait while the token is re-checked slowly. */
+  readonly state: 'ok' | 'paused';
+  /** The API's `error.code` that paused it. */
+  readonly code?: string;
+  /** What was rejected (never the token). */
+  readonly reason?: string;
+  /** When it paused (ISO 8601). */
+  readonly since?: string;
+  /** When the token is checked again (ISO 8601). */
+  readonly nextCheckAt?: string;
+}
+
 /** Body of `/healthz`. */
 export interface HealthReport {
-  /** `ok` only when every check is ok. */
-  readonly status: CheckState;
+  /** `ok` when every check is ok; `degraded` when only API connections are paused; `down` when a service is. */
+  readonly status: CheckState | 'degraded';
   /** BullMQ's Redis. */
   readonly redis: CheckState;
   /** The warehouse. */
   readonly postgres: CheckState;
+  /** Each API connection by name (workers only). */
+  readonly connections?: Readonly<Record<string, ConnectionHealth>>;
   /** Why each failing check failed (absent when all are ok). */
   readonly errors?: Partial<Record<'redis' | 'postgres', string>>;
 }
@@ -44,6 +62,8 @@ export interface HealthTargets {
   readonly timeoutMs?: number;
   /** Secrets to remove from reasons besides those registered with the logger (e.g. the Redis password). */
   readonly secrets?: readonly string[];
+  /** States of the API connections (a worker's; read from Redis). */
+  readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
 }
 
 /** Longest reason shown for a failed check. */
@@ -87,10 +107,17 @@ export async function checkHealth(targets: HealthTargets): Promise<HealthReport>
   if (redisError !== null) errors.redis = redisError;
   if (pgError !== null) errors.postgres = pgError;
   const down = redisError !== null || pgError !== null;
+  // With Redis down the connection states are unknown: the report says Redis is down.
+  const connections =
+    targets.connections && redisError === null
+      ? await withTimeout(targets.connections(), timeoutMs, 'connection states').catch(() => undefined)
+      : undefined;
+  const degraded = Object.values(connections ?? {}).some((c) => c.state !== 'ok');
   return {
-    status: down ? 'down' : 'ok',
+    status: down ? 'down' : degraded ? 'degraded' : 'ok',
     redis: redisError === null ? 'ok' : 'down',
     postgres: pgError === null ? 'ok' : 'down',
+    ...(connections ? { connections } : {}),
     ...(down ? { errors } : {}),
   };
 }

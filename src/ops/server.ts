@@ -1,9 +1,9 @@
 /**
  * The worker's ops HTTP server (docs/operations.md "The ops HTTP port", `OPS_PORT`): the bull-board
  * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
- * Redis + Postgres health check at `/healthz`. It binds loopback unless told otherwise,
- * and its dashboard only reads unless an operator credential is configured
- * (dashboard-access.ts); docs/operations.md has the threat model.
+ * Redis + Postgres (+ API connections) health check at `/healthz`. It binds loopback
+ * unless told otherwise, and its dashboard only reads unless an operator credential is
+ * configured (dashboard-access.ts); docs/operations.md has the threat model.
  */
 import Fastify from 'fastify';
 import type { Queue } from 'bullmq';
@@ -14,7 +14,7 @@ import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
 import { decideDashboardAccess } from './dashboard-access.js';
-import { checkHealth, type QueryableDb } from './health.js';
+import { checkHealth, type ConnectionHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
 import type { QueryablePool } from './freshness.js';
@@ -55,6 +55,8 @@ export interface OpsServerOptions {
   readonly probeTimeoutMs?: number;
   /** Clock (injected in tests). */
   readonly now?: () => Date;
+  /** States of the worker's API connections, shown by `/healthz` (a paused one makes it `degraded`). */
+  readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
 }
 
 /** A running ops server. */
@@ -124,9 +126,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   });
 
   app.get('/healthz', async (_req, reply) => {
-    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, secrets });
-    if (report.status !== 'ok') options.logger?.warn({ health: report }, 'health check failed');
-    return reply.code(report.status === 'ok' ? 200 : 503).send(report);
+    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, secrets, connections: options.connections });
+    if (report.status !== 'ok') options.logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
+    return reply.code(report.status === 'down' ? 503 : 200).send(report);
   });
 
   try {

@@ -43,6 +43,17 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
 /** Formats the whole report for a terminal. */
 export function formatStatus(report: StatusReport): string {
   const out: string[] = [];
+  const paused = report.pausedConnections ?? [];
+  if (paused.length > 0) {
+    out.push('Paused connections (the API rejects their token: their jobs wait, the token is re-checked on a slow timer)');
+    out.push(
+      renderTable(
+        ['connection', 'since', 'next check', 'reason'],
+        paused.map((p) => [p.connection, formatInstant(p.since), formatInstant(p.nextCheckAt), oneLine(p.reason, MAX_ERROR_CHARS)]),
+      ),
+    );
+    out.push('');
+  }
 
   const states = QUEUE_STATES.filter((s) => CORE_STATES.includes(s) || report.queues.some((q) => q.counts[s] > 0));
   out.push('Queues');
@@ -100,12 +111,13 @@ export function formatStatus(report: StatusReport): string {
 
   out.push('');
   const { stale, failed, retrying } = report.summary;
+  const pausedNote = paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
   out.push(
-    stale === 0 && failed === 0 && retrying === 0
+    stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
       ? report.freshness?.length
         ? 'All fresh, no failing jobs.'
         : 'No failing jobs.'
-      : `${stale} stale, ${failed} failed, ${retrying} retrying.`,
+      : `${pausedNote}${stale} stale, ${failed} failed, ${retrying} retrying.`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -44,6 +44,20 @@ export interface FreshnessEntry {
   readonly stale: boolean;
 }
 
+/** An API connection paused because the API rejected its token (src/sync/connection-pause.ts). */
+export interface PausedConnection {
+  /** Connection name. */
+  readonly connection: string;
+  /** The API's `error.code`. */
+  readonly code: string;
+  /** What was rejected (never the token). */
+  readonly reason: string;
+  /** When it paused (ISO 8601). */
+  readonly since: string;
+  /** When its token is checked again (ISO 8601). */
+  readonly nextCheckAt: string;
+}
+
 /** The whole `punchline status` answer (also its `--json` output). */
 export interface StatusReport {
   /** When the report was made (ISO 8601). */
@@ -56,6 +70,8 @@ export interface StatusReport {
   readonly freshness: readonly FreshnessEntry[] | null;
   /** Stale entries, failed jobs (all queues) and jobs waiting to retry after a failure (first 1000 delayed per queue). */
   readonly summary: { readonly stale: number; readonly failed: number; readonly retrying: number };
+  /** Connections paused after a 401 (present when the configuration names connections). */
+  readonly pausedConnections?: readonly PausedConnection[];
 }
 
 /** The subset of a BullMQ Job that the report reads. */
@@ -89,6 +105,8 @@ export interface StatusSources {
   readonly failingLimit?: number;
   /** Clock (injected in tests). */
   readonly now?: () => Date;
+  /** Reads the paused connections (from Redis). */
+  readonly pausedConnections?: () => Promise<readonly PausedConnection[]>;
 }
 
 function describeJob(queue: string, job: JobLike, state: FailingJob['state']): FailingJob {
@@ -162,7 +180,7 @@ export function freshnessEntriesOf(
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
   const limit = sources.failingLimit ?? 20;
-  const [queues, failingPerQueue, rows] = await Promise.all([
+  const [queues, failingPerQueue, rows, paused] = await Promise.all([
     readQueueCounts(sources.queues),
     Promise.all(
       sources.queues.map(async (q) => {
@@ -174,6 +192,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
       }),
     ),
     readFreshness(sources.pool, sources.schema),
+    sources.pausedConnections?.(),
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const failing = allFailing.slice(0, limit);
@@ -188,5 +207,6 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
       failed: queues.reduce((n, q) => n + q.counts.failed, 0),
       retrying: allFailing.filter((f) => f.state === 'retrying').length,
     },
+    ...(paused ? { pausedConnections: paused } : {}),
   };
 }

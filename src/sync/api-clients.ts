@@ -8,6 +8,7 @@ import { ApiClient } from '../api/client.js';
 import type { Config, Connection } from '../config.js';
 import { observeWaits } from '../api/limiter.js';
 import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../ops/metrics.js';
+import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { RedisRequestBudget } from './request-budget.js';
 import { countRequest } from './run-scope.js';
 
@@ -26,7 +27,7 @@ const LEASE_MARGIN_MS = 5_000;
 
 /** Creates the client of `connection`, sharing its budget through `redis`. */
 export function createConnectionClient(
-  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts' | 'apiMaxResponseBytes'>,
+  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts' | 'apiMaxResponseBytes' | 'apiMaxRetryAfterMs'>,
   connection: Connection,
   redis: Redis,
 ): ConnectionClient {
@@ -36,6 +37,9 @@ export function createConnectionClient(
     connection: connection.name,
     limit: connection.rateLimit,
     leaseTtlMs: config.apiTimeoutMs + LEASE_MARGIN_MS,
+    // A long Retry-After blocks the connection (every worker), capped, and frees job slots (rate-limit-wait.ts).
+    maxBlockMs: config.apiMaxRetryAfterMs,
+    maxWaitMs: IN_PROCESS_RETRY_AFTER_MS,
   });
   const name = connection.name;
   const api = new ApiClient({
@@ -45,6 +49,7 @@ export function createConnectionClient(
     maxAttempts: config.apiMaxAttempts,
     // A body past this is abandoned and the sync reads a smaller window (adaptive-read.ts).
     maxResponseBytes: config.apiMaxResponseBytes,
+    maxRetryAfterMs: Math.min(IN_PROCESS_RETRY_AFTER_MS, config.apiMaxRetryAfterMs),
     limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),
     connections: Math.max(2, connection.rateLimit.concurrency),
     hooks: {

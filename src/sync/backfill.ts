@@ -11,6 +11,7 @@ import { enqueueJobs } from './enqueue.js';
 import { followedStates } from './job-states.js';
 import type { SyncJobResult } from './job-data.js';
 import { backfillItems, planJobs } from './planner.js';
+import { healingFor } from './job-guard.js';
 import { checkConnection, checkWarehouse } from './preflight.js';
 import type { ProgressReporter } from './progress.js';
 import type { QueueName } from './queues.js';
@@ -80,6 +81,8 @@ export async function runBackfill(
   for (const connection of opts.connections) {
     const client = rt.client(connection.name);
     const walk = await checkConnection(client);
+    // The token works: a pause left by an earlier 401 must not hold this backfill's jobs.
+    await healingFor(rt).pauses.resume(connection.name);
     if (opts.company && !walk.companies.includes(opts.company)) {
       if (opts.connections.length === 1) {
         throw new UsageError(

@@ -4,6 +4,7 @@
  * API answers and accepts its token (one cheap call: the group walk).
  */
 import { ApiError, AuthError, NetworkError, TimeoutError } from '../api/errors.js';
+import { assertMigrationsCurrent } from '../warehouse/migration-status.js';
 import type { ConnectionClient } from './api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from './errors.js';
 import { walkGroup, type GroupWalk } from './group-walk.js';
@@ -14,7 +15,7 @@ const PREFLIGHT_ATTEMPTS = 3;
 /** Per-attempt timeout of the preflight call, ms. */
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 
-/** Fails with a clear message when the warehouse is unreachable or not migrated. */
+/** Fails with a clear message when the warehouse is unreachable, not migrated, or migrated to another version than this code's. */
 export async function checkWarehouse(db: Queryable, schema: string): Promise<void> {
   try {
     await db.query(`select 1 from "${schema}"."sync_windows" limit 1`);
@@ -28,6 +29,7 @@ export async function checkWarehouse(db: Queryable, schema: string): Promise<voi
     }
     throw new PermanentSyncError('warehouse_unreachable', `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`);
   }
+  await assertMigrationsCurrent(db, schema);
 }
 
 /** Walks the connection's group, turning transport and token failures into one-line errors. */

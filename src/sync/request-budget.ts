@@ -31,6 +31,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { RateLimitedError } from '../api/errors.js';
 import type { RateLimitListener, RequestLimiter } from '../api/limiter.js';
 import type { RateLimit } from '../config.js';
 
@@ -52,6 +53,10 @@ export interface RequestBudgetOptions {
   readonly pollMs?: number;
   /** Injected sleep (tests). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Longest block a 429 may put on the connection, ms (`API_MAX_RETRY_AFTER_MS`; default unbounded). */
+  readonly maxBlockMs?: number;
+  /** Longest block `acquire` waits out; past it, it throws RateLimitedError so the job can give its slot back (default unbounded). */
+  readonly maxWaitMs?: number;
 }
 
 // KEYS: leases zset (member → expiry), finished zset (member → time of the answer),
@@ -179,7 +184,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
 
   /** Blocks every process of the connection for `retryAfterMs` (a 429 answer). */
   async onRateLimited(retryAfterMs: number): Promise<void> {
-    const ms = Math.max(1, Math.ceil(retryAfterMs));
+    const ms = Math.max(1, Math.ceil(Math.min(retryAfterMs, this.options.maxBlockMs ?? Infinity)));
     await this.options.redis.eval(BLOCK_LUA, 1, this.keys.blocked, ms);
   }
 
@@ -209,6 +214,9 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
         member,
       )) as [number, number];
       if (ok === 1) return this.releaser(member);
+      if (waitMs > (this.options.maxWaitMs ?? Infinity)) {
+        throw new RateLimitedError({ endpoint: `budget of ${this.options.connection}`, retryAfterMs: waitMs });
+      }
       if (waitMs >= 0) {
         await this.sleep(waitMs, signal);
       } else {

@@ -2,27 +2,25 @@
  * Runs one sync job around its processor: validates the data, resolves the connection,
  * records the run in `sync_runs`, counts requests and rows, records the window as done
  * when it is settled, and turns failures into what BullMQ should do with them:
- * - 429 that the client could not wait out → the queue pauses (`queue.rateLimit`) and
- *   the job goes back to waiting without using an attempt (`Worker.RateLimitError`);
- * - 401 → the connection is marked rejected, its jobs fail at once (no retry storm);
+ * - 429 that the client could not wait out, and 401 → rethrown as they are: job-guard.ts
+ *   puts the job back to wait without using an attempt (only that connection waits; a
+ *   401 pauses the connection until its token works again);
  * - 404 `company_not_found` → a new group walk is queued, the job fails;
  * - other permanent errors (4xx, invalid response, company mismatch) → UnrecoverableError;
  * - transient errors → rethrown, so BullMQ retries with backoff.
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { scrubSecrets } from '../logger.js';
-import { reportTokenRejected } from '../ops/events.js';
 import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
-import { ConnectionAuthError, InvalidJobError, PermanentSyncError } from './errors.js';
+import { InvalidJobError, PermanentSyncError } from './errors.js';
 import type { CallOptions } from '../api/client.js';
 import type { JobContext, JobProcessor } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
 import { jobIdFor } from './job-ids.js';
 import { planJobs } from './planner.js';
-import { queueFor } from './queues.js';
 import { isWindowed, type Resource } from './resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
 import { withRunCounters } from './run-scope.js';
@@ -63,7 +61,6 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const started = Date.now();
   const queueName = job.queueName;
   const data = parseJobData(job.data);
-  if (rt.rejected.has(data.connection)) throw new ConnectionAuthError(data.connection);
   const { connection, api } = rt.client(data.connection);
   const { pool, schema } = rt.warehouse;
   const logger = rt.logger.child({ job: job.id, resource: data.resource });
@@ -149,15 +146,14 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     await withRunCounters(() => (options.processors ?? rt.processors.byResource)[data.resource](ctx), counters);
   } catch (err) {
     const durationMs = Date.now() - started;
-    const mapped = await classify(rt, data, err, logger);
+    const mapped = await classify(rt, data, err);
     await finishRun(pool, schema, runId, {
       status: 'failed',
       requests: counters.requests,
       ...totals,
       durationMs,
-      error: oneLine(mapped === 'rate-limited' ? err : mapped),
+      error: oneLine(mapped),
     }).catch((e: unknown) => logger.error({ err: e }, 'could not record the failed run'));
-    if (mapped === 'rate-limited') throw Worker.RateLimitError();
     recordJob({ queue: queueName, state: 'failed', durationMs });
     throw mapped;
   }
@@ -182,23 +178,9 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
 }
 
 /** Maps a processor failure onto what BullMQ should do (see the file comment). */
-async function classify(
-  rt: SyncRuntime,
-  data: SyncJobData,
-  err: unknown,
-  logger: SyncRuntime['logger'],
-): Promise<Error | 'rate-limited'> {
-  if (err instanceof RateLimitedError) {
-    const queue = rt.queues.get(queueFor(data.resource));
-    await queue.rateLimit(Math.max(1000, err.retryAfterMs));
-    logger.warn({ retryAfterMs: err.retryAfterMs }, 'rate limited by the API; queue paused and job returned');
-    return 'rate-limited';
-  }
-  if (err instanceof AuthError) {
-    rt.rejected.add(data.connection);
-    reportTokenRejected(data.connection, err);
-    return new ConnectionAuthError(data.connection, err);
-  }
+async function classify(rt: SyncRuntime, data: SyncJobData, err: unknown): Promise<Error> {
+  // Handled by job-guard.ts: the job waits, delayed, without using an attempt.
+  if (err instanceof RateLimitedError || err instanceof AuthError) return err;
   if (err instanceof CompanyNotFoundError) {
     // spec 1.4: the company left the group; walk it again so plans stop asking for it.
     const walk = planJobs({

@@ -1,7 +1,7 @@
 /**
  * The sync's long-lived resources of one process: Redis, the queues, the warehouse
- * pool, one API client per connection (created on first use), and the connections
- * whose token was rejected (so their jobs stop instead of retrying).
+ * pool, and one API client per connection (created on first use). A connection whose
+ * token is rejected is paused through Redis (connection-pause.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Config, Connection } from '../config.js';
@@ -49,8 +49,6 @@ export interface SyncRuntime {
   readonly warehouse: SyncWarehouse;
   /** The client of a configured connection (throws {@link UnknownConnectionError}). */
   client(name: string): ConnectionClient;
-  /** Connections whose token the API rejected in this process (401). */
-  readonly rejected: Set<string>;
   /** Closes clients, queues, Redis and the warehouse. */
   close(): Promise<void>;
 }
@@ -80,7 +78,6 @@ export async function openRuntime(options: RuntimeOptions): Promise<SyncRuntime>
     queues,
     processors: options.processors,
     warehouse,
-    rejected: new Set<string>(),
     client(name) {
       let c = clients.get(name);
       if (!c) {

@@ -48,18 +48,21 @@ export function buildSchedulers(config: Pick<Config, 'connections' | 'schedules'
   );
 }
 
+/** Registers one scheduler (or updates it in place: the id is the key). */
+export async function upsertScheduler(queue: Queue, s: SchedulerSpec): Promise<void> {
+  await queue.upsertJobScheduler(
+    s.id,
+    { pattern: s.pattern, tz: s.tz },
+    { name: `plan-${s.data.kind}`, data: s.data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } } },
+  );
+}
+
 /** Registers `specs` on `queue` and removes schedulers of this queue that are not in `specs`. */
 export async function registerSchedules(
   queue: Queue,
   specs: readonly SchedulerSpec[],
 ): Promise<{ upserted: string[]; removed: string[] }> {
-  for (const s of specs) {
-    await queue.upsertJobScheduler(
-      s.id,
-      { pattern: s.pattern, tz: s.tz },
-      { name: `plan-${s.data.kind}`, data: s.data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } } },
-    );
-  }
+  for (const s of specs) await upsertScheduler(queue, s);
   const wanted = new Set(specs.map((s) => s.id));
   const removed: string[] = [];
   for (const existing of await queue.getJobSchedulers(0, -1)) {

@@ -9,7 +9,9 @@ import { Redis } from 'ioredis';
 import { reportJobFailedForGood } from '../ops/events.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
+import { guardJob } from './job-guard.js';
 import { runSyncJob } from './run-job.js';
+import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
 
 /** Options of {@link startWorkers}. */
@@ -39,11 +41,12 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
   const workers = names.map((name) => {
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`);
     connections.push(connection);
+    // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
     const processor =
       name === 'schedules'
-        ? (job: Job) => rt.processors.schedule(rt, job.data)
-        : (job: Job, _token?: string, signal?: AbortSignal) =>
-            runSyncJob(rt, job, { ...(signal ? { signal } : {}) });
+        ? (job: Job, token?: string) => guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data), { skipWhenPaused: true })
+        : (job: Job, token?: string, signal?: AbortSignal) =>
+            guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) }));
     const worker = new Worker(name, processor, {
       connection,
       prefix: config.queuePrefix,
@@ -65,9 +68,11 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
     return worker;
   });
+  const recheck = startConnectionRecheck(rt);
   return {
     workers,
     async close(force = false) {
+      recheck.stop();
       await Promise.all(workers.map((w) => w.close(force)));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },

@@ -41,6 +41,29 @@ export interface WarehouseOptions {
   max?: number;
   /** Name shown in pg_stat_activity. */
   applicationName?: string;
+  /** Told when an idle pooled connection fails (a server restart); default: nothing (see createWarehouse). */
+  onIdleError?: (err: Error) => void;
+}
+
+/** The part of a pg pool {@link listenForConnectionErrors} needs. */
+export interface ErrorEmittingPool {
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'connect', listener: (client: { on(event: 'error', listener: (err: Error) => void): unknown }) => void): unknown;
+}
+
+/**
+ * Keeps a lost connection from crashing the process. A server restart or failover
+ * resets every connection; pg then emits 'error' on each client (and the pool re-emits
+ * it for idle ones), and an 'error' event without a listener kills Node. Idle clients
+ * are dropped by the pool, which opens new ones on the next query; a checked-out client
+ * fails its queries and is discarded on release. Either way the failure reaches the
+ * caller of the query (the sync waits for the warehouse: src/sync/db-wait.ts).
+ */
+export function listenForConnectionErrors(pool: ErrorEmittingPool, onError: (err: Error) => void = () => undefined): void {
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
 }
 
 /** Opens a pool on `databaseUrl` working in `schema`. */
@@ -53,6 +76,7 @@ export function createWarehouse(databaseUrl: string, schema: string, options: Wa
     // Statements may use unqualified names (views, declarations' predicates).
     options: `-c search_path=${quoteIdent(schema)},public`,
   });
+  listenForConnectionErrors(pool, options.onIdleError);
   return {
     pool,
     schema,

@@ -12,7 +12,9 @@ export type MigrationErrorCode =
   | 'migration_dir'
   | 'migration_failed'
   | 'migration_lock_timeout'
-  | 'warehouse_unreachable';
+  | 'warehouse_unreachable'
+  | 'warehouse_behind'
+  | 'warehouse_ahead';
 
 /** Base class of every warehouse error. */
 export class WarehouseError extends Error {

@@ -19,6 +19,7 @@ import {
 } from './migrations.js';
 import { redactUrl } from '../util/database-url.js';
 import { refreshPrivacyObjects, type PrivacyRefresh } from './privacy-objects.js';
+import { readMigrationStatus, type MigrationStatus } from './migration-status.js';
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -61,6 +62,9 @@ export { redactUrl };
 
 async function connect(databaseUrl: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'punchline migrate' });
+  // A server restart mid-migration errors the running query; without a listener the
+  // client's 'error' event would also crash the process.
+  client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (err) {
@@ -192,6 +196,17 @@ export async function migrate(
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema]).catch(() => undefined);
     }
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Applied and pending migrations of `schema` (`punchline migrate --status`); changes nothing. */
+export async function migrationStatus(databaseUrl: string, schema: string, options: Pick<MigrateOptions, 'dir'> = {}): Promise<MigrationStatus> {
+  const files = readMigrations(options.dir);
+  const client = await connect(databaseUrl);
+  try {
+    return await readMigrationStatus(client, schema, files);
   } finally {
     await client.end().catch(() => undefined);
   }

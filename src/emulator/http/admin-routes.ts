@@ -1,14 +1,16 @@
 /**
- * The non-spec admin surface under `/__emulator/` (docs/emulator.md "Admin surface"): companies and
- * tokens, request statistics, faults at run time, and mutations that change the
- * source behind the sync's back (delete or move a punch, change a collaborator,
- * dismiss). It needs no token.
+ * The non-spec admin surface under `/__emulator/` (docs/emulator.md "Admin surface"):
+ * companies and tokens (revoke, restore), request statistics, faults at run time (rates,
+ * and one-off faults queued for the next answers), and mutations that change the source
+ * behind the sync's back (delete or move a punch, change a collaborator, dismiss). It
+ * needs no token.
  */
 import type { FastifyInstance } from 'fastify';
 import { dayOf } from '../calendar.js';
 import type { CollaboratorEntity, CollaboratorOverrides } from '../entities.js';
 import { ApiFault } from '../errors.js';
 import { EmulatorOptionError, mergeFaults } from '../options.js';
+import { checkQueuedFault } from '../queued-faults.js';
 import { sendData, type EmulatorContext } from './context.js';
 import { date, dateTime, int, jsonObject, requireFields, str } from './body-fields.js';
 
@@ -51,6 +53,33 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
     }
     return reply.send(ctx.traffic.getFaults());
   });
+
+  app.get(`${ADMIN_PREFIX}/faults/next`, async (_req, reply) => reply.send(ctx.faultQueue.list()));
+  app.post(`${ADMIN_PREFIX}/faults/next`, async (req, reply) => {
+    try {
+      ctx.faultQueue.push(checkQueuedFault(req.body ?? {}));
+    } catch (err) {
+      if (err instanceof EmulatorOptionError) throw new ApiFault(400, 'bad_request', err.message);
+      throw err;
+    }
+    return reply.send(ctx.faultQueue.list());
+  });
+  app.post(`${ADMIN_PREFIX}/faults/next/clear`, async (_req, reply) => {
+    ctx.faultQueue.clear();
+    return reply.send([]);
+  });
+
+  for (const action of ['revoke', 'restore'] as const) {
+    app.post(`${ADMIN_PREFIX}/tokens/${action}`, async (req, reply) => {
+      const f = jsonObject(req.body);
+      requireFields(f, ['cnpj']);
+      const cnpj = str(f, 'cnpj')!;
+      if (!ctx.world.companyByCnpj(cnpj)) throw new ApiFault(404, 'company_not_found', `No company ${cnpj} in the emulator.`);
+      if (action === 'revoke') ctx.world.revoked.add(cnpj);
+      else ctx.world.revoked.delete(cnpj);
+      return sendData(reply, 200, { success: true, cnpj, revoked: ctx.world.revoked.has(cnpj) });
+    });
+  }
 
   app.post(`${ADMIN_PREFIX}/mutations/delete-punch`, async (req, reply) => {
     const f = jsonObject(req.body);

@@ -10,6 +10,7 @@ import { ApiFault } from '../errors.js';
 import type { History } from '../history.js';
 import type { ResolvedOptions } from '../options.js';
 import type { World } from '../world.js';
+import type { FaultQueue } from '../queued-faults.js';
 import type { Traffic } from './traffic.js';
 import type { QueryParams } from './query-params.js';
 
@@ -19,14 +20,16 @@ export interface EmulatorContext {
   readonly history: History;
   readonly options: ResolvedOptions;
   readonly traffic: Traffic;
+  /** One-off faults queued at run time. */
+  readonly faultQueue: FaultQueue;
 }
 
-/** spec §5: the company of the `apiServiceToken` header; 401 when missing, unknown or inactive. */
+/** spec §5: the company of the `apiServiceToken` header; 401 when missing, unknown, inactive or revoked (admin). */
 export function authenticate(ctx: EmulatorContext, request: FastifyRequest): CompanyEntity {
   const raw = request.headers['apiservicetoken'];
   const token = Array.isArray(raw) ? raw[0] : raw;
   const company = token ? ctx.world.companyByToken(token) : undefined;
-  if (!company || !company.active) {
+  if (!company || !company.active || ctx.world.revoked.has(company.cnpj)) {
     throw new ApiFault(401, 'invalid_service_token', 'The apiServiceToken header is missing, invalid, or belongs to an inactive company.');
   }
   return company;

@@ -2,6 +2,7 @@
  * The 22 read endpoints of spec 4.1. Each checks the token, the group scope and its
  * parameters, then reads the model; period endpoints stream their items.
  */
+import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dayOf } from '../calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from '../entities.js';
@@ -31,14 +32,69 @@ export const PREFIX = '/customer/v2';
 
 type Handler = (ctx: EmulatorContext, company: CompanyEntity, scope: CompanyEntity[], q: QueryParams, reply: FastifyReply) => unknown;
 
-/** Registers a GET route: token, then scope, then the handler (spec 1.4, §5). */
+/** A proxy's sign-in page, answered with 200 by the queued fault `html`. */
+const HTML_PAGE =
+  '<!DOCTYPE html><html lang="pt-BR"><head><meta charset="utf-8"><title>Acesso</title></head>' +
+  '<body><h1>Sessão expirada</h1><p>Faça login novamente para continuar.</p></body></html>';
+
+/** Requests whose body the queued fault `cut` spoils (see the onSend hook). */
+const cutRequests = new WeakSet<object>();
+
+/** Endpoints whose answer is not a list, so `empty` cannot apply (`company` is an object unless `include_branches=1`). */
+function listsData(path: string, q: QueryParams): boolean {
+  if (path === '/point/audit') return false;
+  return path !== '/company' || q.bool('include_branches') === true;
+}
+
+/** The empty answer of a list endpoint: the handler over an empty scope keeps its `meta` (spec 1.3.1). */
+function emptyAnswer(ctx: EmulatorContext, path: string, handler: Handler, company: CompanyEntity, q: QueryParams, reply: FastifyReply): unknown {
+  if (path === '/economic-group') return sendData(reply, 200, []);
+  if (path === '/absence/attachment') return sendData(reply, 200, [], { absence_id: q.requiredInt('absence_id') });
+  return handler(ctx, company, [], q, reply);
+}
+
+/**
+ * Registers a GET route: token, then scope, then a queued one-off fault if one matches
+ * (queued-faults.ts), then the handler (spec 1.4, §5).
+ */
 function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: Handler): void {
   app.get(`${PREFIX}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const company = authenticate(ctx, request);
     const q = QueryParams.fromUrl(request.url, ctx.options.listParameterErrorCode);
     const scope = resolveScope(ctx, company, q);
+    const fault = ctx.faultQueue.take(
+      path.slice(1),
+      scope.map((c) => c.cnpj),
+      (kind) => kind !== 'empty' || listsData(path, q),
+    );
+    if (fault?.kind === 'rate-limit') {
+      const retryAfter = String(fault.retryAfterSeconds ?? 60);
+      throw new ApiFault(429, 'too_many_requests', 'Rate limit exceeded.', undefined, { 'retry-after': retryAfter });
+    }
+    if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
+    if (fault?.kind === 'empty') return emptyAnswer(ctx, path, handler, company, q, reply);
+    if (fault?.kind === 'cut') cutRequests.add(request.raw);
     return handler(ctx, company, scope, q, reply);
   });
+}
+
+/** Sends the first half of a body, then closes the connection (headers are out, so the client sees a cut body). */
+function cutPayload(payload: unknown): Readable {
+  const out = new PassThrough();
+  const half = (chunk: Buffer): void => {
+    out.write(chunk.subarray(0, Math.max(1, Math.floor(chunk.length / 2))));
+    // Give the headers and the half body time to leave before the connection is torn down.
+    setTimeout(() => out.destroy(new Error('body cut by a queued emulator fault')), 50);
+  };
+  if (payload instanceof Readable) {
+    payload.once('data', (chunk: Buffer | string) => {
+      payload.destroy();
+      half(Buffer.from(chunk));
+    });
+  } else {
+    half(Buffer.from(typeof payload === 'string' ? payload : String(payload)));
+  }
+  return out;
 }
 
 /** Collaborators of the scope that have days within [b, e], in company then id order. */
@@ -51,26 +107,30 @@ function* inPeriod(ctx: EmulatorContext, scope: CompanyEntity[], b: number, e: n
   }
 }
 
-/** spec 1.3 / 1.4 rule 6: filters by `national_registry_list[]` and `email_list[]` (either matches). */
+/**
+ * spec 1.3 / 1.4 rule 6: filters by `national_registry_list[]` and `email_list[]` (either
+ * matches). A CPF sent without its leading zeros (quirk `unpaddedCpf`) matches in either form.
+ */
 function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
   const cpfs = q.list('national_registry_list');
   const emails = q.list('email_list');
   if (cpfs === undefined && emails === undefined) return () => true;
   const cpfSet = new Set(cpfs ?? []);
   const emailSet = new Set((emails ?? []).map((e) => e.toLowerCase()));
-  return (c) => cpfSet.has(c.cpf) || emailSet.has((ctx.world.collaboratorBlock(c).email ?? '').toLowerCase());
+  return (c) =>
+    cpfSet.has(c.cpf) || cpfSet.has(ctx.world.sentCpf(c)) || emailSet.has((ctx.world.collaboratorBlock(c).email ?? '').toLowerCase());
 }
 
 /** spec 1.4 rule 6: `national_registry` filter of tardiness, adjustment, inconsistency, overtime. */
-function cpfFilter(q: QueryParams): (c: CollaboratorEntity) => boolean {
+function cpfFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
   const cpf = q.scalar('national_registry');
-  return cpf === undefined ? () => true : (c) => c.cpf === cpf;
+  return cpf === undefined ? () => true : (c) => ctx.world.cpfMatches(c, cpf);
 }
 
 /** A per-day endpoint: one item per collaborator with the entries of its days. */
 function perDay(key: string, entries: (ctx: EmulatorContext, r: DayRecord) => Record<string, unknown>[]): Handler {
   return (ctx, _company, scope, q, reply) => {
-    const keep = cpfFilter(q);
+    const keep = cpfFilter(ctx, q);
     const p = q.period('date', ctx.options);
     const items = function* () {
       for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
@@ -97,6 +157,12 @@ const LOOKUP_ROUTES: [string, LookupTable, 'description' | 'name'][] = [
 
 /** Registers every read endpoint of spec 4.1. */
 export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!cutRequests.has(request.raw)) return payload;
+    reply.removeHeader('content-length');
+    return cutPayload(payload);
+  });
+
   get(app, ctx, '/collaborator', (ctx, _co, scope, _q, reply) => {
     const data = scope.flatMap((co) => co.collaborators.filter((c) => ctx.world.isListed(c)).map((c) => ctx.world.collaboratorBlock(c)));
     return sendData(reply, 200, data);
@@ -157,7 +223,7 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   get(app, ctx, '/inconsistency', perDay('occurrences', (ctx, r) => inconsistenciesJson(ctx.world, r)));
 
   get(app, ctx, '/overtime', (ctx, _co, scope, q, reply) => {
-    const keep = cpfFilter(q);
+    const keep = cpfFilter(ctx, q);
     const date = q.requiredDate('date');
     const day = dayOf(date);
     const items = function* () {
@@ -167,7 +233,7 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
         const m = b.record.metrics;
         yield {
           ...ctx.world.collaboratorBlock(c),
-          regime: c.regime,
+          regime: ctx.world.regimeName(c),
           total_overtime: duration(m.overtime, false),
           missing_hours: duration(m.missing, false),
           interval_hours: duration(m.intervals, false),
@@ -211,10 +277,10 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return sendData(reply, 200, data, { absence_id: absenceId });
   });
 
-  get(app, ctx, '/company', (_ctx, company, scope, q, reply) => {
+  get(app, ctx, '/company', (ctx, company, scope, q, reply) => {
     // spec 4.1: an array whenever include_branches=1 (restricted by a CNPJ, an array of one).
     const asList = q.bool('include_branches') === true;
-    return sendData(reply, 200, asList ? scope.map((c) => c.record) : (scope[0] ?? company).record);
+    return sendData(reply, 200, asList ? scope.map((c) => ctx.world.companyRecord(c)) : ctx.world.companyRecord(scope[0] ?? company));
   });
 
   get(app, ctx, '/economic-group', (ctx, company, _scope, q, reply) => {

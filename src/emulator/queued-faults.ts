@@ -1,0 +1,109 @@
+/**
+ * One-off faults queued at run time (admin `POST /__emulator/faults/next`,
+ * `RunningEmulator.queueFault`): the next `count` GET answers of an endpoint, optionally
+ * only those reading one company, go wrong in a chosen way. Unlike the probabilistic
+ * faults of options.ts they are exact, so a test can cause one glitch where it wants it.
+ */
+import { EmulatorOptionError } from './options.js';
+
+/**
+ * What a queued fault does to an answer:
+ * - `empty`: 200 with `data: []` and the proper `meta` (spec 1.3.1), as if nothing existed;
+ * - `html`: 200 with an HTML page (`text/html`), as a proxy's login or error page;
+ * - `cut`: 200 whose connection closes halfway through the body;
+ * - `rate-limit`: 429 `too_many_requests` with `Retry-After: retryAfterSeconds`.
+ */
+export const QUEUED_FAULT_KINDS = ['empty', 'html', 'cut', 'rate-limit'] as const;
+/** One kind of queued fault. */
+export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
+
+/** A queued fault. */
+export interface QueuedFault {
+  /** What happens to the answer. */
+  readonly kind: QueuedFaultKind;
+  /** How many matching answers it spoils (default 1). */
+  readonly count: number;
+  /** Endpoint name, the path after `/customer/v2/` (`point/getFromPeriod`); any GET when absent. */
+  readonly endpoint?: string;
+  /** CNPJ: only requests whose scope includes this company; any when absent. */
+  readonly company?: string;
+  /** `Retry-After` of `rate-limit`, in seconds (default 60). */
+  readonly retryAfterSeconds?: number;
+}
+
+/** A queued fault as asked for (`count` optional). */
+export type QueuedFaultInput = Omit<QueuedFault, 'count'> & { readonly count?: number };
+
+/** Checks a queued fault sent to the admin surface or `queueFault`. */
+export function checkQueuedFault(raw: unknown): QueuedFault {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new EmulatorOptionError('a queued fault must be an object like {"kind":"empty","endpoint":"point/getFromPeriod"}');
+  }
+  const f = raw as Record<string, unknown>;
+  const known = ['kind', 'count', 'endpoint', 'company', 'retryAfterSeconds'];
+  for (const k of Object.keys(f)) {
+    if (!known.includes(k)) throw new EmulatorOptionError(`unknown field ${JSON.stringify(k)} of a queued fault (known: ${known.join(', ')})`);
+  }
+  if (!(QUEUED_FAULT_KINDS as readonly unknown[]).includes(f.kind)) {
+    throw new EmulatorOptionError(`queued fault kind must be one of ${QUEUED_FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}`);
+  }
+  const count = f.count ?? 1;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
+    throw new EmulatorOptionError(`queued fault count must be a whole number from 1 to 100000, got ${JSON.stringify(f.count)}`);
+  }
+  if (f.endpoint !== undefined && (typeof f.endpoint !== 'string' || !/^[a-z][a-zA-Z/-]*$/.test(f.endpoint))) {
+    throw new EmulatorOptionError(`queued fault endpoint must be a path after /customer/v2/ such as point/getFromPeriod, got ${JSON.stringify(f.endpoint)}`);
+  }
+  if (f.company !== undefined && (typeof f.company !== 'string' || !/^\d{14}$/.test(f.company))) {
+    throw new EmulatorOptionError(`queued fault company must be a CNPJ of 14 digits, got ${JSON.stringify(f.company)}`);
+  }
+  const retry = f.retryAfterSeconds;
+  if (retry !== undefined && (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0 || retry > 86_400)) {
+    throw new EmulatorOptionError(`queued fault retryAfterSeconds must be a whole number from 0 to 86400, got ${JSON.stringify(retry)}`);
+  }
+  return {
+    kind: f.kind as QueuedFaultKind,
+    count,
+    ...(f.endpoint !== undefined ? { endpoint: f.endpoint as string } : {}),
+    ...(f.company !== undefined ? { company: f.company as string } : {}),
+    ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+  };
+}
+
+/** The queue of one emulator: faults are taken in the order they were queued. */
+export class FaultQueue {
+  private faults: QueuedFault[] = [];
+
+  /** Queues a checked fault. */
+  push(f: QueuedFault): void {
+    this.faults.push({ ...f });
+  }
+
+  /** The faults still queued. */
+  list(): QueuedFault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  /** Drops every queued fault. */
+  clear(): void {
+    this.faults = [];
+  }
+
+  /**
+   * Takes one use of the first fault matching a GET of `endpoint` over the companies
+   * `scope`, among the kinds `applicable` allows.
+   */
+  take(endpoint: string, scope: readonly string[], applicable: (kind: QueuedFaultKind) => boolean): QueuedFault | undefined {
+    const i = this.faults.findIndex(
+      (f) =>
+        applicable(f.kind) &&
+        (f.endpoint === undefined || f.endpoint === endpoint) &&
+        (f.company === undefined || scope.includes(f.company)),
+    );
+    if (i < 0) return undefined;
+    const f = this.faults[i]!;
+    if (f.count <= 1) this.faults.splice(i, 1);
+    else this.faults[i] = { ...f, count: f.count - 1 };
+    return f;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The roster side of the data quirks (quirks.ts), applied after the clean roster is
+ * generated and before it is indexed. Records are replaced or appended, never drawn
+ * anew, so every collaborator the quirks do not touch keeps its data:
+ * - `nulls`: the last collaborator of each active company is a contractor (no
+ *   `registration_number`, no `pis`);
+ * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading
+ *   zeros, sent without them;
+ * - `newEnums`: the first `BH` collaborator of the headquarters is sent with a regime the
+ *   spec does not list;
+ * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently
+ *   active record (a second contract: new registration, other journey);
+ * - `rehireInMonth`: a collaborator of the second branch is dismissed and admitted again
+ *   with a new registration thirteen days later, in the same calendar month.
+ */
+import { makeCpf } from '../util/registry.js';
+import { dateOf, monthOf, monthStart } from './calendar.js';
+import type { CollaboratorEntity, CompanyEntity } from './entities.js';
+import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
+import { rngFor } from './random.js';
+
+/** What the roster quirks need to know. */
+export interface RosterQuirkContext {
+  readonly base: number;
+  readonly fromDay: number;
+  readonly todayDay: number;
+  /** Next collaborator id; appended records take ids from here. */
+  nextId: number;
+}
+
+/** Registration number of the `n`-th record a quirk appends to a company. */
+function extraRegistration(company: CompanyEntity, n: number): string {
+  return String(company.index * 10000 + 9000 + n).padStart(6, '0');
+}
+
+/** Replaces the record at `i` of its company's roster. */
+function replace(company: CompanyEntity, i: number, changes: Partial<CollaboratorEntity>): CollaboratorEntity {
+  const next = { ...company.collaborators[i]!, ...changes } as CollaboratorEntity;
+  company.collaborators[i] = next;
+  return next;
+}
+
+/** Days of the re-hire: dismissal and re-admission in one month, about six weeks before today. */
+export function rehireDays(fromDay: number, todayDay: number): { dismissal: number; readmission: number } | null {
+  const month = Math.max(monthOf(fromDay) + 1, monthOf(todayDay - 40));
+  const dismissal = monthStart(month) + 4;
+  const readmission = monthStart(month) + 17;
+  return readmission < todayDay && dismissal > fromDay ? { dismissal, readmission } : null;
+}
+
+/** Applies the roster quirks to the active companies (see the file comment). */
+export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterQuirkContext): void {
+  const active = companies.filter((c) => c.active);
+  const hq = active[0]!;
+  const clean = (c: CollaboratorEntity): boolean => c.dismissalDay === null && c.inactiveFromDay === null;
+
+  if (quirks.nulls) {
+    for (const company of active) replace(company, company.collaborators.length - 1, { contractor: true });
+  }
+
+  const firstBranch = active[1] ?? hq;
+  if (quirks.unpaddedCpf && firstBranch.collaborators.length > 1) {
+    const used = new Set(companies.flatMap((co) => co.collaborators.map((c) => c.cpf)));
+    const rng = rngFor(ctx.base, 1000 + firstBranch.index, 1, 99);
+    let cpf = '';
+    do cpf = makeCpf(`00${rng.digits(7)}`);
+    while (used.has(cpf));
+    replace(firstBranch, 1, { cpf, cpfUnpadded: true });
+  }
+
+  if (quirks.newEnums) {
+    const i = hq.collaborators.findIndex((c) => c.regime === 'BH');
+    if (i >= 0) replace(hq, i, { regimeLabel: NEW_ENUM_VALUES.regime });
+  }
+
+  if (quirks.duplicateCpf) {
+    const first = hq.collaborators[0]!;
+    const journeys = hq.lookups.journeys.filter((j) => j.active);
+    const other = journeys[(journeys.findIndex((j) => j.id === first.journeyId) + 2) % journeys.length]!;
+    const admission = ctx.fromDay - 100;
+    hq.collaborators.push({
+      ...first,
+      id: ctx.nextId++,
+      registrationNumber: extraRegistration(hq, 1),
+      admissionDate: dateOf(admission),
+      beginDay: admission,
+      dismissalDay: null,
+      journeyId: other.id,
+      regime: first.regime === 'HE' ? 'BH' : 'HE',
+      regimeLabel: undefined,
+      initialBalanceSec: 0,
+      overrides: {},
+      hasFacePhoto: false,
+    });
+  }
+
+  const days = rehireDays(ctx.fromDay, ctx.todayDay);
+  const branch = active[2] ?? active[active.length - 1]!;
+  const i = branch.collaborators.findIndex((c, k) => k > 0 && clean(c) && !c.contractor && days !== null && c.beginDay < days.dismissal - 30);
+  if (quirks.rehireInMonth && days && i >= 0) {
+    const old = replace(branch, i, { dismissalDay: days.dismissal });
+    branch.collaborators.push({
+      ...old,
+      id: ctx.nextId++,
+      registrationNumber: extraRegistration(branch, 1),
+      admissionDate: dateOf(days.readmission),
+      beginDay: days.readmission,
+      dismissalDay: null,
+      initialBalanceSec: 0,
+      overrides: {},
+      hasFacePhoto: false,
+    });
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Riding out a warehouse outage (a Postgres restart, a failover). A job whose queries
+ * fail because the database cannot be reached is not a failed job: nothing about the
+ * window is wrong. So the job waits for the database in-process, with a logged,
+ * doubling back-off up to a bound, and is then put back in the queue without using an
+ * attempt (job-guard.ts); when it runs again it starts over, which the loaders allow
+ * because each load is one transaction and idempotent.
+ *
+ * Why wait in-process first: every job of the process needs the same database, so a
+ * slot waiting here takes nothing from the others, and the job resumes within a second
+ * of the database coming back instead of after a queue delay. Why bounded: a worker
+ * asked to stop must not hang on an outage, and after the bound the job sleeps in
+ * Redis (delayed), not in memory. One probe loop serves every job of the process.
+ */
+import { ApiError } from '../api/errors.js';
+import type { Logger } from '../logger.js';
+
+/** Node's codes for a connection that could not be made or was dropped. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+/**
+ * Postgres SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01-03
+ * (administrator or crash shutdown, cannot connect now: a restart), 53300 (too many
+ * connections, transient while clients reconnect after a restart).
+ */
+const PG_CODES = /^(08...|57P0[123]|53300)$/;
+/** What node-postgres says when a connection ends under a query or cannot be opened in time. */
+const PG_MESSAGES = /connection terminated|connection ended unexpectedly|client has encountered a connection error|timeout exceeded when trying to connect|client was closed and is not queryable/i;
+
+/**
+ * True when `err` (or what it wraps) says the warehouse is unreachable rather than that a
+ * statement is wrong. API errors never count, though they may wrap the same socket codes.
+ */
+export function isWarehouseUnavailable(err: unknown, depth = 0): boolean {
+  if (depth > 5 || typeof err !== 'object' || err === null || err instanceof ApiError) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || PG_CODES.test(e.code))) return true;
+  if (typeof e.message === 'string' && PG_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isWarehouseUnavailable(x, depth + 1))) return true;
+  return isWarehouseUnavailable(e.cause, depth + 1);
+}
+
+/** Options of {@link WarehouseGate}. */
+export interface WarehouseGateOptions {
+  /** Runs the probe (`select 1`). */
+  readonly db: { query(sql: string): Promise<unknown> };
+  /** Where the back-off is logged. */
+  readonly logger: Pick<Logger, 'warn' | 'info'>;
+  /** Longest in-process wait before giving up for now (`WAREHOUSE_WAIT_MS`). */
+  readonly maxWaitMs: number;
+  /** Longest pause between two probes; the pause doubles from 500 ms up to it (`WAREHOUSE_RETRY_MAX_MS`). */
+  readonly maxDelayMs: number;
+  /** Injected sleep (tests). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** Injected clock (tests). */
+  readonly now?: () => number;
+}
+
+/** First pause between probes, ms. */
+const FIRST_DELAY_MS = 500;
+
+/** Waits for an unreachable warehouse; concurrent callers share one probe loop. */
+export class WarehouseGate {
+  private waiting: Promise<boolean> | undefined;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(private readonly options: WarehouseGateOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Resolves true once the warehouse answers, false when it still does not after
+   * `maxWaitMs`. `reason` (why the caller thinks it is down) is logged once per outage.
+   */
+  wait(reason: string): Promise<boolean> {
+    this.waiting ??= this.probe(reason).finally(() => {
+      this.waiting = undefined;
+    });
+    return this.waiting;
+  }
+
+  private async probe(reason: string): Promise<boolean> {
+    const { db, logger, maxWaitMs, maxDelayMs } = this.options;
+    const started = this.now();
+    let delay = Math.min(FIRST_DELAY_MS, maxDelayMs);
+    let last = reason;
+    for (let check = 1; ; check++) {
+      const waited = this.now() - started;
+      if (waited >= maxWaitMs) {
+        logger.warn({ waitedMs: waited, error: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
+        return false;
+      }
+      const pause = Math.min(delay, maxWaitMs - waited);
+      logger.warn({ check, nextCheckMs: pause, error: last }, 'warehouse unreachable; waiting for it');
+      await this.sleep(pause);
+      delay = Math.min(delay * 2, maxDelayMs);
+      try {
+        await db.query('select 1');
+        logger.info({ waitedMs: this.now() - started, checks: check }, 'warehouse reachable again');
+        return true;
+      } catch (err) {
+        last = (err as Error).message;
+      }
+    }
+  }
+}

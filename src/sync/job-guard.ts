@@ -1,0 +1,130 @@
+/**
+ * What happens around every job so that routine faults heal without a person. A job is
+ * put back in the queue, delayed, without using one of its attempts (BullMQ's
+ * `moveToDelayed` + `DelayedError`), when:
+ * - its connection is paused after a 401 (connection-pause.ts): it waits until about the
+ *   next token re-check; a 401 met by the job itself pauses the connection first;
+ * - its connection is rate limited: the API's `Retry-After`, capped by
+ *   `API_MAX_RETRY_AFTER_MS`, delays only this connection's jobs (the request budget of
+ *   the connection, shared by every worker, holds its requests meanwhile); other
+ *   connections keep their worker slots;
+ * - the warehouse is unreachable: the job first waits for it in-process (db-wait.ts).
+ * None of these is the job's fault, so none may fail a window for good.
+ */
+import { DelayedError, type Job } from 'bullmq';
+import { AuthError, RateLimitedError } from '../api/errors.js';
+import { reportTokenRejected } from '../ops/events.js';
+import { scrubSecrets } from '../logger.js';
+import { ConnectionPauses, tickMs } from './connection-pause.js';
+import { isWarehouseUnavailable, WarehouseGate } from './db-wait.js';
+import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
+import { budgetKeys } from './request-budget.js';
+import type { SyncRuntime } from './runtime.js';
+
+/** The shared fault-healing state of a runtime. */
+export interface Healing {
+  /** Paused connections (Redis). */
+  readonly pauses: ConnectionPauses;
+  /** This process's wait for an unreachable warehouse. */
+  readonly warehouse: WarehouseGate;
+}
+
+const healings = new WeakMap<SyncRuntime, Healing>();
+
+/** The fault-healing state of `rt`, created on first use. */
+export function healingFor(rt: SyncRuntime): Healing {
+  let h = healings.get(rt);
+  if (!h) {
+    h = {
+      pauses: new ConnectionPauses({ redis: rt.redis, prefix: rt.config.queuePrefix, recheckMs: rt.config.apiTokenRecheckMs }),
+      warehouse: new WarehouseGate({
+        db: rt.warehouse.pool,
+        logger: rt.logger,
+        maxWaitMs: rt.config.warehouseWaitMs,
+        maxDelayMs: rt.config.warehouseRetryMaxMs,
+      }),
+    };
+    healings.set(rt, h);
+  }
+  return h;
+}
+
+/** Options of {@link guardJob}. */
+export interface GuardOptions {
+  /** Complete the job without running it while its connection is paused (schedule ticks: the next tick plans anyway). */
+  readonly skipWhenPaused?: boolean;
+}
+
+/** The error itself or the one it wraps, when it is of class `C`. */
+function found<C>(err: unknown, kind: abstract new (...args: never[]) => C): C | undefined {
+  if (err instanceof kind) return err;
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  return cause instanceof kind ? cause : undefined;
+}
+
+/** Up to 10% more, so jobs delayed together do not all wake in the same millisecond. */
+const jitter = (ms: number): number => Math.round(ms * (1 + Math.random() * 0.1));
+
+/**
+ * Runs `run` for `job` under the rules of the file comment. Resolves with its result, or
+ * undefined when a paused connection's job is skipped; throws `DelayedError` when the
+ * job was put back to wait, and any other error as is.
+ */
+export async function guardJob<T>(
+  rt: SyncRuntime,
+  job: Job,
+  token: string | undefined,
+  run: () => Promise<T>,
+  options: GuardOptions = {},
+): Promise<T | undefined> {
+  const { pauses, warehouse } = healingFor(rt);
+  const raw = (job.data as { connection?: unknown } | null)?.connection;
+  const connection = typeof raw === 'string' ? raw : undefined;
+  const logger = rt.logger.child({ job: job.id, connection });
+
+  const putBack = async (delayMs: number, why: string, err?: unknown): Promise<never> => {
+    // Without a worker token (a job run by hand) there is nothing to move: fail as before.
+    if (token === undefined) throw err ?? new Error(why);
+    const ms = Math.max(250, Math.round(delayMs));
+    logger.warn({ delayMs: ms, attempt: job.attemptsMade }, `job put back to wait (no attempt used): ${why}`);
+    await job.moveToDelayed(Date.now() + ms, token);
+    throw new DelayedError(why);
+  };
+  // Until just after the next re-check can have run (a process looks for it every tickMs).
+  const untilCheck = (nextCheckAt: string): number =>
+    jitter(Math.max(1000, Date.parse(nextCheckAt) - Date.now() + tickMs(rt.config.apiTokenRecheckMs)));
+
+  if (connection !== undefined) {
+    const pause = await pauses.state(connection);
+    if (pause && options.skipWhenPaused) {
+      logger.info({ reason: pause.reason }, 'connection paused: skipped');
+      return undefined;
+    }
+    if (pause) await putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${pause.code}) until its token works again`);
+    const blockedMs = await rt.redis.pttl(budgetKeys(rt.config.queuePrefix, connection).blocked);
+    if (blockedMs > IN_PROCESS_RETRY_AFTER_MS) await putBack(jitter(blockedMs), `connection "${connection}" is rate limited by the API`);
+  }
+
+  try {
+    return await run();
+  } catch (err) {
+    const auth = found(err, AuthError);
+    if (auth && connection !== undefined) {
+      const pause = await pauses.pause(connection, auth.code, scrubSecrets(auth.message));
+      logger.error({ reason: pause.reason, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
+      reportTokenRejected(connection, auth);
+      if (options.skipWhenPaused) return undefined;
+      return putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${auth.code})`, err);
+    }
+    const limited = found(err, RateLimitedError);
+    if (limited && connection !== undefined) {
+      const ms = Math.min(limited.retryAfterMs, rt.config.apiMaxRetryAfterMs);
+      return putBack(jitter(ms), `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`, err);
+    }
+    if (isWarehouseUnavailable(err)) {
+      const up = await warehouse.wait(scrubSecrets((err as Error).message));
+      return putBack(up ? 250 : rt.config.warehouseRetryMaxMs, up ? 'the warehouse was unreachable and is back' : 'the warehouse is unreachable', err);
+    }
+    throw err;
+  }
+}

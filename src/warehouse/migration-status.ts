@@ -1,0 +1,100 @@
+/**
+ * Which migrations a warehouse schema has against the ones this punchline ships: the
+ * listing of `punchline migrate --status`, and the check a worker or backfill makes at
+ * start so that code and schema of different versions never run together (a worker
+ * behind the schema would write columns that no longer mean what it thinks; one ahead
+ * would write to columns that do not exist yet).
+ */
+import { quoteIdent } from './db.js';
+import { MigrationError } from './errors.js';
+import { readMigrations, type MigrationFile } from './migrations.js';
+
+/** The subset of a pg pool or client the status needs. */
+export interface StatusQueryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/** One applied migration. */
+export interface AppliedStatus {
+  /** Numeric prefix, e.g. `003`. */
+  readonly version: string;
+  /** File name without `.sql`. */
+  readonly name: string;
+  /** When it was applied (ISO 8601). */
+  readonly appliedAt: string;
+  /** False when this punchline has no file of that version (the schema is ahead). */
+  readonly known: boolean;
+  /** True when the file's text differs from the one applied. */
+  readonly changed: boolean;
+}
+
+/** Applied and pending migrations of a schema. */
+export interface MigrationStatus {
+  /** The warehouse schema. */
+  readonly schema: string;
+  /** Applied migrations, in version order. */
+  readonly applied: readonly AppliedStatus[];
+  /** Files of this punchline not applied yet, in version order. */
+  readonly pending: readonly Pick<MigrationFile, 'version' | 'name'>[];
+}
+
+/** Reads the status of `schema` (no `schema_migrations` table: nothing applied). */
+export async function readMigrationStatus(
+  db: StatusQueryable,
+  schema: string,
+  files: readonly MigrationFile[] = readMigrations(),
+): Promise<MigrationStatus> {
+  const table = `${quoteIdent(schema)}.schema_migrations`;
+  const exists = await db.query('select to_regclass($1) is not null as present', [table]);
+  const rows =
+    exists.rows[0]?.present === true
+      ? (await db.query(`select version, name, checksum, applied_at::text as applied_at from ${table} order by version`)).rows
+      : [];
+  const byVersion = new Map(files.map((f) => [Number(f.version), f]));
+  const applied = rows.map((r): AppliedStatus => {
+    const file = byVersion.get(Number(r.version));
+    return {
+      version: String(r.version),
+      name: String(r.name),
+      appliedAt: String(r.applied_at),
+      known: file !== undefined,
+      changed: file !== undefined && file.checksum !== r.checksum,
+    };
+  });
+  const done = new Set(applied.map((a) => Number(a.version)));
+  const pending = files.filter((f) => !done.has(Number(f.version))).map((f) => ({ version: f.version, name: f.name }));
+  return { schema, applied, pending };
+}
+
+/** One line saying how schema and code differ, or null when they match (pure). */
+export function versionSkew(status: MigrationStatus): { code: 'warehouse_ahead' | 'warehouse_behind' | 'migration_changed'; message: string } | null {
+  const s = `the warehouse schema "${status.schema}"`;
+  const unknown = status.applied.filter((a) => !a.known).map((a) => a.name);
+  if (unknown.length > 0) {
+    return {
+      code: 'warehouse_ahead',
+      message: `${s} is ahead of this punchline: migration${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} applied by a newer version (upgrade punchline before starting it)`,
+    };
+  }
+  const changed = status.applied.filter((a) => a.changed).map((a) => a.name);
+  if (changed.length > 0) {
+    return {
+      code: 'migration_changed',
+      message: `${s} was migrated with other text for ${changed.join(', ')} than this punchline ships (run punchline migrate to see which file changed)`,
+    };
+  }
+  if (status.pending.length > 0) {
+    const names = status.pending.map((p) => p.name);
+    return {
+      code: 'warehouse_behind',
+      message: `${s} is behind this punchline: ${names.length} migration${names.length === 1 ? '' : 's'} pending (${names.join(', ')}); run punchline migrate first`,
+    };
+  }
+  return null;
+}
+
+/** Throws {@link MigrationError} with one line when `schema` and this punchline's migrations differ. */
+export async function assertMigrationsCurrent(db: StatusQueryable, schema: string, files?: readonly MigrationFile[]): Promise<void> {
+  const skew = versionSkew(await readMigrationStatus(db, schema, files));
+  if (skew) throw new MigrationError(skew.code, skew.message);
+}
