@@ -88,7 +88,7 @@ describe('a worker with NOTIFY_WEBHOOK_URL_FILE', () => {
       await rt.queues.sync.add(data.resource, data, { jobId: jobIdFor(data) });
     }
     await waitFor(() => received.some((m) => m.condition === 'token_rejected'), 'no token message');
-    await waitFor(async () => (await rt.queues.sync.getFailedCount()) === h.emulator.companies.length, 'jobs not failed yet');
+    await waitFor(async () => (await rt.queues.sync.getDelayedCount()) === h.emulator.companies.length, 'jobs not paused yet');
     const token = received.filter((m) => m.condition === 'token_rejected');
     expect(token).toEqual([expect.objectContaining({ state: 'raised', connection: 'default' })]);
     expect(token[0]!.text).toContain('rejected the token of connection "default"');
