@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../src/api/schemas.js';
 import { isFollowUp, parseResources, type Resource } from '../src/sync/resources.js';
-import { LOCAL_POSTGRES_URL } from '../src/util/scratch-database.js';
+import { LOCAL_POSTGRES_URL } from '../src/warehouse/scratch-database.js';
 
 /** Which preset a run follows. */
 export type BenchMode = 'quick' | 'full';

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { readCatalog } from '../src/warehouse/catalog.js';
 import { composeWarehouseDoc, handWrittenPart } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/warehouse/migrate.js';
-import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/util/scratch-database.js';
+import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/warehouse/scratch-database.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The page, relative to the repository root. */

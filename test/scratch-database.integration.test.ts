@@ -10,7 +10,7 @@ import {
   scratchComment,
   scratchDatabaseName,
   withDatabase,
-} from '../src/util/scratch-database.js';
+} from '../src/warehouse/scratch-database.js';
 import { quoteIdent } from '../src/warehouse/db.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 

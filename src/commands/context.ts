@@ -17,11 +17,7 @@ export interface CommandContext {
   readonly signal: AbortSignal;
 }
 
-/** A bad argument: reported as one line, exit code 2, before any work. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly code = 'usage';
-}
+export { UsageError } from '../util/usage-error.js';
 
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -69,11 +69,9 @@ export interface EmulatorOptions {
   quirks?: QuirksOption;
 }
 
-/** A rejected option. */
-export class EmulatorOptionError extends Error {
-  override readonly name = 'EmulatorOptionError';
-  readonly code = 'emulator_option_invalid';
-}
+import { EmulatorOptionError } from './option-error.js';
+
+export { EmulatorOptionError };
 
 /** Shape of a generated economic group. */
 export interface ScalePlan {

@@ -4,7 +4,7 @@
  * only those reading one company, go wrong in a chosen way. Unlike the probabilistic
  * faults of options.ts they are exact, so a test can cause one glitch where it wants it.
  */
-import { EmulatorOptionError } from './options.js';
+import { EmulatorOptionError } from './option-error.js';
 
 /**
  * What a queued fault does to an answer:

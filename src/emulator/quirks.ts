@@ -4,7 +4,7 @@
  * on, it is a deterministic function of the seed like the rest of the data, and the
  * ground truth (truth.ts) says what the sync should end with.
  */
-import { EmulatorOptionError } from './options.js';
+import { EmulatorOptionError } from './option-error.js';
 
 /** The quirks, by option name (`quirks: ['nulls', ...]`, `--quirks nulls,...`). */
 export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone'] as const;

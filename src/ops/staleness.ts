@@ -2,7 +2,7 @@
  * When a company × resource counts as stale in `punchline status`: a few runs of its
  * incremental schedule (docs/operations.md "Schedules") have passed without a success.
  */
-import type { Resource } from '../sync/resources.js';
+import type { Resource } from '../resources/index.js';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;

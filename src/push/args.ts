@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { selectConnections, type Config, type Connection } from '../config.js';
-import { UsageError } from '../commands/context.js';
+import { UsageError } from '../util/usage-error.js';
 import { inputFormatOf } from './input.js';
 import { PUSH_KINDS, isPushKind, type PushKind } from './kind-names.js';
 import { reportFormatOf } from './report.js';

@@ -5,7 +5,7 @@
  */
 import { DATE_TIME_RE, isCalendarDate } from '../api/schemas.js';
 import { isValidCpf, padCpf } from '../util/registry.js';
-import { RowInvalid } from './kind.js';
+import { RowInvalid } from './row-invalid.js';
 
 /** The closed set of column types. */
 export const FIELD_TYPES = ['text', 'integer', 'date', 'datetime', 'boolean', 'cpf', 'cpfs', 'email', 'base64', 'file', 'files'] as const;

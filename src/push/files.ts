@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import { RowInvalid } from './kind.js';
+import { RowInvalid } from './row-invalid.js';
 
 /** A file checked before the run writes anything. */
 export interface PreparedFile {

@@ -11,7 +11,7 @@ import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse, type CsvError, type Info } from 'csv-parse';
-import { UsageError } from '../commands/context.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** Formats an input file may have, by extension. */
 export const INPUT_FORMATS = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' } as const;

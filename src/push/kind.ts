@@ -42,10 +42,7 @@ export interface Reference {
 /** The values of one row after reading, file checks and name resolution. */
 export type RowValues = Readonly<Record<string, unknown>>;
 
-/** A row that breaks a rule checked before sending: the reason is its outcome. */
-export class RowInvalid extends Error {
-  override readonly name = 'RowInvalid';
-}
+export { RowInvalid } from './row-invalid.js';
 
 /** What the check before writing found for one row. */
 export type Existing =

@@ -10,7 +10,7 @@ import { readField } from './fields.js';
 import { inputFormatOf, readRows, type ColumnRules } from './input.js';
 import { RowInvalid, type Reference, type WriteKind } from './kind.js';
 import type { RowResult } from './outcomes.js';
-import { UsageError } from '../commands/context.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** A row after the local checks: its values, and the names still to resolve into ids. */
 export interface PreparedRow {

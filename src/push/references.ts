@@ -8,7 +8,7 @@
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { Queryable } from '../sync/run-records.js';
 import type { LookupKind } from '../warehouse/lookup-tables.js';
-import { RowInvalid } from './kind.js';
+import { RowInvalid } from './row-invalid.js';
 
 /** A lookup record as far as resolution needs it. */
 export interface LabeledRecord {

@@ -3,7 +3,7 @@
  * line naming the argument and the fix, raised before any work (exit code 2).
  */
 import { isCalendarDate } from '../api/schemas.js';
-import { UsageError } from '../commands/context.js';
+import { UsageError } from '../util/usage-error.js';
 import { ConfigError, selectConnections, type Config, type Connection } from '../config.js';
 import { digitsOnly } from '../util/registry.js';
 import { defaultResources, parseResources, type Resource } from './resources.js';

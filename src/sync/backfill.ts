@@ -19,7 +19,7 @@ import { isFollowUp } from './resources.js';
 import { doneWindows } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
 import { startWorkers } from './workers.js';
-import { UsageError } from '../commands/context.js';
+import { UsageError } from '../util/usage-error.js';
 
 /** Outcome of a backfill. */
 export interface BackfillSummary {

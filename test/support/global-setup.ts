@@ -7,7 +7,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { assertPostgresReachable, assertRedisReachable } from '../../src/ops/services.js';
-import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../../src/util/scratch-database.js';
+import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../../src/warehouse/scratch-database.js';
 import { redactUrl } from '../../src/util/database-url.js';
 
 declare module 'vitest' {

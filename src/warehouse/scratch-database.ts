@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { quoteIdent } from '../warehouse/db.js';
-import { redactUrl } from './database-url.js';
+import { quoteIdent } from './db.js';
+import { redactUrl } from '../util/database-url.js';
 
 /** What a scratch database is for; part of its name. */
 export const SCRATCH_PURPOSES = ['test', 'bench', 'docs'] as const;

@@ -1,0 +1,4 @@
+/** A row that breaks a rule checked before sending: the reason is its outcome. */
+export class RowInvalid extends Error {
+  override readonly name = 'RowInvalid';
+}
