@@ -1,5 +1,5 @@
 /**
- * Validation of `punchline backfill` arguments (DESIGN.md §2): every problem is one
+ * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem is one
  * line naming the argument and the fix, raised before any work (exit code 2).
  */
 import { isCalendarDate } from '../api/schemas.js';

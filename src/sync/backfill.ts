@@ -1,5 +1,5 @@
 /**
- * `backfill` (DESIGN.md §2): check the warehouse and every connection, plan the windows
+ * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the windows
  * of the range, skip those recorded as done (unless forced), queue the rest under
  * deterministic ids, work on them in this process while other running workers help, and
  * follow every job (and the follow-ups they queue) to its end.

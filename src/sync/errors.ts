@@ -1,6 +1,6 @@
 /**
  * Errors of the sync. Permanent ones extend BullMQ's UnrecoverableError so a job fails
- * at once instead of burning its attempts (CONVENTIONS.md "Errors carry codes").
+ * at once instead of burning its attempts (docs/architecture.md "Failure handling").
  */
 import { UnrecoverableError } from 'bullmq';
 

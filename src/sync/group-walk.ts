@@ -1,5 +1,5 @@
 /**
- * The group walk (DESIGN.md §4, spec 1.4): which companies a connection's token reaches.
+ * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies a connection's token reaches.
  * A headquarters token (its company is the group's `is_headquarter` entry and the group
  * has branches) syncs every company of the group, each read with
  * `company_national_registry`; any other token syncs only its own company, unscoped

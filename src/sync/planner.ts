@@ -1,5 +1,5 @@
 /**
- * The planner (DESIGN.md §4), pure: turns a date range or a schedule tick into the
+ * The planner (docs/architecture.md "Windows"), pure: turns a date range or a schedule tick into the
  * list of jobs to queue — the group walk once per connection, directory resources once
  * per company, windowed resources per company and calendar-month window — skipping
  * windows already recorded as done unless forced.
@@ -81,13 +81,13 @@ export function backfillItems(resources: readonly Resource[], from: string, to: 
   return items;
 }
 
-/** The three incremental schedules of DESIGN.md §4. */
+/** The three incremental schedules (docs/operations.md "Schedules"). */
 export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
 /** One incremental schedule. */
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
 /**
- * The work items of one tick of an incremental schedule on `today` (DESIGN.md §4):
+ * The work items of one tick of an incremental schedule on `today` (docs/operations.md "Schedules"):
  * - `punches`: punches of the last 7 days;
  * - `directory`: the group walk, collaborators and lookups;
  * - `nightly`: totals of the previous and current month, tardiness, adjustments and

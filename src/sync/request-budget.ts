@@ -1,5 +1,5 @@
 /**
- * The request budget of one connection (DESIGN.md §3), shared by every process through
+ * The request budget of one connection (docs/architecture.md "The request budget"), shared by every process through
  * Redis: never more than `rps` requests started in any sliding second, never more than
  * `concurrency` in flight, and after a 429 nobody starts a request before Retry-After.
  *

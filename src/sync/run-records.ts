@@ -1,5 +1,5 @@
 /**
- * Bookkeeping of the sync in the warehouse (docs/contracts.md): one `sync_runs` row per
+ * Bookkeeping of the sync in the warehouse (docs/architecture.md "Bookkeeping"): one `sync_runs` row per
  * job run, and `sync_windows`, the windows completed outside the lookback horizon that
  * `backfill` skips. Plain parameterised SQL on the warehouse pool.
  */

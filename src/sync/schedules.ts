@@ -1,5 +1,5 @@
 /**
- * The incremental schedule of DESIGN.md §4 as BullMQ job schedulers: for every
+ * The incremental schedule (docs/operations.md "Schedules") as BullMQ job schedulers: for every
  * connection, one scheduler per kind (`punches`, `directory`, `nightly`) with the
  * configured cron pattern in the connection's time zone. A tick queues a planning job
  * (jobs/plan-schedule.ts) that walks the group and queues the windows of that tick.

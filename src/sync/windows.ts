@@ -16,7 +16,7 @@ export interface DateWindow {
 /** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
 export const MAX_WINDOW_DAYS = 31;
 
-/** DESIGN.md §2: the source still changes inside the last 35 days, so those windows never count as done. */
+/** docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days, so those windows never count as done. */
 export const LOOKBACK_DAYS = 35;
 
 /** Number of days in `w`, both ends included. */
@@ -42,7 +42,7 @@ export function monthWindows(from: string, to: string): DateWindow[] {
 }
 
 /**
- * The two halves of a window for the adaptive split (DESIGN.md §4), the first one
+ * The two halves of a window for the adaptive split (docs/architecture.md "The adaptive split"), the first one
  * taking the extra day; `undefined` for a single day, which cannot be split.
  */
 export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined {
@@ -86,7 +86,7 @@ export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: str
 }
 
 /**
- * True when `w` ends before the lookback horizon of `today` (DESIGN.md §2): the source
+ * True when `w` ends before the lookback horizon of `today` (docs/architecture.md): the source
  * no longer changes there, so a synced window may be recorded as done and skipped.
  * Windows reaching into the last {@link LOOKBACK_DAYS} days or the future never are.
  */

@@ -1,5 +1,5 @@
 /**
- * The lookup lists of spec 2.4, named by their warehouse tables (DESIGN.md §5). The one
+ * The lookup lists of spec 2.4, named by their warehouse tables (docs/warehouse.md). The one
  * list the emulator, the sync and the loaders share.
  */
 export const LOOKUP_KINDS = [
