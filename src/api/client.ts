@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Pool, type FormData } from 'undici';
 import type { z } from 'zod';
 import type { ClientHooks, ClientOptions, CallOptions } from './client-options.js';
-import { ENDPOINTS, elementSchema, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName } from './endpoints.js';
+import { ENDPOINTS, streamTarget, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName, type StreamEndpoint } from './endpoints.js';
 import { ApiError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
 import { DataStream, NotAnEnvelopeError } from './data-stream.js';
 import { noteUnknownFields } from './drift.js';
@@ -408,14 +408,16 @@ export class ApiClient {
    * one as a retryable error), since the caller has already used part of the answer.
    * `meta` is validated when the body has ended.
    */
-  async *stream<E extends ListEndpointName>(
-    endpoint: E,
+  async *stream<E extends ListEndpointName | StreamEndpoint>(
+    endpointOrDef: E,
     query: Params,
     scope?: Scope,
     opts: CallOptions = {},
-  ): AsyncGenerator<StreamedElement<ElementOf<E>>> {
-    const def = ENDPOINTS[endpoint];
-    const element = elementSchema(def);
+  ): AsyncGenerator<StreamedElement<E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never>> {
+    type Out = E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never;
+    const def = streamTarget(endpointOrDef);
+    const endpoint = def.name as EndpointName;
+    const element = def.element;
     if (!element) throw new TypeError(`ApiClient: ${endpoint} does not answer a list`);
     const search = buildQuery({ ...query, ...scopeParams(scope) });
     const path = `${this.#basePath}${def.path}${search ? `?${search}` : ''}`;
@@ -432,7 +434,7 @@ export class ApiClient {
             if (index === 0) noteUnknownFields(endpoint, element, raw);
             const checked = element.safeParse(raw);
             yield checked.success
-              ? { index, ok: true, value: checked.data as ElementOf<E>, raw }
+              ? { index, ok: true, value: checked.data as Out, raw }
               : { index, ok: false, raw, error: elementError(endpoint, index, element, raw) };
             index++;
           }

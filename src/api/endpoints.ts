@@ -312,3 +312,29 @@ export function endpointByRoute(method: string, path: string): EndpointName | un
   const m = method.toUpperCase();
   return ENDPOINT_NAMES.find((n) => ENDPOINTS[n].method === m && ENDPOINTS[n].path === full);
 }
+
+/**
+ * A list endpoint described by its path and element schema instead of a row of the
+ * endpoint table: how a resource declaration reads a GET endpoint that has no typed
+ * client method (see docs/adding-a-resource.md). `name` is the path after `/customer/v2/`.
+ */
+export interface StreamEndpoint<T = unknown> {
+  readonly name: string;
+  readonly path: string;
+  /** Schema of one element of `data`. */
+  readonly element: z.ZodType<T>;
+  /** Schema of `meta`, or null when the endpoint sends none. */
+  readonly meta: z.ZodType | null;
+}
+
+/** Describes the list endpoint `GET /customer/v2/<name>` by the schema of its elements (and of its meta). */
+export function listEndpoint<T>(name: string, element: z.ZodType<T>, meta: z.ZodType | null = null): StreamEndpoint<T> {
+  return { name, path: `${API_PREFIX}/${name}`, element, meta };
+}
+
+/** The name, path, element and meta schemas of a list endpoint, from the table or as described. */
+export function streamTarget(endpoint: ListEndpointName | StreamEndpoint): StreamEndpoint {
+  if (typeof endpoint !== 'string') return endpoint;
+  const def = ENDPOINTS[endpoint];
+  return { name: endpoint, path: def.path, element: elementSchema(def)!, meta: def.meta };
+}

@@ -7,7 +7,7 @@
  * means. One engine (src/sync/load-resource.ts) reads, validates, stages, merges and
  * reconciles every resource from its declaration.
  */
-import type { EndpointData, ReadEndpointName } from '../api/endpoints.js';
+import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';
 import type { Params } from '../api/query.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { CellValue } from '../warehouse/copy-text.js';
@@ -54,8 +54,22 @@ export interface RowContext extends CallTarget {
   cpfAsSent(block: CollaboratorBlock): string | null;
 }
 
+/** An endpoint a declaration reads: a row of the endpoint table, or a list endpoint described inline. */
+export type ReadEndpoint = ReadEndpointName | StreamEndpoint;
+
 /** One element of an endpoint's answer: an element of `data`, or `data` itself for object answers. */
-export type ElementOfRead<E extends ReadEndpointName> = EndpointData<E> extends readonly (infer T)[] ? T : EndpointData<E>;
+export type ElementOfRead<E extends ReadEndpoint> = E extends StreamEndpoint<infer T>
+  ? T
+  : E extends ReadEndpointName
+    ? EndpointData<E> extends readonly (infer T)[]
+      ? T
+      : EndpointData<E>
+    : never;
+
+/** The name of an endpoint a declaration reads, for messages and bookkeeping. */
+export function endpointName(endpoint: ReadEndpoint): string {
+  return typeof endpoint === 'string' ? endpoint : endpoint.name;
+}
 
 /** The row a table takes: a value for each of its columns. */
 export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
@@ -64,8 +78,8 @@ export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: C
 export type Emitters<Ts extends Record<string, TableSpec>> = { readonly [K in keyof Ts]: (row: RowOf<Ts[K]>) => void };
 
 /** How one endpoint is read and turned into rows. */
-export interface ReadDeclaration<E extends ReadEndpointName = ReadEndpointName, Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
-  /** The endpoint (spec 4.1); list answers are streamed element by element. */
+export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
+  /** The endpoint (spec 4.1), by name or described inline; list answers are streamed element by element. */
   readonly endpoint: E;
   /** The query parameters of one call (spec 4.1), without scope parameters. */
   query(target: CallTarget): Params;
@@ -98,7 +112,7 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   /** The warehouse tables it writes, by table name. */
   readonly tables: Ts;
   /** The endpoints it reads (most resources read one). */
-  readonly reads: readonly ReadDeclaration<ReadEndpointName, Ts>[];
+  readonly reads: readonly ReadDeclaration<ReadEndpoint, Ts>[];
   /** For `items` resources: the resource whose windows list the items, and the query listing them. */
   readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** Work after the merge, in the same transaction. */
@@ -106,11 +120,11 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
 }
 
 /** Declares a read with its element type checked against the endpoint. */
-export function readOf<E extends ReadEndpointName, Ts extends Record<string, TableSpec>>(
+export function readOf<E extends ReadEndpoint, Ts extends Record<string, TableSpec>>(
   _tables: Ts,
   read: ReadDeclaration<E, Ts>,
-): ReadDeclaration<ReadEndpointName, Ts> {
-  return read as unknown as ReadDeclaration<ReadEndpointName, Ts>;
+): ReadDeclaration<ReadEndpoint, Ts> {
+  return read as unknown as ReadDeclaration<ReadEndpoint, Ts>;
 }
 
 /** Declares a resource; the catalog keeps it without its table types (the engine reads any). */

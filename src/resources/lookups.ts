@@ -5,7 +5,7 @@
  */
 import type { ReadEndpointName } from '../api/endpoints.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
-import { defineResource, readOf, type ReadDeclaration } from './declaration.js';
+import { defineResource, readOf, type ReadDeclaration, type ReadEndpoint } from './declaration.js';
 
 /** A lookup list with `description` or `name` (spec 2.4). */
 function lookup<T extends string, L extends 'description' | 'name'>(table: T, label: L) {
@@ -39,13 +39,17 @@ const tables = {
 
 type Tables = typeof tables;
 
-/** A list read whose elements are `{ id, <label> }` into `table`. */
-function listRead<E extends ReadEndpointName>(endpoint: E, table: Exclude<keyof Tables, 'absence_types'>): ReadDeclaration<ReadEndpointName, Tables> {
+/** A list read of `{ id, description | name }` records (spec 2.4) into `table`. */
+function listRead(endpoint: ReadEndpointName, table: Exclude<keyof Tables, 'absence_types'>): ReadDeclaration<ReadEndpoint, Tables> {
+  const label = 'description' in tables[table].columns ? 'description' : 'name';
   return readOf(tables, {
     endpoint,
     query: () => ({}),
-    rows: (r, out, x) => (out[table] as (row: Record<string, unknown>) => void)({ company_cnpj: x.company, ...(r as object) }),
-  } as ReadDeclaration<E, Tables>);
+    rows: (r, out, x) => {
+      const record = r as unknown as Record<string, string | number>;
+      (out[table] as (row: Record<string, unknown>) => void)({ company_cnpj: x.company, id: record.id, [label]: record[label] });
+    },
+  });
 }
 
 /** `lookups`: every lookup list of the company, once per job. */

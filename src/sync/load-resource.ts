@@ -10,14 +10,14 @@ import pLimit from 'p-limit';
 import type pg from 'pg';
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import { DateRangeExceededError, TimeoutError } from '../api/errors.js';
-import { ENDPOINTS, elementSchema, type ListEndpointName, type ReadEndpointName } from '../api/endpoints.js';
+import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
 import { SEEN_COLLABORATORS, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
 import { normalizeCpf } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
 import { recordRejected } from '../ops/metrics.js';
-import type { CallTarget, Emitters, ReadDeclaration, RowContext } from '../resources/declaration.js';
+import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
 import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
 import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
@@ -223,7 +223,7 @@ class ElementWriter {
       // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
       if (p.company.national_registry !== this.#req.company) {
         throw new CompanyMismatchError({
-          endpoint: read.endpoint,
+          endpoint: endpointName(read.endpoint),
           expected: this.#req.company,
           found: p.company.national_registry,
           where: `data[${element.index}] (collaborator ${p.national_registry})`,
@@ -237,7 +237,7 @@ class ElementWriter {
       }
     });
     const problem = read.mismatch?.(value as never, target);
-    if (problem) throw new PermanentSyncError('response_mismatch', `${read.endpoint}: ${problem}`);
+    if (problem) throw new PermanentSyncError('response_mismatch', `${endpointName(read.endpoint)}: ${problem}`);
     const ctx: RowContext = {
       ...target,
       company: this.#req.company,
@@ -264,7 +264,7 @@ class ElementWriter {
    * element itself is broken, which is then rejected whole.
    */
   #salvage(read: ReadDeclaration, index: number, raw: unknown): unknown {
-    const schema = elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data;
+    const schema = typeof read.endpoint === 'string' ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data) : read.endpoint.element;
     const element = structuredClone(raw);
     for (let taken = 0; taken <= MAX_SALVAGE; taken++) {
       const checked = schema.safeParse(element);
@@ -286,7 +286,7 @@ class ElementWriter {
   }
 
   #reject(read: ReadDeclaration, index: number, path: string, reason: string, record: unknown, element: unknown): void {
-    this.rejections.push({ endpoint: read.endpoint, index, path, reason, record });
+    this.rejections.push({ endpoint: endpointName(read.endpoint), index, path, reason, record });
     // Protect what the record stands for: its element's CPF, its own id, or everything.
     const cpf = normalizeCpf(String((element as { national_registry?: unknown } | null)?.national_registry ?? ''));
     if (cpf && (element as { national_registry?: unknown }).national_registry !== undefined) {
@@ -359,7 +359,7 @@ async function readAll(ctx: EngineContext, req: LoadRequest, writer: ElementWrit
  * remembered per endpoint and company, so the next window starts there.
  */
 async function readWindow(ctx: EngineContext, req: LoadRequest, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
-  const hintKey = `${read.endpoint}:${req.company}`;
+  const hintKey = `${endpointName(read.endpoint)}:${req.company}`;
   const learned = spanHints.get(hintKey);
   const pending: DateWindow[] = learned === undefined ? [req.window!] : chunkWindow(req.window!, learned);
   let split = false;
@@ -391,14 +391,15 @@ async function readCall(
   onFirst?: () => void,
 ): Promise<void> {
   const query = read.query(target);
-  if (elementSchema(ENDPOINTS[read.endpoint])) {
-    for await (const element of ctx.api.stream(read.endpoint as ListEndpointName, query, req.scope, opts)) {
+  const endpoint = read.endpoint;
+  if (typeof endpoint !== 'string' || elementSchema(ENDPOINTS[endpoint])) {
+    for await (const element of ctx.api.stream(endpoint as ListEndpointName | StreamEndpoint, query, req.scope, opts)) {
       onFirst?.();
       await writer.write(read, element, target);
     }
     return;
   }
-  const { data } = await ctx.api.request(read.endpoint as ReadEndpointName, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
+  const { data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
   onFirst?.();
   await writer.write(read, { index: 0, ok: true, value: data, raw: data }, target);
 }

@@ -7,7 +7,7 @@
  * throw an API error. Every call is recorded, so tests can count re-reads.
  */
 import type { ApiResponse, CallOptions, RequestParams, Scope, StreamedElement } from '../../src/api/client.js';
-import { ENDPOINTS, elementSchema, type ElementOf, type EndpointDef, type EndpointData, type EndpointName, type ListEndpointName, type ReadEndpointName } from '../../src/api/endpoints.js';
+import { ENDPOINTS, streamTarget, type ElementOf, type EndpointDef, type EndpointData, type EndpointName, type ListEndpointName, type ReadEndpointName, type StreamEndpoint } from '../../src/api/endpoints.js';
 import { ResponseValidationError } from '../../src/api/errors.js';
 import type { Params } from '../../src/api/query.js';
 import { validatePart } from '../../src/api/validate.js';
@@ -52,8 +52,15 @@ export class FixtureApi {
   }
 
   /** A list answer, element by element, each validated with the endpoint's element schema. */
-  async *stream<E extends ListEndpointName>(endpoint: E, query: Params, scope?: Scope, opts: CallOptions = {}): AsyncGenerator<StreamedElement<ElementOf<E>>> {
-    const schema = elementSchema(ENDPOINTS[endpoint]);
+  async *stream<E extends ListEndpointName | StreamEndpoint>(
+    target: E,
+    query: Params,
+    scope?: Scope,
+    opts: CallOptions = {},
+  ): AsyncGenerator<StreamedElement<E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never>> {
+    type Out = E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never;
+    const { name, element: schema } = streamTarget(target);
+    const endpoint = name as ReadEndpointName;
     if (!schema) throw new TypeError(`fixture API: ${endpoint} does not answer a list`);
     const data = this.#data(endpoint, query, scope, opts.signal);
     if (!Array.isArray(data)) throw new TypeError(`fixture API: the answer of ${endpoint} must be a list`);
@@ -62,7 +69,7 @@ export class FixtureApi {
       const raw: unknown = data[index];
       const checked = schema.safeParse(raw);
       if (checked.success) {
-        yield { index, ok: true, value: checked.data as ElementOf<E>, raw };
+        yield { index, ok: true, value: checked.data as Out, raw };
         continue;
       }
       // The error the real client gives an invalid element: endpoint, `data[i].path` and problem.
