@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isCalendarDate } from '../src/api/schemas.js';
 import {
   addDays,
   daysBetween,
@@ -113,4 +114,16 @@ describe('date arithmetic', () => {
     expect(endOfMonth('2023-02-01')).toBe('2023-02-28');
     expect(endOfMonth('2024-12-31')).toBe('2024-12-31');
   });
+});
+
+describe('isCalendarDate (spec 1.2 YYYY-MM-DD, a real day)', () => {
+  it.each(['2024-02-29', '2000-02-29', '2025-12-31', '0001-01-01', '2025-04-30'])('accepts %s', (d) => {
+    expect(isCalendarDate(d)).toBe(true);
+  });
+  it.each(['2023-02-29', '1900-02-29', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-00', '2025-1-01', '2025-01-01 ', 'abcd-ef-gh'])(
+    'rejects %j',
+    (d) => {
+      expect(isCalendarDate(d)).toBe(false);
+    },
+  );
 });

@@ -196,7 +196,7 @@ describe('StagedTable', () => {
     expect(t.rows).toBe(2);
     const text = '1\ta\\tb\tt\t{"x"}\n2\t\\N\t\\N\t\\N\n';
     expect(t.pendingBytes).toBe(text.length);
-    expect(t.take().toString('utf8')).toBe(text);
+    expect(Buffer.concat(t.take()).toString('utf8')).toBe(text);
     expect(t.pendingBytes).toBe(0);
     expect(t.take().length).toBe(0);
     expect(t.rows).toBe(2);
@@ -208,7 +208,7 @@ describe('StagedTable', () => {
     expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(new CellError('punches.ok: cannot store "yes" as bool'));
     expect(() => t.add({ id: Number.NaN })).toThrow(CellError);
     expect(t.rows).toBe(1);
-    expect(t.take().toString('utf8')).toBe('1\t\\N\t\\N\t\\N\n');
+    expect(Buffer.concat(t.take()).toString('utf8')).toBe('1\t\\N\t\\N\t\\N\n');
   });
 });
 
@@ -283,5 +283,30 @@ describe('storedFile', () => {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     expect(storedFile(bytes.toString('base64'), false)).toEqual({ size_bytes: 11, sha256, content: null });
     expect(storedFile(bytes.toString('base64'), true)).toEqual({ size_bytes: 11, sha256, content: bytes });
+  });
+});
+
+describe('StagedTable chunks and rollback', () => {
+  const spec: TableSpec = { table: 'notes', key: ['id'], columns: { id: 'int8', note: 'text' } };
+
+  it('keeps multi-byte text whole across many chunks, and rolls back to a mark across a chunk boundary', () => {
+    const t = new StagedTable(spec, 'st');
+    const long = 'ção😀'.repeat(2000);
+    const expected: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      t.add({ id: i, note: long });
+      expected.push(`${i}\t${long}\n`);
+    }
+    const mark = t.mark();
+    for (let i = 40; i < 60; i++) t.add({ id: i, note: long });
+    t.rollback(mark);
+    t.add({ id: 99, note: 'last' });
+    expected.push('99\tlast\n');
+    expect(t.rows).toBe(41);
+    const chunks = t.take();
+    expect(chunks.length).toBeGreaterThan(1);
+    const text = Buffer.concat(chunks).toString('utf8');
+    expect(text).toBe(expected.join(''));
+    expect(t.pendingBytes).toBe(0);
   });
 });

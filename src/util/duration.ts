@@ -2,16 +2,42 @@
  * Durations of spec 1.2: signed `HH:MM:SS` (hours may exceed 99) and `HH:MM`,
  * converted to and from integer seconds for the warehouse.
  */
-import { DURATION_RE, HOUR_MINUTE_RE } from '../api/schemas.js';
+import { HOUR_MINUTE_RE } from '../api/schemas.js';
 
-/** Parses a signed `[-]HH:MM:SS` duration (spec 1.2) into integer seconds. */
+const ZERO = 48;
+
+/** The value of the digit at `i`, or -1. */
+function digit(value: string, i: number): number {
+  const d = value.charCodeAt(i) - ZERO;
+  return d >= 0 && d <= 9 ? d : -1;
+}
+
+/**
+ * Parses a signed `[-]HH:MM:SS` duration (spec 1.2) into integer seconds. Written out
+ * by hand: the sync reads a few of these per collaborator and day, millions per
+ * backfill, and a regular expression per value showed in the worker's profile.
+ */
 export function durationToSeconds(value: string): number {
-  if (!DURATION_RE.test(value)) throw new RangeError(`not a duration [-]HH:MM:SS: ${JSON.stringify(value)}`);
-  const negative = value.startsWith('-');
-  const [h, m, s] = (negative ? value.slice(1) : value).split(':').map(Number) as [number, number, number];
-  const total = h * 3600 + m * 60 + s;
+  const n = value.length;
+  const start = value.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  // At least two hour digits, then :MM:SS.
+  let ok = n - start >= 8 && value.charCodeAt(n - 3) === 58 && value.charCodeAt(n - 6) === 58;
+  let h = 0;
+  for (let i = start; ok && i < n - 6; i++) {
+    const d = digit(value, i);
+    ok = d >= 0;
+    h = h * 10 + d;
+  }
+  const m1 = digit(value, n - 5);
+  const m2 = digit(value, n - 4);
+  const s1 = digit(value, n - 2);
+  const s2 = digit(value, n - 1);
+  if (!ok || m1 < 0 || m1 > 5 || m2 < 0 || s1 < 0 || s1 > 5 || s2 < 0) {
+    throw new RangeError(`not a duration [-]HH:MM:SS: ${JSON.stringify(value)}`);
+  }
+  const total = h * 3600 + (m1 * 10 + m2) * 60 + s1 * 10 + s2;
   // `-00:00:00` is zero, not -0 (which would compare unequal with Object.is).
-  return negative && total !== 0 ? -total : total;
+  return start === 1 && total !== 0 ? -total : total;
 }
 
 /** Formats integer seconds as a signed `HH:MM:SS` duration (at least two hour digits). */

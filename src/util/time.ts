@@ -68,10 +68,14 @@ export function todayIn(timeZone: string, now: Date = new Date()): string {
   return formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
 }
 
-/** True when `timeZone` is an IANA zone this runtime knows. */
+const knownZones = new Set<string>();
+
+/** True when `timeZone` is an IANA zone this runtime knows (remembered: the check builds a formatter). */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (knownZones.has(timeZone)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone });
+    knownZones.add(timeZone);
     return true;
   } catch {
     return false;

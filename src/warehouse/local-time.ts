@@ -24,9 +24,13 @@ function offsetSuffix(offsetMs: number): string {
 
 const wallMs = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
 
-/** A converter for `timeZone`, with its own cache of offsets by local hour. */
+/** Offsets by local hour, per zone, shared by every load of the process (an hour's offset never changes). */
+const offsetsByZone = new Map<string, Map<string, string | null>>();
+
+/** A converter for `timeZone`, with the process's cache of offsets by local hour. */
 export function createLocalTimeConverter(timeZone: string): LocalTimeConverter {
-  const suffixes = new Map<string, string | null>();
+  let suffixes = offsetsByZone.get(timeZone);
+  if (!suffixes) offsetsByZone.set(timeZone, (suffixes = new Map()));
   return (local) => {
     const hour = local.slice(0, 13);
     let suffix = suffixes.get(hour);

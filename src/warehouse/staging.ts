@@ -16,6 +16,18 @@ import { columnNames, type SqlType, type TableSpec } from './table-spec.js';
 /** Bytes of COPY text built before a batch is sent. */
 export const DEFAULT_BATCH_BYTES = 512 * 1024;
 
+/** Bytes of one chunk of a batch being built. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** Where a staged table stood, to drop the rows added since (see {@link StagedTable.rollback}). */
+export interface StagingMark {
+  readonly rows: number;
+  readonly chunks: number;
+  readonly chunk: Buffer;
+  readonly used: number;
+  readonly bytes: number;
+}
+
 /** A staged row: a value for every column of the table's spec. */
 export type StagedRow = Readonly<Record<string, CellValue>>;
 
@@ -32,7 +44,10 @@ export class StagedTable {
   rows = 0;
   readonly #names: string[];
   readonly #types: SqlType[];
-  #parts: string[] = [];
+  /** Filled chunks of the batch being built, then the chunk being filled. */
+  #chunks: Buffer[] = [];
+  #chunk: Buffer = Buffer.allocUnsafe(0);
+  #used = 0;
   #bytes = 0;
 
   constructor(spec: TableSpec, stage: string) {
@@ -62,28 +77,41 @@ export class StagedTable {
       line += i === 0 ? text : `\t${text}`;
     }
     line += '\n';
-    this.#parts.push(line);
-    // Characters, not bytes: close enough to size a batch.
-    this.#bytes += line.length;
+    // Written straight into the batch's memory: no list of strings to join and copy again.
+    // A UTF-16 unit never takes more than three bytes of UTF-8.
+    if (this.#chunk.length - this.#used < line.length * 3) {
+      if (this.#used > 0) this.#chunks.push(this.#chunk.subarray(0, this.#used));
+      this.#chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, line.length * 3));
+      this.#used = 0;
+    }
+    const written = this.#chunk.write(line, this.#used, 'utf8');
+    this.#used += written;
+    this.#bytes += written;
     this.rows++;
   }
 
   /** A point to return to with {@link StagedTable.rollback} (rows staged so far). */
-  mark(): { rows: number; parts: number; bytes: number } {
-    return { rows: this.rows, parts: this.#parts.length, bytes: this.#bytes };
+  mark(): StagingMark {
+    return { rows: this.rows, chunks: this.#chunks.length, chunk: this.#chunk, used: this.#used, bytes: this.#bytes };
   }
 
   /** Drops the rows added since `mark` (nothing is sent between a mark and its rollback). */
-  rollback(mark: { rows: number; parts: number; bytes: number }): void {
-    this.#parts.length = mark.parts;
+  rollback(mark: StagingMark): void {
+    this.#chunks.length = mark.chunks;
+    this.#chunk = mark.chunk;
+    this.#used = mark.used;
     this.#bytes = mark.bytes;
     this.rows = mark.rows;
   }
 
-  /** Takes the built batch, as bytes to send (empty when nothing is pending). */
-  take(): Buffer {
-    const batch = Buffer.from(this.#parts.join(''), 'utf8');
-    this.#parts = [];
+  /** Takes the built batch, as the chunks of bytes to send (none when nothing is pending). */
+  take(): Buffer[] {
+    const batch = this.#chunks;
+    if (this.#used > 0) batch.push(this.#chunk.subarray(0, this.#used));
+    this.#chunks = [];
+    // The rest of the chunk now belongs to the batch on the wire; start a fresh one.
+    this.#chunk = Buffer.allocUnsafe(0);
+    this.#used = 0;
     this.#bytes = 0;
     return batch;
   }
@@ -156,9 +184,9 @@ export class Staging {
     await this.#inFlight;
     if (this.#failure) throw this.#failure.err;
     if (t.pendingBytes === 0) return;
-    const batch = t.take();
-    const done = pipeline(Readable.from([batch]), this.#client.query(copyFrom(t.copyStatement())));
-    this.#onBatch?.(t.spec.table, batch.length, done);
+    const bytes = t.pendingBytes;
+    const done = pipeline(Readable.from(t.take()), this.#client.query(copyFrom(t.copyStatement())));
+    this.#onBatch?.(t.spec.table, bytes, done);
     // The first failure is kept and rethrown by the next send or by finish().
     this.#inFlight = done.catch((err: unknown) => {
       this.#failure ??= { err };
