@@ -81,7 +81,7 @@ export class DataStream implements AsyncIterable<unknown> {
     // until they are consumed, so a slow consumer slows the reading of the body.
     async function* feed(): AsyncGenerator<Uint8Array | string> {
       for await (const chunk of source) {
-        for (const piece of splitAtLastBrace(chunk)) {
+        for (const piece of piecesOf(chunk)) {
           if (stopped) return;
           yield piece;
           if (stopped) return;
@@ -156,6 +156,24 @@ const OPEN_BRACE = 0x7b;
  * end. A cut inside an object forces the depth change. (`{` is ASCII, so the cut never
  * splits a UTF-8 sequence; a `{` inside a string is harmless: any cut is valid input.)
  */
+/**
+ * A chunk as the parser is fed it: in pieces of at most {@link PIECE_BYTES}, each cut
+ * after its last `{`. Small pieces keep the text the parser holds between two answers
+ * small, so it dies young instead of being promoted by the garbage collector while the
+ * consumer waits on the database (any cut is valid input; UTF-8 sequences cut in two are
+ * joined by the parser).
+ */
+function* piecesOf(chunk: Uint8Array | string): Generator<Uint8Array | string> {
+  for (let start = 0; start < chunk.length; start += PIECE_BYTES) {
+    const end = Math.min(chunk.length, start + PIECE_BYTES);
+    const piece = typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end);
+    yield* splitAtLastBrace(piece);
+  }
+}
+
+/** Largest piece of a chunk fed to the parser at once. */
+const PIECE_BYTES = 16 * 1024;
+
 function splitAtLastBrace(chunk: Uint8Array | string): (Uint8Array | string)[] {
   const at = typeof chunk === 'string' ? chunk.lastIndexOf('{') : chunk.lastIndexOf(OPEN_BRACE);
   if (at <= 0 || at >= chunk.length - 1) return [chunk];

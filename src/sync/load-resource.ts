@@ -213,10 +213,14 @@ class ElementWriter {
     return { all: p.all, cpfs: [...p.cpfs], ids: Object.fromEntries([...p.ids].map(([k, v]) => [k, [...v]])) };
   }
 
-  /** Stages the rows of one element (what of it can be stored). */
-  async write(read: ReadDeclaration, element: Element, target: CallTarget): Promise<void> {
+  /**
+   * Stages the rows of one element (what of it can be stored); true when a batch is full
+   * and {@link ElementWriter.flush} should be awaited before the next element. Staging
+   * synchronously, and awaiting only for full batches, lets an element die young.
+   */
+  write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
     const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw);
-    if (value === undefined) return;
+    if (value === undefined) return false;
     const people: readonly CollaboratorBlock[] = read.people?.(value as never) ?? [];
     const rawPeople = people.length > 0 ? (read.people?.(element.raw as never) ?? []) : [];
     people.forEach((p, i) => {
@@ -255,7 +259,12 @@ class ElementWriter {
       for (const [t, m] of marks) t.rollback(m);
       this.#reject(read, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
     }
-    await this.#staging.flushFull();
+    return this.#staging.full;
+  }
+
+  /** Sends the full batches (one on the wire at a time). */
+  flush(): Promise<void> {
+    return this.#staging.flushFull();
   }
 
   /**
@@ -395,13 +404,13 @@ async function readCall(
   if (typeof endpoint !== 'string' || elementSchema(ENDPOINTS[endpoint])) {
     for await (const element of ctx.api.stream(endpoint as ListEndpointName | StreamEndpoint, query, req.scope, opts)) {
       onFirst?.();
-      await writer.write(read, element, target);
+      if (writer.write(read, element, target)) await writer.flush();
     }
     return;
   }
   const { data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
   onFirst?.();
-  await writer.write(read, { index: 0, ok: true, value: data, raw: data }, target);
+  if (writer.write(read, { index: 0, ok: true, value: data, raw: data }, target)) await writer.flush();
 }
 
 /**

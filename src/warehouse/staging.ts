@@ -167,6 +167,12 @@ export class Staging {
    * Sends the batches that are full. At most one batch is on the wire at a time: this
    * waits for the previous one, so a slow database slows the reading of the answer.
    */
+  /** True when a batch is full and {@link Staging.flushFull} would send it. */
+  get full(): boolean {
+    for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) return true;
+    return false;
+  }
+
   async flushFull(): Promise<void> {
     for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) await this.#send(t);
   }
