@@ -6,6 +6,7 @@
  */
 import { PermanentSyncError } from '../sync/errors.js';
 import type { Queryable } from '../sync/run-records.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** A receipt as written after a successful write. */
 export interface Receipt {
@@ -37,7 +38,7 @@ export interface StoredReceipt {
 /** Records (or refreshes) the receipt of a created entity. */
 export async function recordReceipt(db: Queryable, schema: string, r: Receipt): Promise<void> {
   await db.query(
-    `insert into "${schema}".push_receipts (company_cnpj, kind, row_key, created_id, connection, source_file, source_line)
+    `insert into ${quoteIdent(schema)}.push_receipts (company_cnpj, kind, row_key, created_id, connection, source_file, source_line)
      values ($1, $2, $3, $4, $5, $6, $7)
      on conflict (company_cnpj, kind, row_key) do update set created_id = excluded.created_id, connection = excluded.connection,
        source_file = excluded.source_file, source_line = excluded.source_line, created_at = now()`,
@@ -56,7 +57,7 @@ export async function findReceipts(
   const out = new Map<string, StoredReceipt>();
   if (keys.length === 0) return out;
   const r = await db.query(
-    `select row_key, created_at, source_file, source_line from "${schema}".push_receipts
+    `select row_key, created_at, source_file, source_line from ${quoteIdent(schema)}.push_receipts
      where company_cnpj = $1 and kind = $2 and row_key = any($3::text[])`,
     [company, kind, [...keys]],
   );
@@ -73,7 +74,7 @@ export async function findReceipts(
 /** Fails with a clear message when the warehouse predates `push_receipts` (run `punchline migrate`). */
 export async function checkReceiptsTable(db: Queryable, schema: string): Promise<void> {
   try {
-    await db.query(`select 1 from "${schema}".push_receipts limit 1`);
+    await db.query(`select 1 from ${quoteIdent(schema)}.push_receipts limit 1`);
   } catch (err) {
     if ((err as { code?: string }).code !== '42P01') throw err;
     throw new PermanentSyncError(

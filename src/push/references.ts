@@ -9,6 +9,7 @@ import type { ApiClient, CallOptions } from '../api/client.js';
 import type { Queryable } from '../sync/run-records.js';
 import type { LookupKind } from '../warehouse/lookup-tables.js';
 import { RowInvalid } from './row-invalid.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** A lookup record as far as resolution needs it. */
 export interface LabeledRecord {
@@ -103,7 +104,7 @@ export class ReferenceResolver {
       const { db, schema, company } = this.deps;
       const label = REFERENCE_SOURCES[table].label;
       p = db
-        .query(`select id, ${label} as label from "${schema}"."${table}" where company_cnpj = $1 and active`, [company])
+        .query(`select id, ${label} as label from ${quoteIdent(schema)}.${quoteIdent(table)} where company_cnpj = $1 and active`, [company])
         .then((r) => byLabel(r.rows as unknown as LabeledRecord[]));
       this.fromWarehouse.set(table, p);
     }

@@ -25,12 +25,12 @@ export const absenceAttachments = defineResource({
   tables,
   items: {
     parent: 'absences',
-    list: async (db, schema, company, w, force) => {
+    list: async (db, table, company, w, force) => {
       const { rows } = await db.query(
-        `SELECT a.absence_id FROM "${schema}".absences a
+        `SELECT a.absence_id FROM ${table('absences')} a
           WHERE a.company_cnpj = $1 AND a.deleted_at IS NULL AND a.has_attachment
             AND a.begins_at_local <= $3::timestamp AND a.ends_at_local >= $2::timestamp
-            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM "${schema}".absence_attachments x WHERE x.absence_id = a.absence_id)`}
+            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM ${table('absence_attachments')} x WHERE x.absence_id = a.absence_id)`}
           ORDER BY a.absence_id`,
         [company, `${w.from} 00:00:00`, `${w.to} 23:59:59`],
       );

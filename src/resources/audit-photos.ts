@@ -22,11 +22,11 @@ export const auditPhotos = defineResource({
   tables,
   items: {
     parent: 'punches',
-    list: async (db, schema, company, w, force) => {
+    list: async (db, table, company, w, force) => {
       const { rows } = await db.query(
-        `SELECT p.point_id FROM "${schema}".punches p
+        `SELECT p.point_id FROM ${table('punches')} p
           WHERE p.company_cnpj = $1 AND p.deleted_at IS NULL AND p.has_audit_photo AND p.work_date BETWEEN $2::date AND $3::date
-            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM "${schema}".audit_photos x WHERE x.point_id = p.point_id)`}
+            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM ${table('audit_photos')} x WHERE x.point_id = p.point_id)`}
           ORDER BY p.point_id`,
         [company, w.from, w.to],
       );

@@ -99,7 +99,8 @@ export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope)
 /** Which items an `items` resource fetches for a company's window. */
 export type ItemsQuery = (
   db: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> },
-  schema: string,
+  /** Qualifies a warehouse table with the load's schema. */
+  table: (name: string) => string,
   company: string,
   window: Window,
   force: boolean,

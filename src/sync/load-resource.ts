@@ -22,6 +22,7 @@ import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } fro
 import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
 import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
+import { quoteIdent } from '../warehouse/db.js';
 import { upholdPrivacy } from '../warehouse/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
@@ -121,7 +122,7 @@ class MassRemovals extends Error {
 
 async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, signal: AbortSignal | undefined): Promise<LoadResult> {
   const { declaration } = req;
-  const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, ctx.schema, req.company, req.window, req.force ?? false) : undefined;
+  const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, (name) => `${quoteIdent(ctx.schema)}.${quoteIdent(name)}`, req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);
   // Collaborator blocks seen in period data are added to `collaborators` (a resource that
   // loads the list itself needs no such side table).

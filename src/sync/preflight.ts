@@ -9,6 +9,7 @@ import type { ConnectionClient } from './api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from './errors.js';
 import { walkGroup, type GroupWalk } from './group-walk.js';
 import type { Queryable } from './run-records.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** Attempts of the preflight call: enough to ride out one transient failure, few enough to fail fast. */
 const PREFLIGHT_ATTEMPTS = 3;
@@ -18,7 +19,7 @@ const PREFLIGHT_TIMEOUT_MS = 10_000;
 /** Fails with a clear message when the warehouse is unreachable, not migrated, or migrated to another version than this code's. */
 export async function checkWarehouse(db: Queryable, schema: string): Promise<void> {
   try {
-    await db.query(`select 1 from "${schema}"."sync_windows" limit 1`);
+    await db.query(`select 1 from ${quoteIdent(schema)}.sync_windows limit 1`);
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.code === '42P01' || e.code === '3F000') {
