@@ -114,15 +114,33 @@ describe('RedisRequestBudget', () => {
   describe('when a process dies holding a lease', () => {
     it('frees the slot once the lease expires', async () => {
       const limit = { rps: 100, concurrency: 1 };
-      const dead = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
+      const deadRedis = await connectRedis();
+      const dead = new RedisRequestBudget({ redis: deadRedis, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
       const alive = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
       await dead.acquire(); // never released
+      deadRedis.disconnect(); // the process is gone: nobody renews its lease
       const t0 = Date.now();
       const release = await alive.acquire();
       const waited = Date.now() - t0;
       release();
       expect(waited).toBeGreaterThanOrEqual(200);
       expect(waited).toBeLessThan(3000);
+    });
+  });
+
+  describe('when a request lasts longer than a lease lives (a long streamed answer)', () => {
+    it('keeps its lease, so the concurrency holds until it is released', async () => {
+      const limit = { rps: 100, concurrency: 1 };
+      const streaming = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c6', limit, leaseTtlMs: 300 });
+      const other = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c6', limit, leaseTtlMs: 300 });
+      const release = await streaming.acquire();
+      const t0 = Date.now();
+      const waiting = other.acquire().then((r) => ({ r, waited: Date.now() - t0 }));
+      await sleep(1200); // four lease lives
+      release();
+      const { r, waited } = await waiting;
+      r();
+      expect(waited).toBeGreaterThanOrEqual(1150);
     });
   });
 

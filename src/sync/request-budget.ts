@@ -104,6 +104,19 @@ end
 return 1
 `;
 
+// KEYS: leases zset. ARGV: ttl, members... Pushes the expiry of the leases still held
+// (a streamed answer can take longer to read than one lease lives).
+const RENEW_LUA = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV do
+  redis.call('ZADD', KEYS[1], 'XX', now + ttl, ARGV[i])
+end
+redis.call('PEXPIRE', KEYS[1], ttl + 2000)
+return 1
+`;
+
 // KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
 const BLOCK_LUA = `
 local t = redis.call('TIME')
@@ -146,6 +159,9 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
   private wake: (() => void) | undefined;
   private counter = 0;
   private readonly self = randomUUID().slice(0, 8);
+  /** Leases this process holds, renewed while held. */
+  private readonly held = new Set<string>();
+  private renewer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: RequestBudgetOptions) {
     this.keys = budgetKeys(options.prefix, options.connection);
@@ -232,11 +248,29 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     }
   }
 
+  /** Renews the held leases every third of their life, while any is held. */
+  private hold(member: string): void {
+    this.held.add(member);
+    if (this.renewer) return;
+    const { redis, leaseTtlMs } = this.options;
+    this.renewer = setInterval(() => {
+      if (this.held.size === 0) return;
+      redis.eval(RENEW_LUA, 1, this.keys.leases, leaseTtlMs, ...this.held).catch(() => undefined);
+    }, Math.max(50, Math.floor(leaseTtlMs / 3)));
+    this.renewer.unref();
+  }
+
   private releaser(member: string): () => void {
     let released = false;
+    this.hold(member);
     return () => {
       if (released) return;
       released = true;
+      this.held.delete(member);
+      if (this.held.size === 0 && this.renewer) {
+        clearInterval(this.renewer);
+        this.renewer = undefined;
+      }
       this.options.redis
         .eval(RELEASE_LUA, 2, this.keys.leases, this.keys.finished, member, this.windowMs)
         .then(() => this.wake?.())
