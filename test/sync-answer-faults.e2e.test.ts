@@ -6,15 +6,10 @@
  * `payload_data_required`. Each must end with the warehouse equal to the source, or with
  * nothing changed and a clear failure — never with a partial or emptied window.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { PROCESSORS } from '../jobs/index.js';
-import { statusCommand } from '../src/commands/status.js';
-import type { CommandContext } from '../src/commands/context.js';
-import { createLogger } from '../src/logger.js';
 import { metricsRegistry } from '../src/ops/metrics.js';
-import type { StatusReport } from '../src/ops/status-report.js';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import { SuspiciousAnswerError } from '../src/sync/errors.js';
@@ -24,6 +19,7 @@ import { runSyncJob } from '../src/sync/run-job.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { daysOf } from '../src/sync/windows.js';
 import { startHarness, type Harness } from './sync-harness.js';
+import { statusOf } from './support/status-command.js';
 
 const TODAY = '2026-10-31';
 const PERIOD = 'GET /customer/v2/point/getFromPeriod';
@@ -50,23 +46,6 @@ describe('answers that go wrong once', () => {
     const data: SyncJobData = { connection: 'default', resource, company, scoped: true, from, to, origin: 'backfill', force: true };
     await rt.queues.sync.remove(jobIdFor(data));
     return rt.queues.sync.add(resource, data, { jobId: jobIdFor(data) });
-  };
-
-  /** `punchline status` as JSON and as text. */
-  const status = async (): Promise<{ report: StatusReport; text: string }> => {
-    const run = async (json: boolean): Promise<string> => {
-      let out = '';
-      const sink = new Writable({
-        write(chunk, _enc, cb) {
-          out += String(chunk);
-          cb();
-        },
-      });
-      const ctx: CommandContext = { config: h.config(), logger: createLogger({ level: 'silent' }), out: sink, signal: new AbortController().signal };
-      expect(await statusCommand(ctx, { json })).toBe(0);
-      return out;
-    };
-    return { report: JSON.parse(await run(true)) as StatusReport, text: await run(false) };
   };
 
   beforeAll(async () => {
@@ -110,7 +89,7 @@ describe('answers that go wrong once', () => {
     });
 
     it('shows the open rejection in status, and a later clean sync resolves it', async () => {
-      const { report, text } = await status();
+      const { report, text } = await statusOf(h.config());
       expect(report.rejections).toEqual([
         expect.objectContaining({ resource: 'punches', endpoint: 'point/getFromPeriod', open: 1, companies: 1, example: expect.objectContaining({ company, window: `${FROM}..${TO}` }) }),
       ]);
@@ -121,7 +100,7 @@ describe('answers that go wrong once', () => {
       expect((await backfill('punches', FROM, TO)).failed).toBe(0);
       const open = await q<{ n: number }>(`select count(*)::int as n from $S.rejected_records where resolved_at is null`);
       expect(open[0]!.n).toBe(0);
-      expect((await status()).report.rejections).toEqual([]);
+      expect((await statusOf(h.config())).report.rejections).toEqual([]);
     });
   });
 

@@ -7,40 +7,18 @@
  * date-times in its own zone once COMPANY_TIMEZONES names it — and `status` must say when
  * a company's CEP contradicts the zone in use.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statusCommand } from '../src/commands/status.js';
-import type { CommandContext } from '../src/commands/context.js';
-import type { Config } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import type { StatusReport } from '../src/ops/status-report.js';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import { utcOffsetMinutes } from '../src/util/legal-time.js';
 import { compareWithTruth, startHarness, type Harness } from './sync-harness.js';
+import { statusOf } from './support/status-command.js';
 
 const TODAY = '2026-10-31';
 // The re-hire quirk dismisses and re-admits in the month about six weeks before today.
 const FROM = '2026-09-01';
 const TO = '2026-09-30';
 const SAO_PAULO = 'America/Sao_Paulo';
-
-/** `punchline status --json` with `config`. */
-async function status(config: Config): Promise<{ report: StatusReport; text: string }> {
-  const run = async (json: boolean): Promise<string> => {
-    let out = '';
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        out += String(chunk);
-        cb();
-      },
-    });
-    const ctx: CommandContext = { config, logger: createLogger({ level: 'silent' }), out: sink, signal: new AbortController().signal };
-    expect(await statusCommand(ctx, { json })).toBe(0);
-    return out;
-  };
-  return { report: JSON.parse(await run(true)) as StatusReport, text: await run(false) };
-}
 
 describe('a backfill of a source with the quirks of real data', () => {
   let h: Harness;
@@ -114,7 +92,7 @@ describe('a backfill of a source with the quirks of real data', () => {
     const drift = await q<{ value: string }>(`select value from $S.schema_drift where kind = 'new_value' order by value`);
     expect(drift.map((d) => d.value)).toEqual([...listed].sort());
 
-    const { report, text } = await status(h.config());
+    const { report, text } = await statusOf(h.config());
     expect(report.schemaDrift!.filter((d) => d.kind === 'new_value').map((d) => d.value).sort()).toEqual([...listed].sort());
     expect(text).toMatch(new RegExp(`^\\s+new value\\s+\\S+\\s+${newValues.origin}\\s`, 'm'));
   });
@@ -174,7 +152,7 @@ describe('a backfill of a source with the quirks of real data', () => {
   describe('a branch in another time zone', () => {
     it('is read in API_TIMEZONE until COMPANY_TIMEZONES names it, and status warns that its CEP says otherwise', async () => {
       expect(other.timeZone).not.toBe(SAO_PAULO);
-      const { report, text } = await status(h.config());
+      const { report, text } = await statusOf(h.config());
       expect(report.timeZoneWarnings).toEqual([
         expect.objectContaining({ company: other.cnpj, zipCode: other.zipCode, connection: 'default', zone: SAO_PAULO, offset: 'UTC−3' }),
       ]);
@@ -193,7 +171,7 @@ describe('a backfill of a source with the quirks of real data', () => {
       expect(again.failed, JSON.stringify(again.failures)).toBe(0);
       expect(again.updated).toBeGreaterThan(0);
       expect(await punchOffsets(other.cnpj)).toEqual([0]);
-      expect((await status(h.config(named))).report.timeZoneWarnings).toEqual([]);
+      expect((await statusOf(h.config(named))).report.timeZoneWarnings).toEqual([]);
     });
   });
 
