@@ -51,7 +51,7 @@ export interface Schedules {
   readonly punches: string;
   /** Collaborators and lookups. */
   readonly directory: string;
-  /** Totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
+  /** The re-read of the lookback horizon: older punches, totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
   readonly nightly: string;
   /** How often a worker checks that its schedules still exist in Redis and registers missing ones again, ms. */
   readonly checkMs: number;
