@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { PROCESSORS } from '../jobs/index.js';
 import { metricsRegistry } from '../src/ops/metrics.js';
+import { createScrapeRegistry } from '../src/ops/scrape-metrics.js';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import { SuspiciousAnswerError } from '../src/sync/errors.js';
@@ -46,6 +47,12 @@ describe('answers that go wrong once', () => {
     const data: SyncJobData = { connection: 'default', resource, company, scoped: true, from, to, origin: 'backfill', force: true };
     await rt.queues.sync.remove(jobIdFor(data));
     return rt.queues.sync.add(resource, data, { jobId: jobIdFor(data) });
+  };
+
+  /** `punchline_rejected_records_open` of a scrape of `/metrics`. */
+  const openGauge = async () => {
+    const metric = (await createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema }).getMetricsAsJSON()).find((m) => m.name === 'punchline_rejected_records_open');
+    return (metric?.values ?? []).map((v) => ({ labels: v.labels, value: v.value }));
   };
 
   beforeAll(async () => {
@@ -96,11 +103,13 @@ describe('answers that go wrong once', () => {
       expect(text).toMatch(/^Rejected records/m);
       expect(text).toMatch(/^\s+punches\s+point\/getFromPeriod\s+1\s+1\s/m);
       expect(text).toContain('1 rejected record open.');
+      expect(await openGauge()).toEqual([{ labels: { resource: 'punches', endpoint: 'point/getFromPeriod' }, value: 1 }]);
 
       expect((await backfill('punches', FROM, TO)).failed).toBe(0);
       const open = await q<{ n: number }>(`select count(*)::int as n from $S.rejected_records where resolved_at is null`);
       expect(open[0]!.n).toBe(0);
       expect((await statusOf(h.config())).report.rejections).toEqual([]);
+      expect(await openGauge()).toEqual([]);
     });
   });
 

@@ -10,6 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import type { Config } from '../src/config.js';
+import { createScrapeRegistry } from '../src/ops/scrape-metrics.js';
+import { zonesFromConfig } from '../src/ops/time-zone-report.js';
 import { utcOffsetMinutes } from '../src/util/legal-time.js';
 import { compareWithTruth, startHarness, type Harness } from './sync-harness.js';
 import { statusOf } from './support/status-command.js';
@@ -157,6 +160,7 @@ describe('a backfill of a source with the quirks of real data', () => {
         expect.objectContaining({ company: other.cnpj, zipCode: other.zipCode, connection: 'default', zone: SAO_PAULO, offset: 'UTC−3' }),
       ]);
       expect(text).toContain(`COMPANY_TIMEZONES=${other.cnpj}=`);
+      expect(await mismatchGauge(h.config())).toEqual(Object.fromEntries(h.emulator.companies.map((c) => [c.cnpj, c.cnpj === other.cnpj ? 1 : 0])));
       // Its punches are off by the difference of the offsets; the headquarters' are right.
       expect(await punchOffsets(other.cnpj)).toEqual([utcOffsetMinutes(other.timeZone, new Date(`${FROM}T12:00:00Z`)) + 180]);
       expect(await punchOffsets(hq)).toEqual([0]);
@@ -172,8 +176,16 @@ describe('a backfill of a source with the quirks of real data', () => {
       expect(again.updated).toBeGreaterThan(0);
       expect(await punchOffsets(other.cnpj)).toEqual([0]);
       expect((await statusOf(h.config(named))).report.timeZoneWarnings).toEqual([]);
+      expect(Object.values(await mismatchGauge(h.config(named)))).toEqual([0, 0, 0]);
     });
   });
+
+  /** `punchline_company_time_zone_mismatch` of a scrape of `/metrics` with `config`'s zones, by company. */
+  async function mismatchGauge(config: Config): Promise<Record<string, number>> {
+    const registry = createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema, zonesInUse: zonesFromConfig(config) });
+    const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'punchline_company_time_zone_mismatch');
+    return Object.fromEntries(((metric?.values ?? []) as { labels: { company: string }; value: number }[]).map((v) => [v.labels.company, v.value]));
+  }
 
   /** The distinct differences, in minutes, between each stored punched_at and the truth's instant of the punch. */
   async function punchOffsets(cnpj: string): Promise<number[]> {
