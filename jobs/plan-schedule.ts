@@ -1,11 +1,12 @@
 /**
  * A tick of an incremental schedule (src/sync/schedules.ts): walk the connection's
- * group, plan the windows of that schedule for today in the connection's time zone, and
- * queue them. Windows still pending from an earlier tick are not queued twice.
+ * group, plan the windows of that schedule for each company's today (in its own time
+ * zone), and queue them. Windows still pending from an earlier tick are not queued twice.
  */
 import { z } from 'zod';
 import { runNightlyRetention } from '../src/ops/retention.js';
 import { todayIn } from '../src/util/time.js';
+import { planByCompanyDay } from '../src/sync/company-days.js';
 import { enqueueJobs, type EnqueueResult } from '../src/sync/enqueue.js';
 import { InvalidJobError } from '../src/sync/errors.js';
 import { walkGroup } from '../src/sync/group-walk.js';
@@ -30,15 +31,18 @@ export async function planSchedule(
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());
   const followUps: Resource[] = ['absence_attachments', ...(rt.config.syncAuditPhotos ? (['audit_photos'] as const) : [])];
-  const plan = planJobs({
-    connection: connection.name,
-    companies: walk.companies,
-    scoped: walk.scoped,
-    items: scheduleItems(data.kind, today),
-    followUps,
-    force: false,
-    origin: 'schedule',
-  });
+  // Each company's ranges end at its own today (src/sync/company-days.ts).
+  const plan = planByCompanyDay(connection, walk.companies, now(), (companyToday, companies) =>
+    planJobs({
+      connection: connection.name,
+      companies,
+      scoped: walk.scoped,
+      items: scheduleItems(data.kind, companyToday, rt.config.syncLookbackDays),
+      followUps,
+      force: false,
+      origin: 'schedule',
+    }),
+  );
   const result = await enqueueJobs(rt.queues, plan.jobs);
   rt.logger.info(
     { schedule: data.kind, connection: connection.name, today, added: result.added.length, pending: result.pending.length },

@@ -8,6 +8,7 @@ import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, withDefaultUser } from './util/database-url.js';
+import { digitsOnly } from './util/registry.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
 export class ConfigError extends Error {
@@ -31,8 +32,13 @@ export interface Connection {
   readonly baseUrl: string;
   /** The `apiServiceToken` (a password: never logged or stored). */
   readonly token: string;
-  /** IANA zone of the API's local date-times. */
+  /** IANA zone of the API's local date-times, for companies {@link companyTimezones} does not name. */
   readonly timezone: string;
+  /**
+   * spec 1.2: zones of companies whose local time is not `timezone`, by CNPJ
+   * (COMPANY_TIMEZONES, then the connection's `companyTimezones`); absent when none is named.
+   */
+  readonly companyTimezones?: Readonly<Record<string, string>>;
   /** Request budget of this connection. */
   readonly rateLimit: RateLimit;
 }
@@ -45,7 +51,7 @@ export interface Schedules {
   readonly punches: string;
   /** Collaborators and lookups. */
   readonly directory: string;
-  /** Totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
+  /** The re-read of the lookback horizon: older punches, totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
   readonly nightly: string;
   /** How often a worker checks that its schedules still exist in Redis and registers missing ones again, ms. */
   readonly checkMs: number;
@@ -115,6 +121,15 @@ export interface Config {
   readonly warehouseRetryMaxMs: number;
   /** Incremental schedule. */
   readonly schedules: Schedules;
+  /**
+   * The lookback horizon in days (docs/architecture.md "The lookback horizon"): the span in
+   * which the source still changes, re-read by the nightly schedule and never recorded as done.
+   */
+  readonly syncLookbackDays: number;
+  /** Default IANA zone of the API's local date-times (API_TIMEZONE), also when no connection is configured. */
+  readonly apiTimezone: string;
+  /** COMPANY_TIMEZONES: the zone of each company it names, by CNPJ, for every connection. */
+  readonly companyTimezones: Readonly<Record<string, string>>;
   /**
    * Key of the CPF pseudonyms the analyst views show (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE);
    * a secret: never logged, never stored in the warehouse. Undefined when not configured.
@@ -190,6 +205,29 @@ const cronFrom = (name: string) =>
       if (problem !== null) ctx.addIssue({ code: 'custom', message: `${name} must be a cron pattern such as "*/15 * * * *" (${problem})` });
     });
 
+/**
+ * Parses `CNPJ=Zone` pairs separated by commas (COMPANY_TIMEZONES) into a map by CNPJ;
+ * throws {@link ConfigError} naming `name` and the bad pair.
+ */
+export function parseCompanyTimezones(name: string, value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (value === undefined) return out;
+  for (const raw of value.split(',')) {
+    const pair = raw.trim();
+    if (pair === '') continue;
+    const bad = (why: string) => new ConfigError(`${name}: ${JSON.stringify(pair)} ${why} (write CNPJ=Zone pairs separated by commas, e.g. 11222333000262=America/Manaus)`);
+    const eq = pair.indexOf('=');
+    if (eq < 0) throw bad('is not a CNPJ=Zone pair');
+    const cnpj = digitsOnly(pair.slice(0, eq));
+    const zone = pair.slice(eq + 1).trim();
+    if (!/^\d{14}$/.test(cnpj)) throw bad('does not start with a CNPJ of 14 digits');
+    if (zone === '' || !isValidTimeZone(zone)) throw bad(`names no IANA time zone (${JSON.stringify(zone)})`);
+    if (out[cnpj] !== undefined) throw bad(`names company ${cnpj} a second time`);
+    out[cnpj] = zone;
+  }
+  return out;
+}
+
 /** Every environment variable punchline reads (docs/configuration.md lists them all). */
 const envSchema = z.object({
   SERVICE_API_BASE_URL: urlFrom('SERVICE_API_BASE_URL', ['http:', 'https:']).optional(),
@@ -257,6 +295,8 @@ const envSchema = z.object({
   API_TOKEN_RECHECK_MS: intFrom('API_TOKEN_RECHECK_MS', 1_000, 86_400_000).default(180_000),
   WAREHOUSE_WAIT_MS: intFrom('WAREHOUSE_WAIT_MS', 1_000, 3_600_000).default(120_000),
   WAREHOUSE_RETRY_MAX_MS: intFrom('WAREHOUSE_RETRY_MAX_MS', 100, 600_000).default(15_000),
+  COMPANY_TIMEZONES: z.string().trim().optional(),
+  SYNC_LOOKBACK_DAYS: intFrom('SYNC_LOOKBACK_DAYS', 7, 366).default(35),
 });
 
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
@@ -273,6 +313,14 @@ const fileSchema = z.object({
           tokenEnv: z.string().min(1).optional(),
           tokenFile: z.string().min(1).optional(),
           timezone: timezoneFrom('timezone').optional(),
+          companyTimezones: z
+            .record(z.string(), timezoneFrom('companyTimezones'))
+            .superRefine((zones, ctx) => {
+              for (const cnpj of Object.keys(zones)) {
+                if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
+              }
+            })
+            .optional(),
           rateLimit: z
             .object({
               rps: z.number().int().min(1).max(10_000).optional(),
@@ -350,7 +398,20 @@ function withoutPassword(value: string): string {
 /** Environment variables as a plain record (the subset of `process.env` we read). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-function connectionsFromFile(path: string, env: Env, defaults: { timezone: string; rateLimit: RateLimit }): Connection[] {
+/** Defaults every connection starts from. */
+interface ConnectionDefaults {
+  readonly timezone: string;
+  readonly companyTimezones: Readonly<Record<string, string>>;
+  readonly rateLimit: RateLimit;
+}
+
+/** The connection's company zones: COMPANY_TIMEZONES, then its own; absent when none. */
+function zonesOf(defaults: ConnectionDefaults, own: Readonly<Record<string, string>> = {}): { companyTimezones?: Readonly<Record<string, string>> } {
+  const zones = { ...defaults.companyTimezones, ...own };
+  return Object.keys(zones).length === 0 ? {} : { companyTimezones: Object.freeze(zones) };
+}
+
+function connectionsFromFile(path: string, env: Env, defaults: ConnectionDefaults): Connection[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -387,6 +448,7 @@ function connectionsFromFile(path: string, env: Env, defaults: { timezone: strin
       baseUrl: c.baseUrl.replace(/\/+$/, ''),
       token: token!,
       timezone: c.timezone ?? defaults.timezone,
+      ...zonesOf(defaults, c.companyTimezones),
       rateLimit: Object.freeze({
         rps: c.rateLimit?.rps ?? defaults.rateLimit.rps,
         concurrency: c.rateLimit?.concurrency ?? defaults.rateLimit.concurrency,
@@ -420,8 +482,9 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
   }
   const e = parsed.data;
-  const defaults = {
+  const defaults: ConnectionDefaults = {
     timezone: e.API_TIMEZONE,
+    companyTimezones: Object.freeze(parseCompanyTimezones('COMPANY_TIMEZONES', e.COMPANY_TIMEZONES)),
     rateLimit: { rps: e.API_MAX_RPS, concurrency: e.API_MAX_CONCURRENCY },
   };
 
@@ -443,6 +506,7 @@ export function loadConfig(env: Env = process.env): Config {
         baseUrl: e.SERVICE_API_BASE_URL.replace(/\/+$/, ''),
         token: e.SERVICE_API_TOKEN,
         timezone: defaults.timezone,
+        ...zonesOf(defaults),
         rateLimit: Object.freeze({ ...defaults.rateLimit }),
       }),
     ];
@@ -484,6 +548,9 @@ export function loadConfig(env: Env = process.env): Config {
       nightly: e.SCHEDULE_NIGHTLY,
       checkMs: e.SCHEDULE_CHECK_MS,
     }),
+    syncLookbackDays: e.SYNC_LOOKBACK_DAYS,
+    apiTimezone: e.API_TIMEZONE,
+    companyTimezones: defaults.companyTimezones,
     pseudonymKey,
   });
 }
@@ -506,6 +573,15 @@ export function selectConnections(config: Config, name?: string): readonly Conne
     );
   }
   return [found];
+}
+
+/**
+ * spec 1.2: the IANA zone of a company's local date-times on `connection`: the zone
+ * COMPANY_TIMEZONES (or the connection's `companyTimezones`) names for it, else the
+ * connection's. Without a company (group-level work), the connection's.
+ */
+export function companyTimezone(connection: Pick<Connection, 'timezone' | 'companyTimezones'>, cnpj: string | undefined): string {
+  return (cnpj === undefined ? undefined : connection.companyTimezones?.[cnpj]) ?? connection.timezone;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, configSecrets, loadConfig, selectConnections, type Env } from '../src/config.js';
+import { ConfigError, companyTimezone, configSecrets, loadConfig, selectConnections, type Env } from '../src/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'punchline-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -389,5 +389,57 @@ describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
     );
     const empty = configFile('\n');
     expect(errorOf({ PSEUDONYM_KEY_FILE: empty })).toBe(`PSEUDONYM_KEY_FILE ${empty}: the file is empty (it must hold the value of PSEUDONYM_KEY)`);
+  });
+});
+
+describe('COMPANY_TIMEZONES', () => {
+  it("gives the companies it names their zone, over the connection's", () => {
+    const c = loadConfig({ ...BASE, COMPANY_TIMEZONES: ' 11222333000262=America/Manaus, 11.222.333/0003-43=America/Rio_Branco ' });
+    const conn = c.connections[0]!;
+    expect(conn.companyTimezones).toEqual({ '11222333000262': 'America/Manaus', '11222333000343': 'America/Rio_Branco' });
+    expect(companyTimezone(conn, '11222333000262')).toBe('America/Manaus');
+    expect(companyTimezone(conn, '11222333000181')).toBe('America/Sao_Paulo');
+    expect(companyTimezone(conn, undefined)).toBe('America/Sao_Paulo');
+    expect(c.companyTimezones).toEqual(conn.companyTimezones);
+    expect(loadConfig(BASE).connections[0]!.companyTimezones).toBeUndefined();
+  });
+
+  it('refuses a pair without "=", a short CNPJ, an unknown zone and a company named twice, naming the pair', () => {
+    expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262' })).toBe(
+      'COMPANY_TIMEZONES: "11222333000262" is not a CNPJ=Zone pair (write CNPJ=Zone pairs separated by commas, e.g. 11222333000262=America/Manaus)',
+    );
+    expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '1122233300026=America/Manaus' })).toMatch(
+      /^COMPANY_TIMEZONES: "1122233300026=America\/Manaus" does not start with a CNPJ of 14 digits/,
+    );
+    expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262=America/Manaos' })).toMatch(
+      /^COMPANY_TIMEZONES: "11222333000262=America\/Manaos" names no IANA time zone \("America\/Manaos"\)/,
+    );
+    expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000262=America/Cuiaba' })).toMatch(
+      /^COMPANY_TIMEZONES: "11222333000262=America\/Cuiaba" names company 11222333000262 a second time/,
+    );
+  });
+
+  it("lets a PUNCHLINE_CONFIG connection name its own companies' zones, over COMPANY_TIMEZONES", () => {
+    const path = configFile({
+      connections: [
+        { name: 'north', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '11222333000262': 'America/Cuiaba' } },
+        { name: 'south', baseUrl: 'https://a.example.com', token: 't5678' },
+      ],
+    });
+    const c = loadConfig({ PUNCHLINE_CONFIG: path, COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000343=America/Rio_Branco' });
+    expect(c.connections[0]!.companyTimezones).toEqual({ '11222333000262': 'America/Cuiaba', '11222333000343': 'America/Rio_Branco' });
+    expect(c.connections[1]!.companyTimezones).toEqual({ '11222333000262': 'America/Manaus', '11222333000343': 'America/Rio_Branco' });
+    const bad = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '11222333000262': 'Mars/Olympus' } }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: bad })).toMatch(/connections\.0\.companyTimezones\.11222333000262: companyTimezones must be an IANA time zone/);
+    const key = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '1122': 'America/Manaus' } }] });
+    expect(errorOf({ PUNCHLINE_CONFIG: key })).toMatch(/companyTimezones keys must be CNPJs of 14 digits/);
+  });
+});
+
+describe('SYNC_LOOKBACK_DAYS', () => {
+  it('defaults to 35 days and takes 7 to 366', () => {
+    expect(loadConfig({}).syncLookbackDays).toBe(35);
+    expect(loadConfig({ SYNC_LOOKBACK_DAYS: '60' }).syncLookbackDays).toBe(60);
+    expect(errorOf({ SYNC_LOOKBACK_DAYS: '3' })).toBe('SYNC_LOOKBACK_DAYS must be a whole number from 7 to 366 (got "3")');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * One-off faults queued at run time and revoked tokens, over HTTP: an empty answer with
  * proper `meta` for one company, an HTML page with 200, a body cut mid-way, a 429 with a
- * long Retry-After, and a token revoked then restored through the admin routes.
+ * long Retry-After, one element with a broken date-time, a 422 `date_range_exceeded` with
+ * a null payload, a refusal, and a token revoked then restored through the admin routes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
@@ -80,11 +81,50 @@ describe('a queued HTML page, cut body and 429', () => {
   it('refuses a malformed fault with 400 naming the problem, and clears the queue on demand', async () => {
     const bad = await admin('faults/next', { kind: 'explode' });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/kind must be one of empty, html, cut, rate-limit/);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/kind must be one of empty, html, cut, rate-limit, corrupt, range-exceeded, refuse/);
     await admin('faults/next', { kind: 'html', count: 5 });
     expect(((await (await admin('faults/next')).json()) as unknown[]).length).toBe(1);
     expect(await (await admin('faults/next/clear', {})).json()).toEqual([]);
     expect((await call('unit')).headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});
+
+describe('a queued corrupt element, date_range_exceeded with a null payload, and a refusal', () => {
+  type Point = { point_id: number; datetime: string };
+  type Item = { national_registry: string; days: { date: string; points: Point[] }[] };
+  const broken = (items: Item[]) =>
+    items.flatMap((it, i) => it.days.flatMap((d) => d.points.filter((p) => p.datetime === '2025-13-45 25:00:00').map((p) => ({ i, id: p.point_id }))));
+
+  it('breaks one punch date-time of one element in the middle of the answer, the rest unchanged', async () => {
+    const url = `point/getFromPeriod?${PERIOD}`;
+    const clean = ((await (await call(url)).json()) as { data: Item[] }).data;
+    emu.queueFault({ kind: 'corrupt', endpoint: 'point/getFromPeriod' });
+    const spoiled = ((await (await call(url)).json()) as { data: Item[] }).data;
+    expect(broken(spoiled)).toHaveLength(1);
+    const [{ i, id }] = broken(spoiled) as [{ i: number; id: number }];
+    expect(i).toBe(1);
+    // Only that field differs.
+    const fixed = structuredClone(spoiled);
+    for (const d of fixed[i]!.days) for (const p of d.points) if (p.point_id === id) p.datetime = clean[i]!.days.flatMap((x) => x.points).find((x) => x.point_id === id)!.datetime;
+    expect(fixed).toEqual(clean);
+    expect(broken(((await (await call(url)).json()) as { data: Item[] }).data)).toEqual([]);
+  });
+
+  it('answers 422 date_range_exceeded with payload_data_required null, on period endpoints only', async () => {
+    emu.queueFault({ kind: 'range-exceeded' });
+    expect((await call('unit')).status).toBe(200);
+    const res = await call(`point/getFromPeriod?${PERIOD}`);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ error: { code: 'date_range_exceeded', message: 'The period may not exceed 31 days.' }, payload_data_required: null });
+    expect((await call(`point/getFromPeriod?${PERIOD}`)).status).toBe(200);
+  });
+
+  it('refuses one request with 422 validation_failed', async () => {
+    emu.queueFault({ kind: 'refuse', endpoint: 'overtime' });
+    const res = await call('overtime?date=2025-02-03');
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('validation_failed');
+    expect((await call('overtime?date=2025-02-03')).status).toBe(200);
   });
 });
 

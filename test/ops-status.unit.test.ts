@@ -1,12 +1,14 @@
 /**
  * The pure parts of `punchline status`: stale thresholds, freshness entries (never-synced
- * combinations included) and the text tables.
+ * combinations included), the time-zone check and the text tables.
  */
 import { describe, expect, it } from 'vitest';
 import { parseStaleAfter, staleAfterSeconds } from '../src/ops/staleness.js';
 import { buildFreshnessEntries, type StatusReport } from '../src/ops/status-report.js';
 import { formatAge, formatStatus } from '../src/ops/status-format.js';
 import { QUEUE_STATES, type QueueState } from '../src/ops/queue-counts.js';
+import { timeZoneWarnings, zonesFromConfig } from '../src/ops/time-zone-report.js';
+import { loadConfig } from '../src/config.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const A = '11222333000181';
@@ -150,5 +152,77 @@ describe('the status text', () => {
     expect(paused[2]).toMatch(/^\s+default\s+2025-03-10 11:40 UTC\s+2025-03-10 12:03 UTC\s+collaborator: 401 invalid_service_token/);
     expect(paused.at(-2)).toBe('1 connection paused, 1 stale, 1 failed, 0 retrying.');
     expect(formatStatus({ ...report, pausedConnections: [] })).toBe(text);
+  });
+
+  it('shows open rejected records with their oldest record and how to re-read its window, and counts them', () => {
+    const out = formatStatus({
+      ...report,
+      rejections: [
+        {
+          resource: 'punches',
+          endpoint: 'point/getFromPeriod',
+          open: 2,
+          companies: 1,
+          oldest: '2025-03-09T10:00:00.000Z',
+          latest: '2025-03-10T11:00:00.000Z',
+          example: { company: A, window: '2025-02-01..2025-02-28', path: 'data[3].days[2].points[1]', reason: 'datetime: not a date-time' },
+        },
+      ],
+    }).split('\n');
+    const at = out.findIndex((l) => l.startsWith('Rejected records'));
+    expect(out[at + 2]).toMatch(/^\s+punches\s+point\/getFromPeriod\s+2\s+1\s+2025-03-09 10:00 UTC\s+11222333000181 2025-02-01\.\.2025-02-28 data\[3\]\.days\[2\]\.points\[1\]: datetime: not a date-time$/);
+    expect(out.join('\n')).toContain(`punchline backfill --resources punches --company ${A} --from 2025-02-01 --to 2025-02-28 --force`);
+    expect(out.at(-2)).toBe('1 stale, 1 failed, 0 retrying. 2 rejected records open.');
+  });
+
+  it('lists schema drift: new values and unknown fields', () => {
+    const out = formatStatus({
+      ...report,
+      schemaDrift: [
+        { kind: 'new_value', endpoint: '', field: 'point.origin', value: 'Quiosque', firstSeenAt: '2025-03-09T10:00:00.000Z', lastSeenAt: '2025-03-10T11:00:00.000Z' },
+        { kind: 'unknown_field', endpoint: 'point/getFromPeriod', field: 'days[].points[].selfie_url', value: '', firstSeenAt: '2025-03-09T10:00:00.000Z', lastSeenAt: '2025-03-09T10:00:00.000Z' },
+      ],
+    });
+    expect(out).toMatch(/^Schema drift/m);
+    expect(out).toMatch(/^\s+new value\s+point\.origin\s+Quiosque\s+-\s+2025-03-09 10:00 UTC\s+2025-03-10 11:00 UTC$/m);
+    expect(out).toMatch(/^\s+unknown field\s+days\[\]\.points\[\]\.selfie_url\s+-\s+point\/getFromPeriod\s+/m);
+  });
+
+  it('warns of a company read in another time than its CEP, with the setting that fixes it', () => {
+    const out = formatStatus({
+      ...report,
+      timeZoneWarnings: [
+        { company: A, zipCode: '69005040', state: 'AM', connection: 'default', zone: 'America/Sao_Paulo', offset: 'UTC−3', legalZone: 'America/Manaus', legalOffset: 'UTC−4 or UTC−5' },
+      ],
+    });
+    expect(out).toMatch(/^\s+11222333000181\s+69005040\s+AM\s+default\s+America\/Sao_Paulo \(UTC−3\)\s+America\/Manaus \(UTC−4 or UTC−5\)$/m);
+    expect(out).toContain(`COMPANY_TIMEZONES=${A}=America/Manaus`);
+    expect(out.trimEnd().split('\n').at(-1)).toBe('1 stale, 1 failed, 0 retrying. 1 company in a doubtful time zone.');
+    expect(formatStatus({ ...report, rejections: [], schemaDrift: [], timeZoneWarnings: [] })).toBe(text);
+  });
+});
+
+describe('time-zone warnings', () => {
+  const companies = [
+    { cnpj: A, zipCode: '01310100', syncedBy: ['default'] },
+    { cnpj: B, zipCode: '69005040', syncedBy: ['default'] },
+    { cnpj: '11222333000343', zipCode: null, syncedBy: [] },
+  ];
+
+  it('warns of a Manaus CEP read in São Paulo time, and not once COMPANY_TIMEZONES names a zone of its offset', () => {
+    const plain = loadConfig({ SERVICE_API_BASE_URL: 'http://x.example', SERVICE_API_TOKEN: 'tok-1234' });
+    expect(timeZoneWarnings(companies, zonesFromConfig(plain), NOW)).toEqual([
+      { company: B, zipCode: '69005040', state: 'AM', connection: 'default', zone: 'America/Sao_Paulo', offset: 'UTC−3', legalZone: 'America/Manaus', legalOffset: 'UTC−4 or UTC−5' },
+    ]);
+    const named = loadConfig({ SERVICE_API_BASE_URL: 'http://x.example', SERVICE_API_TOKEN: 'tok-1234', COMPANY_TIMEZONES: `${B}=America/Cuiaba` });
+    expect(timeZoneWarnings(companies, zonesFromConfig(named), NOW)).toEqual([]);
+  });
+
+  it('warns when COMPANY_TIMEZONES names a zone the CEP contradicts, even without connections', () => {
+    const wrong = loadConfig({ COMPANY_TIMEZONES: `${A}=America/Rio_Branco` });
+    expect(timeZoneWarnings(companies, zonesFromConfig(wrong), NOW).map((w) => [w.company, w.connection, w.zone, w.legalZone])).toEqual([
+      [A, null, 'America/Rio_Branco', 'America/Sao_Paulo'],
+      [B, null, 'America/Sao_Paulo', 'America/Manaus'],
+    ]);
   });
 });

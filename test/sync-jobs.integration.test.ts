@@ -204,7 +204,10 @@ describe('sync jobs', () => {
       expect(first.today).toBe('2026-10-20');
       expect(first.added).toContain(`hour_totals.default.${hq}.2026-09-01.2026-09-30`);
       expect(first.added).toContain(`hour_totals.default.${branch}.2026-10-01.2026-10-31`);
-      expect(first.added).toContain(`hour_bank.default.${hq}.2026-10-19.2026-10-20`);
+      // The whole lookback horizon (35 days): hour-bank balances and the punches the 15-minute schedule leaves out.
+      expect(first.added).toContain(`hour_bank.default.${hq}.2026-09-15.2026-09-30`);
+      expect(first.added).toContain(`hour_bank.default.${hq}.2026-10-01.2026-10-20`);
+      expect(first.added).toContain(`punches.default.${hq}.2026-10-01.2026-10-13`);
       expect(first.added).toContain(`absences.default.${hq}.2027-02-01.2027-02-17`);
       const again = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, now);
       expect(again.added).toEqual([]);

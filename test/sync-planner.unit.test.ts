@@ -165,11 +165,33 @@ describe('scheduleItems', () => {
       { from: '2024-02-04', to: '2024-02-29' },
       { from: '2024-03-01', to: '2024-03-10' },
     ]);
-    expect(of('hour_bank')).toEqual([{ from: '2024-03-09', to: '2024-03-10' }]);
+    // The whole lookback horizon: a balance accumulates every correction made before it.
+    expect(of('hour_bank')).toEqual([
+      { from: '2024-02-04', to: '2024-02-29' },
+      { from: '2024-03-01', to: '2024-03-10' },
+    ]);
+    // Punches of the horizon the 15-minute schedule does not read (it reads 03-04..03-10).
+    expect(of('punches')).toEqual([
+      { from: '2024-02-04', to: '2024-02-29' },
+      { from: '2024-03-01', to: '2024-03-03' },
+    ]);
     const absences = of('absences');
     expect(absences[0]!.from).toBe('2024-02-04');
     expect(absences.at(-1)!.to).toBe('2024-07-08');
     expect(items.every((i) => !i.window || windowDays(i.window) <= 31)).toBe(true);
+  });
+
+  it('re-reads the horizon SYNC_LOOKBACK_DAYS sets, every day of it read by one schedule or the other, none settled', () => {
+    const today = '2024-03-10';
+    const nightly = scheduleItems('nightly', today, 60);
+    const days = (items: typeof nightly, r: string) => items.filter((i) => i.resource === r).flatMap((i) => daysOf(i.window!));
+    const punchDays = [...days(nightly, 'punches'), ...days(scheduleItems('punches', today), 'punches')].sort();
+    expect(punchDays).toEqual(daysOf({ from: '2024-01-10', to: today }));
+    expect(new Set(punchDays).size).toBe(punchDays.length);
+    expect(days(nightly, 'hour_bank')).toEqual(daysOf({ from: '2024-01-10', to: today }));
+    expect(nightly.every((i) => !i.window || !isSettled(i.window, today, 60))).toBe(true);
+    // The shortest horizon leaves the nightly one day of punches before the 15-minute schedule's week.
+    expect(scheduleItems('nightly', today, 7).filter((i) => i.resource === 'punches').map((i) => i.window)).toEqual([{ from: '2024-03-03', to: '2024-03-03' }]);
   });
 
   it('refreshes the directory hourly', () => {

@@ -1,6 +1,7 @@
 /**
  * `punchline status` (docs/operations.md): queue counts, failing jobs with their last error,
- * and per company × resource the last successful sync and its age, stale ones flagged.
+ * per company × resource the last successful sync and its age (stale ones flagged), open
+ * rejected records, schema drift and companies read in a doubtful time zone.
  * `--json` prints the same report for scripts.
  */
 import pg from 'pg';
@@ -13,6 +14,7 @@ import { assertPostgresReachable, assertRedisReachable } from '../ops/services.j
 import { collectStatus } from '../ops/status-report.js';
 import { listenForConnectionErrors } from '../warehouse/db.js';
 import { formatStatus } from '../ops/status-format.js';
+import { zonesFromConfig } from '../ops/time-zone-report.js';
 
 /** Options of `punchline status`. */
 export interface StatusOptions {
@@ -47,6 +49,7 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
       schema: config.warehouseSchema,
       staleAfterSeconds,
       ...(names.length > 0 ? { pausedConnections: () => pauses.paused(names) } : {}),
+      zonesInUse: zonesFromConfig(config),
     });
     ctx.out.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
     return EXIT.ok;

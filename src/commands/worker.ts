@@ -10,6 +10,7 @@ import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { JOBS } from '../../jobs/index.js';
 import { setOpsEventSink } from '../ops/events.js';
+import { zonesFromConfig } from '../ops/time-zone-report.js';
 import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { healingFor } from '../sync/job-guard.js';
 import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
@@ -75,6 +76,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         schema: rt.warehouse.schema,
         logger,
         connections: () => healingFor(rt).pauses.health(config.connections.map((c) => c.name)),
+        zonesInUse: zonesFromConfig(config),
       });
     }
     logger.info(

@@ -13,8 +13,8 @@ export class ApiFault extends Error {
     /** `error.code` (spec §7, or a documented emulator choice). */
     readonly code: string,
     message: string,
-    /** spec 1.1: names of missing required fields, beside `error`. */
-    readonly payloadDataRequired?: readonly string[],
+    /** spec 1.1: names of missing required fields, beside `error`; null sends `"payload_data_required": null` (queued fault `range-exceeded`). */
+    readonly payloadDataRequired?: readonly string[] | null,
     /** Extra response headers (`Retry-After`). */
     readonly headers: Record<string, string> = {},
   ) {
@@ -24,7 +24,7 @@ export class ApiFault extends Error {
   /** The error envelope of spec 1.1 (key order fixed). */
   envelope(): Record<string, unknown> {
     const body: Record<string, unknown> = { error: { code: this.code, message: this.message } };
-    if (this.payloadDataRequired) body.payload_data_required = [...this.payloadDataRequired];
+    if (this.payloadDataRequired !== undefined) body.payload_data_required = this.payloadDataRequired === null ? null : [...this.payloadDataRequired];
     return body;
   }
 }

@@ -11,9 +11,16 @@ import { EmulatorOptionError } from './option-error.js';
  * - `empty`: 200 with `data: []` and the proper `meta` (spec 1.3.1), as if nothing existed;
  * - `html`: 200 with an HTML page (`text/html`), as a proxy's login or error page;
  * - `cut`: 200 whose connection closes halfway through the body;
- * - `rate-limit`: 429 `too_many_requests` with `Retry-After: retryAfterSeconds`.
+ * - `rate-limit`: 429 `too_many_requests` with `Retry-After: retryAfterSeconds`;
+ * - `corrupt`: 200 with one element of the list holding a date-time no system could
+ *   store (`2025-13-45 25:00:00`; a date `2025-13-45` in an element without date-times),
+ *   the rest as usual (corrupt-element.ts);
+ * - `range-exceeded`: 422 `date_range_exceeded` (spec 8) whose `payload_data_required` is
+ *   `null`, as some servers write the envelope, whatever the period (period endpoints only);
+ * - `refuse`: 422 `validation_failed` without `payload_data_required`: a request the API
+ *   refuses for good.
  */
-export const QUEUED_FAULT_KINDS = ['empty', 'html', 'cut', 'rate-limit'] as const;
+export const QUEUED_FAULT_KINDS = ['empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse'] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
 

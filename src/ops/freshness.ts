@@ -22,6 +22,11 @@ export interface FreshnessRow {
 /** Postgres SQLSTATE of an undefined table or view, and of an undefined schema. */
 const MISSING_RELATION = new Set(['42P01', '3F000']);
 
+/** True when `err` says a table, view or schema does not exist (the warehouse is not migrated). */
+export function isMissingRelation(err: unknown): boolean {
+  return MISSING_RELATION.has((err as { code?: string } | null)?.code ?? '');
+}
+
 /** Quotes a SQL identifier (the schema name is validated by config, this is belt and braces). */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -48,7 +53,7 @@ export async function readFreshness(pool: QueryablePool, schema: string): Promis
       lastSuccessAt: r.last_success_at instanceof Date ? r.last_success_at : new Date(r.last_success_at),
     }));
   } catch (err) {
-    if (MISSING_RELATION.has((err as { code?: string }).code ?? '')) return null;
+    if (isMissingRelation(err)) return null;
     throw err;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Gauges computed when `/metrics` is scraped rather than when something happens: queue
- * depth per queue and state, the age of the oldest waiting job, and per company ×
- * resource the last successful sync, its age and whether it is stale. They are read
+ * depth per queue and state, the age of the oldest waiting job, per company × resource
+ * the last successful sync, its age and whether it is stale, the open rejected records,
+ * and per company whether its time zone disagrees with its CEP. They are read
  * from Redis and the warehouse, so every worker process reports the same, correct
  * figure whichever process ran the jobs; freshness is built exactly as `punchline
  * status` builds it (status-report.ts), so both always agree.
@@ -14,6 +15,8 @@ import { readFreshness, type QueryablePool } from './freshness.js';
 import { freshnessEntriesOf, type FreshnessEntry } from './status-report.js';
 import { staleAfterSeconds } from './staleness.js';
 import { withTimeout } from './timeout.js';
+import { readOpenRejections } from './rejections-report.js';
+import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from './time-zone-report.js';
 
 /** Sources of the scrape-time gauges. */
 export interface ScrapeSources {
@@ -29,6 +32,8 @@ export interface ScrapeSources {
   readonly timeoutMs?: number;
   /** Where failed reads are reported (a scrape still answers without those series). */
   readonly logger?: Logger;
+  /** The zones the sync uses per company (from the configuration); omit to report no time-zone check. */
+  readonly zonesInUse?: ZonesInUse;
 }
 
 /**
@@ -132,6 +137,42 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
       this.reset();
       for (const resource of new Set((await freshness()).map((e) => e.resource))) {
         this.set({ resource }, staleAfterSeconds(resource));
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'punchline_rejected_records_open',
+    help: 'Rejected records not yet resolved by a later sync, by resource and endpoint (from the warehouse rejected_records table at scrape time)',
+    labelNames: ['resource', 'endpoint'] as const,
+    registers: [own],
+    async collect() {
+      this.reset();
+      if (!sources.pool || !sources.schema) return;
+      try {
+        const open = await withTimeout(readOpenRejections(sources.pool, sources.schema), timeoutMs, 'Postgres (rejected records)');
+        for (const r of open ?? []) this.set({ resource: r.resource, endpoint: r.endpoint }, r.open);
+      } catch (err) {
+        sources.logger?.warn({ err }, 'metrics: could not read rejected_records');
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'punchline_company_time_zone_mismatch',
+    help: "1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (companies.zip_code), else 0",
+    labelNames: ['company'] as const,
+    registers: [own],
+    async collect() {
+      this.reset();
+      const { pool, schema, zonesInUse } = sources;
+      if (!pool || !schema || !zonesInUse) return;
+      try {
+        const companies = (await withTimeout(readCompanyAddresses(pool, schema), timeoutMs, 'Postgres (companies)')) ?? [];
+        const warned = new Set(timeZoneWarnings(companies, zonesInUse, now()).map((w) => w.company));
+        for (const c of companies) this.set({ company: c.cnpj }, warned.has(c.cnpj) ? 1 : 0);
+      } catch (err) {
+        sources.logger?.warn({ err }, 'metrics: could not check the companies\' time zones');
       }
     },
   });

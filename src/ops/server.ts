@@ -17,6 +17,7 @@ import { decideDashboardAccess } from './dashboard-access.js';
 import { checkHealth, type ConnectionHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
+import type { ZonesInUse } from './time-zone-report.js';
 import type { QueryablePool } from './freshness.js';
 
 /** Where the dashboard is mounted. */
@@ -57,6 +58,8 @@ export interface OpsServerOptions {
   readonly now?: () => Date;
   /** States of the worker's API connections, shown by `/healthz` (a paused one makes it `degraded`). */
   readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
+  /** The zones the sync uses per company, for the time-zone gauge of `/metrics` (none without). */
+  readonly zonesInUse?: ZonesInUse;
 }
 
 /** A running ops server. */
@@ -87,6 +90,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     now: options.now,
     timeoutMs: probeTimeoutMs,
     logger: options.logger,
+    ...(options.zonesInUse ? { zonesInUse: options.zonesInUse } : {}),
   });
 
   // Redis quotes the password of a refused AUTH in its error.

@@ -1,6 +1,7 @@
 /**
- * The human-readable `punchline status`: three plain-text tables (queues, failing jobs,
- * freshness) with stale entries flagged. Pure: a report in, text out.
+ * The human-readable `punchline status`: plain-text tables (queues, failing jobs,
+ * freshness with stale entries flagged, then open rejected records, schema drift and
+ * time-zone warnings when there are any). Pure: a report in, text out.
  */
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
 import type { StatusReport } from './status-report.js';
@@ -109,15 +110,84 @@ export function formatStatus(report: StatusReport): string {
     );
   }
 
+  out.push(...dataSections(report));
+
   out.push('');
   const { stale, failed, retrying } = report.summary;
   const pausedNote = paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
+  const open = (report.rejections ?? []).reduce((n, r) => n + r.open, 0);
+  const zones = new Set((report.timeZoneWarnings ?? []).map((w) => w.company)).size;
+  const dataNote = [
+    open > 0 ? `${open} rejected record${open === 1 ? '' : 's'} open` : '',
+    zones > 0 ? `${zones} compan${zones === 1 ? 'y' : 'ies'} in a doubtful time zone` : '',
+  ].filter((n) => n !== '');
   out.push(
-    stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
+    (stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
       ? report.freshness?.length
         ? 'All fresh, no failing jobs.'
         : 'No failing jobs.'
-      : `${pausedNote}${stale} stale, ${failed} failed, ${retrying} retrying.`,
+      : `${pausedNote}${stale} stale, ${failed} failed, ${retrying} retrying.`) + (dataNote.length > 0 ? ` ${dataNote.join(', ')}.` : ''),
   );
   return `${out.join('\n')}\n`;
+}
+
+/** The sections about the data itself: open rejections, schema drift, time zones (each only when there is something to say). */
+function dataSections(report: StatusReport): string[] {
+  const out: string[] = [];
+  const rejections = report.rejections ?? [];
+  if (rejections.length > 0) {
+    out.push('', 'Rejected records (open: the sync could not store them; the rest of their windows loaded)');
+    out.push(
+      renderTable(
+        ['resource', 'endpoint', 'open', 'companies', 'oldest', 'oldest record'],
+        rejections.map((r) => [
+          r.resource,
+          r.endpoint,
+          String(r.open),
+          String(r.companies),
+          formatInstant(r.oldest),
+          oneLine(`${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`, MAX_ERROR_CHARS),
+        ]),
+        new Set([2, 3]),
+      ),
+    );
+    const first = rejections[0]!;
+    const [from, to] = (first.example.window ?? '').split('..');
+    out.push(
+      '  Each is in the rejected_records table (resolved_at is null) with its path, reason and the record as sent. Once the source',
+      `  sends it right, re-read its window (e.g. punchline backfill --resources ${first.resource} --company ${first.example.company}${from && to ? ` --from ${from} --to ${to}` : ''} --force);`,
+      '  a sync that receives it valid resolves it.',
+    );
+  }
+  const drift = report.schemaDrift ?? [];
+  if (drift.length > 0) {
+    out.push('', 'Schema drift (what the API sends that its spec does not say; stored or ignored, never rejected)');
+    out.push(
+      renderTable(
+        ['kind', 'field', 'value', 'endpoint', 'first seen', 'last seen'],
+        drift.map((d) => [
+          d.kind === 'new_value' ? 'new value' : 'unknown field',
+          d.field,
+          d.value === '' ? '-' : d.value,
+          d.endpoint === '' ? '-' : d.endpoint,
+          formatInstant(d.firstSeenAt),
+          formatInstant(d.lastSeenAt),
+        ]),
+      ),
+    );
+  }
+  const zones = report.timeZoneWarnings ?? [];
+  if (zones.length > 0) {
+    out.push('', "Time zones (companies whose date-times are read in a zone that is not the legal time at their address's CEP)");
+    out.push(
+      renderTable(
+        ['company', 'zip code', 'state', 'connection', 'zone in use', 'legal time'],
+        zones.map((z) => [z.company, z.zipCode, z.state, z.connection ?? '-', `${z.zone} (${z.offset})`, `${z.legalZone} (${z.legalOffset})`]),
+      ),
+    );
+    const z = zones[0]!;
+    out.push(`  Every date-time of such a company is stored off by the difference. If the CEP is right, set COMPANY_TIMEZONES=${z.company}=${z.legalZone}`);
+    out.push('  (docs/configuration.md) and re-read its history with punchline backfill --force.');
+  }
+  return out;
 }

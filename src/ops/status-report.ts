@@ -1,10 +1,14 @@
 /**
- * What `punchline status` reports, gathered from Redis (queue counts, failing jobs) and
- * the warehouse (`sync_freshness`): the executor half; formatting is in status-format.ts.
+ * What `punchline status` reports, gathered from Redis (queue counts, failing jobs, paused
+ * connections) and the warehouse (`sync_freshness`, open `rejected_records`, `schema_drift`,
+ * companies' CEPs against their zones): the executor half; formatting is in status-format.ts.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
 import { ageSeconds, readFreshness, type FreshnessRow, type QueryablePool } from './freshness.js';
 import { staleAfterSeconds } from './staleness.js';
+import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
+import { readSchemaDrift, type DriftEntry } from './drift-report.js';
+import { readTimeZoneWarnings, type TimeZoneWarning, type ZonesInUse } from './time-zone-report.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */
 export interface FailingJob {
@@ -72,6 +76,12 @@ export interface StatusReport {
   readonly summary: { readonly stale: number; readonly failed: number; readonly retrying: number };
   /** Connections paused after a 401 (present when the configuration names connections). */
   readonly pausedConnections?: readonly PausedConnection[];
+  /** Open rejected records per resource and endpoint; null when the warehouse is not migrated. */
+  readonly rejections?: readonly RejectionSummary[] | null;
+  /** Schema drift the sync recorded; null when the warehouse is not migrated. */
+  readonly schemaDrift?: readonly DriftEntry[] | null;
+  /** Companies read in a zone that is not the legal time at their address (present when the zones in use are known). */
+  readonly timeZoneWarnings?: readonly TimeZoneWarning[];
 }
 
 /** The subset of a BullMQ Job that the report reads. */
@@ -107,6 +117,8 @@ export interface StatusSources {
   readonly now?: () => Date;
   /** Reads the paused connections (from Redis). */
   readonly pausedConnections?: () => Promise<readonly PausedConnection[]>;
+  /** The zones the sync uses per company (from the configuration), for the time-zone warnings. */
+  readonly zonesInUse?: ZonesInUse;
 }
 
 function describeJob(queue: string, job: JobLike, state: FailingJob['state']): FailingJob {
@@ -180,7 +192,7 @@ export function freshnessEntriesOf(
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
   const limit = sources.failingLimit ?? 20;
-  const [queues, failingPerQueue, rows, paused] = await Promise.all([
+  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, timeZoneWarnings] = await Promise.all([
     readQueueCounts(sources.queues),
     Promise.all(
       sources.queues.map(async (q) => {
@@ -193,6 +205,9 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     ),
     readFreshness(sources.pool, sources.schema),
     sources.pausedConnections?.(),
+    readOpenRejections(sources.pool, sources.schema),
+    readSchemaDrift(sources.pool, sources.schema),
+    sources.zonesInUse ? readTimeZoneWarnings(sources.pool, sources.schema, sources.zonesInUse, now) : undefined,
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const failing = allFailing.slice(0, limit);
@@ -208,5 +223,8 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
       retrying: allFailing.filter((f) => f.state === 'retrying').length,
     },
     ...(paused ? { pausedConnections: paused } : {}),
+    rejections,
+    schemaDrift,
+    ...(timeZoneWarnings ? { timeZoneWarnings } : {}),
   };
 }

@@ -8,6 +8,7 @@ import { checkConnection, checkWarehouse } from '../sync/preflight.js';
 import type { SyncRuntime } from '../sync/runtime.js';
 import type { EnqueueResult } from '../sync/enqueue.js';
 import { todayIn } from '../util/time.js';
+import { companyTimezone } from '../config.js';
 import type { PushOptions } from './args.js';
 import { runPush, type PushDeps, type PushResult } from './engine.js';
 import { WRITE_KINDS } from './kinds/index.js';
@@ -49,7 +50,7 @@ export async function pushRows(
       schema,
       company: target.company,
       connection: connection.name,
-      today: hooks.today ?? todayIn(connection.timezone),
+      today: hooks.today ?? todayIn(companyTimezone(connection, target.company)),
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
       ...(hooks.onWritten ? { onWritten: hooks.onWritten } : {}),

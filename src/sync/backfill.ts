@@ -5,12 +5,12 @@
  * follow every job (and the follow-ups they queue) to its end.
  */
 import type { Job } from 'bullmq';
-import { todayIn } from '../util/time.js';
 import type { BackfillOptions } from './backfill-args.js';
 import { enqueueJobs } from './enqueue.js';
 import { followedStates } from './job-states.js';
 import type { SyncJobResult } from './job-data.js';
 import { backfillItems, planJobs } from './planner.js';
+import { planByCompanyDay } from './company-days.js';
 import { healingFor } from './job-guard.js';
 import { checkConnection, checkWarehouse } from './preflight.js';
 import type { ProgressReporter } from './progress.js';
@@ -99,17 +99,20 @@ export async function runBackfill(
   const tracked = new Map<string, QueueName>();
   for (const { connection, walk } of walks) {
     const companies = opts.company ? [opts.company] : walk.companies;
-    const today = todayIn(connection.timezone, now());
-    const plan = planJobs({
-      connection: connection.name,
-      companies,
-      scoped: walk.scoped,
-      items: backfillItems(opts.resources, opts.from, opts.to, today),
-      followUps: opts.resources.filter(isFollowUp),
-      force: opts.force,
-      done: opts.force ? undefined : await doneWindows(db, schema, connection.name),
-      origin: 'backfill',
-    });
+    const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
+    // The hour bank stops at each company's own today (company-days.ts).
+    const plan = planByCompanyDay(connection, companies, now(), (today, group) =>
+      planJobs({
+        connection: connection.name,
+        companies: group,
+        scoped: walk.scoped,
+        items: backfillItems(opts.resources, opts.from, opts.to, today),
+        followUps: opts.resources.filter(isFollowUp),
+        force: opts.force,
+        done,
+        origin: 'backfill',
+      }),
+    );
     skipped += plan.skipped;
     await enqueueJobs(rt.queues, plan.jobs);
     for (const j of plan.jobs) tracked.set(j.id, j.queue);

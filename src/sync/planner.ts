@@ -86,35 +86,44 @@ export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
 /** One incremental schedule. */
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
+/** Days of punches the frequent `punches` schedule reads, today included. */
+export const PUNCHES_SCHEDULE_DAYS = 7;
+
 /**
- * The work items of one tick of an incremental schedule on `today` (docs/operations.md "Schedules"):
+ * The work items of one tick of an incremental schedule on `today` (docs/operations.md "Schedules"),
+ * with a lookback horizon of `lookbackDays` (SYNC_LOOKBACK_DAYS):
  * - `punches`: punches of the last 7 days;
  * - `directory`: the group walk, collaborators and lookups;
- * - `nightly`: totals of the previous and current month, tardiness, adjustments and
- *   inconsistencies of the last 35 days, hour-bank balances of yesterday and today,
- *   absences from 35 days back to 120 days ahead.
+ * - `nightly`: everything the source may still change inside the horizon — punches of
+ *   the horizon the `punches` schedule does not read (so the two never read one day at
+ *   once), totals of the previous and current month, tardiness, adjustments,
+ *   inconsistencies and hour-bank balances of the whole horizon, absences from its start
+ *   to 120 days ahead.
  * Ranges are cut at month ends so no window exceeds 31 days. `audit_photos` joins the
  * punches when `syncAuditPhotos`.
  */
-export function scheduleItems(kind: ScheduleKind, today: string): WorkItem[] {
+export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: number = LOOKBACK_DAYS): WorkItem[] {
   const range = (resource: Resource, from: string, to: string): WorkItem[] =>
     monthWindows(from, to).map((window) => ({ resource, window }));
   switch (kind) {
     case 'punches':
-      return range('punches', addDays(today, -6), today);
+      return range('punches', addDays(today, 1 - PUNCHES_SCHEDULE_DAYS), today);
     case 'directory':
       return [{ resource: 'companies' }, { resource: 'lookups' }, { resource: 'collaborators' }];
     case 'nightly': {
       const monthStart = `${today.slice(0, 8)}01`;
       const previousStart = `${addDays(monthStart, -1).slice(0, 8)}01`;
-      const lookback = addDays(today, -LOOKBACK_DAYS);
+      // The first day the source may still change: a window reaching it is never settled (windows.ts).
+      const lookback = addDays(today, -lookbackDays);
+      const punchesEnd = addDays(today, -PUNCHES_SCHEDULE_DAYS);
       return [
+        ...(lookback <= punchesEnd ? range('punches', lookback, punchesEnd) : []),
         { resource: 'hour_totals', window: { from: previousStart, to: endOfMonth(previousStart) } },
         { resource: 'hour_totals', window: { from: monthStart, to: endOfMonth(monthStart) } },
         ...range('tardiness', lookback, today),
         ...range('adjustments', lookback, today),
         ...range('inconsistencies', lookback, today),
-        ...range('hour_bank', addDays(today, -1), today),
+        ...range('hour_bank', lookback, today),
         ...range('absences', lookback, addDays(today, 120)),
       ];
     }

@@ -11,6 +11,7 @@
  */
 import { UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
+import { companyTimezone } from '../config.js';
 import { scrubSecrets } from '../logger.js';
 import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
 import { todayIn } from '../util/time.js';
@@ -62,6 +63,8 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const queueName = job.queueName;
   const data = parseJobData(job.data);
   const { connection, api } = rt.client(data.connection);
+  // spec 1.2: the company's date-times are in its local time (COMPANY_TIMEZONES).
+  const zone = companyTimezone(connection, data.company);
   const { pool, schema } = rt.warehouse;
   const logger = rt.logger.child({ job: job.id, resource: data.resource });
   const now = options.now ?? (() => new Date());
@@ -113,7 +116,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
       if (!window) throw new InvalidJobError(`${data.resource} needs a window`);
       return window;
     },
-    timezone: () => connection.timezone,
+    timezone: () => zone,
     call: (w) => call(w),
     count: (tables, rejected = 0) => {
       totals.rejected += rejected;
@@ -161,7 +164,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const durationMs = Date.now() - started;
   await finishRun(pool, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
   let recorded = false;
-  if (window && data.company && isSettled(window, todayIn(connection.timezone, now()))) {
+  if (window && data.company && isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)) {
     await recordWindow(pool, schema, {
       connection: data.connection,
       company: data.company,

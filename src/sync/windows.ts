@@ -16,7 +16,7 @@ export interface DateWindow {
 /** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
 export const MAX_WINDOW_DAYS = 31;
 
-/** docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days, so those windows never count as done. */
+/** docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days, so those windows never count as done (the default of SYNC_LOOKBACK_DAYS). */
 export const LOOKBACK_DAYS = 35;
 
 /** Number of days in `w`, both ends included. */

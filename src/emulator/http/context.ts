@@ -11,6 +11,7 @@ import type { History } from '../history.js';
 import type { ResolvedOptions } from '../options.js';
 import type { World } from '../world.js';
 import type { FaultQueue } from '../queued-faults.js';
+import { corruptOneElement, isCorrupt } from '../corrupt-element.js';
 import type { Traffic } from './traffic.js';
 import type { QueryParams } from './query-params.js';
 
@@ -57,7 +58,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sends `{"data": …, "meta": …}` with the given status. */
 export function sendData(reply: FastifyReply, status: number, data: unknown, meta?: unknown): FastifyReply {
-  const body = meta === undefined ? { data } : { data, meta };
+  const spoiled = Array.isArray(data) && isCorrupt(reply.request.raw) ? [...corruptOneElement(data)] : data;
+  const body = meta === undefined ? { data: spoiled } : { data: spoiled, meta };
   return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
 }
 
@@ -90,5 +92,6 @@ function* envelopeChunks(items: Iterable<unknown>, meta: unknown): Generator<Buf
  * large period never sits in memory whole.
  */
 export function streamList(reply: FastifyReply, items: Iterable<unknown>, meta?: unknown): FastifyReply {
-  return reply.code(200).type(JSON_TYPE).send(Readable.from(envelopeChunks(items, meta), { objectMode: false }));
+  const sent = isCorrupt(reply.request.raw) ? corruptOneElement(items) : items;
+  return reply.code(200).type(JSON_TYPE).send(Readable.from(envelopeChunks(sent, meta), { objectMode: false }));
 }

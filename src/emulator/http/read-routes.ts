@@ -25,6 +25,7 @@ import {
 import type { DayRecord } from '../history.js';
 import type { LookupTable } from '../world.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
+import { markCorrupt } from '../corrupt-element.js';
 import { QueryParams } from './query-params.js';
 
 /** Route prefix of spec §4. */
@@ -65,12 +66,16 @@ function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: 
     const fault = ctx.faultQueue.take(
       path.slice(1),
       scope.map((c) => c.cnpj),
-      (kind) => kind !== 'empty' || listsData(path, q),
+      (kind) =>
+        kind === 'empty' || kind === 'corrupt' ? listsData(path, q) : kind === 'range-exceeded' ? q.scalar('begin_date') !== undefined : true,
     );
     if (fault?.kind === 'rate-limit') {
       const retryAfter = String(fault.retryAfterSeconds ?? 60);
       throw new ApiFault(429, 'too_many_requests', 'Rate limit exceeded.', undefined, { 'retry-after': retryAfter });
     }
+    if (fault?.kind === 'range-exceeded') throw new ApiFault(422, 'date_range_exceeded', 'The period may not exceed 31 days.', null);
+    if (fault?.kind === 'refuse') throw new ApiFault(422, 'validation_failed', 'The request was refused.');
+    if (fault?.kind === 'corrupt') markCorrupt(request.raw);
     if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
     if (fault?.kind === 'empty') return emptyAnswer(ctx, path, handler, company, q, reply);
     if (fault?.kind === 'cut') cutRequests.add(request.raw);

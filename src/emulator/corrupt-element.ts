@@ -1,0 +1,75 @@
+/**
+ * The queued fault `corrupt` (queued-faults.ts): one element of a list answer with one
+ * field no system could store — a date-time `2025-13-45 25:00:00` (or, in an element
+ * without date-times, a date `2025-13-45`). The rest of the answer is untouched and the
+ * ground truth does not know of it: a sync should load everything else, reject that one
+ * record, and take nothing of it for deleted.
+ */
+
+/** What a broken date-time reads. */
+export const BROKEN_DATE_TIME = '2025-13-45 25:00:00';
+/** What a broken date reads. */
+export const BROKEN_DATE = '2025-13-45';
+
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Requests whose list answer `corrupt` spoils (set by the route, read by the senders of context.ts). */
+const corruptRequests = new WeakSet<object>();
+
+/** Marks the answer of `raw` (a request's Node request object) to be corrupted. */
+export function markCorrupt(raw: object): void {
+  corruptRequests.add(raw);
+}
+
+/** True when the answer of `raw` is to be corrupted. */
+export function isCorrupt(raw: object): boolean {
+  return corruptRequests.has(raw);
+}
+
+/** Path of the first string matching `re`, depth first in key order; undefined when none. */
+function findString(value: unknown, re: RegExp): (string | number)[] | undefined {
+  if (typeof value === 'string') return re.test(value) ? [] : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [k, v] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const inner = findString(v, re);
+    if (inner) return [k, ...inner];
+  }
+  return undefined;
+}
+
+/** A copy of `item` with its first date-time (else its first date) broken; undefined when it has neither. */
+export function breakOneField(item: unknown): unknown {
+  const dateTime = findString(item, DATE_TIME_RE);
+  const path = dateTime ?? findString(item, DATE_RE);
+  if (!path || path.length === 0) return undefined;
+  const copy = structuredClone(item) as Record<string | number, unknown>;
+  const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, copy);
+  parent[path.at(-1)!] = dateTime ? BROKEN_DATE_TIME : BROKEN_DATE;
+  return copy;
+}
+
+/**
+ * The items with one of them broken: the first one after the first that has a date (so
+ * the broken element sits in the middle of the answer), or the only one. Streams as it
+ * goes: holds at most the first item.
+ */
+export function* corruptOneElement(items: Iterable<unknown>): Generator<unknown> {
+  let first: { item: unknown } | undefined;
+  let broken = false;
+  let index = 0;
+  for (const item of items) {
+    if (index++ === 0) {
+      first = { item };
+      continue;
+    }
+    if (first) {
+      yield first.item;
+      first = undefined;
+    }
+    const spoiled = broken ? undefined : breakOneField(item);
+    if (spoiled !== undefined) broken = true;
+    yield spoiled ?? item;
+  }
+  if (first) yield breakOneField(first.item) ?? first.item;
+}

@@ -1,0 +1,44 @@
+/**
+ * Schema drift the sync recorded (`schema_drift`, src/sync/drift-log.ts): values of
+ * source-owned lists not seen before (a new punch origin) and fields no schema names.
+ * Neither stops the sync; `punchline status` lists them so someone decides whether the
+ * warehouse or the reports should know them.
+ */
+import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+
+/** One piece of drift. */
+export interface DriftEntry {
+  /** `new_value` or `unknown_field`. */
+  readonly kind: 'new_value' | 'unknown_field';
+  /** Endpoint of an unknown field (empty for a new value: a list's values are shared by its endpoints). */
+  readonly endpoint: string;
+  /** The field, e.g. `point.origin` or `days[].points[].selfie_url`. */
+  readonly field: string;
+  /** The new value (empty for an unknown field). */
+  readonly value: string;
+  /** When the sync first saw it (ISO 8601). */
+  readonly firstSeenAt: string;
+  /** When it last saw it (ISO 8601). */
+  readonly lastSeenAt: string;
+}
+
+/** Reads every recorded drift, new values first; null when the warehouse has no `schema_drift` yet. */
+export async function readSchemaDrift(pool: QueryablePool, schema: string): Promise<DriftEntry[] | null> {
+  try {
+    const { rows } = await pool.query(
+      `select kind, endpoint, field, value, first_seen_at, last_seen_at from ${quoteIdent(schema)}.schema_drift order by kind, field, value, endpoint`,
+    );
+    type Row = { kind: DriftEntry['kind']; endpoint: string; field: string; value: string; first_seen_at: Date; last_seen_at: Date };
+    return (rows as Row[]).map((r) => ({
+      kind: r.kind,
+      endpoint: r.endpoint,
+      field: r.field,
+      value: r.value,
+      firstSeenAt: new Date(r.first_seen_at).toISOString(),
+      lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    }));
+  } catch (err) {
+    if (isMissingRelation(err)) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Time-zone warnings: a company whose address (`companies.zip_code`) lies in a Brazilian
+ * state whose legal time differs from the zone the sync reads its date-times in (spec 1.2:
+ * the company's local time; COMPANY_TIMEZONES, else the connection's zone). Every punch of
+ * such a company is stored an hour or two off, silently, so `status` and `/metrics` say so.
+ * The zone in use comes from the configuration of the process that asks; the connections
+ * are those that synced the company (sync_runs), or every configured one before any did.
+ */
+import { companyTimezone, type Config } from '../config.js';
+import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
+import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+
+/** A zone the sync uses for a company, and through which connection. */
+export interface ZoneInUse {
+  /** Connection name, or null when no connection is configured (API_TIMEZONE and COMPANY_TIMEZONES). */
+  readonly connection: string | null;
+  /** IANA zone. */
+  readonly zone: string;
+}
+
+/** Which zones the sync uses for a company, given the connections that synced it. */
+export type ZonesInUse = (cnpj: string, syncedBy: readonly string[]) => readonly ZoneInUse[];
+
+/** {@link ZonesInUse} of a configuration. */
+export function zonesFromConfig(config: Pick<Config, 'connections' | 'apiTimezone' | 'companyTimezones'>): ZonesInUse {
+  return (cnpj, syncedBy) => {
+    const synced = config.connections.filter((c) => syncedBy.includes(c.name));
+    const connections = synced.length > 0 ? synced : config.connections;
+    if (connections.length === 0) return [{ connection: null, zone: config.companyTimezones[cnpj] ?? config.apiTimezone }];
+    return connections.map((c) => ({ connection: c.name, zone: companyTimezone(c, cnpj) }));
+  };
+}
+
+/** A company whose zone in use is not the legal time at its address. */
+export interface TimeZoneWarning {
+  /** CNPJ. */
+  readonly company: string;
+  /** `zip_code` as stored. */
+  readonly zipCode: string;
+  /** State of the CEP (`AM`). */
+  readonly state: string;
+  /** Connection that reads it in `zone` (null when none is configured). */
+  readonly connection: string | null;
+  /** The zone in use. */
+  readonly zone: string;
+  /** Its UTC offset now, e.g. `UTC−3`. */
+  readonly offset: string;
+  /** The state's legal zone, e.g. `America/Manaus`. */
+  readonly legalZone: string;
+  /** The legal UTC offset now, e.g. `UTC−4` (`UTC−4 or UTC−5` where a state has two). */
+  readonly legalOffset: string;
+}
+
+/** A company as the check reads it. */
+export interface CompanyAddress {
+  readonly cnpj: string;
+  readonly zipCode: string | null;
+  /** Connections that synced it. */
+  readonly syncedBy: readonly string[];
+}
+
+/** The warnings of `companies` (pure): one per company and zone in use that disagrees with its CEP at `now`. */
+export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUse: ZonesInUse, now: Date): TimeZoneWarning[] {
+  const out: TimeZoneWarning[] = [];
+  for (const c of companies) {
+    for (const { connection, zone } of zonesInUse(c.cnpj, c.syncedBy)) {
+      const check = checkZoneAgainstCep(zone, c.zipCode, now);
+      if (!check || check.agrees) continue;
+      out.push({
+        company: c.cnpj,
+        zipCode: c.zipCode ?? '',
+        state: check.legal.state,
+        connection,
+        zone,
+        offset: formatOffset(check.offsetInUse),
+        legalZone: check.legal.zones[0]!,
+        legalOffset: check.legalOffsets.map(formatOffset).join(' or '),
+      });
+    }
+  }
+  return out;
+}
+
+/** Reads the companies' CEPs and who synced them; null when the warehouse is not migrated. */
+export async function readCompanyAddresses(pool: QueryablePool, schema: string): Promise<CompanyAddress[] | null> {
+  const s = quoteIdent(schema);
+  try {
+    const { rows } = await pool.query(
+      `select c.cnpj, c.zip_code,
+              coalesce((select array_agg(distinct r.connection) from ${s}.sync_runs r where r.company_cnpj = c.cnpj and r.status = 'succeeded'), '{}') as synced_by
+         from ${s}.companies c order by c.cnpj`,
+    );
+    return (rows as { cnpj: string; zip_code: string | null; synced_by: string[] }[]).map((r) => ({
+      cnpj: r.cnpj,
+      zipCode: r.zip_code,
+      syncedBy: r.synced_by,
+    }));
+  } catch (err) {
+    if (isMissingRelation(err)) return null;
+    throw err;
+  }
+}
+
+/** Reads the companies and checks them (empty when the warehouse is not migrated). */
+export async function readTimeZoneWarnings(pool: QueryablePool, schema: string, zonesInUse: ZonesInUse, now: Date): Promise<TimeZoneWarning[]> {
+  return timeZoneWarnings((await readCompanyAddresses(pool, schema)) ?? [], zonesInUse, now);
+}
