@@ -26,6 +26,7 @@ export const syncResource: JobProcessor = async (ctx) => {
       timezone: ctx.timezone(),
       ...(windowed ? { window: ctx.window() } : {}),
       force: ctx.data.force ?? false,
+      ...(ctx.data.seenRemovals ? { seenRemovals: ctx.data.seenRemovals } : {}),
     },
     ctx.signal,
   );

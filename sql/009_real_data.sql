@@ -3,8 +3,8 @@
 -- or entered by a manager has no GPS, a contractor no PIS or registration number, an
 -- adjustment awaiting a manager no observation, an absence without a medical certificate
 -- no diagnosis. collaborators keeps the CPF as sent when it differed from its 11 digits.
--- hour_totals and hour_bank_balances keep one row per collaborator record, since one CPF
--- can have two records in a company and period (a duplicated CPF, a re-hire).
+-- hour_totals, hour_bank_balances and work_days keep one row per collaborator record,
+-- since one CPF can have two records in a company and period (a duplicated CPF, a re-hire).
 -- rejected_records holds the elements a sync could not store; schema_drift what the API
 -- sends that its spec does not say; window_loads what each window's answer held.
 
@@ -101,6 +101,71 @@ ALTER TABLE hour_bank_balances ALTER COLUMN collaborator_record DROP DEFAULT,
   ADD PRIMARY KEY (company_cnpj, balance_date, cpf, collaborator_record);
 COMMENT ON COLUMN hour_bank_balances.collaborator_record IS 'Which record of the CPF the row is about: the admission date of that record as sent (YYYY-MM-DD; empty when the record has none). Natural key with company_cnpj, cpf and balance_date.';
 COMMENT ON TABLE hour_bank_balances IS 'Overtime and hour-bank balance per collaborator record and day. Source: GET /customer/v2/overtime?date= (spec 2.11), read one day at a time. Durations in signed integer seconds. A CPF with two records (duplicated, re-hired) has a row per record (collaborator_record). Filter deleted_at IS NULL for current data.';
+
+-- Work days are per collaborator record too (each record lists its own days), and a
+-- punch names the record whose day it was listed under.
+ALTER TABLE work_days ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
+UPDATE work_days w SET collaborator_record = coalesce(c.admission_date::text, '')
+  FROM collaborators c WHERE c.company_cnpj = w.company_cnpj AND c.cpf = w.cpf;
+ALTER TABLE work_days ALTER COLUMN collaborator_record DROP DEFAULT,
+  DROP CONSTRAINT work_days_pkey,
+  ADD PRIMARY KEY (company_cnpj, work_date, cpf, collaborator_record);
+COMMENT ON COLUMN work_days.collaborator_record IS 'Which record of the CPF the day belongs to: the admission date of that record as sent (YYYY-MM-DD; empty when the record has none). Natural key with company_cnpj, cpf and work_date.';
+COMMENT ON TABLE work_days IS 'One row per collaborator record and day returned with punches. Source: GET /customer/v2/point/getFromPeriod, days[] (spec 2.12). A CPF with two records (duplicated, re-hired) has a row per record (collaborator_record). Filter deleted_at IS NULL for current data.';
+
+ALTER TABLE punches ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
+UPDATE punches p SET collaborator_record = coalesce(c.admission_date::text, '')
+  FROM collaborators c WHERE c.company_cnpj = p.company_cnpj AND c.cpf = p.cpf;
+ALTER TABLE punches ALTER COLUMN collaborator_record DROP DEFAULT;
+COMMENT ON COLUMN punches.collaborator_record IS 'Which record of the CPF the punch was listed under: the admission date of that record as sent (empty when none); see work_days.collaborator_record.';
+
+-- daily_attendance: one row per collaborator record and day, punches counted per record.
+CREATE OR REPLACE VIEW daily_attendance AS
+SELECT
+  d.company_cnpj,
+  d.cpf,
+  c.name AS collaborator_name,
+  c.department,
+  d.work_date,
+  d.shift,
+  p.first_in_local,
+  CASE WHEN p.punch_count >= 2 THEN p.last_punch_local END AS last_out_local,
+  p.first_in_at,
+  CASE WHEN p.punch_count >= 2 THEN p.last_punch_at END AS last_out_at,
+  coalesce(p.punch_count, 0)::integer AS punch_count,
+  d.worked_seconds,
+  round(d.worked_seconds / 3600.0, 2) AS worked_hours,
+  coalesce(t.late_seconds, 0) AS late_seconds,
+  (t.cpf IS NOT NULL) AS is_late,
+  (d.shift ~ '[0-9]:[0-5][0-9]') AS is_scheduled,
+  (d.shift ~ '[0-9]:[0-5][0-9]' AND coalesce(p.punch_count, 0) = 0 AND ab.absence_type IS NULL) AS is_absent,
+  (ab.absence_type IS NOT NULL) AS on_leave,
+  ab.absence_type,
+  d.collaborator_record
+FROM work_days d
+LEFT JOIN collaborators c ON c.company_cnpj = d.company_cnpj AND c.cpf = d.cpf
+LEFT JOIN (
+  SELECT company_cnpj, cpf, work_date, collaborator_record,
+         min(punched_at_local) AS first_in_local, max(punched_at_local) AS last_punch_local,
+         min(punched_at) AS first_in_at, max(punched_at) AS last_punch_at,
+         count(*) AS punch_count
+  FROM punches
+  WHERE deleted_at IS NULL
+  GROUP BY company_cnpj, cpf, work_date, collaborator_record
+) p ON p.company_cnpj = d.company_cnpj AND p.cpf = d.cpf AND p.work_date = d.work_date AND p.collaborator_record = d.collaborator_record
+LEFT JOIN tardiness t ON t.company_cnpj = d.company_cnpj AND t.cpf = d.cpf AND t.work_date = d.work_date
+LEFT JOIN LATERAL (
+  SELECT a.absence_type
+  FROM absence_collaborators ac
+  JOIN absences a ON a.absence_id = ac.absence_id AND a.deleted_at IS NULL
+  WHERE ac.company_cnpj = d.company_cnpj AND ac.cpf = d.cpf AND ac.deleted_at IS NULL
+    AND d.work_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
+  ORDER BY a.begins_at_local, a.absence_id
+  LIMIT 1
+) ab ON true
+WHERE d.deleted_at IS NULL;
+COMMENT ON VIEW daily_attendance IS 'One row per collaborator record and day returned by point/getFromPeriod (work_days): first entry, last exit, punch count, worked time, tardiness and absence flags. Deleted rows are left out. Times are company local wall-clock (*_local) or instants (*_at). A CPF with two records that day (duplicated, re-hired) has a row per record.';
+COMMENT ON COLUMN daily_attendance.collaborator_record IS 'Which record of the CPF the row is about (work_days.collaborator_record).';
 
 CREATE TABLE rejected_records (
   id                bigserial PRIMARY KEY,

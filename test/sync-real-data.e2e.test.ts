@@ -51,8 +51,6 @@ describe('a backfill of a source with the quirks of real data', () => {
   it('ends equal to the emulator data, set by set: both records of a duplicated CPF and of a re-hire have their totals and balances', async () => {
     const diffs = await compareWithTruth(h, FROM, TO, TODAY);
     for (const [category, d] of Object.entries(diffs)) {
-      // Work days of a duplicated CPF: see the it.fails below.
-      if (category === 'workDays') continue;
       expect({ category, missing: d.missing, extra: d.extra }).toEqual({ category, missing: [], extra: [] });
       expect(d.expected, category).toBeGreaterThan(0);
     }
@@ -144,12 +142,13 @@ describe('a backfill of a source with the quirks of real data', () => {
     }
   });
 
-  // Engine gap found while testing issue 13: work_days is keyed (company, cpf, day), so the
-  // two records of a duplicated CPF, which both have a day, leave one row (the other
-  // record's worked time is lost without an error). Needs collaborator_record in its key.
-  it.fails('keeps a work day per collaborator record of a duplicated CPF', async () => {
-    const diffs = await compareWithTruth(h, FROM, TO, TODAY);
-    expect(diffs.workDays!.missing).toEqual([]);
+  it('keeps a work day per collaborator record of a duplicated CPF, with its own worked time', async () => {
+    const dup = h.emulator.truth.duplicates(hq).find((d) => d.kind === 'duplicateCpf')!;
+    const days = await q(
+      `select collaborator_record, count(*)::int as n from $S.work_days where company_cnpj = $1 and cpf = $2 and deleted_at is null group by 1 order by 1`,
+      [hq, dup.cpf],
+    );
+    expect(days).toHaveLength(2);
   });
 
   describe('a branch in another time zone', () => {

@@ -130,7 +130,7 @@ describe('the load engine', () => {
     /** Tardiness of April answered by `answer(n)` on the n-th call. */
     const loadApril = (answer: (n: number) => CollaboratorTardiness[]) => {
       const api = new FixtureApi({ tardiness: (_q, call) => answer(call.n) });
-      return { api, result: loadWith(t, 'tardiness', { window: APRIL }, api) };
+      return { api, result: loadWith(t, 'tardiness', { window: APRIL, attempts: 1 }, api) };
     };
     const april = async () => rows(`SELECT xmin::text AS version, * FROM $S.tardiness WHERE work_date BETWEEN '2024-04-01' AND '2024-04-30' ORDER BY work_date`);
 
@@ -142,41 +142,59 @@ describe('the load engine', () => {
       await loadApril(() => late(days)).result;
     });
 
-    it('reads the window again when an answer would empty it, and removes nothing when the second answer has the rows', async () => {
+    it('refuses an answer that would empty the window: removes nothing and says what it refused', async () => {
       const before = await april();
       expect(before).toHaveLength(4);
-      const { api, result } = loadApril((n) => (n === 1 ? [] : late(days)));
-      expect((await result).tables.tardiness).toEqual({ received: 4, inserted: 0, updated: 0, deleted: 0, unchanged: 4 });
-      expect(api.calls).toHaveLength(2);
-      expect(await april()).toEqual(before);
-    });
-
-    it('fails with SuspiciousAnswerError and changes nothing when the second answer disagrees and is suspicious too', async () => {
-      const before = await april();
-      const { api, result } = loadApril((n) => (n === 1 ? [] : late(days.slice(0, 1))));
+      const { api, result } = loadApril(() => []);
       const err = await result.catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SuspiciousAnswerError);
       expect((err as SuspiciousAnswerError).code).toBe('suspicious_answer');
+      expect((err as SuspiciousAnswerError).refused).toEqual([{ table: 'tardiness', live: 4, removing: 4 }]);
       expect((err as Error).message).toBe(
-        "tardiness: the answer would remove 4 of the window's 4 live tardiness rows, and reading it again gave another answer (3 of 4 tardiness rows); nothing was applied, the job will retry",
+        "tardiness: the answer would remove 4 of the window's 4 live tardiness rows; nothing was removed, the next attempt reads the window again and removes only if its answer agrees",
       );
-      expect(api.calls).toHaveLength(2);
+      expect(api.calls).toHaveLength(1);
       expect(await april()).toEqual(before);
     });
 
-    it('applies the removal when the second answer is empty too', async () => {
-      const { api, result } = loadApril(() => []);
-      expect((await result).tables.tardiness).toEqual({ received: 0, inserted: 0, updated: 0, deleted: 4, unchanged: 0 });
-      expect(api.calls).toHaveLength(2);
+    const refusedAll = [{ table: 'tardiness', live: 4, removing: 4 }];
+
+    it('removes nothing on the next attempt when its answer has the rows', async () => {
+      const before = await april();
+      const api = new FixtureApi({ tardiness: () => late(days) });
+      const stats = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: refusedAll }, api);
+      expect(stats.tables.tardiness).toEqual({ received: 4, inserted: 0, updated: 0, deleted: 0, unchanged: 4 });
+      expect(await april()).toEqual(before);
+    });
+
+    it('refuses again when the next answer differs and is suspicious too, naming both', async () => {
+      const before = await april();
+      const api = new FixtureApi({ tardiness: () => late(days.slice(0, 1)) });
+      const err = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: refusedAll, attempts: 1 }, api).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SuspiciousAnswerError);
+      expect((err as Error).message).toBe(
+        "tardiness: the answer would remove 3 of the window's 4 live tardiness rows; the previous attempt's answer differed (4 of 4 tardiness); nothing was removed, the next attempt reads the window again and removes only if its answer agrees",
+      );
+      expect(await april()).toEqual(before);
+    });
+
+    it('applies the removal on the next attempt when its answer agrees', async () => {
+      const api = new FixtureApi({ tardiness: () => [] });
+      const stats = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: refusedAll }, api);
+      expect(stats.tables.tardiness).toEqual({ received: 0, inserted: 0, updated: 0, deleted: 4, unchanged: 0 });
       expect(await april()).toEqual([]);
     });
 
-    it('applies the removal to every table of the resource when both answers are empty', async () => {
+    it('judges every table of the resource: both refused at once, both applied when the next answer agrees', async () => {
       const window = { from: '2024-07-01', to: '2024-07-31' };
       await loadWith(t, 'punches', { window }, { 'point/getFromPeriod': [pointsOf(CPF_1, { '2024-07-01': [point(70_001, '2024-07-01 08:00:00')] })] });
-      const api = new FixtureApi({ 'point/getFromPeriod': [] });
-      const stats = await loadWith(t, 'punches', { window }, api);
-      expect(api.calls).toHaveLength(2);
+      const err = await loadWith(t, 'punches', { window, attempts: 1 }, { 'point/getFromPeriod': [] }).catch((e: unknown) => e);
+      const refused = (err as SuspiciousAnswerError).refused;
+      expect(refused).toEqual([
+        { table: 'work_days', live: 1, removing: 1 },
+        { table: 'punches', live: 1, removing: 1 },
+      ]);
+      const stats = await loadWith(t, 'punches', { window, seenRemovals: refused }, { 'point/getFromPeriod': [] });
       expect(stats.tables.work_days).toMatchObject({ deleted: 1 });
       expect(stats.tables.punches).toMatchObject({ deleted: 1 });
     });

@@ -22,6 +22,8 @@ import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/warehouse/migrate.js';
 import { FixtureApi, type Answers } from './support/fixture-api.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
+import type { Removal } from '../src/sync/job-data.js';
+import { SuspiciousAnswerError } from '../src/sync/errors.js';
 
 /** Company A of the fixtures (leading zero on purpose). */
 export const CNPJ_A = '01234567000189';
@@ -159,22 +161,36 @@ export interface LoadTarget {
   timezone?: string;
   force?: boolean;
   storeBinaries?: boolean;
+  /** Removals an earlier attempt refused (see loadResource). */
+  seenRemovals?: readonly Removal[];
+  /** 1: a refused removal throws; otherwise a second attempt follows, as a job's retry would. */
+  attempts?: 1;
 }
 
 /**
  * Runs the real engine (`loadResource`) for one resource of the catalog, answered by
  * `answers` (or a fixture API the test keeps, to count its calls).
  */
-export function loadWith(t: TestWarehouse, resource: Resource, target: LoadTarget, answers: Answers | FixtureApi): Promise<LoadResult> {
+export async function loadWith(t: TestWarehouse, resource: Resource, target: LoadTarget, answers: Answers | FixtureApi): Promise<LoadResult> {
   const api = answers instanceof FixtureApi ? answers : new FixtureApi(answers);
-  return loadResource(engineOf(t, api, { storeBinaries: target.storeBinaries ?? false }), {
-    connection: 'default',
-    name: resource,
-    declaration: CATALOG[resource],
-    company: target.company ?? CNPJ_A,
-    scope: undefined,
-    timezone: target.timezone ?? TZ,
-    ...(target.window ? { window: target.window } : {}),
-    force: target.force ?? false,
-  });
+  const load = (seenRemovals: readonly Removal[] | undefined) =>
+    loadResource(engineOf(t, api, { storeBinaries: target.storeBinaries ?? false }), {
+      connection: 'default',
+      name: resource,
+      declaration: CATALOG[resource],
+      company: target.company ?? CNPJ_A,
+      scope: undefined,
+      timezone: target.timezone ?? TZ,
+      ...(seenRemovals ? { seenRemovals } : {}),
+      ...(target.window ? { window: target.window } : {}),
+      force: target.force ?? false,
+    });
+  try {
+    return await load(target.seenRemovals);
+  } catch (err) {
+    // As a job would: the next attempt reads again, and removes what the first one refused
+    // if its answer agrees (`attempts: 1` shows the refusal itself).
+    if (!(err instanceof SuspiciousAnswerError) || target.attempts === 1) throw err;
+    return load(err.refused);
+  }
 }

@@ -19,7 +19,7 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   collaborators: ['company_cnpj', 'cpf'],
   collaborator_history: ['company_cnpj', 'cpf', 'valid_from'],
   punches: ['point_id'],
-  work_days: ['company_cnpj', 'cpf', 'work_date'],
+  work_days: ['company_cnpj', 'cpf', 'work_date', 'collaborator_record'],
   hour_totals: ['company_cnpj', 'cpf', 'period_start', 'period_end', 'collaborator_record'],
   tardiness: ['company_cnpj', 'cpf', 'work_date'],
   adjustment_requests: ['company_cnpj', 'cpf', 'request_date', 'seq'],

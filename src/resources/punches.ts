@@ -6,13 +6,14 @@
  */
 import { durationValueToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 
 const tables = {
   work_days: {
     table: 'work_days',
-    key: ['company_cnpj', 'cpf', 'work_date'],
-    columns: { company_cnpj: 'text', cpf: 'text', work_date: 'date', shift: 'text', worked_seconds: 'int4' },
+    key: ['company_cnpj', 'cpf', 'work_date', 'collaborator_record'],
+    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', work_date: 'date', shift: 'text', worked_seconds: 'int4' },
     softDelete: true,
     missing: { mode: 'soft-delete', where: inWindow('work_date') },
   },
@@ -23,6 +24,7 @@ const tables = {
       point_id: 'int8',
       company_cnpj: 'text',
       cpf: 'text',
+      collaborator_record: 'text',
       work_date: 'date',
       punched_at_local: 'timestamp',
       punched_at: 'timestamptz',
@@ -54,14 +56,23 @@ export const punches = defineResource({
       people: (c) => [c],
       rows(c, out, x) {
         const cpf = c.national_registry;
+        const record = collaboratorRecord(c);
         for (const d of c.days) {
           // spec 1.2: HH:MM:SS, or decimal hours with decimal_format=1
-          out.work_days({ company_cnpj: x.company, cpf, work_date: d.date, shift: d.shift, worked_seconds: durationValueToSeconds(d.worked_time) });
+          out.work_days({
+            company_cnpj: x.company,
+            cpf,
+            collaborator_record: record,
+            work_date: d.date,
+            shift: d.shift,
+            worked_seconds: durationValueToSeconds(d.worked_time),
+          });
           for (const p of d.points) {
             out.punches({
               point_id: p.point_id,
               company_cnpj: x.company,
               cpf,
+              collaborator_record: record,
               work_date: d.date,
               punched_at_local: p.datetime,
               punched_at: x.toUtc(p.datetime),

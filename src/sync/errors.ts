@@ -3,6 +3,7 @@
  * at once instead of burning its attempts (docs/architecture.md "Failure handling").
  */
 import { UnrecoverableError } from 'bullmq';
+import type { Removal } from './job-data.js';
 
 /** A permanent sync failure: the job fails without retrying. */
 export class PermanentSyncError extends UnrecoverableError {
@@ -69,16 +70,21 @@ export class InvalidJobError extends PermanentSyncError {
 }
 
 /**
- * Two answers for one window disagree, and the first would have removed most of the
- * window's rows (an empty or truncated answer from a glitching source looks just like
- * everything deleted). Nothing was applied; the job retries later.
+ * An answer would remove most of a window's live rows, or all of them (an empty or cut
+ * answer from a glitching source looks just like everything deleted). Nothing was
+ * applied; the job retries, and the next attempt applies the removal only if its answer
+ * would remove exactly the same (`refused` is kept in the job's data for it).
  */
 export class SuspiciousAnswerError extends Error {
   override readonly name = 'SuspiciousAnswerError';
   readonly code = 'suspicious_answer';
-  constructor(resource: string, first: { table: string; live: number; removing: number }, second: { table: string; live: number; removing: number }) {
-    super(
-      `${resource}: the answer would remove ${first.removing} of the window's ${first.live} live ${first.table} rows, and reading it again gave another answer (${second.removing} of ${second.live} ${second.table} rows); nothing was applied, the job will retry`,
-    );
+  constructor(
+    resource: string,
+    readonly refused: readonly Removal[],
+    previous?: readonly Removal[],
+  ) {
+    const what = refused.map((r) => `${r.removing} of the window's ${r.live} live ${r.table} rows`).join(', ');
+    const before = previous?.length ? `; the previous attempt's answer differed (${previous.map((r) => `${r.removing} of ${r.live} ${r.table}`).join(', ')})` : '';
+    super(`${resource}: the answer would remove ${what}${before}; nothing was removed, the next attempt reads the window again and removes only if its answer agrees`);
   }
 }

@@ -26,6 +26,9 @@ export const syncJobData = z
     force: z.boolean().default(false),
     followUp: z.boolean().default(false),
     origin: z.enum(JOB_ORIGINS).default('backfill'),
+    seenRemovals: z
+      .array(z.object({ table: z.string(), live: z.number().int(), removing: z.number().int() }))
+      .optional(),
   })
   .refine((d) => (d.from === undefined) === (d.to === undefined), { message: 'from and to go together' })
   .refine((d) => d.from === undefined || d.to === undefined || d.from <= d.to, { message: 'from is after to' });
@@ -50,6 +53,18 @@ export interface SyncJobData {
   readonly followUp?: boolean;
   /** Why the job was queued. */
   readonly origin?: JobOrigin;
+  /**
+   * Removals an earlier attempt refused as suspicious (most or all of a window's rows);
+   * this attempt applies them only if its answer would remove exactly the same.
+   */
+  readonly seenRemovals?: readonly Removal[];
+}
+
+/** A removal the mass-removal guard refused: of a table, `removing` of `live` rows. */
+export interface Removal {
+  readonly table: string;
+  readonly live: number;
+  readonly removing: number;
 }
 
 /** What a sync job returns (BullMQ `returnvalue`), summed up by `backfill`. */

@@ -26,6 +26,7 @@ import { quoteIdent } from '../warehouse/db.js';
 import { upholdPrivacy } from '../warehouse/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
+import type { Removal } from './job-data.js';
 import { publishLoadSpan } from './loader-timing.js';
 import { flushDrift } from './drift-log.js';
 import { recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
@@ -71,6 +72,8 @@ export interface LoadRequest {
   readonly window?: DateWindow;
   /** For `items` resources: fetch items already stored too. */
   readonly force?: boolean;
+  /** Removals an earlier attempt refused; applied now only if this answer removes the same. */
+  readonly seenRemovals?: readonly Removal[];
 }
 
 /** What a load wrote, per table. */
@@ -90,25 +93,23 @@ export const suspicious: RemovalGuard = (_table, live, removing) => !(removing *
 type Element = { index: number; ok: true; value: unknown; raw: unknown } | { index: number; ok: false; raw: unknown; error: Error };
 
 /**
- * Runs one load. When the answer would remove a suspicious share of a window's rows, the
- * window is read again and the removal applied only when the second answer agrees;
- * otherwise the load fails with a retryable {@link SuspiciousAnswerError}.
+ * Runs one load. When the answer would remove a suspicious share of a window's rows,
+ * nothing is applied and {@link SuspiciousAnswerError} (retryable) says what was refused;
+ * a later attempt, given those refusals as `seenRemovals`, applies a removal only when its
+ * own answer would remove exactly the same — the window is read again, after the job's
+ * back-off, before anything is removed.
  */
 export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
+  const seen = req.seenRemovals ?? [];
+  const agrees: RemovalGuard = (table, live, removing) =>
+    suspicious(table, live, removing) || seen.some((r) => r.table === table && r.live === live && r.removing === removing);
   try {
-    return await loadOnce(ctx, req, suspicious, signal);
-  } catch (first) {
-    if (!(first instanceof MassRemovals)) throw first;
-    ctx.logger.warn({ refused: first.refused }, 'answer would remove most of the window; reading it again');
-    // The second answer may remove what the first one would have, table by table.
-    const agrees: RemovalGuard = (table, live, removing) =>
-      suspicious(table, live, removing) || first.refused.some((r) => r.table === table && r.live === live && r.removing === removing);
-    try {
-      return await loadOnce(ctx, req, agrees, signal);
-    } catch (second) {
-      if (!(second instanceof MassRemovals)) throw second;
-      throw new SuspiciousAnswerError(req.name, first.refused[0]!, second.refused[0]!);
-    }
+    return await loadOnce(ctx, req, agrees, signal);
+  } catch (err) {
+    if (!(err instanceof MassRemovals)) throw err;
+    const refused = err.refused.map(({ table, live, removing }) => ({ table, live, removing }));
+    ctx.logger.warn({ refused, previous: seen }, 'answer would remove most of the window; nothing removed, the next attempt reads it again');
+    throw new SuspiciousAnswerError(req.name, refused, seen.length > 0 ? seen : undefined);
   }
 }
 

@@ -16,7 +16,7 @@ import { scrubSecrets } from '../logger.js';
 import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
-import { InvalidJobError, PermanentSyncError } from './errors.js';
+import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import type { CallOptions } from '../api/client.js';
 import type { JobContext, JobProcessor } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
@@ -73,7 +73,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     throw new InvalidJobError(`${data.resource} needs a company and a window`);
   }
 
-  const totals = { inserted: 0, updated: 0, deleted: 0, rejected: 0 };
+  const totals = { inserted: 0, updated: 0, deleted: 0, rejected: 0, emptied: false };
   const followUps: SyncJobResult['followUps'] = [];
   const runId = await startRun(pool, schema, {
     jobId: job.id ?? jobIdFor(data),
@@ -121,6 +121,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     count: (tables, rejected = 0) => {
       totals.rejected += rejected;
       for (const [table, s] of Object.entries(tables)) {
+        if (s.received === 0 && s.deleted > 0) totals.emptied = true;
         totals.inserted += s.inserted;
         totals.updated += s.updated;
         totals.deleted += s.deleted;
@@ -150,6 +151,8 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err);
+    // The next attempt applies these removals only if its answer agrees (load-resource.ts).
+    if (err instanceof SuspiciousAnswerError) await job.updateData({ ...(job.data as object), seenRemovals: err.refused }).catch(() => undefined);
     await finishRun(pool, schema, runId, {
       status: 'failed',
       requests: counters.requests,
@@ -164,7 +167,9 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   const durationMs = Date.now() - started;
   await finishRun(pool, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
   let recorded = false;
-  if (window && data.company && isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)) {
+  // A window whose answer emptied a table is not taken as done: a later backfill reads it
+  // again, in case the source only looked empty.
+  if (window && data.company && !totals.emptied && isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)) {
     await recordWindow(pool, schema, {
       connection: data.connection,
       company: data.company,
@@ -177,7 +182,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   }
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
-  return { requests: counters.requests, ...totals, followUps, recorded };
+  return { requests: counters.requests, inserted: totals.inserted, updated: totals.updated, deleted: totals.deleted, followUps, recorded };
 }
 
 /** Maps a processor failure onto what BullMQ should do (see the file comment). */

@@ -149,12 +149,15 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
       adjusted_by: omitted('name', 'name of the manager who adjusted the punch'),
       has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
+      collaborator_record: shown('employment', 'admission date of the record the punch was listed under'),
       latitude: omitted('location', 'where the punch was made'),
       longitude: omitted('location', 'where the punch was made'),
       address: omitted('location', 'where the punch was made'),
     },
   },
-  work_days: { columns: { cpf: cpf() } },
+  work_days: {
+    columns: { cpf: cpf(), collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart') },
+  },
   audit_photos: {
     excludedFromAnalysts: 'photos of faces (biometric data)',
     person: { table: 'punches', column: 'point_id' },
@@ -237,6 +240,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       cpf: cpf(),
       collaborator_name: omitted('name', 'current name of the collaborator'),
       department: shown('employment'),
+      collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart'),
     },
   },
   monthly_hours: {
