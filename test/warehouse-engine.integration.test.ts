@@ -122,6 +122,50 @@ describe('the load engine', () => {
     });
   });
 
+  describe('when a window whose scope holds no row yet is loaded', () => {
+    const JULY_2023 = { from: '2023-07-01', to: '2023-07-31' };
+    const AUGUST_2023 = { from: '2023-08-01', to: '2023-08-31' };
+    const punchesOf = async (from: string, to: string) =>
+      rows(`SELECT point_id, cpf, work_date::text, address, deleted_at FROM $S.punches WHERE work_date BETWEEN '${from}' AND '${to}' ORDER BY 1`);
+
+    it('copies the rows straight in, reading the window once', async () => {
+      const api = new FixtureApi({ 'point/getFromPeriod': [pointsOf(CPF_1, { '2023-07-03': [point(9_001, '2023-07-03 08:00:00'), point(9_002, '2023-07-03 12:00:00')] })] });
+      const stats = await loadWith(t, 'punches', { window: JULY_2023 }, api);
+      expect(api.calls).toHaveLength(1);
+      expect(stats.tables.punches).toEqual({ received: 2, inserted: 2, updated: 0, deleted: 0, unchanged: 0 });
+      expect(stats.tables.work_days).toEqual({ received: 1, inserted: 1, updated: 0, deleted: 0, unchanged: 0 });
+      expect(await punchesOf(JULY_2023.from, JULY_2023.to)).toEqual([
+        expect.objectContaining({ point_id: '9001', cpf: CPF_1, deleted_at: null }),
+        expect.objectContaining({ point_id: '9002', cpf: CPF_1, deleted_at: null }),
+      ]);
+    });
+
+    it('reads the window again and merges it when a key it answers is already stored outside the window', async () => {
+      // Point 9001 moved from July to August: the fresh August window meets its key.
+      const api = new FixtureApi({ 'point/getFromPeriod': [pointsOf(CPF_1, { '2023-08-01': [point(9_001, '2023-08-01 08:00:00', { address: 'moved' }), point(9_003, '2023-08-01 12:00:00')] })] });
+      const stats = await loadWith(t, 'punches', { window: AUGUST_2023 }, api);
+      expect(api.calls).toHaveLength(2);
+      expect(stats.tables.punches).toEqual({ received: 2, inserted: 1, updated: 1, deleted: 0, unchanged: 0 });
+      expect(await punchesOf(AUGUST_2023.from, AUGUST_2023.to)).toEqual([
+        expect.objectContaining({ point_id: '9001', work_date: '2023-08-01', address: 'moved' }),
+        expect.objectContaining({ point_id: '9003', work_date: '2023-08-01' }),
+      ]);
+    });
+
+    it('reads the window again and keeps the last row when the answer holds a key twice', async () => {
+      const api = new FixtureApi({
+        'point/getFromPeriod': [
+          pointsOf(CPF_1, { '2023-09-04': [point(9_010, '2023-09-04 08:00:00', { address: 'first' })] }),
+          pointsOf(CPF_2, { '2023-09-05': [point(9_010, '2023-09-05 08:00:00', { address: 'last' })] }),
+        ],
+      });
+      const stats = await loadWith(t, 'punches', { window: { from: '2023-09-01', to: '2023-09-30' } }, api);
+      expect(api.calls).toHaveLength(2);
+      expect(stats.tables.punches).toMatchObject({ received: 1, inserted: 1 });
+      expect(await rows(`SELECT cpf, address FROM $S.punches WHERE point_id = 9010`)).toEqual([{ cpf: CPF_2, address: 'last' }]);
+    });
+  });
+
   describe('the mass-removal guard', () => {
     const days = ['2024-04-01', '2024-04-02', '2024-04-03', '2024-04-04'];
     const late = (dates: string[]): CollaboratorTardiness[] => [

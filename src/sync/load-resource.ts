@@ -18,7 +18,7 @@ import { normalizeCpf } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
 import { recordRejected } from '../ops/metrics.js';
 import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
-import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
+import { mergeStaged, MassRemovalError, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
 import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
@@ -104,13 +104,47 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
   const agrees: RemovalGuard = (table, live, removing) =>
     suspicious(table, live, removing) || seen.some((r) => r.table === table && r.live === live && r.removing === removing);
   try {
-    return await loadOnce(ctx, req, agrees, signal);
+    try {
+      return await loadOnce(ctx, req, agrees, true, signal);
+    } catch (err) {
+      if (!(err instanceof DirectConflict)) throw err;
+      // Another load wrote some of these keys meanwhile, or the answer held a key twice:
+      // read the window again and merge it the ordinary way.
+      ctx.logger.info({ err: err.cause }, 'a row copied straight in met an existing key; reading the window again to merge it');
+      return await loadOnce(ctx, req, agrees, false, signal);
+    }
   } catch (err) {
     if (!(err instanceof MassRemovals)) throw err;
     const refused = err.refused.map(({ table, live, removing }) => ({ table, live, removing }));
     ctx.logger.warn({ refused, previous: seen }, 'answer would remove most of the window; nothing removed, the next attempt reads it again');
     throw new SuspiciousAnswerError(req.name, refused, seen.length > 0 ? seen : undefined);
   }
+}
+
+/** A row copied straight into a table met a key already there (SQLSTATE 23505). */
+class DirectConflict extends Error {
+  override readonly name = 'DirectConflict';
+  constructor(override readonly cause: unknown) {
+    super('unique violation in a direct copy');
+  }
+}
+
+/**
+ * Whether a load copies its rows straight into its tables (all or none): when the load's scope
+ * holds no row of any of its tables yet — a backfill's usual case — there is nothing to
+ * reconcile and nothing to merge with, so the rows skip the `INSERT … ON CONFLICT` that
+ * would move them out of the temporary tables. Loads whose tables are written by two
+ * specs, have derived columns or work after the merge are always merged.
+ */
+async function directTargets(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[]): Promise<boolean> {
+  const none = false;
+  const { declaration } = req;
+  if (!req.window || declaration.read === 'items' || declaration.afterMerge) return none;
+  const eligible = specs.every((spec) => spec.missing !== undefined && spec.fixed === undefined && specs.filter((s) => s.table === spec.table).length === 1);
+  if (!eligible) return none;
+  const scope: LoadScope = { company: req.company, ...req.window };
+  for (const spec of specs) if (await scopeHasRows(client, schema, spec, scope)) return none;
+  return true;
 }
 
 /** Every table of a load whose removal the guard refused (each left untouched). */
@@ -121,7 +155,7 @@ class MassRemovals extends Error {
   }
 }
 
-async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, allowDirect: boolean, signal: AbortSignal | undefined): Promise<LoadResult> {
   const { declaration } = req;
   const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, (name) => `${quoteIdent(ctx.schema)}.${quoteIdent(name)}`, req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);
@@ -134,42 +168,64 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), 'stage_seen_collaborators'] : undefined,
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
     });
+    const direct = allowDirect && (await directTargets(client, ctx.schema, req, specs));
+    if (direct) for (const spec of specs) staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
     const writer = new ElementWriter(req, staging, specs, addsSeen, ctx.storeBinaries);
-    const answered = await readAll(ctx, req, writer, items, signal);
-    await staging.finish();
-
-    const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items: answered } : {}), protect: writer.protection() };
-    const tables: Record<string, TableStats> = {};
-    const refused: MassRemovalError[] = [];
-    for (const spec of specs) {
-      try {
-        tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
-      } catch (err) {
-        // Look at every table before deciding, so a second answer can be judged for all.
-        if (!(err instanceof MassRemovalError)) throw err;
-        refused.push(err);
-      }
+    try {
+      const answered = await readAll(ctx, req, writer, items, signal);
+      await staging.finish();
+      return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, addsSeen);
+    } catch (err) {
+      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict(err);
+      throw err;
     }
-    if (refused.length > 0) throw new MassRemovals(refused);
-    if (addsSeen) {
-      const seen = staging.tables().at(-1)!;
-      tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
-    }
-    if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
-    // Privacy, in the same transaction: people erased in this company stay erased, and
-    // new CPFs get their pseudonym (docs/privacy.md).
-    await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-
-    const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
-    await recordRejections(client, ctx.schema, key, writer.rejections);
-    if (req.window) {
-      const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
-      await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
-    }
-    await flushDrift(client, ctx.schema);
-    for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
-    return { tables, rejected: writer.rejections.length, ...(items ? { items: answered.length } : {}) };
   });
+}
+
+/** Merges the staged tables and records the load, in its transaction; `items` are those answered. */
+async function mergeAll(
+  ctx: EngineContext,
+  req: LoadRequest,
+  client: pg.PoolClient,
+  staging: Staging,
+  writer: ElementWriter,
+  items: number[] | undefined,
+  guard: RemovalGuard,
+  addsSeen: boolean,
+): Promise<LoadResult> {
+  const { declaration } = req;
+  const specs = Object.values(declaration.tables);
+  const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items } : {}), protect: writer.protection() };
+  const tables: Record<string, TableStats> = {};
+  const refused: MassRemovalError[] = [];
+  for (const spec of specs) {
+    try {
+      tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+    } catch (err) {
+      // Look at every table before deciding, so a second answer can be judged for all.
+      if (!(err instanceof MassRemovalError)) throw err;
+      refused.push(err);
+    }
+  }
+  if (refused.length > 0) throw new MassRemovals(refused);
+  if (addsSeen) {
+    const seen = staging.tables().at(-1)!;
+    tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
+  }
+  if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
+  // Privacy, in the same transaction: people erased in this company stay erased, and
+  // new CPFs get their pseudonym (docs/privacy.md).
+  await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
+
+  const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
+  await recordRejections(client, ctx.schema, key, writer.rejections);
+  if (req.window) {
+    const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
+    await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
+  }
+  await flushDrift(client, ctx.schema);
+  for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
+  return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
 }
 
 /** Most sub-records taken out of one element before the element itself is rejected. */

@@ -56,6 +56,14 @@ export function buildLiveCount(schema: string, spec: TableSpec, scope: LoadScope
   return { text, values };
 }
 
+/** Whether the scope holds any row at all, live or not (a load into an empty scope copies straight in). */
+export function buildScopeHasRows(schema: string, spec: TableSpec, scope: LoadScope): BuiltQuery {
+  if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
+  const { param, values } = builder();
+  const text = `SELECT EXISTS (SELECT 1 FROM ${target(schema, spec)} t WHERE ${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AS any`;
+  return { text, values };
+}
+
 /** The predicate that keeps the rows of rejected records out of reconciliation (see Protection). */
 function protectedRows(spec: TableSpec, scope: LoadScope, param: Param): string {
   const p = scope.protect;

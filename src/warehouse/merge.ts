@@ -4,9 +4,9 @@
  * inserted, updated (values changed or the row came back), removed, unchanged.
  */
 import type pg from 'pg';
-import { buildDistinctCount, buildLiveCount, buildReconcile, buildUpsert, type BuiltQuery } from './merge-statement.js';
+import { buildDistinctCount, buildLiveCount, buildReconcile, buildScopeHasRows, buildUpsert, type BuiltQuery } from './merge-statement.js';
 import type { StagedTable } from './staging.js';
-import type { LoadScope } from './table-spec.js';
+import type { LoadScope, TableSpec } from './table-spec.js';
 
 /** Rows one load wrote to one table. */
 export interface TableStats {
@@ -49,6 +49,11 @@ async function one<T>(client: MergeClient, query: BuiltQuery): Promise<T> {
   return rows[0] as T;
 }
 
+/** Whether the load's scope of `spec` holds any row yet (soft-deleted and inactive ones too). */
+export async function scopeHasRows(client: MergeClient, schema: string, spec: TableSpec, scope: LoadScope): Promise<boolean> {
+  return (await one<{ any: boolean }>(client, buildScopeHasRows(schema, spec, scope))).any;
+}
+
 /**
  * Merges one staged table: reconciles the scope (when the spec has a missing rule),
  * asking `guard` before a removal is applied — a refusal throws {@link MassRemovalError}
@@ -62,6 +67,8 @@ export async function mergeStaged(
   guard?: RemovalGuard,
 ): Promise<TableStats> {
   const { spec, stage } = staged;
+  // Copied straight into a scope that held no row: every row is new, nothing to remove.
+  if (staged.direct) return { received: staged.rows, inserted: staged.rows, updated: 0, deleted: 0, unchanged: 0 };
   let deleted = 0;
   if (spec.missing) {
     const { live } = await one<{ live: number }>(client, buildLiveCount(schema, spec, scope));

@@ -34,12 +34,17 @@ export type StagedRow = Readonly<Record<string, CellValue>>;
 /** The part of a pg client staging needs: queries and COPY streams. */
 export type StagingClient = Pick<pg.PoolClient, 'query'>;
 
-/** One staged table: rows are encoded as they come and sent in batches. */
+/**
+ * One staged table: rows are encoded as they come and sent in batches — into a temporary
+ * table, or straight into the warehouse table after {@link StagedTable.copyInto}.
+ */
 export class StagedTable {
   /** The warehouse table's spec. */
   readonly spec: TableSpec;
   /** Name of the temporary table (unqualified; temporary tables live in pg_temp). */
   readonly stage: string;
+  /** The qualified warehouse table the rows are copied into instead of the stage, if any. */
+  #direct: string | undefined;
   /** Rows staged so far. */
   rows = 0;
   readonly #names: string[];
@@ -55,6 +60,20 @@ export class StagedTable {
     this.stage = stage;
     this.#names = columnNames(spec);
     this.#types = this.#names.map((n) => spec.columns[n]!);
+  }
+
+  /** The qualified warehouse table rows are copied into instead of the stage, if any. */
+  get direct(): string | undefined {
+    return this.#direct;
+  }
+
+  /**
+   * Copies the rows straight into `table` (qualified) instead of the stage: for a load
+   * whose scope holds no row yet, where nothing needs merging. Call before any row is sent.
+   */
+  copyInto(table: string): void {
+    if (this.rows > 0) throw new Error(`staging: ${this.spec.table} already has rows staged`);
+    this.#direct = table;
   }
 
   /** Bytes built and not yet sent. */
@@ -122,9 +141,9 @@ export class StagedTable {
     return `CREATE TEMP TABLE ${quoteIdent(this.stage)} (${cols}) ON COMMIT DROP`;
   }
 
-  /** `COPY` into the stage. */
+  /** `COPY` into the stage, or into the warehouse table of a direct load. */
   copyStatement(): string {
-    return `COPY ${quoteIdent(this.stage)} (${this.#names.map(quoteIdent).join(', ')}) FROM STDIN`;
+    return `COPY ${this.#direct ?? quoteIdent(this.stage)} (${this.#names.map(quoteIdent).join(', ')}) FROM STDIN`;
   }
 }
 
