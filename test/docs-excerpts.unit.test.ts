@@ -22,12 +22,12 @@ interface Excerpt {
   readonly lines: string[];
 }
 
-/** The excerpts of a page: each marker and the fenced block that follows it (blank lines between allowed). */
+/** The excerpts of a page: each marker on a line of its own and the fenced block that follows it (blank lines between allowed). */
 function excerptsOf(page: string, text: string): Excerpt[] {
   const lines = text.split('\n');
   const out: Excerpt[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const marker = /<!--\s*excerpt:\s*(\S+)\s*-->/.exec(lines[i]!);
+    const marker = /^\s*<!--\s*excerpt:\s*(\S+)\s*-->\s*$/.exec(lines[i]!);
     if (!marker) continue;
     let open = i + 1;
     while (open < lines.length && lines[open]!.trim() === '') open++;
