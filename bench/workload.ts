@@ -31,7 +31,7 @@ export interface WorkloadInput {
   readonly today: string;
 }
 
-/** spec 2.4 lookup lists, one GET each (jobs/sync-lookups.ts). */
+/** spec 2.4 lookup lists, one GET each (src/resources/lookups.ts). */
 const LOOKUP_ENDPOINTS = [
   'department',
   'occupation',

@@ -3,8 +3,9 @@
 -- (spec 2.13). Punches and work days are reconciled per company and window: a row the API
 -- no longer returns gets deleted_at, and loses it when it comes back. Date-times are stored
 -- as sent (*_local, the company's wall clock) and as an instant (timestamptz) converted with
--- the connection's time zone. CPF and CNPJ formats are checked by the loaders: on tables
--- this size a per-row CHECK would cost as much as the rest of the insert.
+-- the company's time zone. CPF and CNPJ formats are checked when each record is validated
+-- (src/api/schemas.ts): on tables this size a per-row CHECK would cost as much as the rest
+-- of the insert.
 
 CREATE TABLE punches (
   point_id          bigint PRIMARY KEY,

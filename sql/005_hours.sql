@@ -5,8 +5,9 @@
 -- inconsistencies are lists without ids, replaced per company and window
 -- (docs/architecture.md "Reconciliation and deletions").
 -- Keys start with company and date, so company + date queries use the key's index; a
--- second index serves CPF + date. CPF and CNPJ formats are checked by the loaders (a
--- per-row CHECK would cost as much as the rest of the insert).
+-- second index serves CPF + date. CPF and CNPJ formats are checked when each record is
+-- validated (src/api/schemas.ts; a per-row CHECK would cost as much as the rest of the
+-- insert).
 
 CREATE TABLE hour_totals (
   company_cnpj text NOT NULL,

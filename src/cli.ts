@@ -135,7 +135,7 @@ function buildProgram(): Command {
     .addHelpText(
       'after',
       '\nOne-off faults and tokens at run time (admin routes, no token needed):\n' +
-        '  POST /__emulator/faults/next {"kind":"empty|html|cut|rate-limit","count":1,"endpoint":"point/getFromPeriod","company":"<cnpj>","retryAfterSeconds":60}\n' +
+        '  POST /__emulator/faults/next {"kind":"empty|html|cut|rate-limit|corrupt|range-exceeded|refuse","count":1,"endpoint":"point/getFromPeriod","company":"<cnpj>","retryAfterSeconds":60}\n' +
         '  POST /__emulator/tokens/revoke {"cnpj":"<cnpj>"}   POST /__emulator/tokens/restore {"cnpj":"<cnpj>"}\n' +
         'See docs/emulator.md.',
     )

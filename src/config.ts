@@ -107,7 +107,7 @@ export interface Config {
   readonly workerConcurrency: number;
   /** Lock of an active job, ms: a worker that dies loses its jobs to other workers after about this long. */
   readonly workerLockMs: number;
-  /** Largest API response body read at once; a larger window is split (bounds worker memory). */
+  /** Largest API response body read whole (single objects, error answers); lists are streamed whatever their size. */
   readonly apiMaxResponseBytes: number;
   /** Largest attachment or photo file `punchline push` sends, in bytes (checked before anything is sent). */
   readonly pushMaxFileBytes: number;

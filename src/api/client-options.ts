@@ -33,7 +33,7 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Attempts for transient failures, first try included. Default 6. */
   maxAttempts?: number;
-  /** Largest response body read, in bytes; past it the read stops with ResponseTooLargeError. Default 64 MiB. */
+  /** Largest body read whole (not a streamed list), in bytes; past it the read stops with ResponseTooLargeError. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Admission per HTTP attempt, and 429 notification when it implements `onRateLimited`. */
   limiter?: RequestLimiter & Partial<RateLimitListener>;

@@ -112,7 +112,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     },
   );
 
-/** Typed client of the 31 endpoints of Customer API v2 (see README, "API client"). */
+/** Typed client of the 31 endpoints of Customer API v2 (docs/client.md). */
 export class ApiClient {
   readonly #pool: Pool;
   readonly #basePath: string;

@@ -348,7 +348,7 @@ export class InvalidBodyError extends TransientApiError {
   }
 }
 
-/** The response body exceeded `maxResponseBytes`; reading stopped. Not retried (the sync splits the window). */
+/** A body read whole exceeded `maxResponseBytes`; reading stopped. Not retried: the job fails (streamed lists have no such bound). */
 export class ResponseTooLargeError extends ApiError {
   override readonly name = 'ResponseTooLargeError';
   /** The limit that was exceeded, in bytes. */

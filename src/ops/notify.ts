@@ -137,7 +137,7 @@ function summary(c: Condition): string {
       return `a job failed for good${scope ? ` (${scope})` : ''}`;
     }
     case 'token_rejected':
-      return `the API rejected the token of connection "${c.connection ?? '?'}" (401); its jobs stop until the token is fixed`;
+      return `the API rejected the token of connection "${c.connection ?? '?'}" (401); its jobs wait until the token works again`;
     case 'stale':
       return `data of ${where} is older than its schedule allows`;
   }

@@ -47,7 +47,7 @@ export function createConnectionClient(
     token: connection.token,
     timeoutMs: config.apiTimeoutMs,
     maxAttempts: config.apiMaxAttempts,
-    // A body past this is abandoned and the sync reads a smaller window (adaptive-read.ts).
+    // Bounds the answers read whole (an audit photo, an error body); lists are streamed.
     maxResponseBytes: config.apiMaxResponseBytes,
     maxRetryAfterMs: Math.min(IN_PROCESS_RETRY_AFTER_MS, config.apiMaxRetryAfterMs),
     limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),

@@ -38,7 +38,7 @@ export class CompanyMismatchError extends PermanentSyncError {
   }
 }
 
-/** spec §5: the connection's token was rejected (401); its jobs stop instead of retrying. */
+/** spec §5: the connection's token was rejected (401) when a command checked it before queueing anything. */
 export class ConnectionAuthError extends PermanentSyncError {
   override readonly name = 'ConnectionAuthError';
   constructor(connection: string, cause?: unknown) {

@@ -1,8 +1,9 @@
 /**
  * BullMQ workers of one process: the `sync` and `followups` queues run sync jobs
  * (run-job.ts), the `schedules` queue runs schedule ticks. Each worker has its own
- * Redis connection. A tiny BullMQ limiter is configured only so that `queue.rateLimit()`
- * (used on 429) pauses the queue; the real request budget is request-budget.ts.
+ * Redis connection. The BullMQ limiter is set so high that it never limits (no queue is
+ * paused on 429 any more: job-guard.ts delays only that connection's jobs); the real
+ * request budget is request-budget.ts.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';

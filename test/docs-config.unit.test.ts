@@ -1,0 +1,73 @@
+/**
+ * docs/configuration.md lists exactly the environment variables punchline reads, and no
+ * page names one that does not exist. The variables read are recorded by handing
+ * `loadConfig` an environment that notes every name asked for, so a variable added to
+ * src/config.ts without its line of docs (or removed while the docs keep it) fails here.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+/** Every environment variable `loadConfig` looks at. */
+function variablesRead(): Set<string> {
+  const asked = new Set<string>();
+  const env = new Proxy({} as Record<string, string | undefined>, {
+    get(_target, name) {
+      if (typeof name === 'string') asked.add(name);
+      return undefined;
+    },
+  });
+  loadConfig(env);
+  return asked;
+}
+
+/** Variables read outside src/config.ts: by bin/punchline.js and by the test and benchmark tools. */
+const TOOL_VARIABLES = ['PUNCHLINE_DIST', 'TEST_POSTGRES_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL'];
+
+/** Constants the code exports (`QUEUE_NAMES`): named in the docs, but no variables. */
+function exportedConstants(dir = 'src'): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = `${dir}/${name}`;
+    if (statSync(join(ROOT, path)).isDirectory()) return exportedConstants(path);
+    return name.endsWith('.ts') ? [...read(path).matchAll(/export const ([A-Z][A-Z0-9_]*)\b/g)].map((m) => m[1]!) : [];
+  });
+}
+
+/** The variable names of the first column of the table under `## Variables`. */
+function documentedVariables(page: string): string[] {
+  const section = page.split(/^## /m).find((s) => s.startsWith('Variables'));
+  if (!section) throw new Error('docs/configuration.md has no "Variables" section');
+  return section
+    .split('\n')
+    .map((l) => /^\| `([A-Z][A-Z0-9_]+)` \|/.exec(l)?.[1])
+    .filter((v): v is string => v !== undefined);
+}
+
+describe('environment variables in the docs', () => {
+  const read_ = variablesRead();
+  const constants = exportedConstants();
+
+  it('records what loadConfig reads (the check is not vacuous)', () => {
+    expect(read_.has('DATABASE_URL')).toBe(true);
+    expect(read_.has('SERVICE_API_TOKEN_FILE')).toBe(true);
+  });
+
+  it('docs/configuration.md lists every variable punchline reads, and only those', () => {
+    const documented = documentedVariables(read('docs/configuration.md'));
+    expect([...read_].filter((v) => !documented.includes(v)).sort(), 'add these to docs/configuration.md').toEqual([]);
+    expect(documented.filter((v) => !read_.has(v)).sort(), 'these are no longer read by src/config.ts').toEqual([]);
+  });
+
+  it.each(PAGES)('%s names no variable that does not exist', (path) => {
+    const known = new Set([...read_, ...TOOL_VARIABLES, ...constants]);
+    const prefixes = /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST)_[A-Z0-9_]+$/;
+    const named = [...read(path).matchAll(/`([A-Z][A-Z0-9_]*)(?:=[^`]*)?`/g)].map((m) => m[1]!).filter((v) => prefixes.test(v));
+    expect([...new Set(named.filter((v) => !known.has(v)))]).toEqual([]);
+  });
+});
