@@ -246,3 +246,11 @@ COMMENT ON COLUMN window_loads.loaded_at IS 'When the window was last loaded com
 
 ALTER TABLE sync_runs ADD COLUMN rows_rejected integer;
 COMMENT ON COLUMN sync_runs.rows_rejected IS 'Records the run received but could not store (see rejected_records); the run still succeeded with the rest.';
+
+-- Date-times are converted with each company's own time zone (COMPANY_TIMEZONES, else the
+-- connection's API_TIMEZONE), not one zone per connection: the instants say so.
+COMMENT ON COLUMN punches.punched_at IS 'Punch instant: punched_at_local converted with the company''s time zone (COMPANY_TIMEZONES, else the connection''s API_TIMEZONE). In a DST gap the offset before the change is used; in an overlap, the earlier instant.';
+COMMENT ON COLUMN adjustment_requests.created_at IS 'Creation instant: created_at_local converted with the company''s time zone (COMPANY_TIMEZONES, else API_TIMEZONE).';
+COMMENT ON COLUMN adjustment_requests.updated_at IS 'Last update instant: updated_at_local converted with the company''s time zone (COMPANY_TIMEZONES, else API_TIMEZONE).';
+COMMENT ON COLUMN absences.begins_at IS 'Start instant: begins_at_local converted with the company''s time zone (COMPANY_TIMEZONES, else API_TIMEZONE).';
+COMMENT ON COLUMN absences.ends_at IS 'End instant: ends_at_local converted with the company''s time zone (COMPANY_TIMEZONES, else API_TIMEZONE).';

@@ -1,9 +1,8 @@
 /**
  * BullMQ workers of one process: the `sync` and `followups` queues run sync jobs
  * (run-job.ts), the `schedules` queue runs schedule ticks. Each worker has its own
- * Redis connection. The BullMQ limiter is set so high that it never limits (no queue is
- * paused on 429 any more: job-guard.ts delays only that connection's jobs); the real
- * request budget is request-budget.ts.
+ * Redis connection. No BullMQ limiter: a 429 delays only that connection's jobs
+ * (job-guard.ts), and the request budget is request-budget.ts.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -55,7 +54,6 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
       lockDuration,
       stalledInterval: lockDuration,
       maxStalledCount: 3,
-      limiter: { max: 1_000_000, duration: 1000 },
       autorun: true,
     });
     worker.on('failed', (job, err) => {
