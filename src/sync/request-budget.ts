@@ -34,6 +34,7 @@ import type { Redis } from 'ioredis';
 import { RateLimitedError } from '../api/errors.js';
 import type { RateLimitListener, RequestLimiter } from '../api/limiter.js';
 import type { RateLimit } from '../config.js';
+import { RedisScript } from '../util/redis-script.js';
 
 /** Options of {@link RedisRequestBudget}. */
 export interface RequestBudgetOptions {
@@ -49,7 +50,7 @@ export interface RequestBudgetOptions {
   readonly leaseTtlMs: number;
   /** Extra width of the window beyond one second, ms (default 1: millisecond ties count as the same second). */
   readonly guardMs?: number;
-  /** Poll interval while the budget waits for an answer, ms (default 10). */
+  /** Poll interval while the budget waits for an answer of another process, ms (default 25; answers of this process wake it at once). */
   readonly pollMs?: number;
   /** Injected sleep (tests). */
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -63,7 +64,7 @@ export interface RequestBudgetOptions {
 // blocked-until key. ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
 // Returns {1, 0} when admitted, {0, waitMs} when the caller must wait; waitMs -1 means
 // "until an answer arrives".
-const ACQUIRE_LUA = `
+const ACQUIRE = new RedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rps = tonumber(ARGV[1])
@@ -90,11 +91,11 @@ end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ttl + windowMs)
 return {1, 0}
-`;
+`, 3);
 
 // KEYS: leases zset, finished zset. ARGV: member, windowMs.
 // Moves a lease into the log of answered requests (unless it already expired there).
-const RELEASE_LUA = `
+const RELEASE = new RedisScript(`
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -102,11 +103,11 @@ if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) * 2)
 end
 return 1
-`;
+`, 2);
 
 // KEYS: leases zset. ARGV: ttl, members... Pushes the expiry of the leases still held
 // (a streamed answer can take longer to read than one lease lives).
-const RENEW_LUA = `
+const RENEW = new RedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[1])
@@ -115,10 +116,10 @@ for i = 2, #ARGV do
 end
 redis.call('PEXPIRE', KEYS[1], ttl + 2000)
 return 1
-`;
+`, 1);
 
 // KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
-const BLOCK_LUA = `
+const BLOCK = new RedisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local untilMs = now + tonumber(ARGV[1])
@@ -127,7 +128,7 @@ if current < untilMs then
   redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARGV[1]))
 end
 return untilMs
-`;
+`, 1);
 
 const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -166,7 +167,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
   constructor(private readonly options: RequestBudgetOptions) {
     this.keys = budgetKeys(options.prefix, options.connection);
     this.windowMs = 1000 + (options.guardMs ?? 1);
-    this.pollMs = options.pollMs ?? 10;
+    this.pollMs = options.pollMs ?? 25;
     this.sleep = options.sleep ?? defaultSleep;
   }
 
@@ -201,7 +202,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
   /** Blocks every process of the connection for `retryAfterMs` (a 429 answer). */
   async onRateLimited(retryAfterMs: number): Promise<void> {
     const ms = Math.max(1, Math.ceil(Math.min(retryAfterMs, this.options.maxBlockMs ?? Infinity)));
-    await this.options.redis.eval(BLOCK_LUA, 1, this.keys.blocked, ms);
+    await BLOCK.run(this.options.redis, this.keys.blocked, ms);
   }
 
   /** Requests currently holding a lease (all processes), for tests and status. */
@@ -217,9 +218,8 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     for (;;) {
       signal?.throwIfAborted();
       const member = `${this.self}-${process.pid}-${++this.counter}`;
-      const [ok, waitMs] = (await redis.eval(
-        ACQUIRE_LUA,
-        3,
+      const [ok, waitMs] = (await ACQUIRE.run(
+        redis,
         this.keys.leases,
         this.keys.finished,
         this.keys.blocked,
@@ -255,7 +255,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     const { redis, leaseTtlMs } = this.options;
     this.renewer = setInterval(() => {
       if (this.held.size === 0) return;
-      redis.eval(RENEW_LUA, 1, this.keys.leases, leaseTtlMs, ...this.held).catch(() => undefined);
+      RENEW.run(redis, this.keys.leases, leaseTtlMs, ...this.held).catch(() => undefined);
     }, Math.max(50, Math.floor(leaseTtlMs / 3)));
     this.renewer.unref();
   }
@@ -271,8 +271,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
         clearInterval(this.renewer);
         this.renewer = undefined;
       }
-      this.options.redis
-        .eval(RELEASE_LUA, 2, this.keys.leases, this.keys.finished, member, this.windowMs)
+      RELEASE.run(this.options.redis, this.keys.leases, this.keys.finished, member, this.windowMs)
         .then(() => this.wake?.())
         .catch(() => undefined); // the lease expires on its own if Redis is unreachable
     };
