@@ -67,4 +67,6 @@ export interface CallOptions {
   maxAttempts?: number;
   /** Overrides {@link ClientOptions.timeoutMs}. */
   timeoutMs?: number;
+  /** Told of each HTTP attempt of this call, once admitted (a job counts its requests with it). */
+  onAttempt?: () => void;
 }

@@ -384,7 +384,7 @@ export class ApiClient {
       let response: AttemptResponse;
       let parsed: unknown;
       try {
-        response = await this.#attempt(endpoint, def.method, path, headers, body?.(), timeoutMs, attempt, opts.signal);
+        response = await this.#attempt(endpoint, def.method, path, headers, body?.(), timeoutMs, attempt, opts);
         parsed = parseJson(response.body);
         // spec 1.1: all responses are JSON; a 200 that is not (a proxy's page, a cut body) is retried.
         if (parsed === NOT_JSON) throw new InvalidBodyError({ endpoint, status: response.status });
@@ -427,7 +427,7 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       let index = 0;
       try {
-        const opened = await this.#open(endpoint, path, headers, timeoutMs, attempt, opts.signal);
+        const opened = await this.#open(endpoint, path, headers, timeoutMs, attempt, opts);
         try {
           const data = new DataStream(opened.response.body, opened.response.destroy);
           for await (const raw of data) {
@@ -505,12 +505,14 @@ export class ApiClient {
     headers: Record<string, string>,
     timeoutMs: number,
     attempt: number,
-    signal: AbortSignal | undefined,
+    opts: CallOptions,
   ): Promise<{ response: OpenResponse; end(err?: unknown): void }> {
+    const { signal } = opts;
     const release = await this.#limiter.acquire(signal);
     let bytes = 0;
     const started = performance.now();
     this.#hook('onRequest', { endpoint, method: 'GET', attempt });
+    opts.onAttempt?.();
     let response: OpenResponse;
     try {
       response = await openAttempt(this.#pool, { endpoint, method: 'GET', path, headers, timeoutMs, signal }, (s) => this.#scrub(s), (n) => (bytes = n));
@@ -558,12 +560,14 @@ export class ApiClient {
     body: string | FormData | undefined,
     timeoutMs: number,
     attempt: number,
-    signal: AbortSignal | undefined,
+    opts: CallOptions,
   ): Promise<AttemptResponse> {
+    const { signal } = opts;
     const release = await this.#limiter.acquire(signal);
     let bytes = 0;
     const started = performance.now();
     this.#hook('onRequest', { endpoint, method, attempt });
+    opts.onAttempt?.();
     try {
       const response = await sendAttempt(
         this.#pool,

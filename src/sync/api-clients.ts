@@ -1,7 +1,7 @@
 /**
  * One API client per connection and process, admitted by the connection's shared
- * request budget and observed by the metrics of src/ops/metrics.ts. Requests are
- * attributed to the job run that made them (run-scope.ts).
+ * request budget and observed by the metrics of src/ops/metrics.ts. Each job counts the
+ * requests of its own calls (`onAttempt` of the call options, run-job.ts).
  */
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
@@ -10,7 +10,6 @@ import { observeWaits } from '../api/limiter.js';
 import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../ops/metrics.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { RedisRequestBudget } from './request-budget.js';
-import { countRequest } from './run-scope.js';
 
 /** A connection's client and its budget. */
 export interface ConnectionClient {
@@ -53,7 +52,6 @@ export function createConnectionClient(
     limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),
     connections: Math.max(2, connection.rateLimit.concurrency),
     hooks: {
-      onRequest: () => countRequest(),
       onResponse: (e) =>
         recordApiRequest({ connection: name, endpoint: e.endpoint, status: e.status, durationMs: e.durationMs, bytes: e.bytes }),
       onRetry: (e) => recordApiRetry({ connection: name, endpoint: e.endpoint, reason: e.reason }),

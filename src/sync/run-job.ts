@@ -24,7 +24,6 @@ import { jobIdFor } from './job-ids.js';
 import { planJobs } from './planner.js';
 import { isWindowed, type Resource } from './resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
-import { withRunCounters } from './run-scope.js';
 import type { SyncRuntime } from './runtime.js';
 import { isSettled, windowDays, type DateWindow } from './windows.js';
 
@@ -86,7 +85,13 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     worker: workerName(),
   });
 
+  // The connection's client is shared by the jobs of the process: each call tells this run of its attempts.
+  const counters = { requests: 0 };
+  const onAttempt = () => {
+    counters.requests += 1;
+  };
   const call = (w?: DateWindow, signal: AbortSignal | undefined = options.signal): CallOptions => ({
+    onAttempt,
     ...(signal ? { signal } : {}),
     ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
   });
@@ -145,9 +150,8 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     },
   };
 
-  const counters = { requests: 0 };
   try {
-    await withRunCounters(() => (options.processors ?? rt.processors.byResource)[data.resource](ctx), counters);
+    await (options.processors ?? rt.processors.byResource)[data.resource](ctx);
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err);
