@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 // heuristics let the old generation grow to several times its live size between
 // collections: a backfill whose live heap is ~30 MB would hold ~100 MB. A fixed, modest
 // growth factor keeps the resident set near the live size for a little more collection
-// work (docs/operations.md "Memory"). The flag only tunes when the next full collection
+// work (docs/operations.md "Backfill"). The flag only tunes when the next full collection
 // runs, so it is safe to set at run time; `node --heap-growing-percent=N` overrides it.
 const HEAP_GROWING_PERCENT = 25;
 if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) {
