@@ -1,28 +1,32 @@
 /**
- * One company size, end to end: start the emulator, warm its caches, fetch the workload
- * (the source floor), backfill the same range into an empty schema (end-to-end), COPY
- * the rows it wrote (the sink floor), and clean up.
+ * One company size: start the emulator and warm its caches once; then for each
+ * concurrency, fetch the workload (the source floor) and backfill the same range into a
+ * fresh schema and queue prefix (end-to-end); COPY the rows the first backfill wrote (the
+ * sink floors, once per size); and clean up.
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
-import { startEmulatorProcess } from './emulator-process.js';
+import { startEmulatorProcess, type EmulatorProcess } from './emulator-process.js';
+import { runFigures, totalRows } from './figures.js';
 import { cpuSecondsByName, systemCpu, systemCpuSince } from './proc-stats.js';
 import { spanTotals, type Span } from './intervals.js';
 import type { BenchOptions } from './options.js';
-import type { EndToEndFigures, SizeFigures } from './results.js';
+import type { BaselineFigures, EndToEndFigures, SizeFigures, SourceFigures } from './results.js';
 import {
   createWarehouseSchema,
   dropScratch,
   jobTimeByResource,
   rowCounts,
   scratchNames,
+  stopAutovacuum,
+  type ScratchNames,
 } from './scratch-space.js';
 import { copyFloor } from './sink-floor.js';
 import { fetchAll } from './source-floor.js';
 import { sampleWaits } from './wait-sampler.js';
-import { countByEndpoint, planWarmUp, planWorkload } from './workload.js';
+import { countByEndpoint, planWarmUp, planWorkload, type PlannedRequest } from './workload.js';
 
 /** Shared handles of a run. */
 export interface RunHandles {
@@ -32,6 +36,8 @@ export interface RunHandles {
   readonly redis: Redis;
   /** Progress lines. */
   readonly say: (line: string) => void;
+  /** The baseline of the CPU targets (null: none comparable). */
+  readonly baseline: BaselineFigures | null;
 }
 
 /** The backfill finished with failures or could not run. */
@@ -54,6 +60,7 @@ type Observed = Pick<
   | 'postgresCpuS'
   | 'machine'
   | 'dbWaits'
+  | 'otherDatabasesActive'
   | 'jobTime'
   | 'rows'
 >;
@@ -91,137 +98,193 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
   };
 }
 
-/** Measures one size; throws {@link EndToEndError} when the backfill did not succeed. */
-export async function measureSize(size: number, o: BenchOptions & { databaseUrl: string }, h: RunHandles): Promise<SizeFigures> {
-  const names = scratchNames(size);
+type Options = BenchOptions & { databaseUrl: string };
+
+/** The source floor at `concurrency`: one pass over the workload, after a stats reset. */
+async function sourceFloor(
+  emu: EmulatorProcess,
+  workload: readonly PlannedRequest[],
+  concurrency: number,
+  o: Options,
+  h: RunHandles,
+): Promise<SourceFigures> {
+  await emu.resetStats();
+  const cpu0 = emu.cpuSeconds();
+  const machine0 = systemCpu();
+  const floor = await fetchAll(workload, { baseUrl: emu.url, token: emu.companies[0]!.token, concurrency, rps: o.rps });
+  const machine = systemCpuSince(machine0);
+  const emulatorCpuS = emu.cpuSeconds() - cpu0;
+  const stats = await emu.stats();
+  h.say(
+    `  c${concurrency} source floor: ${s(floor.ms)}, ${floor.requests} requests, ${mib(floor.bytes)}, ` +
+      `emulator CPU ${emulatorCpuS.toFixed(1)} s (machine ${machine.busyS.toFixed(1)} s, stolen ${machine.stealS.toFixed(1)} s)`,
+  );
+  return {
+    ms: floor.ms,
+    requests: floor.requests,
+    bytes: floor.bytes,
+    slowestMs: floor.slowestMs,
+    maxInFlight: stats.maxInFlight,
+    emulatorCpuS,
+    machine,
+  };
+}
+
+/** `punchline backfill` at `concurrency` into the fresh schema and queue prefix of `names`. */
+async function endToEnd(
+  emu: EmulatorProcess,
+  names: ScratchNames,
+  concurrency: number,
+  size: number,
+  o: Options,
+  h: RunHandles,
+): Promise<EndToEndFigures> {
+  await createWarehouseSchema(o.databaseUrl, names.schema);
+  await emu.resetStats();
+  const cpu1 = emu.cpuSeconds();
+  const pgCpu1 = cpuSecondsByName('postgres');
+  const machine1 = systemCpu();
+  const sampler = sampleWaits(h.pool, names.schema);
+  const run = await runBackfillProcess({
+    root: h.root,
+    from: o.from,
+    to: o.to,
+    resources: o.resources,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      WAREHOUSE_SCHEMA: names.schema,
+      QUEUE_PREFIX: names.queuePrefix,
+      SERVICE_API_BASE_URL: emu.url,
+      SERVICE_API_TOKEN: emu.companies[0]!.token,
+      API_TIMEZONE: TIMEZONE,
+      API_MAX_RPS: String(o.rps),
+      API_MAX_CONCURRENCY: String(concurrency),
+      WORKER_CONCURRENCY: String(concurrency),
+      // Large windows under a loaded machine must not time out and split: that would change the requests.
+      API_TIMEOUT_MS: '120000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const e2eCpu = emu.cpuSeconds() - cpu1;
+  const postgresCpuS = cpuSecondsByName('postgres') - pgCpu1;
+  const machine = systemCpuSince(machine1);
+  const sampled = await sampler.stop();
+  const stats = await emu.stats();
+  if (run.exitCode !== 0) {
+    const why = [...run.summary, run.stderrTail].filter(Boolean).join('\n    ');
+    throw new EndToEndError(`punchline backfill exited with ${run.exitCode} at ${size} collaborators, concurrency ${concurrency}:\n    ${why}`);
+  }
+  const rows = await rowCounts(h.pool, names.schema);
+  const figures = endToEndFigures(run, {
+    requests: stats.requests,
+    requestsByEndpoint: stats.byEndpoint,
+    maxInFlight: stats.maxInFlight,
+    emulatorCpuS: e2eCpu,
+    postgresCpuS,
+    machine,
+    dbWaits: sampled.waits,
+    otherDatabasesActive: sampled.samples > 0 ? sampled.otherDatabases / sampled.samples : 0,
+    jobTime: await jobTimeByResource(h.pool, names.schema),
+    rows,
+  });
+  h.say(
+    `  c${concurrency} end-to-end:   ${s(run.wallMs)}, ${run.jobsSucceeded}/${run.jobsTotal} jobs, ${stats.requests} requests, ` +
+      `${totalRows(rows).toLocaleString('en-US')} rows, peak RSS ${figures.peakRssMiB} MiB, ` +
+      `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s`,
+  );
+  if (sampled.otherDatabases > 0) {
+    h.say(
+      `  note: other databases' backends were active in ${Math.round((figures.otherDatabasesActive ?? 0) * 100)}% of samples; ` +
+        'the Postgres CPU includes their work',
+    );
+  }
+  return figures;
+}
+
+/**
+ * Measures one size at every concurrency of `o.concurrency`; throws
+ * {@link EndToEndError} when a backfill did not succeed.
+ */
+export async function measureSize(size: number, o: Options, h: RunHandles): Promise<SizeFigures> {
   const emu = await startEmulatorProcess({ root: h.root, scale: size, today: o.today, seed: o.seed });
+  /** Schemas and prefixes still to drop. */
+  const scratch: ScratchNames[] = [];
+  const drop = async (names: ScratchNames) => {
+    await dropScratch(h.pool, h.redis, names).catch((err: unknown) =>
+      h.say(`  warning: could not drop ${names.schema} / ${names.queuePrefix}: ${(err as Error).message}`),
+    );
+    scratch.splice(scratch.indexOf(names), 1);
+  };
   try {
-    const hq = emu.companies[0]!;
+    const companies = emu.companies.map((c) => c.cnpj);
     h.say(`  emulator up in ${s(emu.startMs)}: ${emu.companies.length} companies`);
-    const workload = planWorkload({
-      companies: emu.companies.map((c) => c.cnpj),
-      resources: o.resources,
-      from: o.from,
-      to: o.to,
-      today: todayIn(TIMEZONE),
+    const workload = planWorkload({ companies, resources: o.resources, from: o.from, to: o.to, today: todayIn(TIMEZONE) });
+    const warmUp = await fetchAll(planWarmUp(companies, o.to), {
+      baseUrl: emu.url,
+      token: emu.companies[0]!.token,
+      concurrency: o.concurrency[0]!,
+      rps: o.rps,
     });
-    const budget = { baseUrl: emu.url, token: hq.token, concurrency: o.concurrency, rps: o.rps };
+    h.say(`  warm-up:      ${s(warmUp.ms)}`);
 
-    const warmUp = await fetchAll(planWarmUp(emu.companies.map((c) => c.cnpj), o.to), budget);
-    await emu.resetStats();
-    const cpu0 = emu.cpuSeconds();
-    const machine0 = systemCpu();
-    const floor = await fetchAll(workload, budget);
-    const sourceMachine = systemCpuSince(machine0);
-    const sourceCpu = emu.cpuSeconds() - cpu0;
-    const sourceStats = await emu.stats();
-    h.say(
-      `  source floor: ${s(floor.ms)} (after a ${s(warmUp.ms)} warm-up), ${floor.requests} requests, ${mib(floor.bytes)}, ` +
-        `emulator CPU ${sourceCpu.toFixed(1)} s (machine ${sourceMachine.busyS.toFixed(1)} s, stolen ${sourceMachine.stealS.toFixed(1)} s)`,
-    );
-
-    await createWarehouseSchema(o.databaseUrl, names.schema);
-    await emu.resetStats();
-    const cpu1 = emu.cpuSeconds();
-    const pgCpu1 = cpuSecondsByName('postgres');
-    const machine1 = systemCpu();
-    const sampler = sampleWaits(h.pool, names.schema);
-    const run = await runBackfillProcess({
-      root: h.root,
-      from: o.from,
-      to: o.to,
-      resources: o.resources,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        DATABASE_URL: o.databaseUrl,
-        REDIS_URL: o.redisUrl,
-        WAREHOUSE_SCHEMA: names.schema,
-        QUEUE_PREFIX: names.queuePrefix,
-        SERVICE_API_BASE_URL: emu.url,
-        SERVICE_API_TOKEN: hq.token,
-        API_TIMEZONE: TIMEZONE,
-        API_MAX_RPS: String(o.rps),
-        API_MAX_CONCURRENCY: String(o.concurrency),
-        WORKER_CONCURRENCY: String(o.concurrency),
-        // Large windows under a loaded machine must not time out and split: that would change the requests.
-        API_TIMEOUT_MS: '120000',
-        LOG_LEVEL: 'warn',
-      },
-    });
-    const e2eCpu = emu.cpuSeconds() - cpu1;
-    const postgresCpuS = cpuSecondsByName('postgres') - pgCpu1;
-    const machine = systemCpuSince(machine1);
-    const dbWaits = await sampler.stop();
-    const e2eStats = await emu.stats();
-    if (run.exitCode !== 0) {
-      const why = [...run.summary, run.stderrTail].filter(Boolean).join('\n    ');
-      throw new EndToEndError(`punchline backfill exited with ${run.exitCode} at ${size} collaborators:\n    ${why}`);
-    }
-    const rows = await rowCounts(h.pool, names.schema);
-    const endToEnd = endToEndFigures(run, {
-      requests: e2eStats.requests,
-      requestsByEndpoint: e2eStats.byEndpoint,
-      maxInFlight: e2eStats.maxInFlight,
-      emulatorCpuS: e2eCpu,
-      postgresCpuS,
-      machine,
-      dbWaits,
-      jobTime: await jobTimeByResource(h.pool, names.schema),
-      rows,
-    });
-    const totalRows = Object.values(rows).reduce((a, b) => a + b, 0);
-    h.say(
-      `  end-to-end:   ${s(run.wallMs)}, ${run.jobsSucceeded}/${run.jobsTotal} jobs, ${e2eStats.requests} requests, ` +
-        `${totalRows.toLocaleString('en-US')} rows, peak RSS ${endToEnd.peakRssMiB} MiB`,
-    );
-    if (e2eStats.requests !== floor.requests) {
-      h.say(`  note: the backfill made ${e2eStats.requests} requests, the floor ${floor.requests} (retries or window splits)`);
+    const measured: { concurrency: number; source: SourceFigures; endToEnd: EndToEndFigures }[] = [];
+    let first: ScratchNames | undefined;
+    for (const concurrency of o.concurrency) {
+      const source = await sourceFloor(emu, workload, concurrency, o, h);
+      const names = scratchNames(size, concurrency);
+      scratch.push(names);
+      const e2e = await endToEnd(emu, names, concurrency, size, o, h);
+      if (e2e.requests !== source.requests) {
+        h.say(`  note: the backfill made ${e2e.requests} requests, the windows need ${source.requests} (retries or window splits)`);
+      }
+      if (first === undefined) {
+        // Kept for the sink floors; its rows must not be vacuumed during the stages that follow.
+        first = names;
+        await stopAutovacuum(h.pool, names.schema);
+        // The warehouse's quality checks over this schema will be timed here (SizeFigures.checksMs).
+      } else {
+        const firstRows = totalRows(measured[0]!.endToEnd.rows);
+        if (totalRows(e2e.rows) !== firstRows) {
+          h.say(`  note: ${totalRows(e2e.rows)} rows at concurrency ${concurrency}, ${firstRows} at ${measured[0]!.concurrency}`);
+        }
+        await drop(names);
+      }
+      measured.push({ concurrency, source, endToEnd: e2e });
     }
 
-    const sink = await copyFloor(h.pool, names.schema, names.stageSchema);
+    // Nothing else of the bench runs during the sink floors: the emulator is stopped, the backfills are over.
+    await emu.stop();
+    const sink = await copyFloor(h.pool, first!.schema, first!.stageSchema);
     h.say(
-      `  sink floor:   COPY ${s(sink.ms)}, ${sink.rows.toLocaleString('en-US')} rows, ${mib(sink.bytes)} ` +
-        `(into logged tables with keys and indexes ${s(sink.indexedMs)})`,
+      `  sink floors:  ${sink.rows.toLocaleString('en-US')} rows, ${mib(sink.bytes)}; COPY floor ${s(sink.ms)} ` +
+        `(Postgres CPU ${sink.pgCpuS.toFixed(1)} s), COPY with keys, logged ${s(sink.indexedMs)} (Postgres CPU ${sink.indexedPgCpuS.toFixed(1)} s)`,
     );
 
-    const loaderMs = endToEnd.loader?.busyMs;
     return {
       collaborators: size,
       companies: emu.companies.length,
       emulatorStartMs: emu.startMs,
+      warmUpMs: warmUp.ms,
+      plannedRequests: workload.length,
       plannedByEndpoint: countByEndpoint(workload),
-      source: {
-        warmUpMs: warmUp.ms,
-        ms: floor.ms,
-        requests: floor.requests,
-        bytes: floor.bytes,
-        slowestMs: floor.slowestMs,
-        maxInFlight: sourceStats.maxInFlight,
-        emulatorCpuS: sourceCpu,
-        machine: sourceMachine,
-      },
-      endToEnd,
+      runs: measured.map((m) => runFigures({ ...m, collaborators: size, sink, baseline: h.baseline })),
       sink: {
         ms: sink.ms,
+        pgCpuS: sink.pgCpuS,
         indexedMs: sink.indexedMs,
+        indexedPgCpuS: sink.indexedPgCpuS,
         rows: sink.rows,
         bytes: sink.bytes,
         byTable: Object.fromEntries(
           Object.entries(sink.byTable).map(([t, c]) => [t, { ...c, rowsPerSecond: Math.round(c.rows / (c.ms / 1000)) }]),
         ),
       },
-      ratios: {
-        endToEndOverSource: run.wallMs / floor.ms,
-        endToEndAfterStartupOverSource: endToEnd.startupMs === null ? null : (run.wallMs - endToEnd.startupMs) / floor.ms,
-        loaderOverCopy: loaderMs === undefined || sink.ms === 0 ? null : loaderMs / sink.ms,
-        loaderOverIndexedCopy: loaderMs === undefined || sink.indexedMs === 0 ? null : loaderMs / sink.indexedMs,
-      },
     };
   } finally {
     await emu.stop();
-    await dropScratch(h.pool, h.redis, names).catch((err: unknown) =>
-      h.say(`  warning: could not drop ${names.schema} / ${names.queuePrefix}: ${(err as Error).message}`),
-    );
+    for (const names of [...scratch]) await drop(names);
   }
 }

@@ -26,8 +26,11 @@ export interface BenchOptions {
   readonly seed: string;
   /** Resources synced (and fetched by the source floor). */
   readonly resources: readonly Resource[];
-  /** API_MAX_CONCURRENCY and WORKER_CONCURRENCY of the backfill; in-flight requests of the source floor. */
-  readonly concurrency: number;
+  /**
+   * Concurrencies measured at each size, in order: for each, the source floor with that
+   * many requests in flight and a backfill with API_MAX_CONCURRENCY = WORKER_CONCURRENCY = it.
+   */
+  readonly concurrency: readonly number[];
   /** API_MAX_RPS of the backfill and of the source floor. */
   readonly rps: number;
   /** Warehouse database (DATABASE_URL); unset: the run creates a database of its own and drops it at the end. */
@@ -57,10 +60,10 @@ export const DEFAULT_RESOURCES: readonly Resource[] = [
   'hour_bank',
 ];
 
-/** The presets: quick is 1k and 3k over half a month (under two minutes), full adds 10k over three months. */
-export const PRESETS: Readonly<Record<BenchMode, { sizes: number[]; from: string; to: string }>> = {
-  quick: { sizes: [1000, 3000], from: '2025-05-01', to: '2025-05-15' },
-  full: { sizes: [1000, 3000, 10000], from: '2025-03-01', to: '2025-05-31' },
+/** The presets: quick is 1k and 3k over half a month at concurrency 4 (under two minutes), full adds 10k over three months at 4 and 8. */
+export const PRESETS: Readonly<Record<BenchMode, { sizes: number[]; from: string; to: string; concurrency: number[] }>> = {
+  quick: { sizes: [1000, 3000], from: '2025-05-01', to: '2025-05-15', concurrency: [4] },
+  full: { sizes: [1000, 3000, 10000], from: '2025-03-01', to: '2025-05-31', concurrency: [4, 8] },
 };
 
 const DEFAULT_TODAY = '2025-06-30';
@@ -73,7 +76,7 @@ export const USAGE = `usage: npm run bench -- [--quick] [options]
   --from/--to DATE      synced range, YYYY-MM-DD (default: the preset's)
   --today DATE          emulator's pinned day (default ${DEFAULT_TODAY})
   --resources LIST      resources to sync (default ${DEFAULT_RESOURCES.join(',')})
-  --concurrency N       requests in flight and jobs at once (default 4)
+  --concurrency 4,8     requests in flight and jobs at once, one backfill each (default: quick 4, full 4,8)
   --rps N               requests started per sliding second (default 10000)
   --no-json             do not write bench/results/*.json
   --no-readme           do not rewrite the table in bench/README.md
@@ -85,6 +88,13 @@ function wholeNumber(name: string, raw: string, min: number, max: number): numbe
     throw new BenchUsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return Number(raw);
+}
+
+/** A comma list of distinct whole numbers, e.g. `4,8`. */
+function wholeNumbers(name: string, raw: string, min: number, max: number): number[] {
+  const list = raw.split(',').map((s) => wholeNumber(name, s, min, max));
+  if (new Set(list).size !== list.length) throw new BenchUsageError(`--${name} lists a value twice: ${JSON.stringify(raw)}`);
+  return list;
 }
 
 function date(name: string, raw: string): string {
@@ -125,9 +135,7 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
   if (v.help) return 'help';
   const mode: BenchMode = v.quick ? 'quick' : 'full';
   const preset = PRESETS[mode];
-  const sizes =
-    v.sizes === undefined ? preset.sizes : v.sizes.split(',').map((s) => wholeNumber('sizes', s, 12, 200_000));
-  if (sizes.length === 0) throw new BenchUsageError('--sizes is empty');
+  const sizes = v.sizes === undefined ? preset.sizes : wholeNumbers('sizes', v.sizes, 12, 200_000);
   const from = v.from === undefined ? preset.from : date('from', v.from);
   const to = v.to === undefined ? preset.to : date('to', v.to);
   const today = v.today === undefined ? DEFAULT_TODAY : date('today', v.today);
@@ -156,7 +164,7 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
     today,
     seed,
     resources,
-    concurrency: v.concurrency === undefined ? 4 : wholeNumber('concurrency', v.concurrency, 1, 256),
+    concurrency: v.concurrency === undefined ? preset.concurrency : wholeNumbers('concurrency', v.concurrency, 1, 256),
     rps: v.rps === undefined ? 10_000 : wholeNumber('rps', v.rps, 1, 10_000),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,

@@ -1,65 +1,190 @@
 /**
- * The figures as people read them (pure): the console summary with the two ratios, and
- * the Markdown tables of bench/README.md, with the issue's targets checked.
+ * The figures as people read them (pure): the console summary, and the Markdown tables
+ * of bench/README.md, with the issue's targets checked.
  */
-import type { BenchResults, SizeFigures } from './results.js';
+import { BASELINE_COMMIT } from './figures.js';
+import type { BenchResults, RunFigures, SizeFigures } from './results.js';
 
-/** The issue's targets. */
+/** The issue's targets (issue 12). */
 export const TARGETS = {
-  /** End-to-end at most this many times the source floor. */
-  endToEndOverSource: 1.3,
-  /** Loader time at most this many times the COPY floor. */
-  loaderOverCopy: 2,
-  /** Peak RSS of the worker, MiB. */
-  peakRssMiB: 300,
-  /** "Flat": the largest size's peak RSS at most this many times the smallest's. */
-  rssGrowth: 1.25,
+  /** Peak RSS of the backfill process at every size and concurrency, MiB. */
+  peakRssMiB: 200,
+  /** The largest size's peak RSS at most this many times the smallest's (same concurrency). */
+  rssGrowth: 1.1,
+  /** Loader (Postgres CPU of the backfill) at most this many times the Postgres CPU of "COPY with keys, logged". */
+  loaderOverKeyedCopy: 1.5,
+  /** End-to-end at most this many times the source floor at the same concurrency. */
+  endToEndOverSource: 1.5,
+  /** Worker and Postgres CPU-seconds per million rows at most this many times the baseline's. */
+  cpuOverBaseline: 0.5,
 } as const;
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const cpu = (s: number | null | undefined) => (s === null || s === undefined ? 'n/a' : `${s.toFixed(1)} s`);
 const x = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 
-function rowsOf(f: SizeFigures): number {
-  return Object.values(f.endToEnd.rows).reduce((a, b) => a + b, 0);
+/** Every (size, run) pair in order. */
+function eachRun(r: BenchResults): { f: SizeFigures; run: RunFigures }[] {
+  return r.sizes.flatMap((f) => f.runs.map((run) => ({ f, run })));
 }
 
-/** One line per target: met or missed, and by how much. */
-export function targetLines(r: BenchResults): string[] {
-  const lines: string[] = [];
-  const check = (label: string, value: number | null, target: number, unit: string) => {
-    if (value === null) return `- ${label}: not measured`;
-    const met = value <= target;
-    const by = met ? '' : ` — missed by ${((value / target - 1) * 100).toFixed(0)}%`;
-    return `- ${label}: ${value.toFixed(unit === ' MiB' ? 0 : 2)}${unit} (target ≤ ${target}${unit}) ${met ? 'met' : 'MISSED'}${by}`;
-  };
-  for (const f of r.sizes) {
-    const n = int(f.collaborators);
-    lines.push(check(`${n}: end-to-end ÷ source floor`, f.ratios.endToEndOverSource, TARGETS.endToEndOverSource, '×'));
-    lines.push(check(`${n}: loader ÷ COPY floor`, f.ratios.loaderOverCopy, TARGETS.loaderOverCopy, '×'));
-    lines.push(check(`${n}: peak RSS`, f.endToEnd.peakRssMiB, TARGETS.peakRssMiB, ' MiB'));
+/** One figure of a target: where it was taken, as shown, and whether it meets the target (null: not measured). */
+export interface TargetFigure {
+  /** Collaborators. */
+  readonly size: number;
+  /** Concurrency (null for a figure over sizes). */
+  readonly concurrency: number | null;
+  readonly text: string;
+  readonly met: boolean | null;
+}
+
+/** A target and its verdict over all its figures. */
+export interface TargetVerdict {
+  readonly label: string;
+  readonly figures: readonly TargetFigure[];
+  /** `met` when every measured figure meets it, `MISSED` when one does not, `not measured` when none was taken. */
+  readonly verdict: 'met' | 'MISSED' | 'not measured';
+}
+
+function verdict(label: string, figures: TargetFigure[]): TargetVerdict {
+  const measured = figures.filter((g) => g.met !== null);
+  const v = measured.length === 0 ? 'not measured' : measured.every((g) => g.met) ? 'met' : 'MISSED';
+  return { label, figures, verdict: v };
+}
+
+/** Checks every target on every size and concurrency (pure). */
+export function evaluateTargets(r: BenchResults): TargetVerdict[] {
+  const runs = eachRun(r);
+  const per = (value: (run: RunFigures, f: SizeFigures) => number | null, limit: number, show: (v: number) => string) =>
+    runs.map(({ f, run }): TargetFigure => {
+      const v = value(run, f);
+      return { size: f.collaborators, concurrency: run.concurrency, text: v === null ? 'n/a' : show(v), met: v === null ? null : v <= limit };
+    });
+  const out: TargetVerdict[] = [];
+  out.push(
+    verdict(
+      `peak RSS ≤ ${TARGETS.peakRssMiB} MiB at every size`,
+      per((run) => run.endToEnd.peakRssMiB, TARGETS.peakRssMiB, (v) => `${v} MiB`),
+    ),
+  );
+  const first = r.sizes[0];
+  const last = r.sizes[r.sizes.length - 1];
+  if (first && last && r.sizes.length > 1) {
+    const growth = last.runs.map((run): TargetFigure => {
+      const base = first.runs.find((b) => b.concurrency === run.concurrency);
+      const g = base && base.endToEnd.peakRssMiB > 0 ? run.endToEnd.peakRssMiB / base.endToEnd.peakRssMiB : null;
+      return { size: last.collaborators, concurrency: run.concurrency, text: x(g), met: g === null ? null : g <= TARGETS.rssGrowth };
+    });
+    out.push(verdict(`peak RSS growth, ${int(last.collaborators)} ÷ ${int(first.collaborators)} ≤ ${TARGETS.rssGrowth}×`, growth));
+  } else {
+    out.push(verdict(`peak RSS growth, largest ÷ smallest size ≤ ${TARGETS.rssGrowth}× (one size only)`, []));
   }
-  if (r.sizes.length > 1) {
-    const first = r.sizes[0]!.endToEnd.peakRssMiB;
-    const last = r.sizes[r.sizes.length - 1]!.endToEnd.peakRssMiB;
-    lines.push(check('peak RSS growth, largest ÷ smallest size', last / first, TARGETS.rssGrowth, '×'));
+  out.push(
+    verdict(
+      'requests made = requests the windows need, at every size',
+      runs.map(({ f, run }) => ({
+        size: f.collaborators,
+        concurrency: run.concurrency,
+        text: `${int(run.endToEnd.requests)} ${run.endToEnd.requests === f.plannedRequests ? '=' : '≠'} ${int(f.plannedRequests)}`,
+        met: run.endToEnd.requests === f.plannedRequests,
+      })),
+    ),
+  );
+  out.push(
+    verdict(
+      `loader (Postgres CPU) ≤ ${TARGETS.loaderOverKeyedCopy}× COPY with keys, logged (Postgres CPU)`,
+      per((run) => run.ratios.loaderOverKeyedCopy, TARGETS.loaderOverKeyedCopy, x),
+    ),
+  );
+  out.push(
+    verdict(
+      `end-to-end ÷ source floor ≤ ${TARGETS.endToEndOverSource}× at every size, at concurrency ${r.settings.concurrency.join(' and ')}`,
+      per((run) => run.ratios.endToEndOverSource, TARGETS.endToEndOverSource, x),
+    ),
+  );
+  const vsBaseline = (which: 'workerCpuS' | 'postgresCpuS') => (run: RunFigures) =>
+    which === 'workerCpuS' ? run.ratios.workerCpuOverBaseline : run.ratios.postgresCpuOverBaseline;
+  for (const [which, name] of [
+    ['workerCpuS', 'worker'],
+    ['postgresCpuS', 'Postgres'],
+  ] as const) {
+    out.push(
+      verdict(
+        `${name} CPU per million rows ≤ ${TARGETS.cpuOverBaseline}× ${BASELINE_COMMIT}'s`,
+        runs.map(({ f, run }): TargetFigure => {
+          const v = vsBaseline(which)(run);
+          const abs = run.perMillionRows[which];
+          return {
+            size: f.collaborators,
+            concurrency: run.concurrency,
+            text: `${cpu(abs)} (${x(v)})`,
+            met: v === null ? null : v <= TARGETS.cpuOverBaseline,
+          };
+        }),
+      ),
+    );
+  }
+  return out;
+}
+
+/** `1,000: c4 182 MiB, c8 190 MiB; 3,000: …` */
+function figuresText(figures: readonly TargetFigure[]): string {
+  const bySize = new Map<number, TargetFigure[]>();
+  for (const g of figures) bySize.set(g.size, [...(bySize.get(g.size) ?? []), g]);
+  return [...bySize]
+    .map(([size, gs]) => `${int(size)}: ${gs.map((g) => `${g.concurrency === null ? '' : `c${g.concurrency} `}${g.text}`).join(', ')}`)
+    .join('; ');
+}
+
+/** One line per target: its figures, met / MISSED (and where) / not measured. */
+export function targetLines(r: BenchResults): string[] {
+  return evaluateTargets(r).map((t) => {
+    const missed = t.figures.filter((g) => g.met === false).map((g) => `${int(g.size)} c${g.concurrency}`);
+    const unmeasured = t.figures.filter((g) => g.met === null).length;
+    const tail =
+      t.verdict === 'MISSED'
+        ? `MISSED at ${missed.join(', ')}`
+        : t.verdict === 'met' && unmeasured > 0
+          ? `met where measured (${unmeasured} n/a)`
+          : t.verdict;
+    return `- ${t.label}: ${t.figures.length > 0 ? `${figuresText(t.figures)} — ` : ''}${tail}`;
+  });
+}
+
+/** The summary table (Markdown; also readable on a console): one row per size and concurrency. */
+export function summaryTable(r: BenchResults): string[] {
+  const b = BASELINE_COMMIT;
+  const lines = [
+    `| collaborators | companies | concurrency | requests needed | requests made | rows | source floor | end-to-end | **e2e ÷ source** | peak RSS | worker CPU per M rows (÷ ${b}) | Postgres CPU per M rows (÷ ${b}) | loader (Postgres CPU) | COPY with keys, logged (Postgres CPU) | **loader ÷ keyed COPY** |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { f, run } of eachRun(r)) {
+    const e = run.endToEnd;
+    lines.push(
+      `| ${int(f.collaborators)} | ${f.companies} | ${run.concurrency} | ${int(f.plannedRequests)} | ${int(e.requests)} | ${int(run.rows)} | ` +
+        `${sec(run.source.ms)} | ${sec(e.wallMs)} | **${x(run.ratios.endToEndOverSource)}** | ${e.peakRssMiB} MiB | ` +
+        `${cpu(run.perMillionRows.workerCpuS)} (${x(run.ratios.workerCpuOverBaseline)}) | ` +
+        `${cpu(run.perMillionRows.postgresCpuS)} (${x(run.ratios.postgresCpuOverBaseline)}) | ` +
+        `${cpu(e.postgresCpuS)} | ${cpu(f.sink.indexedPgCpuS)} | **${x(run.ratios.loaderOverKeyedCopy)}** |`,
+    );
   }
   return lines;
 }
 
-/** The summary table (Markdown; also readable on a console). */
-export function summaryTable(r: BenchResults): string[] {
+/** Once per size, on the rows of its first end-to-end: the sink floors, and the quality checks when timed. */
+export function perSizeTable(r: BenchResults): string[] {
+  const checks = r.sizes.some((f) => f.checksMs !== undefined);
   const lines = [
-    '| collaborators | companies | requests | rows | source floor | end-to-end | **e2e ÷ source** | COPY floor | loader | **loader ÷ COPY** | COPY with keys, logged (loader ÷ it) | peak RSS |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| collaborators | rows copied | COPY floor, unlogged (wall · Postgres CPU) | COPY with keys, logged (wall · Postgres CPU) |${checks ? ' quality checks |' : ''}`,
+    `|---:|---:|---:|---:|${checks ? '---:|' : ''}`,
   ];
   for (const f of r.sizes) {
+    const k = f.sink;
     lines.push(
-      `| ${int(f.collaborators)} | ${f.companies} | ${int(f.endToEnd.requests)} | ${int(rowsOf(f))} | ${sec(f.source.ms)} | ` +
-        `${sec(f.endToEnd.wallMs)} | **${x(f.ratios.endToEndOverSource)}** | ${sec(f.sink.ms)} | ` +
-        `${f.endToEnd.loader ? sec(f.endToEnd.loader.busyMs) : 'n/a'} | **${x(f.ratios.loaderOverCopy)}** | ` +
-        `${sec(f.sink.indexedMs)} (${x(f.ratios.loaderOverIndexedCopy)}) | ${f.endToEnd.peakRssMiB} MiB |`,
+      `| ${int(f.collaborators)} | ${int(k.rows)} | ${sec(k.ms)} · ${cpu(k.pgCpuS)} | ${sec(k.indexedMs)} · ${cpu(k.indexedPgCpuS)} |` +
+        (checks ? ` ${f.checksMs === undefined ? 'n/a' : sec(f.checksMs)} |` : ''),
     );
   }
   return lines;
@@ -79,21 +204,21 @@ export function waitShares(waits: Record<string, number>, top = 3): string {
 /** Where the end-to-end time goes: spans inside the worker, and CPU of the three processes. */
 export function breakdownTable(r: BenchResults): string[] {
   const lines = [
-    '| collaborators | response bytes | startup | (e2e − startup) ÷ source | HTTP busy | loader busy | of which in transactions | worker CPU | emulator CPU | Postgres CPU | CPU used ÷ available | CPU of other processes · stolen | Postgres backends (samples) | RSS at first request → peak |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
+    '| collaborators | concurrency | response bytes | startup | (e2e − startup) ÷ source | HTTP busy | loader busy (wall) | of which in transactions | worker CPU | emulator CPU | Postgres CPU | CPU used ÷ available | CPU of other processes · stolen | Postgres backends (samples) | RSS at first request → peak |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
   ];
   const cores = r.machine.cores;
-  for (const f of r.sizes) {
-    const e = f.endToEnd;
+  for (const { f, run } of eachRun(r)) {
+    const e = run.endToEnd;
     const opt = (ms: number | null | undefined) => (ms === null || ms === undefined ? 'n/a' : sec(ms));
     const used = (e.workerCpuS ?? 0) + e.emulatorCpuS + e.postgresCpuS;
     lines.push(
-      `| ${int(f.collaborators)} | ${mib(f.source.bytes)} | ${opt(e.startupMs)} | ${x(f.ratios.endToEndAfterStartupOverSource)} | ` +
+      `| ${int(f.collaborators)} | ${run.concurrency} | ${mib(run.source.bytes)} | ${opt(e.startupMs)} | ${x(run.ratios.endToEndAfterStartupOverSource)} | ` +
         `${opt(e.http?.busyMs)} | ${opt(e.loader?.busyMs)} | ` +
-        `${opt(e.transactions?.busyMs)} | ${e.workerCpuS === null ? 'n/a' : `${e.workerCpuS.toFixed(1)} s`} | ` +
-        `${e.emulatorCpuS.toFixed(1)} s | ${e.postgresCpuS.toFixed(1)} s | ${Math.round((used / (cores * (e.wallMs / 1000))) * 100)}% | ` +
+        `${opt(e.transactions?.busyMs)} | ${cpu(e.workerCpuS)} | ${cpu(e.emulatorCpuS)} | ${cpu(e.postgresCpuS)} | ${Math.round((used / (cores * (e.wallMs / 1000))) * 100)}% | ` +
         `${Math.max(0, e.machine.busyS - used).toFixed(1)} s · ${e.machine.stealS.toFixed(1)} s | ` +
-        `${waitShares(e.dbWaits)} | ${e.baselineRssMiB ?? 'n/a'} → ${e.peakRssMiB} MiB |`,
+        `${waitShares(e.dbWaits)}${e.otherDatabasesActive ? `; other databases active in ${Math.round(e.otherDatabasesActive * 100)}% of samples` : ''} | ` +
+        `${e.baselineRssMiB ?? 'n/a'} → ${e.peakRssMiB} MiB |`,
     );
   }
   return lines;
@@ -102,22 +227,23 @@ export function breakdownTable(r: BenchResults): string[] {
 /** Tables below this many rows at the largest size are summed into one line. */
 const SMALL_TABLE_ROWS = 500;
 
-/** Rows per second per table: end-to-end (rows ÷ wall time) and COPY floor; small tables summed. */
+/** Rows per second per table: end-to-end of each size's first run (rows ÷ wall time) and COPY floor; small tables summed. */
 export function tableRatesTable(r: BenchResults): string[] {
-  const largest = r.sizes[r.sizes.length - 1]!.endToEnd.rows;
-  const all = [...new Set(r.sizes.flatMap((f) => Object.keys(f.endToEnd.rows)))];
+  const e2e = (f: SizeFigures) => f.runs[0]!.endToEnd;
+  const largest = e2e(r.sizes[r.sizes.length - 1]!).rows;
+  const all = [...new Set(r.sizes.flatMap((f) => Object.keys(e2e(f).rows)))];
   const big = all.filter((t) => (largest[t] ?? 0) >= SMALL_TABLE_ROWS).sort((a, b) => (largest[b] ?? 0) - (largest[a] ?? 0));
   const small = all.filter((t) => !big.includes(t));
   const head = r.sizes.map((f) => `${int(f.collaborators)}: rows · e2e rows/s · COPY rows/s`);
   const lines = [`| table | ${head.join(' | ')} |`, `|---|${r.sizes.map(() => '---:').join('|')}|`];
   const row = (label: string, tables: readonly string[]) => {
     const cells = r.sizes.map((f) => {
-      const present = tables.filter((t) => f.endToEnd.rows[t] !== undefined);
+      const e = e2e(f);
+      const present = tables.filter((t) => e.rows[t] !== undefined);
       if (present.length === 0) return '–';
-      const rows = present.reduce((a, t) => a + f.endToEnd.rows[t]!, 0);
+      const rows = present.reduce((a, t) => a + e.rows[t]!, 0);
       const copyMs = present.reduce((a, t) => a + (f.sink.byTable[t]?.ms ?? 0), 0);
-      const e2e = rows / (f.endToEnd.wallMs / 1000);
-      return `${int(rows)} · ${int(e2e)} · ${copyMs > 0 ? int(rows / (copyMs / 1000)) : 'n/a'}`;
+      return `${int(rows)} · ${int(rows / (e.wallMs / 1000))} · ${copyMs > 0 ? int(rows / (copyMs / 1000)) : 'n/a'}`;
     });
     lines.push(`| ${label} | ${cells.join(' | ')} |`);
   };
@@ -133,8 +259,16 @@ export function runHeading(r: BenchResults): string {
     `${r.mode} run, ${r.date.slice(0, 16).replace('T', ' ')} UTC, commit ${m.commit}${m.dirty ? ' (with uncommitted changes)' : ''}; ` +
     `${m.cores} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL ${m.postgres}; ` +
     `load ${m.loadAtStart} → ${r.loadAtEnd}; range ${r.settings.from}..${r.settings.to}, resources ${r.settings.resources.join(', ')}; ` +
-    `concurrency ${r.settings.concurrency}, ${r.settings.rps} rps; run took ${(r.durationS / 60).toFixed(1)} min`
+    `concurrency ${r.settings.concurrency.join(', ')}, ${r.settings.rps} rps; run took ${(r.durationS / 60).toFixed(1)} min`
   );
+}
+
+/** Where the CPU targets' baseline comes from, or why there is none. */
+export function baselineLine(r: BenchResults): string {
+  if (r.baseline) {
+    return `CPU per million rows compared with commit ${r.baseline.commit}, the same size at concurrency 4 ([\`${r.baseline.file}\`](${r.baseline.file.replace(/^bench\//, '')})).`;
+  }
+  return `CPU per million rows not compared: ${r.baselineNote ?? 'no baseline'}.`;
 }
 
 /** The Markdown block written into bench/README.md. */
@@ -144,11 +278,17 @@ export function markdownBlock(r: BenchResults, jsonPath: string | undefined): st
     '',
     ...summaryTable(r),
     '',
+    baselineLine(r),
+    '',
+    'Once per size, on the rows of the first end-to-end:',
+    '',
+    ...perSizeTable(r),
+    '',
     'Where the end-to-end time goes ("busy": wall time with at least one running; CPU over the backfill\'s wall time on all cores):',
     '',
     ...breakdownTable(r),
     '',
-    'Rows per table:',
+    `Rows per table (end-to-end at concurrency ${r.settings.concurrency[0]}):`,
     '',
     ...tableRatesTable(r),
     '',

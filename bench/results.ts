@@ -1,20 +1,19 @@
 /**
- * The figures of a run, as written to bench/results/*.json: per company size, the
- * source floor, the end-to-end backfill and the sink floor measured on the same
- * windows, and the ratios the issue asks for.
+ * The figures of a run, as written to bench/results/*.json: per company size and
+ * concurrency, the source floor and the end-to-end backfill of the same windows; per
+ * size, the sink floors of the rows the first backfill wrote; and the ratios and
+ * baseline comparisons the targets are judged on.
  */
 import type { SpanTotals } from './intervals.js';
 import type { MachineInfo } from './machine.js';
 import type { SystemCpu } from './proc-stats.js';
 import type { BenchMode } from './options.js';
 
-/** The source floor of one size. */
+/** The source floor of one size at one concurrency. */
 export interface SourceFigures {
-  /** Warm-up of the emulator's caches before anything is timed (workload.ts `planWarmUp`), ms. */
-  readonly warmUpMs: number;
   /** The floor: one pass over the workload, ms. */
   readonly ms: number;
-  /** Requests of one pass. */
+  /** Requests of one pass: the requests the plan of windows needs. */
   readonly requests: number;
   /** Response bytes of one pass. */
   readonly bytes: number;
@@ -28,7 +27,7 @@ export interface SourceFigures {
   readonly machine: SystemCpu;
 }
 
-/** The end-to-end backfill of one size. */
+/** The end-to-end backfill of one size at one concurrency. */
 export interface EndToEndFigures {
   /** Spawn to exit of `punchline backfill`, ms. */
   readonly wallMs: number;
@@ -37,7 +36,7 @@ export interface EndToEndFigures {
   /** Jobs that succeeded, of all. */
   readonly jobsSucceeded: number | null;
   readonly jobsTotal: number | null;
-  /** Requests the emulator served. */
+  /** Requests the emulator served during the backfill (made, against the plan's needed). */
   readonly requests: number;
   /** Requests per endpoint the emulator served. */
   readonly requestsByEndpoint: Record<string, number>;
@@ -51,17 +50,22 @@ export interface EndToEndFigures {
   readonly workerCpuS: number | null;
   /** CPU of the emulator during the backfill, s. */
   readonly emulatorCpuS: number;
-  /** CPU of every Postgres process during the backfill (other clients' work included), s. */
+  /**
+   * CPU of every Postgres process during the backfill (backends that ended included;
+   * other clients' work too), s. The "loader" figure: what writing the rows cost Postgres.
+   */
   readonly postgresCpuS: number;
   /** The whole machine during the backfill (all processes, all cores), s: busy beyond worker + emulator + Postgres is someone else's. */
   readonly machine: SystemCpu;
   /** Samples (every 100 ms) of the run's active Postgres backends by wait event (`CPU` = none). */
   readonly dbWaits: Record<string, number>;
+  /** Share of those samples in which a client backend of another database was active (its CPU counts as Postgres CPU). */
+  readonly otherDatabasesActive?: number;
   /** Process start to its first HTTP request (module loading, connections), ms. */
   readonly startupMs: number | null;
-  /** Loader calls (row building, pool wait, transaction). */
+  /** Loader spans published by the sync (COPY batches, merges); `busyMs` is "loader busy (wall)". */
   readonly loader: SpanTotals | null;
-  /** Loader calls per loader: calls and summed ms. */
+  /** Loader spans per name (`copy:<table>`, `merge:<table>`): count and summed ms. */
   readonly loaderBy: Record<string, { calls: number; sumMs: number }>;
   /** Warehouse transactions (the database's share of the loaders). */
   readonly transactions: SpanTotals | null;
@@ -77,16 +81,57 @@ export interface EndToEndFigures {
   readonly rowsPerSecond: Record<string, number>;
 }
 
-/** The sink floor of one size. */
+/** The sink floors of one size (the rows of its first end-to-end). */
 export interface SinkFigures {
-  /** Summed COPY time, ms. */
+  /** Summed COPY time into unlogged tables without keys (the COPY floor), ms. */
   readonly ms: number;
-  /** Summed COPY time into logged tables with the warehouse's keys and indexes, ms. */
+  /** Postgres CPU of those COPYs, s. */
+  readonly pgCpuS: number;
+  /** Summed COPY time into logged tables with the warehouse's keys and indexes ("COPY with keys, logged"), ms. */
   readonly indexedMs: number;
+  /** Postgres CPU of those COPYs, s: what the loader figure is compared with. */
+  readonly indexedPgCpuS: number;
   readonly rows: number;
   readonly bytes: number;
-  /** Per table: rows, bytes, ms (also into the indexed table) and rows per second. */
-  readonly byTable: Record<string, { rows: number; bytes: number; ms: number; indexedMs: number; rowsPerSecond: number }>;
+  /** Per table: rows, bytes, wall and Postgres CPU of both COPYs, and rows per second of the floor. */
+  readonly byTable: Record<
+    string,
+    { rows: number; bytes: number; ms: number; pgCpuS: number; indexedMs: number; indexedPgCpuS: number; rowsPerSecond: number }
+  >;
+}
+
+/** CPU-seconds per million rows loaded. */
+export interface PerMillionRows {
+  /** Worker (the backfill process), s per million rows; null when the probe did not report. */
+  readonly workerCpuS: number | null;
+  /** Every Postgres process during the backfill, s per million rows. */
+  readonly postgresCpuS: number | null;
+}
+
+/** The end-to-end ratios of one size at one concurrency. */
+export interface RunRatios {
+  /** End-to-end wall time ÷ source floor at the same concurrency. */
+  readonly endToEndOverSource: number;
+  /** End-to-end minus the process's startup ÷ source floor: the part that grows with size. */
+  readonly endToEndAfterStartupOverSource: number | null;
+  /** Loader (Postgres CPU of the backfill) ÷ Postgres CPU of "COPY with keys, logged" of the same rows. */
+  readonly loaderOverKeyedCopy: number | null;
+  /** Worker CPU per million rows ÷ the baseline's at the same size (null: no baseline). */
+  readonly workerCpuOverBaseline: number | null;
+  /** Postgres CPU per million rows ÷ the baseline's at the same size (null: no baseline). */
+  readonly postgresCpuOverBaseline: number | null;
+}
+
+/** One size at one concurrency: source floor and end-to-end. */
+export interface RunFigures {
+  /** Requests in flight of the floor; API_MAX_CONCURRENCY = WORKER_CONCURRENCY of the backfill. */
+  readonly concurrency: number;
+  readonly source: SourceFigures;
+  readonly endToEnd: EndToEndFigures;
+  /** Rows loaded in all (the sum of `endToEnd.rows`). */
+  readonly rows: number;
+  readonly perMillionRows: PerMillionRows;
+  readonly ratios: RunRatios;
 }
 
 /** Everything measured at one size. */
@@ -97,22 +142,28 @@ export interface SizeFigures {
   readonly companies: number;
   /** Emulator spawn to listening, ms. */
   readonly emulatorStartMs: number;
-  /** Requests the source floor planned, per endpoint. */
+  /** Warm-up of the emulator's caches before anything is timed (workload.ts `planWarmUp`), ms. */
+  readonly warmUpMs: number;
+  /** Requests the plan of windows needs (the sync's planner): what the source floor fetches. */
+  readonly plannedRequests: number;
+  /** The same, per endpoint. */
   readonly plannedByEndpoint: Record<string, number>;
-  readonly source: SourceFigures;
-  readonly endToEnd: EndToEndFigures;
+  /** One entry per concurrency, in the order of `--concurrency`. */
+  readonly runs: RunFigures[];
+  /** Sink floors of the first run's rows. */
   readonly sink: SinkFigures;
-  /** The two ratios of the issue. */
-  readonly ratios: {
-    /** End-to-end wall time ÷ source floor. */
-    readonly endToEndOverSource: number;
-    /** End-to-end minus the process's startup ÷ source floor: the part that grows with size. */
-    readonly endToEndAfterStartupOverSource: number | null;
-    /** Loader busy time ÷ COPY floor (null when the probe saw no loader). */
-    readonly loaderOverCopy: number | null;
-    /** Loader busy time ÷ COPY into logged tables with keys and indexes. */
-    readonly loaderOverIndexedCopy: number | null;
-  };
+  /** The warehouse's quality checks over the first run's schema, ms (absent: not timed). */
+  readonly checksMs?: number;
+}
+
+/** The figures of an earlier run the CPU targets are judged against. */
+export interface BaselineFigures {
+  /** Its commit. */
+  readonly commit: string;
+  /** Its results file, relative to the repository root. */
+  readonly file: string;
+  /** Per size (collaborators as a string): rows loaded and CPU-seconds per million rows of its end-to-end. */
+  readonly bySize: Record<string, { rows: number; workerCpuPerMRows: number | null; postgresCpuPerMRows: number | null }>;
 }
 
 /** One benchmark run. */
@@ -128,10 +179,13 @@ export interface BenchResults {
     readonly today: string;
     readonly seed: string;
     readonly resources: readonly string[];
-    readonly concurrency: number;
+    readonly concurrency: readonly number[];
     readonly rps: number;
   };
   readonly sizes: SizeFigures[];
+  /** The baseline of the CPU targets, or null with the reason in `baselineNote`. */
+  readonly baseline: BaselineFigures | null;
+  readonly baselineNote?: string;
   /** 1-minute load average when the run ended. */
   readonly loadAtEnd: number;
   /** Wall time of the whole run, s. */

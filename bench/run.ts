@@ -7,11 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadBaseline } from './figures.js';
 import { describeMachine } from './machine.js';
 import { measureSize } from './measure-size.js';
 import { BenchUsageError, USAGE, parseBenchOptions } from './options.js';
 import { updateReadme } from './readme-table.js';
-import { markdownBlock, summaryTable, targetLines } from './report.js';
+import { baselineLine, markdownBlock, perSizeTable, summaryTable, targetLines } from './report.js';
 import type { BenchResults, SizeFigures } from './results.js';
 import { connectRedis, connectWarehouse, openBenchDatabase } from './scratch-space.js';
 
@@ -55,8 +56,10 @@ async function main(): Promise<number> {
     const machine = await describeMachine(ROOT, pool);
     say(
       `punchline bench (${o.mode}): ${o.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} collaborators, ` +
-        `${o.from}..${o.to}, concurrency ${o.concurrency}, ${o.rps} rps; commit ${machine.commit}`,
+        `${o.from}..${o.to}, concurrency ${o.concurrency.join(', ')}, ${o.rps} rps; commit ${machine.commit}`,
     );
+    const baseline = loadBaseline(ROOT, o.mode, o);
+    say(typeof baseline === 'string' ? `no CPU baseline: ${baseline}` : `CPU baseline: ${baseline.file}`);
     say(`warehouse database: ${database.description}`);
     if (machine.loadAtStart > QUIET_LOAD) {
       say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);
@@ -64,12 +67,22 @@ async function main(): Promise<number> {
     const sizes: SizeFigures[] = [];
     for (const size of o.sizes) {
       say(`== ${size.toLocaleString('en-US')} collaborators`);
-      const f = await measureSize(size, o, { root: ROOT, pool, redis, say });
+      const f = await measureSize(size, o, {
+        root: ROOT,
+        pool,
+        redis,
+        say,
+        baseline: typeof baseline === 'string' ? null : baseline,
+      });
       sizes.push(f);
-      say(
-        `  ratios: end-to-end ÷ source floor ${f.ratios.endToEndOverSource.toFixed(2)}×, ` +
-          `loader ÷ COPY floor ${f.ratios.loaderOverCopy === null ? 'n/a' : `${f.ratios.loaderOverCopy.toFixed(2)}×`}`,
-      );
+      const x = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
+      for (const run of f.runs) {
+        say(
+          `  c${run.concurrency} ratios: end-to-end ÷ source floor ${x(run.ratios.endToEndOverSource)}, ` +
+            `loader ÷ COPY with keys (Postgres CPU) ${x(run.ratios.loaderOverKeyedCopy)}, ` +
+            `CPU per million rows ÷ baseline: worker ${x(run.ratios.workerCpuOverBaseline)}, Postgres ${x(run.ratios.postgresCpuOverBaseline)}`,
+        );
+      }
     }
     const results: BenchResults = {
       mode: o.mode,
@@ -85,11 +98,17 @@ async function main(): Promise<number> {
         rps: o.rps,
       },
       sizes,
+      baseline: typeof baseline === 'string' ? null : baseline,
+      ...(typeof baseline === 'string' ? { baselineNote: baseline } : {}),
       loadAtEnd: Number(loadavg()[0]!.toFixed(2)),
       durationS: Math.round((Date.now() - started) / 1000),
     };
     say('');
     for (const line of summaryTable(results)) say(line);
+    say('');
+    say(baselineLine(results));
+    say('');
+    for (const line of perSizeTable(results)) say(line);
     say('');
     for (const line of targetLines(results)) say(line);
 

@@ -22,10 +22,11 @@ export interface ScratchNames {
   readonly queuePrefix: string;
 }
 
-/** Unique names for one size of one run. */
-export function scratchNames(size: number): ScratchNames {
+/** Unique names for one backfill of one size at one concurrency. */
+export function scratchNames(size: number, concurrency: number): ScratchNames {
   const id = randomUUID().replace(/-/g, '').slice(0, 10);
-  return { schema: `bench_${size}_${id}`, stageSchema: `bench_${size}_${id}_copy`, queuePrefix: `bench_${size}_${id}` };
+  const base = `bench_${size}_c${concurrency}_${id}`;
+  return { schema: base, stageSchema: `${base}_copy`, queuePrefix: base };
 }
 
 /** The database a run works in, and how to let go of it. */
@@ -75,6 +76,21 @@ export async function connectRedis(redisUrl: string): Promise<Redis> {
 /** Creates and migrates the warehouse schema. */
 export async function createWarehouseSchema(databaseUrl: string, schema: string): Promise<void> {
   await migrate(databaseUrl, schema);
+}
+
+/**
+ * Turns autovacuum off on the tables of `schema` once its backfill is over, so vacuuming
+ * and analysing its rows never lands in the Postgres CPU of a later stage (the next
+ * backfill, the sink floors); an autovacuum already at work on them is cancelled.
+ */
+export async function stopAutovacuum(pool: pg.Pool, schema: string): Promise<void> {
+  const { rows } = await pool.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE'`,
+    [schema],
+  );
+  for (const { table_name: t } of rows) {
+    await pool.query(`alter table "${schema}"."${t}" set (autovacuum_enabled = false)`);
+  }
 }
 
 /** Drops the run's schemas and Redis keys (idempotent). */

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { BASELINE_FILES, baselineFrom, perMillionRows, ratio, runFigures } from '../bench/figures.js';
 import { spanTotals } from '../bench/intervals.js';
 import { BenchUsageError, DEFAULT_RESOURCES, parseBenchOptions } from '../bench/options.js';
 import { replaceBlock } from '../bench/readme-table.js';
+import { breakdownTable, evaluateTargets, markdownBlock, perSizeTable, summaryTable, targetLines } from '../bench/report.js';
+import type { BaselineFigures, BenchResults, EndToEndFigures, SizeFigures, SourceFigures } from '../bench/results.js';
 import { countByEndpoint, planWarmUp, planWorkload } from '../bench/workload.js';
 
 const HQ = '95643282000151';
@@ -74,11 +78,22 @@ describe('planWorkload', () => {
 describe('parseBenchOptions', () => {
   it('takes the quick preset and the default budget', () => {
     const o = parseBenchOptions(['--quick'], {});
-    expect(o).toMatchObject({ mode: 'quick', sizes: [1000, 3000], concurrency: 4, rps: 10_000, writeJson: true });
+    expect(o).toMatchObject({ mode: 'quick', sizes: [1000, 3000], concurrency: [4], rps: 10_000, writeJson: true });
   });
 
-  it('takes the full preset with 10,000 collaborators', () => {
-    expect(parseBenchOptions([], {})).toMatchObject({ mode: 'full', sizes: [1000, 3000, 10000] });
+  it('takes the full preset with 10,000 collaborators at concurrency 4 and 8', () => {
+    expect(parseBenchOptions([], {})).toMatchObject({ mode: 'full', sizes: [1000, 3000, 10000], concurrency: [4, 8] });
+  });
+
+  it('takes a concurrency list in the order given', () => {
+    expect(parseBenchOptions(['--quick', '--concurrency', '8,2,4'], {})).toMatchObject({ concurrency: [8, 2, 4] });
+    expect(parseBenchOptions(['--concurrency', '6'], {})).toMatchObject({ concurrency: [6] });
+  });
+
+  it('rejects a bad, empty or repeated concurrency', () => {
+    for (const bad of ['4,x', '0', '', '4,,8', '4,4', '257']) {
+      expect(() => parseBenchOptions(['--concurrency', bad], {})).toThrow(/--concurrency/);
+    }
   });
 
   it('rejects bad values with a one-line message naming the option', () => {
@@ -100,5 +115,279 @@ describe('replaceBlock', () => {
 
   it('appends the block when the markers are missing', () => {
     expect(replaceBlock('intro\n', 'quick', 'x')).toBe('intro\n\n<!-- bench:quick:start -->\nx\n<!-- bench:quick:end -->\n');
+  });
+});
+
+describe('CPU per million rows and ratios', () => {
+  it('divides CPU-seconds by the rows in millions', () => {
+    expect(perMillionRows(12, 4_000_000)).toBe(3);
+    expect(perMillionRows(0.5, 250_000)).toBe(2);
+  });
+
+  it('is null without CPU or rows', () => {
+    expect(perMillionRows(null, 1000)).toBeNull();
+    expect(perMillionRows(3, 0)).toBeNull();
+  });
+
+  it('gives a ratio only when both sides are known and the divisor positive', () => {
+    expect(ratio(3, 2)).toBe(1.5);
+    expect(ratio(null, 2)).toBeNull();
+    expect(ratio(3, undefined)).toBeNull();
+    expect(ratio(3, 0)).toBeNull();
+  });
+});
+
+const SETTINGS = {
+  from: '2025-03-01',
+  to: '2025-05-31',
+  today: '2025-06-30',
+  seed: 'bench',
+  resources: DEFAULT_RESOURCES,
+};
+
+describe('baselineFrom', () => {
+  it('reads the committed fd14db9 full run: CPU-seconds per million rows per size', () => {
+    const json: unknown = JSON.parse(readFileSync(BASELINE_FILES.full, 'utf8'));
+    const b = baselineFrom(json, BASELINE_FILES.full, SETTINGS);
+    if (typeof b === 'string') throw new Error(b);
+    expect(b.commit).toBe('fd14db9');
+    expect(Object.keys(b.bySize)).toEqual(['1000', '3000', '10000']);
+    // 10,000: 108.49 worker CPU-s and 113.5 Postgres CPU-s over 4,294,409 rows.
+    expect(b.bySize['10000']!.rows).toBe(4_294_409);
+    expect(b.bySize['10000']!.workerCpuPerMRows).toBeCloseTo(25.26, 2);
+    expect(b.bySize['10000']!.postgresCpuPerMRows).toBeCloseTo(26.43, 2);
+  });
+
+  it('reads the new shape (runs) too, from the first run of a size', () => {
+    const json = {
+      machine: { commit: 'abc1234' },
+      settings: SETTINGS,
+      sizes: [{ collaborators: 1000, runs: [{ endToEnd: { workerCpuS: 5, postgresCpuS: 2, rows: { punches: 500_000, work_days: 500_000 } } }] }],
+    };
+    expect(baselineFrom(json, 'x.json', SETTINGS)).toEqual({
+      commit: 'abc1234',
+      file: 'x.json',
+      bySize: { '1000': { rows: 1_000_000, workerCpuPerMRows: 5, postgresCpuPerMRows: 2 } },
+    });
+  });
+
+  it('says why when the baseline does not compare with the run', () => {
+    const json: unknown = JSON.parse(readFileSync(BASELINE_FILES.full, 'utf8'));
+    expect(baselineFrom(json, 'f.json', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' })).toMatch(/range 2025-03-01\.\.2025-05-31/);
+    expect(baselineFrom(json, 'f.json', { ...SETTINGS, resources: ['punches'] })).toMatch(/other resources/);
+    expect(baselineFrom({}, 'f.json', SETTINGS)).toMatch(/not a results file/);
+  });
+});
+
+const MACHINE = { busyS: 0, idleS: 0, stealS: 0 };
+
+function source(ms: number, requests: number): SourceFigures {
+  return { ms, requests, bytes: 2 ** 20, slowestMs: 10, maxInFlight: 4, emulatorCpuS: 1, machine: MACHINE };
+}
+
+function endToEnd(o: { wallMs: number; requests: number; peakRssMiB: number; workerCpuS: number | null; postgresCpuS: number; rows: number }): EndToEndFigures {
+  return {
+    wallMs: o.wallMs,
+    exitCode: 0,
+    jobsSucceeded: 10,
+    jobsTotal: 10,
+    requests: o.requests,
+    requestsByEndpoint: {},
+    maxInFlight: 4,
+    peakRssMiB: o.peakRssMiB,
+    baselineRssMiB: 100,
+    workerCpuS: o.workerCpuS,
+    emulatorCpuS: 1,
+    postgresCpuS: o.postgresCpuS,
+    machine: MACHINE,
+    dbWaits: { CPU: 9, 'IO:WALSync': 1 },
+    startupMs: 1000,
+    loader: { count: 3, sumMs: 3000, busyMs: 2000 },
+    loaderBy: {},
+    transactions: { count: 3, sumMs: 2000, busyMs: 1500 },
+    http: { count: 5, sumMs: 5000, busyMs: 4000 },
+    httpOrLoaderBusyMs: 4500,
+    jobTime: {},
+    rows: { punches: o.rows * 0.75, work_days: o.rows * 0.25 },
+    rowsPerSecond: {},
+  };
+}
+
+const BASELINE: BaselineFigures = {
+  commit: 'fd14db9',
+  file: 'bench/results/full-2026-11-22-fd14db9.json',
+  bySize: { '1000': { rows: 400_000, workerCpuPerMRows: 40, postgresCpuPerMRows: 30 } },
+};
+
+function size(collaborators: number, runs: { c: number; wallMs: number; requests: number; peak: number; worker: number | null; pg: number }[], extra: Partial<SizeFigures> = {}): SizeFigures {
+  const sink = { ms: 500, pgCpuS: 0.6, indexedMs: 1500, indexedPgCpuS: 2, rows: 1_000_000, bytes: 2 ** 24, byTable: {} };
+  return {
+    collaborators,
+    companies: 3,
+    emulatorStartMs: 1000,
+    warmUpMs: 500,
+    plannedRequests: 100,
+    plannedByEndpoint: {},
+    runs: runs.map((r) =>
+      runFigures({
+        collaborators,
+        concurrency: r.c,
+        source: source(10_000, 100),
+        endToEnd: endToEnd({ wallMs: r.wallMs, requests: r.requests, peakRssMiB: r.peak, workerCpuS: r.worker, postgresCpuS: r.pg, rows: 1_000_000 }),
+        sink,
+        baseline: BASELINE,
+      }),
+    ),
+    sink,
+    ...extra,
+  };
+}
+
+function results(sizes: SizeFigures[], concurrency: number[] = [4, 8]): BenchResults {
+  return {
+    mode: 'full',
+    date: '2026-12-01T10:00:00.000Z',
+    machine: { cpu: 'AMD EPYC', cores: 2, memoryGiB: 24, kernel: '6', node: 'v20', postgres: '15.20', commit: 'abc1234', dirty: false, loadAtStart: 0.2 },
+    settings: { ...SETTINGS, concurrency, rps: 10_000 },
+    sizes,
+    baseline: BASELINE,
+    loadAtEnd: 0.5,
+    durationS: 600,
+  };
+}
+
+describe('runFigures', () => {
+  const run = size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]).runs[0]!;
+
+  it('gives CPU per million rows and its ratio to the baseline of the same size', () => {
+    expect(run.rows).toBe(1_000_000);
+    expect(run.perMillionRows).toEqual({ workerCpuS: 18, postgresCpuS: 2.8 });
+    expect(run.ratios.workerCpuOverBaseline).toBeCloseTo(18 / 40);
+    expect(run.ratios.postgresCpuOverBaseline).toBeCloseTo(2.8 / 30);
+  });
+
+  it('compares the loader (Postgres CPU of the backfill) with the Postgres CPU of COPY with keys, logged', () => {
+    expect(run.ratios.loaderOverKeyedCopy).toBeCloseTo(1.4);
+    expect(run.ratios.endToEndOverSource).toBeCloseTo(1.4);
+    expect(run.ratios.endToEndAfterStartupOverSource).toBeCloseTo(1.3);
+  });
+
+  it('has no baseline ratio for a size the baseline does not hold', () => {
+    const other = size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]).runs[0]!;
+    expect(other.ratios.workerCpuOverBaseline).toBeNull();
+    expect(other.ratios.postgresCpuOverBaseline).toBeNull();
+  });
+});
+
+describe('evaluateTargets', () => {
+  const good = results([
+    size(1000, [
+      { c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 },
+      { c: 8, wallMs: 13_000, requests: 100, peak: 190, worker: 19, pg: 2.9 },
+    ]),
+    size(10000, [
+      { c: 4, wallMs: 14_000, requests: 100, peak: 190, worker: 18, pg: 2.8 },
+      { c: 8, wallMs: 13_000, requests: 100, peak: 200, worker: 19, pg: 2.9 },
+    ]),
+  ]);
+
+  it('judges the six targets on every size and concurrency', () => {
+    const v = evaluateTargets(good);
+    expect(v.map((t) => [t.label, t.verdict])).toEqual([
+      ['peak RSS ≤ 200 MiB at every size', 'met'],
+      ['peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×', 'met'],
+      ['requests made = requests the windows need, at every size', 'met'],
+      ['loader (Postgres CPU) ≤ 1.5× COPY with keys, logged (Postgres CPU)', 'met'],
+      ['end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4 and 8', 'met'],
+      ["worker CPU per million rows ≤ 0.5× fd14db9's", 'met'],
+      ["Postgres CPU per million rows ≤ 0.5× fd14db9's", 'met'],
+    ]);
+    expect(v[0]!.figures).toHaveLength(4);
+    // Growth compares the same concurrency: 190 ÷ 180 and 200 ÷ 190.
+    expect(v[1]!.figures.map((g) => g.text)).toEqual(['1.06×', '1.05×']);
+  });
+
+  it('misses where a figure is over, and says where', () => {
+    const bad = results([
+      size(1000, [{ c: 4, wallMs: 16_000, requests: 100, peak: 150, worker: 25, pg: 3.5 }]),
+      size(10000, [{ c: 4, wallMs: 14_000, requests: 104, peak: 210, worker: 18, pg: 2.8 }]),
+    ], [4]);
+    const lines = targetLines(bad);
+    expect(lines).toEqual([
+      '- peak RSS ≤ 200 MiB at every size: 1,000: c4 150 MiB; 10,000: c4 210 MiB — MISSED at 10,000 c4',
+      '- peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×: 10,000: c4 1.40× — MISSED at 10,000 c4',
+      '- requests made = requests the windows need, at every size: 1,000: c4 100 = 100; 10,000: c4 104 ≠ 100 — MISSED at 10,000 c4',
+      '- loader (Postgres CPU) ≤ 1.5× COPY with keys, logged (Postgres CPU): 1,000: c4 1.75×; 10,000: c4 1.40× — MISSED at 1,000 c4',
+      '- end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4: 1,000: c4 1.60×; 10,000: c4 1.40× — MISSED at 1,000 c4',
+      "- worker CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 25.0 s (0.63×); 10,000: c4 18.0 s (n/a) — MISSED at 1,000 c4",
+      "- Postgres CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 3.5 s (0.12×); 10,000: c4 2.8 s (n/a) — met where measured (1 n/a)",
+    ]);
+  });
+
+  it('says not measured without a figure to judge', () => {
+    const one = results([size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 150, worker: null, pg: 3 }])], [4]);
+    const v = evaluateTargets(one);
+    expect(v[1]).toMatchObject({ verdict: 'not measured', figures: [] });
+    expect(v[5]).toMatchObject({ verdict: 'not measured' });
+    expect(targetLines(one)[1]).toBe('- peak RSS growth, largest ÷ smallest size ≤ 1.1× (one size only): not measured');
+  });
+});
+
+describe('report tables', () => {
+  const r = results([
+    size(1000, [
+      { c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 },
+      { c: 8, wallMs: 13_000, requests: 101, peak: 190, worker: 19, pg: 2.9 },
+    ]),
+  ]);
+
+  it('has one row per size and concurrency with requests needed and made, CPU per million rows and the loader ratio', () => {
+    const t = summaryTable(r);
+    expect(t[0]).toContain('| requests needed | requests made |');
+    expect(t[0]).toContain('| worker CPU per M rows (÷ fd14db9) | Postgres CPU per M rows (÷ fd14db9) |');
+    expect(t).toHaveLength(4);
+    expect(t[2]).toBe(
+      '| 1,000 | 3 | 4 | 100 | 100 | 1,000,000 | 10.0 s | 14.0 s | **1.40×** | 180 MiB | 18.0 s (0.45×) | 2.8 s (0.09×) | 2.8 s | 2.0 s | **1.40×** |',
+    );
+    expect(t[3]).toMatch(/^\| 1,000 \| 3 \| 8 \| 100 \| 101 \|/);
+  });
+
+  it('shows the quality checks column only when a size has them', () => {
+    expect(perSizeTable(r)[0]).not.toContain('quality checks');
+    expect(perSizeTable(r)[2]).toBe('| 1,000 | 1,000,000 | 0.5 s · 0.6 s | 1.5 s · 2.0 s |');
+    const withChecks = results([
+      size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }], { checksMs: 2_345 }),
+      size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]),
+    ]);
+    const t = perSizeTable(withChecks);
+    expect(t[0]).toContain('| quality checks |');
+    expect(t[2]).toMatch(/\| 2\.3 s \|$/);
+    expect(t[3]).toMatch(/\| n\/a \|$/);
+  });
+
+  it('renders the README block: heading, tables, baseline, breakdown with loader busy (wall), targets', () => {
+    const block = markdownBlock(r, 'bench/results/full-2026-12-01-abc1234.json');
+    expect(block).toMatch(/^_full run, 2026-12-01 10:00 UTC, commit abc1234; .*concurrency 4, 8, 10000 rps; run took 10\.0 min\._/);
+    expect(block).toContain('Figures: [`bench/results/full-2026-12-01-abc1234.json`](results/full-2026-12-01-abc1234.json).');
+    expect(block).toContain('CPU per million rows compared with commit fd14db9');
+    expect(block).toContain('| loader busy (wall) |');
+    expect(block).toContain('Rows per table (end-to-end at concurrency 4):');
+    expect(block).toContain('- requests made = requests the windows need, at every size: 1,000: c4 100 = 100, c8 101 ≠ 100 — MISSED at 1,000 c8');
+    expect(block).not.toMatch(/≤ 1\.3×|≤ 300 MiB|≤ 1\.25×/);
+    expect(replaceBlock('<!-- bench:full:start -->\nold\n<!-- bench:full:end -->\n', 'full', block)).toContain(block);
+  });
+
+  it('keeps the wall-clock loader union as loader busy (wall) and flags other databases at work', () => {
+    const t = breakdownTable(r);
+    expect(t[0]).toContain('| concurrency |');
+    expect(t[2]).toContain('| 4 | 1 MiB | 1.0 s | 1.30× | 4.0 s | 2.0 s | 1.5 s |');
+    expect(t[2]).toContain('| CPU 90%, IO:WALSync 10% |');
+    const busy = { ...r, sizes: [{ ...r.sizes[0]!, runs: [{ ...r.sizes[0]!.runs[0]!, endToEnd: { ...r.sizes[0]!.runs[0]!.endToEnd, otherDatabasesActive: 0.42 } }] }] };
+    expect(breakdownTable(busy)[2]).toContain('CPU 90%, IO:WALSync 10%; other databases active in 42% of samples |');
+  });
+
+  it('says why the CPU figures are not compared when there is no baseline', () => {
+    const none = { ...r, baseline: null, baselineNote: 'the baseline f.json was measured with range 2025-05-01..2025-05-15' };
+    expect(markdownBlock(none, undefined)).toContain('CPU per million rows not compared: the baseline f.json was measured with range');
   });
 });

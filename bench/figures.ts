@@ -1,0 +1,125 @@
+/**
+ * Figures derived from the measurements (pure, apart from reading the baseline's file):
+ * CPU-seconds per million rows, the ratios of a run, and the baseline the CPU targets
+ * are judged against — the last run before the streaming engine (commit fd14db9), read
+ * from its committed results file.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchMode } from './options.js';
+import type { BaselineFigures, EndToEndFigures, RunFigures, SinkFigures, SourceFigures } from './results.js';
+
+/** Commit of the baseline ("today" of the CPU targets). */
+export const BASELINE_COMMIT = 'fd14db9';
+
+/** Its results files, relative to the repository root: each mode is compared with the same mode (same range). */
+export const BASELINE_FILES: Readonly<Record<BenchMode, string>> = {
+  full: 'bench/results/full-2026-11-22-fd14db9.json',
+  quick: 'bench/results/quick-2026-11-22-fd14db9.json',
+};
+
+/** `a ÷ b`; null when either is unknown or `b` is not positive. */
+export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
+  if (a === null || a === undefined || b === null || b === undefined || !(b > 0)) return null;
+  return a / b;
+}
+
+/** CPU-seconds per million rows; null when the CPU is unknown or no row was loaded. */
+export function perMillionRows(cpuS: number | null | undefined, rows: number): number | null {
+  return ratio(cpuS, rows / 1e6);
+}
+
+/** Rows in all of a `rows` per table map. */
+export function totalRows(rows: Readonly<Record<string, number>>): number {
+  return Object.values(rows).reduce((a, b) => a + b, 0);
+}
+
+/** The settings a baseline must share with the run to compare with it. */
+export interface ComparableSettings {
+  readonly from: string;
+  readonly to: string;
+  readonly today: string;
+  readonly seed: string;
+  readonly resources: readonly string[];
+}
+
+interface OldEndToEnd {
+  workerCpuS?: number | null;
+  postgresCpuS?: number;
+  rows?: Record<string, number>;
+}
+interface AnyResults {
+  machine?: { commit?: string };
+  settings?: Partial<ComparableSettings>;
+  sizes?: { collaborators?: number; endToEnd?: OldEndToEnd; runs?: { endToEnd?: OldEndToEnd }[] }[];
+}
+
+/**
+ * The baseline's figures from a parsed results file (either shape: one end-to-end per
+ * size, or `runs` — the first run is taken); a sentence saying why when it does not
+ * compare with `settings` (another range, seed or set of resources) or holds no size.
+ */
+export function baselineFrom(json: unknown, file: string, settings: ComparableSettings): BaselineFigures | string {
+  const r = json as AnyResults;
+  const s = r?.settings;
+  if (!s || !Array.isArray(r.sizes)) return `${file} is not a results file`;
+  const differs: string[] = [];
+  if (s.from !== settings.from || s.to !== settings.to) differs.push(`range ${s.from}..${s.to}`);
+  if (s.today !== settings.today) differs.push(`today ${s.today}`);
+  if (s.seed !== settings.seed) differs.push(`seed ${s.seed}`);
+  if ([...(s.resources ?? [])].sort().join(',') !== [...settings.resources].sort().join(',')) differs.push('other resources');
+  if (differs.length > 0) return `the baseline ${file} was measured with ${differs.join(', ')}`;
+  const bySize: BaselineFigures['bySize'] = {};
+  for (const size of r.sizes) {
+    const e = size.endToEnd ?? size.runs?.[0]?.endToEnd;
+    if (size.collaborators === undefined || !e?.rows) continue;
+    const rows = totalRows(e.rows);
+    bySize[String(size.collaborators)] = {
+      rows,
+      workerCpuPerMRows: perMillionRows(e.workerCpuS, rows),
+      postgresCpuPerMRows: perMillionRows(e.postgresCpuS, rows),
+    };
+  }
+  return { commit: r.machine?.commit ?? BASELINE_COMMIT, file, bySize };
+}
+
+/** Reads the baseline of `mode` under `root`; a sentence saying why when there is none to compare with. */
+export function loadBaseline(root: string, mode: BenchMode, settings: ComparableSettings): BaselineFigures | string {
+  const file = BASELINE_FILES[mode];
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(join(root, file), 'utf8'));
+  } catch (err) {
+    return `the baseline ${file} could not be read (${(err as Error).message})`;
+  }
+  return baselineFrom(json, file, settings);
+}
+
+/** Everything measured for one size at one concurrency, with the derived figures. */
+export function runFigures(input: {
+  readonly collaborators: number;
+  readonly concurrency: number;
+  readonly source: SourceFigures;
+  readonly endToEnd: EndToEndFigures;
+  readonly sink: Pick<SinkFigures, 'indexedPgCpuS'>;
+  readonly baseline: BaselineFigures | null;
+}): RunFigures {
+  const { source, endToEnd: e } = input;
+  const rows = totalRows(e.rows);
+  const perM = { workerCpuS: perMillionRows(e.workerCpuS, rows), postgresCpuS: perMillionRows(e.postgresCpuS, rows) };
+  const base = input.baseline?.bySize[String(input.collaborators)];
+  return {
+    concurrency: input.concurrency,
+    source,
+    endToEnd: e,
+    rows,
+    perMillionRows: perM,
+    ratios: {
+      endToEndOverSource: e.wallMs / source.ms,
+      endToEndAfterStartupOverSource: e.startupMs === null ? null : (e.wallMs - e.startupMs) / source.ms,
+      loaderOverKeyedCopy: ratio(e.postgresCpuS, input.sink.indexedPgCpuS),
+      workerCpuOverBaseline: ratio(perM.workerCpuS, base?.workerCpuPerMRows),
+      postgresCpuOverBaseline: ratio(perM.postgresCpuS, base?.postgresCpuPerMRows),
+    },
+  };
+}
