@@ -123,7 +123,8 @@ describe('merge statements', () => {
     expect(q.text).toBe(
       'WITH gone AS (UPDATE "s"."t1" AS t SET deleted_at = now(), synced_at = now() WHERE ' +
         '(t.company_cnpj = $1 AND t.work_date BETWEEN $2::date AND $3::date) AND t.deleted_at IS NULL AND ' +
-        'NOT EXISTS (SELECT 1 FROM "stage_t1" s WHERE s."id" = t."id") RETURNING 1) SELECT count(*)::int AS removed FROM gone',
+        'NOT EXISTS (SELECT 1 FROM "stage_t1" s WHERE s."id" = t."id") RETURNING concat_ws(E\'\\x1f\', t."id"::text) AS k) ' +
+        "SELECT count(*)::int AS removed, md5(coalesce(string_agg(k, E'\\x1e' ORDER BY k), '')) AS digest FROM gone",
     );
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CollaboratorPoints, CollaboratorTardiness } from '../src/api/schemas.js';
 import { CATALOG } from '../src/resources/index.js';
 import { SuspiciousAnswerError } from '../src/sync/errors.js';
+import type { Removal } from '../src/sync/job-data.js';
 import { loadResource } from '../src/sync/load-resource.js';
 import { mergeStaged } from '../src/warehouse/merge.js';
 import { openStaging, type StagedRow } from '../src/warehouse/staging.js';
@@ -186,6 +187,9 @@ describe('the load engine', () => {
       await loadApril(() => late(days)).result;
     });
 
+    /** What the guard refused when an answer would have emptied April (set by the test below). */
+    let refusedAll: readonly Removal[] = [];
+
     it('refuses an answer that would empty the window: removes nothing and says what it refused', async () => {
       const before = await april();
       expect(before).toHaveLength(4);
@@ -193,15 +197,14 @@ describe('the load engine', () => {
       const err = await result.catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SuspiciousAnswerError);
       expect((err as SuspiciousAnswerError).code).toBe('suspicious_answer');
-      expect((err as SuspiciousAnswerError).refused).toEqual([{ table: 'tardiness', live: 4, removing: 4 }]);
+      expect((err as SuspiciousAnswerError).refused).toEqual([{ table: 'tardiness', live: 4, removing: 4, digest: expect.stringMatching(/^[0-9a-f]{32}$/) }]);
+      refusedAll = (err as SuspiciousAnswerError).refused;
       expect((err as Error).message).toBe(
         "tardiness: the answer would remove 4 of the window's 4 live tardiness rows; nothing was removed, the next attempt reads the window again and removes only if its answer agrees",
       );
       expect(api.calls).toHaveLength(1);
       expect(await april()).toEqual(before);
     });
-
-    const refusedAll = [{ table: 'tardiness', live: 4, removing: 4 }];
 
     it('removes nothing on the next attempt when its answer has the rows', async () => {
       const before = await april();
@@ -222,6 +225,23 @@ describe('the load engine', () => {
       expect(await april()).toEqual(before);
     });
 
+    it('refuses again when the next answer removes as many rows but other ones', async () => {
+      const before = await april();
+      const first = await loadWith(t, 'tardiness', { window: APRIL, attempts: 1 }, { tardiness: () => late(days.slice(0, 1)) }).catch((e: unknown) => e);
+      const refused = (first as SuspiciousAnswerError).refused;
+      expect(refused).toEqual([expect.objectContaining({ table: 'tardiness', live: 4, removing: 3 })]);
+      // Another 3 of the 4 days: same count, other rows.
+      const second = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: refused, attempts: 1 }, { tardiness: () => late(days.slice(3)) }).catch((e: unknown) => e);
+      expect(second).toBeInstanceOf(SuspiciousAnswerError);
+      expect((second as SuspiciousAnswerError).refused).toEqual([expect.objectContaining({ table: 'tardiness', live: 4, removing: 3 })]);
+      expect((second as SuspiciousAnswerError).refused[0]!.digest).not.toBe(refused[0]!.digest);
+      expect(await april()).toEqual(before);
+      // The same 3 days again: applied.
+      const third = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: (second as SuspiciousAnswerError).refused }, { tardiness: () => late(days.slice(3)) });
+      expect(third.tables.tardiness).toMatchObject({ deleted: 3 });
+      await loadApril(() => late(days)).result;
+    });
+
     it('applies the removal on the next attempt when its answer agrees', async () => {
       const api = new FixtureApi({ tardiness: () => [] });
       const stats = await loadWith(t, 'tardiness', { window: APRIL, seenRemovals: refusedAll }, api);
@@ -235,8 +255,8 @@ describe('the load engine', () => {
       const err = await loadWith(t, 'punches', { window, attempts: 1 }, { 'point/getFromPeriod': [] }).catch((e: unknown) => e);
       const refused = (err as SuspiciousAnswerError).refused;
       expect(refused).toEqual([
-        { table: 'work_days', live: 1, removing: 1 },
-        { table: 'punches', live: 1, removing: 1 },
+        { table: 'work_days', live: 1, removing: 1, digest: expect.any(String) },
+        { table: 'punches', live: 1, removing: 1, digest: expect.any(String) },
       ]);
       const stats = await loadWith(t, 'punches', { window, seenRemovals: refused }, { 'point/getFromPeriod': [] });
       expect(stats.tables.work_days).toMatchObject({ deleted: 1 });

@@ -27,7 +27,7 @@ export const syncJobData = z
     followUp: z.boolean().default(false),
     origin: z.enum(JOB_ORIGINS).default('backfill'),
     seenRemovals: z
-      .array(z.object({ table: z.string(), live: z.number().int(), removing: z.number().int() }))
+      .array(z.object({ table: z.string(), live: z.number().int(), removing: z.number().int(), digest: z.string().optional() }))
       .optional(),
   })
   .refine((d) => (d.from === undefined) === (d.to === undefined), { message: 'from and to go together' })
@@ -60,11 +60,13 @@ export interface SyncJobData {
   readonly seenRemovals?: readonly Removal[];
 }
 
-/** A removal the mass-removal guard refused: of a table, `removing` of `live` rows. */
+/** A removal the mass-removal guard refused: of a table, `removing` of `live` rows, the rows' keys hashed to `digest`. */
 export interface Removal {
   readonly table: string;
   readonly live: number;
   readonly removing: number;
+  /** MD5 of the removed rows' sorted natural keys (absent in job data written before it existed: never agrees). */
+  readonly digest?: string;
 }
 
 /** What a sync job returns (BullMQ `returnvalue`), summed up by `backfill`. */

@@ -87,7 +87,7 @@ export interface LoadResult {
 }
 
 /** More than half of a window's live rows, or all of them, is too much to remove on one answer's word. */
-export const suspicious: RemovalGuard = (_table, live, removing) => !(removing * 2 > live || removing === live);
+export const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
 
 /** The work of one element: its validation result, from a streamed or a single answer. */
 type Element = { index: number; ok: true; value: unknown; raw: unknown } | { index: number; ok: false; raw: unknown; error: Error };
@@ -101,8 +101,9 @@ type Element = { index: number; ok: true; value: unknown; raw: unknown } | { ind
  */
 export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
   const seen = req.seenRemovals ?? [];
-  const agrees: RemovalGuard = (table, live, removing) =>
-    suspicious(table, live, removing) || seen.some((r) => r.table === table && r.live === live && r.removing === removing);
+  // The same rows of the same table, not only as many.
+  const agrees: RemovalGuard = (removal) =>
+    suspicious(removal) || seen.some((r) => r.table === removal.table && r.live === removal.live && r.removing === removal.removing && r.digest === removal.digest);
   try {
     try {
       return await loadOnce(ctx, req, agrees, true, signal);
@@ -115,7 +116,7 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
     }
   } catch (err) {
     if (!(err instanceof MassRemovals)) throw err;
-    const refused = err.refused.map(({ table, live, removing }) => ({ table, live, removing }));
+    const refused = err.refused.map(({ removal: { table, live, removing, digest } }) => ({ table, live, removing, digest }));
     ctx.logger.warn({ refused, previous: seen }, 'answer would remove most of the window; nothing removed, the next attempt reads it again');
     throw new SuspiciousAnswerError(req.name, refused, seen.length > 0 ? seen : undefined);
   }
@@ -213,12 +214,12 @@ async function mergeAll(
     tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
   }
   if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
-  // Privacy, in the same transaction: people erased in this company stay erased, and
-  // new CPFs get their pseudonym (docs/privacy.md).
-  await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-
   const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
   await recordRejections(client, ctx.schema, key, writer.rejections);
+  // Privacy, in the same transaction and after everything this load wrote (rejected
+  // records included): people erased in this company stay erased, and new CPFs get
+  // their pseudonym (docs/privacy.md).
+  await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
   if (req.window) {
     const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
     await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);

@@ -77,25 +77,30 @@ function protectedRows(spec: TableSpec, scope: LoadScope, param: Param): string 
   return out;
 }
 
-/** Soft-deletes, deletes or deactivates the live rows of the scope that the stage lacks; returns `removed`. */
+/** Soft-deletes, deletes or deactivates the live rows of the scope that the stage lacks; returns `removed` and the `digest` of their keys. */
 export function buildReconcile(schema: string, spec: TableSpec, stage: string, scope: LoadScope): BuiltQuery {
   if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
   const { param, values } = builder();
   const table = target(schema, spec);
   const where = `(${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}${protectedRows(spec, scope, param)}`;
+  // The removed rows' natural keys, one text each, for the digest of what was removed.
+  const key = `concat_ws(E'\\x1f', ${spec.key.map((k) => `t.${q(k)}::text`).join(', ')}) AS k`;
   let body: string;
   switch (spec.missing.mode) {
     case 'soft-delete':
-      body = `UPDATE ${table} AS t SET deleted_at = now(), synced_at = now() WHERE ${where} RETURNING 1`;
+      body = `UPDATE ${table} AS t SET deleted_at = now(), synced_at = now() WHERE ${where} RETURNING ${key}`;
       break;
     case 'deactivate':
-      body = `UPDATE ${table} AS t SET active = false, synced_at = now() WHERE ${where} RETURNING 1`;
+      body = `UPDATE ${table} AS t SET active = false, synced_at = now() WHERE ${where} RETURNING ${key}`;
       break;
     case 'delete':
-      body = `DELETE FROM ${table} AS t WHERE ${where} RETURNING 1`;
+      body = `DELETE FROM ${table} AS t WHERE ${where} RETURNING ${key}`;
       break;
   }
-  return { text: `WITH gone AS (${body}) SELECT count(*)::int AS removed FROM gone`, values };
+  return {
+    text: `WITH gone AS (${body}) SELECT count(*)::int AS removed, md5(coalesce(string_agg(k, E'\\x1e' ORDER BY k), '')) AS digest FROM gone`,
+    values,
+  };
 }
 
 /**

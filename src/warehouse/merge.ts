@@ -22,8 +22,17 @@ export interface TableStats {
   unchanged: number;
 }
 
-/** Decides whether removing `removing` of `live` rows may be applied without a second look. */
-export type RemovalGuard = (table: string, live: number, removing: number) => boolean;
+/** A removal reconciliation would apply: of `table`, `removing` of `live` rows, whose natural keys hash to `digest`. */
+export interface PendingRemoval {
+  readonly table: string;
+  readonly live: number;
+  readonly removing: number;
+  /** MD5 of the removed rows' natural keys, sorted: two answers that remove the same rows give the same digest. */
+  readonly digest: string;
+}
+
+/** Decides whether a removal may be applied without a second look. */
+export type RemovalGuard = (removal: PendingRemoval) => boolean;
 
 /**
  * A load would remove so large a share of a window's live rows that one answer is not
@@ -32,12 +41,8 @@ export type RemovalGuard = (table: string, live: number, removing: number) => bo
  */
 export class MassRemovalError extends Error {
   override readonly name = 'MassRemovalError';
-  constructor(
-    readonly table: string,
-    readonly live: number,
-    readonly removing: number,
-  ) {
-    super(`${table}: the answer would remove ${removing} of the window's ${live} live rows`);
+  constructor(readonly removal: PendingRemoval) {
+    super(`${removal.table}: the answer would remove ${removal.removing} of the window's ${removal.live} live rows`);
   }
 }
 
@@ -74,10 +79,12 @@ export async function mergeStaged(
     const { live } = await one<{ live: number }>(client, buildLiveCount(schema, spec, scope));
     if (live > 0) {
       await client.query('SAVEPOINT reconcile');
-      ({ removed: deleted } = await one<{ removed: number }>(client, buildReconcile(schema, spec, stage, scope)));
-      if (guard && deleted > 0 && !guard(spec.table, live, deleted)) {
+      const { removed, digest } = await one<{ removed: number; digest: string }>(client, buildReconcile(schema, spec, stage, scope));
+      deleted = removed;
+      const removal: PendingRemoval = { table: spec.table, live, removing: removed, digest };
+      if (guard && removed > 0 && !guard(removal)) {
         await client.query('ROLLBACK TO SAVEPOINT reconcile');
-        throw new MassRemovalError(spec.table, live, deleted);
+        throw new MassRemovalError(removal);
       }
       await client.query('RELEASE SAVEPOINT reconcile');
     }
