@@ -4,8 +4,6 @@
  * inside its day, a collaborator block with every record — so any finding is the
  * warehouse's: a row changed by hand, or a sync defect.
  *
- * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not
- *   live; parts are company months.
  * - `unknown_collaborator`: a fact row whose company and CPF `collaborators` does not
  *   hold; parts are company months, one row per table.
  * - `history_overlap`: collaborator_history versions of one collaborator that overlap
@@ -16,7 +14,7 @@ import { CATALOG, RESOURCES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
-/** Fact tables about collaborators, with the date that places a row in a month and whether rows are soft-deleted. */
+/** Fact tables about collaborators, with the date that places a row in a month. */
 const FACT_TABLES: readonly { readonly table: string; readonly date: string }[] = [
   { table: 'punches', date: 'work_date' },
   { table: 'work_days', date: 'work_date' },
@@ -37,33 +35,18 @@ function softDeleted(table: string): boolean {
   return CATALOG[resourceOf(table) as keyof typeof CATALOG]?.tables[table]?.softDelete === true;
 }
 
-const month = (column: string) => `to_char(${column}, 'YYYY-MM')`;
-
-/** The finding columns of a count of the rows of alias `row` (grouped by company and part) breaking a rule; none expected. */
-function countFinding(check: 'punch_without_day' | 'unknown_collaborator', row: string, scope: string, broken: string, detail: string): string {
-  return `${checkName(check)}, ${row}.company_cnpj, ${row}.part, ${scope}, NULL::text, 'findings', 0::bigint, count(*) FILTER (WHERE ${broken}), 0::bigint,
-         CASE WHEN bool_or(${broken}) THEN 'fail' ELSE 'ok' END,
-         CASE WHEN bool_or(${broken}) THEN ${detail} END`;
-}
-
-/** The `punch_without_day` findings. */
-export const punchWithoutDay: CheckBuilder = (s) => `
-  SELECT ${countFinding('punch_without_day', 'p', `'punches'`, 'd.cpf IS NULL', `count(*) FILTER (WHERE d.cpf IS NULL) || ' live punch(es) without a live work day, e.g. point ' || min(p.point_id) FILTER (WHERE d.cpf IS NULL)`)}
-    FROM (SELECT p.*, ${month('p.work_date')} AS part FROM ${s.table('punches')} p
-           WHERE p.deleted_at IS NULL AND ${s.company('p.company_cnpj')} AND ${s.inMonths('p.work_date')}) p
-    LEFT JOIN ${s.table('work_days')} d
-      ON d.company_cnpj = p.company_cnpj AND d.work_date = p.work_date AND d.cpf = p.cpf
-     AND d.collaborator_record = p.collaborator_record AND d.deleted_at IS NULL
-   GROUP BY p.company_cnpj, p.part`;
-
+/** The `unknown_collaborator` findings of one table: its rows per company month, those without a collaborator counted. */
 function unknownIn(s: CheckStatement, table: string, date: string): string {
   const live = softDeleted(table) ? 'f.deleted_at IS NULL AND ' : '';
+  const unknown = 'count(*) FILTER (WHERE c.cpf IS NULL)';
   return `
-  SELECT ${countFinding('unknown_collaborator', 'f', s.text(table), 'c.cpf IS NULL', `count(*) FILTER (WHERE c.cpf IS NULL) || ' row(s) of ' || ${s.text(table)} || ' about a collaborator the collaborators table does not hold'`)}
-    FROM (SELECT f.company_cnpj, f.cpf, ${month(`f.${date}`)} AS part FROM ${s.table(table)} f
+  SELECT ${checkName('unknown_collaborator')}, f.company_cnpj, to_char(f.month, 'YYYY-MM'), ${s.text(table)}, NULL::text, 'findings', 0::bigint, ${unknown}, 0::bigint,
+         CASE WHEN ${unknown} > 0 THEN 'fail' ELSE 'ok' END,
+         CASE WHEN ${unknown} > 0 THEN ${unknown} || ' row(s) of ' || ${s.text(table)} || ' about a collaborator the collaborators table does not hold' END
+    FROM (SELECT f.company_cnpj, f.cpf, ${s.month(`f.${date}`)} AS month FROM ${s.table(table)} f
            WHERE ${live}${s.company('f.company_cnpj')} AND ${s.inMonths(`f.${date}`)}) f
     LEFT JOIN ${s.table('collaborators')} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf
-   GROUP BY f.company_cnpj, f.part`;
+   GROUP BY f.company_cnpj, f.month`;
 }
 
 /** The `unknown_collaborator` findings of the fact tables of the scope's resources. */

@@ -82,11 +82,16 @@ export class CheckStatement {
     return parts.filter((p) => p !== '').join(' AND ') || 'true';
   }
 
+  /** The first day of the month of a date expression (on timestamp: without a time zone to look up, for every row). */
+  month(date: string): string {
+    return `date_trunc('month', ${date}::timestamp)::date`;
+  }
+
   /** The predicate "the date column lies in the months the scope's range touches" (parts are whole months). */
   inMonths(column: string): string {
     const parts = [
-      this.from === null ? '' : `${column} >= date_trunc('month', ${this.from})::date`,
-      this.to === null ? '' : `${column} < (date_trunc('month', ${this.to}) + interval '1 month')::date`,
+      this.from === null ? '' : `${column} >= ${this.month(this.from)}`,
+      this.to === null ? '' : `${column} < (${this.month(this.to)} + interval '1 month')::date`,
     ];
     return parts.filter((p) => p !== '').join(' AND ') || 'true';
   }
@@ -125,8 +130,8 @@ export const FINDING_COLUMNS = [
   'detail',
 ] as const;
 
-/** A check's SELECT of findings, built on a statement. */
-export type CheckBuilder = (s: CheckStatement) => string;
+/** The SELECT of the findings of `checks` (those of them the builder computes), built on a statement; empty when none. */
+export type CheckBuilder = (s: CheckStatement, checks: readonly QualityCheck[]) => string;
 
 /** `seconds` as `[-]H:MM:SS` in SQL, for details (hours may exceed 99, spec 1.2). */
 export function hms(seconds: string): string {
