@@ -82,7 +82,7 @@ export const hoursAgreement: CheckBuilder = (s, checks) => {
   SELECT c.check_name, c.company_cnpj, ${part}, 'record ' || coalesce(nullif(c.collaborator_record, ''), '(no admission date)'), c.cpf,
          'seconds', c.expected, c.actual, c.tolerance, c.status,
          CASE WHEN c.actual IS NULL THEN 'days without totals: the totals of the period do not list this record'
-              ELSE 'totals'' ' || c.figure || ' (spec 2.7) is ' || ${hms('c.actual')} || ', the record''s days (spec 2.12) sum to ' || ${hms('c.expected')} END
+              ELSE c.figure || ' of the totals (spec 2.7) ' || ${hms('c.actual')} || ', sum of the days (spec 2.12) ' || ${hms('c.expected')} END
     FROM ranked c WHERE c.n <= ${s.detailLimit}
   UNION ALL
   SELECT c.check_name, c.company_cnpj, ${part}, 'all', NULL, 'seconds', sum(c.expected), sum(coalesce(c.actual, 0)), sum(c.tolerance),
