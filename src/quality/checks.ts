@@ -42,7 +42,7 @@ export interface QualityScope {
   readonly to?: string;
   /** Only this company (CNPJ). */
   readonly company?: string;
-  /** Only these resources (completeness and coverage); default all. */
+  /** Only these resources (completeness, coverage and the unknown-collaborator tables they write); default all. */
   readonly resources?: readonly string[];
   /** Only these checks; default all. */
   readonly checks?: readonly QualityCheck[];
