@@ -47,7 +47,7 @@ async function execute(action: Action): Promise<void> {
   }
 }
 
-/** Builds the commander program with every command (migrate, backfill, worker, status, emulator, demo). */
+/** Builds the commander program with every command (migrate, backfill, push, worker, status, verify, forget, pseudonyms, emulator, demo). */
 function buildProgram(): Command {
   const program = new Command('punchline')
     .description('Keeps a Postgres warehouse in step with the Customer API v2')
@@ -102,6 +102,15 @@ function buildProgram(): Command {
     .action((opts) => execute(async (ctx) => (await import('./commands/status.js')).statusCommand(ctx, opts)));
 
   program
+    .command('verify')
+    .description('run the reconciliation checks in the warehouse now; exits 1 when one fails (docs/warehouse.md)')
+    .option('--from <date>', 'first day checked, YYYY-MM-DD (default: the first synced day)')
+    .option('--to <date>', 'last day checked, YYYY-MM-DD (default: the last synced day)')
+    .option('--company <cnpj>', 'only this company (CNPJ digits)')
+    .option('--json', 'every row written, machine-readable', false)
+    .action((opts) => execute(async (ctx) => (await import('./commands/verify.js')).verifyCommand(ctx, opts)));
+
+  program
     .command('forget')
     .description("erase a person's personal fields from the warehouse and keep them erased (LGPD; docs/privacy.md)")
     .option('--cpf <cpf>', 'CPF of the person (11 digits, punctuation allowed)')
@@ -130,7 +139,7 @@ function buildProgram(): Command {
     .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
     .option(
       '--quirks <list>',
-      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone (docs/emulator.md)',
+      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone,contradictions (docs/emulator.md)',
     )
     .addHelpText(
       'after',

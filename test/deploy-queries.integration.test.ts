@@ -119,7 +119,7 @@ describe('deploy/grafana/punchline.json', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('shows what an operator needs: queues, outcomes, rows, API, 429s and budget, freshness, memory', () => {
+  it('shows what an operator needs: queues, outcomes, rows, API, 429s and budget, freshness, data quality, memory', () => {
     const used = new Set(exprs.flatMap(({ expr }) => metricNames(expr)));
     for (const name of [
       'punchline_queue_jobs',
@@ -132,6 +132,8 @@ describe('deploy/grafana/punchline.json', () => {
       'punchline_api_budget_wait_seconds_sum',
       'punchline_sync_age_seconds',
       'punchline_sync_stale',
+      'punchline_quality_checks',
+      'punchline_quality_findings',
       'punchline_process_process_resident_memory_bytes',
       'punchline_process_nodejs_heap_size_used_bytes',
     ]) {
@@ -159,6 +161,7 @@ describe('deploy/prometheus/alerts.yml', () => {
       'PunchlineDataStale',
       'PunchlineJobsFailingPermanently',
       'PunchlineNoWorkerAlive',
+      'PunchlineQualityCheckFailing',
       'PunchlineQueueBacklogGrowing',
       'PunchlineRateLimitedRepeatedly',
       'PunchlineTokenRejected',

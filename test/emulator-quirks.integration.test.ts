@@ -195,6 +195,40 @@ describe('quirk otherTimeZone', () => {
   });
 });
 
+describe('quirk contradictions', () => {
+  const hq = () => emu.companies[0]!.cnpj;
+  const workedOf = (item: Item, key: string) => durationToSeconds(String((item.total_hours as Json)[key]));
+
+  it('counts a phantom 8-hour day in one collaborator\'s totals that no day object holds', async () => {
+    const { totals } = emu.truth.contradictions(hq(), MONTH.from, MONTH.to);
+    expect(totals).toEqual([{ cpf: totals[0]!.cpf, collaboratorId: totals[0]!.collaboratorId, date: '2025-02-15', seconds: 8 * 3600 }]);
+    const { cpf } = totals[0]!;
+    const mine = (items: Item[]) => items.filter((c) => c.national_registry === cpf && c.company.national_registry === hq());
+    const [stated] = mine(await get(emu, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }));
+    const [listed] = mine(await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }));
+    const days = (listed!.days as { worked_time: string }[]).reduce((sum, d) => sum + durationToSeconds(d.worked_time), 0);
+    expect(workedOf(stated!, 'worked_actual_time') - days).toBe(8 * 3600);
+    // Without the quirk the same collaborator's totals are the sum of its days.
+    const [plainTotals] = mine(await get(plain, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }));
+    expect(workedOf(plainTotals!, 'worked_actual_time')).toBe(days);
+    expect(emu.truth.hourTotals(hq(), MONTH.from, MONTH.to).find((t) => t.cpf === cpf)!.totals.worked_actual_time).toBe(days + 8 * 3600);
+  });
+
+  it('lists another collaborator\'s first worked day of the month with its worked time but without its punches', async () => {
+    const { punches } = emu.truth.contradictions(hq(), MONTH.from, MONTH.to);
+    expect(punches).toHaveLength(1);
+    const day = punches[0]!;
+    expect(day.pointIds.length).toBeGreaterThanOrEqual(2);
+    expect(day.workedSeconds).toBeGreaterThan(0);
+    const [listed] = (await get(emu, 'point/getFromPeriod', { begin_date: day.date, end_date: day.date })).filter((c) => c.national_registry === day.cpf && c.company.national_registry === hq());
+    const [sent] = listed!.days as { worked_time: string; points: Json[] }[];
+    expect([durationToSeconds(sent!.worked_time), sent!.points]).toEqual([day.workedSeconds, []]);
+    expect(emu.truth.pointIds(hq(), day.date, day.date).filter((id) => day.pointIds.includes(id))).toEqual([]);
+    expect(plain.truth.pointIds(hq(), day.date, day.date)).toEqual(expect.arrayContaining([...day.pointIds]));
+    expect(plain.truth.contradictions(hq(), MONTH.from, MONTH.to)).toEqual({ totals: [], punches: [] });
+  });
+});
+
 describe('determinism', () => {
   it('gives the same bytes with the same quirks, and each quirk can be switched alone', async () => {
     const again = await startEmulator({ seed: 'quirks', scale: 'small', today: TODAY, quirks: [...QUIRK_NAMES] });

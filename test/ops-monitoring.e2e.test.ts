@@ -186,7 +186,7 @@ describe('a real Prometheus scraping the worker', () => {
         alertsOf(r).some((a) => a.name === 'PunchlineNoWorkerAlive' && a.state === 'inactive'),
       'rule health',
     );
-    expect(alertsOf(rules).length).toBe(6);
+    expect(alertsOf(rules).length).toBe(7);
     expect(alertsOf(rules).filter((a) => a.state === 'firing').map((a) => a.name)).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Retention of sync_runs against a migrated warehouse: old rows go in batches, the last
- * success of each company × resource stays (sync_freshness does not change), 0 keeps
- * everything, and the nightly schedule tick applies it.
+ * Retention of sync_runs and quality_checks against a migrated warehouse: old rows go in
+ * batches, the last success of each company × resource stays (sync_freshness does not
+ * change), so does the latest run of each check and part (quality_status does not
+ * change), 0 keeps everything, and the nightly schedule tick applies it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planSchedule } from '../jobs/plan-schedule.js';
@@ -61,7 +62,7 @@ beforeEach(async () => {
 describe('sync_runs retention', () => {
   it('deletes runs older than the retention, keeping the last success of each company and resource', async () => {
     const before = await freshness();
-    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90 }, { now: NOW, batch: 2 });
+    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90, quality_checks: 0 }, { now: NOW, batch: 2 });
     expect(deleted).toEqual({ sync_runs: 4 });
     expect(await remaining()).toEqual([
       'companies.null.300:succeeded',
@@ -74,7 +75,7 @@ describe('sync_runs retention', () => {
   });
 
   it('keeps everything when the retention is 0', async () => {
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0 }, { now: NOW })).toEqual({});
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
     expect(await remaining()).toHaveLength(9);
   });
 
@@ -90,5 +91,38 @@ describe('sync_runs retention', () => {
     const sql = buildRetentionDelete('wh', RETENTION_RULES[0]!, 100);
     expect(sql).toMatch(/^delete from "wh"\."sync_runs" where "id" in \(select "id" from "wh"\."sync_runs" where "started_at" < \$1 and "id" not in \(select distinct on \(company_cnpj, resource\) id from "wh"\."sync_runs" /);
     expect(sql).toMatch(/ limit 100\)$/);
+  });
+});
+
+describe('quality_checks retention', () => {
+  /** A run of a check on a part, `daysAgo`, with one row per scope. */
+  async function checked(part: string, daysAgo: number, scopes: string[]): Promise<void> {
+    for (const scope of scopes) {
+      await h.pool.query(
+        `insert into "${h.schema}".quality_checks (check_name, company_cnpj, part, scope, measure, expected, actual, status, checked_at)
+         values ('coverage', $1, $2, $3, 'days', 1, 1, 'ok', $4)`,
+        [A, part, scope, new Date(NOW.getTime() - daysAgo * DAY)],
+      );
+    }
+  }
+  const status = async () =>
+    (await h.pool.query(`select part, scope, checked_at from "${h.schema}".quality_status order by 1, 2`)).rows;
+
+  it('deletes outcomes older than the retention, keeping the latest run of each part however old', async () => {
+    await h.pool.query(`delete from "${h.schema}".quality_checks`);
+    await checked('punches', 60, ['all', 'gap 2025-02-01..2025-02-28']);
+    await checked('punches', 40, ['all']); // the latest run of punches: kept
+    await checked('hour_bank', 50, ['all', 'gap 2025-03-01..2025-03-02']);
+    await checked('hour_bank', 5, ['all']);
+    await checked('tardiness', 45, ['all']); // the only run: kept
+    const before = await status();
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, quality_checks: 30 }, { now: NOW, batch: 1 })).toEqual({ quality_checks: 4 });
+    const { rows } = await h.pool.query(`select part, scope from "${h.schema}".quality_checks order by 1, 2`);
+    expect(rows).toEqual([
+      { part: 'hour_bank', scope: 'all' },
+      { part: 'punches', scope: 'all' },
+      { part: 'tardiness', scope: 'all' },
+    ]);
+    expect(await status()).toEqual(before);
   });
 });

@@ -48,10 +48,11 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   push_receipts: ['company_cnpj', 'kind', 'row_key'],
   cpf_pseudonyms: ['cpf'],
   erasures: ['id'],
+  quality_checks: ['check_name', 'company_cnpj', 'part', 'scope', 'cpf', 'checked_at'],
 };
 
 /** The views analysts query. */
-const VIEWS = ['daily_attendance', 'monthly_hours', 'sync_freshness'];
+const VIEWS = ['daily_attendance', 'monthly_hours', 'quality_status', 'sync_freshness'];
 
 /** The role BI logins are granted. */
 const READER = 'workforce_reader';

@@ -8,6 +8,7 @@
  */
 import { monthEnd, monthOf, monthStart } from './calendar.js';
 import { generateMonthAbsences, decodeAbsenceId, type AbsenceWorld } from './absence-generator.js';
+import { NO_CONTRADICTIONS, pickContradicting, type Contradicting } from './contradictions.js';
 import { computeDayMetrics, type DayMetrics } from './day-metrics.js';
 import { planDay, SLOTS_PER_DAY, type DayPlan } from './day-plan.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
@@ -105,9 +106,14 @@ export class History {
   private readonly apiAbsencesByCollaborator = new Map<number, AbsenceEntity[]>();
   private readonly bankCache = new Map<number, Float64Array>();
   private readonly absenceWorld: AbsenceWorld;
+  /** Quirk `contradictions`: whom the source contradicts itself about (contradictions.ts). */
+  readonly contradicting: Contradicting;
+  /** Quirk `contradictions`: the day of each month listed without its punches, by month. */
+  private readonly droppedDays = new Map<number, number | null>();
 
   constructor(readonly world: World) {
     this.nextApiPoint = world.generatedPointMax + 1;
+    this.contradicting = world.options.quirks.contradictions ? pickContradicting(world) : NO_CONTRADICTIONS;
     this.absenceWorld = {
       base: world.base,
       fromDay: world.fromDay,
@@ -266,8 +272,34 @@ export class History {
       const secs = punches.map((p) => p.sec);
       const metrics = computeDayMetrics(plan, secs, prevLast, c.regime);
       prevLast = secs.length > 0 ? secs[secs.length - 1]! : null;
-      yield { collaborator: c, day, plan, punches, metrics };
+      // Quirk contradictions: the day keeps the worked time of punches it no longer lists.
+      const listed = this.droppedDay(c, monthOf(day)) === day ? [] : punches;
+      yield { collaborator: c, day, plan, punches: listed, metrics };
     }
+  }
+
+  /**
+   * Quirk `contradictions`: the day of `month` on which `c` is listed without its
+   * punches — the first day with at least two of them — or null (the quirk is off, `c`
+   * is not the one it picked, or no such day has passed).
+   */
+  droppedDay(c: CollaboratorEntity, month: number): number | null {
+    if (this.contradicting.punches !== c) return null;
+    let day = this.droppedDays.get(month);
+    if (day === undefined) {
+      day = null;
+      const last = Math.min(monthEnd(month), this.world.lastDay(c), this.world.todayDay - 1);
+      for (let d = Math.max(monthStart(month), this.world.firstDay(c)); d <= last && day === null; d++) {
+        if (this.punches(c, d, this.plan(c, d)).length >= 2) day = d;
+      }
+      this.droppedDays.set(month, day);
+    }
+    return day;
+  }
+
+  /** Quirk `contradictions`: the punches a day held before the source left them out (none for other days). */
+  droppedPunches(c: CollaboratorEntity, day: number): EffectivePunch[] {
+    return this.droppedDay(c, monthOf(day)) === day ? this.punches(c, day, this.plan(c, day)) : [];
   }
 
   /** The valued day, or null when the collaborator has no data that day. */
@@ -286,6 +318,7 @@ export class History {
       this.overlays.set(key, ov);
     }
     this.bankCache.delete(c.id);
+    this.droppedDays.clear();
     return ov;
   }
 

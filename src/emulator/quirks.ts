@@ -7,7 +7,7 @@
 import { EmulatorOptionError } from './option-error.js';
 
 /** The quirks, by option name (`quirks: ['nulls', ...]`, `--quirks nulls,...`). */
-export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone'] as const;
+export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone', 'contradictions'] as const;
 /** One quirk. */
 export type QuirkName = (typeof QUIRK_NAMES)[number];
 /** Which quirks are on. */

@@ -9,7 +9,8 @@ import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
 import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
 import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
 import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
-import type { DayRecord, EffectivePunch } from './history.js';
+import { phantomSeconds } from './contradictions.js';
+import type { DayRecord, EffectivePunch, History } from './history.js';
 import { MANAGERS } from './names.js';
 import { NEW_ENUM_VALUES } from './quirks.js';
 import { rngFor } from './random.js';
@@ -138,6 +139,21 @@ export function addToTotals(acc: Float64Array, m: DayMetrics): void {
 /** A fresh totals accumulator. */
 export function newTotals(): Float64Array {
   return new Float64Array(TOTAL_HOURS_KEYS.length);
+}
+
+/**
+ * The totals of a collaborator record over days [from, to] (spec 2.7): the sum of its
+ * days, plus the worked time quirk `contradictions` adds that no day holds.
+ */
+export function periodTotals(history: History, c: CollaboratorEntity, from: number, to: number): Float64Array {
+  const acc = newTotals();
+  for (const r of history.days(c, from, to)) {
+    addToTotals(acc, r.metrics);
+    const phantom = phantomSeconds(history.contradicting, c, r.day);
+    acc[KEY_INDEX.get('worked_time')!] += phantom;
+    acc[KEY_INDEX.get('worked_actual_time')!] += phantom;
+  }
+  return acc;
 }
 
 /** spec 2.7 `total_hours` object. */

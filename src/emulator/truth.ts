@@ -10,7 +10,8 @@ import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { History } from './history.js';
 import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
-import { addToTotals, adjustmentsJson, inconsistenciesJson, isGeolocated, newTotals, punchTraits, tardinessJson } from './records.js';
+import { adjustmentsJson, inconsistenciesJson, isGeolocated, periodTotals, punchTraits, tardinessJson } from './records.js';
+import { phantomSeconds } from './contradictions.js';
 import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
 
 /**
@@ -127,6 +128,22 @@ export interface EmulatorTruth {
   absenceIds(cnpj: string, from: string, to: string): number[];
   /** Ids each lookup listing returns, by warehouse table name. */
   lookups(cnpj: string): Record<LookupTable, number[]>;
+  /** Where quirk `contradictions` makes the source disagree with itself in the range (empty without it). */
+  contradictions(cnpj: string, from: string, to: string): TruthContradictions;
+}
+
+/** What quirk `contradictions` sends that disagrees with the rest of the answer (contradictions.ts). */
+export interface TruthContradictions {
+  /** Days whose worked time the totals count but no day object holds: the totals exceed the days by `seconds`. */
+  readonly totals: readonly { readonly cpf: string; readonly collaboratorId: number; readonly date: string; readonly seconds: number }[];
+  /** Days listed with their worked time but without their punches, and the punches left out. */
+  readonly punches: readonly {
+    readonly cpf: string;
+    readonly collaboratorId: number;
+    readonly date: string;
+    readonly workedSeconds: number;
+    readonly pointIds: readonly number[];
+  }[];
 }
 
 /** Builds the truth view of a history. */
@@ -225,9 +242,8 @@ export function createTruth(history: History): EmulatorTruth {
     },
     hourTotals: (cnpj, from, to) => {
       const out: { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        const acc = newTotals();
-        for (const r of days) addToTotals(acc, r.metrics);
+      for (const [c] of within(cnpj, from, to)) {
+        const acc = periodTotals(history, c, dayOf(from), dayOf(to));
         out.push({ cpf: c.cpf, collaboratorId: c.id, totals: Object.fromEntries(TOTAL_HOURS_KEYS.map((k, i) => [k, acc[i]!])) as Record<TotalHoursKey, number> });
       }
       return out;
@@ -272,6 +288,21 @@ export function createTruth(history: History): EmulatorTruth {
       return out;
     },
     absenceIds: (cnpj, from, to) => history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399).map((a) => a.id),
+    contradictions: (cnpj, from, to) => {
+      const totals: TruthContradictions['totals'][number][] = [];
+      const punches: TruthContradictions['punches'][number][] = [];
+      for (const [c, days] of within(cnpj, from, to)) {
+        for (const r of days) {
+          const seconds = phantomSeconds(history.contradicting, c, r.day);
+          if (seconds > 0) totals.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), seconds });
+          const dropped = history.droppedPunches(c, r.day);
+          if (dropped.length > 0) {
+            punches.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), workedSeconds: r.metrics.worked, pointIds: dropped.map((p) => p.id) });
+          }
+        }
+      }
+      return { totals, punches };
+    },
     lookups: (cnpj) => {
       const co = company(cnpj);
       return Object.fromEntries(LOOKUP_TABLES.map((t) => [t, world.listedLookups(co, t).map((r) => r.id)])) as Record<LookupTable, number[]>;

@@ -152,3 +152,15 @@ export function recordRejected(e: { resource: string; endpoint: string; count: n
 export function recordSchemaDrift(e: { kind: string; field: string; value: string }): void {
   schemaDrift.inc(e);
 }
+
+const qualityCheckErrors = new Counter({
+  name: 'punchline_quality_check_errors_total',
+  help: 'Runs of the reconciliation checks after a sync run that could not complete (the run itself succeeded; punchline verify runs them again), by resource synced.',
+  labelNames: ['resource'] as const,
+  registers: [metricsRegistry],
+});
+
+/** Counts the checks after a run of `resource` that could not complete. */
+export function recordQualityCheckError(e: { resource: string }): void {
+  qualityCheckErrors.inc({ resource: e.resource });
+}

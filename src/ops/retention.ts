@@ -36,6 +36,16 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       "select distinct on (company_cnpj, resource) id from $table where status = 'succeeded' " +
       'order by company_cnpj, resource, finished_at desc',
   },
+  {
+    table: 'quality_checks',
+    // The table has a natural key of six columns and no single one; rows are never updated.
+    key: 'ctid',
+    timeColumn: 'checked_at',
+    // quality_status is the latest run of each check, company and part: those rows stay, however old.
+    keep:
+      'select q.ctid from $table q where q.checked_at = (select max(l.checked_at) from $table l ' +
+      'where l.check_name = q.check_name and l.company_cnpj = q.company_cnpj and l.part = q.part)',
+  },
 ];
 
 /** Rows deleted per statement: big enough to be quick, small enough not to hold locks long. */

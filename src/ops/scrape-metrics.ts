@@ -2,10 +2,11 @@
  * Gauges computed when `/metrics` is scraped rather than when something happens: queue
  * depth per queue and state, the age of the oldest waiting job, per company × resource
  * the last successful sync, its age and whether it is stale, the open rejected records,
- * and per company whether its time zone disagrees with its CEP. They are read
- * from Redis and the warehouse, so every worker process reports the same, correct
- * figure whichever process ran the jobs; freshness is built exactly as `punchline
- * status` builds it (status-report.ts), so both always agree.
+ * the standing outcome of the reconciliation checks, and per company whether its time
+ * zone disagrees with its CEP. They are read from Redis and the warehouse, so every
+ * worker process reports the same, correct figure whichever process ran the jobs;
+ * freshness is built exactly as `punchline status` builds it (status-report.ts), so both
+ * always agree.
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
@@ -17,6 +18,8 @@ import { staleAfterSeconds } from './staleness.js';
 import { withTimeout } from './timeout.js';
 import { readOpenRejections } from './rejections-report.js';
 import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from './time-zone-report.js';
+import { readQualityStatus, type QualitySummary } from './quality-report.js';
+import { QUALITY_STATUSES } from '../quality/checks.js';
 
 /** Sources of the scrape-time gauges. */
 export interface ScrapeSources {
@@ -155,6 +158,39 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
       } catch (err) {
         sources.logger?.warn({ err }, 'metrics: could not read rejected_records');
       }
+    },
+  });
+
+  // One read of quality_status serves both quality gauges of a scrape.
+  const quality = sharedBy(2, async (): Promise<QualitySummary[]> => {
+    if (!sources.pool || !sources.schema) return [];
+    try {
+      return (await withTimeout(readQualityStatus(sources.pool, sources.schema), timeoutMs, 'Postgres (quality_status)')) ?? [];
+    } catch (err) {
+      sources.logger?.warn({ err }, 'metrics: could not read quality_status');
+      return [];
+    }
+  });
+
+  new Gauge({
+    name: 'punchline_quality_checks',
+    help: 'Parts of the warehouse (windows, months, totals periods, resources) by reconciliation check and the status of its latest run: ok, warn or fail (from the warehouse quality_status view at scrape time)',
+    labelNames: ['check', 'status'] as const,
+    registers: [own],
+    async collect() {
+      this.reset();
+      for (const q of await quality()) for (const status of QUALITY_STATUSES) this.set({ check: q.check, status }, q.parts[status]);
+    },
+  });
+
+  new Gauge({
+    name: 'punchline_quality_findings',
+    help: 'Scopes (tables of a window, collaborator records, days, gaps) a reconciliation check reports as warn or fail in its latest runs (from quality_status at scrape time)',
+    labelNames: ['check'] as const,
+    registers: [own],
+    async collect() {
+      this.reset();
+      for (const q of await quality()) this.set({ check: q.check }, q.findings);
     },
   });
 

@@ -1,7 +1,8 @@
 /**
  * The human-readable `punchline status`: plain-text tables (queues, failing jobs,
- * freshness with stale entries flagged, then open rejected records, schema drift and
- * time-zone warnings when there are any). Pure: a report in, text out.
+ * freshness with stale entries flagged, then the quality checks that ran, open rejected
+ * records, schema drift and time-zone warnings when there are any). Pure: a report in,
+ * text out.
  */
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
 import type { StatusReport } from './status-report.js';
@@ -25,7 +26,8 @@ function formatInstant(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
-function oneLine(text: string, max: number): string {
+/** `text` on one line, cut to `max` characters with an ellipsis. */
+export function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -117,9 +119,11 @@ export function formatStatus(report: StatusReport): string {
   const pausedNote = paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
   const open = (report.rejections ?? []).reduce((n, r) => n + r.open, 0);
   const zones = new Set((report.timeZoneWarnings ?? []).map((w) => w.company)).size;
+  const failingParts = (report.quality ?? []).reduce((n, q) => n + q.parts.fail, 0);
   const dataNote = [
     open > 0 ? `${open} rejected record${open === 1 ? '' : 's'} open` : '',
     zones > 0 ? `${zones} compan${zones === 1 ? 'y' : 'ies'} in a doubtful time zone` : '',
+    failingParts > 0 ? `${failingParts} part${failingParts === 1 ? '' : 's'} of the warehouse failing a quality check` : '',
   ].filter((n) => n !== '');
   out.push(
     (stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
@@ -131,9 +135,34 @@ export function formatStatus(report: StatusReport): string {
   return `${out.join('\n')}\n`;
 }
 
-/** The sections about the data itself: open rejections, schema drift, time zones (each only when there is something to say). */
+/** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say). */
 function dataSections(report: StatusReport): string[] {
   const out: string[] = [];
+  const quality = report.quality ?? [];
+  if (quality.length > 0) {
+    out.push('', 'Quality checks (latest outcome of each part of the warehouse: windows, months, totals periods, resources)');
+    out.push(
+      renderTable(
+        ['check', 'ok', 'warn', 'fail', 'findings', 'last run', 'worst'],
+        quality.map((q) => [
+          q.check,
+          String(q.parts.ok),
+          String(q.parts.warn),
+          String(q.parts.fail),
+          String(q.findings),
+          formatInstant(q.lastCheckedAt),
+          q.example ? oneLine(`${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`, MAX_ERROR_CHARS) : '-',
+        ]),
+        new Set([1, 2, 3, 4]),
+      ),
+    );
+    if (quality.some((q) => q.parts.warn + q.parts.fail > 0)) {
+      out.push(
+        '  Every finding is in the quality_status view; docs/warehouse.md "Reconciliation checks" says what each check means, whether',
+        '  the source or the sync disagrees, and what to do. punchline verify runs the checks again.',
+      );
+    }
+  }
   const rejections = report.rejections ?? [];
   if (rejections.length > 0) {
     out.push('', 'Rejected records (open: the sync could not store them; the rest of their windows loaded)');

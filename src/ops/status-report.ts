@@ -1,7 +1,8 @@
 /**
  * What `punchline status` reports, gathered from Redis (queue counts, failing jobs, paused
  * connections) and the warehouse (`sync_freshness`, open `rejected_records`, `schema_drift`,
- * companies' CEPs against their zones): the executor half; formatting is in status-format.ts.
+ * companies' CEPs against their zones, `quality_status`): the executor half; formatting is
+ * in status-format.ts.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
 import { ageSeconds, readFreshness, type FreshnessRow, type QueryablePool } from './freshness.js';
@@ -9,6 +10,7 @@ import { staleAfterSeconds } from './staleness.js';
 import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
 import { readSchemaDrift, type DriftEntry } from './drift-report.js';
 import { readTimeZoneWarnings, type TimeZoneWarning, type ZonesInUse } from './time-zone-report.js';
+import { readQualityStatus, type QualitySummary } from './quality-report.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */
 export interface FailingJob {
@@ -82,6 +84,8 @@ export interface StatusReport {
   readonly schemaDrift?: readonly DriftEntry[] | null;
   /** Companies read in a zone that is not the legal time at their address (present when the zones in use are known). */
   readonly timeZoneWarnings?: readonly TimeZoneWarning[];
+  /** The standing outcome of each reconciliation check that ran (quality_status); null when the warehouse is not migrated. */
+  readonly quality?: readonly QualitySummary[] | null;
 }
 
 /** The subset of a BullMQ Job that the report reads. */
@@ -192,7 +196,7 @@ export function freshnessEntriesOf(
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
   const limit = sources.failingLimit ?? 20;
-  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, timeZoneWarnings] = await Promise.all([
+  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, timeZoneWarnings, quality] = await Promise.all([
     readQueueCounts(sources.queues),
     Promise.all(
       sources.queues.map(async (q) => {
@@ -208,6 +212,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     readOpenRejections(sources.pool, sources.schema),
     readSchemaDrift(sources.pool, sources.schema),
     sources.zonesInUse ? readTimeZoneWarnings(sources.pool, sources.schema, sources.zonesInUse, now) : undefined,
+    readQualityStatus(sources.pool, sources.schema),
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const failing = allFailing.slice(0, limit);
@@ -226,5 +231,6 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     rejections,
     schemaDrift,
     ...(timeZoneWarnings ? { timeZoneWarnings } : {}),
+    quality,
   };
 }

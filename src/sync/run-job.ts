@@ -1,7 +1,8 @@
 /**
  * Runs one sync job around its processor: validates the data, resolves the connection,
  * records the run in `sync_runs`, counts requests and rows, records the window as done
- * when it is settled, and turns failures into what BullMQ should do with them:
+ * when it is settled, runs the reconciliation checks that follow it (never failing the
+ * job for them), and turns failures into what BullMQ should do with them:
  * - 429 that the client could not wait out, and 401 → rethrown as they are: job-guard.ts
  *   puts the job back to wait without using an attempt (only that connection waits; a
  *   401 pauses the connection until its token works again);
@@ -13,7 +14,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
 import { scrubSecrets } from '../logger.js';
-import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
+import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
+import { checkAfterRun } from '../quality/after-run.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
@@ -184,6 +186,17 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     });
     recorded = true;
   }
+  // docs/warehouse.md "Reconciliation checks": what this run loaded, checked; a finding is a row and a metric, never a failed job.
+  await checkAfterRun(
+    {
+      pool,
+      schema,
+      logger,
+      settings: { timeZones: data.company ? { [data.company]: zone } : {}, defaultTimeZone: zone, lookbackDays: rt.config.syncLookbackDays, runId, now: now() },
+      onError: () => recordQualityCheckError({ resource: data.resource }),
+    },
+    { resource: data.resource, ...(data.company ? { company: data.company } : {}), ...(window ? { window } : {}) },
+  );
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
   return { requests: counters.requests, inserted: totals.inserted, updated: totals.updated, deleted: totals.deleted, followUps, recorded };

@@ -109,6 +109,15 @@ const file = (category: 'biometric' | 'health', what: string): Record<string, Co
   sha256: omitted(category, `hash of ${what} (recognises a copy of the file)`),
 });
 
+/** Outcomes of the reconciliation checks (quality_checks and its view quality_status). */
+const qualityFindings: TableClass = {
+  columns: {
+    check_name: notPersonal('which check'),
+    cpf: cpf('the collaborator a finding is about; null for other scopes'),
+    detail: notPersonal('what a finding is about, in words: figures, dates and table names, never a personal value'),
+  },
+};
+
 /** Every warehouse relation holding personal data, or columns that look personal, by name. */
 export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   schema_migrations: {
@@ -218,6 +227,8 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     },
   },
   window_loads: { columns: { table_name: notPersonal('a warehouse table name') } },
+  quality_checks: qualityFindings,
+  quality_status: qualityFindings,
   push_receipts: { columns: { source_file: notPersonal('path of the file a push read') } },
   cpf_pseudonyms: {
     excludedFromAnalysts: 'the link between CPFs and pseudonyms',

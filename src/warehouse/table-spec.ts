@@ -63,6 +63,12 @@ export interface MissingRule {
    * another warehouse table the predicate reads (with the load's schema).
    */
   readonly where: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
+  /**
+   * The rows one window holds, when `where` reads more than the window (the load's
+   * staging): what the completeness check counts
+   * (docs/warehouse.md "Reconciliation checks"). Default `where`.
+   */
+  readonly windowRows?: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
 }
 
 /** How one table is loaded. */

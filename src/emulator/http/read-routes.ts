@@ -11,13 +11,12 @@ import { facePng } from '../attachments.js';
 import {
   absenceJson,
   absenceTypeJson,
-  addToTotals,
   adjustmentsJson,
   dayJson,
   duration,
   inconsistenciesJson,
   lookupJson,
-  newTotals,
+  periodTotals,
   punchTraits,
   tardinessJson,
   totalsJson,
@@ -179,9 +178,7 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const p = q.period('date', ctx.options);
     const items = function* () {
       for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
-        const acc = newTotals();
-        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) addToTotals(acc, r.metrics);
-        yield { ...ctx.world.collaboratorBlock(c), total_hours: totalsJson(acc, decimal) };
+        yield { ...ctx.world.collaboratorBlock(c), total_hours: totalsJson(periodTotals(ctx.history, c, p.beginDay, p.endDay), decimal) };
       }
     };
     return streamList(reply, items(), p.meta);

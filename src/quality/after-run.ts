@@ -1,0 +1,83 @@
+/**
+ * The checks that follow a completed sync run
+ * (docs/warehouse.md "Reconciliation checks"): only those the run's data can change, scoped to what it touched — its
+ * window (completeness), the months or totals periods the window lies in (agreement and
+ * consistency), its company and resource (coverage), the company's history (after the
+ * collaborator list). A check that cannot run is logged and counted; it never fails the
+ * run, whose data is loaded already.
+ */
+import type { Logger } from '../logger.js';
+import type { Resource } from '../resources/index.js';
+import type { QualityCheck, QualityFinding, QualityScope, QualitySettings } from './checks.js';
+import { runQualityChecks, type CheckPool } from './run-checks.js';
+
+/** The checks each resource's data can change (besides coverage, which follows every window). */
+const CHECKS_AFTER: Readonly<Partial<Record<Resource, readonly QualityCheck[]>>> = {
+  punches: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'day_vs_punches', 'punch_without_day', 'unknown_collaborator'],
+  hour_totals: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
+  tardiness: ['window_completeness', 'unknown_collaborator'],
+  adjustments: ['window_completeness', 'unknown_collaborator'],
+  inconsistencies: ['window_completeness', 'unknown_collaborator'],
+  hour_bank: ['window_completeness', 'unknown_collaborator'],
+  absences: ['window_completeness'],
+  collaborators: ['history_overlap'],
+};
+
+/** A completed run, as far as the checks care. */
+export interface CompletedRun {
+  readonly resource: Resource;
+  /** CNPJ of the company synced; group-level runs are followed by no check. */
+  readonly company?: string;
+  /** The window synced, for windowed resources. */
+  readonly window?: { readonly from: string; readonly to: string };
+}
+
+/** The runs of the checks that follow `run` (pure): empty when nothing it loaded can be checked. */
+export function checksAfter(run: CompletedRun): QualityScope[] {
+  if (run.company === undefined) return [];
+  const checks = CHECKS_AFTER[run.resource] ?? [];
+  const scopes: QualityScope[] = [];
+  if (run.window) {
+    if (checks.length > 0) scopes.push({ company: run.company, ...run.window, resources: [run.resource], checks });
+    // Coverage over the company's whole synced range of the resource: a window closes or opens a gap anywhere.
+    scopes.push({ company: run.company, resources: [run.resource], checks: ['coverage'] });
+  } else if (checks.length > 0) {
+    scopes.push({ company: run.company, checks });
+  }
+  return scopes;
+}
+
+/** Where the checks after a run report. */
+export interface AfterRunContext {
+  readonly pool: CheckPool;
+  readonly schema: string;
+  readonly settings: QualitySettings;
+  readonly logger: Logger;
+  /** Told when a check could not run. */
+  readonly onError?: (err: unknown) => void;
+}
+
+/**
+ * Runs the checks that follow `run` and returns what they found; never throws (a check
+ * that fails to run is logged, counted through `onError`, and the run stays a success).
+ */
+export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Promise<QualityFinding[]> {
+  const found: QualityFinding[] = [];
+  for (const scope of checksAfter(run)) {
+    try {
+      found.push(...(await runQualityChecks(ctx.pool, ctx.schema, scope, ctx.settings)).findings);
+    } catch (err) {
+      ctx.onError?.(err);
+      ctx.logger.error({ err, checks: scope.checks }, 'quality checks after the run failed; the run stands, punchline verify runs them again');
+    }
+  }
+  const failing = found.filter((f) => f.status !== 'ok' && f.scope !== 'all');
+  if (failing.length > 0) {
+    // Counts and where, never a CPF: logs are not the place for personal data. Info, not
+    // warn: a backfill opens gaps until its last window is in; quality_status, the gauges
+    // and the alert say what stays.
+    const { check, part, scope, difference, status } = failing[0]!;
+    ctx.logger.info({ findings: failing.length, first: { check, part, scope, difference, status } }, 'quality checks found disagreements (see quality_status)');
+  }
+  return found;
+}

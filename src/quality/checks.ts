@@ -1,0 +1,87 @@
+/**
+ * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): their names,
+ * what one run of them is asked to cover, and what they write. Each check is one
+ * set-based statement run inside Postgres (the builders next to this file); a check
+ * never changes data, it only writes its outcome to `quality_checks`.
+ */
+
+/** Every check, in the order `punchline verify` runs and prints them. */
+export const QUALITY_CHECKS = [
+  'window_completeness',
+  'totals_vs_days',
+  'rule_vs_days',
+  'day_vs_punches',
+  'punch_without_day',
+  'unknown_collaborator',
+  'history_overlap',
+  'coverage',
+] as const;
+/** One check. */
+export type QualityCheck = (typeof QUALITY_CHECKS)[number];
+
+/** Outcomes of a check, from best to worst. */
+export const QUALITY_STATUSES = ['ok', 'warn', 'fail'] as const;
+/** One outcome. */
+export type QualityStatus = (typeof QUALITY_STATUSES)[number];
+
+/** True when `name` is one of {@link QUALITY_CHECKS}. */
+export function isQualityCheck(name: string): name is QualityCheck {
+  return (QUALITY_CHECKS as readonly string[]).includes(name);
+}
+
+/** The worse of two outcomes. */
+export function worse(a: QualityStatus, b: QualityStatus): QualityStatus {
+  return QUALITY_STATUSES.indexOf(a) >= QUALITY_STATUSES.indexOf(b) ? a : b;
+}
+
+/** What one run of the checks covers; every field narrows it. */
+export interface QualityScope {
+  /** First day checked (`YYYY-MM-DD`); parts overlapping the range are checked whole. Default: no limit. */
+  readonly from?: string;
+  /** Last day checked, inclusive. Default: no limit. */
+  readonly to?: string;
+  /** Only this company (CNPJ). */
+  readonly company?: string;
+  /** Only these resources (completeness, coverage and the unknown-collaborator tables they write); default all. */
+  readonly resources?: readonly string[];
+  /** Only these checks; default all. */
+  readonly checks?: readonly QualityCheck[];
+}
+
+/** Settings that do not narrow a run but shape its verdicts. */
+export interface QualitySettings {
+  /** IANA zone of a company's calendar day (COMPANY_TIMEZONES), by CNPJ; others use `defaultTimeZone`. */
+  readonly timeZones?: Readonly<Record<string, string>>;
+  /** Zone of companies `timeZones` does not name (API_TIMEZONE). Default America/Sao_Paulo. */
+  readonly defaultTimeZone?: string;
+  /** SYNC_LOOKBACK_DAYS: periods reaching into the horizon are not compared across endpoints. Default 35. */
+  readonly lookbackDays?: number;
+  /** The sync run the checks follow (`quality_checks.run_id`). */
+  readonly runId?: number;
+  /** Clock of the horizon and of "today" (tests). */
+  readonly now?: Date;
+}
+
+/** One row a run wrote: the outcome of a check for one scope of one part. */
+export interface QualityFinding {
+  readonly check: QualityCheck;
+  readonly company: string;
+  /** The part of the warehouse the run examined as a whole. */
+  readonly part: string;
+  /** What the row is about within the part. */
+  readonly scope: string;
+  /** CPF of the collaborator the scope is about, when it is one. */
+  readonly cpf: string | null;
+  /** Unit of the figures: rows, seconds, days or findings. */
+  readonly measure: string;
+  readonly expected: number | null;
+  readonly actual: number | null;
+  /** actual − expected. */
+  readonly difference: number | null;
+  readonly tolerance: number;
+  readonly status: QualityStatus;
+  readonly detail: string | null;
+}
+
+/** Most rows about single collaborators, days or gaps one run writes per part (the part's `all` row counts them all). */
+export const DETAIL_ROWS_PER_PART = 1000;

@@ -1,0 +1,79 @@
+/**
+ * Internal consistency of the warehouse (pure builders): facts a load writes together
+ * must still be together. None of these can come from the API itself — a punch arrives
+ * inside its day, a collaborator block with every record — so any finding is the
+ * warehouse's: a row changed by hand, or a sync defect.
+ *
+ * - `unknown_collaborator`: a fact row whose company and CPF `collaborators` does not
+ *   hold; parts are company months, one row per table.
+ * - `history_overlap`: collaborator_history versions of one collaborator that overlap
+ *   (a version, open or closed, that does not end before the next one begins); one part
+ *   per company.
+ */
+import { CATALOG, RESOURCES } from '../resources/index.js';
+import { DETAIL_ROWS_PER_PART } from './checks.js';
+import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
+
+/** Fact tables about collaborators, with the date that places a row in a month. */
+const FACT_TABLES: readonly { readonly table: string; readonly date: string }[] = [
+  { table: 'punches', date: 'work_date' },
+  { table: 'work_days', date: 'work_date' },
+  { table: 'hour_totals', date: 'period_start' },
+  { table: 'hour_bank_balances', date: 'balance_date' },
+  { table: 'tardiness', date: 'work_date' },
+  { table: 'adjustment_requests', date: 'request_date' },
+  { table: 'inconsistencies', date: 'occurrence_date' },
+];
+
+/** The resource whose declaration writes `table`. */
+function resourceOf(table: string): string {
+  return RESOURCES.find((r) => table in CATALOG[r].tables) ?? table;
+}
+
+/** Whether `table` has soft-deleted rows, by its declaration. */
+function softDeleted(table: string): boolean {
+  return CATALOG[resourceOf(table) as keyof typeof CATALOG]?.tables[table]?.softDelete === true;
+}
+
+/** The `unknown_collaborator` findings of one table: its rows per company month, those without a collaborator counted. */
+function unknownIn(s: CheckStatement, table: string, date: string): string {
+  const live = softDeleted(table) ? 'f.deleted_at IS NULL AND ' : '';
+  const unknown = 'count(*) FILTER (WHERE c.cpf IS NULL)';
+  return `
+  SELECT ${checkName('unknown_collaborator')}, f.company_cnpj, to_char(f.month, 'YYYY-MM'), ${s.text(table)}, NULL::text, 'findings', 0::bigint, ${unknown}, 0::bigint,
+         CASE WHEN ${unknown} > 0 THEN 'fail' ELSE 'ok' END,
+         CASE WHEN ${unknown} > 0 THEN ${unknown} || ' row(s) of ' || ${s.text(table)} || ' about a collaborator the collaborators table does not hold' END
+    FROM (SELECT f.company_cnpj, f.cpf, ${s.month(`f.${date}`)} AS month FROM ${s.table(table)} f
+           WHERE ${live}${s.company('f.company_cnpj')} AND ${s.inMonths(`f.${date}`)}) f
+    LEFT JOIN ${s.table('collaborators')} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf
+   GROUP BY f.company_cnpj, f.month`;
+}
+
+/** The `unknown_collaborator` findings of the fact tables of the scope's resources. */
+export const unknownCollaborator: CheckBuilder = (s) =>
+  FACT_TABLES.filter((t) => s.includesResource(resourceOf(t.table)))
+    .map((t) => unknownIn(s, t.table, t.date))
+    .join('\n  UNION ALL');
+
+/** The `history_overlap` findings. */
+export const historyOverlap: CheckBuilder = (s) => `
+  WITH versions AS (
+    SELECT h.company_cnpj, h.cpf, h.valid_from, h.valid_to,
+           lead(h.valid_from) OVER (PARTITION BY h.company_cnpj, h.cpf ORDER BY h.valid_from) AS next_from
+      FROM ${s.table('collaborator_history')} h WHERE ${s.company('h.company_cnpj')}
+  ), people AS (
+    SELECT company_cnpj, cpf, count(*) FILTER (WHERE next_from IS NOT NULL AND coalesce(valid_to, 'infinity') > next_from) AS overlapping,
+           count(*) FILTER (WHERE valid_to IS NULL) AS open
+      FROM versions GROUP BY company_cnpj, cpf
+  ), ranked AS (
+    SELECT p.*, row_number() OVER (PARTITION BY company_cnpj ORDER BY cpf) AS n FROM people p WHERE overlapping > 0
+  )
+  SELECT ${checkName('history_overlap')}, company_cnpj, 'history', 'versions', cpf, 'findings', 0::bigint, overlapping, 0::bigint, 'fail',
+         overlapping || ' version(s) overlapping the next one (' || open || ' open)'
+    FROM ranked WHERE n <= ${s.detailLimit}
+  UNION ALL
+  SELECT ${checkName('history_overlap')}, company_cnpj, 'history', 'all', NULL, 'findings', 0::bigint, count(*) FILTER (WHERE overlapping > 0), 0::bigint,
+         CASE WHEN bool_or(overlapping > 0) THEN 'fail' ELSE 'ok' END,
+         CASE WHEN bool_or(overlapping > 0) THEN count(*) FILTER (WHERE overlapping > 0) || ' of ' || count(*) || ' collaborators have overlapping versions' ||
+           CASE WHEN count(*) FILTER (WHERE overlapping > 0) > ${DETAIL_ROWS_PER_PART} THEN ' (the first ${DETAIL_ROWS_PER_PART} are listed)' ELSE '' END END
+    FROM people GROUP BY company_cnpj`;

@@ -1,0 +1,107 @@
+/**
+ * Runs the reconciliation checks (the executor; the statements are built next to this
+ * file): each check is one set-based statement inside Postgres that compares, and
+ * writes its findings to `quality_checks` in the same statement. Checks read the
+ * warehouse and write only their own outcome: they never change data.
+ */
+import { withTransaction, type TransactionPool } from '../warehouse/transaction.js';
+import { QUALITY_CHECKS, type QualityCheck, type QualityFinding, type QualityScope, type QualitySettings, type QualityStatus } from './checks.js';
+import { coverage } from './coverage.js';
+import { punchesAgainstDays } from './day-punches.js';
+import { historyOverlap, unknownCollaborator } from './consistency.js';
+import { hoursAgreement } from './hours-agreement.js';
+import { CheckStatement, FINDING_COLUMNS, type CheckBuilder } from './statement.js';
+import { windowCompleteness } from './window-completeness.js';
+
+/** The statements, each computing the checks it names in one pass over the tables they share. */
+const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly build: CheckBuilder }[] = [
+  { checks: ['window_completeness'], build: windowCompleteness },
+  { checks: ['totals_vs_days', 'rule_vs_days'], build: hoursAgreement },
+  { checks: ['day_vs_punches', 'punch_without_day'], build: punchesAgainstDays },
+  { checks: ['unknown_collaborator'], build: unknownCollaborator },
+  { checks: ['history_overlap'], build: historyOverlap },
+  { checks: ['coverage'], build: coverage },
+];
+
+/** Memory a check's sorts and hashes may use before spilling to disk (three months of 10,000 collaborators' punch days fit). */
+const CHECK_WORK_MEM = '128MB';
+
+/** The part of a pg Pool the checks need. */
+export type CheckPool = TransactionPool;
+
+/**
+ * The statement that runs `checks` (all of one entry of {@link STATEMENTS} or some) over
+ * `scope` and writes their findings; null when the scope leaves it nothing to check.
+ */
+function buildStatement(schema: string, build: CheckBuilder, checks: readonly QualityCheck[], scope: QualityScope, settings: QualitySettings) {
+  const s = new CheckStatement(schema, scope, settings);
+  const select = build(s, checks).trim();
+  if (select === '') return null;
+  const columns = FINDING_COLUMNS.join(', ');
+  const runId = s.param(settings.runId ?? null, 'int8');
+  const text =
+    `WITH found (${columns}) AS (\n${select}\n), written AS (\n` +
+    `  INSERT INTO ${s.table('quality_checks')} (${columns}, run_id)\n  SELECT ${columns}, ${runId} FROM found\n` +
+    `  RETURNING ${columns}, difference\n)\nSELECT * FROM written ORDER BY company_cnpj, part, scope <> 'all', scope, cpf`;
+  return { text, values: s.values };
+}
+
+/** The statement that runs one check over `scope` and writes its findings; null when the scope leaves it nothing to check. */
+export function buildCheck(schema: string, check: QualityCheck, scope: QualityScope, settings: QualitySettings): { text: string; values: unknown[] } | null {
+  return buildStatement(schema, STATEMENTS.find((st) => st.checks.includes(check))!.build, [check], scope, settings);
+}
+
+type Row = Record<(typeof FINDING_COLUMNS)[number] | 'difference', unknown>;
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function findingOf(r: Row): QualityFinding {
+  return {
+    check: r.check_name as QualityCheck,
+    company: String(r.company_cnpj),
+    part: String(r.part),
+    scope: String(r.scope),
+    cpf: (r.cpf as string | null) ?? null,
+    measure: String(r.measure),
+    expected: num(r.expected),
+    actual: num(r.actual),
+    difference: num(r.difference),
+    tolerance: Number(r.tolerance),
+    status: r.status as QualityStatus,
+    detail: (r.detail as string | null) ?? null,
+  };
+}
+
+/** What one run of the checks found. */
+export interface QualityRun {
+  /** Every row written, by check in {@link QUALITY_CHECKS} order. */
+  readonly findings: readonly QualityFinding[];
+  /** Milliseconds each statement took, by the checks it ran (`totals_vs_days+rule_vs_days`). */
+  readonly durations: Readonly<Record<string, number>>;
+}
+
+/**
+ * Runs the checks of `scope` (all of them by default) over the warehouse of `schema` and
+ * records their outcome in `quality_checks`; returns what they wrote. Each check runs in
+ * its own short transaction; an error (the warehouse unreachable) is thrown as is.
+ */
+export async function runQualityChecks(pool: CheckPool, schema: string, scope: QualityScope = {}, settings: QualitySettings = {}): Promise<QualityRun> {
+  const findings: QualityFinding[] = [];
+  const durations: Record<string, number> = {};
+  for (const statement of STATEMENTS) {
+    const checks = statement.checks.filter((c) => !scope.checks || scope.checks.includes(c));
+    const query = checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
+    if (!query) continue;
+    const started = Date.now();
+    const rows = await withTransaction(pool, async (client) => {
+      // withTransaction turns nested loops off (statistics lag behind fresh loads); a plan
+      // costed so crosses jit_above_cost, and compiling it takes longer than the check.
+      await client.query(`SET LOCAL jit = off; SET LOCAL work_mem = '${CHECK_WORK_MEM}'`);
+      return (await client.query(query.text, query.values)).rows as Row[];
+    });
+    findings.push(...rows.map(findingOf));
+    durations[checks.join('+')] = Date.now() - started;
+  }
+  findings.sort((a, b) => QUALITY_CHECKS.indexOf(a.check) - QUALITY_CHECKS.indexOf(b.check));
+  return { findings, durations };
+}
