@@ -22,7 +22,7 @@ function analystSees(table: string, cls: TableClass, column: string, c: ColumnCl
 }
 
 function forgetDoes(cls: TableClass, column: string, c: ColumnClass): string {
-  const aboutPerson = cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined;
+  const aboutPerson = cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined || cls.cpfWithin !== undefined;
   if (!aboutPerson) return '—';
   if (cls.erase === 'delete') return 'row deleted';
   if (column === 'cpf') return 'replaced by the tombstone';
