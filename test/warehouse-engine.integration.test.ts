@@ -313,6 +313,25 @@ describe('the load engine', () => {
     });
   });
 
+  describe('when several calls of one load each reject an element at the same position', () => {
+    const balance = (cpf: string, accumulated: string) => ({
+      ...block(cpf), regime: 'BH', total_overtime: '01:00:00', missing_hours: '00:00:00', interval_hours: '01:00:00',
+      normal_hours: '08:00:00', day_balance: '-00:30:00', accumulated_balance: accumulated, credit: '01:00:00', debt: '00:00:00',
+    });
+
+    // Engine gap: a rejection's json_path does not say which call of a per-day (or per-item)
+    // read answered it, so the rejections of two days at data[0] land in one row of
+    // rejected_records and one of them is lost. Fails until the path names the call.
+    it.fails('records each rejection, one per day', async () => {
+      await t.admin.query(`DELETE FROM ${t.schema}.rejected_records`);
+      const api = new FixtureApi({ overtime: (q) => [balance(CPF_1, q.date === '2024-05-10' ? 'ten' : 'eleven'), balance(CPF_2, '01:00:00')] });
+      const result = await loadWith(t, 'hour_bank', { window: { from: '2024-05-10', to: '2024-05-11' } }, api);
+      expect(result.rejected).toBe(2);
+      const stored = await rows(`SELECT record->>'accumulated_balance' AS value FROM $S.rejected_records WHERE resolved_at IS NULL ORDER BY 1`);
+      expect(stored).toEqual([{ value: 'eleven' }, { value: 'ten' }]);
+    });
+  });
+
   describe('when a derived value does not fit its column', () => {
     const rejected = () => rows(`SELECT json_path, reason FROM $S.rejected_records ORDER BY id`);
 
