@@ -51,7 +51,7 @@ describe('loadConfig defaults', () => {
     expect(c.opsHost).toBe('127.0.0.1');
     expect(c.dashboardCredential).toBeUndefined();
     expect(c.notifyWebhookUrl).toBeUndefined();
-    expect(c.retentionDays).toEqual({ sync_runs: 90 });
+    expect(c.retentionDays).toEqual({ sync_runs: 90, rejected_records: 90 });
   });
 
   it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
@@ -337,8 +337,9 @@ describe('ops and notification settings', () => {
   });
 
   it('reads the retention of sync_runs in days, 0 keeping it forever', () => {
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14 });
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0' }).retentionDays).toEqual({ sync_runs: 0 });
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14, rejected_records: 90 });
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0' }).retentionDays).toEqual({ sync_runs: 0, rejected_records: 90 });
+    expect(loadConfig({ REJECTED_RECORDS_RETENTION_DAYS: '30' }).retentionDays).toEqual({ sync_runs: 90, rejected_records: 30 });
     expect(errorOf({ SYNC_RUNS_RETENTION_DAYS: '-1' })).toMatch(/^SYNC_RUNS_RETENTION_DAYS must be a whole number from 0 to 36500/);
   });
 

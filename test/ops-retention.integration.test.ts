@@ -1,7 +1,8 @@
 /**
- * Retention of sync_runs against a migrated warehouse: old rows go in batches, the last
- * success of each company × resource stays (sync_freshness does not change), 0 keeps
- * everything, and the nightly schedule tick applies it.
+ * Retention against a migrated warehouse: old sync_runs go in batches, the last success
+ * of each company × resource stays (sync_freshness does not change), 0 keeps everything,
+ * and the nightly schedule tick applies it; rejected records go once resolved long ago,
+ * open ones stay.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planSchedule } from '../jobs/plan-schedule.js';
@@ -38,7 +39,7 @@ const freshness = async () =>
 
 beforeAll(async () => {
   h = await startHarness('retention', { today: '2026-10-20' });
-  rt = await h.runtime({ SYNC_RUNS_RETENTION_DAYS: '90' });
+  rt = await h.runtime({ SYNC_RUNS_RETENTION_DAYS: '90', REJECTED_RECORDS_RETENTION_DAYS: '0' });
 }, 60_000);
 
 afterAll(async () => {
@@ -61,7 +62,7 @@ beforeEach(async () => {
 describe('sync_runs retention', () => {
   it('deletes runs older than the retention, keeping the last success of each company and resource', async () => {
     const before = await freshness();
-    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90 }, { now: NOW, batch: 2 });
+    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90, rejected_records: 0 }, { now: NOW, batch: 2 });
     expect(deleted).toEqual({ sync_runs: 4 });
     expect(await remaining()).toEqual([
       'companies.null.300:succeeded',
@@ -74,7 +75,7 @@ describe('sync_runs retention', () => {
   });
 
   it('keeps everything when the retention is 0', async () => {
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0 }, { now: NOW })).toEqual({});
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0 }, { now: NOW })).toEqual({});
     expect(await remaining()).toHaveLength(9);
   });
 
@@ -90,5 +91,41 @@ describe('sync_runs retention', () => {
     const sql = buildRetentionDelete('wh', RETENTION_RULES[0]!, 100);
     expect(sql).toMatch(/^delete from "wh"\."sync_runs" where "id" in \(select "id" from "wh"\."sync_runs" where "started_at" < \$1 and "id" not in \(select distinct on \(company_cnpj, resource\) id from "wh"\."sync_runs" /);
     expect(sql).toMatch(/ limit 100\)$/);
+  });
+});
+
+describe('rejected_records retention', () => {
+  /** A rejection first seen `daysAgo`, resolved `resolvedDaysAgo` (null: still open). */
+  async function rejection(path: string, daysAgo: number, resolvedDaysAgo: number | null): Promise<void> {
+    const at = (d: number) => new Date(NOW.getTime() - d * DAY);
+    await h.pool.query(
+      `insert into "${h.schema}".rejected_records
+         (connection, resource, endpoint, company_cnpj, element_index, json_path, reason, record, first_rejected_at, last_rejected_at, resolved_at)
+       values ('default', 'punches', 'point/getFromPeriod', $1, 0, $2, 'datetime: bad', '{}', $3, $3, $4)`,
+      [A, path, at(daysAgo), resolvedDaysAgo === null ? null : at(resolvedDaysAgo)],
+    );
+  }
+  const left = async () =>
+    (await h.pool.query<{ p: string }>(`select json_path as p from "${h.schema}".rejected_records order by 1`)).rows.map((r) => r.p);
+
+  it('deletes rejections resolved longer ago than the retention, and keeps open ones however old', async () => {
+    await h.pool.query(`delete from "${h.schema}".rejected_records`);
+    await rejection('data[1]', 400, null); // open for more than a year: status still lists it
+    await rejection('data[2]', 400, 200); // resolved long ago
+    await rejection('data[3]', 400, 30); // resolved within the retention
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 90 }, { now: NOW })).toEqual({ rejected_records: 1 });
+    expect(await left()).toEqual(['data[1]', 'data[3]']);
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0 }, { now: NOW })).toEqual({});
+    expect(await left()).toEqual(['data[1]', 'data[3]']);
+  });
+
+  it('is applied by the nightly schedule tick with REJECTED_RECORDS_RETENTION_DAYS', async () => {
+    await h.pool.query(`delete from "${h.schema}".rejected_records`);
+    await rejection('data[1]', 40, null);
+    await rejection('data[2]', 40, 20);
+    const nightly = await h.runtime({ REJECTED_RECORDS_RETENTION_DAYS: '7' });
+    await planSchedule(nightly, { connection: 'default', kind: 'nightly' }, () => NOW);
+    expect(await left()).toEqual(['data[1]']);
+    await nightly.queues.sync.obliterate({ force: true });
   });
 });

@@ -36,6 +36,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       "select distinct on (company_cnpj, resource) id from $table where status = 'succeeded' " +
       'order by company_cnpj, resource, finished_at desc',
   },
+  {
+    table: 'rejected_records',
+    key: 'id',
+    // Dated by when a later sync resolved them: open rejections (resolved_at null) stay
+    // whatever their age, since status lists them until the source sends them right.
+    timeColumn: 'resolved_at',
+  },
 ];
 
 /** Rows deleted per statement: big enough to be quick, small enough not to hold locks long. */
