@@ -113,6 +113,14 @@ describe('punchline forget, then a sync of the company', () => {
     await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'punches', key: `${cpf}|2026-05-04 08:00:00`, createdId: '1' });
     await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'absences', key: `3|2026-05-11|2026-05-12|${[cpf, other].sort().join(',')}`, createdId: '2' });
     await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'punches', key: `${other}|2026-05-04 08:00:00`, createdId: '3' });
+    // Records the sync could not store, as the API sent them: one of the person, one of someone else.
+    for (const [path, who] of [['data[1]', cpf], ['data[2]', other]] as const) {
+      await h.pool.query(
+        `insert into ${q('rejected_records')} (connection, resource, endpoint, company_cnpj, element_index, json_path, reason, record)
+         values ('default', 'collaborators', 'collaborator', $1, 1, $2, 'name: expected a string', $3)`,
+        [company, path, JSON.stringify({ national_registry: who, name: 42, email: 'someone@example.com' })],
+      );
+    }
   }, 300_000);
 
   afterAll(async () => {
@@ -153,6 +161,8 @@ describe('punchline forget, then a sync of the company', () => {
     // push receipts that name the person are gone (a shared absence's too); another person's stays
     const receipts = await h.pool.query(`select created_id from ${q('push_receipts')} order by created_id`);
     expect(receipts.rows).toEqual([{ created_id: '3' }]);
+    const rejected = await h.pool.query(`select json_path from ${q('rejected_records')} order by 1`);
+    expect(rejected.rows).toEqual([{ json_path: 'data[2]' }]);
 
     const register = await h.pool.query(`select company_cnpj, cpf, tombstone, erased_by, note, rows_erased::int, lifted_at from ${q('erasures')}`);
     expect(register.rows).toEqual([

@@ -8,7 +8,7 @@
  *   (`erased-<id>` in place of the CPF) with the omitted columns set to null (or deletes
  *   them, see {@link erasurePlanOf}), blanks or deletes the rows of tables linked to the
  *   person (absences, photos, certificates), deletes the rows that hold the CPF inside a
- *   text key (push receipts), and drops the person's pseudonym once no
+ *   text (push receipts, rejected records), and drops the person's pseudonym once no
  *   table holds the CPF. Rows the sync brought
  *   back that collide with the person's erased rows on a unique key are resolved as the
  *   table's `onReturn` says. Returns the rows changed. One statement for the caller: it
@@ -173,7 +173,7 @@ function mentionStatement(schema: string, relation: CatalogRelation, filter: Era
   const company = hasColumn(relation, 'company_cnpj') ? ' AND m.company_cnpj = e.company_cnpj' : '';
   return counted(
     `DELETE FROM ${quoteIdent(schema)}.${quoteIdent(relation.name)} AS m USING ${quoteIdent(schema)}.erasures e\n` +
-      `    WHERE ${filter}${company} AND m.${column} ~ ('(^|[^0-9])' || e.cpf || '([^0-9]|$)')`,
+      `    WHERE ${filter}${company} AND m.${column}::text ~ ('(^|[^0-9])' || e.cpf || '([^0-9]|$)')`,
   );
 }
 

@@ -55,9 +55,10 @@ export interface TableClass {
   /** Rows about a person found through another table (tables without a CPF). */
   readonly person?: PersonLink;
   /**
-   * A text column that holds the CPF of the person a row is about, among other text (a
-   * key such as `<cpf>|<date-time>`, or several CPFs): forget deletes the rows of the
-   * company where it holds the CPF as a whole number (tables without a CPF column).
+   * A column that holds the CPF of the person a row is about, among other text (a key
+   * such as `<cpf>|<date-time>`, several CPFs, a record as the API sent it): forget deletes
+   * the rows of the company where its text holds the CPF as a whole number (tables
+   * without a CPF column).
    */
   readonly cpfWithin?: string;
   /**
@@ -218,6 +219,8 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   rejected_records: {
     excludedFromAnalysts: 'records as the API sent them, names and all (operators read them to fix the source)',
+    cpfWithin: 'record',
+    erase: 'delete',
     columns: {
       reason: notPersonal('the field and the problem, without its value'),
       record: omitted('free_text', 'the rejected record exactly as sent: may hold any personal field'),
