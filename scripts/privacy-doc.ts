@@ -1,9 +1,12 @@
 /**
- * `npm run docs:privacy`: renders the personal-data table of docs/privacy.md from
- * src/warehouse/personal-data.ts (the block between its markers; the prose is kept).
+ * `npm run docs:privacy`: renders the personal-data table of docs/privacy.md and
+ * docs/warehouse.md from src/warehouse/personal-data.ts (the block between the markers
+ * of each page; the prose is kept).
  */
 import { fileURLToPath } from 'node:url';
-import { updatePrivacyDoc } from '../src/warehouse/privacy-doc.js';
+import { PRIVACY_DOC_PAGES, updatePrivacyDoc } from '../src/warehouse/privacy-doc.js';
 
-const path = fileURLToPath(new URL('../docs/privacy.md', import.meta.url));
-console.log(updatePrivacyDoc(path) ? `updated ${path}` : `${path} is up to date`);
+for (const page of PRIVACY_DOC_PAGES) {
+  const path = fileURLToPath(new URL(`../${page}`, import.meta.url));
+  console.log(updatePrivacyDoc(path) ? `updated ${path}` : `${path} is up to date`);
+}

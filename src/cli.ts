@@ -139,7 +139,7 @@ function buildProgram(): Command {
     .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
     .option(
       '--quirks <list>',
-      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone,contradictions (docs/emulator.md)',
+      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone,extra-fields,contradictions (docs/emulator.md)',
     )
     .addHelpText(
       'after',

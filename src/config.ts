@@ -66,7 +66,7 @@ export interface DashboardCredential {
 }
 
 /** Tables that grow with every run and are trimmed by the nightly schedule (src/ops/retention.ts). */
-export const RETAINED_TABLES = ['sync_runs', 'quality_checks'] as const;
+export const RETAINED_TABLES = ['sync_runs', 'rejected_records', 'quality_checks'] as const;
 
 /** One of {@link RETAINED_TABLES}. */
 export type RetainedTable = (typeof RETAINED_TABLES)[number];
@@ -268,6 +268,7 @@ const envSchema = z.object({
     .default('operator'),
   NOTIFY_WEBHOOK_URL: urlFrom('NOTIFY_WEBHOOK_URL', ['http:', 'https:']).optional(),
   SYNC_RUNS_RETENTION_DAYS: intFrom('SYNC_RUNS_RETENTION_DAYS', 0, 36_500).default(90),
+  REJECTED_RECORDS_RETENTION_DAYS: intFrom('REJECTED_RECORDS_RETENTION_DAYS', 0, 36_500).default(90),
   QUALITY_CHECKS_RETENTION_DAYS: intFrom('QUALITY_CHECKS_RETENTION_DAYS', 0, 36_500).default(30),
   STORE_BINARIES: boolFrom('STORE_BINARIES').default(false),
   SYNC_AUDIT_PHOTOS: boolFrom('SYNC_AUDIT_PHOTOS').default(false),
@@ -528,7 +529,11 @@ export function loadConfig(env: Env = process.env): Config {
       ? { dashboardCredential: Object.freeze({ user: e.OPS_DASHBOARD_USER, token: e.OPS_DASHBOARD_TOKEN }) }
       : {}),
     ...(e.NOTIFY_WEBHOOK_URL !== undefined ? { notifyWebhookUrl: e.NOTIFY_WEBHOOK_URL } : {}),
-    retentionDays: Object.freeze({ sync_runs: e.SYNC_RUNS_RETENTION_DAYS, quality_checks: e.QUALITY_CHECKS_RETENTION_DAYS }),
+    retentionDays: Object.freeze({
+      sync_runs: e.SYNC_RUNS_RETENTION_DAYS,
+      rejected_records: e.REJECTED_RECORDS_RETENTION_DAYS,
+      quality_checks: e.QUALITY_CHECKS_RETENTION_DAYS,
+    }),
     storeBinaries: e.STORE_BINARIES,
     syncAuditPhotos: e.SYNC_AUDIT_PHOTOS,
     logLevel: e.LOG_LEVEL,

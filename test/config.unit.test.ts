@@ -51,7 +51,7 @@ describe('loadConfig defaults', () => {
     expect(c.opsHost).toBe('127.0.0.1');
     expect(c.dashboardCredential).toBeUndefined();
     expect(c.notifyWebhookUrl).toBeUndefined();
-    expect(c.retentionDays).toEqual({ sync_runs: 90, quality_checks: 30 });
+    expect(c.retentionDays).toEqual({ sync_runs: 90, rejected_records: 90, quality_checks: 30 });
   });
 
   it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
@@ -336,9 +336,10 @@ describe('ops and notification settings', () => {
     expect(message).toBe('NOTIFY_WEBHOOK_URL must be a http or https URL');
   });
 
-  it('reads the retention of sync_runs and quality_checks in days, 0 keeping it forever', () => {
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14, quality_checks: 30 });
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0', QUALITY_CHECKS_RETENTION_DAYS: '7' }).retentionDays).toEqual({ sync_runs: 0, quality_checks: 7 });
+  it('reads the retention of sync_runs, rejected_records and quality_checks in days, 0 keeping it forever', () => {
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14, rejected_records: 90, quality_checks: 30 });
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0', QUALITY_CHECKS_RETENTION_DAYS: '7' }).retentionDays).toEqual({ sync_runs: 0, rejected_records: 90, quality_checks: 7 });
+    expect(loadConfig({ REJECTED_RECORDS_RETENTION_DAYS: '30' }).retentionDays).toEqual({ sync_runs: 90, rejected_records: 30, quality_checks: 30 });
     expect(errorOf({ QUALITY_CHECKS_RETENTION_DAYS: '1.5' })).toMatch(/^QUALITY_CHECKS_RETENTION_DAYS must be a whole number from 0 to 36500/);
     expect(errorOf({ SYNC_RUNS_RETENTION_DAYS: '-1' })).toMatch(/^SYNC_RUNS_RETENTION_DAYS must be a whole number from 0 to 36500/);
   });

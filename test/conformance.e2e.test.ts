@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, type ClientOptions } from '../src/api/client.js';
 import { READ_ENDPOINT_NAMES, WRITE_ENDPOINT_NAMES } from '../src/api/endpoints.js';
 import { ERROR_CODE_TABLE } from '../src/api/errors.js';
+import { onDrift, type DriftEvent } from '../src/api/drift.js';
 import type { CollaboratorPoints } from '../src/api/schemas.js';
 import { durationToSeconds } from '../src/util/duration.js';
 import { encodePng, facePng } from '../src/emulator/attachments.js';
@@ -22,6 +23,9 @@ let writable: RunningEmulator;
 const clients: ApiClient[] = [];
 const endpointsSeen = new Set<string>();
 const codesSeen = new Set<string>();
+/** What the client reported as outside the spec (a new value, a field no schema names). */
+const drift: DriftEvent[] = [];
+onDrift((e) => drift.push(e));
 
 /** A client that does not retry, so each error surfaces as it was answered. */
 function clientFor(target: RunningEmulator, token: string, extra: Partial<ClientOptions> = {}): ApiClient {
@@ -636,5 +640,9 @@ describe('coverage', () => {
   it('walked every endpoint of spec §4 and every error code of spec §7', () => {
     expect([...READ_ENDPOINT_NAMES, ...WRITE_ENDPOINT_NAMES].filter((e) => !endpointsSeen.has(e))).toEqual([]);
     expect(Object.keys(ERROR_CODE_TABLE).filter((c) => !codesSeen.has(c))).toEqual([]);
+  });
+
+  it('met no field or value outside the spec (spec 1.4 rule 4 puts a company block on every read record)', () => {
+    expect(drift).toEqual([]);
   });
 });

@@ -229,6 +229,17 @@ describe('quirk contradictions', () => {
   });
 });
 
+describe('quirk extraFields', () => {
+  it('adds a field the spec does not describe to every punch, and only with the quirk', async () => {
+    const { point } = emu.truth.quirks().extraFields;
+    const params = { begin_date: MONTH.from, end_date: MONTH.to };
+    const withQuirk = points(await get(emu, 'point/getFromPeriod', params));
+    expect(withQuirk.length).toBeGreaterThan(0);
+    expect(withQuirk.every((p) => typeof p[point] === 'string')).toBe(true);
+    expect(points(await get(plain, 'point/getFromPeriod', params)).some((p) => point in p)).toBe(false);
+  });
+});
+
 describe('determinism', () => {
   it('gives the same bytes with the same quirks, and each quirk can be switched alone', async () => {
     const again = await startEmulator({ seed: 'quirks', scale: 'small', today: TODAY, quirks: [...QUIRK_NAMES] });

@@ -1,8 +1,9 @@
 /**
- * Retention of sync_runs and quality_checks against a migrated warehouse: old rows go in
- * batches, the last success of each company × resource stays (sync_freshness does not
- * change), so does the latest run of each check and part (quality_status does not
- * change), 0 keeps everything, and the nightly schedule tick applies it.
+ * Retention against a migrated warehouse: old sync_runs go in batches, the last success
+ * of each company × resource stays (sync_freshness does not change), 0 keeps everything,
+ * and the nightly schedule tick applies it; rejected records go once resolved long ago,
+ * open ones stay; quality_checks outcomes go but the latest run of each check and part
+ * stays (quality_status does not change).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planSchedule } from '../jobs/plan-schedule.js';
@@ -39,7 +40,7 @@ const freshness = async () =>
 
 beforeAll(async () => {
   h = await startHarness('retention', { today: '2026-10-20' });
-  rt = await h.runtime({ SYNC_RUNS_RETENTION_DAYS: '90' });
+  rt = await h.runtime({ SYNC_RUNS_RETENTION_DAYS: '90', REJECTED_RECORDS_RETENTION_DAYS: '0' });
 }, 60_000);
 
 afterAll(async () => {
@@ -62,7 +63,7 @@ beforeEach(async () => {
 describe('sync_runs retention', () => {
   it('deletes runs older than the retention, keeping the last success of each company and resource', async () => {
     const before = await freshness();
-    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90, quality_checks: 0 }, { now: NOW, batch: 2 });
+    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90, rejected_records: 0, quality_checks: 0 }, { now: NOW, batch: 2 });
     expect(deleted).toEqual({ sync_runs: 4 });
     expect(await remaining()).toEqual([
       'companies.null.300:succeeded',
@@ -75,7 +76,7 @@ describe('sync_runs retention', () => {
   });
 
   it('keeps everything when the retention is 0', async () => {
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
     expect(await remaining()).toHaveLength(9);
   });
 
@@ -116,7 +117,7 @@ describe('quality_checks retention', () => {
     await checked('hour_bank', 5, ['all']);
     await checked('tardiness', 45, ['all']); // the only run: kept
     const before = await status();
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, quality_checks: 30 }, { now: NOW, batch: 1 })).toEqual({ quality_checks: 4 });
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 30 }, { now: NOW, batch: 1 })).toEqual({ quality_checks: 4 });
     const { rows } = await h.pool.query(`select part, scope from "${h.schema}".quality_checks order by 1, 2`);
     expect(rows).toEqual([
       { part: 'hour_bank', scope: 'all' },
@@ -124,5 +125,41 @@ describe('quality_checks retention', () => {
       { part: 'tardiness', scope: 'all' },
     ]);
     expect(await status()).toEqual(before);
+  });
+});
+
+describe('rejected_records retention', () => {
+  /** A rejection first seen `daysAgo`, resolved `resolvedDaysAgo` (null: still open). */
+  async function rejection(path: string, daysAgo: number, resolvedDaysAgo: number | null): Promise<void> {
+    const at = (d: number) => new Date(NOW.getTime() - d * DAY);
+    await h.pool.query(
+      `insert into "${h.schema}".rejected_records
+         (connection, resource, endpoint, company_cnpj, element_index, json_path, reason, record, first_rejected_at, last_rejected_at, resolved_at)
+       values ('default', 'punches', 'point/getFromPeriod', $1, 0, $2, 'datetime: bad', '{}', $3, $3, $4)`,
+      [A, path, at(daysAgo), resolvedDaysAgo === null ? null : at(resolvedDaysAgo)],
+    );
+  }
+  const left = async () =>
+    (await h.pool.query<{ p: string }>(`select json_path as p from "${h.schema}".rejected_records order by 1`)).rows.map((r) => r.p);
+
+  it('deletes rejections resolved longer ago than the retention, and keeps open ones however old', async () => {
+    await h.pool.query(`delete from "${h.schema}".rejected_records`);
+    await rejection('data[1]', 400, null); // open for more than a year: status still lists it
+    await rejection('data[2]', 400, 200); // resolved long ago
+    await rejection('data[3]', 400, 30); // resolved within the retention
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 90, quality_checks: 0 }, { now: NOW })).toEqual({ rejected_records: 1 });
+    expect(await left()).toEqual(['data[1]', 'data[3]']);
+    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
+    expect(await left()).toEqual(['data[1]', 'data[3]']);
+  });
+
+  it('is applied by the nightly schedule tick with REJECTED_RECORDS_RETENTION_DAYS', async () => {
+    await h.pool.query(`delete from "${h.schema}".rejected_records`);
+    await rejection('data[1]', 40, null);
+    await rejection('data[2]', 40, 20);
+    const nightly = await h.runtime({ REJECTED_RECORDS_RETENTION_DAYS: '7' });
+    await planSchedule(nightly, { connection: 'default', kind: 'nightly' }, () => NOW);
+    expect(await left()).toEqual(['data[1]']);
+    await nightly.queues.sync.obliterate({ force: true });
   });
 });

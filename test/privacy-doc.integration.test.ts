@@ -1,6 +1,6 @@
 /**
  * The personal-data classification against the migrated catalog, and docs/privacy.md
- * against the classification: a column that looks personal must be classified, a
+ * and docs/warehouse.md against the classification: a column that looks personal must be classified, a
  * classified column must exist, and the committed doc must be what the classification
  * renders (`npm run docs:privacy`).
  */
@@ -9,14 +9,12 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { readCatalog, type Catalog } from '../src/warehouse/catalog.js';
 import { erasurePlanOf } from '../src/warehouse/erasure-functions.js';
 import { looksPersonal, PERSONAL_DATA } from '../src/warehouse/personal-data.js';
-import { PRIVACY_DOC_MARKERS, renderPersonalDataTable, withGeneratedBlock } from '../src/warehouse/privacy-doc.js';
+import { PRIVACY_DOC_MARKERS, PRIVACY_DOC_PAGES, renderPersonalDataTable, withGeneratedBlock } from '../src/warehouse/privacy-doc.js';
 import { useMigratedWarehouse } from './warehouse-fixtures.js';
 
-const DOC = new URL('../docs/privacy.md', import.meta.url);
-
-describe('docs/privacy.md', () => {
-  it('holds the personal-data table the classification renders (run npm run docs:privacy)', () => {
-    const page = readFileSync(DOC, 'utf8');
+describe('docs/privacy.md and docs/warehouse.md', () => {
+  it.each(PRIVACY_DOC_PAGES)('%s holds the personal-data table the classification renders (run npm run docs:privacy)', (name) => {
+    const page = readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
     expect(page).toContain(PRIVACY_DOC_MARKERS.start);
     expect(withGeneratedBlock(page, renderPersonalDataTable())).toBe(page);
   });

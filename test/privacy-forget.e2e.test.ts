@@ -10,6 +10,7 @@ import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill } from '../src/sync/backfill.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { pseudonymOf } from '../src/warehouse/pseudonyms.js';
+import { recordReceipt } from '../src/push/receipts.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const FROM = '2026-05-01';
@@ -42,6 +43,7 @@ describe('punchline forget, then a sync of the company', () => {
   let cpf: string;
   let before: Aggregates;
   let firstSeen: Date;
+  let other: string;
   let env: Record<string, string>;
   const q = (table: string) => `"${h.schema}"."${table}"`;
 
@@ -105,6 +107,20 @@ describe('punchline forget, then a sync of the company', () => {
     expect(before.absences).toBeGreaterThan(0);
     firstSeen = (await h.pool.query(`select first_seen_at from ${q('collaborators')} where company_cnpj = $1 and cpf = $2`, [company, cpf]))
       .rows[0].first_seen_at;
+    // What `punchline push --apply` recorded about the person (their CPF inside the entity's key), and about someone else.
+    other = (await h.pool.query(`select cpf from ${q('collaborators')} where company_cnpj = $1 and cpf <> $2 order by cpf limit 1`, [company, cpf])).rows[0].cpf;
+    const receipt = { company, connection: 'default', file: 'push.csv', line: 2 };
+    await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'punches', key: `${cpf}|2026-05-04 08:00:00`, createdId: '1' });
+    await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'absences', key: `3|2026-05-11|2026-05-12|${[cpf, other].sort().join(',')}`, createdId: '2' });
+    await recordReceipt(h.pool, h.schema, { ...receipt, kind: 'punches', key: `${other}|2026-05-04 08:00:00`, createdId: '3' });
+    // Records the sync could not store, as the API sent them: one of the person, one of someone else.
+    for (const [path, who] of [['data[1]', cpf], ['data[2]', other]] as const) {
+      await h.pool.query(
+        `insert into ${q('rejected_records')} (connection, resource, endpoint, company_cnpj, element_index, json_path, reason, record)
+         values ('default', 'collaborators', 'collaborator', $1, 1, $2, 'name: expected a string', $3)`,
+        [company, path, JSON.stringify({ national_registry: who, name: 42, email: 'someone@example.com' })],
+      );
+    }
   }, 300_000);
 
   afterAll(async () => {
@@ -142,6 +158,11 @@ describe('punchline forget, then a sync of the company', () => {
     expect(await aggregates(TOMBSTONE)).toEqual(before);
     const pseudonym = await h.pool.query(`select count(*)::int as n from ${q('cpf_pseudonyms')} where cpf = $1`, [cpf]);
     expect(pseudonym.rows[0].n).toBe(0);
+    // push receipts that name the person are gone (a shared absence's too); another person's stays
+    const receipts = await h.pool.query(`select created_id from ${q('push_receipts')} order by created_id`);
+    expect(receipts.rows).toEqual([{ created_id: '3' }]);
+    const rejected = await h.pool.query(`select json_path from ${q('rejected_records')} order by 1`);
+    expect(rejected.rows).toEqual([{ json_path: 'data[2]' }]);
 
     const register = await h.pool.query(`select company_cnpj, cpf, tombstone, erased_by, note, rows_erased::int, lifted_at from ${q('erasures')}`);
     expect(register.rows).toEqual([

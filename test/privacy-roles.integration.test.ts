@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/warehouse/migrate.js';
 import { PERSONAL_DATA } from '../src/warehouse/personal-data.js';
 import { ensurePseudonyms, pseudonymOf } from '../src/warehouse/pseudonyms.js';
+import { recordReceipt } from '../src/push/receipts.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
@@ -64,6 +65,11 @@ beforeAll(async () => {
   });
   await loadWith(t, 'hour_totals', MARCH, { 'collaborator/totalHours': [totalsOf(CPF_1), totalsOf(CPF_2)] });
   await loadWith(t, 'absences', MARCH, { 'absence/getFromPeriod': [absenceOf(7001, '2026-03-10 00:00:00', '2026-03-11 23:59:59', [CPF_1])] });
+  // What `punchline push --apply` records: entity keys that hold CPFs.
+  const receipt = { company: CNPJ_A, connection: 'default', file: 'push.csv', line: 2 };
+  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'collaborators', key: CPF_1, createdId: '9001' });
+  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'punches', key: `${CPF_2}|2026-03-03 08:00:00`, createdId: '9002' });
+  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'absences', key: `3|2026-03-20|2026-03-21|${CPF_1},${CPF_2}`, createdId: '9003' });
   await ensurePseudonyms(t.w.pool, t.schema, KEY);
   reader = await connectAs('workforce_reader');
   analyst = await connectAs('workforce_analyst');
@@ -116,6 +122,24 @@ describe('as workforce_analyst', () => {
     for (const kept of ['punches.punched_at', 'hour_totals.worked_time_seconds', 'absences.absence_type', 'monthly_hours.cpf_pseudonym']) {
       expect(seen, kept).toContain(kept);
     }
+  });
+
+  it('finds no CPF in any row of any view it can read', async () => {
+    const { rows: views } = await analyst.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
+      [`${t.schema}_analyst`],
+    );
+    expect(views.map((v) => v.name)).toContain('push_receipts');
+    const holding: string[] = [];
+    for (const { name } of views) {
+      const { rows } = await analyst.query<{ text: string | null }>(`SELECT string_agg(v::text, ' ') AS text FROM ${a}."${name}" v`);
+      if ([CPF_1, CPF_2].some((c) => rows[0]!.text?.includes(c))) holding.push(name);
+    }
+    expect(holding).toEqual([]);
+    // push receipts stay countable by kind, without the entity's key
+    const receipts = await analyst.query(`SELECT kind, created_id FROM ${a}.push_receipts ORDER BY created_id`);
+    expect(receipts.rows.map((r) => r.kind)).toEqual(['collaborators', 'punches', 'absences']);
+    expect(await refusal(analyst, `SELECT row_key FROM ${a}.push_receipts`)).toBe(NO_COLUMN);
   });
 
   it('has no view of photos, attachments or the bookkeeping of privacy', async () => {

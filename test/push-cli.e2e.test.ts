@@ -1,15 +1,19 @@
 /**
  * `punchline push` as users run it: bad arguments and unusable files exit 2 with one
  * line before any request; a plan and an apply print a summary, write the report and
- * exit 0 or 3; writes go through the connection's shared request budget; a push
- * killed with SIGKILL half-way and run again creates each punch once.
+ * exit 0 or 3; writes go through the connection's shared request budget, which a push
+ * and a running worker share; a push killed with SIGKILL half-way and run again creates
+ * each punch once.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueueJobs } from '../src/sync/enqueue.js';
+import { backfillItems, planJobs } from '../src/sync/planner.js';
 import { budgetKeys } from '../src/sync/request-budget.js';
 import { maxInAnySecond, runPunchline, spawnPunchline, startHarness, type Harness } from './sync-harness.js';
+import { startPunchlineProcess, waitUntil } from './support/punchline-process.js';
 
 const TODAY = '2026-10-31';
 const dir = mkdtempSync(join(tmpdir(), 'push-cli-'));
@@ -140,5 +144,48 @@ describe('when a push is killed half-way and run again', () => {
     const body = (await res.json()) as { data: { days: { points: { datetime: string }[] }[] }[] };
     const points = body.data.flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
     for (const t of times) expect(points.filter((x) => x === t), t).toHaveLength(1);
+  }, 180_000);
+});
+
+describe('when a push runs while a worker syncs the same connection', () => {
+  it('the two processes together stay within the request budget, and both finish', async () => {
+    const RPS = 3;
+    const env = h.env({ API_MAX_RPS: String(RPS), API_MAX_CONCURRENCY: '2', LOG_LEVEL: 'info' });
+    const rt = await h.runtime();
+    const worker = startPunchlineProcess(['worker', '--no-ops', '--no-schedules'], env);
+    try {
+      await worker.waitForLog('worker ready');
+      // About 60 requests of the hour bank (one per company and day): some 20 s of the budget.
+      const plan = planJobs({
+        connection: 'default',
+        companies: h.emulator.companies.slice(0, 2).map((c) => c.cnpj),
+        scoped: true,
+        items: backfillItems(['hour_bank'], '2026-09-01', '2026-09-30', TODAY),
+        followUps: [],
+        force: true,
+        origin: 'backfill',
+      });
+      h.emulator.resetStats();
+      await enqueueJobs(rt.queues, plan.jobs);
+      await waitUntil('the worker to start syncing', () => (h.emulator.stats().requests['GET /customer/v2/overtime'] ?? 0) > 0, 30_000);
+
+      const times = Array.from({ length: 6 }, (_, i) => `2026-10-23 ${String(8 + i).padStart(2, '0')}:15:00`);
+      const input = file('with-worker.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+      const pushed = await runPunchline(['push', 'punches', '--file', input, '--apply'], env);
+      expect(pushed.code, pushed.stderr).toBe(0);
+      expect(pushed.stdout).toMatch(/6 created/);
+      // The push ran while the worker still had windows to sync.
+      const left = (await rt.queues.sync.getWaitingCount()) + (await rt.queues.sync.getActiveCount());
+      expect(left).toBeGreaterThan(0);
+
+      await waitUntil('the worker to finish', async () => (await rt.queues.sync.getCompletedCount()) === plan.jobs.length, 90_000);
+      expect(await rt.queues.sync.getFailedCount()).toBe(0);
+      const starts = h.emulator.stats().startsByToken[h.emulator.companies[0]!.token] ?? [];
+      expect(starts.length).toBeGreaterThan(60);
+      expect(maxInAnySecond(starts)).toBeLessThanOrEqual(RPS);
+    } finally {
+      worker.child.kill('SIGTERM');
+      await worker.exited;
+    }
   }, 180_000);
 });

@@ -2,8 +2,8 @@
  * `punchline push` end to end in-process, against the emulator over HTTP, a real
  * warehouse schema and Redis: for every kind a mixed file (good, repeated, existing,
  * invalid and refused rows) gives the right outcome per row; a plan sends no write; a
- * second `--apply` creates nothing; a run stopped half-way and run again creates each
- * entity once; a write whose connection drops is reported, not retried; and after a
+ * second `--apply` creates nothing; a run of any kind stopped half-way and run again
+ * creates each entity once; a write whose connection drops is reported, not retried; and after a
  * worker runs the queued sync, the warehouse shows what was created.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -371,6 +371,76 @@ describe.each([
     expect(after.length).toBe(before.length + 2);
     // queued by this push, or still waiting from the previous kind's push (not queued twice)
     expect([...apply.queued!.added, ...apply.queued!.pending]).toEqual([`lookups.default.${hq}`]);
+  }, 60_000);
+});
+
+describe('a run of any kind stopped after some writes, then run again', () => {
+  /** The write endpoint of each kind, as the emulator counts it. */
+  const WRITES: Record<Exclude<PushKind, 'punches'>, string> = {
+    departments: 'POST /customer/v2/department',
+    occupations: 'POST /customer/v2/occupation',
+    'fired-types': 'POST /customer/v2/fired-type',
+    'cost-centers': 'POST /customer/v2/cost-center',
+    collaborators: 'POST /customer/v2/collaborator',
+    photos: 'POST /customer/v2/collaborator/photo',
+    dismissals: 'PUT /customer/v2/collaborator/dismissal',
+    absences: 'POST /customer/v2/absence',
+  };
+  /** A file of four rows of `kind`, each a different entity the API does not have yet. */
+  const FILES: Record<keyof typeof WRITES, () => Promise<string[]>> = {
+    departments: async () => ['description', ...[1, 2, 3, 4].map((i) => `Halfway Department ${i}`)],
+    occupations: async () => ['description', ...[1, 2, 3, 4].map((i) => `Halfway Occupation ${i}`)],
+    'fired-types': async () => ['name', ...[1, 2, 3, 4].map((i) => `Halfway Fired Type ${i}`)],
+    'cost-centers': async () => ['name', ...[1, 2, 3, 4].map((i) => `Halfway Cost Center ${i}`)],
+    collaborators: async () => {
+      const [j, cc, d, u, cs, pr] = await Promise.all([
+        api.listJourneys(), api.listCostCenters(), api.listDepartments(), api.listUnits(), api.listCollaboratorSettings(), api.listPointRules(),
+      ]);
+      const ids = [j, cc, d, u, cs, pr].map((list) => list[0]!.id).join(',');
+      return [
+        'name,national_registry,email,birth_date,begin_date,journey_id,cost_center_id,department_id,unit_id,collaborator_settings_id,point_rule_id',
+        ...['610', '620', '630', '640'].map((n, i) => `Meio ${i},${makeCpf(`${n}444555`)},meio${i}@example.com,1991-02-03,2026-10-01,${ids}`),
+      ];
+    },
+    photos: async () => {
+      writeFileSync(join(dir, 'halfway.png'), facePng(7));
+      return ['national_registry,photo', ...active.slice(11, 15).map((p) => `${p.national_registry},halfway.png`)];
+    },
+    dismissals: async () => {
+      const type = (await api.listFiredTypes())[0]!;
+      return ['national_registry,dismissal_date,fired_type_id', ...active.slice(15, 19).map((p) => `${p.national_registry},2026-10-29,${type.id}`)];
+    },
+    absences: async () => {
+      const type = (await api.listAbsenceTypes())[0]!;
+      return [
+        'national_registry,absence_type_id,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time',
+        ...active.slice(19, 23).map((p) => `${p.national_registry},${type.id},Folga,Meio,2026-10-05,2026-10-06,1,1,0,0`),
+      ];
+    },
+  };
+
+  it.each(Object.keys(WRITES) as (keyof typeof WRITES)[])('%s: creates each entity once', async (kind) => {
+    const file = csv(`halfway-${kind}.csv`, await FILES[kind]());
+    const sent = () => h.emulator.stats().requests[WRITES[kind]] ?? 0;
+    const before = sent();
+    const serial = await h.runtime({ API_MAX_CONCURRENCY: '1' });
+    const controller = new AbortController();
+    let created = 0;
+    const first = await push(kind, file, true, {
+      signal: controller.signal,
+      onWritten: (r) => {
+        if (r.outcome === 'created' && ++created === 2) controller.abort(new Error('stop'));
+      },
+    }, serial);
+    expect(first.result.interrupted).toBe(true);
+    expect(first.result.counts).toMatchObject({ created: 2, failed: 2 });
+
+    const second = await push(kind, file, true);
+    expect(second.result.counts).toMatchObject({ created: 2, skipped: 2, failed: 0, refused: 0, invalid: 0 });
+    // Four entities, four writes in all: none was sent twice.
+    expect(sent() - before).toBe(4);
+    expect((await push(kind, file, true)).result.counts).toMatchObject({ created: 0, skipped: 4 });
+    expect(sent() - before).toBe(4);
   }, 60_000);
 });
 

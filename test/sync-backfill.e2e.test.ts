@@ -57,6 +57,11 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
     expect(worker.rows[0].worker).toMatch(/^.+:\d+$/);
   });
 
+  it('finds no schema drift in answers that follow the spec (every field and value of spec 2 is known)', async () => {
+    const drift = await h.pool.query(`select kind, endpoint, field, value from "${h.schema}".schema_drift order by 1, 2, 3`);
+    expect(drift.rows).toEqual([]);
+  });
+
   it('leaves the warehouse equal to the emulator data, set by set', async () => {
     const diffs = await compareWithTruth(h, FROM, TO, EMULATOR_TODAY);
     for (const [category, d] of Object.entries(diffs)) {

@@ -2,8 +2,8 @@
  * End to end against real data's surprises (the emulator's `quirks: true`, over HTTP, real
  * Redis and Postgres): punches without GPS, contractors without PIS or registration, new
  * values of source-owned lists, a CPF sent without its leading zeros, a duplicated CPF and
- * a re-hire in one month, and a branch in another time zone. A backfill must load all of
- * it, report what is new, keep one row per collaborator record, and read each company's
+ * a re-hire in one month, a branch in another time zone, and a field the spec does not
+ * describe. A backfill must load all of it, report what is new, keep one row per collaborator record, and read each company's
  * date-times in its own zone once COMPANY_TIMEZONES names it — and `status` must say when
  * a company's CEP contradicts the zone in use.
  */
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import type { Config } from '../src/config.js';
+import { metricsRegistry } from '../src/ops/metrics.js';
 import { createScrapeRegistry } from '../src/ops/scrape-metrics.js';
 import { zonesFromConfig } from '../src/ops/time-zone-report.js';
 import { utcOffsetMinutes } from '../src/util/legal-time.js';
@@ -96,6 +97,23 @@ describe('a backfill of a source with the quirks of real data', () => {
     const { report, text } = await statusOf(h.config());
     expect(report.schemaDrift!.filter((d) => d.kind === 'new_value').map((d) => d.value).sort()).toEqual([...listed].sort());
     expect(text).toMatch(new RegExp(`^\\s+new value\\s+\\S+\\s+${newValues.origin}\\s`, 'm'));
+  });
+
+  it('ignores a field the spec does not describe, and reports it once per endpoint in schema_drift, status and /metrics', async () => {
+    const field = `days[].points[].${h.emulator.truth.quirks().extraFields.point}`;
+    const drift = await q(`select endpoint, field, value from $S.schema_drift where kind = 'unknown_field'`);
+    expect(drift).toEqual([{ endpoint: 'point/getFromPeriod', field, value: '' }]);
+    const { report, text } = await statusOf(h.config());
+    expect(report.schemaDrift!.filter((d) => d.kind === 'unknown_field')).toEqual([expect.objectContaining({ endpoint: 'point/getFromPeriod', field })]);
+    expect(text).toMatch(new RegExp(`^\\s+unknown field\\s+${field.replace(/[[\].]/g, '\\$&')}\\s+-\\s+point/getFromPeriod\\s`, 'm'));
+    // Counted once by this process, however many answers carried it.
+    const counted = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'punchline_schema_drift_total');
+    const values = (counted?.values ?? []) as { labels: Record<string, string>; value: number }[];
+    expect(values.filter((v) => v.labels.kind === 'unknown_field')).toEqual([{ labels: { kind: 'unknown_field', field, value: '' }, value: 1 }]);
+    const { newValues } = h.emulator.truth.quirks();
+    expect(values.filter((v) => v.labels.kind === 'new_value').map((v) => [v.labels.value, v.value]).sort()).toEqual(
+      [newValues.adjustmentStatus, newValues.origin, newValues.regime].sort().map((v) => [v, 1]),
+    );
   });
 
   it('stores the CPF sent without its leading zeros as 11 digits, keeping the CPF as sent', async () => {

@@ -307,6 +307,22 @@ describe('the load engine', () => {
       expect(await rows(`SELECT deleted_at IS NULL AS live FROM $S.punches WHERE point_id = 305`)).toEqual([{ live: false }]);
     });
 
+    it('follows a record through the shifting windows of a schedule: one open rejection while it stays broken, resolved once it is sent right', async () => {
+      await t.admin.query(`DELETE FROM ${t.schema}.rejected_records`);
+      const answer = (datetime: string) => ({
+        'point/getFromPeriod': [pointsOf(CPF_1, { '2024-09-04': [point(401, '2024-09-04 08:00:00')], '2024-09-05': [point(402, datetime)] })],
+      });
+      const open = async () => rows(`SELECT window_start::text AS from, record->>'point_id' AS id FROM $S.rejected_records WHERE resolved_at IS NULL`);
+      // The punches schedule reads the last 7 days: each day's window starts a day later.
+      await loadWith(t, 'punches', { window: { from: '2024-09-01', to: '2024-09-07' } }, answer('2024-09-05 25:00:00'));
+      expect(await open()).toEqual([{ from: '2024-09-01', id: '402' }]);
+      await loadWith(t, 'punches', { window: { from: '2024-09-02', to: '2024-09-08' } }, answer('2024-09-05 25:00:00'));
+      expect(await open()).toEqual([{ from: '2024-09-02', id: '402' }]);
+      await loadWith(t, 'punches', { window: { from: '2024-09-03', to: '2024-09-09' } }, answer('2024-09-05 17:00:00'));
+      expect(await open()).toEqual([]);
+      expect(await rows(`SELECT count(*)::int AS n FROM $S.rejected_records WHERE record->>'point_id' = '402'`)).toEqual([{ n: 1 }]);
+    });
+
     it('rejects a whole element broken at its own level, and then deletes nothing of the window', async () => {
       await t.admin.query(`DELETE FROM ${t.schema}.rejected_records`);
       const before = await punchesSnapshot();
@@ -330,6 +346,24 @@ describe('the load engine', () => {
         { cpf: '00045678901', cpf_as_sent: '45678901' },
         { cpf: '98765432100', cpf_as_sent: '987.654.321-00' },
       ]);
+    });
+  });
+
+  describe('when several calls of one load each reject an element at the same position', () => {
+    const balance = (cpf: string, accumulated: string) => ({
+      ...block(cpf), regime: 'BH', total_overtime: '01:00:00', missing_hours: '00:00:00', interval_hours: '01:00:00',
+      normal_hours: '08:00:00', day_balance: '-00:30:00', accumulated_balance: accumulated, credit: '01:00:00', debt: '00:00:00',
+    });
+
+    // Both sit at data[0] of their day's answer (the path does not name the call): they are
+    // told apart by their records.
+    it('records each rejection, one per day', async () => {
+      await t.admin.query(`DELETE FROM ${t.schema}.rejected_records`);
+      const api = new FixtureApi({ overtime: (q) => [balance(CPF_1, q.date === '2024-05-10' ? 'ten' : 'eleven'), balance(CPF_2, '01:00:00')] });
+      const result = await loadWith(t, 'hour_bank', { window: { from: '2024-05-10', to: '2024-05-11' } }, api);
+      expect(result.rejected).toBe(2);
+      const stored = await rows(`SELECT record->>'accumulated_balance' AS value FROM $S.rejected_records WHERE resolved_at IS NULL ORDER BY 1`);
+      expect(stored).toEqual([{ value: 'eleven' }, { value: 'ten' }]);
     });
   });
 

@@ -140,10 +140,17 @@ export const economicGroupEntry = z.object({
 });
 export type EconomicGroupEntry = z.infer<typeof economicGroupEntry>;
 
+/**
+ * spec 1.4 rule 4: every record of a read answer carries the `company` block of its
+ * company; named here so that it is not reported as a field the spec does not describe.
+ * Optional: the records of spec 2.4 to 2.6 and 2.13 do not show it.
+ */
+const recordCompany = companyBlock.optional();
+
 /** spec 2.4: lookups with `description`. */
-export const describedLookup = z.object({ id: z.number().int(), description: z.string() });
+export const describedLookup = z.object({ id: z.number().int(), description: z.string(), company: recordCompany });
 /** spec 2.4: lookups with `name`. */
-export const namedLookup = z.object({ id: z.number().int(), name: z.string() });
+export const namedLookup = z.object({ id: z.number().int(), name: z.string(), company: recordCompany });
 export type DescribedLookup = z.infer<typeof describedLookup>;
 export type NamedLookup = z.infer<typeof namedLookup>;
 
@@ -155,6 +162,7 @@ export const absenceType = z.object({
   comp_time: z.boolean(),
   compensation: z.boolean(),
   can_request_app: z.boolean(),
+  company: recordCompany,
 });
 export type AbsenceType = z.infer<typeof absenceType>;
 
@@ -182,6 +190,7 @@ export const absence = z.object({
   cid: z.array(z.string()).nullish(),
   has_attachment: z.boolean(),
   collaborators: z.array(collaboratorBlock),
+  company: recordCompany,
 });
 export type Absence = z.infer<typeof absence>;
 
@@ -190,6 +199,7 @@ export const absenceAttachment = z.object({
   filename: z.string(),
   mime_type: z.string(),
   base64: z.string().base64(),
+  company: recordCompany,
 });
 export type AbsenceAttachment = z.infer<typeof absenceAttachment>;
 
@@ -329,6 +339,7 @@ export const auditPhoto = z.object({
   filename: z.string(),
   mime_type: z.string(),
   base64: z.string().base64(),
+  company: recordCompany,
 });
 export type AuditPhoto = z.infer<typeof auditPhoto>;
 

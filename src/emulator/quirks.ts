@@ -7,7 +7,7 @@
 import { EmulatorOptionError } from './option-error.js';
 
 /** The quirks, by option name (`quirks: ['nulls', ...]`, `--quirks nulls,...`). */
-export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone', 'contradictions'] as const;
+export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone', 'extraFields', 'contradictions'] as const;
 /** One quirk. */
 export type QuirkName = (typeof QUIRK_NAMES)[number];
 /** Which quirks are on. */
@@ -29,6 +29,12 @@ export const NEW_ENUM_VALUES = Object.freeze({
   adjustmentStatus: 'Em análise',
   /** spec 2.11 lists four regimes; a fifth label, valued as `BH`. */
   regime: 'BH Semestral',
+});
+
+/** Fields the spec does not describe that `extraFields` sends (the sync must ignore them and report them once). */
+export const EXTRA_FIELDS = Object.freeze({
+  /** On every punch (spec 2.12 point object): the clock or phone that recorded it. */
+  point: 'device_id',
 });
 
 /** Normalises `nulls`, `new-enums`, `NEW_ENUMS` … to the option name, or undefined. */

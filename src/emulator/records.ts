@@ -12,7 +12,7 @@ import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntit
 import { phantomSeconds } from './contradictions.js';
 import type { DayRecord, EffectivePunch, History } from './history.js';
 import { MANAGERS } from './names.js';
-import { NEW_ENUM_VALUES } from './quirks.js';
+import { EXTRA_FIELDS, NEW_ENUM_VALUES } from './quirks.js';
 import { rngFor } from './random.js';
 import type { SentCollaboratorBlock, World } from './world.js';
 
@@ -86,6 +86,8 @@ export function pointJson(world: World, c: CollaboratorEntity, day: number, p: E
     geolocation: gps ? { lat: t.lat, lng: t.lng } : null,
     address: gps ? world.unitOf(c).address : null,
     has_audit_photo: t.audit,
+    // Quirk extraFields: a field the spec does not describe, as an additive API change sends it.
+    ...(world.options.quirks.extraFields ? { [EXTRA_FIELDS.point]: `${t.origin === 'REP' ? 'REP' : 'DEV'}-${c.id}` } : {}),
   };
 }
 

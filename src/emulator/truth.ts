@@ -9,8 +9,8 @@ import { localToUtc } from '../util/time.js';
 import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { History } from './history.js';
-import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
-import { adjustmentsJson, inconsistenciesJson, isGeolocated, periodTotals, punchTraits, tardinessJson } from './records.js';
+import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
+import { addToTotals, adjustmentsJson, inconsistenciesJson, isGeolocated, newTotals, periodTotals, punchTraits, tardinessJson } from './records.js';
 import { phantomSeconds } from './contradictions.js';
 import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
 
@@ -83,6 +83,8 @@ export interface TruthQuirks {
   readonly enabled: Quirks;
   /** Values outside the spec's lists that `newEnums` sends. */
   readonly newValues: typeof NEW_ENUM_VALUES;
+  /** Fields outside the spec that `extraFields` sends (ignored by a sync, reported as drift). */
+  readonly extraFields: typeof EXTRA_FIELDS;
 }
 
 /** Ground truth of one company (all ranges are inclusive `YYYY-MM-DD`). */
@@ -216,7 +218,7 @@ export function createTruth(history: History): EmulatorTruth {
       }
       return out;
     },
-    quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES }),
+    quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>
       company(cnpj).collaborators.map((c) => ({
         ...world.collaboratorBlock(c),

@@ -37,6 +37,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       'order by company_cnpj, resource, finished_at desc',
   },
   {
+    table: 'rejected_records',
+    key: 'id',
+    // Dated by when a later sync resolved them: open rejections (resolved_at null) stay
+    // whatever their age, since status lists them until the source sends them right.
+    timeColumn: 'resolved_at',
+  },
+  {
     table: 'quality_checks',
     // The table has a natural key of six columns and no single one; rows are never updated.
     key: 'ctid',

@@ -5,6 +5,7 @@
  * schema drift seen (`schema_drift`).
  */
 import type { DriftEvent } from '../api/drift.js';
+import { isCalendarDate } from '../api/schemas.js';
 import { quoteIdent } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 
@@ -34,28 +35,107 @@ export interface LoadKey {
   readonly runId?: number;
 }
 
+/** A window as stored on a rejection: both days, or neither for lists without a window. */
+interface StoredWindow {
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+/** Keys whose values date a record of spec 2 (a day, a punch, an absence's first and last day). */
+const DATING_KEYS: ReadonlySet<string> = new Set(['date', 'datetime', 'begin_date', 'end_date']);
+
+/** The calendar days `record` names under {@link DATING_KEYS}, anywhere in it (a date-time counts by its day). */
+function datesIn(record: unknown, out: string[] = []): string[] {
+  if (Array.isArray(record)) {
+    for (const item of record) datesIn(item, out);
+  } else if (record !== null && typeof record === 'object') {
+    for (const [k, v] of Object.entries(record)) {
+      if (typeof v === 'string' && DATING_KEYS.has(k)) {
+        const day = v.slice(0, 10);
+        if (isCalendarDate(day)) out.push(day);
+      } else if (typeof v === 'object') {
+        datesIn(v, out);
+      }
+    }
+  }
+  return out;
+}
+
 /**
- * Records this load's rejections and resolves the window's earlier ones that it did not
- * reject again (the API fixed the record, or no longer sends it).
+ * The days a rejected record stands for: from the first to the last day it names, within
+ * the window it was read in; the whole window when it names none (an hour-bank balance,
+ * read one day per call) or only days outside it.
+ */
+export function rejectionSpan(record: unknown, window: StoredWindow): StoredWindow {
+  if (window.from === null || window.to === null) return window;
+  const days = datesIn(record).sort();
+  if (days.length === 0) return window;
+  const from = days[0]! > window.from ? days[0]! : window.from;
+  const to = days[days.length - 1]! < window.to ? days[days.length - 1]! : window.to;
+  return from <= to ? { from, to } : window;
+}
+
+/**
+ * Records this load's rejections and resolves the earlier ones it shows fixed.
+ *
+ * The schedules read windows that shift every day (the last 7 days of punches, the
+ * lookback horizon), so a rejection is followed by its record, not by the window it was
+ * first read in: an open rejection of the same endpoint and record, in a window that
+ * overlaps this one, is the same rejection (seen again, it keeps one row, narrowed to the
+ * days both windows share); and an open rejection this load did not meet again is
+ * resolved when this load's window covers the days its record stands for
+ * ({@link rejectionSpan}) — a record outside what was read stays open.
  */
 export async function recordRejections(client: MergeClient, schema: string, key: LoadKey, rejections: readonly Rejection[]): Promise<void> {
   const table = `${quoteIdent(schema)}.rejected_records`;
-  const same = `connection = $1 AND resource = $2 AND company_cnpj = $3 AND window_start IS NOT DISTINCT FROM $4::date AND window_end IS NOT DISTINCT FROM $5::date AND resolved_at IS NULL`;
-  const base = [key.connection, key.resource, key.company, key.from ?? null, key.to ?? null];
-  await client.query(`UPDATE ${table} SET resolved_at = now() WHERE ${same} AND NOT (json_path = ANY($6::text[]))`, [
-    ...base,
-    rejections.map((r) => r.path),
-  ]);
-  for (const r of rejections) {
-    await client.query(
-      `WITH again AS (
-         UPDATE ${table} SET last_rejected_at = now(), reason = $9, record = $10, element_index = $7, run_id = $11
-          WHERE ${same} AND json_path = $8 RETURNING 1)
-       INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE NOT EXISTS (SELECT 1 FROM again)`,
-      [...base, r.endpoint, r.index, r.path, r.reason, JSON.stringify(r.record ?? null), key.runId ?? null],
-    );
+  const current: StoredWindow = { from: key.from ?? null, to: key.to ?? null };
+  const windowed = current.from !== null && current.to !== null;
+  const base = [key.connection, key.resource, key.company];
+  const overlapping = windowed ? 'window_start <= $5::date AND window_end >= $4::date' : 'window_start IS NULL';
+  const open = await client.query<{ id: string; endpoint: string; record: unknown; from: string | null; to: string | null; text: string }>(
+    `SELECT id::text, endpoint, record, record::text AS text, window_start::text AS from, window_end::text AS to FROM ${table}
+      WHERE connection = $1 AND resource = $2 AND company_cnpj = $3 AND resolved_at IS NULL AND ${overlapping}`,
+    windowed ? [...base, current.from, current.to] : base,
+  );
+  // Records as jsonb text, so that they compare with the stored ones whatever their key order.
+  const texts = rejections.length === 0 ? [] : (
+    await client.query<{ text: string }>(`SELECT r::jsonb::text AS text FROM unnest($1::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`, [
+      rejections.map((r) => JSON.stringify(r.record ?? null)),
+    ])
+  ).rows.map((r) => r.text);
+
+  const identityOf = (r: { endpoint: string; text: string }) => `${r.endpoint}\u0000${r.text}`;
+  const stored = new Map<string, (typeof open.rows)[number]>();
+  for (const r of open.rows) if (!stored.has(identityOf(r))) stored.set(identityOf(r), r);
+  const seen = new Set<string>();
+  for (const [i, r] of rejections.entries()) {
+    const identity = identityOf({ endpoint: r.endpoint, text: texts[i]! });
+    if (seen.has(identity)) continue; // the same record twice in one load is one rejection
+    seen.add(identity);
+    const earlier = stored.get(identity);
+    const values = [r.index, r.path, r.reason, texts[i], key.runId ?? null];
+    if (earlier) {
+      // Seen again: the record lies in both windows.
+      const from = windowed && earlier.from !== null && earlier.from > current.from! ? earlier.from : current.from;
+      const to = windowed && earlier.to !== null && earlier.to < current.to! ? earlier.to : current.to;
+      await client.query(
+        `UPDATE ${table} SET last_rejected_at = now(), element_index = $1, json_path = $2, reason = $3, record = $4::jsonb, run_id = $5,
+                window_start = $6::date, window_end = $7::date WHERE id = $8`,
+        [...values, from, to, earlier.id],
+      );
+    } else {
+      await client.query(
+        `INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id)
+         VALUES ($1, $2, $3, $4::date, $5::date, $6, $7, $8, $9, $10::jsonb, $11)`,
+        [...base, current.from, current.to, r.endpoint, ...values],
+      );
+    }
   }
+
+  const covers = (w: StoredWindow) => !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
+  // Fixed, or a second row of a record that keeps one (the first is the one updated).
+  const fixed = open.rows.filter((r) => (seen.has(identityOf(r)) ? stored.get(identityOf(r)) !== r : covers(rejectionSpan(r.record, r))));
+  if (fixed.length > 0) await client.query(`UPDATE ${table} SET resolved_at = now() WHERE id = ANY($1::bigint[])`, [fixed.map((r) => r.id)]);
 }
 
 /** Records what a complete load of a window held per table (replacing the previous load's figures). */

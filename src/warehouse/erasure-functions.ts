@@ -7,7 +7,8 @@
  *   the one given), moves every row of the person to the erasure's tombstone
  *   (`erased-<id>` in place of the CPF) with the omitted columns set to null (or deletes
  *   them, see {@link erasurePlanOf}), blanks or deletes the rows of tables linked to the
- *   person (absences, photos, certificates), and drops the person's pseudonym once no
+ *   person (absences, photos, certificates), deletes the rows that hold the CPF inside a
+ *   text (push receipts, rejected records), and drops the person's pseudonym once no
  *   table holds the CPF. Rows the sync brought
  *   back that collide with the person's erased rows on a unique key are resolved as the
  *   table's `onReturn` says. Returns the rows changed. One statement for the caller: it
@@ -158,6 +159,24 @@ function linkedTables(catalog: Catalog): CatalogRelation[] {
   );
 }
 
+/** Tables without a CPF column whose rows name the person inside a text column (personal-data.ts `cpfWithin`). */
+function mentioningTables(catalog: Catalog): CatalogRelation[] {
+  return catalog.filter((r) => {
+    const column = PERSONAL_DATA[r.name]?.cpfWithin;
+    return r.kind === 'table' && !hasColumn(r, PERSON_COLUMN) && column !== undefined && hasColumn(r, column);
+  });
+}
+
+/** The statement that deletes the rows of `relation` whose `cpfWithin` column holds the person's CPF as a whole number. */
+function mentionStatement(schema: string, relation: CatalogRelation, filter: ErasureFilter): string {
+  const column = quoteIdent(PERSONAL_DATA[relation.name]!.cpfWithin!);
+  const company = hasColumn(relation, 'company_cnpj') ? ' AND m.company_cnpj = e.company_cnpj' : '';
+  return counted(
+    `DELETE FROM ${quoteIdent(schema)}.${quoteIdent(relation.name)} AS m USING ${quoteIdent(schema)}.erasures e\n` +
+      `    WHERE ${filter}${company} AND m.${column}::text ~ ('(^|[^0-9])' || e.cpf || '([^0-9]|$)')`,
+  );
+}
+
 /** `CREATE OR REPLACE FUNCTION <schema>.apply_erasures(...)`. */
 export function buildApplyErasures(catalog: Catalog, schema: string): string {
   const s = quoteIdent(schema);
@@ -167,6 +186,7 @@ export function buildApplyErasures(catalog: Catalog, schema: string): string {
     const statements = linkedStatements(schema, catalog, r, filter);
     if (statements.length > 0) body.push(`-- ${r.name}`, ...statements);
   }
+  for (const r of mentioningTables(catalog)) body.push(`-- ${r.name}`, mentionStatement(schema, r, filter));
   const people = personTables(catalog);
   for (const r of people) {
     const cls = PERSONAL_DATA[r.name];

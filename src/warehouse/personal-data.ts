@@ -55,6 +55,13 @@ export interface TableClass {
   /** Rows about a person found through another table (tables without a CPF). */
   readonly person?: PersonLink;
   /**
+   * A column that holds the CPF of the person a row is about, among other text (a key
+   * such as `<cpf>|<date-time>`, several CPFs, a record as the API sent it): forget deletes
+   * the rows of the company where its text holds the CPF as a whole number (tables
+   * without a CPF column).
+   */
+  readonly cpfWithin?: string;
+  /**
    * What forget does to a linked table's rows: `blank` its omitted columns (default), or
    * `delete` the rows (files: photos and medical certificates have nothing worth keeping).
    */
@@ -221,6 +228,8 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   rejected_records: {
     excludedFromAnalysts: 'records as the API sent them, names and all (operators read them to fix the source)',
+    cpfWithin: 'record',
+    erase: 'delete',
     columns: {
       reason: notPersonal('the field and the problem, without its value'),
       record: omitted('free_text', 'the rejected record exactly as sent: may hold any personal field'),
@@ -229,7 +238,14 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   window_loads: { columns: { table_name: notPersonal('a warehouse table name') } },
   quality_checks: qualityFindings,
   quality_status: qualityFindings,
-  push_receipts: { columns: { source_file: notPersonal('path of the file a push read') } },
+  push_receipts: {
+    cpfWithin: 'row_key',
+    erase: 'delete',
+    columns: {
+      row_key: omitted('identifier', 'identity of the pushed entity: the CPF of the person it was pushed for (several for a shared absence), or a registration number'),
+      source_file: notPersonal('path of the file a push read'),
+    },
+  },
   cpf_pseudonyms: {
     excludedFromAnalysts: 'the link between CPFs and pseudonyms',
     columns: {

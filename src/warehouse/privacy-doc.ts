@@ -1,11 +1,14 @@
 /**
- * The personal-data table of docs/privacy.md, rendered from the classification of
+ * The personal-data table of docs/privacy.md and docs/warehouse.md, rendered from the classification of
  * personal-data.ts (pure), and the update of its generated block in the page. A test
  * fails when the committed page differs from what this renders; `npm run docs:privacy`
  * rewrites it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { PERSONAL_DATA, pseudonymColumnName, type ColumnClass, type TableClass } from './personal-data.js';
+
+/** The pages that hold the generated table, relative to the repository root. */
+export const PRIVACY_DOC_PAGES = ['docs/privacy.md', 'docs/warehouse.md'] as const;
 
 /** The markers around the generated block. */
 export const PRIVACY_DOC_MARKERS = {
@@ -22,7 +25,7 @@ function analystSees(table: string, cls: TableClass, column: string, c: ColumnCl
 }
 
 function forgetDoes(cls: TableClass, column: string, c: ColumnClass): string {
-  const aboutPerson = cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined;
+  const aboutPerson = cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined || cls.cpfWithin !== undefined;
   if (!aboutPerson) return '—';
   if (cls.erase === 'delete') return 'row deleted';
   if (column === 'cpf') return 'replaced by the tombstone';
