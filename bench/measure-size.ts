@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { runQualityChecks } from '../src/quality/run-checks.js';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
 import { startEmulatorProcess, type EmulatorProcess } from './emulator-process.js';
@@ -232,6 +233,7 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
 
     const measured: { concurrency: number; source: SourceFigures; endToEnd: EndToEndFigures }[] = [];
     let first: ScratchNames | undefined;
+    let checksMs: number | undefined;
     for (const concurrency of o.concurrency) {
       const source = await sourceFloor(emu, workload, concurrency, o, h);
       const names = scratchNames(size, concurrency);
@@ -244,7 +246,11 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
         // Kept for the sink floors; its rows must not be vacuumed during the stages that follow.
         first = names;
         await stopAutovacuum(h.pool, names.schema);
-        // The warehouse's quality checks over this schema will be timed here (SizeFigures.checksMs).
+        // punchline verify's checks over the synced range, as a user would run them after the backfill.
+        const started = Date.now();
+        await runQualityChecks(h.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE });
+        checksMs = Date.now() - started;
+        h.say(`  quality checks: ${s(checksMs)} (punchline verify over ${o.from}..${o.to})`);
       } else {
         const firstRows = totalRows(measured[0]!.endToEnd.rows);
         if (totalRows(e2e.rows) !== firstRows) {
@@ -270,6 +276,7 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
       warmUpMs: warmUp.ms,
       plannedRequests: workload.length,
       plannedByEndpoint: countByEndpoint(workload),
+      ...(checksMs === undefined ? {} : { checksMs }),
       runs: measured.map((m) => runFigures({ ...m, collaborators: size, sink, baseline: h.baseline })),
       sink: {
         ms: sink.ms,

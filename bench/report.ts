@@ -17,6 +17,8 @@ export const TARGETS = {
   endToEndOverSource: 1.5,
   /** Worker and Postgres CPU-seconds per million rows at most this many times the baseline's. */
   cpuOverBaseline: 0.5,
+  /** `punchline verify`'s checks over a size's warehouse at most this share of its backfill's end-to-end time (issue 15). */
+  checksOverBackfill: 0.1,
 } as const;
 
 const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -121,6 +123,23 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
             concurrency: run.concurrency,
             text: `${cpu(abs)} (${x(v)})`,
             met: v === null ? null : v <= TARGETS.cpuOverBaseline,
+          };
+        }),
+      ),
+    );
+  }
+  if (r.sizes.some((f) => f.checksMs !== undefined)) {
+    out.push(
+      verdict(
+        `quality checks (punchline verify) ≤ ${TARGETS.checksOverBackfill * 100}% of the backfill's end-to-end time`,
+        r.sizes.map((f): TargetFigure => {
+          const backfill = f.runs[0]?.endToEnd.wallMs;
+          const share = f.checksMs === undefined || !backfill ? null : f.checksMs / backfill;
+          return {
+            size: f.collaborators,
+            concurrency: f.runs[0]?.concurrency ?? null,
+            text: share === null ? 'n/a' : `${sec(f.checksMs!)} = ${(share * 100).toFixed(1)}%`,
+            met: share === null ? null : share <= TARGETS.checksOverBackfill,
           };
         }),
       ),

@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 // growth factor keeps the resident set near the live size for a little more collection
 // work (docs/operations.md "Backfill"). The flag only tunes when the next full collection
 // runs, so it is safe to set at run time; `node --heap-growing-percent=N` overrides it.
-const HEAP_GROWING_PERCENT = 25;
+const HEAP_GROWING_PERCENT = 60;
 if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
 }
