@@ -50,8 +50,19 @@ export interface SinkFloorResult {
   readonly byTable: Record<string, TableCopy>;
 }
 
-/** Tables written by the sync's bookkeeping, not by the loaders. */
-const BOOKKEEPING = ['schema_migrations', 'sync_runs', 'sync_windows'];
+/** Tables written by the sync's bookkeeping, the checks and privacy, not by the loaders. */
+const BOOKKEEPING = [
+  'schema_migrations',
+  'sync_runs',
+  'sync_windows',
+  'window_loads',
+  'rejected_records',
+  'schema_drift',
+  'quality_checks',
+  'cpf_pseudonyms',
+  'erasures',
+  'push_receipts',
+];
 
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
