@@ -6,6 +6,7 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
+import { VERIFY_CONCURRENCY } from '../src/commands/verify.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
@@ -248,7 +249,7 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
         await stopAutovacuum(h.pool, names.schema);
         // punchline verify's checks over the synced range, as a user would run them after the backfill.
         const started = Date.now();
-        await runQualityChecks(h.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE });
+        await runQualityChecks(h.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE }, { concurrency: VERIFY_CONCURRENCY });
         checksMs = Date.now() - started;
         h.say(`  quality checks: ${s(checksMs)} (punchline verify over ${o.from}..${o.to})`);
       } else {

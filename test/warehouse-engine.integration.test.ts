@@ -355,15 +355,31 @@ describe('the load engine', () => {
       normal_hours: '08:00:00', day_balance: '-00:30:00', accumulated_balance: accumulated, credit: '01:00:00', debt: '00:00:00',
     });
 
-    // Both sit at data[0] of their day's answer (the path does not name the call): they are
-    // told apart by their records.
-    it('records each rejection, one per day', async () => {
+    const open = () =>
+      rows(`SELECT window_start::text AS day, window_end::text AS last, record->>'accumulated_balance' AS value FROM $S.rejected_records WHERE resolved_at IS NULL ORDER BY 1`);
+
+    // Both sit at data[0] of their day's answer and the records are alike (a balance names
+    // no day): the day asked tells them apart.
+    it('records each rejection, one per day, dated by the day asked', async () => {
       await t.admin.query(`DELETE FROM ${t.schema}.rejected_records`);
-      const api = new FixtureApi({ overtime: (q) => [balance(CPF_1, q.date === '2024-05-10' ? 'ten' : 'eleven'), balance(CPF_2, '01:00:00')] });
+      const api = new FixtureApi({ overtime: () => [balance(CPF_1, 'bad'), balance(CPF_2, '01:00:00')] });
       const result = await loadWith(t, 'hour_bank', { window: { from: '2024-05-10', to: '2024-05-11' } }, api);
       expect(result.rejected).toBe(2);
-      const stored = await rows(`SELECT record->>'accumulated_balance' AS value FROM $S.rejected_records WHERE resolved_at IS NULL ORDER BY 1`);
-      expect(stored).toEqual([{ value: 'eleven' }, { value: 'ten' }]);
+      expect(await open()).toEqual([
+        { day: '2024-05-10', last: '2024-05-10', value: 'bad' },
+        { day: '2024-05-11', last: '2024-05-11', value: 'bad' },
+      ]);
+    });
+
+    it('resolves a day\'s rejection when a later window reads that day right, and keeps the other day\'s open', async () => {
+      // The schedules' windows shift: 05-11..05-12 now, and 05-11 is answered right.
+      const api = new FixtureApi({ overtime: (q) => [balance(CPF_1, q.date === '2024-05-11' ? '02:00:00' : 'bad'), balance(CPF_2, '01:00:00')] });
+      const result = await loadWith(t, 'hour_bank', { window: { from: '2024-05-11', to: '2024-05-12' } }, api);
+      expect(result.rejected).toBe(1);
+      expect(await open()).toEqual([
+        { day: '2024-05-10', last: '2024-05-10', value: 'bad' },
+        { day: '2024-05-12', last: '2024-05-12', value: 'bad' },
+      ]);
     });
   });
 

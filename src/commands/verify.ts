@@ -5,6 +5,7 @@
  * `--json`) and exits 1 when a check fails. Warnings do not fail it. Arguments are
  * checked before any work (exit 2).
  */
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { companyArg, dateArg } from '../sync/backfill-args.js';
@@ -33,18 +34,23 @@ export function parseVerifyArgs(args: VerifyArgs): QualityScope & { readonly jso
   return { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(company ? { company } : {}), json: args.json === true };
 }
 
+/** Check statements `punchline verify` runs at once: a handful of passes over the tables, as many at once as this host has cores (at most 4). */
+export const VERIFY_CONCURRENCY = Math.max(1, Math.min(4, availableParallelism()));
+
 /** `punchline verify`. */
 export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Promise<number> {
   const { json, ...scope } = parseVerifyArgs(args);
   const { config } = ctx;
   await assertPostgresReachable(config.databaseUrl);
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 1 });
+  // The checks are independent statements, a connection each.
+  const concurrency = VERIFY_CONCURRENCY;
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: concurrency });
   listenForConnectionErrors(pool);
   try {
     const started = Date.now();
     let findings;
     try {
-      ({ findings } = await runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config)));
+      ({ findings } = await runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), { concurrency }));
     } catch (err) {
       if (isMissingRelation(err)) throw new UsageError(`the warehouse ${config.warehouseSchema} has no quality_checks table yet (run punchline migrate)`);
       throw err;

@@ -4,6 +4,7 @@
  * writes its findings to `quality_checks` in the same statement. Checks read the
  * warehouse and write only their own outcome: they never change data.
  */
+import pLimit from 'p-limit';
 import { withTransaction, type TransactionPool } from '../warehouse/transaction.js';
 import { QUALITY_CHECKS, type QualityCheck, type QualityFinding, type QualityScope, type QualitySettings, type QualityStatus } from './checks.js';
 import { coverage } from './coverage.js';
@@ -80,18 +81,31 @@ export interface QualityRun {
   readonly durations: Readonly<Record<string, number>>;
 }
 
+/** How {@link runQualityChecks} runs its statements. */
+export interface RunOptions {
+  /** Statements run at once, each on its own connection (default 1: after a sync run, the checks must not crowd the loads). */
+  readonly concurrency?: number;
+}
+
 /**
  * Runs the checks of `scope` (all of them by default) over the warehouse of `schema` and
  * records their outcome in `quality_checks`; returns what they wrote. Each check runs in
  * its own short transaction; an error (the warehouse unreachable) is thrown as is.
  */
-export async function runQualityChecks(pool: CheckPool, schema: string, scope: QualityScope = {}, settings: QualitySettings = {}): Promise<QualityRun> {
+export async function runQualityChecks(
+  pool: CheckPool,
+  schema: string,
+  scope: QualityScope = {},
+  settings: QualitySettings = {},
+  options: RunOptions = {},
+): Promise<QualityRun> {
   const findings: QualityFinding[] = [];
   const durations: Record<string, number> = {};
-  for (const statement of STATEMENTS) {
+  const limit = pLimit(Math.max(1, options.concurrency ?? 1));
+  const run = async (statement: (typeof STATEMENTS)[number]): Promise<void> => {
     const checks = statement.checks.filter((c) => !scope.checks || scope.checks.includes(c));
     const query = checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
-    if (!query) continue;
+    if (!query) return;
     const started = Date.now();
     const rows = await withTransaction(pool, async (client) => {
       // withTransaction turns nested loops off (statistics lag behind fresh loads); a plan
@@ -101,7 +115,8 @@ export async function runQualityChecks(pool: CheckPool, schema: string, scope: Q
     });
     findings.push(...rows.map(findingOf));
     durations[checks.join('+')] = Date.now() - started;
-  }
+  };
+  await Promise.all(STATEMENTS.map((statement) => limit(() => run(statement))));
   findings.sort((a, b) => QUALITY_CHECKS.indexOf(a.check) - QUALITY_CHECKS.indexOf(b.check));
   return { findings, durations };
 }

@@ -21,6 +21,8 @@ export interface Rejection {
   readonly reason: string;
   /** The record as sent. */
   readonly record: unknown;
+  /** The day asked, for a read of one day per call (an hour-bank balance names no day of its own). */
+  readonly date?: string;
 }
 
 /** Which load the records belong to. */
@@ -104,20 +106,30 @@ export async function recordRejections(client: MergeClient, schema: string, key:
     ])
   ).rows.map((r) => r.text);
 
-  const identityOf = (r: { endpoint: string; text: string }) => `${r.endpoint}\u0000${r.text}`;
+  // A record of a per-day read is told apart by its day too: its window is that day.
+  const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
+  const dayOf = (r: { from: string | null; to: string | null }) => (r.from !== null && r.from === r.to ? r.from : null);
   const stored = new Map<string, (typeof open.rows)[number]>();
-  for (const r of open.rows) if (!stored.has(identityOf(r))) stored.set(identityOf(r), r);
+  for (const r of open.rows) {
+    const identity = identityOf({ ...r, day: dayOf(r) });
+    if (!stored.has(identity)) stored.set(identity, r);
+    // Rows of per-day reads written before they carried their day.
+    if (!stored.has(identityOf(r))) stored.set(identityOf(r), r);
+  }
   const seen = new Set<string>();
+  const seenRows = new Set<(typeof open.rows)[number]>();
   for (const [i, r] of rejections.entries()) {
-    const identity = identityOf({ endpoint: r.endpoint, text: texts[i]! });
+    const identity = identityOf({ endpoint: r.endpoint, text: texts[i]!, day: r.date ?? null });
     if (seen.has(identity)) continue; // the same record twice in one load is one rejection
     seen.add(identity);
     const earlier = stored.get(identity);
+    if (earlier) seenRows.add(earlier);
     const values = [r.index, r.path, r.reason, texts[i], key.runId ?? null];
+    const mine: StoredWindow = r.date ? { from: r.date, to: r.date } : current;
     if (earlier) {
       // Seen again: the record lies in both windows.
-      const from = windowed && earlier.from !== null && earlier.from > current.from! ? earlier.from : current.from;
-      const to = windowed && earlier.to !== null && earlier.to < current.to! ? earlier.to : current.to;
+      const from = windowed && earlier.from !== null && earlier.from > mine.from! ? earlier.from : mine.from;
+      const to = windowed && earlier.to !== null && earlier.to < mine.to! ? earlier.to : mine.to;
       await client.query(
         `UPDATE ${table} SET last_rejected_at = now(), element_index = $1, json_path = $2, reason = $3, record = $4::jsonb, run_id = $5,
                 window_start = $6::date, window_end = $7::date WHERE id = $8`,
@@ -127,14 +139,14 @@ export async function recordRejections(client: MergeClient, schema: string, key:
       await client.query(
         `INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id)
          VALUES ($1, $2, $3, $4::date, $5::date, $6, $7, $8, $9, $10::jsonb, $11)`,
-        [...base, current.from, current.to, r.endpoint, ...values],
+        [...base, mine.from, mine.to, r.endpoint, ...values],
       );
     }
   }
 
   const covers = (w: StoredWindow) => !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
   // Fixed, or a second row of a record that keeps one (the first is the one updated).
-  const fixed = open.rows.filter((r) => (seen.has(identityOf(r)) ? stored.get(identityOf(r)) !== r : covers(rejectionSpan(r.record, r))));
+  const fixed = open.rows.filter((r) => !seenRows.has(r) && (seen.has(identityOf({ ...r, day: dayOf(r) })) || seen.has(identityOf(r)) || covers(rejectionSpan(r.record, r))));
   if (fixed.length > 0) await client.query(`UPDATE ${table} SET resolved_at = now() WHERE id = ANY($1::bigint[])`, [fixed.map((r) => r.id)]);
 }
 

@@ -278,7 +278,7 @@ class ElementWriter {
    * synchronously, and awaiting only for full batches, lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
-    const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw);
+    const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw, target);
     if (value === undefined) return false;
     const people: readonly CollaboratorBlock[] = read.people?.(value as never) ?? [];
     const rawPeople = people.length > 0 ? (read.people?.(element.raw as never) ?? []) : [];
@@ -316,7 +316,7 @@ class ElementWriter {
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       for (const [t, m] of marks) t.rollback(m);
-      this.#reject(read, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
+      this.#reject(read, target, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
     }
     return this.#staging.full;
   }
@@ -331,7 +331,7 @@ class ElementWriter {
    * problem (recording it as rejected) until the element validates; undefined when the
    * element itself is broken, which is then rejected whole.
    */
-  #salvage(read: ReadDeclaration, index: number, raw: unknown): unknown {
+  #salvage(read: ReadDeclaration, index: number, raw: unknown, target: CallTarget): unknown {
     const schema = typeof read.endpoint === 'string' ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data) : read.endpoint.element;
     const element = structuredClone(raw);
     for (let taken = 0; taken <= MAX_SALVAGE; taken++) {
@@ -343,18 +343,19 @@ class ElementWriter {
       const inner = at < 0 ? issue.path : issue.path.slice(at + 1);
       const reason = `${formatPath('', inner).replace(/^\./, '') || '(record)'}: ${issue.message}`;
       if (at < 0 || taken === MAX_SALVAGE) {
-        this.#reject(read, index, `data[${index}]`, reason, raw, raw);
+        this.#reject(read, target, index, `data[${index}]`, reason, raw, raw);
         return undefined;
       }
       const list = issue.path.slice(0, at).reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown>)[k as PropertyKey], element) as unknown[];
       const [record] = list.splice(issue.path[at] as number, 1);
-      this.#reject(read, index, formatPath(`data[${index}]`, issue.path.slice(0, at + 1)), reason, record, raw);
+      this.#reject(read, target, index, formatPath(`data[${index}]`, issue.path.slice(0, at + 1)), reason, record, raw);
     }
     return undefined;
   }
 
-  #reject(read: ReadDeclaration, index: number, path: string, reason: string, record: unknown, element: unknown): void {
-    this.rejections.push({ endpoint: endpointName(read.endpoint), index, path, reason, record });
+  #reject(read: ReadDeclaration, target: CallTarget, index: number, path: string, reason: string, record: unknown, element: unknown): void {
+    // A per-day read's path does not name its day: the rejection carries it.
+    this.rejections.push({ endpoint: endpointName(read.endpoint), index, path, reason, record, ...(target.date ? { date: target.date } : {}) });
     // Protect what the record stands for: its element's CPF, its own id, or everything.
     const cpf = normalizeCpf(String((element as { national_registry?: unknown } | null)?.national_registry ?? ''));
     if (cpf && (element as { national_registry?: unknown }).national_registry !== undefined) {
