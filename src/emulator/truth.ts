@@ -10,7 +10,7 @@ import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
-import { addToTotals, adjustmentsJson, inconsistenciesJson, isGeolocated, newTotals, periodTotals, punchTraits, tardinessJson } from './records.js';
+import { adjustmentsJson, inconsistenciesJson, isGeolocated, periodTotals, punchTraits, tardinessJson } from './records.js';
 import { phantomSeconds } from './contradictions.js';
 import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
 
