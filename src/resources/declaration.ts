@@ -16,7 +16,9 @@ import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
 
 /** A calendar window, both ends inclusive (`YYYY-MM-DD`). */
 export interface Window {
+  /** First day. */
   readonly from: string;
+  /** Last day (inclusive). */
   readonly to: string;
 }
 

@@ -3,15 +3,11 @@
  * both ends inclusive), halves for the adaptive split, the days of a window for
  * per-day endpoints, and the lookback horizon inside which a window is never settled.
  */
+import type { Window } from '../resources/declaration.js';
 import { addDays, daysBetween, endOfMonth } from '../util/time.js';
 
-/** An inclusive range of calendar days, `YYYY-MM-DD`. */
-export interface DateWindow {
-  /** First day. */
-  readonly from: string;
-  /** Last day (inclusive). */
-  readonly to: string;
-}
+/** An inclusive range of calendar days, `YYYY-MM-DD` (the window resource declarations read). */
+export type DateWindow = Window;
 
 /** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
 export const MAX_WINDOW_DAYS = 31;
