@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION } from '../src/ops/demo-setup.js';
+import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_PSEUDONYM_KEY } from '../src/ops/demo-setup.js';
 import { DEMO_QUERIES, formatDemoBanner } from '../src/ops/demo-banner.js';
 
 describe('demo options', () => {
@@ -53,6 +53,12 @@ describe('the demo configuration', () => {
     expect(demo.opsPort).toBe(9999);
     expect(demo.databaseUrl).toBe('postgres://me@localhost:5432/punchline');
     expect(Object.isFrozen(demo)).toBe(true);
+  });
+
+  it('gives the made-up data a public pseudonym key unless PSEUDONYM_KEY names one', () => {
+    expect(demo.pseudonymKey).toBe(DEMO_PSEUDONYM_KEY);
+    const own = loadConfig({ SERVICE_API_BASE_URL: 'https://api.example.com', SERVICE_API_TOKEN: 't', PSEUDONYM_KEY: 'a-key-of-my-own-that-is-long-enough-for-it' });
+    expect(demoConfig(own, { url: 'http://127.0.0.1:4010', token: 'e' }, 'postgres://x/y').pseudonymKey).toBe('a-key-of-my-own-that-is-long-enough-for-it');
   });
 });
 

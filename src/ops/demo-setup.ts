@@ -38,8 +38,13 @@ export function demoConfig(config: Config, emulator: { url: string; token: strin
     timezone: DEMO_TIMEZONE,
     rateLimit: DEMO_RATE_LIMIT,
   });
-  return Object.freeze({ ...config, databaseUrl, connections: Object.freeze([connection]) });
+  // The demo's people are made up, so a public key is enough to show the analyst views
+  // with pseudonyms; real data needs a key of its own (docs/privacy.md).
+  return Object.freeze({ ...config, databaseUrl, connections: Object.freeze([connection]), pseudonymKey: config.pseudonymKey ?? DEMO_PSEUDONYM_KEY });
 }
+
+/** The pseudonym key of the demo when PSEUDONYM_KEY is not set: public, for made-up data only. */
+export const DEMO_PSEUDONYM_KEY = 'punchline-demo-key-for-made-up-data-only';
 
 /** The last `days` days up to `today`, both inclusive. */
 export function demoRange(today: string, days: number): { from: string; to: string } {
