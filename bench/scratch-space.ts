@@ -63,12 +63,15 @@ export async function connectWarehouse(databaseUrl: string): Promise<pg.Pool> {
 /** Connects to Redis, or fails saying what to start. */
 export async function connectRedis(redisUrl: string): Promise<Redis> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  // Connection errors are reported below, in one line; ioredis would print them with a stack.
+  let last: Error | undefined;
+  redis.on('error', (err: Error) => (last = err));
   try {
     await redis.connect();
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`Redis is not reachable at ${redisUrl} (${(err as Error).message}); start it or set REDIS_URL`);
+    throw new Error(`Redis is not reachable at ${redactUrl(redisUrl)} (${(last ?? (err as Error)).message}); start it or set REDIS_URL`);
   }
   return redis;
 }
