@@ -6,16 +6,15 @@
  * checked before any work (exit 2).
  */
 import { availableParallelism } from 'node:os';
-import pg from 'pg';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { companyArg, dateArg } from '../sync/backfill-args.js';
 import { assertPostgresReachable } from '../ops/services.js';
 import { isMissingRelation } from '../ops/freshness.js';
 import { findingsOf, formatVerify, partStatuses } from '../ops/verify-format.js';
+import { openCheckPool } from '../quality/check-pool.js';
 import { runQualityChecks } from '../quality/run-checks.js';
 import { qualitySettingsFromConfig } from '../quality/settings.js';
 import type { QualityScope } from '../quality/checks.js';
-import { listenForConnectionErrors } from '../warehouse/db.js';
 
 /** Options of `punchline verify` as commander gives them. */
 export interface VerifyArgs {
@@ -44,8 +43,7 @@ export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Prom
   await assertPostgresReachable(config.databaseUrl);
   // The checks are independent statements, a connection each.
   const concurrency = VERIFY_CONCURRENCY;
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: concurrency });
-  listenForConnectionErrors(pool);
+  const { pool, close } = openCheckPool(config.databaseUrl, config.warehouseSchema, { max: concurrency, applicationName: 'punchline verify' });
   try {
     const started = Date.now();
     let findings;
@@ -65,6 +63,6 @@ export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Prom
     }
     return failed ? EXIT.failed : EXIT.ok;
   } finally {
-    await pool.end();
+    await close();
   }
 }

@@ -9,7 +9,8 @@
 import type { Logger } from '../logger.js';
 import type { Resource } from '../resources/index.js';
 import type { QualityCheck, QualityFinding, QualityScope, QualitySettings } from './checks.js';
-import { runQualityChecks, type CheckPool } from './run-checks.js';
+import type { CheckPool } from './check-pool.js';
+import { runQualityChecks } from './run-checks.js';
 
 /** The checks each resource's data can change (besides coverage, which follows every window). */
 const CHECKS_AFTER: Readonly<Partial<Record<Resource, readonly QualityCheck[]>>> = {

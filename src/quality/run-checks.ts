@@ -5,7 +5,8 @@
  * warehouse and write only their own outcome: they never change data.
  */
 import pLimit from 'p-limit';
-import { withTransaction, type TransactionPool } from '../warehouse/transaction.js';
+import { withTransaction } from '../warehouse/transaction.js';
+import { CHECK_SETTINGS, isCheckPool, type CheckPool } from './check-pool.js';
 import { QUALITY_CHECKS, type QualityCheck, type QualityFinding, type QualityScope, type QualitySettings, type QualityStatus } from './checks.js';
 import { coverage } from './coverage.js';
 import { punchesAgainstDays } from './day-punches.js';
@@ -24,11 +25,10 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['coverage'], build: coverage },
 ];
 
-/** Memory a check's sorts and hashes may use before spilling to disk (three months of 10,000 collaborators' punch days fit). */
-const CHECK_WORK_MEM = '128MB';
-
-/** The part of a pg Pool the checks need. */
-export type CheckPool = TransactionPool;
+/** The settings of a check pool's sessions, for one transaction of another pool. */
+const SET_LOCAL = Object.entries(CHECK_SETTINGS)
+  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
+  .join('; ');
 
 /**
  * The statement that runs `checks` (all of one entry of {@link STATEMENTS} or some) over
@@ -107,12 +107,12 @@ export async function runQualityChecks(
     const query = checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
     if (!query) return;
     const started = Date.now();
-    const rows = await withTransaction(pool, async (client) => {
-      // withTransaction turns nested loops off (statistics lag behind fresh loads); a plan
-      // costed so crosses jit_above_cost, and compiling it takes longer than the check.
-      await client.query(`SET LOCAL jit = off; SET LOCAL work_mem = '${CHECK_WORK_MEM}'`);
-      return (await client.query(query.text, query.values)).rows as Row[];
-    });
+    const rows = isCheckPool(pool)
+      ? ((await pool.query(query.text, query.values)).rows as Row[])
+      : await withTransaction(pool, async (client) => {
+          await client.query(SET_LOCAL);
+          return (await client.query(query.text, query.values)).rows as Row[];
+        });
     findings.push(...rows.map(findingOf));
     durations[checks.join('+')] = Date.now() - started;
   };

@@ -189,7 +189,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   // docs/warehouse.md "Reconciliation checks": what this run loaded, checked; a finding is a row and a metric, never a failed job.
   await checkAfterRun(
     {
-      pool,
+      pool: rt.warehouse.checks,
       schema,
       logger,
       settings: { timeZones: data.company ? { [data.company]: zone } : {}, defaultTimeZone: zone, lookbackDays: rt.config.syncLookbackDays, runId, now: now() },

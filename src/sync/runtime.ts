@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { Config, Connection } from '../config.js';
 import type { Logger } from '../logger.js';
+import { openCheckPool, type CheckPool } from '../quality/check-pool.js';
 import { createWarehouse, type Warehouse } from '../warehouse/db.js';
 import { createConnectionClient, type ConnectionClient } from './api-clients.js';
 import type { JobProcessor } from './job-context.js';
@@ -14,15 +15,30 @@ import { UnknownConnectionError } from './errors.js';
 import { openQueues, type SyncQueues } from './queues.js';
 import { createRedis } from './redis.js';
 
-/** The warehouse as the sync uses it: a pool on its schema. */
-export type SyncWarehouse = Pick<Warehouse, 'pool' | 'schema' | 'close'>;
+/** The warehouse as the sync uses it: a pool on its schema, and the checks' own. */
+export interface SyncWarehouse extends Pick<Warehouse, 'pool' | 'schema' | 'close'> {
+  /** Where the checks after each run go (src/quality/check-pool.ts), apart from the loads. */
+  readonly checks: CheckPool;
+}
+
+/** Checks after runs at once, whatever the jobs at once: on the cores the loads need too. */
+const CHECKS_AT_ONCE = 2;
 
 /** Opens the configured warehouse, with a pool large enough for the jobs of this process. */
 export function openSyncWarehouse(config: Pick<Config, 'databaseUrl' | 'warehouseSchema' | 'workerConcurrency'>): SyncWarehouse {
-  return createWarehouse(config.databaseUrl, config.warehouseSchema, {
+  const loads = createWarehouse(config.databaseUrl, config.warehouseSchema, {
     max: Math.max(4, config.workerConcurrency * 2 + 2),
     applicationName: 'punchline-sync',
   });
+  const checks = openCheckPool(config.databaseUrl, config.warehouseSchema, { max: CHECKS_AT_ONCE, applicationName: 'punchline-checks' });
+  return {
+    pool: loads.pool,
+    schema: loads.schema,
+    checks: checks.pool,
+    async close() {
+      await Promise.all([loads.close(), checks.close()]);
+    },
+  };
 }
 
 /** The job processors of jobs/, handed to the runtime by whoever opens it (commands, tests). */

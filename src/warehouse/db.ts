@@ -43,6 +43,8 @@ export interface WarehouseOptions {
   applicationName?: string;
   /** Told when an idle pooled connection fails (a server restart); default: nothing (see createWarehouse). */
   onIdleError?: (err: Error) => void;
+  /** Settings every session of the pool starts with (`-c name=value`; values without spaces). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** The part of a pg pool {@link listenForConnectionErrors} needs. */
@@ -74,7 +76,7 @@ export function createWarehouse(databaseUrl: string, schema: string, options: Wa
     types: warehouseTypes,
     application_name: options.applicationName ?? 'punchline',
     // Statements may use unqualified names (views, declarations' predicates).
-    options: `-c search_path=${quoteIdent(schema)},public`,
+    options: [`-c search_path=${quoteIdent(schema)},public`, ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`)].join(' '),
   });
   listenForConnectionErrors(pool, options.onIdleError);
   return {

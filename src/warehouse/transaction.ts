@@ -14,14 +14,14 @@ export async function withTransaction<T>(pool: TransactionPool, fn: (client: pg.
   const client = await pool.connect();
   let broken = false;
   try {
-    await client.query('BEGIN');
     // Reconciliation anti-joins compare a window's rows with the staged answer. Right
     // after a big load the statistics still say "empty", and the planner then picks a
     // nested loop that is quadratic in the window size; a hash join is right at any size.
     // That setting makes any plan that still needs a nested loop look enormously costly,
     // and Postgres would then JIT-compile (and optimise, and inline) the statements of
     // every load: hundreds of milliseconds of CPU each, for statements that run in a few.
-    await client.query('SET LOCAL enable_nestloop = off; SET LOCAL jit = off');
+    // One round trip: each costs the worker and the server a wake-up, and a backfill opens hundreds.
+    await client.query('BEGIN; SET LOCAL enable_nestloop = off; SET LOCAL jit = off');
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

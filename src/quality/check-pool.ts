@@ -1,0 +1,36 @@
+/**
+ * The connections the checks run on. Their sessions start with the checks' settings, so
+ * each check is one statement sent once (its own transaction, no BEGIN, SET and COMMIT
+ * around it), and their number bounds how many checks run at once whatever the number of
+ * jobs, so that verifying never crowds the loads. Any other pool works too: each check
+ * then runs in a transaction that sets them first.
+ */
+import type pg from 'pg';
+import { createWarehouse, type Warehouse } from '../warehouse/db.js';
+
+/**
+ * What a check's session needs. Statistics lag behind fresh loads: the planner then
+ * takes a window's rows for a handful, and picks a nested loop quadratic in the window,
+ * or sorts tens of thousands of rows to group them where hashing costs a quarter less
+ * (a sort still runs where nothing else can: ORDER BY, window functions). A plan costed
+ * so crosses `jit_above_cost`, and compiling it takes longer than the check. Three
+ * months of 10,000 collaborators' punch days hash in `work_mem` without spilling.
+ */
+export const CHECK_SETTINGS: Readonly<Record<string, string>> = { enable_nestloop: 'off', enable_sort: 'off', jit: 'off', work_mem: '128MB' };
+
+/** The part of a pg Pool the checks need. */
+export type CheckPool = Pick<pg.Pool, 'connect' | 'query'>;
+
+const opened = new WeakSet<object>();
+
+/** Opens a pool whose sessions are set up for the checks (`application_name` names it in pg_stat_activity). */
+export function openCheckPool(databaseUrl: string, schema: string, options: { readonly max: number; readonly applicationName: string }): Warehouse {
+  const w = createWarehouse(databaseUrl, schema, { ...options, settings: CHECK_SETTINGS });
+  opened.add(w.pool);
+  return w;
+}
+
+/** Whether `pool` was opened by {@link openCheckPool}, its sessions set up already. */
+export function isCheckPool(pool: CheckPool): boolean {
+  return opened.has(pool);
+}
