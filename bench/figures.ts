@@ -95,6 +95,11 @@ export function loadBaseline(root: string, mode: BenchMode, settings: Comparable
   return baselineFrom(json, file, settings);
 }
 
+/** The loader figure: the backfill's Postgres CPU less that of the checks after each window, s. */
+export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS'>): number {
+  return e.postgresCpuS - (e.checksPgCpuS ?? 0);
+}
+
 /** Everything measured for one size at one concurrency, with the derived figures. */
 export function runFigures(input: {
   readonly collaborators: number;
@@ -117,7 +122,7 @@ export function runFigures(input: {
     ratios: {
       endToEndOverSource: e.wallMs / source.ms,
       endToEndAfterStartupOverSource: e.startupMs === null ? null : (e.wallMs - e.startupMs) / source.ms,
-      loaderOverKeyedCopy: ratio(e.postgresCpuS, input.sink.indexedPgCpuS),
+      loaderOverKeyedCopy: ratio(loaderPgCpuS(e), input.sink.indexedPgCpuS),
       workerCpuOverBaseline: ratio(perM.workerCpuS, base?.workerCpuPerMRows),
       postgresCpuOverBaseline: ratio(perM.postgresCpuS, base?.postgresCpuPerMRows),
     },

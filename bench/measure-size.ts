@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { VERIFY_CONCURRENCY } from '../src/commands/verify.js';
+import { openCheckPool } from '../src/quality/check-pool.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
@@ -60,6 +61,7 @@ type Observed = Pick<
   | 'maxInFlight'
   | 'emulatorCpuS'
   | 'postgresCpuS'
+  | 'checksPgCpuS'
   | 'machine'
   | 'dbWaits'
   | 'otherDatabasesActive'
@@ -186,6 +188,7 @@ async function endToEnd(
     maxInFlight: stats.maxInFlight,
     emulatorCpuS: e2eCpu,
     postgresCpuS,
+    checksPgCpuS: sampled.checksCpuS,
     machine,
     dbWaits: sampled.waits,
     otherDatabasesActive: sampled.samples > 0 ? sampled.otherDatabases / sampled.samples : 0,
@@ -195,7 +198,7 @@ async function endToEnd(
   h.say(
     `  c${concurrency} end-to-end:   ${s(run.wallMs)}, ${run.jobsSucceeded}/${run.jobsTotal} jobs, ${stats.requests} requests, ` +
       `${totalRows(rows).toLocaleString('en-US')} rows, peak RSS ${figures.peakRssMiB} MiB, ` +
-      `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s`,
+      `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s (checks after windows ${sampled.checksCpuS.toFixed(1)} s)`,
   );
   if (sampled.otherDatabases > 0) {
     h.say(
@@ -248,9 +251,14 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
         first = names;
         await stopAutovacuum(h.pool, names.schema);
         // punchline verify's checks over the synced range, as a user would run them after the backfill.
+        const checks = openCheckPool(o.databaseUrl, names.schema, { max: VERIFY_CONCURRENCY, applicationName: 'punchline bench verify' });
         const started = Date.now();
-        await runQualityChecks(h.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE }, { concurrency: VERIFY_CONCURRENCY });
-        checksMs = Date.now() - started;
+        try {
+          await runQualityChecks(checks.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE }, { concurrency: VERIFY_CONCURRENCY });
+          checksMs = Date.now() - started;
+        } finally {
+          await checks.close();
+        }
         h.say(`  quality checks: ${s(checksMs)} (punchline verify over ${o.from}..${o.to})`);
       } else {
         const firstRows = totalRows(measured[0]!.endToEnd.rows);

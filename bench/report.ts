@@ -2,7 +2,7 @@
  * The figures as people read them (pure): the console summary, and the Markdown tables
  * of bench/README.md, with the issue's targets checked.
  */
-import { BASELINE_COMMIT } from './figures.js';
+import { BASELINE_COMMIT, loaderPgCpuS } from './figures.js';
 import type { BenchResults, RunFigures, SizeFigures } from './results.js';
 
 /** The issue's targets (issue 12). */
@@ -96,7 +96,7 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
   );
   out.push(
     verdict(
-      `loader (Postgres CPU) ≤ ${TARGETS.loaderOverKeyedCopy}× COPY with keys, logged (Postgres CPU)`,
+      `loader (Postgres CPU less the checks after windows) ≤ ${TARGETS.loaderOverKeyedCopy}× COPY with keys, logged (Postgres CPU)`,
       per((run) => run.ratios.loaderOverKeyedCopy, TARGETS.loaderOverKeyedCopy, x),
     ),
   );
@@ -176,8 +176,8 @@ export function targetLines(r: BenchResults): string[] {
 export function summaryTable(r: BenchResults): string[] {
   const b = BASELINE_COMMIT;
   const lines = [
-    `| collaborators | companies | concurrency | requests needed | requests made | rows | source floor | end-to-end | **e2e ÷ source** | peak RSS | worker CPU per M rows (÷ ${b}) | Postgres CPU per M rows (÷ ${b}) | loader (Postgres CPU) | COPY with keys, logged (Postgres CPU) | **loader ÷ keyed COPY** |`,
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| collaborators | companies | concurrency | requests needed | requests made | rows | source floor | end-to-end | **e2e ÷ source** | peak RSS | worker CPU per M rows (÷ ${b}) | Postgres CPU per M rows (÷ ${b}) | Postgres CPU: checks after windows | loader (the rest) | COPY with keys, logged (Postgres CPU) | **loader ÷ keyed COPY** |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const { f, run } of eachRun(r)) {
     const e = run.endToEnd;
@@ -186,7 +186,7 @@ export function summaryTable(r: BenchResults): string[] {
         `${sec(run.source.ms)} | ${sec(e.wallMs)} | **${x(run.ratios.endToEndOverSource)}** | ${e.peakRssMiB} MiB | ` +
         `${cpu(run.perMillionRows.workerCpuS)} (${x(run.ratios.workerCpuOverBaseline)}) | ` +
         `${cpu(run.perMillionRows.postgresCpuS)} (${x(run.ratios.postgresCpuOverBaseline)}) | ` +
-        `${cpu(e.postgresCpuS)} | ${cpu(f.sink.indexedPgCpuS)} | **${x(run.ratios.loaderOverKeyedCopy)}** |`,
+        `${e.checksPgCpuS === undefined ? 'n/a' : cpu(e.checksPgCpuS)} | ${cpu(loaderPgCpuS(e))} | ${cpu(f.sink.indexedPgCpuS)} | **${x(run.ratios.loaderOverKeyedCopy)}** |`,
     );
   }
   return lines;

@@ -52,9 +52,15 @@ export interface EndToEndFigures {
   readonly emulatorCpuS: number;
   /**
    * CPU of every Postgres process during the backfill (backends that ended included;
-   * other clients' work too), s. The "loader" figure: what writing the rows cost Postgres.
+   * other clients' work too), s: what the backfill cost Postgres.
    */
   readonly postgresCpuS: number;
+  /**
+   * Of it, the backends of the checks after each window (`punchline-checks`), s; absent
+   * in results older than the separate check pool. The rest is the "loader" figure: what
+   * writing the rows (and their bookkeeping) cost Postgres.
+   */
+  readonly checksPgCpuS?: number;
   /** The whole machine during the backfill (all processes, all cores), s: busy beyond worker + emulator + Postgres is someone else's. */
   readonly machine: SystemCpu;
   /** Samples (every 100 ms) of the run's active Postgres backends by wait event (`CPU` = none). */

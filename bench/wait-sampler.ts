@@ -4,9 +4,15 @@
  * event (`Lock:transactionid`, `IO:DataFileRead`, ...) or `CPU` when it waits on
  * nothing. The shares tell whether loader time is spent computing, on I/O or on locks.
  * It also counts the samples in which a backend of another database was active: the
- * Postgres CPU figures count every `postgres` process, so such work inflates them.
+ * Postgres CPU figures count every `postgres` process, so such work inflates them. And it
+ * reads the CPU of the backends of the checks after each window from /proc, to tell
+ * the database's loading from its checking.
  */
 import type pg from 'pg';
+import { cpuSeconds } from './proc-stats.js';
+
+/** `application_name` of the backfill's check connections (src/sync/runtime.ts). */
+const CHECKS_APPLICATION = 'punchline-checks';
 
 /** What the sampler saw. */
 export interface WaitSamples {
@@ -16,6 +22,12 @@ export interface WaitSamples {
   readonly samples: number;
   /** Samples in which at least one client backend of another database was active. */
   readonly otherDatabases: number;
+  /**
+   * CPU-seconds of the backends of the checks after each window (the sync's check pool,
+   * `punchline-checks`): the last reading of each, so what one spent after the last
+   * sample before it ended is missing (and counted as the loads').
+   */
+  readonly checksCpuS: number;
 }
 
 /** A running sampler. */
@@ -31,9 +43,18 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
   let otherDatabases = 0;
   let running = true;
   const pattern = `%"${schema}"%`;
+  const checks = new Map<number, number>();
+  const readChecks = async (): Promise<void> => {
+    const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [CHECKS_APPLICATION]);
+    for (const { pid } of rows) {
+      const cpu = cpuSeconds(pid);
+      if (cpu !== undefined) checks.set(pid, Math.max(checks.get(pid) ?? 0, cpu));
+    }
+  };
   const loop = (async () => {
     while (running) {
       try {
+        await readChecks();
         const { rows } = await pool.query<{ wait: string; ours: boolean }>(
           `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, query like $1 as ours
              from pg_stat_activity
@@ -54,7 +75,8 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
     async stop() {
       running = false;
       await loop;
-      return { waits: counts, samples, otherDatabases };
+      await readChecks().catch(() => undefined);
+      return { waits: counts, samples, otherDatabases, checksCpuS: [...checks.values()].reduce((a, b) => a + b, 0) };
     },
   };
 }

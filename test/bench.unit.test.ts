@@ -272,6 +272,20 @@ describe('runFigures', () => {
     expect(run.ratios.endToEndAfterStartupOverSource).toBeCloseTo(1.3);
   });
 
+  it('leaves the checks after windows out of the loader, and in the Postgres CPU per million rows', () => {
+    const withChecks = runFigures({
+      collaborators: 1000,
+      concurrency: 4,
+      source: run.source,
+      endToEnd: { ...run.endToEnd, checksPgCpuS: 0.8 },
+      sink: { indexedPgCpuS: 2 },
+      baseline: null,
+    });
+    expect(withChecks.ratios.loaderOverKeyedCopy).toBeCloseTo((2.8 - 0.8) / 2);
+    expect(withChecks.perMillionRows.postgresCpuS).toBeCloseTo(2.8);
+    expect(summaryTable(results([{ ...size(1000, []), runs: [withChecks] }], [4])).at(-1)).toContain('| 0.8 s | 2.0 s | 2.0 s | **1.00×** |');
+  });
+
   it('has no baseline ratio for a size the baseline does not hold', () => {
     const other = size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]).runs[0]!;
     expect(other.ratios.workerCpuOverBaseline).toBeNull();
@@ -297,7 +311,7 @@ describe('evaluateTargets', () => {
       ['peak RSS ≤ 200 MiB at every size', 'met'],
       ['peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×', 'met'],
       ['requests made = requests the windows need, at every size', 'met'],
-      ['loader (Postgres CPU) ≤ 1.5× COPY with keys, logged (Postgres CPU)', 'met'],
+      ['loader (Postgres CPU less the checks after windows) ≤ 1.5× COPY with keys, logged (Postgres CPU)', 'met'],
       ['end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4 and 8', 'met'],
       ["worker CPU per million rows ≤ 0.5× fd14db9's", 'met'],
       ["Postgres CPU per million rows ≤ 0.5× fd14db9's", 'met'],
@@ -317,7 +331,7 @@ describe('evaluateTargets', () => {
       '- peak RSS ≤ 200 MiB at every size: 1,000: c4 150 MiB; 10,000: c4 210 MiB — MISSED at 10,000 c4',
       '- peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×: 10,000: c4 1.40× — MISSED at 10,000 c4',
       '- requests made = requests the windows need, at every size: 1,000: c4 100 = 100; 10,000: c4 104 ≠ 100 — MISSED at 10,000 c4',
-      '- loader (Postgres CPU) ≤ 1.5× COPY with keys, logged (Postgres CPU): 1,000: c4 1.75×; 10,000: c4 1.40× — MISSED at 1,000 c4',
+      '- loader (Postgres CPU less the checks after windows) ≤ 1.5× COPY with keys, logged (Postgres CPU): 1,000: c4 1.75×; 10,000: c4 1.40× — MISSED at 1,000 c4',
       '- end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4: 1,000: c4 1.60×; 10,000: c4 1.40× — MISSED at 1,000 c4',
       "- worker CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 25.0 s (0.63×); 10,000: c4 18.0 s (n/a) — MISSED at 1,000 c4",
       "- Postgres CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 3.5 s (0.12×); 10,000: c4 2.8 s (n/a) — met where measured (1 n/a)",
@@ -347,7 +361,7 @@ describe('report tables', () => {
     expect(t[0]).toContain('| worker CPU per M rows (÷ fd14db9) | Postgres CPU per M rows (÷ fd14db9) |');
     expect(t).toHaveLength(4);
     expect(t[2]).toBe(
-      '| 1,000 | 3 | 4 | 100 | 100 | 1,000,000 | 10.0 s | 14.0 s | **1.40×** | 180 MiB | 18.0 s (0.45×) | 2.8 s (0.09×) | 2.8 s | 2.0 s | **1.40×** |',
+      '| 1,000 | 3 | 4 | 100 | 100 | 1,000,000 | 10.0 s | 14.0 s | **1.40×** | 180 MiB | 18.0 s (0.45×) | 2.8 s (0.09×) | n/a | 2.8 s | 2.0 s | **1.40×** |',
     );
     expect(t[3]).toMatch(/^\| 1,000 \| 3 \| 8 \| 100 \| 101 \|/);
   });
