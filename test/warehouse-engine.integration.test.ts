@@ -5,7 +5,7 @@ import { SuspiciousAnswerError } from '../src/sync/errors.js';
 import type { Removal } from '../src/sync/job-data.js';
 import { loadResource } from '../src/sync/load-resource.js';
 import { mergeStaged } from '../src/warehouse/merge.js';
-import { openStaging, type StagedRow } from '../src/warehouse/staging.js';
+import { StagedTable, openStaging, type StagedRow } from '../src/warehouse/staging.js';
 import type { TableSpec } from '../src/warehouse/table-spec.js';
 import { withTransaction } from '../src/warehouse/transaction.js';
 import { FixtureApi } from './support/fixture-api.js';
@@ -44,8 +44,8 @@ describe('the load engine', () => {
       const staged = await withTransaction(t.w.pool, async (client) => {
         const batches: Record<string, number> = {};
         const onBatch = (stage: string) => (_table: string) => void (batches[stage] = (batches[stage] ?? 0) + 1);
-        const small = await openStaging(client, [spec], { batchBytes: 64, stages: ['stage_small'], onBatch: onBatch('small') });
-        const one = await openStaging(client, [spec], { stages: ['stage_one'], onBatch: onBatch('one') });
+        const small = openStaging(client, [spec], { batchBytes: 64, stages: ['stage_small'], onBatch: onBatch('small') });
+        const one = openStaging(client, [spec], { stages: ['stage_one'], onBatch: onBatch('one') });
         for (let n = 0; n < 120; n++) {
           small.table('every_type').add(rowOf(n));
           await small.flushFull();
@@ -69,6 +69,34 @@ describe('the load engine', () => {
       expect(staged.small.slice(0, 10).map((r) => r.label)).toEqual([null, ...awkward.slice(1, 7), null, ...awkward.slice(8)]);
     });
 
+    it('creates a stage when rows are first sent to it or at the end, and none for a table copied straight in', async () => {
+      const exists = async (client: { query: (q: string) => Promise<{ rows: unknown[] }> }, stage: string) =>
+        (await client.query(`SELECT 1 FROM pg_class WHERE relname = '${stage}' AND relpersistence = 't' AND pg_table_is_visible(oid)`)).rows.length === 1;
+      const seen = await withTransaction(t.w.pool, async (client) => {
+        await client.query(new StagedTable(spec, 'direct_target').createStatement());
+        const sent = openStaging(client, [spec], { batchBytes: 64, stages: ['stage_sent'] });
+        const empty = openStaging(client, [spec], { stages: ['stage_empty'] });
+        const direct = openStaging(client, [spec], { batchBytes: 64, stages: ['stage_direct'] });
+        direct.table('every_type').copyInto('direct_target');
+        const before = [await exists(client, 'stage_sent'), await exists(client, 'stage_empty')];
+        for (let n = 0; n < 20; n++) {
+          sent.table('every_type').add(rowOf(n));
+          direct.table('every_type').add(rowOf(n));
+          await sent.flushFull();
+          await direct.flushFull();
+        }
+        const afterBatches = await exists(client, 'stage_sent');
+        await Promise.all([sent.finish(), empty.finish(), direct.finish()]);
+        return {
+          before,
+          afterBatches,
+          after: [await exists(client, 'stage_sent'), await exists(client, 'stage_empty'), await exists(client, 'stage_direct')],
+          copied: Number((await client.query('SELECT count(*) AS n FROM direct_target')).rows[0].n),
+        };
+      });
+      expect(seen).toEqual({ before: [false, false], afterBatches: true, after: [true, true, false], copied: 20 });
+    });
+
     it('merges small batches into the warehouse like one', async () => {
       const answer: CollaboratorPoints[] = [CPF_1, CPF_2].map((cpf, c) =>
         pointsOf(cpf, Object.fromEntries(Array.from({ length: 20 }, (_, d) => {
@@ -78,7 +106,7 @@ describe('the load engine', () => {
       );
       const declaration = CATALOG.punches;
       const stats = await withTransaction(t.w.pool, async (client) => {
-        const staging = await openStaging(client, Object.values(declaration.tables), { batchBytes: 64 });
+        const staging = openStaging(client, Object.values(declaration.tables), { batchBytes: 64 });
         const api = new FixtureApi({ 'point/getFromPeriod': answer });
         for await (const element of api.stream('point/getFromPeriod', {}, undefined)) {
           if (!element.ok) throw element.error;

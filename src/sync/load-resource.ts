@@ -116,7 +116,7 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
     }
   } catch (err) {
     if (!(err instanceof MassRemovals)) throw err;
-    const refused = err.refused.map(({ removal: { table, live, removing, digest } }) => ({ table, live, removing, digest }));
+    const refused = err.refused.map((r) => r.removal);
     ctx.logger.warn({ refused, previous: seen }, 'answer would remove most of the window; nothing removed, the next attempt reads it again');
     throw new SuspiciousAnswerError(req.name, refused, seen.length > 0 ? seen : undefined);
   }
@@ -133,18 +133,20 @@ class DirectConflict extends Error {
 /**
  * Whether a load copies its rows straight into its tables (all or none): when the load's scope
  * holds no row of any of its tables yet — a backfill's usual case — there is nothing to
- * reconcile and nothing to merge with, so the rows skip the `INSERT … ON CONFLICT` that
- * would move them out of the temporary tables. Loads whose tables are written by two
- * specs, have derived columns or work after the merge are always merged.
+ * reconcile and nothing to merge with, so the rows skip the temporary tables and the
+ * `INSERT … ON CONFLICT` that would move them out. Loads whose tables are written by two
+ * specs, have derived columns, reconcile through the load's stages or work after the
+ * merge are always merged.
  */
-async function directTargets(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[]): Promise<boolean> {
-  const none = false;
+async function copiesStraightIn(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[]): Promise<boolean> {
   const { declaration } = req;
-  if (!req.window || declaration.read === 'items' || declaration.afterMerge) return none;
-  const eligible = specs.every((spec) => spec.missing !== undefined && spec.fixed === undefined && specs.filter((s) => s.table === spec.table).length === 1);
-  if (!eligible) return none;
+  if (!req.window || declaration.read === 'items' || declaration.afterMerge) return false;
+  const eligible = specs.every(
+    (spec) => spec.missing !== undefined && spec.missing.windowRows === undefined && spec.fixed === undefined && specs.filter((s) => s.table === spec.table).length === 1,
+  );
+  if (!eligible) return false;
   const scope: LoadScope = { company: req.company, ...req.window };
-  for (const spec of specs) if (await scopeHasRows(client, schema, spec, scope)) return none;
+  for (const spec of specs) if (await scopeHasRows(client, schema, spec, scope)) return false;
   return true;
 }
 
@@ -165,11 +167,11 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
   const addsSeen = declaration.reads.some((r) => r.people) && !specs.some((s) => s.table === 'collaborators');
 
   return withTransaction(ctx.pool, async (client) => {
-    const staging = await openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
+    const staging = openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
       stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), 'stage_seen_collaborators'] : undefined,
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
     });
-    const direct = allowDirect && (await directTargets(client, ctx.schema, req, specs));
+    const direct = allowDirect && (await copiesStraightIn(client, ctx.schema, req, specs));
     if (direct) for (const spec of specs) staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
     const writer = new ElementWriter(req, staging, specs, addsSeen, ctx.storeBinaries);
     try {

@@ -12,7 +12,7 @@ import type { EngineContext } from './load-resource.js';
 /** Stages and merges each set of rows with its spec (no reconciliation scope); counts per table, summed. */
 export async function loadRows(ctx: Pick<EngineContext, 'pool' | 'schema'>, sets: readonly { spec: TableSpec; rows: readonly StagedRow[] }[]): Promise<Record<string, TableStats>> {
   return withTransaction(ctx.pool, async (client) => {
-    const staging = await openStaging(
+    const staging = openStaging(
       client,
       sets.map((s) => s.spec),
       { stages: sets.map((_s, i) => `stage_rows_${i}`) },

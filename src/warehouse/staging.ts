@@ -1,6 +1,6 @@
 /**
  * Staging of one load: a temporary table per warehouse table, created in the load's
- * transaction and dropped at its end, filled with `COPY ... FROM STDIN` in bounded
+ * transaction when first needed and dropped at its end, filled with `COPY ... FROM STDIN` in bounded
  * batches while the answer is still being read. Memory holds the batch being built and
  * the one being sent, whatever the size of the answer; the merge statements then move
  * staged rows into the warehouse (merge-statement.ts).
@@ -163,6 +163,8 @@ export class Staging {
   readonly #onBatch: StagingOptions['onBatch'];
   #inFlight: Promise<void> = Promise.resolve();
   #failure: { err: unknown } | undefined;
+  /** Stages whose temporary table exists. */
+  readonly #created = new Set<StagedTable>();
 
   constructor(client: StagingClient, tables: readonly StagedTable[], options: StagingOptions = {}) {
     this.#client = client;
@@ -196,11 +198,23 @@ export class Staging {
     for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) await this.#send(t);
   }
 
-  /** Sends every pending batch and waits until all have been copied. */
+  /** Sends every pending batch and waits until all have been copied; every stage then exists (empty or not). */
   async finish(): Promise<void> {
     for (const t of this.#tables.values()) await this.#send(t);
     await this.#inFlight;
     if (this.#failure) throw this.#failure.err;
+    for (const t of this.#tables.values()) await this.#create(t);
+  }
+
+  /**
+   * Creates the stage of `t` before its first rows are sent to it. A table copied
+   * straight into its warehouse table never needs one: creating and dropping a
+   * temporary table writes the catalog, a cost worth sparing on every load of a backfill.
+   */
+  async #create(t: StagedTable): Promise<void> {
+    if (t.direct !== undefined || this.#created.has(t)) return;
+    this.#created.add(t);
+    await this.#client.query(t.createStatement());
   }
 
   async #send(t: StagedTable): Promise<void> {
@@ -209,6 +223,7 @@ export class Staging {
     await this.#inFlight;
     if (this.#failure) throw this.#failure.err;
     if (t.pendingBytes === 0) return;
+    await this.#create(t);
     const bytes = t.pendingBytes;
     const done = pipeline(Readable.from(t.take()), this.#client.query(copyFrom(t.copyStatement())));
     this.#onBatch?.(t.spec.table, bytes, done);
@@ -225,15 +240,11 @@ export function stageName(table: string): string {
 }
 
 /**
- * Creates the temporary tables of `specs` and returns the staging. A spec's stage is
- * {@link stageName} of its table; `stages` names them otherwise (several specs of one table).
+ * The staging of `specs`; each temporary table is created when rows are first sent to it,
+ * or by {@link Staging.finish}. A spec's stage is {@link stageName} of its table; `stages`
+ * names them otherwise (several specs of one table).
  */
-export async function openStaging(
-  client: StagingClient,
-  specs: readonly TableSpec[],
-  options: StagingOptions & { stages?: readonly string[] } = {},
-): Promise<Staging> {
+export function openStaging(client: StagingClient, specs: readonly TableSpec[], options: StagingOptions & { stages?: readonly string[] } = {}): Staging {
   const tables = specs.map((spec, i) => new StagedTable(spec, options.stages?.[i] ?? stageName(spec.table)));
-  for (const t of tables) await client.query(t.createStatement());
   return new Staging(client, tables, options);
 }

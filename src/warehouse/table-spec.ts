@@ -66,7 +66,8 @@ export interface MissingRule {
   /**
    * The rows one window holds, when `where` reads more than the window (the load's
    * staging): what the completeness check counts
-   * (docs/warehouse.md "Reconciliation checks"). Default `where`.
+   * (docs/warehouse.md "Reconciliation checks"). Default `where`. A load with such a
+   * rule is always merged (never copied straight in): `where` needs the stages.
    */
   readonly windowRows?: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
 }
