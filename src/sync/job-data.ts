@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { RESOURCES, type Resource } from './resources.js';
 import { isCalendarDate } from '../api/schemas.js';
+import type { PendingRemoval } from '../warehouse/merge.js';
 
 /** Why a job was queued. */
 export const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk', 'push'] as const;
@@ -60,14 +61,11 @@ export interface SyncJobData {
   readonly seenRemovals?: readonly Removal[];
 }
 
-/** A removal the mass-removal guard refused: of a table, `removing` of `live` rows, the rows' keys hashed to `digest`. */
-export interface Removal {
-  readonly table: string;
-  readonly live: number;
-  readonly removing: number;
-  /** MD5 of the removed rows' sorted natural keys (absent in job data written before it existed: never agrees). */
-  readonly digest?: string;
-}
+/**
+ * A removal the mass-removal guard refused (a {@link PendingRemoval} as job data keeps it):
+ * `digest` is absent in job data written before it existed, and then never agrees.
+ */
+export type Removal = Omit<PendingRemoval, 'digest'> & Partial<Pick<PendingRemoval, 'digest'>>;
 
 /** What a sync job returns (BullMQ `returnvalue`), summed up by `backfill`. */
 export interface SyncJobResult {

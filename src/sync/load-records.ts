@@ -108,13 +108,12 @@ export async function recordRejections(client: MergeClient, schema: string, key:
 
   // A record of a per-day read is told apart by its day too: its window is that day.
   const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
-  const dayOf = (r: { from: string | null; to: string | null }) => (r.from !== null && r.from === r.to ? r.from : null);
+  const perDay = new Set(rejections.filter((r) => r.date).map((r) => r.endpoint));
+  const storedIdentity = (r: (typeof open.rows)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
   const stored = new Map<string, (typeof open.rows)[number]>();
   for (const r of open.rows) {
-    const identity = identityOf({ ...r, day: dayOf(r) });
+    const identity = storedIdentity(r);
     if (!stored.has(identity)) stored.set(identity, r);
-    // Rows of per-day reads written before they carried their day.
-    if (!stored.has(identityOf(r))) stored.set(identityOf(r), r);
   }
   const seen = new Set<string>();
   const seenRows = new Set<(typeof open.rows)[number]>();
@@ -146,7 +145,7 @@ export async function recordRejections(client: MergeClient, schema: string, key:
 
   const covers = (w: StoredWindow) => !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
   // Fixed, or a second row of a record that keeps one (the first is the one updated).
-  const fixed = open.rows.filter((r) => !seenRows.has(r) && (seen.has(identityOf({ ...r, day: dayOf(r) })) || seen.has(identityOf(r)) || covers(rejectionSpan(r.record, r))));
+  const fixed = open.rows.filter((r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))));
   if (fixed.length > 0) await client.query(`UPDATE ${table} SET resolved_at = now() WHERE id = ANY($1::bigint[])`, [fixed.map((r) => r.id)]);
 }
 
