@@ -44,27 +44,29 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
   let running = true;
   const pattern = `%"${schema}"%`;
   const checks = new Map<number, number>();
-  const readChecks = async (): Promise<void> => {
-    const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [CHECKS_APPLICATION]);
-    for (const { pid } of rows) {
-      const cpu = cpuSeconds(pid);
-      if (cpu !== undefined) checks.set(pid, Math.max(checks.get(pid) ?? 0, cpu));
-    }
+  const readCheck = (pid: number): void => {
+    const cpu = cpuSeconds(pid);
+    if (cpu !== undefined) checks.set(pid, Math.max(checks.get(pid) ?? 0, cpu));
   };
   const loop = (async () => {
     while (running) {
       try {
-        await readChecks();
-        const { rows } = await pool.query<{ wait: string; ours: boolean }>(
-          `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, query like $1 as ours
+        // One statement a sample: the sampler's own queries count as Postgres CPU.
+        const { rows } = await pool.query<{ pid: number; wait: string; ours: boolean; other: boolean; check: boolean }>(
+          `select pid, coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, application_name = $2 as check,
+                  state = 'active' and query like $1 as ours,
+                  state = 'active' and backend_type = 'client backend' and datname is distinct from current_database() as other
              from pg_stat_activity
-            where state = 'active' and pid <> pg_backend_pid()
-              and (query like $1 or (backend_type = 'client backend' and datname is distinct from current_database()))`,
-          [pattern],
+            where pid <> pg_backend_pid()
+              and (application_name = $2 or (state = 'active' and (query like $1 or (backend_type = 'client backend' and datname is distinct from current_database()))))`,
+          [pattern, CHECKS_APPLICATION],
         );
         samples += 1;
-        for (const r of rows) if (r.ours) counts[r.wait] = (counts[r.wait] ?? 0) + 1;
-        if (rows.some((r) => !r.ours)) otherDatabases += 1;
+        for (const r of rows) {
+          if (r.check) readCheck(r.pid);
+          if (r.ours) counts[r.wait] = (counts[r.wait] ?? 0) + 1;
+        }
+        if (rows.some((r) => r.other && !r.ours)) otherDatabases += 1;
       } catch {
         // a failed sample is only a missing sample
       }
@@ -75,7 +77,7 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
     async stop() {
       running = false;
       await loop;
-      await readChecks().catch(() => undefined);
+      for (const pid of checks.keys()) readCheck(pid);
       return { waits: counts, samples, otherDatabases, checksCpuS: [...checks.values()].reduce((a, b) => a + b, 0) };
     },
   };
