@@ -1,9 +1,9 @@
 /**
  * Staging of one load: a temporary table per warehouse table, created in the load's
- * transaction when first needed and dropped at its end, filled with `COPY ... FROM STDIN` in bounded
- * batches while the answer is still being read. Memory holds the batch being built and
- * the one being sent, whatever the size of the answer; the merge statements then move
- * staged rows into the warehouse (merge-statement.ts).
+ * transaction when first needed and dropped at its end, filled with `COPY ... FROM
+ * STDIN` in bounded batches while the answer is still being read. Memory holds the batch
+ * being built and the one being sent, whatever the size of the answer; the merge
+ * statements then move staged rows into the warehouse (merge-statement.ts).
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
