@@ -1,9 +1,12 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import type { CollaboratorBlock } from '../src/api/schemas.js';
 import { CompanyMismatchError } from '../src/sync/errors.js';
+import { LOADER_TIMING_CHANNEL, type LoaderTiming } from '../src/sync/loader-timing.js';
 import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const CPF_3 = '00000000191';
+const CPF_4 = '00000000272';
 const MARCH = { from: '2024-03-01', to: '2024-03-31' };
 
 describe('collaborators through the load engine', () => {
@@ -138,6 +141,24 @@ describe('collaborators through the load engine', () => {
         'point/getFromPeriod': [pointsOf('11122233344', { '2024-04-01': [] }), pointsOf('11122233344', { '2024-04-02': [] })],
       });
       expect(stats.tables.collaborators).toEqual({ received: 1, inserted: 1, updated: 0, deleted: 0, unchanged: 0 });
+    });
+
+    it('stages only the blocks of collaborators the warehouse lacks, and counts every one', async () => {
+      const spans: string[] = [];
+      const listen = (m: unknown) => spans.push((m as LoaderTiming).loader);
+      subscribe(LOADER_TIMING_CHANNEL, listen);
+      try {
+        const known = await loadSeen([block(CPF_1), block(CPF_3)]);
+        const knownSpans = spans.splice(0);
+        const mixed = await loadSeen([block(CPF_1), block(CPF_4, { name: 'New' })]);
+        expect(known.tables.collaborators).toEqual({ received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
+        expect(knownSpans.filter((s) => s.endsWith(':collaborators'))).toEqual([]);
+        expect(mixed.tables.collaborators).toEqual({ received: 2, inserted: 1, updated: 0, deleted: 0, unchanged: 1 });
+        expect(spans.filter((s) => s.endsWith(':collaborators'))).toEqual(['copy:collaborators', 'merge:collaborators']);
+        expect((await current()).find((r) => r.cpf === CPF_4)).toMatchObject({ active: false, source: 'period', name: 'New' });
+      } finally {
+        unsubscribe(LOADER_TIMING_CHANNEL, listen);
+      }
     });
 
     it('lets the authoritative list take over a collaborator first seen in period data', async () => {

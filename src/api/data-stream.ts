@@ -150,13 +150,6 @@ export class DataStream implements AsyncIterable<unknown> {
 const OPEN_BRACE = 0x7b;
 
 /**
- * Cuts a chunk just after its last `{`. The parser publishes the elements it completed
- * only when a chunk ends at another nesting depth than the previous one; a source that
- * sends whole elements per chunk would otherwise keep them all unpublished until the
- * end. A cut inside an object forces the depth change. (`{` is ASCII, so the cut never
- * splits a UTF-8 sequence; a `{` inside a string is harmless: any cut is valid input.)
- */
-/**
  * A chunk as the parser is fed it: in pieces of at most {@link PIECE_BYTES}, each cut
  * after its last `{`. Small pieces keep the text the parser holds between two answers
  * small, so it dies young instead of being promoted by the garbage collector while the
@@ -174,6 +167,13 @@ function* piecesOf(chunk: Uint8Array | string): Generator<Uint8Array | string> {
 /** Largest piece of a chunk fed to the parser at once. */
 const PIECE_BYTES = 16 * 1024;
 
+/**
+ * Cuts a chunk just after its last `{`. The parser publishes the elements it completed
+ * only when a chunk ends at another nesting depth than the previous one; a source that
+ * sends whole elements per chunk would otherwise keep them all unpublished until the
+ * end. A cut inside an object forces the depth change. (`{` is ASCII, so the cut never
+ * splits a UTF-8 sequence; a `{` inside a string is harmless: any cut is valid input.)
+ */
 function splitAtLastBrace(chunk: Uint8Array | string): (Uint8Array | string)[] {
   const at = typeof chunk === 'string' ? chunk.lastIndexOf('{') : chunk.lastIndexOf(OPEN_BRACE);
   if (at <= 0 || at >= chunk.length - 1) return [chunk];

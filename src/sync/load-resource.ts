@@ -168,12 +168,14 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
 
   return withTransaction(ctx.pool, async (client) => {
     const staging = openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
-      stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), 'stage_seen_collaborators'] : undefined,
+      stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), SEEN_STAGE] : undefined,
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
+      mergedOnlyWithRows: addsSeen ? [SEEN_STAGE] : undefined,
     });
     const direct = allowDirect && (await copiesStraightIn(client, ctx.schema, req, specs));
     if (direct) for (const spec of specs) staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
-    const writer = new ElementWriter(req, staging, specs, addsSeen, ctx.storeBinaries);
+    const known = addsSeen ? await knownCollaborators(client, ctx.schema, req.company) : undefined;
+    const writer = new ElementWriter(req, staging, specs, known, ctx.storeBinaries);
     try {
       const answered = await readAll(ctx, req, writer, items, signal);
       await staging.finish();
@@ -211,10 +213,7 @@ async function mergeAll(
     }
   }
   if (refused.length > 0) throw new MassRemovals(refused);
-  if (addsSeen) {
-    const seen = staging.tables().at(-1)!;
-    tables.collaborators = await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, seen, scope));
-  }
+  if (addsSeen) tables.collaborators = await mergeSeen(ctx, client, staging, writer, scope);
   if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
   const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
   await recordRejections(client, ctx.schema, key, writer.rejections);
@@ -229,6 +228,29 @@ async function mergeAll(
   await flushDrift(client, ctx.schema);
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
+}
+
+/** The stage of the collaborator blocks a load of period data saw. */
+const SEEN_STAGE = 'stage_seen_collaborators';
+
+/**
+ * The CPFs `company` already has in `collaborators`. Blocks of these are not staged: a seen
+ * collaborator is only ever added, never overwritten, so staging and merging them would
+ * change nothing (a CPF another load adds meanwhile is met by the merge's ON CONFLICT).
+ */
+async function knownCollaborators(client: pg.PoolClient, schema: string, company: string): Promise<Set<string>> {
+  const { rows } = await client.query<{ cpf: string }>(`SELECT cpf FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1`, [company]);
+  return new Set(rows.map((r) => r.cpf));
+}
+
+/** Adds the collaborators the load saw and the warehouse lacked; counts every one it saw. */
+async function mergeSeen(ctx: EngineContext, client: pg.PoolClient, staging: Staging, writer: ElementWriter, scope: LoadScope): Promise<TableStats> {
+  const stage = staging.tables().at(-1)!;
+  const merged = stage.rows > 0 ? await publishLoadSpan('merge:collaborators', mergeStaged(client, ctx.schema, stage, scope)) : undefined;
+  const received = writer.collaboratorsSeen;
+  const inserted = merged?.inserted ?? 0;
+  const updated = merged?.updated ?? 0;
+  return { received, inserted, updated, deleted: 0, unchanged: received - inserted - updated };
 }
 
 /** Most sub-records taken out of one element before the element itself is rejected. */
@@ -248,16 +270,21 @@ class ElementWriter {
   readonly #req: LoadRequest;
   readonly #staging: Staging;
   readonly #emit: Emitters<Record<string, TableSpec>>;
+  /** CPFs of the collaborator blocks seen so far, when the load adds them (see {@link knownCollaborators}). */
   readonly #seen: Set<string> | undefined;
+  /** Of those, the ones the warehouse had before the load. */
+  readonly #known: ReadonlySet<string>;
   readonly #toUtc: (local: string) => string;
   readonly #storeBinaries: boolean;
   readonly #asSent = new WeakMap<object, string>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
 
-  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], addsSeen: boolean, storeBinaries: boolean) {
+  /** `known`: the CPFs the company's collaborators hold, when the load adds the blocks it sees. */
+  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], known: ReadonlySet<string> | undefined, storeBinaries: boolean) {
     this.#req = req;
     this.#staging = staging;
-    this.#seen = addsSeen ? new Set() : undefined;
+    this.#seen = known ? new Set() : undefined;
+    this.#known = known ?? new Set();
     this.#toUtc = createLocalTimeConverter(req.timezone);
     this.#storeBinaries = storeBinaries;
     const emit: Record<string, (row: StagedRow) => void> = {};
@@ -266,6 +293,11 @@ class ElementWriter {
       emit[spec.table] = (row) => staged.add(row);
     }
     this.#emit = emit;
+  }
+
+  /** Distinct collaborators the load's blocks named. */
+  get collaboratorsSeen(): number {
+    return this.#seen?.size ?? 0;
   }
 
   /** The rows reconciliation must leave alone. */
@@ -298,7 +330,7 @@ class ElementWriter {
       if (sent !== undefined && String(sent) !== p.national_registry) this.#asSent.set(p, String(sent));
       if (this.#seen && !this.#seen.has(p.national_registry)) {
         this.#seen.add(p.national_registry);
-        this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
+        if (!this.#known.has(p.national_registry)) this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
       }
     });
     const problem = read.mismatch?.(value as never, target);

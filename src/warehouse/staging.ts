@@ -153,6 +153,8 @@ export interface StagingOptions {
   readonly batchBytes?: number;
   /** Told when a batch starts and ends being sent (timing for the benchmark). */
   readonly onBatch?: (table: string, bytes: number, done: Promise<void>) => void;
+  /** Stages merged only when rows were sent to them: {@link Staging.finish} does not create them empty. */
+  readonly mergedOnlyWithRows?: readonly string[];
 }
 
 /** The staged tables of one load, on one client, inside its transaction. */
@@ -165,12 +167,14 @@ export class Staging {
   #failure: { err: unknown } | undefined;
   /** Stages whose temporary table exists. */
   readonly #created = new Set<StagedTable>();
+  readonly #mergedOnlyWithRows: ReadonlySet<string>;
 
   constructor(client: StagingClient, tables: readonly StagedTable[], options: StagingOptions = {}) {
     this.#client = client;
     for (const t of tables) this.#tables.set(t.stage, t);
     this.#batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.#onBatch = options.onBatch;
+    this.#mergedOnlyWithRows = new Set(options.mergedOnlyWithRows);
   }
 
   /** The (first) staged table of a warehouse table. */
@@ -184,26 +188,29 @@ export class Staging {
     return [...this.#tables.values()];
   }
 
-  /**
-   * Sends the batches that are full. At most one batch is on the wire at a time: this
-   * waits for the previous one, so a slow database slows the reading of the answer.
-   */
   /** True when a batch is full and {@link Staging.flushFull} would send it. */
   get full(): boolean {
     for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) return true;
     return false;
   }
 
+  /**
+   * Sends the batches that are full. At most one batch is on the wire at a time: this
+   * waits for the previous one, so a slow database slows the reading of the answer.
+   */
   async flushFull(): Promise<void> {
     for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) await this.#send(t);
   }
 
-  /** Sends every pending batch and waits until all have been copied; every stage then exists (empty or not). */
+  /**
+   * Sends every pending batch and waits until all have been copied; every stage then
+   * exists (empty or not), but an empty one of {@link StagingOptions.mergedOnlyWithRows}.
+   */
   async finish(): Promise<void> {
     for (const t of this.#tables.values()) await this.#send(t);
     await this.#inFlight;
     if (this.#failure) throw this.#failure.err;
-    for (const t of this.#tables.values()) await this.#create(t);
+    for (const t of this.#tables.values()) if (t.rows > 0 || !this.#mergedOnlyWithRows.has(t.stage)) await this.#create(t);
   }
 
   /**
