@@ -1,22 +1,39 @@
 /**
- * Figures derived from the measurements (pure, apart from reading the baseline's file):
+ * Figures derived from the measurements (pure, apart from reading the baseline's files):
  * CPU-seconds per million rows, the ratios of a run, and the baseline the CPU targets
  * are judged against — the last run before the streaming engine (commit fd14db9), read
- * from its committed results file.
+ * from a committed results file of a run of that commit on the same kind of machine.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { MachineInfo } from './machine.js';
 import type { BenchMode } from './options.js';
 import type { BaselineFigures, EndToEndFigures, RunFigures, SinkFigures, SourceFigures } from './results.js';
 
 /** Commit of the baseline ("today" of the CPU targets). */
 export const BASELINE_COMMIT = 'fd14db9';
 
-/** Its results files, relative to the repository root: each mode is compared with the same mode (same range). */
-export const BASELINE_FILES: Readonly<Record<BenchMode, string>> = {
-  full: 'bench/results/full-2026-11-22-fd14db9.json',
-  quick: 'bench/results/quick-2026-11-22-fd14db9.json',
-};
+/** Where results files are, relative to the repository root. */
+export const RESULTS_DIR = 'bench/results';
+
+/**
+ * The baseline's results files of `mode` under `root` (`<mode>-<date>-fd14db9.json`),
+ * relative to the root, newest first: each mode is compared with the same mode (same range).
+ */
+export function baselineFiles(root: string, mode: BenchMode): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(root, RESULTS_DIR));
+  } catch {
+    return [];
+  }
+  const pattern = new RegExp(`^${mode}-(\\d{4}-\\d{2}-\\d{2})-${BASELINE_COMMIT}\\.json$`);
+  return names
+    .filter((n) => pattern.test(n))
+    .sort()
+    .reverse()
+    .map((n) => `${RESULTS_DIR}/${n}`);
+}
 
 /** `a ÷ b`; null when either is unknown or `b` is not positive. */
 export function ratio(a: number | null | undefined, b: number | null | undefined): number | null {
@@ -49,7 +66,8 @@ interface OldEndToEnd {
   rows?: Record<string, number>;
 }
 interface AnyResults {
-  machine?: { commit?: string };
+  date?: string;
+  machine?: { commit?: string; cpu?: string; cores?: number };
   settings?: Partial<ComparableSettings>;
   sizes?: { collaborators?: number; endToEnd?: OldEndToEnd; runs?: { endToEnd?: OldEndToEnd }[] }[];
 }
@@ -80,19 +98,47 @@ export function baselineFrom(json: unknown, file: string, settings: ComparableSe
       postgresCpuPerMRows: perMillionRows(e.postgresCpuS, rows),
     };
   }
-  return { commit: r.machine?.commit ?? BASELINE_COMMIT, file, bySize };
+  return {
+    commit: r.machine?.commit ?? BASELINE_COMMIT,
+    file,
+    ...(r.date ? { date: r.date.slice(0, 10) } : {}),
+    ...(r.machine?.cpu ? { machine: { cpu: r.machine.cpu, cores: r.machine.cores ?? 0 } } : {}),
+    bySize,
+  };
 }
 
-/** Reads the baseline of `mode` under `root`; a sentence saying why when there is none to compare with. */
-export function loadBaseline(root: string, mode: BenchMode, settings: ComparableSettings): BaselineFigures | string {
-  const file = BASELINE_FILES[mode];
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(join(root, file), 'utf8'));
-  } catch (err) {
-    return `the baseline ${file} could not be read (${(err as Error).message})`;
+/**
+ * The baseline of `mode` under `root` measured on the same kind of machine as this run
+ * (same CPU model and cores; the newest such file); a sentence saying why when there is
+ * none to compare with. CPU-seconds measured on another CPU compare the machines, not the
+ * code: the same fd14db9 backfill took 2.5 times the worker CPU on the AMD EPYC of
+ * 2026-11-22 that it took on the Intel Xeon of 2026-11-25.
+ */
+export function loadBaseline(root: string, mode: BenchMode, settings: ComparableSettings, machine: Pick<MachineInfo, 'cpu' | 'cores'>): BaselineFigures | string {
+  const others: string[] = [];
+  const unusable: string[] = [];
+  for (const file of baselineFiles(root, mode)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(join(root, file), 'utf8'));
+    } catch (err) {
+      unusable.push(`${file} could not be read (${(err as Error).message})`);
+      continue;
+    }
+    const b = baselineFrom(json, file, settings);
+    if (typeof b === 'string') {
+      unusable.push(b);
+      continue;
+    }
+    if (b.machine?.cpu === machine.cpu && b.machine.cores === machine.cores) return b;
+    others.push(`${file} (${b.machine?.cpu ?? 'unknown CPU'}, ${b.machine?.cores ?? '?'} cores)`);
   }
-  return baselineFrom(json, file, settings);
+  const here = `${machine.cpu}, ${machine.cores} cores`;
+  if (others.length > 0) {
+    return `no ${mode} run of ${BASELINE_COMMIT} on this kind of machine (${here}), only ${others.join(', ')}: CPU-seconds of another machine compare the machines, not the code; bench/baseline.sh measures ${BASELINE_COMMIT} here`;
+  }
+  if (unusable.length > 0) return unusable.join('; ');
+  return `no ${mode} results of ${BASELINE_COMMIT} in ${RESULTS_DIR}; bench/baseline.sh measures it here`;
 }
 
 /** The loader figure: the backfill's Postgres CPU less that of the checks after each window, s. */

@@ -285,7 +285,9 @@ export function runHeading(r: BenchResults): string {
 /** Where the CPU targets' baseline comes from, or why there is none. */
 export function baselineLine(r: BenchResults): string {
   if (r.baseline) {
-    return `CPU per million rows compared with commit ${r.baseline.commit}, the same size at concurrency 4 ([\`${r.baseline.file}\`](${r.baseline.file.replace(/^bench\//, '')})).`;
+    const b = r.baseline;
+    const where = b.machine ? ` measured on the same kind of machine (${b.machine.cpu}, ${b.machine.cores} cores)${b.date ? ` on ${b.date}` : ''}` : '';
+    return `CPU per million rows compared with commit ${b.commit}${where}, the same size at concurrency 4 ([\`${b.file}\`](${b.file.replace(/^bench\//, '')})).`;
   }
   return `CPU per million rows not compared: ${r.baselineNote ?? 'no baseline'}.`;
 }

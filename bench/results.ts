@@ -168,6 +168,10 @@ export interface BaselineFigures {
   readonly commit: string;
   /** Its results file, relative to the repository root. */
   readonly file: string;
+  /** Day it was measured (YYYY-MM-DD), when the file says. */
+  readonly date?: string;
+  /** The machine it was measured on, when the file says. */
+  readonly machine?: { readonly cpu: string; readonly cores: number };
   /** Per size (collaborators as a string): rows loaded and CPU-seconds per million rows of its end-to-end. */
   readonly bySize: Record<string, { rows: number; workerCpuPerMRows: number | null; postgresCpuPerMRows: number | null }>;
 }

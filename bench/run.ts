@@ -58,8 +58,8 @@ async function main(): Promise<number> {
       `punchline bench (${o.mode}): ${o.sizes.map((n) => n.toLocaleString('en-US')).join(', ')} collaborators, ` +
         `${o.from}..${o.to}, concurrency ${o.concurrency.join(', ')}, ${o.rps} rps; commit ${machine.commit}`,
     );
-    const baseline = loadBaseline(ROOT, o.mode, o);
-    say(typeof baseline === 'string' ? `no CPU baseline: ${baseline}` : `CPU baseline: ${baseline.file}`);
+    const baseline = loadBaseline(ROOT, o.mode, o, machine);
+    say(typeof baseline === 'string' ? `no CPU baseline: ${baseline}` : `CPU baseline: ${baseline.file} (${baseline.commit} on ${baseline.machine?.cpu ?? 'an unknown CPU'}, ${baseline.date ?? 'undated'})`);
     say(`warehouse database: ${database.description}`);
     if (machine.loadAtStart > QUIET_LOAD) {
       say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);

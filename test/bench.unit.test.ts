@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BASELINE_FILES, baselineFrom, perMillionRows, ratio, runFigures } from '../bench/figures.js';
+import { baselineFiles, baselineFrom, loadBaseline, perMillionRows, ratio, runFigures } from '../bench/figures.js';
 import { spanTotals } from '../bench/intervals.js';
 import { BenchUsageError, DEFAULT_RESOURCES, parseBenchOptions } from '../bench/options.js';
 import { replaceBlock } from '../bench/readme-table.js';
@@ -145,12 +147,17 @@ const SETTINGS = {
   resources: DEFAULT_RESOURCES,
 };
 
+/** The first fd14db9 full run, on an AMD EPYC. */
+const EPYC_FULL = 'bench/results/full-2026-11-22-fd14db9.json';
+
 describe('baselineFrom', () => {
   it('reads the committed fd14db9 full run: CPU-seconds per million rows per size', () => {
-    const json: unknown = JSON.parse(readFileSync(BASELINE_FILES.full, 'utf8'));
-    const b = baselineFrom(json, BASELINE_FILES.full, SETTINGS);
+    const json: unknown = JSON.parse(readFileSync(EPYC_FULL, 'utf8'));
+    const b = baselineFrom(json, EPYC_FULL, SETTINGS);
     if (typeof b === 'string') throw new Error(b);
     expect(b.commit).toBe('fd14db9');
+    expect(b.machine).toEqual({ cpu: 'AMD EPYC', cores: 2 });
+    expect(b.date).toBe('2026-11-22');
     expect(Object.keys(b.bySize)).toEqual(['1000', '3000', '10000']);
     // 10,000: 108.49 worker CPU-s and 113.5 Postgres CPU-s over 4,294,409 rows.
     expect(b.bySize['10000']!.rows).toBe(4_294_409);
@@ -172,10 +179,63 @@ describe('baselineFrom', () => {
   });
 
   it('says why when the baseline does not compare with the run', () => {
-    const json: unknown = JSON.parse(readFileSync(BASELINE_FILES.full, 'utf8'));
+    const json: unknown = JSON.parse(readFileSync(EPYC_FULL, 'utf8'));
     expect(baselineFrom(json, 'f.json', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' })).toMatch(/range 2025-03-01\.\.2025-05-31/);
     expect(baselineFrom(json, 'f.json', { ...SETTINGS, resources: ['punches'] })).toMatch(/other resources/);
     expect(baselineFrom({}, 'f.json', SETTINGS)).toMatch(/not a results file/);
+  });
+});
+
+describe('loadBaseline', () => {
+  /** A results directory of its own, holding the given files. */
+  function resultsDir(files: Record<string, unknown>): string {
+    const root = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
+    mkdirSync(join(root, 'bench/results'), { recursive: true });
+    for (const [name, json] of Object.entries(files)) writeFileSync(join(root, 'bench/results', name), JSON.stringify(json));
+    return root;
+  }
+  const run = (cpu: string, date: string, workerCpuS: number) => ({
+    date: `${date}T04:00:00.000Z`,
+    machine: { commit: 'fd14db9', cpu, cores: 2 },
+    settings: SETTINGS,
+    sizes: [{ collaborators: 1000, endToEnd: { workerCpuS, postgresCpuS: 1, rows: { punches: 1_000_000 } } }],
+  });
+
+  it('takes the newest run of fd14db9 on the same CPU model and cores, whatever else is committed', () => {
+    const root = resultsDir({
+      'full-2026-11-22-fd14db9.json': run('AMD EPYC', '2026-11-22', 40),
+      'full-2026-11-24-fd14db9.json': run('Intel Xeon', '2026-11-24', 20),
+      'full-2026-11-25-fd14db9.json': run('Intel Xeon', '2026-11-25', 17),
+      'quick-2026-11-26-fd14db9.json': run('Intel Xeon', '2026-11-26', 99),
+      'full-2026-11-27-abc1234.json': run('Intel Xeon', '2026-11-27', 1),
+    });
+    expect(baselineFiles(root, 'full')).toEqual([
+      'bench/results/full-2026-11-25-fd14db9.json',
+      'bench/results/full-2026-11-24-fd14db9.json',
+      'bench/results/full-2026-11-22-fd14db9.json',
+    ]);
+    const xeon = loadBaseline(root, 'full', SETTINGS, { cpu: 'Intel Xeon', cores: 2 });
+    if (typeof xeon === 'string') throw new Error(xeon);
+    expect(xeon.file).toBe('bench/results/full-2026-11-25-fd14db9.json');
+    expect(xeon.date).toBe('2026-11-25');
+    expect(xeon.bySize['1000']!.workerCpuPerMRows).toBe(17);
+    const epyc = loadBaseline(root, 'full', SETTINGS, { cpu: 'AMD EPYC', cores: 2 });
+    expect(typeof epyc !== 'string' && epyc.file).toBe('bench/results/full-2026-11-22-fd14db9.json');
+  });
+
+  it('compares nothing when no run of fd14db9 was on this kind of machine, and says which there are', () => {
+    const root = resultsDir({ 'full-2026-11-22-fd14db9.json': run('AMD EPYC', '2026-11-22', 40) });
+    const none = loadBaseline(root, 'full', SETTINGS, { cpu: 'Intel Xeon', cores: 2 });
+    expect(none).toMatch(/^no full run of fd14db9 on this kind of machine \(Intel Xeon, 2 cores\), only bench\/results\/full-2026-11-22-fd14db9\.json \(AMD EPYC, 2 cores\)/);
+    expect(none).toMatch(/bench\/baseline\.sh/);
+    expect(loadBaseline(resultsDir({}), 'quick', SETTINGS, { cpu: 'AMD EPYC', cores: 2 })).toMatch(/^no quick results of fd14db9/);
+  });
+
+  it('finds the committed runs of both machines', () => {
+    const xeon = loadBaseline('.', 'full', SETTINGS, { cpu: 'Intel(R) Xeon(R) Processor', cores: 2 });
+    expect(typeof xeon !== 'string' && xeon.file).toBe('bench/results/full-2026-11-25-fd14db9.json');
+    const quick = loadBaseline('.', 'quick', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' }, { cpu: 'AMD EPYC', cores: 2 });
+    expect(typeof quick !== 'string' && quick.file).toBe('bench/results/quick-2026-11-22-fd14db9.json');
   });
 });
 
