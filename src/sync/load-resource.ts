@@ -19,7 +19,7 @@ import { formatPath } from '../api/validate.js';
 import { recordRejected } from '../ops/metrics.js';
 import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
 import { mergeStaged, MassRemovalError, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
-import { openStaging, type StagedRow, type Staging } from '../warehouse/staging.js';
+import { openStaging, type StagedRow, type StagedTable, type Staging } from '../warehouse/staging.js';
 import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
 import { quoteIdent } from '../warehouse/db.js';
@@ -269,6 +269,8 @@ class ElementWriter {
   readonly rejections: Rejection[] = [];
   readonly #req: LoadRequest;
   readonly #staging: Staging;
+  /** The staging's tables (the collaborators seen last, when the load adds them). */
+  readonly #tables: readonly StagedTable[];
   readonly #emit: Emitters<Record<string, TableSpec>>;
   /** CPFs of the collaborator blocks seen so far, when the load adds them (see {@link knownCollaborators}). */
   readonly #seen: Set<string> | undefined;
@@ -277,12 +279,14 @@ class ElementWriter {
   readonly #toUtc: (local: string) => string;
   readonly #storeBinaries: boolean;
   readonly #asSent = new WeakMap<object, string>();
+  readonly #contexts = new WeakMap<CallTarget, RowContext>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
 
   /** `known`: the CPFs the company's collaborators hold, when the load adds the blocks it sees. */
   constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], known: ReadonlySet<string> | undefined, storeBinaries: boolean) {
     this.#req = req;
     this.#staging = staging;
+    this.#tables = staging.tables();
     this.#seen = known ? new Set() : undefined;
     this.#known = known ?? new Set();
     this.#toUtc = createLocalTimeConverter(req.timezone);
@@ -330,21 +334,15 @@ class ElementWriter {
       if (sent !== undefined && String(sent) !== p.national_registry) this.#asSent.set(p, String(sent));
       if (this.#seen && !this.#seen.has(p.national_registry)) {
         this.#seen.add(p.national_registry);
-        if (!this.#known.has(p.national_registry)) this.#staging.tables().at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
+        if (!this.#known.has(p.national_registry)) this.#tables.at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
       }
     });
     const problem = read.mismatch?.(value as never, target);
     if (problem) throw new PermanentSyncError('response_mismatch', `${endpointName(read.endpoint)}: ${problem}`);
-    const ctx: RowContext = {
-      ...target,
-      company: this.#req.company,
-      toUtc: this.#toUtc,
-      storeBinaries: this.#storeBinaries,
-      cpfAsSent: (b) => this.#asSent.get(b) ?? null,
-    };
+    const ctx = this.#contextOf(target);
     // A value that cannot be stored (a number no column holds, a duration that is no
     // duration) rejects the element: its rows so far are taken back.
-    const marks = this.#staging.tables().map((t) => [t, t.mark()] as const);
+    const marks = this.#tables.map((t) => [t, t.mark()] as const);
     try {
       read.rows(value as never, this.#emit, ctx);
     } catch (err) {
@@ -353,6 +351,22 @@ class ElementWriter {
       this.#reject(read, target, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
     }
     return this.#staging.full;
+  }
+
+  /** The row context of a call's elements: one per call, not per element (an object spread per element costs). */
+  #contextOf(target: CallTarget): RowContext {
+    let ctx = this.#contexts.get(target);
+    if (!ctx) {
+      ctx = {
+        ...target,
+        company: this.#req.company,
+        toUtc: this.#toUtc,
+        storeBinaries: this.#storeBinaries,
+        cpfAsSent: (b) => this.#asSent.get(b) ?? null,
+      };
+      this.#contexts.set(target, ctx);
+    }
+    return ctx;
   }
 
   /** Sends the full batches (one on the wire at a time). */
