@@ -125,6 +125,12 @@ export async function runBackfill(
           lockDurationMs: rt.config.workerLockMs,
           queues: ['sync', 'followups'],
         });
+  // A job this process finished is read at once; those of other workers at the next poll.
+  const wake = new Wake();
+  for (const worker of pool?.workers ?? []) {
+    worker.on('completed', () => wake.notify());
+    worker.on('failed', () => wake.notify());
+  }
   const summary: BackfillSummary = {
     total: tracked.size,
     succeeded: 0,
@@ -139,7 +145,7 @@ export async function runBackfill(
     failures: [],
   };
   try {
-    await follow(rt, tracked, summary, run, started);
+    await follow(rt, tracked, summary, run, started, wake);
   } finally {
     await pool?.close(run.signal?.aborted ?? false);
     run.reporter?.stop();
@@ -155,6 +161,7 @@ async function follow(
   summary: BackfillSummary,
   run: BackfillRunOptions,
   started: number,
+  wake: Wake,
 ): Promise<void> {
   const open = new Map(tracked);
   const pollMs = run.pollMs ?? 500;
@@ -211,6 +218,31 @@ async function follow(
       }
     }
     report();
-    if (open.size > 0) await new Promise((r) => setTimeout(r, pollMs));
+    if (open.size > 0) await wake.wait(pollMs);
+  }
+}
+
+/** Ends a wait between two polls early: when a job of this process has finished. */
+class Wake {
+  #notified = false;
+  #wakeUp: (() => void) | undefined;
+
+  notify(): void {
+    this.#notified = true;
+    this.#wakeUp?.();
+  }
+
+  /** Resolves after `ms`, or as soon as {@link Wake.notify} is called (at once if it was since the last wait). */
+  async wait(ms: number): Promise<void> {
+    if (!this.#notified) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.#wakeUp = resolve;
+        timer = setTimeout(resolve, ms);
+      });
+      clearTimeout(timer);
+      this.#wakeUp = undefined;
+    }
+    this.#notified = false;
   }
 }
