@@ -168,15 +168,15 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
     inconsistencies: [], hourBank: [], absences: [], lookups: [],
   };
   for (const cnpj of cnpjs) {
-    const seen = new Set<string>();
+    const seen = new Set<number>();
     for (const w of windows) {
       for (const id of t.pointIds(cnpj, w.from, w.to)) exp.punches!.push(`${id}`);
       for (const d of t.workDays(cnpj, w.from, w.to)) {
         exp.workDays!.push(`${cnpj}|${d.cpf}|${d.date}|${d.workedSeconds}`);
-        seen.add(d.cpf);
+        seen.add(d.collaboratorId);
       }
       for (const x of t.hourTotals(cnpj, w.from, w.to)) {
-        seen.add(x.cpf);
+        seen.add(x.collaboratorId);
         const vals = Object.keys(x.totals).sort().map((k) => `${k}=${x.totals[k as keyof typeof x.totals]}`);
         exp.hourTotals!.push(`${cnpj}|${x.cpf}|${w.from}|${w.to}|${vals.join(',')}`);
       }
@@ -191,23 +191,20 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
     for (const id of new Set(windows.flatMap((w) => t.absenceIds(cnpj, w.from, w.to)))) exp.absences!.push(`${cnpj}|${id}`);
     for (const d of bankDays) {
       for (const x of t.hourBank(cnpj, d)) {
-        seen.add(x.cpf);
+        seen.add(x.collaboratorId);
         exp.hourBank!.push(
           `${cnpj}|${x.cpf}|${d}|${x.regime}|${x.dayBalanceSeconds}|${x.accumulatedSeconds}|${x.creditSeconds}|${x.debtSeconds}`,
         );
       }
     }
     for (const [table, ids] of Object.entries(t.lookups(cnpj))) for (const id of ids) exp.lookups!.push(`${table}|${cnpj}|${id}`);
-    // Listed collaborators, plus those only period data shows (dismissed ones), active = listed.
-    const byCpf = new Map<string, { listed: boolean; dismissed: boolean }>();
+    // Listed collaborator records, plus those only period data shows (dismissed ones), active = listed.
     for (const c of t.collaborators(cnpj)) {
-      const prev = byCpf.get(c.national_registry);
-      byCpf.set(c.national_registry, { listed: (prev?.listed ?? false) || c.listed, dismissed: c.dismissed });
+      if (c.listed || seen.has(c.collaboratorId)) exp.collaborators!.push(`${cnpj}|${c.national_registry}|${c.admission_date}|active=${c.listed}`);
     }
-    for (const [cpf, c] of byCpf) if (c.listed || seen.has(cpf)) exp.collaborators!.push(`${cnpj}|${cpf}|active=${c.listed}`);
   }
 
-  out.collaborators = diff(exp.collaborators!, await rows(pool, `select company_cnpj || '|' || cpf || '|active=' || active as k from ${s('collaborators')}`, []));
+  out.collaborators = diff(exp.collaborators!, await rows(pool, `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|active=' || active as k from ${s('collaborators')}`, []));
   out.punches = diff(exp.punches!, await rows(pool, `select point_id::text as k from ${s('punches')} where deleted_at is null and work_date between $1 and $2`, [from, to]));
   out.workDays = diff(
     exp.workDays!,

@@ -175,8 +175,10 @@ describe('merge statements', () => {
     const tracked = (a: string) => `ROW(${TRACKED_ATTRIBUTES.map((x) => `${a}.${x}`).join(', ')})`;
     expect([close.values, open.values]).toEqual([[CNPJ_A], [CNPJ_A]]);
     expect(close.text).toContain(`h.valid_to IS NULL AND ${tracked('h')} IS DISTINCT FROM ${tracked('s')}`);
-    expect(open.text).toContain('SELECT DISTINCT ON (s.cpf) $1, s.cpf, now(), NULL,');
-    expect(open.text).toContain('WHERE NOT EXISTS (SELECT 1 FROM "s".collaborator_history h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.valid_to IS NULL)');
+    expect(open.text).toContain('SELECT DISTINCT ON (s.cpf, s.collaborator_record) $1, s.cpf, s.collaborator_record, now(), NULL,');
+    expect(open.text).toContain(
+      'WHERE NOT EXISTS (SELECT 1 FROM "s".collaborator_history h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.collaborator_record = s.collaborator_record AND h.valid_to IS NULL)',
+    );
   });
 });
 

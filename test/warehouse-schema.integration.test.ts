@@ -16,17 +16,17 @@ import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './su
  */
 const NATURAL_KEYS: Record<string, readonly string[]> = {
   companies: ['cnpj'],
-  collaborators: ['company_cnpj', 'cpf'],
-  collaborator_history: ['company_cnpj', 'cpf', 'valid_from'],
+  collaborators: ['company_cnpj', 'cpf', 'collaborator_record'],
+  collaborator_history: ['company_cnpj', 'cpf', 'collaborator_record', 'valid_from'],
   punches: ['point_id'],
   work_days: ['company_cnpj', 'cpf', 'work_date', 'collaborator_record'],
   hour_totals: ['company_cnpj', 'cpf', 'period_start', 'period_end', 'collaborator_record'],
-  tardiness: ['company_cnpj', 'cpf', 'work_date'],
-  adjustment_requests: ['company_cnpj', 'cpf', 'request_date', 'seq'],
-  inconsistencies: ['company_cnpj', 'cpf', 'occurrence_date', 'seq'],
+  tardiness: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
+  adjustment_requests: ['company_cnpj', 'cpf', 'collaborator_record', 'request_date', 'seq'],
+  inconsistencies: ['company_cnpj', 'cpf', 'collaborator_record', 'occurrence_date', 'seq'],
   hour_bank_balances: ['company_cnpj', 'cpf', 'balance_date', 'collaborator_record'],
   absences: ['absence_id'],
-  absence_collaborators: ['absence_id', 'company_cnpj', 'cpf'],
+  absence_collaborators: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record'],
   absence_attachments: ['absence_id', 'filename'],
   audit_photos: ['point_id'],
   departments: ['company_cnpj', 'id'],
@@ -49,6 +49,12 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   cpf_pseudonyms: ['cpf'],
   erasures: ['id'],
   quality_checks: ['check_name', 'company_cnpj', 'part', 'scope', 'cpf', 'checked_at'],
+  pushed_dismissals: ['id'],
+  employments: ['company_cnpj', 'cpf', 'collaborator_record'],
+  calendar: ['calendar_date'],
+  employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
+  monthly_headcount: ['company_cnpj', 'department', 'month'],
+  absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
 };
 
 /** The views analysts query. */

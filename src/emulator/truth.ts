@@ -30,6 +30,20 @@ export interface TruthCollaborator extends SentCollaboratorBlock {
   readonly listed: boolean;
   readonly dismissed: boolean;
   readonly dismissalDate: string | null;
+  /** The last day the API returns data of the record for: its dismissal, the day before a block, or today. */
+  readonly lastDataDate: string;
+}
+
+/** An absence as the model knows it (its ledger entry, spec 2.5). */
+export interface TruthAbsence {
+  readonly absenceId: number;
+  /** Type name as sent. */
+  readonly type: string;
+  /** Local dates of `begin_date` and `end_date`. */
+  readonly beginDate: string;
+  readonly endDate: string;
+  /** The collaborator records it concerns. */
+  readonly collaborators: readonly { readonly cpf: string; readonly collaboratorId: number; readonly admissionDate: string }[];
 }
 
 /** A company as the model knows it. */
@@ -108,7 +122,7 @@ export interface EmulatorTruth {
   /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per collaborator record). */
   hourTotals(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[];
   /** `tardiness` entries. */
-  tardiness(cnpj: string, from: string, to: string): { cpf: string; date: string; journeyIn: string; punchIn: string; minutesLateSeconds: number }[];
+  tardiness(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; date: string; journeyIn: string; punchIn: string; minutesLateSeconds: number }[];
   /** `adjustment` entries. */
   adjustments(cnpj: string, from: string, to: string): { cpf: string; date: string; type: string; status: string }[];
   /** `inconsistency` entries. */
@@ -125,9 +139,13 @@ export interface EmulatorTruth {
     accumulatedSeconds: number;
     creditSeconds: number;
     debtSeconds: number;
+    /** spec 2.11 `total_overtime` of the day. */
+    totalOvertimeSeconds: number;
   }[];
   /** Ids of absences overlapping the range. */
   absenceIds(cnpj: string, from: string, to: string): number[];
+  /** The absences overlapping the range, with their days and collaborator records (the absence ledger). */
+  absences(cnpj: string, from: string, to: string): TruthAbsence[];
   /** Ids each lookup listing returns, by warehouse table name. */
   lookups(cnpj: string): Record<LookupTable, number[]>;
   /** Where quirk `contradictions` makes the source disagree with itself in the range (empty without it). */
@@ -229,6 +247,7 @@ export function createTruth(history: History): EmulatorTruth {
         listed: world.isListed(c),
         dismissed: c.dismissalDay !== null,
         dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
+        lastDataDate: dateOf(world.lastDay(c)),
       })),
     pointIds: (cnpj, from, to) => {
       const ids: number[] = [];
@@ -251,11 +270,11 @@ export function createTruth(history: History): EmulatorTruth {
       return out;
     },
     tardiness: (cnpj, from, to) => {
-      const out: { cpf: string; date: string; journeyIn: string; punchIn: string; minutesLateSeconds: number }[] = [];
+      const out: ReturnType<EmulatorTruth['tardiness']> = [];
       for (const [c, days] of within(cnpj, from, to)) {
         for (const r of days) {
           const t = tardinessJson(world, r) as { date: string; journey_in: string; punch_in: string; minutes_late: string } | null;
-          if (t) out.push({ cpf: c.cpf, date: t.date, journeyIn: t.journey_in, punchIn: t.punch_in, minutesLateSeconds: hourMinuteToSeconds(t.minutes_late) });
+          if (t) out.push({ cpf: c.cpf, collaboratorId: c.id, date: t.date, journeyIn: t.journey_in, punchIn: t.punch_in, minutesLateSeconds: hourMinuteToSeconds(t.minutes_late) });
         }
       }
       return out;
@@ -284,12 +303,32 @@ export function createTruth(history: History): EmulatorTruth {
       for (const c of company(cnpj).collaborators) {
         const b = history.bank(c, day);
         if (b) {
-          out.push({ cpf: c.cpf, collaboratorId: c.id, regime: world.regimeName(c), dayBalanceSeconds: b.dayBalance, accumulatedSeconds: b.accumulated, creditSeconds: b.credit, debtSeconds: b.debt });
+          out.push({
+            cpf: c.cpf,
+            collaboratorId: c.id,
+            regime: world.regimeName(c),
+            dayBalanceSeconds: b.dayBalance,
+            accumulatedSeconds: b.accumulated,
+            creditSeconds: b.credit,
+            debtSeconds: b.debt,
+            totalOvertimeSeconds: b.record.metrics.overtime,
+          });
         }
       }
       return out;
     },
     absenceIds: (cnpj, from, to) => history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399).map((a) => a.id),
+    absences: (cnpj, from, to) =>
+      history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399).map((a) => ({
+        absenceId: a.id,
+        type: a.type.description,
+        beginDate: dateOf(a.beginDay),
+        endDate: dateOf(a.endDay),
+        collaborators: a.collaboratorIds.flatMap((id) => {
+          const c = world.collaboratorById(id);
+          return c ? [{ cpf: c.cpf, collaboratorId: c.id, admissionDate: c.admissionDate }] : [];
+        }),
+      })),
     contradictions: (cnpj, from, to) => {
       const totals: TruthContradictions['totals'][number][] = [];
       const punches: TruthContradictions['punches'][number][] = [];

@@ -7,6 +7,7 @@
  */
 import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
@@ -47,8 +48,8 @@ const tables = {
   },
   absence_collaborators: {
     table: 'absence_collaborators',
-    key: ['absence_id', 'company_cnpj', 'cpf'],
-    columns: { absence_id: 'int8', company_cnpj: 'text', cpf: 'text' },
+    key: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record'],
+    columns: { absence_id: 'int8', company_cnpj: 'text', cpf: 'text', collaborator_record: 'text' },
     softDelete: true,
     // Merged after absences: the window's absences are then those returned plus those
     // just marked deleted, and their members are reconciled.
@@ -66,6 +67,7 @@ const tables = {
 export const absences = defineResource({
   read: 'month',
   tables,
+  marts: { absences: true },
   reads: [
     readOf(tables, {
       endpoint: 'absence/getFromPeriod',
@@ -99,7 +101,12 @@ export const absences = defineResource({
           has_attachment: a.has_attachment,
         });
         for (const c of a.collaborators) {
-          out.absence_collaborators({ absence_id: a.absence_id, company_cnpj: c.company.national_registry, cpf: c.national_registry });
+          out.absence_collaborators({
+            absence_id: a.absence_id,
+            company_cnpj: c.company.national_registry,
+            cpf: c.national_registry,
+            collaborator_record: collaboratorRecord(c),
+          });
         }
       },
     }),

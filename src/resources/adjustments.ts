@@ -4,16 +4,18 @@
  * collaborator's requests of the day, so reloading the same answer rewrites nothing.
  */
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
   adjustment_requests: {
     table: 'adjustment_requests',
-    key: ['company_cnpj', 'cpf', 'request_date', 'seq'],
+    key: ['company_cnpj', 'cpf', 'collaborator_record', 'request_date', 'seq'],
     columns: {
       company_cnpj: 'text',
       cpf: 'text',
+      collaborator_record: 'text',
       request_date: 'date',
       seq: 'int4',
       requests_in_day: 'int4',
@@ -42,10 +44,12 @@ export const adjustments = defineResource({
       people: (c) => [c],
       rows(c, out, x) {
         const seq = sequencer();
+        const record = collaboratorRecord(c);
         for (const a of c.adjustments) {
           out.adjustment_requests({
             company_cnpj: x.company,
             cpf: c.national_registry,
+            collaborator_record: record,
             request_date: a.date,
             seq: seq(a.date),
             requests_in_day: a.requests_in_day,

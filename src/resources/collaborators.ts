@@ -1,9 +1,11 @@
 /**
  * Collaborators (spec 2.1 block, `GET collaborator`: the authoritative list of active
- * collaborators): current attributes per company and CPF, collaborators no longer listed
- * marked inactive (never deleted), and the SCD2 `collaborator_history`. Also the table
- * spec of collaborators only seen in period data (dismissed ones), which every resource
- * whose elements carry collaborator blocks adds to, without overwriting listed ones.
+ * collaborators): current attributes per company and collaborator record, records no
+ * longer listed marked inactive (never deleted), the SCD2 `collaborator_history` and the
+ * `employments` mart. Also the table spec of records only seen in period data
+ * (dismissed ones), which every resource whose elements carry collaborator blocks adds
+ * to: a listed record is never overwritten by period data; one not listed takes the
+ * attributes of the newest period data that carried it.
  */
 import type { CollaboratorBlock } from '../api/schemas.js';
 import { recordHistory } from '../warehouse/collaborator-history.js';
@@ -14,6 +16,7 @@ import { defineResource, readOf, type RowOf } from './declaration.js';
 const COLUMNS = {
   company_cnpj: 'text',
   cpf: 'text',
+  collaborator_record: 'text',
   registration_number: 'text',
   email: 'text',
   name: 'text',
@@ -24,22 +27,31 @@ const COLUMNS = {
   admission_date: 'date',
   pis: 'text',
   cpf_as_sent: 'text',
+  attributes_as_of: 'date',
 } as const;
 
-/** Collaborators seen in period data: added when the warehouse lacks them, inactive, never overwritten. */
+/**
+ * Collaborator records seen in period data: added when the warehouse lacks them; a record
+ * not in the active list takes the attributes of newer period data (`attributes_as_of`),
+ * a listed one is never overwritten.
+ */
 export const SEEN_COLLABORATORS = {
   table: 'collaborators',
-  key: ['company_cnpj', 'cpf'],
+  key: ['company_cnpj', 'cpf', 'collaborator_record'],
   columns: COLUMNS,
   fixed: { active: 'false', source: `'period'` },
-  onConflict: 'nothing',
+  updateWhen: 'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of < excluded.attributes_as_of)',
 } as const satisfies TableSpec;
 
-/** The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that differed). */
-export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null): RowOf<typeof SEEN_COLLABORATORS> {
+/**
+ * The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that
+ * differed; `asOf`: the day period data says the attributes held, null for the list).
+ */
+export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
     cpf: b.national_registry,
+    collaborator_record: collaboratorRecord(b),
     registration_number: b.registration_number,
     email: b.email,
     name: b.name,
@@ -50,6 +62,7 @@ export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: s
     admission_date: b.admission_date,
     pis: b.pis,
     cpf_as_sent: asSent,
+    attributes_as_of: asOf,
   };
 }
 
@@ -65,7 +78,7 @@ export function collaboratorRecord(b: Pick<CollaboratorBlock, 'admission_date'>)
 const tables = {
   collaborators: {
     table: 'collaborators',
-    key: ['company_cnpj', 'cpf'],
+    key: ['company_cnpj', 'cpf', 'collaborator_record'],
     columns: COLUMNS,
     fixed: { active: 'true', source: `'list'` },
     missing: { mode: 'deactivate', where: wholeCompany },
@@ -76,12 +89,13 @@ const tables = {
 export const collaborators = defineResource({
   read: 'list',
   tables,
+  marts: { directory: true },
   reads: [
     readOf(tables, {
       endpoint: 'collaborator',
       query: () => ({}),
       people: (c) => [c],
-      rows: (c, out, x) => out.collaborators(collaboratorRow(x.company, c, x.cpfAsSent(c))),
+      rows: (c, out, x) => out.collaborators(collaboratorRow(x.company, c, x.cpfAsSent(c), null)),
     }),
   ],
   afterMerge: async (client, schema, scope) => ({

@@ -10,6 +10,7 @@
 import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';
 import type { Params } from '../api/query.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
+import type { MartUpkeep } from '../marts/upkeep.js';
 import type { CellValue } from '../warehouse/copy-text.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
@@ -120,6 +121,8 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** Work after the merge, in the same transaction. */
   readonly afterMerge?: AfterMerge;
+  /** What its loads feed into the analyst marts (src/marts/upkeep.ts), kept in the same transaction. */
+  readonly marts?: MartUpkeep;
 }
 
 /** Declares a read with its element type checked against the endpoint. */

@@ -37,6 +37,7 @@ const tables = {
 export const hourBank = defineResource({
   read: 'day',
   tables,
+  marts: { days: true },
   reads: [
     readOf(tables, {
       endpoint: 'overtime',

@@ -1,20 +1,22 @@
 /**
  * Inconsistencies (spec 2.10, `inconsistency`). No id in the API: the window's rows are
  * replaced, each occurrence keyed by its position among the collaborator's occurrences
- * of the day.
+ * of the day. One CPF's records (a duplicate, a re-hire) are kept apart by collaborator_record.
  */
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
   inconsistencies: {
     table: 'inconsistencies',
-    key: ['company_cnpj', 'cpf', 'occurrence_date', 'seq'],
+    key: ['company_cnpj', 'cpf', 'collaborator_record', 'occurrence_date', 'seq'],
     columns: {
       company_cnpj: 'text',
       cpf: 'text',
+      collaborator_record: 'text',
       occurrence_date: 'date',
       seq: 'int4',
       inconsistency_type: 'text',
@@ -37,10 +39,12 @@ export const inconsistencies = defineResource({
       people: (c) => [c],
       rows(c, out, x) {
         const seq = sequencer();
+        const record = collaboratorRecord(c);
         for (const o of c.occurrences) {
           out.inconsistencies({
             company_cnpj: x.company,
             cpf: c.national_registry,
+            collaborator_record: record,
             occurrence_date: o.date,
             seq: seq(o.date),
             inconsistency_type: o.type,

@@ -53,5 +53,5 @@ export const CATALOG: Readonly<Record<Resource, ResourceDeclaration>> = Object.f
 });
 
 export type { ReadKind, ResourceDeclaration, Window } from './declaration.js';
-export { SEEN_COLLABORATORS, collaboratorRow } from './collaborators.js';
+export { SEEN_COLLABORATORS, collaboratorRecord, collaboratorRow } from './collaborators.js';
 export { companyRows } from './companies.js';

@@ -1,9 +1,10 @@
 /**
- * Tardiness (spec 2.8, `tardiness`): one row per collaborator and day, the window's rows
+ * Tardiness (spec 2.8, `tardiness`): one row per collaborator record and day, the window's rows
  * replaced — a late arrival the API no longer lists is removed.
  */
 import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
+import { collaboratorRecord } from './collaborators.js';
 import { defineResource, readOf } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
@@ -15,8 +16,8 @@ function clockTime(field: string, value: string): string {
 const tables = {
   tardiness: {
     table: 'tardiness',
-    key: ['company_cnpj', 'cpf', 'work_date'],
-    columns: { company_cnpj: 'text', cpf: 'text', work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
+    key: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
+    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
     missing: { mode: 'delete', where: inWindow('work_date') },
   },
 } as const satisfies Record<string, TableSpec>;
@@ -25,16 +26,19 @@ const tables = {
 export const tardiness = defineResource({
   read: 'month',
   tables,
+  marts: { days: true },
   reads: [
     readOf(tables, {
       endpoint: 'tardiness',
       query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
       people: (c) => [c],
       rows(c, out, x) {
+        const record = collaboratorRecord(c);
         for (const t of c.tardiness) {
           out.tardiness({
             company_cnpj: x.company,
             cpf: c.national_registry,
+            collaborator_record: record,
             work_date: t.date,
             // spec 2.8: clock times HH:MM of the day, company local time
             journey_in: clockTime('journey_in', t.journey_in),

@@ -13,7 +13,8 @@ import { DateRangeExceededError, TimeoutError } from '../api/errors.js';
 import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
-import { SEEN_COLLABORATORS, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
+import { SEEN_COLLABORATORS, collaboratorRecord, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
+import { todayIn } from '../util/time.js';
 import { normalizeCpf } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
 import { recordRejected } from '../ops/metrics.js';
@@ -25,6 +26,8 @@ import { createLocalTimeConverter } from '../warehouse/local-time.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { upholdPrivacy } from '../warehouse/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
+import { keepMartsCurrent } from '../marts/upkeep.js';
+import { stageName } from '../warehouse/staging.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import type { Removal } from './job-data.js';
 import { publishLoadSpan } from './loader-timing.js';
@@ -213,18 +216,24 @@ async function mergeAll(
     }
   }
   if (refused.length > 0) throw new MassRemovals(refused);
-  if (addsSeen) tables.collaborators = await mergeSeen(ctx, client, staging, writer, scope);
+  const seen = addsSeen ? await mergeSeen(ctx, client, staging, writer, scope) : undefined;
+  if (seen) tables.collaborators = seen;
   if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
   const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
   await recordRejections(client, ctx.schema, key, writer.rejections);
+  const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
+  if (req.window) await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
+  // The marts, from what this load changed (its window is recorded: it is covered now).
+  const marts = await keepMartsCurrent(
+    client,
+    { schema: ctx.schema, company: req.company, zone: req.timezone, window: req.window, tables: loaded, seen, stage: stageName },
+    declaration.marts,
+  );
+  if (marts) ctx.logger.debug({ marts }, 'marts kept current');
   // Privacy, in the same transaction and after everything this load wrote (rejected
-  // records included): people erased in this company stay erased, and new CPFs get
-  // their pseudonym (docs/privacy.md).
+  // records and marts included): people erased in this company stay erased, and new
+  // CPFs get their pseudonym (docs/privacy.md).
   await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-  if (req.window) {
-    const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
-    await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
-  }
   await flushDrift(client, ctx.schema);
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
@@ -233,14 +242,23 @@ async function mergeAll(
 /** The stage of the collaborator blocks a load of period data saw. */
 const SEEN_STAGE = 'stage_seen_collaborators';
 
+/** The key of a collaborator record in the sets below. */
+const recordKey = (cpf: string, record: string) => `${cpf}\u001f${record}`;
+
 /**
- * The CPFs `company` already has in `collaborators`. Blocks of these are not staged: a seen
- * collaborator is only ever added, never overwritten, so staging and merging them would
- * change nothing (a CPF another load adds meanwhile is met by the merge's ON CONFLICT).
+ * The collaborator records `company` already has in `collaborators`, with the day their
+ * attributes are known to hold (null for a listed record: the list overrides period
+ * data). A block of one of these is staged only when it is newer than that day, since
+ * nothing else would change (a record another load adds meanwhile is met by the
+ * merge's ON CONFLICT).
  */
-async function knownCollaborators(client: pg.PoolClient, schema: string, company: string): Promise<Set<string>> {
-  const { rows } = await client.query<{ cpf: string }>(`SELECT cpf FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1`, [company]);
-  return new Set(rows.map((r) => r.cpf));
+async function knownCollaborators(client: pg.PoolClient, schema: string, company: string): Promise<Map<string, string | null>> {
+  const { rows } = await client.query<{ cpf: string; collaborator_record: string; active: boolean; as_of: string | null }>(
+    `SELECT cpf, collaborator_record, active, attributes_as_of::text AS as_of FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1`,
+    [company],
+  );
+  // A listed record never takes period data: as if its attributes held forever.
+  return new Map(rows.map((r) => [recordKey(r.cpf, r.collaborator_record), r.active ? '9999-12-31' : r.as_of]));
 }
 
 /** Adds the collaborators the load saw and the warehouse lacked; counts every one it saw. */
@@ -272,23 +290,26 @@ class ElementWriter {
   /** The staging's tables (the collaborators seen last, when the load adds them). */
   readonly #tables: readonly StagedTable[];
   readonly #emit: Emitters<Record<string, TableSpec>>;
-  /** CPFs of the collaborator blocks seen so far, when the load adds them (see {@link knownCollaborators}). */
+  /** Records of the collaborator blocks seen so far, when the load adds them (see {@link knownCollaborators}). */
   readonly #seen: Set<string> | undefined;
-  /** Of those, the ones the warehouse had before the load. */
-  readonly #known: ReadonlySet<string>;
+  /** The records the warehouse had before the load, with the day their attributes hold. */
+  readonly #known: ReadonlyMap<string, string | null>;
+  /** The company's today: no period data speaks of a later day. */
+  readonly #today: string;
   readonly #toUtc: (local: string) => string;
   readonly #storeBinaries: boolean;
   readonly #asSent = new WeakMap<object, string>();
   readonly #contexts = new WeakMap<CallTarget, RowContext>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
 
-  /** `known`: the CPFs the company's collaborators hold, when the load adds the blocks it sees. */
-  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], known: ReadonlySet<string> | undefined, storeBinaries: boolean) {
+  /** `known`: the records the company's collaborators hold, when the load adds the blocks it sees. */
+  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], known: ReadonlyMap<string, string | null> | undefined, storeBinaries: boolean) {
     this.#req = req;
     this.#staging = staging;
     this.#tables = staging.tables();
     this.#seen = known ? new Set() : undefined;
-    this.#known = known ?? new Set();
+    this.#known = known ?? new Map();
+    this.#today = todayIn(req.timezone);
     this.#toUtc = createLocalTimeConverter(req.timezone);
     this.#storeBinaries = storeBinaries;
     const emit: Record<string, (row: StagedRow) => void> = {};
@@ -332,9 +353,17 @@ class ElementWriter {
       }
       const sent = (rawPeople[i] as { national_registry?: unknown } | undefined)?.national_registry;
       if (sent !== undefined && String(sent) !== p.national_registry) this.#asSent.set(p, String(sent));
-      if (this.#seen && !this.#seen.has(p.national_registry)) {
-        this.#seen.add(p.national_registry);
-        if (!this.#known.has(p.national_registry)) this.#tables.at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null));
+      if (this.#seen) {
+        const key = recordKey(p.national_registry, collaboratorRecord(p));
+        if (!this.#seen.has(key)) {
+          this.#seen.add(key);
+          // The day the block speaks of: the end of the call's window or its day.
+          const asOf = minDay(target.window?.to ?? target.date ?? this.#req.window?.to ?? this.#today, this.#today);
+          const known = this.#known.get(key);
+          if (known === undefined || known === null || known < asOf) {
+            this.#tables.at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null, asOf));
+          }
+        }
       }
     });
     const problem = read.mismatch?.(value as never, target);
@@ -422,6 +451,9 @@ class ElementWriter {
     this.#protect.all = true;
   }
 }
+
+/** The earlier of two days (`YYYY-MM-DD`). */
+const minDay = (a: string, b: string) => (a < b ? a : b);
 
 /** True for failures a smaller window may avoid, when they came before any element. */
 function isSplittable(err: unknown): boolean {

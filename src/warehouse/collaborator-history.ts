@@ -1,11 +1,12 @@
 /**
- * SCD type 2 history of collaborators (the tracked attributes: registration, e-mail,
- * name, occupation, department, team, unit), kept from the authoritative list
+ * SCD type 2 history of collaborator records (the tracked attributes: registration,
+ * e-mail, name, occupation, department, team, unit), kept from the authoritative list
  * (`GET collaborator`) staged for a load: open versions whose attributes differ from
- * the list are closed, then a version is opened for every listed collaborator left
- * without one. Two statements, because the partial unique index on open versions is
- * checked row by row. Collaborators seen only in period data never open history: old
- * windows carry old or duplicate records.
+ * the list are closed, then a version is opened for every listed record left without
+ * one. Versions are kept per record, so two concurrent records of one CPF never close
+ * each other's. Two statements, because the partial unique index on open versions is
+ * checked row by row. Records seen only in period data never open history: old windows
+ * carry old or duplicate records.
  */
 import { quoteIdent } from './db.js';
 import type { MergeClient, TableStats } from './merge.js';
@@ -23,16 +24,16 @@ export function buildHistoryStatements(schema: string, companyCnpj: string, stag
     close: {
       text:
         `WITH closed AS (\n  UPDATE ${history} AS h SET valid_to = now(), synced_at = now()\n  FROM ${src} s\n` +
-        `  WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.valid_to IS NULL AND ${tracked('h')} IS DISTINCT FROM ${tracked('s')}\n  RETURNING 1\n)\n` +
+        `  WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.collaborator_record = s.collaborator_record AND h.valid_to IS NULL AND ${tracked('h')} IS DISTINCT FROM ${tracked('s')}\n  RETURNING 1\n)\n` +
         `SELECT (SELECT count(*) FROM closed)::int AS closed`,
       values: [companyCnpj],
     },
     open: {
       text:
-        `WITH opened AS (\n  INSERT INTO ${history} (company_cnpj, cpf, valid_from, valid_to, ${TRACKED_ATTRIBUTES.join(', ')}, synced_at)\n` +
-        `  SELECT DISTINCT ON (s.cpf) $1, s.cpf, now(), NULL, ${TRACKED_ATTRIBUTES.map((a) => `s.${a}`).join(', ')}, now() FROM ${src} s\n` +
-        `  WHERE NOT EXISTS (SELECT 1 FROM ${history} h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.valid_to IS NULL)\n` +
-        `  ORDER BY s.cpf, s.ctid DESC\n  RETURNING 1\n)\n` +
+        `WITH opened AS (\n  INSERT INTO ${history} (company_cnpj, cpf, collaborator_record, valid_from, valid_to, ${TRACKED_ATTRIBUTES.join(', ')}, synced_at)\n` +
+        `  SELECT DISTINCT ON (s.cpf, s.collaborator_record) $1, s.cpf, s.collaborator_record, now(), NULL, ${TRACKED_ATTRIBUTES.map((a) => `s.${a}`).join(', ')}, now() FROM ${src} s\n` +
+        `  WHERE NOT EXISTS (SELECT 1 FROM ${history} h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.collaborator_record = s.collaborator_record AND h.valid_to IS NULL)\n` +
+        `  ORDER BY s.cpf, s.collaborator_record, s.ctid DESC\n  RETURNING 1\n)\n` +
         `SELECT (SELECT count(*) FROM ${src})::int AS received, (SELECT count(*) FROM opened)::int AS opened`,
       values: [companyCnpj],
     },

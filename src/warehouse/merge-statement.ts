@@ -140,7 +140,8 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
     // ROW() keeps a one-column comparison a row comparison.
     onConflict =
       `ON CONFLICT (${conflictTarget}) DO UPDATE SET ${updates.join(', ')}\n` +
-      `    WHERE ROW(${oldRow.join(', ')}) IS DISTINCT FROM ROW(${newRow.join(', ')})`;
+      `    WHERE ROW(${oldRow.join(', ')}) IS DISTINCT FROM ROW(${newRow.join(', ')})` +
+      (spec.updateWhen ? ` AND (${spec.updateWhen})` : '');
   }
   const text =
     `WITH up AS (\n  INSERT INTO ${target(schema, spec)} AS t (${insertCols.join(', ')})\n` +

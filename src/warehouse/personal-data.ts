@@ -93,14 +93,25 @@ const shown = (category: PersonalDataCategory, note?: string): ColumnClass => ({
 /** A column whose name looks personal but whose content is not personal data. */
 const notPersonal = (note: string): ColumnClass => ({ category: null, analyst: 'shown', note });
 
-const collaboratorAttributes = {
-  registration_number: omitted('identifier', 'registration (matrícula) number'),
-  email: omitted('contact'),
-  name: omitted('name'),
+/** The CPF of a per-record row and the record it belongs to. */
+const person = (note?: string) =>
+  ({
+    cpf: cpf(),
+    collaborator_record: shown('employment', note ?? 'admission date of the record, telling two records of one CPF apart'),
+  }) as const;
+
+const employmentAttributes = {
   occupation: shown('employment'),
   department: shown('employment'),
   team: shown('employment'),
   business_unit: shown('employment'),
+} as const;
+
+const collaboratorAttributes = {
+  registration_number: omitted('identifier', 'registration (matrícula) number'),
+  email: omitted('contact'),
+  name: omitted('name'),
+  ...employmentAttributes,
 } as const;
 
 /** Lookup lists whose label is `name` (the others' is `description`), spec 2.4. */
@@ -148,7 +159,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   collaborators: {
     preserve: ['first_seen_at'],
     columns: {
-      cpf: cpf(),
+      ...person(),
       ...collaboratorAttributes,
       admission_date: shown('employment'),
       pis: omitted('identifier', 'PIS social-security number'),
@@ -157,22 +168,21 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   collaborator_history: {
     onReturn: 'keep',
-    columns: { cpf: cpf(), ...collaboratorAttributes },
+    columns: { ...person(), ...collaboratorAttributes },
   },
   punches: {
     columns: {
-      cpf: cpf(),
+      ...person('admission date of the record the punch was listed under'),
       adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
       adjusted_by: omitted('name', 'name of the manager who adjusted the punch'),
       has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
-      collaborator_record: shown('employment', 'admission date of the record the punch was listed under'),
       latitude: omitted('location', 'where the punch was made'),
       longitude: omitted('location', 'where the punch was made'),
       address: omitted('location', 'where the punch was made'),
     },
   },
   work_days: {
-    columns: { cpf: cpf(), collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart') },
+    columns: { ...person() },
   },
   audit_photos: {
     excludedFromAnalysts: 'photos of faces (biometric data)',
@@ -182,25 +192,24 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   hour_totals: {
     columns: {
-      cpf: cpf(),
+      ...person(),
       medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis'),
-      collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart'),
     },
   },
-  tardiness: { columns: { cpf: cpf() } },
+  tardiness: { columns: { ...person() } },
   adjustment_requests: {
     columns: {
-      cpf: cpf(),
+      ...person(),
       collaborator_reason: omitted('free_text', "the collaborator's justification"),
       manager_observation: omitted('free_text', "the manager's observation"),
       approved_by: omitted('name', 'name of the manager who decided'),
     },
   },
   inconsistencies: {
-    columns: { cpf: cpf(), justification: omitted('free_text', "the collaborator's justification") },
+    columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
   },
   hour_bank_balances: {
-    columns: { cpf: cpf(), collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart') },
+    columns: { ...person() },
   },
   absences: {
     person: { table: 'absence_collaborators', column: 'absence_id' },
@@ -215,7 +224,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       has_attachment: notPersonal('whether the absence has attachments, not the files'),
     },
   },
-  absence_collaborators: { columns: { cpf: cpf() } },
+  absence_collaborators: { columns: { ...person() } },
   absence_attachments: {
     excludedFromAnalysts: 'medical certificates and other attached documents (health data)',
     person: { table: 'absence_collaborators', column: 'absence_id' },
@@ -264,16 +273,38 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   daily_attendance: {
     columns: {
-      cpf: cpf(),
+      ...person(),
       collaborator_name: omitted('name', 'current name of the collaborator'),
       department: shown('employment'),
-      collaborator_record: shown('employment', 'admission date of the record, telling two records of one CPF apart'),
     },
   },
   monthly_hours: {
     columns: {
-      cpf: cpf(),
+      ...person(),
       medical_certificate_time_hours: shown('health', 'hours covered by medical certificates, without diagnosis'),
+      department: shown('employment', 'department at the time'),
+    },
+  },
+  pushed_dismissals: {
+    columns: { cpf: cpf(), registration_number: omitted('identifier', 'registration (matrícula) number') },
+  },
+  employments: {
+    preserve: ['first_seen_at', 'first_listed_at', 'first_data_on'],
+    columns: {
+      ...person(),
+      admission_date: shown('employment'),
+      registration_number: omitted('identifier', 'registration (matrícula) number'),
+      left_on: shown('employment', 'last day of the employment'),
+    },
+  },
+  employee_daily: { columns: { ...person(), ...employmentAttributes } },
+  monthly_headcount: { columns: { department: shown('employment', 'a department, counted; no person') } },
+  absence_days: { columns: { ...person() } },
+  calendar: {
+    columns: {
+      month_name: notPersonal('name of a month'),
+      day_name: notPersonal('name of a weekday'),
+      holiday_name: notPersonal('name of a national holiday'),
     },
   },
 };

@@ -86,6 +86,12 @@ export interface TableSpec {
   readonly softDelete?: boolean;
   /** `nothing` never changes an existing row (insert-only). Default `update`. */
   readonly onConflict?: 'update' | 'nothing';
+  /**
+   * With `update`: an SQL condition on the existing row `t` and the loaded one
+   * (`excluded`) that must also hold for an existing row to change, e.g. "only rows no
+   * list holds, with newer data". Default: any row whose values differ.
+   */
+  readonly updateWhen?: string;
   /** Reconciliation of a complete answer; absent when missing rows are kept. */
   readonly missing?: MissingRule;
 }

@@ -1,0 +1,342 @@
+/**
+ * The statements that keep the marts current (pure builders; docs/warehouse.md "Marts"):
+ * employment records from the collaborator list and the period data, the day grain
+ * (`employee_daily`) of the days a window covers, the monthly headcount of the months
+ * it touched, and absences expanded to days. Each rewrites exactly the rows its inputs
+ * decide, so running it twice changes nothing.
+ */
+import { quoteIdent } from '../warehouse/db.js';
+import type { BuiltQuery } from '../warehouse/merge-statement.js';
+
+/** Collaborator records, as parallel arrays (CPFs and their `collaborator_record`). */
+export interface RecordKeys {
+  readonly cpfs: readonly string[];
+  readonly records: readonly string[];
+}
+
+/** The days the warehouse holds a company's period data for: the windows of this table loaded whole. */
+export const COVERAGE_TABLE = 'work_days';
+
+/** A shift that names clock times is a work day (as daily_attendance.is_scheduled). */
+const SCHEDULED = `~ '[0-9]:[0-5][0-9]'`;
+
+const T = (schema: string, table: string) => `${quoteIdent(schema)}.${quoteIdent(table)}`;
+
+/** The company's local date of an instant column, with the zone in `$2`. */
+const localDate = (expr: string) => `(${expr} AT TIME ZONE $2)::date`;
+
+/**
+ * Gives every collaborator record of company `$1` its employment row (zone `$2`), and
+ * the admission and registration its collaborators row holds now.
+ */
+export function buildRegisterRecords(schema: string, company: string, zone: string): BuiltQuery {
+  return {
+    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from, first_seen_at)
+SELECT c.company_cnpj, c.cpf, c.collaborator_record, c.admission_date, c.registration_number,
+       coalesce(c.admission_date, ${localDate('c.first_seen_at')}), c.first_seen_at
+  FROM ${T(schema, 'collaborators')} c WHERE c.company_cnpj = $1
+ON CONFLICT (company_cnpj, cpf, collaborator_record) DO UPDATE
+   SET admission_date = excluded.admission_date, registration_number = excluded.registration_number,
+       employed_from = CASE WHEN excluded.admission_date IS NOT NULL THEN excluded.admission_date ELSE least(e.employed_from, e.first_data_on) END,
+       synced_at = now()
+ WHERE (e.admission_date, e.registration_number) IS DISTINCT FROM (excluded.admission_date, excluded.registration_number)
+RETURNING e.cpf, e.collaborator_record`,
+    values: [company, zone],
+  };
+}
+
+/**
+ * The records of the staged list `stage` are listed now; the others of company `$1` are
+ * not, and their collaborators row takes the day they were last listed as
+ * `attributes_as_of` (zone `$2`), so only newer period data changes it.
+ */
+export function buildListing(schema: string, company: string, zone: string, stage: string): BuiltQuery {
+  const s = quoteIdent(stage);
+  return {
+    text: `WITH listed AS (
+  UPDATE ${T(schema, 'employments')} e
+     SET is_listed = true, first_listed_at = coalesce(e.first_listed_at, now()), last_listed_at = now(), synced_at = now()
+   WHERE e.company_cnpj = $1 AND EXISTS (SELECT 1 FROM ${s} s WHERE s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record)
+  RETURNING 1
+), unlisted AS (
+  UPDATE ${T(schema, 'employments')} e SET is_listed = false, synced_at = now()
+   WHERE e.company_cnpj = $1 AND e.is_listed
+     AND NOT EXISTS (SELECT 1 FROM ${s} s WHERE s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record)
+  RETURNING e.cpf, e.collaborator_record, ${localDate('e.last_listed_at')} AS last_listed_on
+), stamped AS (
+  UPDATE ${T(schema, 'collaborators')} c SET attributes_as_of = u.last_listed_on
+    FROM unlisted u WHERE c.company_cnpj = $1 AND c.cpf = u.cpf AND c.collaborator_record = u.collaborator_record
+     AND NOT c.active AND c.attributes_as_of IS NULL
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM listed)::int AS listed, (SELECT count(*) FROM unlisted)::int AS unlisted, (SELECT count(*) FROM stamped)::int AS stamped`,
+    values: [company, zone],
+  };
+}
+
+/** Widens the first and last day of period data of company `$1`'s records by the days of `work_days` in `$3`..`$4`. */
+export function buildDataDays(schema: string, company: string, from: string, to: string): BuiltQuery {
+  return {
+    text: `UPDATE ${T(schema, 'employments')} e
+   SET first_data_on = least(e.first_data_on, d.first_day), last_data_on = greatest(e.last_data_on, d.last_day),
+       employed_from = CASE WHEN e.admission_date IS NULL THEN least(e.employed_from, d.first_day) ELSE e.employed_from END,
+       synced_at = now()
+  FROM (SELECT cpf, collaborator_record, min(work_date) AS first_day, max(work_date) AS last_day
+          FROM ${T(schema, COVERAGE_TABLE)}
+         WHERE company_cnpj = $1 AND work_date BETWEEN $2::date AND $3::date AND deleted_at IS NULL
+         GROUP BY cpf, collaborator_record) d
+ WHERE e.company_cnpj = $1 AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
+   AND (e.first_data_on IS DISTINCT FROM least(e.first_data_on, d.first_day) OR e.last_data_on IS DISTINCT FROM greatest(e.last_data_on, d.last_day))
+RETURNING e.cpf, e.collaborator_record`,
+    values: [company, from, to],
+  };
+}
+
+/**
+ * Sets `left_on` of company `$1`'s records (zone `$2`): null while listed; else the
+ * dismissal punchline pushed for the record, else the last day of its period data, else
+ * the day it was last listed. Nothing is inferred for a company whose list was never
+ * synced (nobody can be known to have left). Returns the records whose `left_on` changed.
+ */
+export function buildLeaving(schema: string, company: string, zone: string): BuiltQuery {
+  const e = T(schema, 'employments');
+  return {
+    text: `WITH listed_once AS (
+  SELECT EXISTS (SELECT 1 FROM ${e} WHERE company_cnpj = $1 AND first_listed_at IS NOT NULL) AS yes
+), pushed AS (
+  -- A dismissal acts on the record of its CPF (or registration number) admitted last on or before its date.
+  SELECT DISTINCT ON (p.id) p.id, r.cpf, r.collaborator_record, p.dismissal_date
+    FROM ${T(schema, 'pushed_dismissals')} p
+    JOIN ${e} r ON r.company_cnpj = p.company_cnpj
+     AND (p.cpf = r.cpf OR (p.cpf IS NULL AND p.registration_number = r.registration_number))
+     AND (p.registration_number IS NULL OR p.cpf IS NULL OR p.registration_number IS NOT DISTINCT FROM r.registration_number)
+     AND coalesce(r.admission_date, '-infinity'::date) <= p.dismissal_date
+   WHERE p.company_cnpj = $1
+   ORDER BY p.id, r.admission_date DESC NULLS LAST
+), dismissal AS (
+  SELECT DISTINCT ON (cpf, collaborator_record) cpf, collaborator_record, dismissal_date
+    FROM pushed ORDER BY cpf, collaborator_record, dismissal_date DESC
+), decided AS (
+  SELECT r.cpf, r.collaborator_record,
+         CASE WHEN r.is_listed OR NOT l.yes THEN NULL
+              ELSE coalesce(d.dismissal_date, r.last_data_on, ${localDate('r.last_listed_at')}, ${localDate('r.first_seen_at')}) END AS left_on,
+         CASE WHEN r.is_listed OR NOT l.yes THEN NULL WHEN d.dismissal_date IS NOT NULL THEN 'dismissal' ELSE 'inferred' END AS source
+    FROM ${e} r CROSS JOIN listed_once l
+    LEFT JOIN dismissal d ON d.cpf = r.cpf AND d.collaborator_record = r.collaborator_record
+   WHERE r.company_cnpj = $1
+)
+UPDATE ${e} r SET left_on = d.left_on, left_on_source = d.source, synced_at = now()
+  FROM decided d
+ WHERE r.company_cnpj = $1 AND r.cpf = d.cpf AND r.collaborator_record = d.collaborator_record
+   AND (r.left_on, r.left_on_source) IS DISTINCT FROM (d.left_on, d.source)
+RETURNING r.cpf, r.collaborator_record`,
+    values: [company, zone],
+  };
+}
+
+/** The records of company `$1` whose history this transaction opened or closed a version of. */
+export function buildHistoryChanged(schema: string, company: string): BuiltQuery {
+  return {
+    text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, 'collaborator_history')}
+ WHERE company_cnpj = $1 AND (valid_from = now() OR valid_to = now())`,
+    values: [company],
+  };
+}
+
+/** First and last day of company `$1`'s coverage (null when none). */
+export function buildCoverageBounds(schema: string, company: string): BuiltQuery {
+  return {
+    text: `SELECT min(window_start)::text AS first_day, max(window_end)::text AS last_day FROM ${T(schema, 'window_loads')}
+ WHERE company_cnpj = $1 AND table_name = $2`,
+    values: [company, COVERAGE_TABLE],
+  };
+}
+
+/** What a rewrite of the day grain covers. */
+export interface DailyScope {
+  readonly company: string;
+  /** IANA zone of the company: which day is today. */
+  readonly zone: string;
+  readonly from: string;
+  readonly to: string;
+  /** Only these records (default: every record of the company). */
+  readonly only?: RecordKeys;
+}
+
+/** `AND (alias.cpf, alias.collaborator_record)` among the records of `$5`/`$6`, when the scope names them. */
+function onlyRecords(scope: DailyScope, alias: string): string {
+  return scope.only
+    ? ` AND (${alias}.cpf, ${alias}.collaborator_record) IN (SELECT * FROM unnest($5::text[], $6::text[]))`
+    : '';
+}
+
+function dailyValues(scope: DailyScope): unknown[] {
+  const base = [scope.company, scope.zone, scope.from, scope.to];
+  return scope.only ? [...base, scope.only.cpfs, scope.only.records] : base;
+}
+
+/**
+ * Rewrites `employee_daily` of the scope: one row per record and covered day it was
+ * employed (employed_from ≤ day ≤ left_on, and not after today), attributes as of the
+ * day and the day's measures. Rows whose values did not change are left as they are;
+ * rows of the scope no longer employed or covered are deleted. Two statements: the
+ * upsert, then the delete of what it did not write.
+ */
+export function buildDailyRefresh(schema: string, scope: DailyScope): { upsert: BuiltQuery; prune: BuiltQuery } {
+  const t = (name: string) => T(schema, name);
+  const grid = `today AS (SELECT ${localDate('now()')} AS d),
+cov AS (
+  SELECT DISTINCT g::date AS day
+    FROM ${t('window_loads')} w CROSS JOIN today
+   CROSS JOIN LATERAL generate_series(greatest(w.window_start, $3::date), least(w.window_end, $4::date, today.d), interval '1 day') g
+   WHERE w.company_cnpj = $1 AND w.table_name = '${COVERAGE_TABLE}' AND w.window_start <= $4::date AND w.window_end >= $3::date
+),
+grid AS (
+  SELECT e.cpf, e.collaborator_record, c.day
+    FROM ${t('employments')} e JOIN cov c ON c.day >= e.employed_from AND (e.left_on IS NULL OR c.day <= e.left_on)
+   WHERE e.company_cnpj = $1${onlyRecords(scope, 'e')}
+)`;
+  const upsert = `WITH ${grid},
+punch_counts AS (
+  SELECT cpf, collaborator_record, work_date, count(*)::int AS n FROM ${t('punches')}
+   WHERE company_cnpj = $1 AND work_date BETWEEN $3::date AND $4::date AND deleted_at IS NULL
+   GROUP BY cpf, collaborator_record, work_date
+),
+absent AS (
+  SELECT cpf, collaborator_record, absence_date, array_agg(absence_type ORDER BY absence_id) AS types FROM ${t('absence_days')}
+   WHERE company_cnpj = $1 AND absence_date BETWEEN $3::date AND $4::date
+   GROUP BY cpf, collaborator_record, absence_date
+),
+versions AS (
+  SELECT cpf, collaborator_record, ${localDate('valid_from')} AS from_day,
+         coalesce(${localDate('valid_to')}, 'infinity'::date) AS to_day,
+         valid_from = min(valid_from) OVER (PARTITION BY cpf, collaborator_record) AS earliest,
+         department, occupation, team, business_unit
+    FROM ${t('collaborator_history')} WHERE company_cnpj = $1
+)
+INSERT INTO ${t('employee_daily')} AS x (company_cnpj, cpf, collaborator_record, work_date, department, occupation, team, business_unit,
+  attributes_basis, is_scheduled, worked_seconds, punch_count, late_seconds, is_late, on_leave, absence_types, is_absent, overtime_seconds, is_day_over)
+SELECT $1, g.cpf, g.collaborator_record, g.day,
+       coalesce(v.department, c.department), coalesce(v.occupation, c.occupation),
+       CASE WHEN v.cpf IS NULL THEN c.team ELSE v.team END, coalesce(v.business_unit, c.business_unit),
+       CASE WHEN v.cpf IS NULL THEN 'period_data' WHEN g.day < v.from_day THEN 'before_history' ELSE 'history' END,
+       wd.shift ${SCHEDULED}, wd.worked_seconds, coalesce(pc.n, 0), coalesce(td.late_seconds, 0), td.cpf IS NOT NULL,
+       ab.types IS NOT NULL, ab.types,
+       CASE WHEN g.day < today.d THEN wd.shift ${SCHEDULED} AND coalesce(pc.n, 0) = 0 AND ab.types IS NULL END,
+       hb.total_overtime_seconds, g.day < today.d
+  FROM grid g CROSS JOIN today
+  LEFT JOIN ${t('work_days')} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
+        AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL
+  LEFT JOIN punch_counts pc ON pc.work_date = g.day AND pc.cpf = g.cpf AND pc.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
+        AND hb.collaborator_record = g.collaborator_record AND hb.deleted_at IS NULL
+  LEFT JOIN absent ab ON ab.absence_date = g.day AND ab.cpf = g.cpf AND ab.collaborator_record = g.collaborator_record
+  LEFT JOIN versions v ON v.cpf = g.cpf AND v.collaborator_record = g.collaborator_record AND g.day < v.to_day AND (g.day >= v.from_day OR v.earliest)
+  LEFT JOIN ${t('collaborators')} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
+ON CONFLICT (company_cnpj, work_date, cpf, collaborator_record) DO UPDATE
+   SET department = excluded.department, occupation = excluded.occupation, team = excluded.team, business_unit = excluded.business_unit,
+       attributes_basis = excluded.attributes_basis, is_scheduled = excluded.is_scheduled, worked_seconds = excluded.worked_seconds,
+       punch_count = excluded.punch_count, late_seconds = excluded.late_seconds, is_late = excluded.is_late, on_leave = excluded.on_leave,
+       absence_types = excluded.absence_types, is_absent = excluded.is_absent, overtime_seconds = excluded.overtime_seconds,
+       is_day_over = excluded.is_day_over, synced_at = now()
+ WHERE (x.department, x.occupation, x.team, x.business_unit, x.attributes_basis, x.is_scheduled, x.worked_seconds, x.punch_count,
+        x.late_seconds, x.is_late, x.on_leave, x.absence_types, x.is_absent, x.overtime_seconds, x.is_day_over)
+       IS DISTINCT FROM
+       (excluded.department, excluded.occupation, excluded.team, excluded.business_unit, excluded.attributes_basis, excluded.is_scheduled,
+        excluded.worked_seconds, excluded.punch_count, excluded.late_seconds, excluded.is_late, excluded.on_leave, excluded.absence_types,
+        excluded.is_absent, excluded.overtime_seconds, excluded.is_day_over)
+RETURNING x.work_date`;
+  const prune = `WITH ${grid}
+DELETE FROM ${t('employee_daily')} x
+ WHERE x.company_cnpj = $1 AND x.work_date BETWEEN $3::date AND $4::date${onlyRecords(scope, 'x')}
+   AND NOT EXISTS (SELECT 1 FROM grid g WHERE g.day = x.work_date AND g.cpf = x.cpf AND g.collaborator_record = x.collaborator_record)
+RETURNING x.work_date`;
+  const values = dailyValues(scope);
+  return {
+    upsert: { text: `WITH written AS (\n${upsert}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`, values },
+    prune: { text: `WITH gone AS (\n${prune}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM gone`, values },
+  };
+}
+
+/** The first day of the month of `day` (`YYYY-MM-DD`). */
+export function monthOf(day: string): string {
+  return `${day.slice(0, 7)}-01`;
+}
+
+/**
+ * Rewrites `monthly_headcount` of company `$1` for the months `$2`..`$3` (first days)
+ * from `employee_daily` and `employments`: per department as of each day, headcount on
+ * the month's first and last covered day, the average over its covered days, hires,
+ * leavers and turnover.
+ */
+export function buildHeadcountRefresh(schema: string, company: string, firstMonth: string, lastMonth: string): { delete: BuiltQuery; insert: BuiltQuery } {
+  const t = (name: string) => T(schema, name);
+  const values = [company, firstMonth, lastMonth];
+  const range = `work_date BETWEEN $2::date AND ($3::date + interval '1 month' - interval '1 day')::date`;
+  return {
+    delete: { text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`, values },
+    insert: {
+      text: `WITH days AS (
+  SELECT date_trunc('month', work_date)::date AS month, min(work_date) AS first_day, max(work_date) AS last_day, count(DISTINCT work_date)::int AS n
+    FROM ${t('employee_daily')} WHERE company_cnpj = $1 AND ${range}
+   GROUP BY 1
+)
+INSERT INTO ${t('monthly_headcount')} (company_cnpj, department, month, first_day, last_day, days_covered, headcount_first_day,
+  headcount_last_day, average_headcount, hires, leavers, turnover_rate)
+SELECT $1, coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n,
+       count(*) FILTER (WHERE d.work_date = m.first_day)::int, count(*) FILTER (WHERE d.work_date = m.last_day)::int,
+       round(count(*)::numeric / m.n, 2),
+       count(*) FILTER (WHERE d.work_date = e.employed_from)::int, count(*) FILTER (WHERE d.work_date = e.left_on)::int,
+       round(count(*) FILTER (WHERE d.work_date = e.left_on)::numeric * m.n / count(*), 4)
+  FROM ${t('employee_daily')} d
+  JOIN ${t('employments')} e ON e.company_cnpj = d.company_cnpj AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
+  JOIN days m ON m.month = date_trunc('month', d.work_date)::date
+ WHERE d.company_cnpj = $1 AND d.${range}
+ GROUP BY coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n`,
+      values,
+    },
+  };
+}
+
+/**
+ * Rewrites `absence_days` of company `$1`'s absences that overlap `$2`..`$3` (live or
+ * just deleted): deletes their days, then expands the live ones through the calendar.
+ * Each statement returns the records and the first and last day it touched.
+ */
+export function buildAbsenceDaysRefresh(schema: string, company: string, from: string, to: string): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
+  const t = (name: string) => T(schema, name);
+  const overlapping = `a.company_cnpj = $1 AND a.begins_at_local < ($3::date + 1) AND a.ends_at_local >= $2::date`;
+  const touched = `SELECT count(*)::int AS n, min(absence_date)::text AS first_day, max(absence_date)::text AS last_day,
+       coalesce(array_agg(DISTINCT cpf || E'\\x1f' || collaborator_record), '{}') AS records`;
+  const values = [company, from, to];
+  return {
+    span: {
+      text: `SELECT min(a.begins_at_local)::date::text AS first_day, max(a.ends_at_local)::date::text AS last_day FROM ${t('absences')} a WHERE ${overlapping} AND a.deleted_at IS NULL`,
+      values,
+    },
+    delete: {
+      text: `WITH gone AS (
+  DELETE FROM ${t('absence_days')} d WHERE d.company_cnpj = $1
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t('absences')} a WHERE ${overlapping})
+  RETURNING d.absence_date, d.cpf, d.collaborator_record
+) ${touched} FROM gone`,
+      values,
+    },
+    insert: {
+      text: `WITH made AS (
+  INSERT INTO ${t('absence_days')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
+    paid_leave, full_day, is_weekend, is_holiday, is_business_day)
+  SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, k.calendar_date, a.absence_type_id, a.absence_type,
+         a.paid_leave, a.full_day, k.is_weekend, k.is_holiday, k.is_business_day
+    FROM ${t('absences')} a
+    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
+   WHERE ${overlapping} AND a.deleted_at IS NULL
+  ON CONFLICT DO NOTHING
+  RETURNING absence_date, cpf, collaborator_record
+) ${touched} FROM made`,
+      values,
+    },
+  };
+}
