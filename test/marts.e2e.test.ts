@@ -37,6 +37,10 @@ describe('the analyst marts after a backfill of a source with the quirks of real
   let rt: SyncRuntime;
   let summary: BackfillSummary;
   const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const admin = async (mutation: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${h.emulator.url}/__emulator/mutations/${mutation}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(res.status, await res.text()).toBe(200);
+  };
   const sync = (args: Record<string, unknown>) => runBackfill(rt, parseBackfillArgs({ force: true, ...args }, rt.config), { pollMs: 100 });
 
   /** Each record the model has data of in the range, or lists: when it is employed within the range. */
@@ -44,21 +48,29 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     h.emulator.companies.flatMap((co) =>
       h.emulator.truth
         .collaborators(co.cnpj)
-        .filter((c) => c.admission_date <= TO && (c.listed || c.lastDataDate >= FROM))
+        .filter((c) => c.admission_date! <= TO && (c.listed || c.lastDataDate >= FROM))
         .map((c) => ({
           cnpj: co.cnpj,
           cpf: c.national_registry,
-          record: c.admission_date,
+          record: c.admission_date!,
           department: c.department,
           listed: c.listed,
           leftOn: c.listed ? null : c.lastDataDate,
-          first: max(c.admission_date, FROM),
+          first: max(c.admission_date!, FROM),
           last: c.listed ? TO : min(c.lastDataDate, TO),
         })),
     );
 
+  /** A collaborator dismissed before the first sync: only period data shows it. */
+  let gone: { cnpj: string; cpf: string };
+
   beforeAll(async () => {
     h = await startHarness('marts', { today: TODAY, quirks: true });
+    const cnpj = h.emulator.companies[0]!.cnpj;
+    const people = h.emulator.truth.collaborators(cnpj);
+    const one = people.find((c) => c.listed && c.admission_date! < FROM && people.filter((p) => p.national_registry === c.national_registry).length === 1)!;
+    gone = { cnpj, cpf: one.national_registry };
+    await admin('dismiss', { cnpj, cpf: gone.cpf, date: '2026-09-20' });
     rt = await h.runtime();
     summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, resources: RESOURCES }, rt.config), { pollMs: 200 });
   }, 300_000);
@@ -214,6 +226,105 @@ describe('the analyst marts after a backfill of a source with the quirks of real
       `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || month || '|' || department || '|' || over_time_total_hours as k from $S.monthly_hours`,
     );
     expect(rows.map((r) => r.k).sort()).toEqual(want.sort());
+  });
+
+  it('gives the analyst role the marts with pseudonyms instead of CPFs', async () => {
+    const cols = await q<{ table_name: string; column_name: string }>(
+      `select table_name, column_name from information_schema.columns where table_schema = $1
+          and table_name in ('employments', 'employee_daily', 'monthly_headcount', 'absence_days', 'calendar') order by 1, ordinal_position`,
+      [`${h.schema}_analyst`],
+    );
+    const of = (t: string) => cols.filter((c) => c.table_name === t).map((c) => c.column_name);
+    for (const t of ['employments', 'employee_daily', 'absence_days']) {
+      expect(of(t), t).toContain('cpf_pseudonym');
+      expect(of(t), t).not.toContain('cpf');
+    }
+    expect(of('employments')).not.toContain('registration_number');
+    expect(of('monthly_headcount')).toContain('turnover_rate');
+    expect(of('calendar')).toContain('holiday_name');
+    const [seen] = await q<{ n: number }>(`select count(*)::int as n from "${h.schema}_analyst".employee_daily`);
+    expect(seen!.n).toBeGreaterThan(0);
+  });
+
+  it('rewrites only the day a changed window changes, leaving other days and months as they were', async () => {
+    const [victim] = h.emulator.truth.points(h.emulator.companies[0]!.cnpj, '2026-09-14', '2026-09-18');
+    const before = await q<{ k: string; v: string; n: number }>(
+      `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, xmin::text as v, punch_count as n from $S.employee_daily`,
+    );
+    const heads = await q<{ k: string; v: string }>(`select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount where month <> '2026-09-01'`);
+    const res = await fetch(`${h.emulator.url}/__emulator/mutations/delete-punch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ point_id: victim!.pointId }) });
+    expect(res.status).toBe(200);
+    expect((await sync({ from: '2026-09-01', to: '2026-09-30', resources: 'punches', company: h.emulator.companies[0]!.cnpj })).failed).toBe(0);
+    const after = new Map(
+      (await q<{ k: string; v: string; n: number }>(
+        `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, xmin::text as v, punch_count as n from $S.employee_daily`,
+      )).map((r) => [r.k, r]),
+    );
+    const changed = before.filter((r) => after.get(r.k)?.v !== r.v);
+    expect(changed.map((r) => r.k)).toEqual([expect.stringMatching(new RegExp(`\\|${victim!.cpf}\\|[0-9-]*\\|${victim!.datetime.slice(0, 10)}$`))]);
+    expect(after.get(changed[0]!.k)!.n).toBe(changed[0]!.n - 1);
+    expect(after.size).toBe(before.length);
+    const headsAfter = new Map((await q<{ k: string; v: string }>(`select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount`)).map((r) => [r.k, r.v]));
+    expect(heads.filter((r) => headsAfter.get(r.k) !== r.v)).toEqual([]);
+  });
+
+  it('gives a record only period data shows the attributes of newer data, and keeps them against older data', async () => {
+    const { cnpj } = gone;
+    const month = '2026-09-01';
+    const monthEnd = '2026-09-30';
+    const update = (department: string) => admin('update-collaborator', { cnpj, cpf: gone.cpf, department });
+    const stored = async () =>
+      (await q<{ department: string; as_of: string }>(`select department, attributes_as_of::text as as_of from $S.collaborators where company_cnpj = $1 and cpf = $2`, [
+        cnpj,
+        gone.cpf,
+      ]))[0]!;
+    await update('Depto Mais Novo');
+    expect((await sync({ from: month, to: monthEnd, resources: 'punches', company: cnpj })).failed).toBe(0);
+    expect(await stored()).toEqual({ department: 'Depto Mais Novo', as_of: monthEnd });
+    const days = await q<{ department: string; basis: string }>(
+      `select distinct department, attributes_basis as basis from $S.employee_daily where company_cnpj = $1 and cpf = $2`,
+      [cnpj, gone.cpf],
+    );
+    expect(days).toEqual([{ department: 'Depto Mais Novo', basis: 'period_data' }]);
+    // An older window carries what the source says now, but it speaks of an older day: it does not overwrite.
+    await update('Depto Antigo');
+    expect((await sync({ from: '2026-08-01', to: '2026-08-31', resources: 'punches', company: cnpj })).failed).toBe(0);
+    expect(await stored()).toEqual({ department: 'Depto Mais Novo', as_of: monthEnd });
+  });
+
+  it('shows every absence of a day in daily_attendance, not only the earliest', async () => {
+    const cnpj = h.emulator.companies[0]!.cnpj;
+    const [a] = h.emulator.truth.absences(cnpj, '2026-09-01', '2026-09-30').filter((x) => x.collaborators.length === 1 && x.beginDate >= '2026-09-01');
+    expect(a).toBeDefined();
+    const api = rt.client('default').api;
+    const types = await api.listAbsenceTypes();
+    const other = types.find((t) => t.description !== a!.type)!;
+    await api.createAbsence({
+      national_registry: [a!.collaborators[0]!.cpf],
+      absence_type_id: other.id,
+      description: 'Segunda ausência',
+      details: 'sobreposta',
+      begin_date: a!.beginDate,
+      end_date: a!.beginDate,
+      paid: true,
+      full_day: true,
+      sum_on_work_time: false,
+      sum_total_on_work_time: false,
+    });
+    expect((await sync({ from: '2026-09-01', to: '2026-09-30', resources: 'absences', company: cnpj })).failed).toBe(0);
+    const rows = await q<{ types: string[]; first: string; leave: boolean; absent: boolean | null }>(
+      `select absence_types as types, absence_type as first, on_leave as leave, is_absent as absent from $S.daily_attendance
+        where company_cnpj = $1 and cpf = $2 and collaborator_record = $4 and work_date = $3`,
+      [cnpj, a!.collaborators[0]!.cpf, a!.beginDate, a!.collaborators[0]!.admissionDate],
+    );
+    expect(rows).toHaveLength(1);
+    expect([...rows[0]!.types].sort()).toEqual([a!.type, other.description].sort());
+    expect(rows[0]).toMatchObject({ leave: true, absent: false });
+    const [daily] = await q<{ types: string[] }>(
+      `select absence_types as types from $S.employee_daily where company_cnpj = $1 and cpf = $2 and collaborator_record = $4 and work_date = $3`,
+      [cnpj, a!.collaborators[0]!.cpf, a!.beginDate, a!.collaborators[0]!.admissionDate],
+    );
+    expect([...daily!.types].sort()).toEqual([a!.type, other.description].sort());
   });
 
   it('does not churn the history of two concurrent records of one CPF across repeated list syncs', async () => {

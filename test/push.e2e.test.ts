@@ -260,6 +260,9 @@ describe('push dismissals', () => {
     expect(sent[1]).toBe(4);
     const bNow = h.emulator.truth.collaborators(hq).find((p) => p.national_registry === b.national_registry)!;
     expect(bNow).toMatchObject({ dismissed: true, dismissalDate: '2026-10-30' });
+    // No read shows the date: the warehouse keeps the one sent, for employments.left_on.
+    const recorded = await h.pool.query(`select cpf, registration_number, dismissal_date::text from "${h.schema}".pushed_dismissals where company_cnpj = $1`, [hq]);
+    expect(recorded.rows).toEqual([{ cpf: b.national_registry, registration_number: null, dismissal_date: '2026-10-30' }]);
     expect(again.result.counts.created).toBe(0);
     expect(outcomes(again).filter(([, o]) => o === 'skipped').map(([line]) => line)).toEqual([1, 2, 7]);
     expect(sent[2]).toBe(3);
@@ -495,6 +498,10 @@ describe('after push --apply and a worker run', () => {
     expect(await q(`select point_id from ${s('punches')} where company_cnpj = $1 and cpf = $2 and punched_at_local = '2026-10-20 08:00:00' and origin = 'API'`, [hq, a.national_registry])).toHaveLength(1);
     expect(await q(`select cpf from ${s('collaborators')} where company_cnpj = $1 and cpf = $2 and active`, [hq, makeCpf('111444777')])).toHaveLength(1);
     expect(await q(`select cpf from ${s('collaborators')} where company_cnpj = $1 and cpf = $2 and not active`, [hq, active[3]!.national_registry])).toHaveLength(1);
+    // The employment ends on the date punchline sent, not on a day inferred from the data.
+    expect(await q(`select left_on::text, left_on_source from ${s('employments')} where company_cnpj = $1 and cpf = $2`, [hq, active[3]!.national_registry])).toEqual([
+      { left_on: '2026-10-30', left_on_source: 'dismissal' },
+    ]);
     expect(await q(`select id from ${s('departments')} where company_cnpj = $1 and description = 'Push departments Alfa' and active`, [hq])).toHaveLength(1);
     expect(await q(`select absence_id from ${s('absences')} where company_cnpj = $1 and begins_at_local::date = '2026-10-12' and ends_at_local::date = '2026-10-14'`, [hq])).not.toHaveLength(0);
   }, 120_000);

@@ -259,6 +259,7 @@ async function writeAll(
               file: options.file,
               line: p.line,
             });
+            await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.body);
           } catch (err) {
             result = { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
           }

@@ -110,4 +110,6 @@ export interface WriteKind<B = unknown> {
   write(api: ApiClient, body: B, opts: CallOptions): Promise<WriteResult>;
   /** The sync work that shows the new entity in the warehouse. */
   touches(body: B): WorkItem[];
+  /** What the warehouse keeps of a successful write besides its receipt (e.g. a dismissal's date, which no read shows). */
+  recorded?(db: Queryable, schema: string, at: { readonly company: string; readonly connection: string }, body: B): Promise<void>;
 }

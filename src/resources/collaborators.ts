@@ -32,15 +32,16 @@ const COLUMNS = {
 
 /**
  * Collaborator records seen in period data: added when the warehouse lacks them; a record
- * not in the active list takes the attributes of newer period data (`attributes_as_of`),
- * a listed one is never overwritten.
+ * not in the active list takes the attributes of period data at least as new as what it
+ * holds (`attributes_as_of`: a later read of the same days is newer news), a listed one
+ * is never overwritten.
  */
 export const SEEN_COLLABORATORS = {
   table: 'collaborators',
   key: ['company_cnpj', 'cpf', 'collaborator_record'],
   columns: COLUMNS,
   fixed: { active: 'false', source: `'period'` },
-  updateWhen: 'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of < excluded.attributes_as_of)',
+  updateWhen: 'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of <= excluded.attributes_as_of)',
 } as const satisfies TableSpec;
 
 /**

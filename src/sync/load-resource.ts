@@ -247,9 +247,9 @@ const recordKey = (cpf: string, record: string) => `${cpf}\u001f${record}`;
 
 /**
  * The collaborator records `company` already has in `collaborators`, with the day their
- * attributes are known to hold (null for a listed record: the list overrides period
- * data). A block of one of these is staged only when it is newer than that day, since
- * nothing else would change (a record another load adds meanwhile is met by the
+ * attributes are known to hold (a listed record never takes period data). A block of one
+ * of these is staged only when it speaks of that day or a later one, since nothing else
+ * would change (a record another load adds meanwhile is met by the
  * merge's ON CONFLICT).
  */
 async function knownCollaborators(client: pg.PoolClient, schema: string, company: string): Promise<Map<string, string | null>> {
@@ -360,7 +360,7 @@ class ElementWriter {
           // The day the block speaks of: the end of the call's window or its day.
           const asOf = minDay(target.window?.to ?? target.date ?? this.#req.window?.to ?? this.#today, this.#today);
           const known = this.#known.get(key);
-          if (known === undefined || known === null || known < asOf) {
+          if (known === undefined || known === null || known <= asOf) {
             this.#tables.at(-1)!.add(collaboratorRow(this.#req.company, p, this.#asSent.get(p) ?? null, asOf));
           }
         }

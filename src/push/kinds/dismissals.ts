@@ -17,6 +17,7 @@ import type { CollaboratorBlock } from '../../api/schemas.js';
 import type { DateWindow } from '../../sync/windows.js';
 import { addDays } from '../../util/time.js';
 import { MAX_WINDOW_DAYS } from '../../sync/windows.js';
+import { quoteIdent } from '../../warehouse/db.js';
 import { RowInvalid, type CheckContext, type Existing, type WriteKind } from '../kind.js';
 
 /** The CPFs the warehouse knows in the company, and registration number → CPF. */
@@ -117,4 +118,14 @@ export const dismissals: WriteKind<Dismissal> = {
     return {};
   },
   touches: () => [{ resource: 'collaborators' }],
+  // No read shows a dismissal date: the one sent dates the end of the employment (employments.left_on).
+  async recorded(db, schema, at, body) {
+    await db.query(
+      `insert into ${quoteIdent(schema)}.pushed_dismissals (company_cnpj, cpf, registration_number, dismissal_date, connection)
+       select $1, coalesce($2::text, (select c.cpf from ${quoteIdent(schema)}.collaborators c
+                                       where c.company_cnpj = $1 and c.registration_number = $3 order by c.admission_date desc nulls last limit 1)),
+              $3, $4, $5`,
+      [at.company, body.national_registry ?? null, body.registration_number ?? null, body.dismissal_date, at.connection],
+    );
+  },
 };
