@@ -8,6 +8,8 @@ import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigr
 const CPF_3 = '00000000191';
 const CPF_4 = '00000000272';
 const MARCH = { from: '2024-03-01', to: '2024-03-31' };
+const FEBRUARY = { from: '2024-02-01', to: '2024-02-29' };
+const APRIL = { from: '2024-04-01', to: '2024-04-30' };
 
 describe('collaborators through the load engine', () => {
   const t = useMigratedWarehouse('wh_collab');
@@ -15,9 +17,12 @@ describe('collaborators through the load engine', () => {
   /** Loads the authoritative list (`GET collaborator`) of `company`. */
   const loadList = (list: CollaboratorBlock[], company = CNPJ_A) => loadWith(t, 'collaborators', { company }, { collaborator: list });
   /** Loads a punches window whose elements carry these collaborator blocks (period data). */
-  const loadSeen = (blocks: CollaboratorBlock[]) =>
-    loadWith(t, 'punches', { window: MARCH }, {
-      'point/getFromPeriod': blocks.map((b, i) => ({ ...b, days: [{ date: '2024-03-04', shift: 'x', worked_time: '08:00:00', points: [point(7000 + i, '2024-03-04 08:00:00')] }] })),
+  const loadSeen = (blocks: CollaboratorBlock[], window = MARCH) =>
+    loadWith(t, 'punches', { window }, {
+      'point/getFromPeriod': blocks.map((b, i) => ({
+        ...b,
+        days: [{ date: window.from, shift: 'x', worked_time: '08:00:00', points: [point(7000 + i, `${window.from} 08:00:00`)] }],
+      })),
     });
 
   const current = async () =>
@@ -130,10 +135,20 @@ describe('collaborators through the load engine', () => {
 
     it('never overwrites a listed collaborator nor opens history from old records', async () => {
       const before = await current();
-      const stats = await loadSeen([block(CPF_1, { department: 'Old department', name: 'Old name' }), block(CPF_3, { name: 'Renamed later' })]);
+      const stats = await loadSeen([block(CPF_1, { department: 'Old department', name: 'Old name' }), block(CPF_3, { name: 'Renamed before' })], FEBRUARY);
       expect(stats.tables.collaborators).toEqual({ received: 2, inserted: 0, updated: 0, deleted: 0, unchanged: 2 });
       expect(await current()).toEqual(before);
       expect((await history(CPF_1)).map((v) => v.department)).toEqual(['Operations', 'Finance']);
+    });
+
+    it('gives a collaborator only period data shows the attributes of data as new as its own or newer, without history', async () => {
+      const again = await loadSeen([block(CPF_1, { name: 'Old name' }), block(CPF_3, { name: 'Renamed later' })]);
+      expect(again.tables.collaborators).toEqual({ received: 2, inserted: 0, updated: 1, deleted: 0, unchanged: 1 });
+      expect((await current()).find((r) => r.cpf === CPF_3)).toMatchObject({ name: 'Renamed later', attributes_as_of: '2024-03-31', active: false });
+      const newer = await loadSeen([block(CPF_3, { name: 'Renamed in April' })], APRIL);
+      expect(newer.tables.collaborators).toMatchObject({ updated: 1 });
+      expect((await current()).find((r) => r.cpf === CPF_3)).toMatchObject({ name: 'Renamed in April', attributes_as_of: '2024-04-30' });
+      expect(await history(CPF_3)).toEqual([]);
     });
 
     it('adds each collaborator of a window once, however many elements carry it', async () => {
