@@ -13,6 +13,7 @@ import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
+import { runQualityChecks } from '../src/quality/run-checks.js';
 import { addDays, todayIn } from '../src/util/time.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
@@ -325,6 +326,26 @@ describe('the analyst marts after a backfill of a source with the quirks of real
       [cnpj, a!.collaborators[0]!.cpf, a!.beginDate, a!.collaborators[0]!.admissionDate],
     );
     expect([...daily!.types].sort()).toEqual([a!.type, other.description].sort());
+  });
+
+  it('is checked against its inputs by verify: all agree, and a mart changed by hand fails its month', async () => {
+    const marts = async () =>
+      (await runQualityChecks(h.pool, h.schema, { checks: ['marts_vs_inputs', 'history_overlap'] })).findings.map((f) => `${f.check}|${f.company}|${f.part}|${f.scope}|${f.status}`);
+    const clean = await marts();
+    expect(clean.filter((f) => f.startsWith('marts_vs_inputs')).length).toBeGreaterThanOrEqual(h.emulator.companies.length * 3 * 3);
+    expect(clean.filter((f) => !f.endsWith('|ok'))).toEqual([]);
+    const cnpj = h.emulator.companies[1]!.cnpj;
+    await q(`update $S.employee_daily set worked_seconds = worked_seconds + 60
+              where (company_cnpj, work_date, cpf, collaborator_record) = (select company_cnpj, work_date, cpf, collaborator_record from $S.employee_daily
+                      where company_cnpj = $1 and work_date = '2026-08-12' and worked_seconds is not null limit 1)`, [cnpj]);
+    await q(`delete from $S.absence_days where ctid = (select ctid from $S.absence_days where company_cnpj = $1 and absence_date between '2026-09-01' and '2026-09-30' limit 1)`, [cnpj]);
+    expect((await marts()).filter((f) => !f.endsWith('|ok'))).toEqual([
+      `marts_vs_inputs|${cnpj}|2026-08|employee_daily worked|fail`,
+      `marts_vs_inputs|${cnpj}|2026-09|absence_days|fail`,
+    ]);
+    // The next sync of those windows puts them right.
+    expect((await sync({ from: '2026-08-01', to: '2026-09-30', resources: 'punches,absences', company: cnpj })).failed).toBe(0);
+    expect((await marts()).filter((f) => !f.endsWith('|ok'))).toEqual([]);
   });
 
   it('does not churn the history of two concurrent records of one CPF across repeated list syncs', async () => {

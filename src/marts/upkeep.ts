@@ -48,6 +48,8 @@ export interface MartLoad {
   readonly seen?: TableStats;
   /** The load's staging table of a warehouse table. */
   stage(table: string): string;
+  /** Rewrite what the window decides even if it changed nothing (a forced sync: a mart changed by hand is put right). */
+  readonly rebuild?: boolean;
 }
 
 /** Rows the upkeep wrote. */
@@ -93,7 +95,7 @@ class Span {
  * nothing they derive from. Runs in the load's transaction, after its merges.
  */
 export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upkeep: MartUpkeep = {}): Promise<MartStats | undefined> {
-  const inputs = Object.values(load.tables).some(changed);
+  const inputs = load.rebuild === true || Object.values(load.tables).some(changed);
   const seen = changed(load.seen);
   const { schema, company, zone, window } = load;
   const q = <T extends pg.QueryResultRow>(query: { text: string; values: unknown[] }, mart: string) =>

@@ -15,6 +15,7 @@ export const QUALITY_CHECKS = [
   'unknown_collaborator',
   'history_overlap',
   'coverage',
+  'marts_vs_inputs',
 ] as const;
 /** One check. */
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];

@@ -6,7 +6,7 @@
  *
  * - `unknown_collaborator`: a fact row whose company and CPF `collaborators` does not
  *   hold; parts are company months, one row per table.
- * - `history_overlap`: collaborator_history versions of one collaborator that overlap
+ * - `history_overlap`: collaborator_history versions of one collaborator record that overlap
  *   (a version, open or closed, that does not end before the next one begins); one part
  *   per company.
  */
@@ -58,22 +58,22 @@ export const unknownCollaborator: CheckBuilder = (s) =>
 /** The `history_overlap` findings. */
 export const historyOverlap: CheckBuilder = (s) => `
   WITH versions AS (
-    SELECT h.company_cnpj, h.cpf, h.valid_from, h.valid_to,
-           lead(h.valid_from) OVER (PARTITION BY h.company_cnpj, h.cpf ORDER BY h.valid_from) AS next_from
+    SELECT h.company_cnpj, h.cpf, h.collaborator_record, h.valid_from, h.valid_to,
+           lead(h.valid_from) OVER (PARTITION BY h.company_cnpj, h.cpf, h.collaborator_record ORDER BY h.valid_from) AS next_from
       FROM ${s.table('collaborator_history')} h WHERE ${s.company('h.company_cnpj')}
   ), people AS (
-    SELECT company_cnpj, cpf, count(*) FILTER (WHERE next_from IS NOT NULL AND coalesce(valid_to, 'infinity') > next_from) AS overlapping,
+    SELECT company_cnpj, cpf, collaborator_record, count(*) FILTER (WHERE next_from IS NOT NULL AND coalesce(valid_to, 'infinity') > next_from) AS overlapping,
            count(*) FILTER (WHERE valid_to IS NULL) AS open
-      FROM versions GROUP BY company_cnpj, cpf
+      FROM versions GROUP BY company_cnpj, cpf, collaborator_record
   ), ranked AS (
-    SELECT p.*, row_number() OVER (PARTITION BY company_cnpj ORDER BY cpf) AS n FROM people p WHERE overlapping > 0
+    SELECT p.*, row_number() OVER (PARTITION BY company_cnpj ORDER BY cpf, collaborator_record) AS n FROM people p WHERE overlapping > 0
   )
-  SELECT ${checkName('history_overlap')}, company_cnpj, 'history', 'versions', cpf, 'findings', 0::bigint, overlapping, 0::bigint, 'fail',
+  SELECT ${checkName('history_overlap')}, company_cnpj, 'history', 'versions of record ' || coalesce(nullif(collaborator_record, ''), '(no admission date)'), cpf, 'findings', 0::bigint, overlapping, 0::bigint, 'fail',
          overlapping || ' version(s) overlapping the next one (' || open || ' open)'
     FROM ranked WHERE n <= ${s.detailLimit}
   UNION ALL
   SELECT ${checkName('history_overlap')}, company_cnpj, 'history', 'all', NULL, 'findings', 0::bigint, count(*) FILTER (WHERE overlapping > 0), 0::bigint,
          CASE WHEN bool_or(overlapping > 0) THEN 'fail' ELSE 'ok' END,
-         CASE WHEN bool_or(overlapping > 0) THEN count(*) FILTER (WHERE overlapping > 0) || ' of ' || count(*) || ' collaborators have overlapping versions' ||
+         CASE WHEN bool_or(overlapping > 0) THEN count(*) FILTER (WHERE overlapping > 0) || ' of ' || count(*) || ' collaborator records have overlapping versions' ||
            CASE WHEN count(*) FILTER (WHERE overlapping > 0) > ${DETAIL_ROWS_PER_PART} THEN ' (the first ${DETAIL_ROWS_PER_PART} are listed)' ELSE '' END END
     FROM people GROUP BY company_cnpj`;

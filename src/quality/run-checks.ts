@@ -12,6 +12,7 @@ import { coverage } from './coverage.js';
 import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
 import { hoursAgreement } from './hours-agreement.js';
+import { martsVsInputs } from './marts.js';
 import { CheckStatement, FINDING_COLUMNS, type CheckBuilder } from './statement.js';
 import { windowCompleteness } from './window-completeness.js';
 
@@ -23,6 +24,7 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['unknown_collaborator'], build: unknownCollaborator },
   { checks: ['history_overlap'], build: historyOverlap },
   { checks: ['coverage'], build: coverage },
+  { checks: ['marts_vs_inputs'], build: martsVsInputs },
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */

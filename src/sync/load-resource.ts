@@ -73,7 +73,7 @@ export interface LoadRequest {
   readonly timezone: string;
   /** The window, for windowed resources. */
   readonly window?: DateWindow;
-  /** For `items` resources: fetch items already stored too. */
+  /** Forced (`backfill --force`): items already stored are fetched too, and the marts are rebuilt from the window's data. */
   readonly force?: boolean;
   /** Removals an earlier attempt refused; applied now only if this answer removes the same. */
   readonly seenRemovals?: readonly Removal[];
@@ -226,7 +226,7 @@ async function mergeAll(
   // The marts, from what this load changed (its window is recorded: it is covered now).
   const marts = await keepMartsCurrent(
     client,
-    { schema: ctx.schema, company: req.company, zone: req.timezone, window: req.window, tables: loaded, seen, stage: stageName },
+    { schema: ctx.schema, company: req.company, zone: req.timezone, window: req.window, tables: loaded, seen, stage: stageName, rebuild: req.force === true },
     declaration.marts,
   );
   if (marts) ctx.logger.debug({ marts }, 'marts kept current');
