@@ -100,7 +100,8 @@ describe('on a clean source', () => {
     const { report: status, text } = await statusOf(h.config());
     expect(status.quality!.find((c) => c.check === 'window_completeness')).toMatchObject({ parts: { fail: 1 }, findings: 1, example: { company: hq, part: `punches ${FEBRUARY}`, scope: 'punches' } });
     expect(text).toMatch(/^Quality checks/m);
-    expect(text).toMatch(/1 part of the warehouse failing a quality check\./);
+    // The window, and the month of the day grain, which no longer agrees with its input (marts_vs_inputs).
+    expect(text).toMatch(/2 parts of the warehouse failing a quality check\./);
     const metrics = await createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema }).metrics();
     expect(metrics).toContain('punchline_quality_checks{check="window_completeness",status="fail"} 1');
     expect(metrics).toMatch(/punchline_quality_findings\{check="window_completeness"\} 1\n/);
@@ -126,6 +127,8 @@ describe('on a clean source', () => {
       { check: 'totals_vs_days', company: hq, part: FEBRUARY, scope: `record ${day!.record}`, cpf: day!.cpf, difference: -18000, status: 'fail' },
       { check: 'rule_vs_days', company: hq, part: FEBRUARY, scope: `record ${day!.record}`, cpf: day!.cpf, difference: expect.any(Number), status: 'fail' },
       { check: 'day_vs_punches', company: hq, part: '2025-02', scope: `day 2025-02-12 record ${day!.record}`, cpf: day!.cpf, difference: 18000, status: 'warn' },
+      // The day grain was derived from the day as the API sent it.
+      { check: 'marts_vs_inputs', company: hq, part: '2025-02', scope: 'employee_daily worked', cpf: null, difference: -18000, status: 'fail' },
     ]);
     await q(`update $S.work_days set worked_seconds = $3 where company_cnpj = $1 and cpf = $2 and work_date = '2025-02-12'`, [hq, day!.cpf, day!.worked]);
     expect(problems(await verify())).toEqual([]);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCatalog, type CatalogRelation } from '../src/warehouse/catalog.js';
 import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDictionary } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/warehouse/migrate.js';
+import { warehouseDocQuestions } from '../bench/example-questions.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 
 const DOC = join(import.meta.dirname, '..', 'docs', 'warehouse.md');
@@ -51,13 +52,33 @@ describe('docs/warehouse.md', () => {
   });
 });
 
+describe('the example questions of the marts', () => {
+  it('cover what analysts ask first, and each runs on the migrated schema', async () => {
+    const questions = warehouseDocQuestions(schema);
+    expect(questions.map((q) => q.name)).toEqual([
+      'headcount and turnover by department',
+      'hours and overtime by department and month',
+      'absence days by type',
+      'lateness ranking',
+      'hour-bank trend',
+    ]);
+    for (const q of questions) {
+      expect(q.sql, q.name).not.toContain('workforce.');
+      await expect(pool.query(q.sql), q.name).resolves.toBeDefined();
+    }
+  });
+});
+
 describe('the relations of the ER diagram', () => {
   it('join facts to collaborators and companies by their shared key columns', () => {
     const edges = deriveRelations(catalog).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
     expect(edges).toEqual(
       expect.arrayContaining([
-        'collaborators <- punches (company_cnpj, cpf) many',
-        'collaborators <- hour_totals (company_cnpj, cpf) many',
+        'collaborators <- punches (company_cnpj, cpf, collaborator_record) many',
+        'collaborators <- hour_totals (company_cnpj, cpf, collaborator_record) many',
+        'collaborators <- employments (company_cnpj, cpf, collaborator_record) one',
+        'collaborators <- employee_daily (company_cnpj, cpf, collaborator_record) many',
+        'collaborators <- quality_checks (company_cnpj, cpf) many',
         'companies <- collaborators (company_cnpj) many',
         'companies <- departments (company_cnpj) many',
         'punches <- audit_photos (point_id) one',

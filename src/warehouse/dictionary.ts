@@ -30,6 +30,7 @@ export const KEY_REFERENCES: readonly KeyReference[] = [
   { columns: ['company_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
   { columns: ['headquarter_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
   { columns: ['company_cnpj', 'cpf'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf'] },
+  { columns: ['company_cnpj', 'cpf', 'collaborator_record'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf', 'collaborator_record'] },
   { columns: ['point_id'], parent: 'punches', parentColumns: ['point_id'] },
   { columns: ['absence_id'], parent: 'absences', parentColumns: ['absence_id'] },
   { columns: ['company_cnpj', 'absence_type_id'], parent: 'absence_types', parentColumns: ['company_cnpj', 'id'] },
