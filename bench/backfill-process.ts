@@ -40,6 +40,8 @@ export interface ProbeReport {
   readonly tx: readonly Span[];
   /** HTTP attempts. */
   readonly http: readonly Span[];
+  /** Postgres CPU of the marts' upkeep statements, by mart (absent in results of older probes). */
+  readonly marts?: Readonly<Record<string, { readonly statements: number; readonly cpuNs: number }>>;
 }
 
 /** Outcome of one backfill run. */

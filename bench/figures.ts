@@ -141,9 +141,9 @@ export function loadBaseline(root: string, mode: BenchMode, settings: Comparable
   return `no ${mode} results of ${BASELINE_COMMIT} in ${RESULTS_DIR}; bench/baseline.sh measures it here`;
 }
 
-/** The loader figure: the backfill's Postgres CPU less that of the checks after each window, s. */
-export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS'>): number {
-  return e.postgresCpuS - (e.checksPgCpuS ?? 0);
+/** The loader figure: the backfill's Postgres CPU less that of the checks after each window and of the marts' upkeep, s. */
+export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>): number {
+  return e.postgresCpuS - (e.checksPgCpuS ?? 0) - (e.martsPgCpuS ?? 0);
 }
 
 /** Everything measured for one size at one concurrency, with the derived figures. */

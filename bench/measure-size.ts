@@ -62,6 +62,7 @@ type Observed = Pick<
   | 'emulatorCpuS'
   | 'postgresCpuS'
   | 'checksPgCpuS'
+  | 'martRows'
   | 'machine'
   | 'dbWaits'
   | 'otherDatabasesActive'
@@ -80,6 +81,7 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
     e.sumMs += b - a;
   }
   const peakKb = Math.max(p && Number.isFinite(p.hwmKb) ? p.hwmKb : 0, run.polledHwmKb);
+  const martsBy = Object.fromEntries(Object.entries(p?.marts ?? {}).map(([m, v]) => [m, { statements: v.statements, cpuS: v.cpuNs / 1e9 }]));
   const rowsPerSecond = Object.fromEntries(
     Object.entries(extra.rows).map(([t, n]) => [t, Math.round(n / (run.wallMs / 1000))]),
   );
@@ -97,6 +99,7 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
     transactions: p ? spanTotals(p.tx) : null,
     http: p ? spanTotals(p.http) : null,
     httpOrLoaderBusyMs: p ? spanTotals([...p.http, ...loaderSpans]).busyMs : null,
+    ...(p?.marts ? { martsPgCpuS: Object.values(martsBy).reduce((n, m) => n + m.cpuS, 0), martsBy } : {}),
     rowsPerSecond,
     ...extra,
   };
@@ -189,6 +192,7 @@ async function endToEnd(
     emulatorCpuS: e2eCpu,
     postgresCpuS,
     checksPgCpuS: sampled.checksCpuS,
+    martRows: await rowCounts(h.pool, names.schema, 'marts'),
     machine,
     dbWaits: sampled.waits,
     otherDatabasesActive: sampled.samples > 0 ? sampled.otherDatabases / sampled.samples : 0,
@@ -198,7 +202,9 @@ async function endToEnd(
   h.say(
     `  c${concurrency} end-to-end:   ${s(run.wallMs)}, ${run.jobsSucceeded}/${run.jobsTotal} jobs, ${stats.requests} requests, ` +
       `${totalRows(rows).toLocaleString('en-US')} rows, peak RSS ${figures.peakRssMiB} MiB, ` +
-      `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s (checks after windows ${sampled.checksCpuS.toFixed(1)} s)`,
+      `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s ` +
+      `(checks after windows ${sampled.checksCpuS.toFixed(1)} s, marts ${(figures.martsPgCpuS ?? 0).toFixed(1)} s: ` +
+      `${Object.entries(figures.martsBy ?? {}).map(([m, v]) => `${m} ${v.cpuS.toFixed(1)}`).join(', ')})`,
   );
   if (sampled.otherDatabases > 0) {
     h.say(

@@ -61,6 +61,14 @@ export interface EndToEndFigures {
    * writing the rows (and their bookkeeping) cost Postgres.
    */
   readonly checksPgCpuS?: number;
+  /**
+   * Of it, the marts' upkeep in the load transactions (src/marts/upkeep.ts), s: each
+   * statement's backend run time, by mart; absent in results older than the marts.
+   */
+  readonly martsPgCpuS?: number;
+  readonly martsBy?: Readonly<Record<string, { readonly statements: number; readonly cpuS: number }>>;
+  /** Rows of the marts after the backfill, per table (not counted in `rows`). */
+  readonly martRows?: Record<string, number>;
   /** The whole machine during the backfill (all processes, all cores), s: busy beyond worker + emulator + Postgres is someone else's. */
   readonly machine: SystemCpu;
   /** Samples (every 100 ms) of the run's active Postgres backends by wait event (`CPU` = none). */

@@ -110,13 +110,14 @@ export async function dropScratch(pool: pg.Pool, redis: Redis, n: ScratchNames):
 }
 
 /** Live rows per loader table of `schema` (tables with rows only). */
-export async function rowCounts(pool: pg.Pool, schema: string): Promise<Record<string, number>> {
+export async function rowCounts(pool: pg.Pool, schema: string, which: 'loaded' | 'marts' = 'loaded'): Promise<Record<string, number>> {
   const { rows: tables } = await pool.query<{ table_name: string }>(
     `select table_name from information_schema.tables
       where table_schema = $1 and table_type = 'BASE TABLE'
         and table_name not in ('schema_migrations', 'sync_runs', 'sync_windows')
+        and (table_name = any($2::text[])) = $3
       order by table_name`,
-    [schema],
+    [schema, MART_TABLES, which === 'marts'],
   );
   const out: Record<string, number> = {};
   for (const { table_name: t } of tables) {
@@ -125,6 +126,12 @@ export async function rowCounts(pool: pg.Pool, schema: string): Promise<Record<s
   }
   return out;
 }
+
+/**
+ * The marts (docs/warehouse.md "Marts"): derived by the sync from the rows it loaded, so
+ * they are neither rows loaded (CPU per million rows) nor part of the sink floors.
+ */
+export const MART_TABLES: readonly string[] = ['employments', 'employee_daily', 'monthly_headcount', 'absence_days', 'calendar', 'pushed_dismissals'];
 
 /** Job time per resource from `sync_runs` (succeeded runs): jobs, summed duration, requests. */
 export async function jobTimeByResource(

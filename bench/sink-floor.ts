@@ -15,6 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
 import { cpuSecondsByName } from './proc-stats.js';
+import { MART_TABLES } from './scratch-space.js';
 
 /** COPY of one table. */
 export interface TableCopy {
@@ -50,7 +51,7 @@ export interface SinkFloorResult {
   readonly byTable: Record<string, TableCopy>;
 }
 
-/** Tables written by the sync's bookkeeping, the checks and privacy, not by the loaders. */
+/** Tables written by the sync's bookkeeping, the checks, privacy and the marts, not by the loaders. */
 const BOOKKEEPING = [
   'schema_migrations',
   'sync_runs',
@@ -62,6 +63,7 @@ const BOOKKEEPING = [
   'cpf_pseudonyms',
   'erasures',
   'push_receipts',
+  ...MART_TABLES,
 ];
 
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;

@@ -9,6 +9,9 @@
  * - `tx`: every warehouse transaction, BEGIN to COMMIT/ROLLBACK on a pg client
  *   (the database's share of the loader time): [startMs, endMs];
  * - `http`: every HTTP attempt, from undici's diagnostics channels: [startMs, endMs];
+ * - `marts`: the Postgres CPU of the marts' upkeep, by mart: each statement's span on the
+ *   `punchline:marts` channel (src/marts/timing.ts) carries its pg client, whose backend's
+ *   run time (`/proc/<pid>/schedstat`, in ns) is read at its start and end;
  * - the process's resident set at its first request (its baseline), at its peak (VmHWM)
  *   and at the end, and its CPU time.
  * Plain JavaScript so it loads before bin/punchline.js registers its TypeScript loader.
@@ -26,6 +29,24 @@ if (out) {
   const http = [];
 
   subscribe('punchline:warehouse-load', (m) => loader.push([m.startMs, m.startMs + m.durationMs, m.loader, m.ok]));
+
+  const marts = {};
+  const martStarts = new WeakMap();
+  subscribe('punchline:marts', ({ phase, mart, client }) => {
+    const pid = client?.processID;
+    if (!pid) return;
+    if (phase === 'start') {
+      martStarts.set(client, backendNs(pid));
+      return;
+    }
+    const started = martStarts.get(client);
+    martStarts.delete(client);
+    const now = backendNs(pid);
+    if (started === undefined || now === undefined) return;
+    const m = (marts[mart] ??= { statements: 0, cpuNs: 0 });
+    m.statements += 1;
+    m.cpuNs += now - started;
+  });
 
   // undici (the package the client uses, and Node's fetch) publishes request life cycles.
   const started = new WeakMap();
@@ -67,8 +88,17 @@ if (out) {
     const { hwmKb, rssKb } = rss();
     const cpu = process.cpuUsage();
     const report = { uptimeMs: performance.now(), hwmKb, rssKb, firstRequestRssKb, cpuUserUs: cpu.user, cpuSystemUs: cpu.system };
-    writeFileSync(out, JSON.stringify({ ...report, loader, tx, http }));
+    writeFileSync(out, JSON.stringify({ ...report, loader, tx, http, marts }));
   });
+}
+
+/** Time a backend process has run on a CPU so far, ns (`/proc/<pid>/schedstat`); undefined off Linux. */
+function backendNs(pid) {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Peak and current resident set of this process, KiB (NaN off Linux; the bench then polls). */

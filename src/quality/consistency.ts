@@ -4,8 +4,8 @@
  * inside its day, a collaborator block with every record — so any finding is the
  * warehouse's: a row changed by hand, or a sync defect.
  *
- * - `unknown_collaborator`: a fact row whose company and CPF `collaborators` does not
- *   hold; parts are company months, one row per table.
+ * - `unknown_collaborator`: a fact row whose company, CPF and record `collaborators` does
+ *   not hold; parts are company months, one row per table.
  * - `history_overlap`: collaborator_history versions of one collaborator record that overlap
  *   (a version, open or closed, that does not end before the next one begins); one part
  *   per company.
@@ -43,9 +43,9 @@ function unknownIn(s: CheckStatement, table: string, date: string): string {
   SELECT ${checkName('unknown_collaborator')}, f.company_cnpj, to_char(f.month, 'YYYY-MM'), ${s.text(table)}, NULL::text, 'findings', 0::bigint, ${unknown}, 0::bigint,
          CASE WHEN ${unknown} > 0 THEN 'fail' ELSE 'ok' END,
          CASE WHEN ${unknown} > 0 THEN ${unknown} || ' row(s) of ' || ${s.text(table)} || ' about a collaborator the collaborators table does not hold' END
-    FROM (SELECT f.company_cnpj, f.cpf, ${s.month(`f.${date}`)} AS month FROM ${s.table(table)} f
+    FROM (SELECT f.company_cnpj, f.cpf, f.collaborator_record, ${s.month(`f.${date}`)} AS month FROM ${s.table(table)} f
            WHERE ${live}${s.company('f.company_cnpj')} AND ${s.inMonths(`f.${date}`)}) f
-    LEFT JOIN ${s.table('collaborators')} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf
+    LEFT JOIN ${s.table('collaborators')} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf AND c.collaborator_record = f.collaborator_record
    GROUP BY f.company_cnpj, f.month`;
 }
 

@@ -11,8 +11,7 @@
  * - `absence_days`: the days the live absences and members cover in the month
  *   against the expanded rows.
  */
-import type { CheckBuilder, CheckStatement } from './statement.js';
-import { checkName } from './statement.js';
+import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** One scope: expected and actual per company month, from two SELECTs of (company_cnpj, month, n). */
 function compare(s: CheckStatement, scope: string, measure: string, expected: string, actual: string): string {
