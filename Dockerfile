@@ -1,6 +1,8 @@
 # punchline image: the `punchline` CLI (worker, migrate, backfill, status, emulator, demo).
-# Build stage compiles the TypeScript; the runtime stage keeps production dependencies,
-# the compiled dist/ and the sql/ migrations, and runs as the unprivileged `node` user.
+# The build stage installs every dependency and compiles the TypeScript; the runtime stage
+# holds what the published package holds (package.json "files": bin/punchline.js, the
+# compiled dist/, the sql/ migrations and the docs) with the production dependencies
+# only (no TypeScript, tsx or esbuild), and runs as the unprivileged `node` user.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
@@ -17,15 +19,16 @@ FROM node:20-bookworm-slim
 # port is published (docker-compose.yml: 127.0.0.1 only). Outside containers the
 # default stays 127.0.0.1 (docs/operations.md, "Threat model").
 ENV NODE_ENV=production \
-    PUNCHLINE_DIST=1 \
     OPS_PORT=9464 \
     OPS_HOST=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-COPY bin ./bin
+COPY bin/punchline.js ./bin/
 COPY sql ./sql
+COPY docs ./docs
+COPY README.md LICENSE ./
 RUN ln -s /app/bin/punchline.js /usr/local/bin/punchline
 USER node
 EXPOSE 9464 4010

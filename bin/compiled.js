@@ -1,6 +1,7 @@
-// The `punchline` command runs a JavaScript copy of the TypeScript sources instead of
-// compiling them in the process (tsx): the copy starts in half the time and leaves out
-// tsx's loader thread, about 50 MB of resident memory. The copy lives in
+// Development only (not in the published package, whose command runs dist/): in a
+// checkout of the repository the `punchline` command runs a JavaScript copy of the
+// TypeScript sources instead of compiling them in the process (tsx): the copy starts in
+// half the time and leaves out tsx's loader thread, about 50 MB of resident memory. The copy lives in
 // node_modules/.cache/punchline/<fingerprint>/, where the fingerprint names every source
 // file with its size and modification time, so an edited file gets a fresh copy at the
 // next start (esbuild transpiles the ~200 files in well under a second). Processes that

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Entry point of the `punchline` command. It runs a JavaScript copy of the TypeScript
-// sources, transpiled by esbuild and cached until a source changes (bin/compiled.js);
-// PUNCHLINE_DIST=1 runs the dist/ build of `npm run build` instead (the Docker image),
-// and PUNCHLINE_DIST=0 the sources themselves through tsx's loader.
+// Entry point of the `punchline` command. An installed package (npm, the Docker image)
+// holds no TypeScript and runs the compiled dist/ of `npm run build`. In a checkout of
+// the repository (development, tests, `npm run demo`) it runs the sources instead: a
+// JavaScript copy transpiled by esbuild and cached until a source changes
+// (bin/compiled.js, development only); there PUNCHLINE_DIST=1 runs dist/ as an installed
+// package does, and PUNCHLINE_DIST=0 the sources through tsx's loader.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -19,12 +22,23 @@ if (!process.execArgv.some((a) => a.includes('heap-growing-percent'))) {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist', 'src', 'cli.js');
+const checkout = existsSync(join(root, 'src', 'cli.ts'));
 const mode = process.env.PUNCHLINE_DIST;
-const compiled = mode === '1' ? join(root, 'dist', 'src', 'cli.js') : mode === '0' ? undefined : await import('./compiled.js').then((m) => m.compiledCli(root)).catch(() => undefined);
-if (compiled) {
-  await import(pathToFileURL(compiled).href);
+
+if (!checkout || mode === '1') {
+  if (!existsSync(dist)) {
+    process.stderr.write(`punchline: ${dist} is missing (run \`npm run build\` in ${root})\n`);
+    process.exit(2);
+  }
+  await import(pathToFileURL(dist).href);
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli.ts');
+  const compiled = mode === '0' ? undefined : await import('./compiled.js').then((m) => m.compiledCli(root)).catch(() => undefined);
+  if (compiled) {
+    await import(pathToFileURL(compiled).href);
+  } else {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../src/cli.ts');
+  }
 }

@@ -9,6 +9,7 @@ import { ConfigError, configSecrets, loadConfig } from './config.js';
 import { createLogger, registerSecret } from './logger.js';
 import { EXIT, UsageError, type CommandContext } from './commands/context.js';
 import { PUSH_KINDS } from './push/kind-names.js';
+import { packageVersion } from './util/package-root.js';
 
 type Action = (ctx: CommandContext) => Promise<number>;
 
@@ -51,6 +52,7 @@ async function execute(action: Action): Promise<void> {
 function buildProgram(): Command {
   const program = new Command('punchline')
     .description('Keeps a Postgres warehouse in step with the Customer API v2')
+    .version(packageVersion(), '-V, --version', 'print the version of punchline')
     .showHelpAfterError('(run punchline --help for usage)')
     .exitOverride();
 

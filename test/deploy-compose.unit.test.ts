@@ -34,7 +34,27 @@ describe('docker-compose.yml', () => {
 });
 
 describe('Dockerfile', () => {
+  const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
+  /** The instructions of the last stage, the image that runs. */
+  const runtime = dockerfile.split(/^FROM /m).at(-1)!;
+  const copied = [...runtime.matchAll(/^COPY (?:--from=\S+ )?(.+) (\S+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((src) => ({ src, dest: m[2]! })));
+
   it('sets OPS_HOST=0.0.0.0 explicitly, the default elsewhere being 127.0.0.1', () => {
-    expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toMatch(/^\s+OPS_HOST=0\.0\.0\.0$/m);
+    expect(dockerfile).toMatch(/^\s+OPS_HOST=0\.0\.0\.0$/m);
+  });
+
+  it('installs only production dependencies in the image that runs, and takes none from the build stage', () => {
+    expect(runtime).toMatch(/^RUN npm ci --omit=dev\b/m);
+    expect(copied.filter((c) => c.src.includes('node_modules'))).toEqual([]);
+  });
+
+  it('holds what the published package holds, and no TypeScript sources', () => {
+    const files = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { files: string[] }).files;
+    const sources = copied.map((c) => c.src.replace(/^\/app\//, '').replace(/\/$/, ''));
+    for (const f of files) {
+      const path = f.replace(/\/$/, '');
+      expect(sources.some((s) => path === s || path.startsWith(`${s}/`)), `${f} of package.json "files" is not copied into the image`).toBe(true);
+    }
+    expect(sources.filter((s) => /^(src|jobs|test|bench|tsconfig)/.test(s))).toEqual([]);
   });
 });

@@ -3,10 +3,10 @@
  * plan of what to apply. Pure apart from reading the directory; migrate.ts executes.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { MigrationError } from './errors.js';
 import { quoteIdent } from './db.js';
+import { packageRoot } from '../util/package-root.js';
 import { isSameMigration, sqlChecksum, type EarlierChecksum, EARLIER_CHECKSUMS } from './migration-checksums.js';
 
 /** One `sql/NNN_name.sql` file. */
@@ -35,19 +35,20 @@ const FILE_RE = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
 export const SCHEMA_PLACEHOLDER = '{{schema}}';
 
 /**
- * The `sql/` directory shipped with punchline: found by walking up from this module,
- * so it works from `src/` (tsx) and from `dist/src/` (compiled).
+ * The `sql/` directory shipped with punchline, beside its package.json, so it works from
+ * `src/` (tsx), from `dist/src/` (compiled) and from an installed package.
  */
-export function defaultMigrationsDir(from: string = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = from;
-  for (;;) {
-    if (existsSync(join(dir, 'sql')) && existsSync(join(dir, 'package.json'))) return join(dir, 'sql');
-    const parent = dirname(dir);
-    if (parent === dir) {
-      throw new MigrationError('migration_dir', `cannot find the sql/ migrations directory above ${from}`);
-    }
-    dir = parent;
+export function defaultMigrationsDir(from?: string): string {
+  let dir: string | undefined;
+  try {
+    dir = join(packageRoot(from), 'sql');
+  } catch {
+    dir = undefined;
   }
+  if (dir === undefined || !existsSync(dir)) {
+    throw new MigrationError('migration_dir', `cannot find the sql/ migrations directory of punchline above ${from ?? 'its modules'}`);
+  }
+  return dir;
 }
 
 /** The checksum of a migration's text: SHA-256 (hex) of its SQL, comment lines and blank lines left out. */
