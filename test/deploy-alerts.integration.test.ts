@@ -4,36 +4,27 @@
  * firing and not firing on synthetic series in alerts.test.yml.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { debianTool } from './support/debian-tools.js';
 
 const DIR = fileURLToPath(new URL('../deploy/prometheus/', import.meta.url));
 const run = promisify(execFile);
 
-/** promtool on PATH or where Debian puts it, or undefined. */
-function findPromtool(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'];
-  return dirs.map((dir) => join(dir, 'promtool')).find((path) => path.startsWith('/') && existsSync(path));
-}
+const promtool = debianTool('promtool');
 
-const promtool = findPromtool();
-const SKIP = 'promtool is not installed (apt-get install prometheus)';
-if (!promtool) console.warn(`deploy-alerts: skipped, ${SKIP}`);
-
-describe('deploy/prometheus/alerts.yml under promtool', () => {
-  it('is valid Prometheus rule syntax (promtool check rules)', async (ctx) => {
-    if (!promtool) return ctx.skip(SKIP);
-    const { stdout } = await run(promtool, ['check', 'rules', 'alerts.yml'], { cwd: DIR });
+describe.skipIf(promtool.skip)('deploy/prometheus/alerts.yml under promtool', () => {
+  it('is valid Prometheus rule syntax (promtool check rules)', async () => {
+    const { stdout } = await run(promtool.need(), ['check', 'rules', 'alerts.yml'], { cwd: DIR });
     expect(stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
 
-  it('passes its unit tests (promtool test rules alerts.test.yml)', async (ctx) => {
-    if (!promtool) return ctx.skip(SKIP);
-    const result = await run(promtool, ['test', 'rules', 'alerts.test.yml'], { cwd: DIR }).catch(
+  it('passes its unit tests (promtool test rules alerts.test.yml)', async () => {
+    const result = await run(promtool.need(), ['test', 'rules', 'alerts.test.yml'], { cwd: DIR }).catch(
       (err: { stdout?: string; stderr?: string }) => ({ stdout: `${err.stdout ?? ''}${err.stderr ?? ''}`, failed: true }),
     );
     expect(result.stdout).toMatch(/SUCCESS/);

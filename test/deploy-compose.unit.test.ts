@@ -4,16 +4,19 @@
  * and `docker-compose config -q` accepts the file where docker-compose is installed.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { debianTool } from './support/debian-tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const compose = parseYaml(readFileSync(`${ROOT}docker-compose.yml`, 'utf8')) as {
   services: Record<string, { ports?: (string | { host_ip?: string })[]; environment?: Record<string, string> }>;
 };
+
+const dockerCompose = debianTool('docker-compose');
 
 describe('docker-compose.yml', () => {
   it('publishes every port on 127.0.0.1 only', () => {
@@ -25,10 +28,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('passes docker-compose config -q', async (ctx) => {
-    const binary = ['/usr/bin/docker-compose', '/usr/local/bin/docker-compose'].find((p) => existsSync(p));
-    if (!binary) return ctx.skip('docker-compose is not installed (apt-get install docker-compose)');
-    const { stderr } = await promisify(execFile)(binary, ['config', '-q'], { cwd: ROOT });
+  it.skipIf(dockerCompose.skip)('passes docker-compose config -q', async () => {
+    const { stderr } = await promisify(execFile)(dockerCompose.need(), ['config', '-q'], { cwd: ROOT });
     expect(stderr).toBe('');
   });
 });

@@ -28,7 +28,7 @@ function variablesRead(): Set<string> {
 }
 
 /** Variables read outside src/config.ts: by bin/punchline.js and by the test and benchmark tools. */
-const TOOL_VARIABLES = ['PUNCHLINE_DIST', 'TEST_POSTGRES_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL'];
+const TOOL_VARIABLES = ['PUNCHLINE_DIST', 'TEST_POSTGRES_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'TEST_TOOL_PATH'];
 
 /** Constants the code exports (`QUEUE_NAMES`): named in the docs, but no variables. */
 function exportedConstants(dir = 'src'): string[] {

@@ -5,25 +5,20 @@
  * --json`, `/metrics` and the warehouse's `sync_freshness` view agree at one instant.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import type { StatusReport } from '../src/ops/status-report.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { freePort, samples, startWorkerProcess, type WorkerProcess } from './ops-harness.js';
+import { debianTool } from './support/debian-tools.js';
 
 const TODAY = '2025-03-12';
 const RULES = fileURLToPath(new URL('../deploy/prometheus/alerts.yml', import.meta.url));
-const SKIP_PROMETHEUS = 'prometheus is not installed (apt-get install prometheus)';
-
-/** Debian's prometheus on PATH or in /usr/bin, or undefined. */
-function findPrometheus(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin'];
-  return dirs.map((dir) => join(dir, 'prometheus')).find((path) => path.startsWith('/') && existsSync(path));
-}
+const prometheusTool = debianTool('prometheus');
 
 /** A Prometheus server of this test: scrapes one target every second, stores in a temp dir. */
 interface RunningPrometheus {
@@ -111,8 +106,6 @@ let h: Harness;
 let worker: WorkerProcess;
 let summary: BackfillSummary;
 let prometheus: RunningPrometheus | undefined;
-const binary = findPrometheus();
-if (!binary) console.warn(`ops-monitoring: Prometheus tests skipped, ${SKIP_PROMETHEUS}`);
 
 beforeAll(async () => {
   h = await startHarness('opsmon', { today: TODAY });
@@ -130,7 +123,7 @@ beforeAll(async () => {
     },
     { work: false, pollMs: 100 },
   );
-  if (binary) prometheus = await startPrometheus(binary, new URL(worker.url).host);
+  if (!prometheusTool.skip) prometheus = await startPrometheus(prometheusTool.need(), new URL(worker.url).host);
 }, 180_000);
 
 afterAll(async () => {
@@ -146,7 +139,7 @@ describe('a real Prometheus scraping the worker', () => {
   });
 
   it('has the freshness of every company and resource', async (ctx) => {
-    if (!prometheus) return ctx.skip(SKIP_PROMETHEUS);
+    if (!prometheus) return ctx.skip(prometheusTool.reason);
     const companies = h.emulator.companies.map((c) => c.cnpj).sort();
     const result = await eventually(
       () => prometheus!.query('max by (company, resource) (punchline_sync_age_seconds{job="punchline"})'),
@@ -162,7 +155,7 @@ describe('a real Prometheus scraping the worker', () => {
   });
 
   it('has the rows loaded per table, as many as the warehouse holds', async (ctx) => {
-    if (!prometheus) return ctx.skip(SKIP_PROMETHEUS);
+    if (!prometheus) return ctx.skip(prometheusTool.reason);
     const { rows } = await h.pool.query<{ n: number }>(`select count(*)::int as n from "${h.schema}".punches`);
     expect(rows[0]!.n).toBeGreaterThan(0);
     const result = await eventually(
@@ -174,7 +167,7 @@ describe('a real Prometheus scraping the worker', () => {
   });
 
   it('evaluates the alert rules of deploy/ without errors, none of them firing', async (ctx) => {
-    if (!prometheus) return ctx.skip(SKIP_PROMETHEUS);
+    if (!prometheus) return ctx.skip(prometheusTool.reason);
     type Rules = { data: { groups: { name: string; rules: { name: string; health: string; state?: string }[] }[] } };
     const alertsOf = (r: Rules) => r.data.groups.flatMap((g) => g.rules).filter((x) => x.state !== undefined);
     // Until the first scrape lands, "no worker alive" holds: wait for an evaluation after it.
