@@ -9,6 +9,7 @@ import { ConfigError, configSecrets, loadConfig } from './config.js';
 import { createLogger, registerSecret } from './logger.js';
 import { EXIT, UsageError, type CommandContext } from './commands/context.js';
 import { PUSH_KINDS } from './push/kind-names.js';
+import { QUIRK_NAMES, quirkFlag } from './emulator/quirks.js';
 import { packageVersion } from './util/package-root.js';
 
 type Action = (ctx: CommandContext) => Promise<number>;
@@ -141,7 +142,7 @@ function buildProgram(): Command {
     .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
     .option(
       '--quirks <list>',
-      'data quirks of real sources: all, or some of nulls,new-enums,unpadded-cpf,duplicate-cpf,rehire-in-month,other-time-zone,extra-fields,contradictions (docs/emulator.md)',
+      `data quirks of real sources: all, none, or some of ${QUIRK_NAMES.map(quirkFlag).join(',')} (docs/emulator.md)`,
     )
     .addHelpText(
       'after',

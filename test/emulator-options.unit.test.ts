@@ -2,12 +2,13 @@
  * Option parsing of the emulator and of `punchline emulator`: scales, the --faults
  * mini-language, dates, and the one-line errors bad values give.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/commands/context.js';
 import { parseEmulatorOptions } from '../src/commands/emulator.js';
 import { parseFaultsSpec } from '../src/emulator/faults-spec.js';
 import { EmulatorOptionError, NO_FAULTS, mergeFaults, parseScale, planScale, resolveOptions } from '../src/emulator/options.js';
-import { parseQuirksSpec, resolveQuirks } from '../src/emulator/quirks.js';
+import { QUIRK_NAMES, parseQuirksSpec, quirkFlag, resolveQuirks } from '../src/emulator/quirks.js';
 
 describe('scales', () => {
   it('names small, demo and large, and plans the large group as 5 companies of 1,000', () => {
@@ -120,6 +121,15 @@ describe('--quirks', () => {
     expect(parseQuirksSpec('nulls, new-enums,otherTimeZone')).toMatchObject({ nulls: true, newEnums: true, otherTimeZone: true, duplicateCpf: false });
     expect(parseEmulatorOptions({ quirks: 'duplicate-cpf,rehire-in-month' }).quirks).toMatchObject({ duplicateCpf: true, rehireInMonth: true, nulls: false });
     expect(resolveOptions({ today: '2025-03-15' }).quirks).toEqual(resolveQuirks(false));
+  });
+
+  it('takes every quirk docs/emulator.md lists, and the docs list them all', () => {
+    const page = readFileSync(new URL('../docs/emulator.md', import.meta.url), 'utf8');
+    const row = page.split('\n').find((l) => l.startsWith('| `--quirks <list>` |'));
+    const listed = [...(row ?? '').matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!);
+    expect(listed).toEqual(['all', 'none', ...QUIRK_NAMES.map(quirkFlag)]);
+    for (const flag of listed) expect(() => parseQuirksSpec(flag)).not.toThrow();
+    expect(QUIRK_NAMES.map((q) => Object.entries(parseQuirksSpec(quirkFlag(q))).filter(([, on]) => on).map(([k]) => k))).toEqual(QUIRK_NAMES.map((q) => [q]));
   });
 
   it('refuses an unknown quirk with a one-line error naming it', () => {

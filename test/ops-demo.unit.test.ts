@@ -2,10 +2,14 @@
  * The pure parts of `punchline demo`: its options, its date range, the configuration it
  * runs with, and the banner that says where to look.
  */
+import { readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_PSEUDONYM_KEY } from '../src/ops/demo-setup.js';
+import { planScale } from '../src/emulator/options.js';
+import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_EMULATOR_PORT, DEMO_PSEUDONYM_KEY } from '../src/ops/demo-setup.js';
 import { DEMO_QUERIES, formatDemoBanner } from '../src/ops/demo-banner.js';
+import { opsBaseUrl } from '../src/ops/server.js';
 
 describe('demo options', () => {
   it('--days is a whole number from 1 to 730, 90 by default', () => {
@@ -87,5 +91,27 @@ describe('the demo banner', () => {
   it('shows three example queries over the analyst views', () => {
     expect(DEMO_QUERIES).toHaveLength(3);
     for (const view of ['daily_attendance', 'monthly_hours', 'sync_freshness']) expect(text).toContain(`from ${view}`);
+  });
+});
+
+describe('the banner the docs show', () => {
+  // What `npm run demo` prints with no configuration; the docs write the operating-system user as alice.
+  const defaults = loadConfig({});
+  const printed = formatDemoBanner({
+    opsUrl: opsBaseUrl(defaults.opsHost, defaults.opsPort),
+    emulatorUrl: `http://127.0.0.1:${DEMO_EMULATOR_PORT}`,
+    companies: planScale('demo').companies,
+    databaseUrl: defaults.databaseUrl,
+    schema: defaults.warehouseSchema,
+    cli: 'node bin/punchline.js',
+  }).replace(`//${encodeURIComponent(userInfo().username)}@`, '//alice@');
+
+  it.each(['README.md', 'docs/operations.md'])('is the one the demo prints, in %s', (page) => {
+    const text = readFileSync(new URL(`../${page}`, import.meta.url), 'utf8');
+    const shown = /```text\n(punchline demo is running\.[^]*?)\n```/.exec(text)?.[1];
+    expect(shown, `${page} shows no demo banner`).toBeDefined();
+    const lines = printed.split('\n').slice(1);
+    expect(shown!.split('\n')).toEqual(lines.slice(0, shown!.split('\n').length));
+    expect(shown).toMatch(/^ {2}Warehouse {3}.* psql postgres:\/\/alice@localhost:5432\/punchline$/m);
   });
 });

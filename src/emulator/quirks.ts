@@ -37,6 +37,11 @@ export const EXTRA_FIELDS = Object.freeze({
   point: 'device_id',
 });
 
+/** The command line's name of a quirk: `newEnums` → `new-enums`. */
+export function quirkFlag(name: QuirkName): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
 /** Normalises `nulls`, `new-enums`, `NEW_ENUMS` … to the option name, or undefined. */
 function quirkByName(raw: string): QuirkName | undefined {
   const key = raw.replace(/[-_\s]/g, '').toLowerCase();
