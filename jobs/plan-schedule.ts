@@ -12,21 +12,19 @@ import { InvalidJobError } from '../src/sync/errors.js';
 import { walkGroup } from '../src/sync/group-walk.js';
 import { SCHEDULE_KINDS, planJobs, scheduleItems } from '../src/sync/planner.js';
 import type { Resource } from '../src/sync/resources.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import type { SyncRuntime, TickOptions } from '../src/sync/runtime.js';
 import type { ScheduleJobData } from '../src/sync/schedules.js';
 
 const scheduleJobData = z.object({ connection: z.string().min(1), kind: z.enum(SCHEDULE_KINDS) });
 
 /** Plans and queues one schedule tick; returns what was queued. */
-export async function planSchedule(
-  rt: SyncRuntime,
-  raw: unknown,
-  now: () => Date = () => new Date(),
-): Promise<EnqueueResult & { today: string }> {
+export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickOptions = {}): Promise<EnqueueResult & { today: string }> {
+  const now = options.now ?? (() => new Date());
+  const logger = options.logger ?? rt.logger;
   const parsed = scheduleJobData.safeParse(raw);
   if (!parsed.success) throw new InvalidJobError(parsed.error.issues[0]!.message);
   const data: ScheduleJobData = parsed.data;
-  if (data.kind === 'nightly') await runNightlyRetention(rt, now());
+  if (data.kind === 'nightly') await runNightlyRetention({ config: rt.config, warehouse: rt.warehouse, logger }, now());
   const { connection, api } = rt.client(data.connection);
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());
@@ -44,8 +42,8 @@ export async function planSchedule(
     }),
   );
   const result = await enqueueJobs(rt.queues, plan.jobs);
-  rt.logger.info(
-    { schedule: data.kind, connection: connection.name, today, added: result.added.length, pending: result.pending.length },
+  logger.info(
+    { schedule: data.kind, today, added: result.added.length, pending: result.pending.length },
     'schedule tick planned',
   );
   return { ...result, today };

@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../src/api/errors.js';
 import { createLogger, registerSecret, scrubSecrets } from '../src/logger.js';
@@ -67,6 +69,33 @@ describe('logger', () => {
     expect(logged.type).toBe('AuthError');
     expect(logged.code).toBe('invalid_service_token');
     expect(logged.status).toBe(401);
+  });
+
+  it('names the host and the process on every line', () => {
+    const out = memory();
+    createLogger({ destination: out.stream }).info('hello');
+    expect(out.lines()[0]).toMatchObject({ host: hostname(), pid: process.pid, msg: 'hello' });
+  });
+
+  it("logs an error under err with pino's standard fields and its cause, and not the row values a Postgres error quotes", () => {
+    const out = memory();
+    const cause = new pg.DatabaseError('duplicate key value violates unique constraint "punches_pkey"', 0, 'error');
+    Object.assign(cause, {
+      code: '23505',
+      table: 'punches',
+      constraint: 'punches_pkey',
+      detail: 'Key (company_cnpj, cpf)=(11222333000181, 52998224725) already exists.',
+      where: 'COPY punches, line 2: "11222333000181\t52998224725\tMaria da Silva"',
+      internalQuery: "select '52998224725'",
+    });
+    createLogger({ destination: out.stream }).warn({ err: cause }, 'conflict');
+    createLogger({ destination: out.stream }).warn({ err: new Error('load failed', { cause }) }, 'failed');
+    expect(out.text()).not.toMatch(/52998224725|Maria/);
+    const [direct, wrapped] = out.lines().map((l) => l.err as Record<string, unknown>);
+    expect(direct).toMatchObject({ type: 'DatabaseError', code: '23505', table: 'punches', constraint: 'punches_pkey', stack: expect.stringContaining('\n    at ') });
+    expect(direct).not.toHaveProperty('detail');
+    expect(wrapped).toMatchObject({ type: 'Error', message: 'load failed: duplicate key value violates unique constraint "punches_pkey"' });
+    expect(wrapped!.stack).toContain('caused by: error: duplicate key value');
   });
 
   it('ignores secrets too short to scrub safely', () => {

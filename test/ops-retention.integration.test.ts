@@ -81,9 +81,9 @@ describe('sync_runs retention', () => {
   });
 
   it('is applied by the nightly schedule tick, and only by it', async () => {
-    await planSchedule(rt, { connection: 'default', kind: 'punches' }, () => NOW);
+    await planSchedule(rt, { connection: 'default', kind: 'punches' }, { now: () => NOW });
     expect(await remaining()).toHaveLength(9);
-    await planSchedule(rt, { connection: 'default', kind: 'nightly' }, () => NOW);
+    await planSchedule(rt, { connection: 'default', kind: 'nightly' }, { now: () => NOW });
     expect(await remaining()).toHaveLength(5);
     await rt.queues.sync.obliterate({ force: true });
   });
@@ -158,7 +158,7 @@ describe('rejected_records retention', () => {
     await rejection('data[1]', 40, null);
     await rejection('data[2]', 40, 20);
     const nightly = await h.runtime({ REJECTED_RECORDS_RETENTION_DAYS: '7' });
-    await planSchedule(nightly, { connection: 'default', kind: 'nightly' }, () => NOW);
+    await planSchedule(nightly, { connection: 'default', kind: 'nightly' }, { now: () => NOW });
     expect(await left()).toEqual(['data[1]']);
     await nightly.queues.sync.obliterate({ force: true });
   });

@@ -200,7 +200,7 @@ describe('sync jobs', () => {
   describe('a schedule tick', () => {
     it('queues the nightly windows for today in the connection time zone, and a second tick queues none twice', async () => {
       const now = () => new Date('2026-10-20T12:00:00Z');
-      const first = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, now);
+      const first = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, { now });
       expect(first.today).toBe('2026-10-20');
       expect(first.added).toContain(`hour_totals.default.${hq}.2026-09-01.2026-09-30`);
       expect(first.added).toContain(`hour_totals.default.${branch}.2026-10-01.2026-10-31`);
@@ -209,7 +209,7 @@ describe('sync jobs', () => {
       expect(first.added).toContain(`hour_bank.default.${hq}.2026-10-01.2026-10-20`);
       expect(first.added).toContain(`punches.default.${hq}.2026-10-01.2026-10-13`);
       expect(first.added).toContain(`absences.default.${hq}.2027-02-01.2027-02-17`);
-      const again = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, now);
+      const again = await planSchedule(rt, { connection: 'default', kind: 'nightly' }, { now });
       expect(again.added).toEqual([]);
       expect(again.pending.sort()).toEqual([...first.added].sort());
       const job = await rt.queues.sync.getJob(`absences.default.${hq}.2026-10-01.2026-10-31`);

@@ -281,7 +281,7 @@ export class WebhookNotifier implements OpsEventSink {
   #track(work: Promise<unknown>): void {
     const p: Promise<void> = work
       .then(() => undefined)
-      .catch((err: unknown) => this.#logger?.warn({ err: (err as Error).message }, 'notifier: could not record a condition'))
+      .catch((err: unknown) => this.#logger?.warn({ err }, 'notifier: could not record a condition'))
       .finally(() => this.#pending.delete(p));
     this.#pending.add(p);
   }
@@ -353,7 +353,7 @@ export function startStalenessWatch(
   const tick = () => {
     running = running
       .then(() => notifier.check(sources, Math.max(1000, intervalMs - 1000)))
-      .catch((err: unknown) => options.logger?.warn({ err: (err as Error).message }, 'notifier: staleness check failed'));
+      .catch((err: unknown) => options.logger?.warn({ err }, 'notifier: staleness check failed'));
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();

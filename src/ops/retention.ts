@@ -130,6 +130,6 @@ export async function runNightlyRetention(rt: NightlyRetentionContext, now: Date
     const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, { now });
     rt.logger.info({ deleted, retentionDays: rt.config.retentionDays }, 'retention applied');
   } catch (err) {
-    rt.logger.error({ err: (err as Error).message }, 'retention failed; old rows are kept until the next night');
+    rt.logger.error({ err }, 'retention failed; old rows are kept until the next night');
   }
 }

@@ -71,28 +71,28 @@ export class WarehouseGate {
 
   /**
    * Resolves true once the warehouse answers, false when it still does not after
-   * `maxWaitMs`. `reason` (why the caller thinks it is down) is logged once per outage.
+   * `maxWaitMs`. `cause` (the error that says it is down) is logged with the first probe.
    */
-  wait(reason: string): Promise<boolean> {
-    this.waiting ??= this.probe(reason).finally(() => {
+  wait(cause: unknown): Promise<boolean> {
+    this.waiting ??= this.probe(cause).finally(() => {
       this.waiting = undefined;
     });
     return this.waiting;
   }
 
-  private async probe(reason: string): Promise<boolean> {
+  private async probe(cause: unknown): Promise<boolean> {
     const { db, logger, maxWaitMs, maxDelayMs } = this.options;
     const started = this.now();
     let delay = Math.min(FIRST_DELAY_MS, maxDelayMs);
-    let last = reason;
+    let last = cause;
     for (let check = 1; ; check++) {
       const waited = this.now() - started;
       if (waited >= maxWaitMs) {
-        logger.warn({ waitedMs: waited, error: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
+        logger.warn({ waitedMs: waited, err: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
         return false;
       }
       const pause = Math.min(delay, maxWaitMs - waited);
-      logger.warn({ check, nextCheckMs: pause, error: last }, 'warehouse unreachable; waiting for it');
+      logger.warn({ check, nextCheckMs: pause, err: last }, 'warehouse unreachable; waiting for it');
       await this.sleep(pause);
       delay = Math.min(delay * 2, maxDelayMs);
       try {
@@ -100,7 +100,7 @@ export class WarehouseGate {
         logger.info({ waitedMs: this.now() - started, checks: check }, 'warehouse reachable again');
         return true;
       } catch (err) {
-        last = (err as Error).message;
+        last = err;
       }
     }
   }

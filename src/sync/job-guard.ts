@@ -17,6 +17,7 @@ import { reportTokenRejected } from '../ops/events.js';
 import { scrubSecrets } from '../logger.js';
 import { ConnectionPauses, tickMs } from './connection-pause.js';
 import { isWarehouseUnavailable, WarehouseGate } from './db-wait.js';
+import { jobLogger } from './job-log.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { budgetKeys } from './request-budget.js';
 import type { SyncRuntime } from './runtime.js';
@@ -80,7 +81,7 @@ export async function guardJob<T>(
   const { pauses, warehouse } = healingFor(rt);
   const raw = (job.data as { connection?: unknown } | null)?.connection;
   const connection = typeof raw === 'string' ? raw : undefined;
-  const logger = rt.logger.child({ job: job.id, connection });
+  const logger = jobLogger(rt.logger, job);
 
   const putBack = async (delayMs: number, why: string, err?: unknown): Promise<never> => {
     // Without a worker token (a job run by hand) there is nothing to move: fail as before.
@@ -111,7 +112,7 @@ export async function guardJob<T>(
     const auth = found(err, AuthError);
     if (auth && connection !== undefined) {
       const pause = await pauses.pause(connection, auth.code, scrubSecrets(auth.message));
-      logger.error({ reason: pause.reason, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
+      logger.error({ err: auth, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
       reportTokenRejected(connection, auth);
       if (options.skipWhenPaused) return undefined;
       return putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${auth.code})`, err);
@@ -122,7 +123,7 @@ export async function guardJob<T>(
       return putBack(jitter(ms), `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`, err);
     }
     if (isWarehouseUnavailable(err)) {
-      const up = await warehouse.wait(scrubSecrets((err as Error).message));
+      const up = await warehouse.wait(err);
       return putBack(up ? 250 : rt.config.warehouseRetryMaxMs, up ? 'the warehouse was unreachable and is back' : 'the warehouse is unreachable', err);
     }
     throw err;

@@ -520,7 +520,7 @@ async function readWindow(ctx: EngineContext, req: LoadRequest, read: ReadDeclar
     } catch (err) {
       const halves = !started && isSplittable(err) ? halveWindow(w) : undefined;
       if (!halves) throw err;
-      ctx.logger.info({ window: `${w.from}..${w.to}`, reason: (err as Error).name }, 'splitting window');
+      ctx.logger.info({ split: `${w.from}..${w.to}`, err }, 'splitting window');
       pending.unshift(...halves);
       split = true;
       continue;

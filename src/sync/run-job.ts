@@ -23,6 +23,7 @@ import type { CallOptions } from '../api/client.js';
 import type { JobContext, JobProcessor } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
 import { jobIdFor } from './job-ids.js';
+import { jobLogger } from './job-log.js';
 import { planJobs } from './planner.js';
 import { isWindowed, type Resource } from './resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
@@ -67,7 +68,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   // spec 1.2: the company's date-times are in its local time (COMPANY_TIMEZONES).
   const zone = companyTimezone(connection, data.company);
   const { pool, schema } = rt.warehouse;
-  const logger = rt.logger.child({ job: job.id, resource: data.resource });
+  const logger = jobLogger(rt.logger, job);
   const now = options.now ?? (() => new Date());
   const window: DateWindow | undefined = data.from && data.to ? { from: data.from, to: data.to } : undefined;
   if (isWindowed(data.resource) && (!window || !data.company)) {

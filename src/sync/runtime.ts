@@ -46,7 +46,15 @@ export interface Processors {
   /** The processor of each resource's jobs. */
   readonly byResource: Readonly<Record<Resource, JobProcessor>>;
   /** A tick of an incremental schedule (its job data is validated by the processor). */
-  schedule(rt: SyncRuntime, data: unknown): Promise<unknown>;
+  schedule(rt: SyncRuntime, data: unknown, options?: TickOptions): Promise<unknown>;
+}
+
+/** What a schedule tick is handed besides its data. */
+export interface TickOptions {
+  /** Clock (tests). */
+  readonly now?: () => Date;
+  /** Where the tick logs: the job's logger (job-log.ts); default the runtime's. */
+  readonly logger?: Logger;
 }
 
 /** Long-lived resources of the sync in one process. */

@@ -6,7 +6,7 @@
  * when their delay ends (they were delayed until about the next check).
  */
 import { AuthError } from '../api/errors.js';
-import { scrubSecrets, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { tickMs, type ConnectionPauses } from './connection-pause.js';
 import { healingFor } from './job-guard.js';
 import type { SyncRuntime } from './runtime.js';
@@ -45,7 +45,7 @@ export function startTokenRecheck(options: TokenRecheckOptions): TokenRecheck {
     } catch (err) {
       const still = err instanceof AuthError;
       logger.warn(
-        { connection, nextCheckMs: options.recheckMs, error: scrubSecrets((err as Error).message) },
+        { connection, nextCheckMs: options.recheckMs, err },
         still ? 'token still rejected: connection stays paused' : 'token re-check failed: connection stays paused',
       );
     }

@@ -10,6 +10,7 @@ import { reportJobFailedForGood } from '../ops/events.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
 import { guardJob } from './job-guard.js';
+import { jobLogger } from './job-log.js';
 import { runSyncJob } from './run-job.js';
 import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
@@ -44,7 +45,8 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
     const processor =
       name === 'schedules'
-        ? (job: Job, token?: string) => guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data), { skipWhenPaused: true })
+        ? (job: Job, token?: string) =>
+            guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true })
         : (job: Job, token?: string, signal?: AbortSignal) =>
             guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) }));
     const worker = new Worker(name, processor, {
@@ -58,8 +60,8 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     });
     worker.on('failed', (job, err) => {
       const final = err instanceof UnrecoverableError || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
-      logger[final ? 'error' : 'warn'](
-        { queue: name, job: job?.id, attempt: job?.attemptsMade, err: { name: err.name, message: err.message } },
+      (job ? jobLogger(logger, job) : logger.child({ queue: name }))[final ? 'error' : 'warn'](
+        { attempt: job?.attemptsMade, err },
         final ? 'job failed' : 'job attempt failed',
       );
       if (final) reportJobFailedForGood(name, job, err);
