@@ -74,10 +74,15 @@ SELECT (SELECT count(*) FROM listed)::int AS listed, (SELECT count(*) FROM unlis
   };
 }
 
-/** Widens the first and last day of period data of company `$1`'s records by the days of `work_days` in `$3`..`$4`. */
+/**
+ * Widens the first and last day of period data of company `$1`'s records by the days of
+ * `work_days` in `$2`..`$3`; returns the records whose employment may now start earlier
+ * (those without an admission date start at their first day of data: the window's).
+ */
 export function buildDataDays(schema: string, company: string, from: string, to: string): BuiltQuery {
   return {
-    text: `UPDATE ${T(schema, 'employments')} e
+    text: `WITH widened AS (
+UPDATE ${T(schema, 'employments')} e
    SET first_data_on = least(e.first_data_on, d.first_day), last_data_on = greatest(e.last_data_on, d.last_day),
        employed_from = CASE WHEN e.admission_date IS NULL THEN least(e.employed_from, d.first_day) ELSE e.employed_from END,
        synced_at = now()
@@ -87,7 +92,8 @@ export function buildDataDays(schema: string, company: string, from: string, to:
          GROUP BY cpf, collaborator_record) d
  WHERE e.company_cnpj = $1 AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
    AND (e.first_data_on IS DISTINCT FROM least(e.first_data_on, d.first_day) OR e.last_data_on IS DISTINCT FROM greatest(e.last_data_on, d.last_day))
-RETURNING e.cpf, e.collaborator_record`,
+RETURNING e.cpf, e.collaborator_record, e.admission_date IS NULL AND e.employed_from = d.first_day AS earlier
+) SELECT cpf, collaborator_record FROM widened WHERE earlier`,
     values: [company, from, to],
   };
 }
@@ -163,10 +169,10 @@ export interface DailyScope {
   readonly only?: RecordKeys;
 }
 
-/** `AND (alias.cpf, alias.collaborator_record)` among the records of `$5`/`$6`, when the scope names them. */
-function onlyRecords(scope: DailyScope, alias: string): string {
+/** `AND (alias.cpf, alias.collaborator_record)` among the records of `$first`/`$first+1`, when the scope names them. */
+function onlyRecords(scope: DailyScope, alias: string, first = 5): string {
   return scope.only
-    ? ` AND (${alias}.cpf, ${alias}.collaborator_record) IN (SELECT * FROM unnest($5::text[], $6::text[]))`
+    ? ` AND (${alias}.cpf, ${alias}.collaborator_record) IN (SELECT * FROM unnest($${first}::text[], $${first + 1}::text[]))`
     : '';
 }
 
@@ -226,11 +232,12 @@ SELECT $1, g.cpf, g.collaborator_record, g.day,
        hb.total_overtime_seconds, g.day < today.d
   FROM grid g CROSS JOIN today
   LEFT JOIN ${t('work_days')} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
-        AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL
+        AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL AND wd.work_date BETWEEN $3::date AND $4::date
   LEFT JOIN punch_counts pc ON pc.work_date = g.day AND pc.cpf = g.cpf AND pc.collaborator_record = g.collaborator_record
   LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
+        AND td.work_date BETWEEN $3::date AND $4::date
   LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
-        AND hb.collaborator_record = g.collaborator_record AND hb.deleted_at IS NULL
+        AND hb.collaborator_record = g.collaborator_record AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $3::date AND $4::date
   LEFT JOIN absent ab ON ab.absence_date = g.day AND ab.cpf = g.cpf AND ab.collaborator_record = g.collaborator_record
   LEFT JOIN versions v ON v.cpf = g.cpf AND v.collaborator_record = g.collaborator_record AND g.day < v.to_day AND (g.day >= v.from_day OR v.earliest)
   LEFT JOIN ${t('collaborators')} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
@@ -256,6 +263,67 @@ RETURNING x.work_date`;
   return {
     upsert: { text: `WITH written AS (\n${upsert}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`, values },
     prune: { text: `WITH gone AS (\n${prune}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM gone`, values },
+  };
+}
+
+/** A measure of the day grain one resource's windows hold, rewritten alone when they change. */
+export type DayMeasure = 'lateness' | 'overtime' | 'leave';
+
+/** The company's `employee_daily` rows of the scope (alias `d`; `$1` company, `$2`..`$3` days, `$4`/`$5` records). */
+function scopeRows(scope: DailyScope, alias: string): string {
+  return `${alias}.company_cnpj = $1 AND ${alias}.work_date BETWEEN $2::date AND $3::date${onlyRecords(scope, alias, 4)}`;
+}
+
+/**
+ * Rewrites one measure of the `employee_daily` rows of the scope from its table, leaving
+ * the rest of each row as it is: a window of tardiness, of hour-bank balances or of
+ * absences changes only its own columns, and only in the rows whose value changed.
+ * Rows are made by the full rewrite ({@link buildDailyRefresh}); days without rows are
+ * not covered yet and left to it.
+ */
+export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: DailyScope): BuiltQuery {
+  const t = (name: string) => T(schema, name);
+  const same = (a: string, b: string) => `${a}.cpf = ${b}.cpf AND ${a}.collaborator_record = ${b}.collaborator_record`;
+  let set: string;
+  let source: string;
+  switch (measure) {
+    case 'lateness':
+      // Sparse: the days with a tardiness now, and those that had one.
+      source = `SELECT d.cpf, d.collaborator_record, d.work_date, coalesce(td.late_seconds, 0) AS late_seconds, td.cpf IS NOT NULL AS is_late
+      FROM ${t('employee_daily')} d
+      LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = d.work_date AND ${same('td', 'd')} AND td.work_date BETWEEN $2::date AND $3::date
+     WHERE ${scopeRows(scope, 'd')} AND (d.is_late OR td.cpf IS NOT NULL)`;
+      set = 'late_seconds = s.late_seconds, is_late = s.is_late';
+      break;
+    case 'overtime':
+      source = `SELECT d.cpf, d.collaborator_record, d.work_date, hb.total_overtime_seconds AS overtime_seconds
+      FROM ${t('employee_daily')} d
+      LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
+           AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $2::date AND $3::date
+     WHERE ${scopeRows(scope, 'd')}`;
+      set = 'overtime_seconds = s.overtime_seconds';
+      break;
+    case 'leave':
+      source = `SELECT d.cpf, d.collaborator_record, d.work_date, a.types IS NOT NULL AS on_leave, a.types AS absence_types,
+             CASE WHEN d.is_day_over THEN d.is_scheduled AND d.punch_count = 0 AND a.types IS NULL END AS is_absent
+      FROM ${t('employee_daily')} d
+      LEFT JOIN (SELECT cpf, collaborator_record, absence_date, array_agg(absence_type ORDER BY absence_id) AS types FROM ${t('absence_days')}
+                  WHERE company_cnpj = $1 AND absence_date BETWEEN $2::date AND $3::date GROUP BY cpf, collaborator_record, absence_date) a
+        ON a.absence_date = d.work_date AND ${same('a', 'd')}
+     WHERE ${scopeRows(scope, 'd')}`;
+      set = 'on_leave = s.on_leave, absence_types = s.absence_types, is_absent = s.is_absent';
+      break;
+  }
+  const columns = set.split(', ').map((c) => c.split(' = ')[0]!);
+  return {
+    text: `WITH written AS (
+  UPDATE ${t('employee_daily')} x SET ${set}, synced_at = now()
+    FROM (${source}) s
+   WHERE x.company_cnpj = $1 AND x.work_date = s.work_date AND ${same('x', 's')}
+     AND (${columns.map((c) => `x.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `s.${c}`).join(', ')})
+  RETURNING x.work_date
+) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`,
+    values: [scope.company, scope.from, scope.to, ...(scope.only ? [scope.only.cpfs, scope.only.records] : [])],
   };
 }
 

@@ -18,8 +18,10 @@ import {
   buildHistoryChanged,
   buildLeaving,
   buildListing,
+  buildMeasureRefresh,
   buildRegisterRecords,
   monthOf,
+  type DayMeasure,
   type RecordKeys,
 } from './statements.js';
 import { publishMartSpan } from './timing.js';
@@ -28,11 +30,14 @@ import { publishMartSpan } from './timing.js';
 export interface MartUpkeep {
   /** The load is the list of active collaborators: listing, and attributes through the history. */
   readonly directory?: boolean;
-  /** Its tables hold measures of the day grain: the days of its windows are rewritten when they change. */
-  readonly days?: boolean;
-  /** Its window loads the coverage table: the first and last day of each record's period data. */
+  /**
+   * Its windows load the coverage table: the days of the day grain (rewritten whole when
+   * they change) and each record's first and last day of period data.
+   */
   readonly coverage?: boolean;
-  /** It loads absences: they are expanded to their days. */
+  /** The measure of the day grain its windows hold, rewritten alone when they change. */
+  readonly measure?: Exclude<DayMeasure, 'leave'>;
+  /** It loads absences: they are expanded to their days, and the days' leave rewritten. */
   readonly absences?: boolean;
 }
 
@@ -102,8 +107,8 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
     publishMartSpan(mart, client, client.query<T>(query.text, query.values));
 
   let dueDays: string | undefined;
-  if (upkeep.days && window && !inputs) dueDays = (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily')).rows[0]?.day ?? undefined;
-  const work = upkeep.directory || seen || (window !== undefined && (inputs || dueDays !== undefined) && (upkeep.days || upkeep.absences || upkeep.coverage));
+  if (upkeep.coverage && window && !inputs) dueDays = (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily')).rows[0]?.day ?? undefined;
+  const work = upkeep.directory || seen || (window !== undefined && (inputs || dueDays !== undefined) && (upkeep.coverage || upkeep.measure || upkeep.absences));
   if (!work) return undefined;
 
   await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, `${schema}:${company}`]);
@@ -125,14 +130,19 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
 
   const months = new Span();
   let days = 0;
+  type Written = { n: number; first_day: string | null; last_day: string | null };
   const rewrite = async (from: string, to: string, only?: RecordKeys) => {
     const r = buildDailyRefresh(schema, { company, zone, from, to, ...(only ? { only } : {}) });
-    type Written = { n: number; first_day: string | null; last_day: string | null };
     for (const statement of [r.upsert, r.prune]) {
       const [w] = (await q<Written>(statement, 'employee_daily')).rows;
       days += w!.n;
       months.add(w!.first_day, w!.last_day);
     }
+  };
+  // A measure changes no row's membership nor department: the headcount stays as it is.
+  const measure = async (which: DayMeasure, from: string, to: string, only?: RecordKeys) => {
+    const [w] = (await q<Written>(buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }), 'employee_daily')).rows;
+    days += w!.n;
   };
 
   if (upkeep.absences && window && inputs) {
@@ -148,13 +158,18 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
     }
     if (touched.first && touched.last && members.size > 0) {
       const keys = [...members].map((k) => k.split('\u001f') as [string, string]);
-      await rewrite(touched.first, touched.last, { cpfs: keys.map((k) => k[0]), records: keys.map((k) => k[1]) });
+      await measure('leave', touched.first, touched.last, { cpfs: keys.map((k) => k[0]), records: keys.map((k) => k[1]) });
     }
   }
-  if (upkeep.days && window && (inputs || dueDays)) await rewrite(inputs ? window.from : dueDays!, window.to);
+  if (upkeep.coverage && window && (inputs || dueDays)) await rewrite(inputs ? window.from : dueDays!, window.to);
+  if (upkeep.measure && window && inputs) await measure(upkeep.measure, window.from, window.to);
   if (records.size > 0) {
+    // An employment that starts or ends elsewhere: its days, and the hires and leavers of every month, may change.
     const [bounds] = (await q<{ first_day: string | null; last_day: string | null }>(buildCoverageBounds(schema, company), 'employee_daily')).rows;
-    if (bounds!.first_day && bounds!.last_day) await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
+    if (bounds!.first_day && bounds!.last_day) {
+      await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
+      months.add(bounds!.first_day, bounds!.last_day);
+    }
   }
   if (months.first && months.last) {
     const h = buildHeadcountRefresh(schema, company, monthOf(months.first), monthOf(months.last));

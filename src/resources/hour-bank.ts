@@ -37,7 +37,7 @@ const tables = {
 export const hourBank = defineResource({
   read: 'day',
   tables,
-  marts: { days: true },
+  marts: { measure: 'overtime' },
   reads: [
     readOf(tables, {
       endpoint: 'overtime',

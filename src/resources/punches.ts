@@ -50,7 +50,7 @@ export const punches = defineResource({
   read: 'month',
   tables,
   // work_days are the day grain of the marts: the days the warehouse covers, and each record's first and last day.
-  marts: { days: true, coverage: true },
+  marts: { coverage: true },
   reads: [
     readOf(tables, {
       endpoint: 'point/getFromPeriod',

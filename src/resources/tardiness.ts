@@ -26,7 +26,7 @@ const tables = {
 export const tardiness = defineResource({
   read: 'month',
   tables,
-  marts: { days: true },
+  marts: { measure: 'lateness' },
   reads: [
     readOf(tables, {
       endpoint: 'tardiness',
