@@ -200,7 +200,10 @@ CREATE TABLE employee_daily (
   is_day_over         boolean NOT NULL,
   synced_at           timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (company_cnpj, work_date, cpf, collaborator_record)
-);
+) WITH (fillfactor = 50);
+-- Half of each page is left free: the windows of tardiness, hour-bank balances and
+-- absences rewrite one measure of rows the punches windows wrote, and an update that
+-- fits in its page leaves the (wide) key index alone (a heap-only tuple).
 -- Rows written before their day ended (today's): rewritten once it has.
 CREATE INDEX employee_daily_open_days_idx ON employee_daily (company_cnpj, work_date) WHERE NOT is_day_over;
 COMMENT ON TABLE employee_daily IS 'One row per collaborator record per day employed (from employments.employed_from to left_on or today) within the synced range: the days for which the warehouse holds the company''s period data (point/getFromPeriod windows). Attributes as of that day, and the day''s measures. Kept current by the sync: every window that changes an input rewrites its company''s rows of the days it covers (docs/warehouse.md "Marts").';
