@@ -109,6 +109,14 @@ export interface Config {
   readonly workerLockMs: number;
   /** Largest API response body read whole (single objects, error answers); lists are streamed whatever their size. */
   readonly apiMaxResponseBytes: number;
+  /** Longest pause between two chunks of an API answer's body, ms. */
+  readonly apiBodyIdleTimeoutMs: number;
+  /** A streamed API answer must be complete within this many ms of its request. */
+  readonly apiAnswerDeadlineMs: number;
+  /** Most bytes of one streamed API answer. */
+  readonly apiMaxAnswerBytes: number;
+  /** Most bytes of one element of a streamed list; a larger one becomes a rejected record. */
+  readonly apiMaxElementBytes: number;
   /** Largest attachment or photo file `punchline push` sends, in bytes (checked before anything is sent). */
   readonly pushMaxFileBytes: number;
   /** Longest `Retry-After` honoured, ms: a longer one pauses the connection only this long before trying again. */
@@ -280,6 +288,10 @@ const envSchema = z.object({
   WORKER_CONCURRENCY: intFrom('WORKER_CONCURRENCY', 1, 256).default(4),
   WORKER_LOCK_MS: intFrom('WORKER_LOCK_MS', 1_000, 600_000).default(30_000),
   API_MAX_RESPONSE_BYTES: intFrom('API_MAX_RESPONSE_BYTES', 65_536, 1_073_741_824).default(16 * 1024 * 1024),
+  API_BODY_IDLE_TIMEOUT_MS: intFrom('API_BODY_IDLE_TIMEOUT_MS', 100, 600_000).default(30_000),
+  API_ANSWER_DEADLINE_MS: intFrom('API_ANSWER_DEADLINE_MS', 1_000, 86_400_000).default(600_000),
+  API_MAX_ANSWER_BYTES: intFrom('API_MAX_ANSWER_BYTES', 65_536, 68_719_476_736).default(1_073_741_824),
+  API_MAX_ELEMENT_BYTES: intFrom('API_MAX_ELEMENT_BYTES', 4_096, 1_073_741_824).default(32 * 1024 * 1024),
   PUSH_MAX_FILE_BYTES: intFrom('PUSH_MAX_FILE_BYTES', 1, 1_073_741_824).default(5 * 1024 * 1024),
   SCHEDULES_ENABLED: boolFrom('SCHEDULES_ENABLED').default(true),
   SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
@@ -542,6 +554,10 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerLockMs: e.WORKER_LOCK_MS,
     apiMaxResponseBytes: e.API_MAX_RESPONSE_BYTES,
+    apiBodyIdleTimeoutMs: e.API_BODY_IDLE_TIMEOUT_MS,
+    apiAnswerDeadlineMs: e.API_ANSWER_DEADLINE_MS,
+    apiMaxAnswerBytes: e.API_MAX_ANSWER_BYTES,
+    apiMaxElementBytes: e.API_MAX_ELEMENT_BYTES,
     pushMaxFileBytes: e.PUSH_MAX_FILE_BYTES,
     apiMaxRetryAfterMs: e.API_MAX_RETRY_AFTER_MS,
     apiTokenRecheckMs: e.API_TOKEN_RECHECK_MS,

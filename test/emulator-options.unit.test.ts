@@ -41,6 +41,7 @@ describe('scales', () => {
 describe('--faults', () => {
   it('reads probabilities, slow with its delay, and the rate limit', () => {
     expect(parseFaultsSpec('error403=0.05,error500=0.1,drop=0.02,slow=0.2:1500,rps=20')).toEqual({
+      ...NO_FAULTS,
       error403: 0.05,
       error500: 0.1,
       drop: 0.02,

@@ -29,8 +29,16 @@ export interface ClientOptions {
   baseUrl: string;
   /** The `apiServiceToken` (spec §5), sent only in that header. */
   token: string;
-  /** Per-attempt timeout in ms (headers, body and an abort of the whole attempt). Default 30 000. */
+  /** Per-attempt timeout in ms: the wait for the headers, and the whole body of an answer read whole. Default 30 000. */
   timeoutMs?: number;
+  /** Longest pause between two chunks of a body, in ms. Default `timeoutMs`. */
+  bodyIdleTimeoutMs?: number;
+  /** A streamed answer, headers to last byte, must be complete within this many ms (TimeoutError after). Default 600 000. */
+  answerDeadlineMs?: number;
+  /** Most bytes of one streamed answer; past it the read stops with AnswerTooLargeError (retryable). Default 1 GiB. */
+  maxAnswerBytes?: number;
+  /** Most bytes of one element of a streamed list; a larger one is skipped unread (ElementTooLargeError). Default 32 MiB. */
+  maxElementBytes?: number;
   /** Attempts for transient failures, first try included. Default 6. */
   maxAttempts?: number;
   /** Largest body read whole (not a streamed list), in bytes; past it the read stops with ResponseTooLargeError. Default 64 MiB. */

@@ -11,8 +11,8 @@ import { Pool, type FormData } from 'undici';
 import type { z } from 'zod';
 import type { ClientHooks, ClientOptions, CallOptions } from './client-options.js';
 import { ENDPOINTS, streamTarget, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName, type StreamEndpoint } from './endpoints.js';
-import { ApiError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
-import { DataStream, NotAnEnvelopeError } from './data-stream.js';
+import { ApiError, ElementTooLargeError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
+import { DataStream, NotAnEnvelopeError, OversizedElement } from './data-stream.js';
 import { noteUnknownFields } from './drift.js';
 import { unlimited, type RateLimitListener, type RequestLimiter } from './limiter.js';
 import type {
@@ -80,7 +80,8 @@ export interface ApiResponse<T> {
 /**
  * One element of a streamed list ({@link ApiClient.stream}): validated against its
  * schema, or the element as sent with what is wrong with it (the caller decides whether
- * one bad element fails the whole answer).
+ * one bad element fails the whole answer). An element over `maxElementBytes` is not
+ * read: its `raw` is undefined and its error an {@link ElementTooLargeError}.
  */
 export type StreamedElement<T> =
   | { readonly index: number; readonly ok: true; readonly value: T; readonly raw: unknown }
@@ -94,6 +95,9 @@ interface RetryState {
 
 const DEFAULTS = {
   timeoutMs: 30_000,
+  answerDeadlineMs: 600_000,
+  maxAnswerBytes: 1024 * 1024 * 1024,
+  maxElementBytes: 32 * 1024 * 1024,
   maxAttempts: 6,
   maxResponseBytes: 64 * 1024 * 1024,
   maxRateLimitRetries: 10,
@@ -118,6 +122,10 @@ export class ApiClient {
   readonly #basePath: string;
   readonly #token: string;
   readonly #timeoutMs: number;
+  readonly #bodyIdleTimeoutMs: number;
+  readonly #answerDeadlineMs: number;
+  readonly #maxAnswerBytes: number;
+  readonly #maxElementBytes: number;
   readonly #maxAttempts: number;
   readonly #maxResponseBytes: number;
   readonly #limiter: RequestLimiter & Partial<RateLimitListener>;
@@ -142,6 +150,10 @@ export class ApiClient {
     this.#token = options.token;
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.#bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? this.#timeoutMs;
+    this.#answerDeadlineMs = options.answerDeadlineMs ?? DEFAULTS.answerDeadlineMs;
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULTS.maxAnswerBytes;
+    this.#maxElementBytes = options.maxElementBytes ?? DEFAULTS.maxElementBytes;
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULTS.maxAttempts);
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
     this.#limiter = options.limiter ?? unlimited;
@@ -161,7 +173,7 @@ export class ApiClient {
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: this.#timeoutMs,
-      bodyTimeout: this.#timeoutMs,
+      bodyTimeout: this.#bodyIdleTimeoutMs,
       connect: { timeout: Math.min(this.#timeoutMs, 10_000) },
     });
   }
@@ -406,7 +418,9 @@ export class ApiClient {
    * answer. Failures before the first element (status errors, a body that is not JSON)
    * are retried like {@link ApiClient.request}; a failure after it throws (a transient
    * one as a retryable error), since the caller has already used part of the answer.
-   * `meta` is validated when the body has ended.
+   * `meta` is validated when the body has ended. The answer is bounded
+   * (`bodyIdleTimeoutMs`, `answerDeadlineMs`, `maxAnswerBytes`, docs/client.md), and so
+   * is each element (`maxElementBytes`): a larger one is handed over unread, as an error.
    */
   async *stream<E extends ListEndpointName | StreamEndpoint>(
     endpointOrDef: E,
@@ -429,8 +443,13 @@ export class ApiClient {
       try {
         const opened = await this.#open(endpoint, path, headers, timeoutMs, attempt, opts);
         try {
-          const data = new DataStream(opened.response.body, opened.response.destroy);
+          const data = new DataStream(opened.response.body, opened.response.destroy, { maxElementBytes: this.#maxElementBytes });
           for await (const raw of data) {
+            if (raw instanceof OversizedElement) {
+              yield { index, ok: false, raw: undefined, error: new ElementTooLargeError({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }) };
+              index++;
+              continue;
+            }
             if (index === 0) noteUnknownFields(endpoint, element, raw);
             const checked = element.safeParse(raw);
             yield checked.success
@@ -515,7 +534,13 @@ export class ApiClient {
     opts.onAttempt?.();
     let response: OpenResponse;
     try {
-      response = await openAttempt(this.#pool, { endpoint, method: 'GET', path, headers, timeoutMs, signal }, (s) => this.#scrub(s), (n) => (bytes = n));
+      response = await openAttempt(
+        this.#pool,
+        { endpoint, method: 'GET', path, headers, timeoutMs, idleTimeoutMs: this.#bodyIdleTimeoutMs, signal },
+        { deadlineMs: this.#answerDeadlineMs, maxAnswerBytes: this.#maxAnswerBytes },
+        (s) => this.#scrub(s),
+        (n) => (bytes = n),
+      );
     } catch (err) {
       this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
       release();
@@ -571,7 +596,7 @@ export class ApiClient {
     try {
       const response = await sendAttempt(
         this.#pool,
-        { endpoint, method, path, headers, body, timeoutMs, maxResponseBytes: this.#maxResponseBytes, signal },
+        { endpoint, method, path, headers, body, timeoutMs, idleTimeoutMs: this.#bodyIdleTimeoutMs, maxResponseBytes: this.#maxResponseBytes, signal },
         (s) => this.#scrub(s),
         (n) => (bytes = n),
       );
@@ -621,7 +646,7 @@ export class ApiClient {
     if (!(err instanceof ApiError)) return;
     let status: number | 'network' | 'timeout';
     if (err.status === undefined) status = err.code === 'timeout' ? 'timeout' : 'network';
-    else if (err.code === 'response_too_large' || err.code === 'response_not_json') status = err.status;
+    else if (err.code === 'response_too_large' || err.code === 'response_not_json' || err.code === 'answer_too_large') status = err.status;
     else return;
     this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: err.code });
   }

@@ -1,59 +1,64 @@
 /**
  * Reads the `data` array of a success envelope (spec 1.1) element by element while the
- * body is still arriving, so memory holds one chunk and the element being parsed, never
+ * body is still arriving, so memory holds one chunk and the element being read, never
  * the whole answer: a big company's month of punches is tens of megabytes.
  *
- * Parsing is @discoveryjs/json-ext's `parseChunked`, which feeds `JSON.parse` with
- * complete fragments (about as fast as `JSON.parse` itself, several times faster than
- * token-by-token parsers). After every chunk it exposes the value built so far; the
- * elements of `data` before the last one are complete, so they are handed over and
- * their slots cleared, and the envelope never grows past the element in progress.
+ * The body is scanned as bytes, once: outside strings byte by byte for the structure,
+ * inside strings from quote to quote with `Buffer.indexOf` (JSON's structural characters
+ * are ASCII, so a UTF-8 sequence never holds one). Each element of `data` is then
+ * decoded and handed to `JSON.parse` whole, which also checks its syntax. Knowing where
+ * each element starts and how far it has come, the scanner bounds it: an element larger
+ * than `maxElementBytes` is not kept, its bytes are only scanned to find its end, and it
+ * is handed over as an {@link OversizedElement} (a huge attachment must not be buffered
+ * whole, nor stop the elements after it).
  */
-import { parseChunked } from '@discoveryjs/json-ext';
-
-/** A one-shot wake-up between the parser side and the consumer side. */
-class Signal {
-  #pending = false;
-  #resolve: (() => void) | undefined;
-
-  notify(): void {
-    const resolve = this.#resolve;
-    this.#resolve = undefined;
-    if (resolve) resolve();
-    else this.#pending = true;
-  }
-
-  wait(): Promise<void> {
-    if (this.#pending) {
-      this.#pending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => (this.#resolve = resolve));
-  }
-}
 
 /** The body was JSON, but not an object with a `data` array (spec 1.1). */
 export class NotAnEnvelopeError extends Error {
   override readonly name = 'NotAnEnvelopeError';
 }
 
+/** An element of `data` larger than the limit: skipped without being parsed. */
+export class OversizedElement {
+  constructor(
+    /** Its position in `data`. */
+    readonly index: number,
+    /** Its size, in bytes of the body. */
+    readonly bytes: number,
+    /** The limit it exceeded. */
+    readonly limitBytes: number,
+  ) {}
+}
+
+/** Options of {@link DataStream}. */
+export interface DataStreamOptions {
+  /** Largest element of `data` parsed, and largest envelope outside it, in bytes (default 32 MiB). */
+  readonly maxElementBytes?: number;
+}
+
+/** Default of {@link DataStreamOptions.maxElementBytes}. */
+export const DEFAULT_MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
+
 /**
- * The elements of an envelope's `data` array, in order, as they complete. Once the
- * iteration has ended, {@link DataStream.rest} holds the envelope's other keys
- * (`meta`, ...). Iterate it once. A body that is not JSON rejects with the parser's
- * SyntaxError; one that is JSON but no envelope, with {@link NotAnEnvelopeError}.
- * Stopping early (break, throw) stops reading the source.
+ * The elements of an envelope's `data` array, in order, as they complete (an element over
+ * the size limit as an {@link OversizedElement}). Once the iteration has ended,
+ * {@link DataStream.rest} holds the envelope's other keys (`meta`, ...). Iterate it once. A
+ * body that is not JSON rejects with a SyntaxError that quotes none of it; one that is
+ * JSON but no envelope, with {@link NotAnEnvelopeError}. Stopping early (break, throw)
+ * stops reading the source.
  */
 export class DataStream implements AsyncIterable<unknown> {
   readonly #source: AsyncIterable<Uint8Array | string>;
   readonly #stop: () => void;
+  readonly #maxElementBytes: number;
   #rest: Record<string, unknown> | undefined;
   #count = 0;
 
   /** `stop` ends the source (e.g. destroys the HTTP body) when the consumer stops early. */
-  constructor(source: AsyncIterable<Uint8Array | string>, stop: () => void = () => undefined) {
+  constructor(source: AsyncIterable<Uint8Array | string>, stop: () => void = () => undefined, options: DataStreamOptions = {}) {
     this.#source = source;
     this.#stop = stop;
+    this.#maxElementBytes = options.maxElementBytes ?? DEFAULT_MAX_ELEMENT_BYTES;
   }
 
   /** The envelope without `data`, once iteration has completed. */
@@ -67,128 +72,286 @@ export class DataStream implements AsyncIterable<unknown> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<unknown> {
-    const ready: unknown[] = [];
-    let taken = 0;
-    let drained = 0;
-    let done = false;
-    let failure: unknown;
-    let stopped = false;
-    const parsed = new Signal();
-    const consumed = new Signal();
-    const source = this.#source;
-
-    // The parser pulls chunks from here; after a chunk that completed elements it waits
-    // until they are consumed, so a slow consumer slows the reading of the body.
-    async function* feed(): AsyncGenerator<Uint8Array | string> {
-      for await (const chunk of source) {
-        for (const piece of piecesOf(chunk)) {
-          if (stopped) return;
-          yield piece;
-          if (stopped) return;
-          if (taken < ready.length) await consumed.wait();
-        }
-      }
-    }
-
-    const drain = (root: unknown, final: boolean): void => {
-      if (root === null || typeof root !== 'object' || Array.isArray(root)) return;
-      const data = (root as { data?: unknown }).data;
-      if (!Array.isArray(data)) return;
-      // Only the last element can still be under construction.
-      const complete = final ? data.length : data.length - 1;
-      for (; drained < complete; drained++) {
-        ready.push(data[drained]);
-        data[drained] = undefined;
-      }
-    };
-
-    const parsing = parseChunked(feed(), {
-      onChunk: (_parsed: number, chunk: string | null, _pending: string | null, state: { currentRootValue: unknown }) => {
-        drain(state.currentRootValue, chunk === null);
-        if (taken < ready.length) parsed.notify();
-      },
-    })
-      .then((root: unknown) => {
-        this.#rest = envelopeRest(root);
-      })
-      .catch((err: unknown) => {
-        failure = err;
-      })
-      .finally(() => {
-        done = true;
-        parsed.notify();
-      });
-
+    const scanner = new EnvelopeScanner(this.#maxElementBytes);
+    let finished = false;
     try {
-      for (;;) {
-        while (taken < ready.length) {
-          const element = ready[taken];
-          ready[taken++] = undefined;
+      for await (const chunk of this.#source) {
+        const ready = scanner.push(asBuffer(chunk));
+        for (let i = 0; i < ready.length; i++) {
+          const element = ready[i];
+          ready[i] = undefined;
           this.#count++;
           yield element;
         }
-        ready.length = 0;
-        taken = 0;
-        if (done) break;
-        consumed.notify();
-        await parsed.wait();
       }
-      if (failure !== undefined) throw failure;
+      const { rest, late } = scanner.finish();
+      for (const element of late) {
+        this.#count++;
+        yield element;
+      }
+      this.#rest = rest;
+      finished = true;
     } finally {
-      if (!done) {
-        // Ending the source ends the download; the parser then fails on the truncated
-        // text, which nobody is waiting for any more.
-        stopped = true;
-        this.#stop();
-        consumed.notify();
-        await parsing;
-      }
+      // Ending the source ends the download of an answer nobody reads any more.
+      if (!finished) this.#stop();
     }
   }
 }
 
-const OPEN_BRACE = 0x7b;
+function asBuffer(chunk: Uint8Array | string): Buffer {
+  if (typeof chunk === 'string') return Buffer.from(chunk, 'utf8');
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Longest key of the envelope that is remembered (to recognise `data`). */
+const MAX_KEY_BYTES = 64;
+
+/** Depth of the elements of `data`: inside the root object (1) and the array (2). */
+const ELEMENT_DEPTH = 2;
+
+/** A SyntaxError that names where, never what: a body may hold personal data. */
+const notJson = (where: string, what = 'is not valid JSON'): SyntaxError => new SyntaxError(`${where}: ${what}`);
 
 /**
- * A chunk as the parser is fed it: in pieces of at most {@link PIECE_BYTES}, each cut
- * after its last `{`. Small pieces keep the text the parser holds between two answers
- * small, so it dies young instead of being promoted by the garbage collector while the
- * consumer waits on the database (any cut is valid input; UTF-8 sequences cut in two are
- * joined by the parser).
+ * The scanner behind {@link DataStream}: fed chunks of the body, it returns the elements
+ * of `data` each chunk completed, and keeps the envelope's text outside `data` to parse
+ * at the end.
  */
-function* piecesOf(chunk: Uint8Array | string): Generator<Uint8Array | string> {
-  for (let start = 0; start < chunk.length; start += PIECE_BYTES) {
-    const end = Math.min(chunk.length, start + PIECE_BYTES);
-    const piece = typeof chunk === 'string' ? chunk.slice(start, end) : chunk.subarray(start, end);
-    yield* splitAtLastBrace(piece);
+class EnvelopeScanner {
+  readonly #max: number;
+  /** Containers open at the current byte. */
+  #depth = 0;
+  #inString = false;
+  /** The previous chunk ended on a backslash inside a string: the next byte is escaped. */
+  #escaped = false;
+  /** Inside the `data` array (at or below {@link ELEMENT_DEPTH}). */
+  #inData = false;
+  /** `data` was met (and streamed). */
+  #dataSeen = false;
+  /** An element is being read. */
+  #started = false;
+  /** The element being read is an object or array (it ends when its container closes). */
+  #container = false;
+  /** A container element has ended; a comma or the end of `data` must come next. */
+  #awaitingSeparator = false;
+  /** A comma was read; an element must come next. */
+  #afterComma = false;
+  /** The element being read is over the limit: its bytes are only counted. */
+  #skipping = false;
+  /** Bytes of the element being read, before the current chunk. */
+  #elementBytes = 0;
+  /** Its bytes from earlier chunks (unless skipping). */
+  #parts: Buffer[] = [];
+  /** Elements completed so far. */
+  #index = 0;
+  /** The envelope outside `data`'s elements, copied. */
+  #root: Buffer[] = [];
+  #rootBytes = 0;
+  /** A string of the root object being read (its last one is the key of what follows), or null when too long. */
+  #key: Buffer[] | null = null;
+  #keyBytes = 0;
+  /** The last string read at the root object's level. */
+  #lastKey: string | undefined;
+
+  constructor(maxElementBytes: number) {
+    this.#max = maxElementBytes;
+  }
+
+  /** Scans one chunk; returns the elements it completed. */
+  push(chunk: Buffer): unknown[] {
+    const out: unknown[] = [];
+    const n = chunk.length;
+    // Where the current element's bytes and the root's bytes start in this chunk (-1: none).
+    let element = this.#started ? 0 : -1;
+    let root = this.#inData ? -1 : 0;
+    let keyFrom = this.#key !== null && this.#inString ? 0 : -1;
+    let i = 0;
+    while (i < n) {
+      if (this.#inString) {
+        if (this.#escaped) {
+          this.#escaped = false;
+          i++;
+          if (i >= n) break;
+        }
+        const from = i;
+        let q = chunk.indexOf(QUOTE, i);
+        // A quote preceded by an odd run of backslashes is escaped: look further.
+        while (q >= 0 && backslashesBefore(chunk, q, from) % 2 === 1) q = chunk.indexOf(QUOTE, q + 1);
+        if (q < 0) {
+          this.#escaped = backslashesBefore(chunk, n, from) % 2 === 1;
+          i = n;
+          break;
+        }
+        this.#inString = false;
+        if (keyFrom >= 0) {
+          this.#addKeyBytes(chunk, keyFrom, q);
+          this.#lastKey = this.#key === null ? undefined : Buffer.concat(this.#key).toString('utf8');
+          this.#key = null;
+          keyFrom = -1;
+        }
+        i = q + 1;
+        continue;
+      }
+      const c = chunk[i]!;
+      if (c === SPACE || c === LF || c === CR || c === TAB) {
+        i++;
+        continue;
+      }
+      const atElements = this.#inData && this.#depth === ELEMENT_DEPTH;
+      if (atElements && this.#awaitingSeparator && c !== COMMA && c !== CLOSE_ARRAY) throw notJson(`data[${this.#index}]`, 'expected "," or "]" after an element');
+      switch (c) {
+        case QUOTE:
+          if (atElements && !this.#started) element = this.#start(i, false);
+          this.#inString = true;
+          if (this.#depth === 1 && !this.#inData) {
+            this.#lastKey = undefined;
+            this.#key = [];
+            this.#keyBytes = 0;
+            keyFrom = i + 1;
+          }
+          break;
+        case OPEN_OBJECT:
+        case OPEN_ARRAY:
+          if (atElements && !this.#started) element = this.#start(i, true);
+          if (this.#depth === 1 && c === OPEN_ARRAY && !this.#dataSeen && this.#lastKey === 'data') {
+            // The `data` array: the root keeps its brackets, the elements go their own way.
+            this.#addRoot(chunk, root, i + 1);
+            root = -1;
+            this.#inData = true;
+            this.#dataSeen = true;
+          }
+          this.#depth++;
+          break;
+        case CLOSE_OBJECT:
+        case CLOSE_ARRAY:
+          if (this.#depth === 0) throw notJson('(body)');
+          this.#depth--;
+          if (this.#inData && this.#depth === ELEMENT_DEPTH && this.#started && this.#container) {
+            out.push(this.#finish(chunk, element, i + 1));
+            element = -1;
+            this.#awaitingSeparator = true;
+          } else if (this.#inData && this.#depth === 1) {
+            if (this.#started) out.push(this.#finish(chunk, element, i));
+            else if (this.#afterComma) throw notJson(`data[${this.#index}]`, 'expected an element after ","');
+            element = -1;
+            this.#awaitingSeparator = false;
+            this.#afterComma = false;
+            this.#inData = false;
+            root = i;
+          }
+          break;
+        case COMMA:
+          if (atElements) {
+            if (this.#started) out.push(this.#finish(chunk, element, i));
+            else if (!this.#awaitingSeparator) throw notJson(`data[${this.#index}]`, 'expected an element before ","');
+            element = -1;
+            this.#awaitingSeparator = false;
+            this.#afterComma = true;
+          }
+          break;
+        default:
+          if (atElements && !this.#started) element = this.#start(i, false);
+      }
+      i++;
+    }
+    if (keyFrom >= 0) this.#addKeyBytes(chunk, keyFrom, n);
+    if (this.#started) {
+      const bytes = n - Math.max(0, element);
+      this.#elementBytes += bytes;
+      if (!this.#skipping && this.#elementBytes > this.#max) {
+        this.#skipping = true;
+        this.#parts = [];
+      }
+      if (!this.#skipping) this.#parts.push(chunk.subarray(Math.max(0, element), n));
+    }
+    this.#addRoot(chunk, root, n);
+    return out;
+  }
+
+  /** The body has ended: the envelope without `data`, and the elements of a `data` that could not be streamed. */
+  finish(): { rest: Record<string, unknown>; late: unknown[] } {
+    if (this.#depth !== 0 || this.#inString) throw notJson('(body)', 'the body ended before the JSON did');
+    let root: unknown;
+    try {
+      root = JSON.parse(Buffer.concat(this.#root).toString('utf8'));
+    } catch {
+      throw notJson('(body)');
+    }
+    const { data, ...rest } = envelopeOf(root);
+    // `data` was streamed unless it was not recognised as it arrived (an escaped key).
+    return { rest, late: this.#dataSeen ? [] : data };
+  }
+
+  /** Starts an element at `at`; returns where its bytes start in the chunk. */
+  #start(at: number, container: boolean): number {
+    this.#started = true;
+    this.#container = container;
+    this.#afterComma = false;
+    this.#skipping = false;
+    this.#elementBytes = 0;
+    this.#parts = [];
+    return at;
+  }
+
+  /** Ends the element whose bytes in this chunk are [from, end): its value, or an OversizedElement. */
+  #finish(chunk: Buffer, from: number, end: number): unknown {
+    const start = Math.max(0, from);
+    const bytes = this.#elementBytes + (end - start);
+    const index = this.#index++;
+    this.#started = false;
+    const parts = this.#parts;
+    this.#parts = [];
+    if (this.#skipping || bytes > this.#max) return new OversizedElement(index, bytes, this.#max);
+    const text = parts.length === 0 ? chunk.toString('utf8', start, end) : Buffer.concat([...parts, chunk.subarray(start, end)]).toString('utf8');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw notJson(`data[${index}]`);
+    }
+  }
+
+  /** Keeps a copy of the root's bytes [from, end) of the chunk (none when `from` is -1). */
+  #addRoot(chunk: Buffer, from: number, end: number): void {
+    if (from < 0 || end <= from) return;
+    this.#rootBytes += end - from;
+    if (this.#rootBytes > this.#max) throw new NotAnEnvelopeError(`(body): the envelope outside data exceeds ${this.#max} bytes`);
+    this.#root.push(Buffer.from(chunk.subarray(from, end)));
+  }
+
+  #addKeyBytes(chunk: Buffer, from: number, end: number): void {
+    if (this.#key === null || end <= from) return;
+    this.#keyBytes += end - from;
+    if (this.#keyBytes > MAX_KEY_BYTES) this.#key = null;
+    else this.#key.push(Buffer.from(chunk.subarray(from, end)));
   }
 }
 
-/** Largest piece of a chunk fed to the parser at once. */
-const PIECE_BYTES = 16 * 1024;
-
-/**
- * Cuts a chunk just after its last `{`. The parser publishes the elements it completed
- * only when a chunk ends at another nesting depth than the previous one; a source that
- * sends whole elements per chunk would otherwise keep them all unpublished until the
- * end. A cut inside an object forces the depth change. (`{` is ASCII, so the cut never
- * splits a UTF-8 sequence; a `{` inside a string is harmless: any cut is valid input.)
- */
-function splitAtLastBrace(chunk: Uint8Array | string): (Uint8Array | string)[] {
-  const at = typeof chunk === 'string' ? chunk.lastIndexOf('{') : chunk.lastIndexOf(OPEN_BRACE);
-  if (at <= 0 || at >= chunk.length - 1) return [chunk];
-  return typeof chunk === 'string'
-    ? [chunk.slice(0, at + 1), chunk.slice(at + 1)]
-    : [chunk.subarray(0, at + 1), chunk.subarray(at + 1)];
+/** Backslashes right before position `at`, counted back to `from`. */
+function backslashesBefore(chunk: Buffer, at: number, from: number): number {
+  let j = at - 1;
+  while (j >= from && chunk[j] === BACKSLASH) j--;
+  return at - 1 - j;
 }
 
-/** The envelope's keys but `data`; throws unless it is an object with a `data` array. */
-function envelopeRest(root: unknown): Record<string, unknown> {
+/** The envelope's keys, `data` an array; throws unless it is an object with a `data` array. */
+function envelopeOf(root: unknown): { data: unknown[] } & Record<string, unknown> {
   if (root === null || typeof root !== 'object' || Array.isArray(root)) {
     throw new NotAnEnvelopeError('(body): expected the success envelope, an object with "data" (spec 1.1)');
   }
-  const { data, ...rest } = root as Record<string, unknown>;
   if (!('data' in root)) throw new NotAnEnvelopeError('data: missing from the success envelope (spec 1.1)');
+  const { data } = root as { data: unknown };
   if (!Array.isArray(data)) throw new NotAnEnvelopeError('data: expected an array (spec 4.1)');
-  return rest;
+  return root as { data: unknown[] } & Record<string, unknown>;
 }

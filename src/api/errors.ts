@@ -52,6 +52,8 @@ export const CLIENT_ERROR_CODES = [
   'response_invalid',
   'response_not_json',
   'response_too_large',
+  'answer_too_large',
+  'element_too_large',
 ] as const;
 /** A code the client assigns itself. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[number];
@@ -322,7 +324,7 @@ export class NetworkError extends TransientApiError {
 
 /** A response that breaks the spec (bad JSON, wrong envelope, a field of the wrong shape). Never retried. */
 export class ResponseValidationError extends ApiError {
-  override readonly name = 'ResponseValidationError';
+  override readonly name: string = 'ResponseValidationError';
   /** Path of the first offending field, e.g. `data[3].days[0].points[1].datetime`. */
   readonly fieldPath: string;
   /** Every problem found, as `path: message` lines. */
@@ -355,6 +357,48 @@ export class ResponseTooLargeError extends ApiError {
   readonly limitBytes: number;
   constructor(init: ApiErrorInit & { limitBytes: number }) {
     super(init, 'response_too_large', `the response body exceeds ${init.limitBytes} bytes`);
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/**
+ * A streamed answer went past the most bytes one answer may hold (an endless array, a
+ * runaway body); reading stopped. Retried like a server error: the answer says nothing
+ * about the data, and the next reading may be sound.
+ */
+export class AnswerTooLargeError extends TransientApiError {
+  override readonly name = 'AnswerTooLargeError';
+  /** The limit that was exceeded, in bytes. */
+  readonly limitBytes: number;
+  constructor(init: ApiErrorInit & { limitBytes: number }) {
+    super(init, 'answer_too_large', `the answer exceeded ${init.limitBytes} bytes (API_MAX_ANSWER_BYTES); reading stopped`);
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/**
+ * One element of a streamed list is larger than the most bytes an element may hold (a
+ * huge attachment): it was skipped unread, and the caller stores it as a rejected record
+ * while the rest of the answer loads.
+ */
+export class ElementTooLargeError extends ResponseValidationError {
+  override readonly name = 'ElementTooLargeError';
+  /** Size of the element, in bytes of the body (unknown when reading stopped at the limit). */
+  readonly bytes: number | undefined;
+  /** The limit it exceeded. */
+  readonly limitBytes: number;
+  /** `setting`: the configuration that sets the limit, for the message. */
+  constructor(init: { endpoint: string; index: number; bytes?: number; limitBytes: number; setting?: string }) {
+    const fieldPath = `data[${init.index}]`;
+    const size = init.bytes === undefined ? 'over' : `${init.bytes} bytes, over`;
+    super({
+      endpoint: init.endpoint,
+      status: 200,
+      code: 'element_too_large',
+      fieldPath,
+      message: `${fieldPath}: the element is ${size} the limit of ${init.limitBytes} bytes (${init.setting ?? 'API_MAX_ELEMENT_BYTES'}); skipped unread`,
+    });
+    this.bytes = init.bytes;
     this.limitBytes = init.limitBytes;
   }
 }

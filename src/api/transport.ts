@@ -1,10 +1,13 @@
 /**
  * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, and the
- * translation of undici and socket failures into TimeoutError / NetworkError.
+ * translation of undici and socket failures into TimeoutError / NetworkError. A body
+ * read as a stream has its own bounds once its headers are in: the longest pause between
+ * two chunks (undici's body timeout), a deadline for the whole answer, and the most
+ * bytes it may hold — counted per chunk, never per byte.
  */
 import type { Dispatcher } from 'undici';
 import type { FormData } from 'undici';
-import { NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+import { AnswerTooLargeError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
 
 /** What one attempt sends. */
 export interface AttemptRequest {
@@ -15,7 +18,10 @@ export interface AttemptRequest {
   path: string;
   headers: Record<string, string>;
   body?: string | FormData;
+  /** Wait for the headers, and for the whole body of an answer read whole. */
   timeoutMs: number;
+  /** Longest pause between two chunks of the body (default `timeoutMs`). */
+  idleTimeoutMs?: number;
   maxResponseBytes: number;
   /** Caller's signal; its abort reason is rethrown unchanged. */
   signal?: AbortSignal;
@@ -69,16 +75,33 @@ function errorCode(err: unknown): string | undefined {
 /** Marks our own per-attempt timeout, to tell it from the caller's abort. */
 class AttemptTimeout extends Error {}
 
+/** Which of our own limits ended an attempt, if one did. */
+type Expiry = 'timeout' | 'deadline' | undefined;
+
 /**
  * Translates a failure of one attempt: the caller's abort is rethrown as is, our timeout
  * and undici's timeouts become TimeoutError, socket failures NetworkError; anything
  * else (a programming error) is rethrown unchanged.
  */
-function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'>, timedOut: boolean, scrub: (s: string) => string): unknown {
+function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> & { deadlineMs?: number }, expired: Expiry, scrub: (s: string) => string): unknown {
   if (req.signal?.aborted) return req.signal.reason ?? err;
   const code = errorCode(err);
   const detail = scrub(err instanceof Error ? err.message : String(err));
-  if (timedOut || err instanceof AttemptTimeout || (code && TIMEOUT_CODES.has(code))) {
+  if (expired === 'deadline') {
+    return new TimeoutError({
+      endpoint: req.endpoint,
+      message: `the answer was not complete within ${req.deadlineMs} ms (API_ANSWER_DEADLINE_MS); reading stopped`,
+      cause: err,
+    });
+  }
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return new TimeoutError({
+      endpoint: req.endpoint,
+      message: `no data for ${req.idleTimeoutMs ?? req.timeoutMs} ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)`,
+      cause: err,
+    });
+  }
+  if (expired || err instanceof AttemptTimeout || (code && TIMEOUT_CODES.has(code))) {
     return new TimeoutError({
       endpoint: req.endpoint,
       message: `no complete response within ${req.timeoutMs} ms`,
@@ -114,20 +137,39 @@ export interface OpenResponse {
   destroy(): void;
 }
 
+/** The bounds of an answer read as a stream, besides the attempt's own. */
+export interface StreamLimits {
+  /** The whole answer, headers to last byte, within this many ms. */
+  readonly deadlineMs: number;
+  /** At most this many bytes of body. */
+  readonly maxAnswerBytes: number;
+}
+
 /**
  * Sends one request and returns as soon as the headers arrived. The attempt's timeout
- * covers the wait for the headers; after that, undici's body timeout ends a body that
- * stops flowing for as long. `onBytes` reports how much of the body was read.
+ * covers the wait for the headers; after that, a body that pauses longer than
+ * `idleTimeoutMs` between two chunks, is still arriving at the answer's deadline, or
+ * grows past `maxAnswerBytes` fails with TimeoutError or AnswerTooLargeError.
+ * `onBytes` reports how much of the body was read.
  */
 export async function openAttempt(
   dispatcher: Dispatcher,
   req: Omit<AttemptRequest, 'maxResponseBytes'>,
+  limits: StreamLimits,
   scrub: (s: string) => string,
   onBytes: (n: number) => void,
 ): Promise<OpenResponse> {
-  const attempt = await startAttempt(dispatcher, req, scrub);
+  const attempt = await startAttempt(dispatcher, req, scrub, limits.deadlineMs);
   attempt.clearTimer();
-  return { status: attempt.res.statusCode, headers: attempt.res.headers, body: attempt.chunks(onBytes), destroy: attempt.destroy };
+  const length = Number(attempt.res.headers['content-length']);
+  if (Number.isFinite(length) && length > limits.maxAnswerBytes) {
+    attempt.destroy();
+    attempt.clearDeadline();
+    throw new AnswerTooLargeError({ endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes });
+  }
+  const tooLarge = (bytes: number) =>
+    bytes > limits.maxAnswerBytes ? new AnswerTooLargeError({ endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes }) : undefined;
+  return { status: attempt.res.statusCode, headers: attempt.res.headers, body: attempt.chunks(onBytes, tooLarge), destroy: attempt.destroy };
 }
 
 /**
@@ -168,30 +210,50 @@ export async function sendAttempt(
 /** An attempt whose headers arrived. */
 interface StartedAttempt {
   res: Dispatcher.ResponseData;
-  /** The body's chunks, failures translated; `onBytes` gets the running total. */
-  chunks(onBytes: (n: number) => void): AsyncGenerator<Buffer>;
+  /**
+   * The body's chunks, failures translated; `onBytes` gets the running total, and
+   * `tooLarge` may turn it into an error that ends the reading.
+   */
+  chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer>;
+  /** Stops the timer of the wait for the headers (and of a body read whole). */
   clearTimer(): void;
+  /** Stops the answer's deadline. */
+  clearDeadline(): void;
   destroy(): void;
 }
 
-/** Sends the request and waits for the headers, within the attempt's timeout. */
+/**
+ * Sends the request and waits for the headers, within the attempt's timeout; a
+ * `deadlineMs` bounds the whole answer, body included, until the body is done.
+ */
 async function startAttempt(
   dispatcher: Dispatcher,
   req: Omit<AttemptRequest, 'maxResponseBytes'>,
   scrub: (s: string) => string,
+  deadlineMs?: number,
 ): Promise<StartedAttempt> {
   const controller = new AbortController();
-  let timedOut = false;
+  let expired: Expiry;
   const timer = setTimeout(() => {
-    timedOut = true;
+    expired = 'timeout';
     controller.abort(new AttemptTimeout('attempt timed out'));
   }, req.timeoutMs);
+  const deadline =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          expired ??= 'deadline';
+          controller.abort(new AttemptTimeout('answer deadline passed'));
+        }, deadlineMs);
   const onCallerAbort = () => controller.abort(req.signal?.reason);
   if (req.signal?.aborted) onCallerAbort();
   else req.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const clearTimer = () => clearTimeout(timer);
+  const clearDeadline = () => clearTimeout(deadline);
+  const context = { ...req, ...(deadlineMs === undefined ? {} : { deadlineMs }) };
   const cleanUp = () => {
     clearTimer();
+    clearDeadline();
     req.signal?.removeEventListener('abort', onCallerAbort);
   };
 
@@ -204,30 +266,33 @@ async function startAttempt(
       body: req.body ?? null,
       signal: controller.signal,
       headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
+      // undici restarts it at every chunk: the longest pause a body may make.
+      bodyTimeout: req.idleTimeoutMs ?? req.timeoutMs,
     });
   } catch (err) {
     cleanUp();
-    throw translate(err, req, timedOut, scrub);
+    throw translate(err, context, expired, scrub);
   }
   const destroy = () => {
     if (!res.body.destroyed) res.body.destroy();
   };
-  async function* chunks(onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+  async function* chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer> {
     let bytes = 0;
     try {
       for await (const chunk of res.body) {
         bytes += (chunk as Buffer).length;
         onBytes(bytes);
+        const limit = tooLarge?.(bytes);
+        if (limit) throw limit;
         yield chunk as Buffer;
       }
     } catch (err) {
-      throw translate(err, req, timedOut, scrub);
+      throw err instanceof AnswerTooLargeError ? err : translate(err, context, expired, scrub);
     } finally {
       // Stop reading and free the socket of an abandoned body.
       destroy();
       cleanUp();
     }
   }
-  return { res, chunks, clearTimer, destroy };
+  return { res, chunks, clearTimer, clearDeadline, destroy };
 }

@@ -21,6 +21,16 @@ export interface Faults {
   slowMs: number;
   /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
   rateLimitRps: number;
+  /** Probability that a GET's body trickles: 64 bytes every `trickleMs` (answer-faults.ts). */
+  trickle: number;
+  /** Pause between two pieces of a trickling body, in milliseconds. */
+  trickleMs: number;
+  /** Probability that a GET's list answer never ends. */
+  endless: number;
+  /** Probability that a GET answer's attachment or photo (`base64`) grows by `hugeBytes`. */
+  huge: number;
+  /** Bytes a huge attachment grows by. */
+  hugeBytes: number;
 }
 
 /** Faults are off unless asked for. */
@@ -31,6 +41,11 @@ export const NO_FAULTS: Readonly<Faults> = Object.freeze({
   slow: 0,
   slowMs: 2000,
   rateLimitRps: 0,
+  trickle: 0,
+  trickleMs: 1000,
+  endless: 0,
+  huge: 0,
+  hugeBytes: 64 * 1024 * 1024,
 });
 
 /** Longest history in days (about 12 years); point ids reserve this many days per collaborator. */
@@ -207,7 +222,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
 
 /** Checks a complete set of faults. */
 export function checkFaults(f: Faults): Faults {
-  for (const key of ['error403', 'error500', 'drop', 'slow'] as const) {
+  for (const key of ['error403', 'error500', 'drop', 'slow', 'trickle', 'endless', 'huge'] as const) {
     const p = f[key];
     if (typeof p !== 'number' || !Number.isFinite(p) || p < 0 || p > 1) {
       throw new EmulatorOptionError(`fault ${key} must be a probability from 0 to 1, got ${String(p)}`);
@@ -221,6 +236,12 @@ export function checkFaults(f: Faults): Faults {
   }
   if (typeof f.rateLimitRps !== 'number' || !Number.isInteger(f.rateLimitRps) || f.rateLimitRps < 0) {
     throw new EmulatorOptionError(`fault rateLimitRps must be a whole number ≥ 0, got ${String(f.rateLimitRps)}`);
+  }
+  if (typeof f.trickleMs !== 'number' || !Number.isInteger(f.trickleMs) || f.trickleMs < 0 || f.trickleMs > 600_000) {
+    throw new EmulatorOptionError(`fault trickleMs must be a whole number of milliseconds from 0 to 600000, got ${String(f.trickleMs)}`);
+  }
+  if (typeof f.hugeBytes !== 'number' || !Number.isInteger(f.hugeBytes) || f.hugeBytes < 1 || f.hugeBytes > 2 ** 33) {
+    throw new EmulatorOptionError(`fault hugeBytes must be a whole number of bytes from 1 to ${2 ** 33}, got ${String(f.hugeBytes)}`);
   }
   return { ...f };
 }

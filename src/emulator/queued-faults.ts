@@ -18,9 +18,25 @@ import { EmulatorOptionError } from './option-error.js';
  * - `range-exceeded`: 422 `date_range_exceeded` (spec 8) whose `payload_data_required` is
  *   `null`, as some servers write the envelope, whatever the period (period endpoints only);
  * - `refuse`: 422 `validation_failed` without `payload_data_required`: a request the API
- *   refuses for good.
+ *   refuses for good;
+ * - `trickle`, `endless`, `huge-attachment`, `repeat`, `foreign-company`: a 200 whose body
+ *   trickles, whose `data` never ends, whose attachment is huge, which holds an element
+ *   twice, or whose element names another company (answer-faults.ts).
  */
-export const QUEUED_FAULT_KINDS = ['empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse'] as const;
+export const QUEUED_FAULT_KINDS = [
+  'empty',
+  'html',
+  'cut',
+  'rate-limit',
+  'corrupt',
+  'range-exceeded',
+  'refuse',
+  'trickle',
+  'endless',
+  'huge-attachment',
+  'repeat',
+  'foreign-company',
+] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
 
@@ -36,6 +52,10 @@ export interface QueuedFault {
   readonly company?: string;
   /** `Retry-After` of `rate-limit`, in seconds (default 60). */
   readonly retryAfterSeconds?: number;
+  /** Pause between two pieces of a `trickle` body, in ms (default 1000). */
+  readonly intervalMs?: number;
+  /** Bytes a `huge-attachment` adds to the attachment's base64 (default 64 MiB). */
+  readonly bytes?: number;
 }
 
 /** A queued fault as asked for (`count` optional). */
@@ -47,7 +67,7 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
     throw new EmulatorOptionError('a queued fault must be an object like {"kind":"empty","endpoint":"point/getFromPeriod"}');
   }
   const f = raw as Record<string, unknown>;
-  const known = ['kind', 'count', 'endpoint', 'company', 'retryAfterSeconds'];
+  const known = ['kind', 'count', 'endpoint', 'company', 'retryAfterSeconds', 'intervalMs', 'bytes'];
   for (const k of Object.keys(f)) {
     if (!known.includes(k)) throw new EmulatorOptionError(`unknown field ${JSON.stringify(k)} of a queued fault (known: ${known.join(', ')})`);
   }
@@ -68,12 +88,22 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
   if (retry !== undefined && (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0 || retry > 86_400)) {
     throw new EmulatorOptionError(`queued fault retryAfterSeconds must be a whole number from 0 to 86400, got ${JSON.stringify(retry)}`);
   }
+  const interval = f.intervalMs;
+  if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 600_000)) {
+    throw new EmulatorOptionError(`queued fault intervalMs must be a whole number from 0 to 600000, got ${JSON.stringify(interval)}`);
+  }
+  const bytes = f.bytes;
+  if (bytes !== undefined && (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1 || bytes > 2 ** 33)) {
+    throw new EmulatorOptionError(`queued fault bytes must be a whole number from 1 to ${2 ** 33}, got ${JSON.stringify(bytes)}`);
+  }
   return {
     kind: f.kind as QueuedFaultKind,
     count,
     ...(f.endpoint !== undefined ? { endpoint: f.endpoint as string } : {}),
     ...(f.company !== undefined ? { company: f.company as string } : {}),
     ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
+    ...(interval !== undefined ? { intervalMs: interval } : {}),
+    ...(bytes !== undefined ? { bytes } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { checkQueuedFault, FaultQueue, type QueuedFault, type QueuedFaultInput }
 import { World } from './world.js';
 import { createTruth, type EmulatorTruth } from './truth.js';
 import { registerAdminRoutes } from './http/admin-routes.js';
+import { endlessly, hugeBase64, spoilBody, spoilElements, trickle } from './answer-faults.js';
 import { sendFault, type EmulatorContext } from './http/context.js';
 import { PREFIX, registerReadRoutes } from './http/read-routes.js';
 import { Traffic, type TrafficSnapshot } from './http/traffic.js';
@@ -92,6 +93,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     if (admission.kind === 'fault') throw admission.fault;
+    const spoils = admission.kind === 'pass' && request.method === 'GET' ? admission.spoils : undefined;
+    if (spoils?.trickleMs !== undefined) spoilBody(request.raw, trickle(spoils.trickleMs));
+    if (spoils?.hugeBytes !== undefined) spoilBody(request.raw, hugeBase64(spoils.hugeBytes));
+    if (spoils?.endless) spoilElements(request.raw, endlessly);
   });
 
   app.setErrorHandler((err: FastifyError, _request, reply) => {

@@ -26,7 +26,18 @@ const LEASE_MARGIN_MS = 5_000;
 
 /** Creates the client of `connection`, sharing its budget through `redis`. */
 export function createConnectionClient(
-  config: Pick<Config, 'queuePrefix' | 'apiTimeoutMs' | 'apiMaxAttempts' | 'apiMaxResponseBytes' | 'apiMaxRetryAfterMs'>,
+  config: Pick<
+    Config,
+    | 'queuePrefix'
+    | 'apiTimeoutMs'
+    | 'apiMaxAttempts'
+    | 'apiMaxResponseBytes'
+    | 'apiMaxRetryAfterMs'
+    | 'apiBodyIdleTimeoutMs'
+    | 'apiAnswerDeadlineMs'
+    | 'apiMaxAnswerBytes'
+    | 'apiMaxElementBytes'
+  >,
   connection: Connection,
   redis: Redis,
 ): ConnectionClient {
@@ -48,6 +59,11 @@ export function createConnectionClient(
     maxAttempts: config.apiMaxAttempts,
     // Bounds the answers read whole (an audit photo, an error body); lists are streamed.
     maxResponseBytes: config.apiMaxResponseBytes,
+    // Bounds of streamed answers and of each element (a trickling, endless or huge answer).
+    bodyIdleTimeoutMs: config.apiBodyIdleTimeoutMs,
+    answerDeadlineMs: config.apiAnswerDeadlineMs,
+    maxAnswerBytes: config.apiMaxAnswerBytes,
+    maxElementBytes: config.apiMaxElementBytes,
     maxRetryAfterMs: Math.min(IN_PROCESS_RETRY_AFTER_MS, config.apiMaxRetryAfterMs),
     limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),
     connections: Math.max(2, connection.rateLimit.concurrency),

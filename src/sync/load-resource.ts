@@ -9,7 +9,7 @@
 import pLimit from 'p-limit';
 import type pg from 'pg';
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
-import { DateRangeExceededError, TimeoutError } from '../api/errors.js';
+import { DateRangeExceededError, ElementTooLargeError, ResponseTooLargeError, TimeoutError } from '../api/errors.js';
 import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
@@ -337,6 +337,10 @@ class ElementWriter {
    * synchronously, and awaiting only for full batches, lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
+    if (!element.ok && element.error instanceof ElementTooLargeError) {
+      this.#rejectOversized(read, target, element.index, element.error);
+      return false;
+    }
     const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw, target);
     if (value === undefined) return false;
     const people: readonly CollaboratorBlock[] = read.people?.(value as never) ?? [];
@@ -428,6 +432,20 @@ class ElementWriter {
       this.#reject(read, target, index, formatPath(`data[${index}]`, issue.path.slice(0, at + 1)), reason, record, raw);
     }
     return undefined;
+  }
+
+  /**
+   * An element too large to read (a huge attachment): rejected with its size, and the
+   * item it was asked for when the call asked for one, so that its rows are protected.
+   */
+  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ElementTooLargeError): void {
+    const record = {
+      element_bytes: err.bytes ?? null,
+      limit_bytes: err.limitBytes,
+      ...(target.item === undefined ? {} : read.query(target)),
+    };
+    const size = err.bytes === undefined ? 'over' : `${err.bytes} bytes, over`;
+    this.#reject(read, target, index, `data[${index}]`, `(element): ${size} the limit of ${err.limitBytes} bytes; not read`, record, record);
   }
 
   #reject(read: ReadDeclaration, target: CallTarget, index: number, path: string, reason: string, record: unknown, element: unknown): void {
@@ -548,7 +566,16 @@ async function readCall(
     }
     return;
   }
-  const { data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts);
+  let data: unknown;
+  try {
+    ({ data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts));
+  } catch (err) {
+    if (!(err instanceof ResponseTooLargeError)) throw err;
+    // An object answer is one element: too large to read, it is rejected like one.
+    const error = new ElementTooLargeError({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
+    writer.write(read, { index: 0, ok: false, raw: undefined, error }, target);
+    return;
+  }
   onFirst?.();
   if (writer.write(read, { index: 0, ok: true, value: data, raw: data }, target)) await writer.flush();
 }

@@ -25,6 +25,8 @@ import type { DayRecord } from '../history.js';
 import type { LookupTable } from '../world.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
 import { markCorrupt } from '../corrupt-element.js';
+import { bodySpoilerOf, DEFAULT_HUGE_BYTES, DEFAULT_TRICKLE_MS, endlessly, hugeBase64, repeatFirst, spoilBody, spoilElements, trickle, withForeignCompany } from '../answer-faults.js';
+import type { QueuedFault } from '../queued-faults.js';
 import { QueryParams } from './query-params.js';
 
 /** Route prefix of spec §4. */
@@ -39,6 +41,38 @@ const HTML_PAGE =
 
 /** Requests whose body the queued fault `cut` spoils (see the onSend hook). */
 const cutRequests = new WeakSet<object>();
+
+/** Endpoints whose answers carry a file as `base64` (spec 2.6, 2.13): where `huge-attachment` applies. */
+const FILE_PATHS: ReadonlySet<string> = new Set(['/absence/attachment', '/point/audit']);
+
+/** Queued faults that spoil the elements of a list answer. */
+const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set(['empty', 'corrupt', 'endless', 'repeat', 'foreign-company']);
+
+/** Marks the answer of a request with the answer fault `fault` (answer-faults.ts). */
+function markAnswerFault(ctx: EmulatorContext, raw: object, fault: QueuedFault, scope: readonly CompanyEntity[]): void {
+  switch (fault.kind) {
+    case 'trickle':
+      spoilBody(raw, trickle(fault.intervalMs ?? DEFAULT_TRICKLE_MS));
+      break;
+    case 'huge-attachment':
+      spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
+      break;
+    case 'endless':
+      spoilElements(raw, endlessly);
+      break;
+    case 'repeat':
+      spoilElements(raw, repeatFirst);
+      break;
+    case 'foreign-company': {
+      // Another company of the group than the ones asked for (the closed branch when the scope is the whole group).
+      const other = ctx.world.activeCompanies().find((c) => !scope.includes(c)) ?? ctx.world.companies.find((c) => !c.active)!;
+      spoilElements(raw, withForeignCompany(other.block));
+      break;
+    }
+    default:
+      break;
+  }
+}
 
 /** Endpoints whose answer is not a list, so `empty` cannot apply (`company` is an object unless `include_branches=1`). */
 function listsData(path: string, q: QueryParams): boolean {
@@ -66,7 +100,13 @@ function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: 
       path.slice(1),
       scope.map((c) => c.cnpj),
       (kind) =>
-        kind === 'empty' || kind === 'corrupt' ? listsData(path, q) : kind === 'range-exceeded' ? q.scalar('begin_date') !== undefined : true,
+        LIST_FAULTS.has(kind)
+          ? listsData(path, q)
+          : kind === 'range-exceeded'
+            ? q.scalar('begin_date') !== undefined
+            : kind === 'huge-attachment'
+              ? FILE_PATHS.has(path)
+              : true,
     );
     if (fault?.kind === 'rate-limit') {
       const retryAfter = String(fault.retryAfterSeconds ?? 60);
@@ -78,6 +118,7 @@ function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: 
     if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
     if (fault?.kind === 'empty') return emptyAnswer(ctx, path, handler, company, q, reply);
     if (fault?.kind === 'cut') cutRequests.add(request.raw);
+    if (fault) markAnswerFault(ctx, request.raw, fault, scope);
     return handler(ctx, company, scope, q, reply);
   });
 }
@@ -162,6 +203,11 @@ const LOOKUP_ROUTES: [string, LookupTable, 'description' | 'name'][] = [
 /** Registers every read endpoint of spec 4.1. */
 export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.addHook('onSend', async (request, reply, payload) => {
+    const spoil = bodySpoilerOf(request.raw);
+    if (spoil && reply.statusCode === 200 && payload !== null && payload !== undefined) {
+      reply.removeHeader('content-length');
+      return spoil(payload as string | Buffer | Readable);
+    }
     if (!cutRequests.has(request.raw)) return payload;
     reply.removeHeader('content-length');
     return cutPayload(payload);

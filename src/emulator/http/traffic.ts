@@ -23,8 +23,21 @@ export interface TrafficSnapshot {
   maxInFlightByToken: Record<string, number>;
 }
 
+/** How a passed request's answer is spoiled by the `--faults` probabilities (answer-faults.ts). */
+export interface AnswerSpoils {
+  /** Its body trickles, with this pause between pieces (ms). */
+  readonly trickleMs?: number;
+  /** Its list never ends. */
+  readonly endless?: boolean;
+  /** Its attachment grows by this many bytes. */
+  readonly hugeBytes?: number;
+}
+
 /** What a request meets at the door. */
-export type Admission = { kind: 'pass'; delayMs: number } | { kind: 'fault'; fault: ApiFault; delayMs: number } | { kind: 'drop'; delayMs: number };
+export type Admission =
+  | { kind: 'pass'; delayMs: number; spoils?: AnswerSpoils }
+  | { kind: 'fault'; fault: ApiFault; delayMs: number }
+  | { kind: 'drop'; delayMs: number };
 
 /** Start times kept per list; older ones are dropped so a long-running emulator stays small. */
 const MAX_STARTS = 200_000;
@@ -112,7 +125,13 @@ export class Traffic {
       return { kind: 'fault', delayMs: slow, fault: new ApiFault(500, 'internal_server_error', 'Internal server error.') };
     }
     if (u < f.error403 + f.error500 + f.drop) return { kind: 'drop', delayMs: slow };
-    return { kind: 'pass', delayMs: slow };
+    // Drawn only when asked for, so the sequence of the other faults stays what it was.
+    const spoils: AnswerSpoils = {
+      ...(f.trickle > 0 && this.rng.chance(f.trickle) ? { trickleMs: f.trickleMs } : {}),
+      ...(f.endless > 0 && this.rng.chance(f.endless) ? { endless: true } : {}),
+      ...(f.huge > 0 && this.rng.chance(f.huge) ? { hugeBytes: f.hugeBytes } : {}),
+    };
+    return Object.keys(spoils).length > 0 ? { kind: 'pass', delayMs: slow, spoils } : { kind: 'pass', delayMs: slow };
   }
 
   /** A copy of the statistics. */
