@@ -10,7 +10,7 @@
  * and prints the CPU-seconds per byte of each:
  *
  * 1. `JSON.parse` of the whole body (decoded first): how fd14db9 read an answer;
- * 2. the streaming parse the sync uses (`DataStream`, @discoveryjs/json-ext);
+ * 2. the streaming parse the sync uses (`DataStream`, src/api/data-stream.ts);
  * 3. + each element validated against its schema (zod);
  * 4. + the resource's rows derived from it;
  * 5. + the rows encoded as COPY text into staging batches (`StagedTable.add`).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DataStream, NotAnEnvelopeError } from '../src/api/data-stream.js';
+import { DataStream, NotAnEnvelopeError, OversizedElement } from '../src/api/data-stream.js';
 
 /** Splits `text` into UTF-8 chunks of pseudo-random sizes (multi-byte characters get cut). */
 function* chunksOf(text: string, seed: number, max: number): Generator<Uint8Array> {
@@ -157,5 +157,59 @@ describe('DataStream', () => {
     const stream = new DataStream(endless(), () => stopped++);
     for await (const e of stream) if ((e as { i: number }).i === 5) break;
     expect(stopped).toBe(1);
+  });
+
+  it('skips an element over the size limit unread, whatever the chunk boundaries, and hands over the ones after it', async () => {
+    const big = { national_registry: '01234567890', base64: 'QUJD'.repeat(5000), note: 'a "quoted" \\ tail' };
+    const text = JSON.stringify({ data: [{ a: 1 }, big, { a: 2 }, 'scalar', 7], meta: { n: 1 } });
+    const bigBytes = Buffer.byteLength(JSON.stringify(big));
+    for (const [seed, max] of [
+      [1, 7],
+      [2, 1000],
+      [3, 100_000],
+    ] as const) {
+      const stream = new DataStream(asAsync(chunksOf(text, seed, max)), undefined, { maxElementBytes: 10_000 });
+      const out = await collect(stream);
+      expect(out, `chunks up to ${max} bytes`).toEqual([{ a: 1 }, new OversizedElement(1, bigBytes, 10_000), { a: 2 }, 'scalar', 7]);
+      expect(stream.rest).toEqual({ meta: { n: 1 } });
+    }
+  });
+
+  it('holds none of an element over the limit: a 64 MB attachment passes in little memory', async () => {
+    const piece = 'A'.repeat(64 * 1024);
+    async function* huge(): AsyncGenerator<string> {
+      yield '{"data":[{"filename":"a.pdf","base64":"';
+      for (let i = 0; i < 1024; i++) yield piece;
+      yield '"},{"filename":"b.pdf","base64":"QUJD"}]}';
+    }
+    globalThis.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let peak = 0;
+    const out: unknown[] = [];
+    const source = huge();
+    const measured = (async function* () {
+      for await (const chunk of source) {
+        peak = Math.max(peak, process.memoryUsage().heapUsed - before);
+        yield chunk;
+      }
+    })();
+    for await (const e of new DataStream(measured, undefined, { maxElementBytes: 1024 * 1024 })) out.push(e);
+    expect(out).toEqual([new OversizedElement(0, 64 * 1024 * 1024 + 32, 1024 * 1024), { filename: 'b.pdf', base64: 'QUJD' }]);
+    expect(peak).toBeLessThan(24 * 1024 * 1024);
+  });
+
+  it('says where the JSON broke without quoting any of it (a body may hold personal data)', async () => {
+    const secret = 'Maria Secreta 12345678909';
+    const broken = collect(new DataStream(asAsync([`{"data":[{"name":"${secret}"} {"x":1}]}`])));
+    await expect(broken).rejects.toThrow(new SyntaxError('data[0]: expected "," or "]" after the element'));
+    const bad = collect(new DataStream(asAsync([`{"data":[{"name": ${secret}}]}`])));
+    await expect(bad).rejects.toThrow(new SyntaxError('data[0]: is not valid JSON'));
+    const root = collect(new DataStream(asAsync([`{"data":[], "meta": ${secret}}`])));
+    await expect(root).rejects.toThrow(new SyntaxError('(body): is not valid JSON'));
+  });
+
+  it('refuses an envelope outside data larger than the element limit', async () => {
+    const stream = new DataStream(asAsync([`{"meta":"${'m'.repeat(20_000)}","data":[]}`]), undefined, { maxElementBytes: 10_000 });
+    await expect(collect(stream)).rejects.toThrow(/the envelope outside data exceeds 10000 bytes/);
   });
 });

@@ -210,7 +210,7 @@ class EnvelopeScanner {
         continue;
       }
       const atElements = this.#inData && this.#depth === ELEMENT_DEPTH;
-      if (atElements && this.#awaitingSeparator && c !== COMMA && c !== CLOSE_ARRAY) throw notJson(`data[${this.#index}]`, 'expected "," or "]" after an element');
+      if (atElements && this.#awaitingSeparator && c !== COMMA && c !== CLOSE_ARRAY) throw notJson(`data[${this.#index - 1}]`, 'expected "," or "]" after the element');
       switch (c) {
         case QUOTE:
           if (atElements && !this.#started) element = this.#start(i, false);
