@@ -5,6 +5,11 @@
  * message, a URL or a nested object either. Errors are logged under one key, `err`,
  * with pino's standard serializer (type, message and stack with their causes, and the
  * error's own fields), less the fields of a Postgres error that quote row values.
+ *
+ * A CPF or a name is personal data: messages identify a person by a pseudonym or a
+ * record's place in its answer, never so. As a last line, every log line (and every
+ * error text that leaves the process, {@link scrubPersonal}, {@link withoutPersonalData})
+ * has anything shaped like a CPF replaced.
  */
 import { hostname } from 'node:os';
 import { pino, stdSerializers, type Logger, type DestinationStream } from 'pino';
@@ -45,16 +50,57 @@ export function scrubSecrets(text: string): string {
  * already exists`, the COPY line that failed, the query of a function): personal data,
  * never logged. The message, the SQLSTATE `code`, the table and the constraint stay.
  */
-const ROW_VALUE_FIELDS = ['detail', 'where', 'internalQuery'] as const;
+const ROW_VALUE_FIELDS = ['detail', 'where', 'hint', 'internalQuery'] as const;
 
-/** pino's standard error serializer, without {@link ROW_VALUE_FIELDS}. */
+/** pino's standard error serializer, without {@link ROW_VALUE_FIELDS}, its causes' included. */
 export function serializeError(err: unknown): unknown {
   const out = stdSerializers.err(err as Error) as unknown;
   if (typeof out !== 'object' || out === null || out === err) return out;
   const fields = out as Record<string, unknown>;
-  for (const field of ROW_VALUE_FIELDS) delete fields[field];
+  for (let o: Record<string, unknown> | undefined = fields; o; o = typeof o.cause === 'object' && o.cause !== null ? (o.cause as Record<string, unknown>) : undefined) {
+    for (const field of ROW_VALUE_FIELDS) delete o[field];
+  }
   if (Array.isArray(fields.aggregateErrors)) fields.aggregateErrors = fields.aggregateErrors.map((e) => serializeError((e as { raw?: unknown }).raw ?? e));
   return fields;
+}
+
+/** A CPF as 11 digits or formatted (`123.456.789-09`), never inside a longer number. */
+const CPF_SHAPED = /(?<![0-9])(?:[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}|[0-9]{11})(?![0-9])/g;
+
+/** What replaces a CPF-shaped number in a text that leaves the process. */
+export const CPF_WITHHELD = '[cpf]';
+
+/** Replaces anything shaped like a CPF in `text` (a last line: messages are written without them). */
+export function scrubPersonal(text: string): string {
+  return text.replace(CPF_SHAPED, CPF_WITHHELD);
+}
+
+/** A Postgres error (pg's DatabaseError): a five-character SQLSTATE and a severity. */
+function isDatabaseError(err: unknown): err is Error & { code: string; severity: string } {
+  const e = err as { code?: unknown; severity?: unknown } | null;
+  return err instanceof Error && typeof e?.code === 'string' && e.code.length === 5 && typeof e.severity === 'string';
+}
+
+/**
+ * Makes an error fit to leave the process (a job's failure in Redis, a run's error in
+ * the warehouse, an alert): the fields of a database error that quote a row dropped and
+ * the values its message quotes withheld (`invalid input syntax for type date: "…"`),
+ * anything shaped like a CPF replaced in its message and stack. Changes `err` itself and
+ * returns it.
+ */
+export function withoutPersonalData<E extends Error>(err: E): E {
+  if (isDatabaseError(err)) {
+    const fields = err as unknown as Record<string, unknown>;
+    for (const f of ROW_VALUE_FIELDS) delete fields[f];
+    const message = err.message.replace(/(:\s|value\s)"(?:[^"\\]|\\.)*"/g, '$1"(value withheld)"');
+    if (message !== err.message) {
+      err.stack = err.stack?.replace(err.message, message);
+      err.message = message;
+    }
+  }
+  err.message = scrubPersonal(err.message);
+  if (err.stack !== undefined) err.stack = scrubPersonal(err.stack);
+  return err;
 }
 
 /** Options of {@link createLogger}. */
@@ -67,7 +113,7 @@ export interface LoggerOptions {
   base?: Record<string, unknown>;
 }
 
-/** Creates the process logger: JSON lines, token fields redacted, known tokens scrubbed, errors under `err`. */
+/** Creates the process logger: JSON lines, token fields redacted, known tokens and CPF-shaped numbers scrubbed, errors under `err`. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
@@ -76,7 +122,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       serializers: { err: serializeError },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
       hooks: {
-        streamWrite: scrubSecrets,
+        streamWrite: (line) => scrubPersonal(scrubSecrets(line)),
       },
     },
     options.destination ?? pino.destination(2),

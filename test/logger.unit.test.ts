@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../src/api/errors.js';
-import { createLogger, registerSecret, scrubSecrets } from '../src/logger.js';
+import { createLogger, registerSecret, scrubPersonal, scrubSecrets, withoutPersonalData } from '../src/logger.js';
 
 /** A pino destination that keeps every line in memory. */
 function memory(): { stream: Writable; text: () => string; lines: () => Record<string, unknown>[] } {
@@ -101,5 +101,48 @@ describe('logger', () => {
   it('ignores secrets too short to scrub safely', () => {
     registerSecret('abc');
     expect(scrubSecrets('abc abc')).toBe('abc abc');
+  });
+
+  it('replaces anything shaped like a CPF in a log line, but not CNPJs, ids or times', () => {
+    const out = memory();
+    const log = createLogger({ destination: out.stream });
+    log.warn({ job: 'punches.default.11222333000181.2025-01-01.2025-01-31', point: 1234567890, at: 1736870400000 }, 'collaborator 01234567890 and 012.345.678-90');
+    const text = out.text();
+    expect(text).not.toMatch(/01234567890|012\.345\.678-90/);
+    expect(out.lines()[0]).toMatchObject({ msg: 'collaborator [cpf] and [cpf]', job: 'punches.default.11222333000181.2025-01-01.2025-01-31', point: 1234567890, at: 1736870400000 });
+    expect(scrubPersonal('a 12345678909, b 123456789012, c 123.456.789-09')).toBe('a [cpf], b 123456789012, c [cpf]');
+  });
+
+  it('logs a database error without the parts that quote a row, its cause included', () => {
+    const out = memory();
+    const log = createLogger({ destination: out.stream });
+    const pgError = () =>
+      Object.assign(new Error('duplicate key value violates unique constraint "punches_pkey"'), {
+        code: '23505',
+        severity: 'ERROR',
+        constraint: 'punches_pkey',
+        detail: 'Key (company_cnpj, cpf)=(11222333000181, Maria Secreta) already exists.',
+        where: 'COPY punches, line 3',
+      });
+    log.info({ err: pgError() }, 'a');
+    log.info({ err: new Error('wrapped', { cause: pgError() }) }, 'b');
+    const text = out.text();
+    expect(text).not.toContain('Maria Secreta');
+    expect(text).not.toContain('COPY punches, line 3');
+    expect(out.lines()[0]).toMatchObject({ err: { code: '23505', constraint: 'punches_pkey', message: 'duplicate key value violates unique constraint "punches_pkey"' } });
+  });
+
+  it('makes an error fit to leave the process: the values a database error quotes withheld, CPFs replaced in message and stack', () => {
+    const db = Object.assign(new Error('invalid input syntax for type date: "Maria 2025"'), { code: '22007', severity: 'ERROR', detail: 'row (Maria)' });
+    const fit = withoutPersonalData(db);
+    expect(fit).toBe(db);
+    expect(fit.message).toBe('invalid input syntax for type date: "(value withheld)"');
+    expect(fit.stack).not.toContain('Maria');
+    expect((fit as unknown as { detail?: string }).detail).toBeUndefined();
+    const mine = withoutPersonalData(new Error('collaborator 01234567890 belongs elsewhere'));
+    expect(mine.message).toBe('collaborator [cpf] belongs elsewhere');
+    expect(mine.stack).not.toContain('01234567890');
+    // An error that is not a database error keeps its quotes.
+    expect(withoutPersonalData(new Error('column "x": "y"')).message).toBe('column "x": "y"');
   });
 });

@@ -79,11 +79,20 @@ describe('cell (COPY text)', () => {
   });
 
   it('refuses a value of another type than its column', () => {
-    expect(() => cell('int4', '42')).toThrow(new CellError('cannot store "42" as int4'));
+    expect(() => cell('int4', '42')).toThrow(new CellError('cannot store a string as int4'));
     expect(() => cell('bool', 'true')).toThrow(CellError);
-    expect(() => cell('text', 5)).toThrow(new CellError('cannot store 5 as text'));
+    expect(() => cell('text', 5)).toThrow(new CellError('cannot store a number as text'));
     expect(() => cell('bytea', 'AAEC')).toThrow(CellError);
     expect(() => cell('text[]', 'a')).toThrow(CellError);
+  });
+
+  it('stores a text without the NUL characters Postgres refuses, counting each value that had one', () => {
+    const cleaning = { removed: 0 };
+    expect(cell('text', 'Depto\u0000 de\tvendas\u0000', cleaning)).toBe('Depto de\\tvendas');
+    expect(cell('text', 'limpo', cleaning)).toBe('limpo');
+    expect(cell('text[]', ['a\u0000b', 'c'], cleaning)).toBe('{"ab","c"}');
+    expect(cleaning.removed).toBe(2);
+    expect(cell('text', '\u0000')).toBe('');
   });
 
   it('writes bytes as hex bytea, its backslash escaped for COPY', () => {
@@ -208,10 +217,22 @@ describe('StagedTable', () => {
   it('names table.column in a CellError and keeps nothing of the refused row', () => {
     const t = new StagedTable(spec, 'st');
     t.add({ id: 1 });
-    expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(new CellError('punches.ok: cannot store "yes" as bool'));
+    expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(new CellError('punches.ok: cannot store a string as bool'));
     expect(() => t.add({ id: Number.NaN })).toThrow(CellError);
     expect(t.rows).toBe(1);
     expect(Buffer.concat(t.take()).toString('utf8')).toBe('1\t\\N\t\\N\t\\N\n');
+  });
+
+  it('says which columns had values stored without a NUL character, and how many', () => {
+    const t = new StagedTable(spec, 'st');
+    t.add({ id: 1, note: 'a\u0000b', tags: ['c\u0000'] });
+    t.add({ id: 2, note: '\u0000' });
+    t.add({ id: 3, note: 'clean' });
+    expect(t.cleaned()).toEqual([
+      { column: 'note', values: 2 },
+      { column: 'tags', values: 1 },
+    ]);
+    expect(Buffer.concat(t.take()).toString('utf8')).toBe('1\tab\t\\N\t{"c"}\n2\t\t\\N\t\\N\n3\tclean\t\\N\t\\N\n');
   });
 });
 

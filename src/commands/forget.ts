@@ -1,7 +1,9 @@
 /**
  * `punchline forget --cpf X [--company C] [--by WHO] [--note TEXT]`: erases a person's
  * personal fields from the warehouse, keeping their hours, punch times and balances
- * under a tombstone, and records the erasure so that later syncs erase them again.
+ * under a tombstone, replaces what other rows and texts say of them (their CPF in any
+ * form, their names), does the same in Redis under the queue prefix (jobs, failure
+ * reasons, alerts), and records the erasure so that later syncs erase them again.
  * `--lift` ends a standing erasure. See docs/privacy.md. Arguments are checked before
  * any work (exit 2). The CPF is never logged.
  */
@@ -61,13 +63,17 @@ export function parseForgetArgs(args: ForgetArgs, requester: () => string = defa
 /** Runs `punchline forget`. */
 export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Promise<number> {
   const options = parseForgetArgs(args);
-  const [{ assertPostgresReachable }, { createWarehouse }, erasures] = await Promise.all([
+  const [{ assertPostgresReachable, assertRedisReachable }, { createWarehouse }, erasures, { eraseFromRedis }, { createRedis }] = await Promise.all([
     import('../ops/services.js'),
     import('../warehouse/db.js'),
     import('../warehouse/erasures.js'),
+    import('../ops/redis-erasure.js'),
+    import('../sync/redis.js'),
   ]);
-  const { databaseUrl, warehouseSchema: schema } = ctx.config;
+  const { databaseUrl, warehouseSchema: schema, redisUrl, queuePrefix } = ctx.config;
   await assertPostgresReachable(databaseUrl);
+  // Both before any work: an erasure is not half done because Redis was down.
+  if (!options.lift) await assertRedisReachable(redisUrl);
   const w = createWarehouse(databaseUrl, schema, { max: 2, applicationName: 'punchline forget' });
   try {
     await erasures.checkPrivacyReady(w.pool, schema);
@@ -88,6 +94,14 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
           ? `company ${e.company}: already erased (erasure ${e.id}, ${e.tombstone}); ${e.rows} rows brought back since were erased\n`
           : `company ${e.company}: erased ${e.rows} rows; the person is ${e.tombstone} in the warehouse (erasure ${e.id})\n`,
       );
+    }
+    const redis = createRedis(redisUrl, 'punchline-forget');
+    try {
+      const values = await eraseFromRedis(redis, queuePrefix, await erasures.erasedPeople(w.pool, schema, options.cpf));
+      ctx.logger.info({ values }, 'person erased in Redis');
+      ctx.out.write(`Redis (prefix ${queuePrefix}): ${values} value${values === 1 ? '' : 's'} that named the person erased\n`);
+    } finally {
+      await redis.quit().catch(() => redis.disconnect());
     }
     ctx.out.write('every sync of these companies erases the person again while the erasure stands\n');
     return EXIT.ok;

@@ -8,11 +8,11 @@ import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.j
 
 /** One piece of drift. */
 export interface DriftEntry {
-  /** `new_value` or `unknown_field`. */
-  readonly kind: 'new_value' | 'unknown_field';
+  /** `new_value`, `unknown_field`, or `cleaned_value` (values of a column stored without a NUL character). */
+  readonly kind: 'new_value' | 'unknown_field' | 'cleaned_value';
   /** Endpoint of an unknown field (empty for a new value: a list's values are shared by its endpoints). */
   readonly endpoint: string;
-  /** The field, e.g. `point.origin` or `days[].points[].selfie_url`. */
+  /** The field, e.g. `point.origin` or `days[].points[].selfie_url`; the warehouse column of a cleaned value. */
   readonly field: string;
   /** The new value (empty for an unknown field). */
   readonly value: string;

@@ -5,7 +5,7 @@
  * (the webhook notifier of notify.ts), if any. The sink is process-wide, like the
  * metrics registry, so the sync needs no extra parameter to report.
  */
-import { scrubSecrets } from '../logger.js';
+import { scrubPersonal, scrubSecrets } from '../logger.js';
 import { recordJobFailedForGood } from './metrics.js';
 
 /** Where a condition applies; absent fields do not apply (e.g. no company for a group-level job). */
@@ -46,10 +46,10 @@ export function setOpsEventSink(next: OpsEventSink): () => void {
   };
 }
 
-/** An error as one short line without secrets, for messages that leave the process. */
+/** An error as one short line without secrets or anything shaped like a CPF, for messages that leave the process. */
 export function oneLineDetail(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return scrubSecrets(text.replace(/\s+/g, ' ').trim()).slice(0, 500);
+  return scrubPersonal(scrubSecrets(text.replace(/\s+/g, ' ').trim())).slice(0, 500);
 }
 
 const textField = (data: unknown, key: string): string | undefined => {

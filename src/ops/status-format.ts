@@ -6,6 +6,7 @@
  */
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
 import type { StatusReport } from './status-report.js';
+import type { DriftEntry } from './drift-report.js';
 
 /** States always shown as columns; the others only when some queue has such jobs. */
 const CORE_STATES: readonly QueueState[] = ['waiting', 'active', 'delayed', 'failed', 'completed'];
@@ -135,6 +136,13 @@ export function formatStatus(report: StatusReport): string {
   return `${out.join('\n')}\n`;
 }
 
+/** How each kind of schema drift reads. */
+const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
+  new_value: 'new value',
+  unknown_field: 'unknown field',
+  cleaned_value: 'cleaned value',
+};
+
 /** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say). */
 function dataSections(report: StatusReport): string[] {
   const out: string[] = [];
@@ -195,7 +203,7 @@ function dataSections(report: StatusReport): string[] {
       renderTable(
         ['kind', 'field', 'value', 'endpoint', 'first seen', 'last seen'],
         drift.map((d) => [
-          d.kind === 'new_value' ? 'new value' : 'unknown field',
+          DRIFT_KINDS[d.kind],
           d.field,
           d.value === '' ? '-' : d.value,
           d.endpoint === '' ? '-' : d.endpoint,
@@ -204,6 +212,9 @@ function dataSections(report: StatusReport): string[] {
         ]),
       ),
     );
+    if (drift.some((d) => d.kind === 'cleaned_value')) {
+      out.push('  cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.');
+    }
   }
   const zones = report.timeZoneWarnings ?? [];
   if (zones.length > 0) {

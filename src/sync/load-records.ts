@@ -1,8 +1,9 @@
 /**
  * What a load writes about itself, in its own transaction: the records it rejected
  * (`rejected_records`, resolving those a later answer no longer rejects), what the
- * window's answer held per table (`window_loads`, for the completeness check), and the
- * schema drift seen (`schema_drift`).
+ * window's answer held per table (`window_loads`, for the completeness check), the
+ * schema drift seen and the columns whose values were stored without a NUL character
+ * (`schema_drift`).
  */
 import type { DriftEvent } from '../api/drift.js';
 import { isCalendarDate } from '../api/schemas.js';
@@ -23,6 +24,8 @@ export interface Rejection {
   readonly record: unknown;
   /** The day asked, for a read of one day per call (an hour-bank balance names no day of its own). */
   readonly date?: string;
+  /** The CPF (11 digits) of the element the record was taken from, when it named one (so forget finds it). */
+  readonly cpf?: string;
 }
 
 /** Which load the records belong to. */
@@ -123,21 +126,21 @@ export async function recordRejections(client: MergeClient, schema: string, key:
     seen.add(identity);
     const earlier = stored.get(identity);
     if (earlier) seenRows.add(earlier);
-    const values = [r.index, r.path, r.reason, texts[i], key.runId ?? null];
+    const values = [r.index, r.path, r.reason, texts[i], key.runId ?? null, r.cpf ?? null];
     const mine: StoredWindow = r.date ? { from: r.date, to: r.date } : current;
     if (earlier) {
       // Seen again: the record lies in both windows.
       const from = windowed && earlier.from !== null && earlier.from > mine.from! ? earlier.from : mine.from;
       const to = windowed && earlier.to !== null && earlier.to < mine.to! ? earlier.to : mine.to;
       await client.query(
-        `UPDATE ${table} SET last_rejected_at = now(), element_index = $1, json_path = $2, reason = $3, record = $4::jsonb, run_id = $5,
-                window_start = $6::date, window_end = $7::date WHERE id = $8`,
+        `UPDATE ${table} SET last_rejected_at = now(), element_index = $1, json_path = $2, reason = $3, record = $4::jsonb, run_id = $5, cpf = $6,
+                window_start = $7::date, window_end = $8::date WHERE id = $9`,
         [...values, from, to, earlier.id],
       );
     } else {
       await client.query(
-        `INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id)
-         VALUES ($1, $2, $3, $4::date, $5::date, $6, $7, $8, $9, $10::jsonb, $11)`,
+        `INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id, cpf)
+         VALUES ($1, $2, $3, $4::date, $5::date, $6, $7, $8, $9, $10::jsonb, $11, $12)`,
         [...base, mine.from, mine.to, r.endpoint, ...values],
       );
     }
@@ -174,6 +177,25 @@ export async function recordDrift(client: MergeClient, schema: string, events: r
       `INSERT INTO ${quoteIdent(schema)}.schema_drift (kind, endpoint, field, value) VALUES ($1, $2, $3, $4)
        ON CONFLICT (kind, endpoint, field, value) DO UPDATE SET last_seen_at = now()`,
       [e.kind, e.kind === 'unknown_field' ? e.endpoint : '', e.field, e.kind === 'new_value' ? e.value : ''],
+    );
+  }
+}
+
+/** Values of a warehouse column stored without a character Postgres cannot store (a NUL). */
+export interface CleanedColumn {
+  readonly table: string;
+  readonly column: string;
+  /** How many values of this load. */
+  readonly values: number;
+}
+
+/** Records cleaned columns as schema drift of kind `cleaned_value`, field `table.column` (a repeat refreshes `last_seen_at`). */
+export async function recordCleanedValues(client: MergeClient, schema: string, cleaned: readonly CleanedColumn[]): Promise<void> {
+  for (const c of cleaned) {
+    await client.query(
+      `INSERT INTO ${quoteIdent(schema)}.schema_drift (kind, endpoint, field, value) VALUES ('cleaned_value', '', $1, '')
+       ON CONFLICT (kind, endpoint, field, value) DO UPDATE SET last_seen_at = now()`,
+      [`${c.table}.${c.column}`],
     );
   }
 }

@@ -21,10 +21,11 @@ import { recordRejected } from '../ops/metrics.js';
 import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
 import { mergeStaged, MassRemovalError, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type StagedTable, type Staging } from '../warehouse/staging.js';
-import type { LoadScope, Protection, TableSpec } from '../warehouse/table-spec.js';
+import { columnNames, type LoadScope, type Protection, type TableSpec } from '../warehouse/table-spec.js';
 import { createLocalTimeConverter } from '../warehouse/local-time.js';
 import { quoteIdent } from '../warehouse/db.js';
-import { upholdPrivacy } from '../warehouse/erasures.js';
+import { eraseMentions, hasStandingErasures, upholdPrivacy } from '../warehouse/erasures.js';
+import { pseudonymOf } from '../warehouse/pseudonyms.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
 import { stageName } from '../warehouse/staging.js';
@@ -32,7 +33,7 @@ import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from 
 import type { Removal } from './job-data.js';
 import { publishLoadSpan } from './loader-timing.js';
 import { flushDrift } from './drift-log.js';
-import { recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
+import { recordCleanedValues, recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';
 
 /** What the engine works with, besides the resource. */
@@ -113,8 +114,10 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
     } catch (err) {
       if (!(err instanceof DirectConflict)) throw err;
       // Another load wrote some of these keys meanwhile, or the answer held a key twice:
-      // read the window again and merge it the ordinary way.
-      ctx.logger.info({ err: err.cause }, 'a row copied straight in met an existing key; reading the window again to merge it');
+      // read the window again and merge it the ordinary way. (The key's values, CPFs among
+      // them, are in the error's detail: only the constraint is logged.)
+      const { constraint, table } = err.cause as { constraint?: string; table?: string };
+      ctx.logger.info({ constraint, table }, 'a row copied straight in met an existing key; reading the window again to merge it');
       return await loadOnce(ctx, req, agrees, false, signal);
     }
   } catch (err) {
@@ -141,9 +144,10 @@ class DirectConflict extends Error {
  * specs, have derived columns, reconcile through the load's stages or work after the
  * merge are always merged.
  */
-async function copiesStraightIn(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[]): Promise<boolean> {
+async function copiesStraightIn(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[], erasing: boolean): Promise<boolean> {
   const { declaration } = req;
-  if (!req.window || declaration.read === 'items' || declaration.afterMerge) return false;
+  // The stages of a company with erased people are cleaned of them before the merge.
+  if (!req.window || declaration.read === 'items' || declaration.afterMerge || erasing) return false;
   const eligible = specs.every(
     (spec) => spec.missing !== undefined && spec.missing.windowRows === undefined && spec.fixed === undefined && specs.filter((s) => s.table === spec.table).length === 1,
   );
@@ -175,13 +179,21 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
       mergedOnlyWithRows: addsSeen ? [SEEN_STAGE] : undefined,
     });
-    const direct = allowDirect && (await copiesStraightIn(client, ctx.schema, req, specs));
+    const erasing = await hasStandingErasures(client, ctx.schema, req.company);
+    const direct = allowDirect && (await copiesStraightIn(client, ctx.schema, req, specs, erasing));
     if (direct) for (const spec of specs) staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
     const known = addsSeen ? await knownCollaborators(client, ctx.schema, req.company) : undefined;
-    const writer = new ElementWriter(req, staging, specs, known, ctx.storeBinaries);
+    const writer = new ElementWriter(req, staging, specs, known, ctx.storeBinaries, ctx.pseudonymKey);
     try {
       const answered = await readAll(ctx, req, writer, items, signal);
       await staging.finish();
+      // docs/privacy.md: the people erased in this company are not brought back by other
+      // rows either (a manager's name, a CPF in a text): their mentions go before the merge.
+      if (erasing) {
+        for (const t of staging.tables()) {
+          if (t.direct === undefined && t.rows > 0) await eraseMentions(client, ctx.schema, req.company, `pg_temp.${quoteIdent(t.stage)}`, t.spec.table, columnNames(t.spec));
+        }
+      }
       return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, addsSeen);
     } catch (err) {
       if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict(err);
@@ -235,6 +247,12 @@ async function mergeAll(
   // CPFs get their pseudonym (docs/privacy.md).
   await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
   await flushDrift(client, ctx.schema);
+  // Text the warehouse cannot store (a NUL character) was stored without it: say where.
+  const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
+  if (cleaned.length > 0) {
+    ctx.logger.warn({ cleaned }, 'values stored without a NUL character Postgres cannot store (see schema_drift)');
+    await recordCleanedValues(client, ctx.schema, cleaned);
+  }
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
 }
@@ -298,12 +316,21 @@ class ElementWriter {
   readonly #today: string;
   readonly #toUtc: (local: string) => string;
   readonly #storeBinaries: boolean;
+  /** Key of the CPF pseudonyms, to name a collaborator in an error without their CPF. */
+  readonly #pseudonymKey: string | undefined;
   readonly #asSent = new WeakMap<object, string>();
   readonly #contexts = new WeakMap<CallTarget, RowContext>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
 
   /** `known`: the records the company's collaborators hold, when the load adds the blocks it sees. */
-  constructor(req: LoadRequest, staging: Staging, specs: readonly TableSpec[], known: ReadonlyMap<string, string | null> | undefined, storeBinaries: boolean) {
+  constructor(
+    req: LoadRequest,
+    staging: Staging,
+    specs: readonly TableSpec[],
+    known: ReadonlyMap<string, string | null> | undefined,
+    storeBinaries: boolean,
+    pseudonymKey: string | undefined,
+  ) {
     this.#req = req;
     this.#staging = staging;
     this.#tables = staging.tables();
@@ -312,6 +339,7 @@ class ElementWriter {
     this.#today = todayIn(req.timezone);
     this.#toUtc = createLocalTimeConverter(req.timezone);
     this.#storeBinaries = storeBinaries;
+    this.#pseudonymKey = pseudonymKey;
     const emit: Record<string, (row: StagedRow) => void> = {};
     for (const spec of specs) {
       const staged = staging.table(spec.table);
@@ -348,11 +376,13 @@ class ElementWriter {
     people.forEach((p, i) => {
       // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
       if (p.company.national_registry !== this.#req.company) {
+        // The collaborator by pseudonym, never by CPF: this message is kept in Redis, the warehouse and alerts.
+        const who = this.#pseudonymKey === undefined ? '' : ` (collaborator ${pseudonymOf(this.#pseudonymKey, p.national_registry)})`;
         throw new CompanyMismatchError({
           endpoint: endpointName(read.endpoint),
           expected: this.#req.company,
           found: p.company.national_registry,
-          where: `data[${element.index}] (collaborator ${p.national_registry})`,
+          where: `data[${element.index}]${who}`,
         });
       }
       const sent = (rawPeople[i] as { national_registry?: unknown } | undefined)?.national_registry;
@@ -449,11 +479,21 @@ class ElementWriter {
   }
 
   #reject(read: ReadDeclaration, target: CallTarget, index: number, path: string, reason: string, record: unknown, element: unknown): void {
-    // A per-day read's path does not name its day: the rejection carries it.
-    this.rejections.push({ endpoint: endpointName(read.endpoint), index, path, reason, record, ...(target.date ? { date: target.date } : {}) });
+    const sent = (element as { national_registry?: unknown } | null)?.national_registry;
+    const cpf = sent === undefined ? undefined : normalizeCpf(String(sent ?? ''));
+    // A per-day read's path does not name its day: the rejection carries it; and the
+    // element's CPF, which a record taken out of it may not hold (forget finds it so).
+    this.rejections.push({
+      endpoint: endpointName(read.endpoint),
+      index,
+      path,
+      reason,
+      record,
+      ...(target.date ? { date: target.date } : {}),
+      ...(cpf ? { cpf } : {}),
+    });
     // Protect what the record stands for: its element's CPF, its own id, or everything.
-    const cpf = normalizeCpf(String((element as { national_registry?: unknown } | null)?.national_registry ?? ''));
-    if (cpf && (element as { national_registry?: unknown }).national_registry !== undefined) {
+    if (cpf) {
       this.#protect.cpfs.add(cpf);
       return;
     }

@@ -13,7 +13,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
-import { scrubSecrets } from '../logger.js';
+import { scrubPersonal, scrubSecrets, withoutPersonalData } from '../logger.js';
 import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
 import { checkAfterRun } from '../quality/after-run.js';
 import { todayIn } from '../util/time.js';
@@ -43,10 +43,10 @@ export interface RunJobOptions {
   readonly now?: () => Date;
 }
 
-/** An error as one line for `sync_runs.error`, tokens scrubbed. */
+/** An error as one line for `sync_runs.error`, tokens and anything shaped like a CPF scrubbed. */
 function oneLine(err: unknown): string {
-  const text = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
-  return scrubSecrets(text).slice(0, 2000);
+  const text = (err instanceof Error ? withoutPersonalData(err).message : String(err)).replace(/\s+/g, ' ').trim();
+  return scrubPersonal(scrubSecrets(text)).slice(0, 2000);
 }
 
 /** Validates job data (a foreign or corrupted job fails permanently). */

@@ -7,6 +7,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { reportJobFailedForGood } from '../ops/events.js';
+import { withoutPersonalData } from '../logger.js';
 import type { QueueName } from './queues.js';
 import { createRedis } from './redis.js';
 import { guardJob } from './job-guard.js';
@@ -43,12 +44,20 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`);
     connections.push(connection);
     // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
-    const processor =
+    const run =
       name === 'schedules'
         ? (job: Job, token?: string) =>
             guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true })
         : (job: Job, token?: string, signal?: AbortSignal) =>
             guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) }));
+    // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
+    const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
+      try {
+        return await run(job, token, signal);
+      } catch (err) {
+        throw err instanceof Error ? withoutPersonalData(err) : err;
+      }
+    };
     const worker = new Worker(name, processor, {
       connection,
       prefix: config.queuePrefix,

@@ -2,6 +2,12 @@
  * Rows in the text format of `COPY ... FROM STDIN`: one line per row, columns separated
  * by tabs, `\N` for null, and backslash, tab, newline and carriage return escaped with a
  * backslash. Postgres parses this far more cheaply than array parameters or VALUES lists.
+ *
+ * Postgres cannot store a NUL character in text (`invalid byte sequence for encoding
+ * "UTF8": 0x00`), and would refuse the whole COPY, and the window with it, at every retry:
+ * a value holding one is stored without it and counted in the caller's {@link Cleaning}.
+ * The check rides on the escape test every value already passes, so clean values cost
+ * nothing more.
  */
 import { toPgArray } from './pg-array.js';
 import type { SqlType } from './table-spec.js';
@@ -9,12 +15,24 @@ import type { SqlType } from './table-spec.js';
 /** A value a declaration hands over for one column. */
 export type CellValue = string | number | boolean | Buffer | readonly (string | null)[] | null | undefined;
 
-const NEEDS_ESCAPE = /[\\\t\n\r]/;
+const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** A text value escaped for COPY. */
-export function escapeCopy(text: string): string {
-  return NEEDS_ESCAPE.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : text;
+/** Counts the values stored without characters Postgres cannot store. */
+export interface Cleaning {
+  /** Values that held a NUL character. */
+  removed: number;
+}
+
+/** A text value escaped for COPY, without NUL characters (each value that had one counted in `cleaning`). */
+export function escapeCopy(text: string, cleaning?: Cleaning): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  let out = text;
+  if (out.includes('\0')) {
+    out = out.replaceAll('\0', '');
+    if (cleaning) cleaning.removed++;
+  }
+  return out.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!);
 }
 
 /** Thrown when a value does not fit its column's type. */
@@ -22,8 +40,11 @@ export class CellError extends RangeError {
   override readonly name = 'CellError';
 }
 
-/** One value as COPY text. Strings of dates and times are sent as they are (Postgres checks them). */
-export function cell(type: SqlType, value: CellValue): string {
+/**
+ * One value as COPY text. Strings of dates and times are sent as they are (Postgres checks
+ * them). A text losing a NUL character is counted in `cleaning`.
+ */
+export function cell(type: SqlType, value: CellValue, cleaning?: Cleaning): string {
   if (value === null || value === undefined) return '\\N';
   switch (type) {
     case 'int4':
@@ -43,10 +64,11 @@ export function cell(type: SqlType, value: CellValue): string {
       break;
     case 'text[]':
     case 'time[]':
-      if (Array.isArray(value)) return escapeCopy(toPgArray(value as (string | null)[]));
+      if (Array.isArray(value)) return escapeCopy(toPgArray(value as (string | null)[]), cleaning);
       break;
     default:
-      if (typeof value === 'string') return escapeCopy(value);
+      if (typeof value === 'string') return escapeCopy(value, cleaning);
   }
-  throw new CellError(`cannot store ${JSON.stringify(value)} as ${type}`);
+  // The value itself is not quoted: it may be personal data, and this message is stored.
+  throw new CellError(`cannot store a ${Array.isArray(value) ? 'list' : Buffer.isBuffer(value) ? 'file' : typeof value} as ${type}`);
 }

@@ -8,18 +8,26 @@
  *   (`erased-<id>` in place of the CPF) with the omitted columns set to null (or deletes
  *   them, see {@link erasurePlanOf}), blanks or deletes the rows of tables linked to the
  *   person (absences, photos, certificates), deletes the rows that hold the CPF inside a
- *   text (push receipts, rejected records), and drops the person's pseudonym once no
- *   table holds the CPF. Rows the sync brought
+ *   text (push receipts, rejected records: the CPF in any form, 11 digits, without its
+ *   leading zeros, formatted, or as a JSON number; or one of the person's names), and drops
+ *   the person's pseudonym once no table holds the CPF. It first learns the person's names
+ *   from their rows (`erasures.names`), before they are blanked. Rows the sync brought
  *   back that collide with the person's erased rows on a unique key are resolved as the
  *   table's `onReturn` says. Returns the rows changed. One statement for the caller: it
  *   runs inside the caller's transaction.
  * - `lift_erasures(cpf, company, by)`: marks the standing erasures of the person as
  *   lifted and gives the tombstone rows their CPF back (values erased stay erased until
  *   a sync brings them again).
+ * - `erase_mentions(company, relation, skip)`: in any table (a warehouse table, or a load's
+ *   stage before it is merged), replaces the CPF and names of the company's erased people
+ *   with their tombstone in every text column but `skip` (a row's own name: a namesake
+ *   keeps it), and drops the JSON values (or rows) that mention them. Forget runs it on
+ *   every table; a sync, on every stage of a company with standing erasures.
+ * - `erasure_pattern(cpf, names)`, `json_holds_cpf(json, cpf)`: how a mention is recognised.
  */
 import { quoteIdent } from './db.js';
 import type { Catalog, CatalogRelation } from './catalog.js';
-import { classifyColumn, PERSONAL_DATA } from './personal-data.js';
+import { classifyColumn, ownNameColumns, PERSONAL_DATA } from './personal-data.js';
 
 /** What replaces an erased CPF: `erased-<erasure id>`. */
 export const TOMBSTONE_PREFIX = 'erased-';
@@ -159,22 +167,48 @@ function linkedTables(catalog: Catalog): CatalogRelation[] {
   );
 }
 
-/** Tables without a CPF column whose rows name the person inside a text column (personal-data.ts `cpfWithin`). */
+/** Tables whose rows name the person inside a text column (personal-data.ts `cpfWithin`). */
 function mentioningTables(catalog: Catalog): CatalogRelation[] {
   return catalog.filter((r) => {
     const column = PERSONAL_DATA[r.name]?.cpfWithin;
-    return r.kind === 'table' && !hasColumn(r, PERSON_COLUMN) && column !== undefined && hasColumn(r, column);
+    return r.kind === 'table' && column !== undefined && hasColumn(r, column);
   });
 }
 
-/** The statement that deletes the rows of `relation` whose `cpfWithin` column holds the person's CPF as a whole number. */
+/**
+ * The statement that deletes the rows of `relation` whose `cpfWithin` column mentions the
+ * person: their CPF in any form (a JSON column: also as a number or a string of its own,
+ * whatever its leading zeros), or one of their names.
+ */
 function mentionStatement(schema: string, relation: CatalogRelation, filter: ErasureFilter): string {
-  const column = quoteIdent(PERSONAL_DATA[relation.name]!.cpfWithin!);
+  const name = PERSONAL_DATA[relation.name]!.cpfWithin!;
+  const column = `m.${quoteIdent(name)}`;
+  const s = quoteIdent(schema);
   const company = hasColumn(relation, 'company_cnpj') ? ' AND m.company_cnpj = e.company_cnpj' : '';
+  const udt = relation.columns.find((c) => c.name === name)!.udt;
+  const json = udt === 'jsonb' || udt === 'json' ? ` OR ${s}.json_holds_cpf(${column}::jsonb, e.cpf)` : '';
   return counted(
-    `DELETE FROM ${quoteIdent(schema)}.${quoteIdent(relation.name)} AS m USING ${quoteIdent(schema)}.erasures e\n` +
-      `    WHERE ${filter}${company} AND m.${column}::text ~ ('(^|[^0-9])' || e.cpf || '([^0-9]|$)')`,
+    `DELETE FROM ${s}.${quoteIdent(relation.name)} AS m USING ${s}.erasures e\n` +
+      `    WHERE ${filter}${company} AND (${column}::text ~* ${s}.erasure_pattern(e.cpf, e.names)${json})`,
   );
+}
+
+/**
+ * The statement that adds to `erasures.names` the names the person's rows of `relation`
+ * hold in its own-name columns (personal-data.ts {@link ownNameColumns}); run before the
+ * rows are blanked. Names shorter than four characters are not kept (they would match
+ * too much).
+ */
+function namesStatement(schema: string, relation: CatalogRelation, filter: ErasureFilter): string | undefined {
+  const own = ownNameColumns(relation.name, relation.columns.map((c) => c.name));
+  if (own.length === 0) return undefined;
+  const s = quoteIdent(schema);
+  const values = own.map((c) => `(m.${quoteIdent(c)})`).join(', ');
+  return `UPDATE ${s}.erasures AS t SET names = ARRAY(SELECT DISTINCT btrim(x) FROM unnest(coalesce(t.names, '{}') || h.found) AS x WHERE length(btrim(x)) >= 4 ORDER BY 1)
+    FROM (SELECT e.id, array_agg(v.x) AS found FROM ${s}.erasures e JOIN ${s}.${quoteIdent(relation.name)} AS m ON ${personAt(relation, 'm', 'cpf')}
+           CROSS JOIN LATERAL (VALUES ${values}) AS v(x)
+          WHERE ${filter} AND v.x IS NOT NULL GROUP BY e.id) AS h
+   WHERE t.id = h.id AND NOT (h.found <@ coalesce(t.names, '{}'));`;
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.apply_erasures(...)`. */
@@ -182,12 +216,16 @@ export function buildApplyErasures(catalog: Catalog, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.company_cnpj = p_company AND e.lifted_at IS NULL AND (p_erasure IS NULL OR e.id = p_erasure)';
   const body: string[] = [];
+  const people = personTables(catalog);
+  for (const r of people) {
+    const names = namesStatement(schema, r, filter);
+    if (names) body.push(`-- the person's names in ${r.name}, before they are blanked`, names);
+  }
   for (const r of linkedTables(catalog)) {
     const statements = linkedStatements(schema, catalog, r, filter);
     if (statements.length > 0) body.push(`-- ${r.name}`, ...statements);
   }
-  for (const r of mentioningTables(catalog)) body.push(`-- ${r.name}`, mentionStatement(schema, r, filter));
-  const people = personTables(catalog);
+  for (const r of mentioningTables(catalog)) body.push(`-- ${r.name}: rows that mention the person`, mentionStatement(schema, r, filter));
   for (const r of people) {
     const cls = PERSONAL_DATA[r.name];
     const plan = erasurePlanOf(r);
@@ -252,7 +290,7 @@ DECLARE
   v_lifted bigint[];
 BEGIN
   WITH x AS (
-    UPDATE ${s}.erasures e SET lifted_at = now(), lifted_by = p_by
+    UPDATE ${s}.erasures e SET lifted_at = now(), lifted_by = p_by, names = NULL
      WHERE e.cpf = p_cpf AND e.lifted_at IS NULL AND (p_company IS NULL OR e.company_cnpj = p_company)
     RETURNING e.id
   ) SELECT coalesce(array_agg(id), '{}') INTO v_lifted FROM x;
@@ -262,14 +300,111 @@ END
 $fn$`;
 }
 
-/** Both functions, and who may run them (not the reader roles). */
+/**
+ * `erasure_pattern(cpf, names)`: the regular expression (case-insensitive) of a mention of
+ * the person: the CPF as 11 digits, formatted (`123.456.789-09`) or without its leading
+ * zeros when 9 or 10 digits remain, never inside a longer number; or one of the names,
+ * never inside a longer word. `json_holds_cpf(json, cpf)`: true when a string or number
+ * of the JSON is the CPF, in any form, whatever its leading zeros.
+ */
+export function buildMentionMatchers(schema: string): string[] {
+  const s = quoteIdent(schema);
+  return [
+    String.raw`CREATE OR REPLACE FUNCTION ${s}.erasure_pattern(p_cpf text, p_names text[])
+RETURNS text LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $fn$
+-- Generated by punchline migrate (src/warehouse/erasure-functions.ts).
+SELECT '(?<![0-9])(?:'
+    || substr(p_cpf, 1, 3) || '[.]?' || substr(p_cpf, 4, 3) || '[.]?' || substr(p_cpf, 7, 3) || '[-./ ]?' || substr(p_cpf, 10, 2)
+    || CASE WHEN length(ltrim(p_cpf, '0')) BETWEEN 9 AND 10 THEN '|' || ltrim(p_cpf, '0') ELSE '' END
+    || ')(?![0-9])'
+    || coalesce((
+      SELECT '|(?<![[:alnum:]])(?:'
+          || string_agg(regexp_replace(regexp_replace(btrim(n), '([][^$.*+?(){}|\\-])', '\\\1', 'g'), '\s+', '\\s+', 'g'), '|' ORDER BY length(n) DESC)
+          || ')(?![[:alnum:]])'
+        FROM unnest(p_names) AS n WHERE length(btrim(n)) >= 4), '')
+$fn$`,
+    `CREATE OR REPLACE FUNCTION ${s}.json_holds_cpf(p_json jsonb, p_cpf text)
+RETURNS boolean LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, pg_temp AS $fn$
+-- Generated by punchline migrate (src/warehouse/erasure-functions.ts).
+SELECT EXISTS (
+  SELECT 1 FROM jsonb_path_query(p_json, 'strict $.**') AS v
+   WHERE jsonb_typeof(v) IN ('string', 'number')
+     AND (v #>> '{}') ~ '^[0-9][0-9. /-]*$'
+     AND length(regexp_replace(v #>> '{}', '[^0-9]', '', 'g')) <= 11
+     AND lpad(regexp_replace(v #>> '{}', '[^0-9]', '', 'g'), 11, '0') = p_cpf)
+$fn$`,
+  ];
+}
+
+/** `CREATE OR REPLACE FUNCTION <schema>.erase_mentions(...)`: see the file comment. */
+export function buildEraseMentions(schema: string): string {
+  const s = quoteIdent(schema);
+  return `CREATE OR REPLACE FUNCTION ${s}.erase_mentions(p_company text, p_relation regclass, p_skip text[] DEFAULT '{}')
+RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $fn$
+-- Generated by punchline migrate (src/warehouse/erasure-functions.ts). Text columns get the
+-- tombstone in place of a mention; a JSON column that mentions the person is set to null
+-- (its row deleted when it cannot be null), as is a row whose key mentions them.
+DECLARE
+  e record;
+  c record;
+  v_re text;
+  v_scope text;
+  v_match text;
+  v_n bigint := 0;
+  v_k bigint;
+BEGIN
+  FOR e IN SELECT cpf, tombstone, names FROM ${s}.erasures WHERE company_cnpj = p_company AND lifted_at IS NULL ORDER BY id LOOP
+    v_re := ${s}.erasure_pattern(e.cpf, e.names);
+    v_scope := CASE WHEN EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = p_relation AND attname = 'company_cnpj' AND attnum > 0 AND NOT attisdropped)
+                    THEN 'company_cnpj = $1 AND ' ELSE '' END;
+    FOR c IN
+      SELECT a.attname AS name, a.atttypid::regtype::text AS type, a.attnotnull AS not_null,
+             EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = p_relation AND i.indisunique AND a.attnum = ANY (i.indkey)) AS keyed
+        FROM pg_attribute a
+       WHERE a.attrelid = p_relation AND a.attnum > 0 AND NOT a.attisdropped
+         AND a.atttypid IN ('text'::regtype, 'character varying'::regtype, 'jsonb'::regtype, 'json'::regtype, 'text[]'::regtype, 'character varying[]'::regtype)
+         AND a.attname <> ALL (p_skip || ARRAY['cpf', 'company_cnpj'])
+       ORDER BY a.attnum
+    LOOP
+      IF c.type IN ('jsonb', 'json') THEN
+        v_match := format('(%I::text ~* $2 OR ${s}.json_holds_cpf(%I::jsonb, $3))', c.name, c.name);
+        IF c.not_null OR c.keyed THEN
+          EXECUTE format('DELETE FROM %s WHERE %s%s', p_relation, v_scope, v_match) USING p_company, v_re, e.cpf;
+        ELSE
+          EXECUTE format('UPDATE %s SET %I = NULL WHERE %s%s', p_relation, c.name, v_scope, v_match) USING p_company, v_re, e.cpf;
+        END IF;
+      ELSIF c.type IN ('text[]', 'character varying[]') THEN
+        EXECUTE format('UPDATE %s SET %I = ARRAY(SELECT regexp_replace(x, $2, $3, ''gi'') FROM unnest(%I) WITH ORDINALITY AS u(x, i) ORDER BY i) WHERE %sarray_to_string(%I, E''\n'') ~* $2',
+                       p_relation, c.name, c.name, v_scope, c.name) USING p_company, v_re, e.tombstone;
+      ELSIF c.keyed THEN
+        EXECUTE format('DELETE FROM %s WHERE %s%I ~* $2', p_relation, v_scope, c.name) USING p_company, v_re;
+      ELSE
+        EXECUTE format('UPDATE %s SET %I = regexp_replace(%I, $2, $3, ''gi'') WHERE %s%I ~* $2', p_relation, c.name, c.name, v_scope, c.name)
+          USING p_company, v_re, e.tombstone;
+      END IF;
+      GET DIAGNOSTICS v_k = ROW_COUNT;
+      v_n := v_n + v_k;
+    END LOOP;
+  END LOOP;
+  RETURN v_n;
+END
+$fn$`;
+}
+
+/** Every function, and who may run them (not the reader roles). */
 export function buildErasureFunctions(catalog: Catalog, schema: string): string[] {
   const s = quoteIdent(schema);
   return [
+    ...buildMentionMatchers(schema),
+    buildEraseMentions(schema),
     buildApplyErasures(catalog, schema),
     buildLiftErasures(catalog, schema),
     `REVOKE ALL ON FUNCTION ${s}.apply_erasures(text, bigint) FROM PUBLIC`,
     `REVOKE ALL ON FUNCTION ${s}.lift_erasures(text, text, text) FROM PUBLIC`,
+    `REVOKE ALL ON FUNCTION ${s}.erase_mentions(text, regclass, text[]) FROM PUBLIC`,
+    `COMMENT ON FUNCTION ${s}.erase_mentions(text, regclass, text[]) IS 'Replaces the CPF and names of the company''s erased people with their tombstone in every text column of a table (but the columns skipped), drops the JSON values that mention them: run by punchline forget on every table, and by every sync of the company on its stages. Generated by punchline migrate; see docs/privacy.md.'`,
+    `COMMENT ON FUNCTION ${s}.erasure_pattern(text, text[]) IS 'The regular expression of a mention of an erased person: the CPF in its forms, or a name. Generated by punchline migrate; see docs/privacy.md.'`,
+    `COMMENT ON FUNCTION ${s}.json_holds_cpf(jsonb, text) IS 'True when a string or number of the JSON is the CPF, in any form, whatever its leading zeros. Generated by punchline migrate; see docs/privacy.md.'`,
     `COMMENT ON FUNCTION ${s}.apply_erasures(text, bigint) IS 'Erases again the standing erasures of a company (or only the one given): run by punchline after every sync of the company. Generated by punchline migrate; see docs/privacy.md.'`,
     `COMMENT ON FUNCTION ${s}.lift_erasures(text, text, text) IS 'Lifts the standing erasures of a CPF (in one company, or all when null) and gives its tombstone rows the CPF back. Generated by punchline migrate; see docs/privacy.md.'`,
   ];

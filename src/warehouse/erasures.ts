@@ -6,10 +6,11 @@
  * generates (erasure-functions.ts); these are their thin callers.
  */
 import { quoteIdent } from './db.js';
-import { rowsOf, type SqlQueryable } from './catalog.js';
+import { readCatalog, rowsOf, type SqlQueryable } from './catalog.js';
 import { PrivacyError } from './errors.js';
 import { withTransaction, type TransactionPool as LoaderPool } from './transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
+import { ownNameColumns } from './personal-data.js';
 
 /** Fails with a clear message when `schema` lacks the privacy tables (not migrated yet). */
 export async function checkPrivacyReady(db: SqlQueryable, schema: string): Promise<void> {
@@ -96,8 +97,31 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
       const rows = await applyErasures(client, schema, company, erasure.id);
       out.push({ id: Number(erasure.id), company, tombstone: erasure.tombstone, rows, alreadyStanding: !created });
     }
-    return out;
+    // What other rows say of the person (a manager's name, a CPF in a text), in every table.
+    const tables = (await readCatalog(client, schema)).filter((r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name));
+    const done: ErasureOutcome[] = [];
+    for (const e of out) {
+      let mentions = 0;
+      for (const r of tables) {
+        mentions += await eraseMentions(client, schema, e.company, `${s}.${quoteIdent(r.name)}`, r.name, r.columns.map((c) => c.name));
+      }
+      if (mentions > 0) await client.query(`UPDATE ${s}.erasures SET rows_erased = rows_erased + $2, last_applied_at = now() WHERE id = $1`, [e.id, mentions]);
+      done.push({ ...e, rows: e.rows + mentions });
+    }
+    return done;
   });
+}
+
+/** Tables of the erasure machinery itself, which forget leaves as they are. */
+const REGISTER_TABLES: ReadonlySet<string> = new Set(['erasures', 'cpf_pseudonyms']);
+
+/** The people erased in `cpf`'s standing erasures, as the places outside the warehouse are searched for them. */
+export async function erasedPeople(db: SqlQueryable, schema: string, cpf: string): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
+  return rowsOf<{ cpf: string; names: string[]; tombstone: string }>(
+    db,
+    `SELECT cpf, coalesce(names, '{}') AS names, tombstone FROM ${quoteIdent(schema)}.erasures WHERE cpf = $1 AND lifted_at IS NULL ORDER BY id`,
+    [cpf],
+  );
 }
 
 /**
@@ -167,4 +191,30 @@ export async function upholdPrivacy(
   const erased = await applyErasures(db, schema, company);
   const mapped = pseudonymKey === undefined ? 0 : (await ensurePseudonyms(db, schema, pseudonymKey, { company })).mapped;
   return { erased, mapped };
+}
+
+/** True when `company` has a standing erasure: a sync of it then erases mentions in its stages ({@link eraseMentions}). */
+export async function hasStandingErasures(db: SqlQueryable, schema: string, company: string): Promise<boolean> {
+  const [r] = await rowsOf<{ standing: boolean }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM ${quoteIdent(schema)}.erasures WHERE company_cnpj = $1 AND lifted_at IS NULL) AS standing`,
+    [company],
+  );
+  return r!.standing;
+}
+
+/**
+ * Replaces the CPF and names of `company`'s erased people with their tombstone in every
+ * text column of `relation` (a qualified table, or a load's stage, `pg_temp.<stage>`)
+ * holding rows of warehouse table `table`, but the columns that hold a row's own name
+ * (a namesake keeps theirs); a JSON value that mentions them is dropped. Returns the rows
+ * changed.
+ */
+export async function eraseMentions(db: SqlQueryable, schema: string, company: string, relation: string, table: string, columns: readonly string[]): Promise<number> {
+  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.erase_mentions($1, $2::regclass, $3::text[]) AS n`, [
+    company,
+    relation,
+    ownNameColumns(table, columns),
+  ]);
+  return Number(r!.n);
 }

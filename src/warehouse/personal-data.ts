@@ -38,6 +38,12 @@ export interface ColumnClass {
   readonly note?: string;
   /** Not readable by workforce_reader either (a column privilege of its migration). */
   readonly ownerOnly?: boolean;
+  /**
+   * The column names another person than the row's (the manager who adjusted or decided):
+   * forget replaces an erased person's name in it in everyone's rows, and never takes it
+   * for the name of the row's own person.
+   */
+  readonly someoneElse?: boolean;
 }
 
 /** How forget finds a table's rows about a person when the table has no CPF column. */
@@ -174,7 +180,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     columns: {
       ...person('admission date of the record the punch was listed under'),
       adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
-      adjusted_by: omitted('name', 'name of the manager who adjusted the punch'),
+      adjusted_by: { ...omitted('name', 'name of the manager who adjusted the punch'), someoneElse: true },
       has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
       latitude: omitted('location', 'where the punch was made'),
       longitude: omitted('location', 'where the punch was made'),
@@ -202,7 +208,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       ...person(),
       collaborator_reason: omitted('free_text', "the collaborator's justification"),
       manager_observation: omitted('free_text', "the manager's observation"),
-      approved_by: omitted('name', 'name of the manager who decided'),
+      approved_by: { ...omitted('name', 'name of the manager who decided'), someoneElse: true },
     },
   },
   inconsistencies: {
@@ -240,6 +246,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     cpfWithin: 'record',
     erase: 'delete',
     columns: {
+      cpf: cpf('the CPF of the element the record was taken from, when it named one'),
       reason: notPersonal('the field and the problem, without its value'),
       record: omitted('free_text', 'the rejected record exactly as sent: may hold any personal field'),
     },
@@ -266,6 +273,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     excludedFromAnalysts: 'register of erasures',
     columns: {
       cpf: { category: 'identifier', analyst: 'omitted', ownerOnly: true, note: "the erased person's CPF" },
+      names: { category: 'name', analyst: 'omitted', ownerOnly: true, note: "the erased person's names, replaced wherever they name the person" },
       erased_by: omitted('name', 'the operator who ran forget'),
       note: omitted('free_text', 'typed by the operator'),
       lifted_by: omitted('name', 'the operator who lifted the erasure'),
@@ -347,6 +355,20 @@ export function classifyColumn(table: string, column: string, udtType: string): 
     return { category: null, analyst: 'omitted', note: 'presumed personal: not classified yet', source: 'presumed' };
   }
   return { category: null, analyst: 'shown', source: 'presumed' };
+}
+
+/**
+ * The columns of `table` that hold the name of the row's own person: classified as a
+ * name, not {@link ColumnClass.someoneElse}, in a table whose rows are a person's (a CPF
+ * column). Forget learns an erased person's names from them, and leaves them alone when
+ * it replaces those names elsewhere (a namesake keeps their own name).
+ */
+export function ownNameColumns(table: string, columns: readonly string[]): string[] {
+  if (!columns.includes('cpf')) return [];
+  return columns.filter((c) => {
+    const known = PERSONAL_DATA[table]?.columns[c];
+    return known?.category === 'name' && known.someoneElse !== true;
+  });
 }
 
 /** The analyst-view name of a pseudonymised column: `cpf` → `cpf_pseudonym`. */

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { cell, type CellValue } from './copy-text.js';
+import { cell, type CellValue, type Cleaning } from './copy-text.js';
 import { quoteIdent } from './db.js';
 import { columnNames, type SqlType, type TableSpec } from './table-spec.js';
 
@@ -54,6 +54,10 @@ export class StagedTable {
   #chunk: Buffer = Buffer.allocUnsafe(0);
   #used = 0;
   #bytes = 0;
+  /** Values stored without a NUL character (copy-text.ts), in all. */
+  readonly #cleaning: Cleaning = { removed: 0 };
+  /** Of those, how many per column. */
+  readonly #cleanedColumns = new Map<string, number>();
 
   constructor(spec: TableSpec, stage: string) {
     this.spec = spec;
@@ -81,18 +85,26 @@ export class StagedTable {
     return this.#bytes;
   }
 
+  /** Columns whose values were stored without a NUL character, with how many values each. */
+  cleaned(): { column: string; values: number }[] {
+    return [...this.#cleanedColumns].map(([column, values]) => ({ column, values }));
+  }
+
   /** Encodes one row (a CellError names the column whose value does not fit). */
   add(row: StagedRow): void {
     let line = '';
+    const cleaning = this.#cleaning;
     for (let i = 0; i < this.#names.length; i++) {
       const name = this.#names[i]!;
       let text: string;
+      const removed = cleaning.removed;
       try {
-        text = cell(this.#types[i]!, row[name]);
+        text = cell(this.#types[i]!, row[name], cleaning);
       } catch (err) {
         (err as Error).message = `${this.spec.table}.${name}: ${(err as Error).message}`;
         throw err;
       }
+      if (cleaning.removed !== removed) this.#cleanedColumns.set(name, (this.#cleanedColumns.get(name) ?? 0) + 1);
       line += i === 0 ? text : `\t${text}`;
     }
     line += '\n';
