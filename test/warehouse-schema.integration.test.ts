@@ -125,7 +125,7 @@ describe('a migrated warehouse schema', () => {
     expect(rows.map((r) => r.what)).toEqual([]);
   });
 
-  it(`lets ${READER} (no login) read every table and view (but the CPF of the erasure register), and write none`, async () => {
+  it(`lets ${READER} (no login) read every table and view (but the CPF and names of the erasure register), and write none`, async () => {
     const { rows } = await pool.query<{ relname: string; can_read: boolean; can_write: boolean }>(
       `SELECT c.relname, has_table_privilege($2, c.oid, 'SELECT') AS can_read,
               has_table_privilege($2, c.oid, 'INSERT,UPDATE,DELETE,TRUNCATE') AS can_write
@@ -134,14 +134,14 @@ describe('a migrated warehouse schema', () => {
       [schema, READER],
     );
     expect(rows).toHaveLength(Object.keys(NATURAL_KEYS).length + VIEWS.length);
-    // docs/privacy.md: the erasure register is readable column by column, all but cpf.
+    // docs/privacy.md: the erasure register is readable column by column, all but cpf and names.
     expect(rows.filter((r) => !r.can_read).map((r) => r.relname)).toEqual(['erasures']);
     const erasures = await pool.query<{ attname: string; can_read: boolean }>(
       `SELECT attname, has_column_privilege($2, attrelid, attname, 'SELECT') AS can_read
          FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
       [`"${schema}".erasures`, READER],
     );
-    expect(erasures.rows.filter((r) => !r.can_read).map((r) => r.attname)).toEqual(['cpf']);
+    expect(erasures.rows.filter((r) => !r.can_read).map((r) => r.attname)).toEqual(['cpf', 'names']);
     expect(rows.filter((r) => r.can_write).map((r) => r.relname)).toEqual([]);
     const role = await pool.query(
       `SELECT rolcanlogin, has_schema_privilege($1, $2, 'USAGE') AS usage FROM pg_roles WHERE rolname = $1`,
