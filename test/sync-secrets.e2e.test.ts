@@ -9,48 +9,15 @@
  * each answer of the ops server. None may hold any secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
-import type pg from 'pg';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { freePort } from './ops-harness.js';
 import { startPunchlineProcess, waitUntil, type PunchlineProcess } from './support/punchline-process.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
+import { redisDump, warehouseDump } from './support/dumps.js';
 
 const TODAY = '2026-10-31';
 const PSEUDONYM_KEY = 'secrets-e2e-pseudonym-key-5b0e2c7d9a41f3';
 const DB_PASSWORD = 'secrets-e2e-db-password-8f31c6';
-
-/** Every key under `prefix` with its value, whatever its type, as text. */
-async function redisDump(redis: Redis, prefix: string): Promise<string> {
-  const out: string[] = [];
-  for (const key of await redis.keys(`${prefix}:*`)) {
-    const type = await redis.type(key);
-    const value =
-      type === 'string' ? await redis.get(key)
-      : type === 'hash' ? JSON.stringify(await redis.hgetall(key))
-      : type === 'list' ? JSON.stringify(await redis.lrange(key, 0, -1))
-      : type === 'set' ? JSON.stringify(await redis.smembers(key))
-      : type === 'zset' ? JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'))
-      : type === 'stream' ? JSON.stringify(await redis.xrange(key, '-', '+'))
-      : '';
-    out.push(`${key} ${value ?? ''}`);
-  }
-  return out.join('\n');
-}
-
-/** Every row of every table and view of `schemas`, as text. */
-async function warehouseDump(pool: pg.Pool, schemas: string[]): Promise<string> {
-  const { rows } = await pool.query<{ s: string; t: string }>(
-    `select table_schema as s, table_name as t from information_schema.tables where table_schema = any($1) order by 1, 2`,
-    [schemas],
-  );
-  const out: string[] = [];
-  for (const { s, t } of rows) {
-    const r = await pool.query<{ text: string | null }>(`select string_agg(x::text, E'\\n') as text from "${s}"."${t}" x`);
-    out.push(`${s}.${t}\n${r.rows[0]!.text ?? ''}`);
-  }
-  return out.join('\n');
-}
 
 describe('the secrets of the configuration', () => {
   let h: Harness;
