@@ -675,8 +675,9 @@ const NOT_JSON = Symbol('not json');
 
 /** What a failure while reading a streamed body means for the call. */
 function streamFailure(endpoint: string, err: unknown): unknown {
-  // spec 1.1: all responses are JSON; an HTML page or a cut body is retried.
-  if (err instanceof SyntaxError) return new InvalidBodyError({ endpoint, status: 200, message: `(body): ${err.message}` });
+  // spec 1.1: all responses are JSON; an HTML page or a cut body is retried. The scanner's
+  // messages say where (`data[3]: is not valid JSON`), never what: a body may hold personal data.
+  if (err instanceof SyntaxError) return new InvalidBodyError({ endpoint, status: 200, message: err.message });
   if (err instanceof NotAnEnvelopeError) {
     const fieldPath = err.message.slice(0, err.message.indexOf(':'));
     return new ResponseValidationError({ endpoint, status: 200, fieldPath, message: err.message });
