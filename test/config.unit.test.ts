@@ -54,6 +54,15 @@ describe('loadConfig defaults', () => {
     expect(c.retentionDays).toEqual({ sync_runs: 90, rejected_records: 90, quality_checks: 30 });
   });
 
+  it('bounds streamed answers by default, and reads the bounds as given', () => {
+    const c = loadConfig({});
+    expect([c.apiBodyIdleTimeoutMs, c.apiAnswerDeadlineMs, c.apiMaxAnswerBytes, c.apiMaxElementBytes]).toEqual([30_000, 600_000, 1_073_741_824, 33_554_432]);
+    const set = loadConfig({ API_BODY_IDLE_TIMEOUT_MS: '5000', API_ANSWER_DEADLINE_MS: '60000', API_MAX_ANSWER_BYTES: '1048576', API_MAX_ELEMENT_BYTES: '65536' });
+    expect([set.apiBodyIdleTimeoutMs, set.apiAnswerDeadlineMs, set.apiMaxAnswerBytes, set.apiMaxElementBytes]).toEqual([5_000, 60_000, 1_048_576, 65_536]);
+    expect(() => loadConfig({ API_BODY_IDLE_TIMEOUT_MS: '100' })).toThrow(/API_BODY_IDLE_TIMEOUT_MS must be a whole number from 1000 to 600000/);
+    expect(() => loadConfig({ API_MAX_ELEMENT_BYTES: '1kb' })).toThrow(/API_MAX_ELEMENT_BYTES must be a whole number from 4096 to 1073741824/);
+  });
+
   it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
     const c = loadConfig({ ...BASE, API_TIMEZONE: 'America/Manaus', API_MAX_RPS: '12', API_MAX_CONCURRENCY: '3' });
     expect(c.connections).toEqual([
