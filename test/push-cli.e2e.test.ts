@@ -51,6 +51,7 @@ describe('when the arguments or the file are bad', () => {
       { name: 'no --file', args: ['push', 'punches'], line: /--file is required \(a .csv or .jsonl file\)/ },
       { name: 'missing file', args: ['push', 'punches', '--file', join(dir, 'nope.csv')], line: /--file .*nope.csv: no such file/ },
       { name: 'wrong extension', args: ['push', 'punches', '--file', file('rows.xlsx', 'x')], line: /use a .csv or .jsonl file/ },
+      { name: 'missing files folder', args: ['push', 'punches', '--file', good, '--files-dir', join(dir, 'nope')], line: /--files-dir .*nope: no such directory/ },
       { name: 'bad report name', args: ['push', 'punches', '--file', good, '--report', join(dir, 'r.txt')], line: /--report .*r.txt: use a .csv or .json file name/ },
       {
         name: 'unknown column',

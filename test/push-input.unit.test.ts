@@ -130,7 +130,7 @@ describe('preparing the rows of a kind', () => {
     expect(rows).toHaveLength(6);
     expect(isPrepared(rows[0]!)).toBe(true);
     const reasons = rows.map((r) => (isPrepared(r) ? 'ok' : r.message));
-    expect(reasons[1]).toMatch(/photo: missing.png does not exist \(paths are relative to the input file\)/);
+    expect(reasons[1]).toMatch(/photo: missing.png does not exist \(paths are relative to the files folder\)/);
     expect(reasons[2]).toMatch(/photo: notes.txt is not a JPEG or PNG image/);
     expect(reasons[3]).toMatch(/photo: big.png is 2.\d KiB, above the limit of 1 KiB \(PUSH_MAX_FILE_BYTES\)/);
     expect(reasons[4]).toBe('ok');

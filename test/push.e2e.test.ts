@@ -6,7 +6,7 @@
  * creates each entity once; a write whose connection drops is reported, not retried; and after a
  * worker runs the queued sync, the warehouse shows what was created.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import type { ApiClient } from '../src/api/client.js';
 import { encodePng, facePng, textPdf } from '../src/emulator/attachments.js';
 import type { TruthCollaborator } from '../src/emulator/truth.js';
 import { WRITE_KINDS, type PushKind } from '../src/push/kinds/index.js';
-import { prepareRows } from '../src/push/prepare.js';
+import { isPrepared, prepareRows } from '../src/push/prepare.js';
 import { pushRows, type PushHooks, type PushRun } from '../src/push/run.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { startWorkers } from '../src/sync/workers.js';
@@ -345,6 +345,69 @@ describe('push absences', () => {
     }
     const refused = await push('absences', refusedFile, true);
     expect(outcomes(refused)).toEqual([[1, 'refused', 'absence_type_not_found']]);
+  }, 60_000);
+
+  it('reads attachments only inside the files folder: absolute paths, ~, ../ and links that lead out are invalid rows and never sent', async () => {
+    const a = active[8]!;
+    const type = (await api.listAbsenceTypes())[0]!;
+    // The input sits two folders down; a "secret" two folders up, and a link to it beside the input.
+    const rows = join(dir, 'outside', 'in', 'rows');
+    mkdirSync(rows, { recursive: true });
+    const secret = join(dir, 'outside', 'secrets');
+    writeFileSync(secret, 'API_TOKEN=do-not-upload-me\n');
+    symlinkSync(secret, join(rows, 'cert.pdf'));
+    symlinkSync('/etc', join(rows, 'etc'));
+    writeFileSync(join(rows, 'ok.pdf'), textPdf(['Atestado']));
+    const line = (day: string, attachment: string) =>
+      `${a.national_registry},"${type.description}",Atestado,Consulta,2026-10-${day},2026-10-${day},1,1,0,0,${attachment}`;
+    const file = join(rows, 'absences.csv');
+    writeFileSync(
+      file,
+      [
+        'national_registry,absence_type,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time,attachment',
+        line('01', '/etc/passwd'),
+        line('02', '~/.ssh/id_rsa'),
+        line('03', '../../secrets'),
+        line('05', 'cert.pdf'),
+        line('06', 'etc/passwd'),
+        line('07', 'ok.pdf|../../secrets'),
+        line('08', 'ok.pdf'),
+      ].join('\n'),
+    );
+    const w0 = writes();
+    const run = await push('absences', file, true);
+    expect(outcomes(run)).toEqual([
+      [2, 'invalid', 'invalid_row'],
+      [3, 'invalid', 'invalid_row'],
+      [4, 'invalid', 'invalid_row'],
+      [5, 'invalid', 'invalid_row'],
+      [6, 'invalid', 'invalid_row'],
+      [7, 'invalid', 'invalid_row'],
+      [8, 'created', undefined],
+    ]);
+    expect(run.result.rows.map((r) => r.message).slice(0, 6)).toEqual([
+      expect.stringMatching(/^attachment: \/etc\/passwd is an absolute path \(file columns name files inside the input file's folder, or inside --files-dir\)$/),
+      expect.stringMatching(/^attachment: ~\/.ssh\/id_rsa starts with ~, which is not expanded/),
+      expect.stringMatching(/^attachment: \.\.\/\.\.\/secrets is outside the files folder/),
+      expect.stringMatching(/^attachment: cert\.pdf is a link to a file outside the files folder/),
+      expect.stringMatching(/^attachment: etc\/passwd is a link to a file outside the files folder/),
+      expect.stringMatching(/^attachment: \.\.\/\.\.\/secrets is outside the files folder/),
+    ]);
+    expect(writes() - w0).toBe(1);
+    const sent = await api.getAbsenceAttachments(Number(run.result.rows[6]!.id));
+    expect(sent.map((f) => f.filename)).toEqual(['ok.pdf']);
+
+    // --files-dir moves the folder: the same row reads its file there, and only there.
+    const shared = join(dir, 'outside', 'shared');
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(join(shared, 'laudo.pdf'), textPdf(['Laudo']));
+    const elsewhere = join(rows, 'elsewhere.csv');
+    writeFileSync(elsewhere, [readFileSync(file, 'utf8').split('\n')[0], line('09', 'laudo.pdf'), line('12', 'ok.pdf')].join('\n'));
+    const moved = await prepareRows(WRITE_KINDS.absences, elsewhere, { maxFileBytes: 64 * 1024, filesDir: shared });
+    expect(moved.map((r) => (isPrepared(r) ? 'prepared' : r.message))).toEqual([
+      'prepared',
+      expect.stringMatching(/^attachment: ok\.pdf does not exist/),
+    ]);
   }, 60_000);
 });
 
