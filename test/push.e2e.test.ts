@@ -10,7 +10,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient, CallOptions, NewPoint } from '../src/api/client.js';
+import { runPush } from '../src/push/engine.js';
 import { encodePng, facePng, textPdf } from '../src/emulator/attachments.js';
 import type { TruthCollaborator } from '../src/emulator/truth.js';
 import { WRITE_KINDS, type PushKind } from '../src/push/kinds/index.js';
@@ -532,6 +533,60 @@ describe('when the connection drops during a write', () => {
     expect(outcomes(second)).toEqual([
       [2, 'skipped', 'exists'],
       [3, 'created', undefined],
+    ]);
+  }, 60_000);
+});
+
+describe('a claim an earlier run left without an outcome', () => {
+  it('is resolved by reading the API: a punch that run had written is not written again, one it had not is', async () => {
+    const a = active[12]!;
+    const [t1, t2, t3] = ['2026-10-28 08:00:00', '2026-10-28 12:00:00', '2026-10-28 17:00:00'];
+    const file = csv('orphan-claims.csv', ['national_registry,datetime', ...[t1, t2, t3].map((t) => `${a.national_registry},${t}`)]);
+    const real = rt.client('default').api;
+    const claimed = (datetime: string) =>
+      h.pool.query(
+        `insert into "${h.schema}".push_receipts (company_cnpj, kind, row_key, state, claim_run, claimed_at, connection, source_file, source_line)
+         values ($1, 'punches', $2, 'claimed', $3, now(), 'default', 'earlier.csv', 7)`,
+        [hq, `${a.national_registry}|${datetime}`, '-4242424242'],
+      );
+    // While this run writes its first punch, an earlier run that then died claimed the other two
+    // (no live session holds the lock of its number) and got the second one to the API.
+    const api = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'registerPoint') {
+          return async (body: NewPoint, call?: CallOptions) => {
+            if (body.datetime === t1) {
+              await claimed(t2);
+              await claimed(t3);
+              await real.registerPoint({ national_registry: a.national_registry, datetime: t2 });
+            }
+            return real.registerPoint(body, call);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const rows = await prepareRows(WRITE_KINDS.punches, file, { maxFileBytes: 1024 });
+    const deps = { api, db: rt.warehouse.pool, schema: h.schema, company: hq, connection: 'default', today: TODAY };
+    const run = await runPush(deps, WRITE_KINDS.punches, rows, { file, apply: true, concurrency: 1 });
+    expect(run.rows.map((r) => [r.line, r.outcome, r.code])).toEqual([
+      [2, 'created', undefined],
+      [3, 'skipped', 'exists'],
+      [4, 'created', undefined],
+    ]);
+    expect(run.rows[1]!.message).toMatch(/^the API already has this punch \(point_id \d+\) \(an earlier push that was stopped or got no answer had sent it\)$/);
+    const points = (await api.getPointsFromPeriod({ beginDate: '2026-10-28', endDate: '2026-10-28', nationalRegistryList: [a.national_registry] }))
+      .flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
+    for (const t of [t1, t2, t3]) expect(points.filter((x) => x === t), t).toHaveLength(1);
+    const receipts = await h.pool.query(
+      `select row_key, state, claim_run from "${h.schema}".push_receipts where row_key like $1 order by row_key`,
+      [`${a.national_registry}|2026-10-28 %`],
+    );
+    expect(receipts.rows.map((r) => [r.state, r.claim_run])).toEqual([
+      ['created', null],
+      ['created', null],
+      ['created', null],
     ]);
   }, 60_000);
 });
