@@ -327,7 +327,7 @@ describe('safe by default', () => {
       const leaky = {
         async query(): Promise<never> {
           const err = new Error(
-            `could not connect to postgres://wh:${PG_PW}@db:5432/wh (auth ${PG_PW} refused)\n    at Client.connect (pg/client.js:1:1)`,
+            `could not connect to postgres://wh:${PG_PW}@db:5432/wh (auth ${PG_PW} refused) nor postgres://ro:un/known@replica/wh\n    at Client.connect (pg/client.js:1:1)`,
           );
           throw err;
         },
@@ -344,7 +344,7 @@ describe('safe by default', () => {
         const res = await fetch(`${down.url}/healthz`);
         expect(res.status).toBe(503);
         const body = (await res.json()) as HealthReport;
-        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused)');
+        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused) nor postgres://***@replica/wh');
       } finally {
         await down.close();
       }
