@@ -87,7 +87,7 @@ export interface Config {
   readonly opsPort: number;
   /** Address the ops server binds: loopback unless the deployment opens it on purpose. */
   readonly opsHost: string;
-  /** Operator credential that unlocks the dashboard's write actions; absent = read-only dashboard. */
+  /** Operator credential the whole dashboard then needs (writes, and reads of jobs); absent = read-only dashboard for whoever reaches the port. */
   readonly dashboardCredential?: DashboardCredential;
   /** Webhook that receives alerts (a secret: its path is often the key); absent = no notifications. */
   readonly notifyWebhookUrl?: string;

@@ -49,7 +49,7 @@ export interface OpsServerOptions {
   readonly schema: string;
   /** Process logger. */
   readonly logger?: Logger;
-  /** Operator credential that unlocks the dashboard's write actions; without it the dashboard only reads. */
+  /** Operator credential every route of the dashboard then needs; without it the dashboard only reads, for anyone. */
   readonly dashboardCredential?: DashboardCredential;
   /** Secrets `/healthz` must never show besides those registered with the logger (the Redis password is added). */
   readonly secrets?: readonly string[];
