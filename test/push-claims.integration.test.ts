@@ -25,6 +25,18 @@ async function receipt(rowKey: string): Promise<Record<string, unknown> | undefi
   return r.rows[0];
 }
 
+/** Runs `body` with two open claim runs (the second reading `other.csv`), a fresh key and a check time, then closes both. */
+async function withTwoRuns(body: (a: ClaimRun, b: ClaimRun, key: string, checkedAt: string) => Promise<void>): Promise<void> {
+  const a = await ClaimRun.open(w.pool, scope);
+  const b = await ClaimRun.open(w.pool, { ...scope, file: 'other.csv' });
+  try {
+    await body(a, b, nextKey(), await databaseNow(w.pool));
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
+
 beforeAll(async () => {
   admin = await connectPostgres();
   await migrate(TEST_DATABASE_URL, schema);
@@ -41,12 +53,8 @@ afterAll(async () => {
 });
 
 describe('a row claimed by a live run', () => {
-  it('is written by that run only: the other waits, then finds it created', async () => {
-    const k = nextKey();
-    const a = await ClaimRun.open(w.pool, scope);
-    const b = await ClaimRun.open(w.pool, { ...scope, file: 'other.csv' });
-    try {
-      const checkedAt = await databaseNow(w.pool);
+  it('is written by that run only: the other waits, then finds it created', () =>
+    withTwoRuns(async (a, b, k, checkedAt) => {
       expect(await a.claim(k, 2, { checkedAt })).toEqual({ kind: 'mine', recheck: false });
       let settled = false;
       const waiting = b.claim(k, 5, { checkedAt, pollMs: 20 }).finally(() => (settled = true));
@@ -55,44 +63,24 @@ describe('a row claimed by a live run', () => {
       await a.created(k, 2, '901');
       expect(await waiting).toEqual({ kind: 'created', id: '901', file: 'rows.csv', line: 2 });
       expect(await receipt(k)).toEqual({ state: 'created', claim_run: null, created_id: '901', source_line: 2 });
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+    }));
 
-  it('goes to the other run, without a read of the API, when its write certainly did not happen', async () => {
-    const k = nextKey();
-    const a = await ClaimRun.open(w.pool, scope);
-    const b = await ClaimRun.open(w.pool, scope);
-    try {
-      const checkedAt = await databaseNow(w.pool);
+  it('goes to the other run, without a read of the API, when its write certainly did not happen', () =>
+    withTwoRuns(async (a, b, k, checkedAt) => {
       await a.claim(k, 2, { checkedAt });
       const waiting = b.claim(k, 2, { checkedAt, pollMs: 20 });
       await a.release(k);
       expect(await waiting).toEqual({ kind: 'mine', recheck: false });
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+    }));
 
-  it('stops the wait when the waiting run is stopped', async () => {
-    const k = nextKey();
-    const a = await ClaimRun.open(w.pool, scope);
-    const b = await ClaimRun.open(w.pool, scope);
-    try {
-      const checkedAt = await databaseNow(w.pool);
+  it('stops the wait when the waiting run is stopped', () =>
+    withTwoRuns(async (a, b, k, checkedAt) => {
       await a.claim(k, 2, { checkedAt });
       const stop = new AbortController();
       const waiting = b.claim(k, 2, { checkedAt, signal: stop.signal, pollMs: 20 });
       stop.abort();
       expect(await waiting).toEqual({ kind: 'stopped' });
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+    }));
 });
 
 describe('a claim left without an outcome', () => {
@@ -111,20 +99,12 @@ describe('a claim left without an outcome', () => {
     }
   });
 
-  it('by a write without a conclusive answer is taken over even while its run goes on', async () => {
-    const k = nextKey();
-    const a = await ClaimRun.open(w.pool, scope);
-    const b = await ClaimRun.open(w.pool, scope);
-    try {
-      const checkedAt = await databaseNow(w.pool);
+  it('by a write without a conclusive answer is taken over even while its run goes on', () =>
+    withTwoRuns(async (a, b, k, checkedAt) => {
       await a.claim(k, 2, { checkedAt });
       await a.unresolved(k);
       expect(await b.claim(k, 2, { checkedAt })).toEqual({ kind: 'mine', recheck: true });
-    } finally {
-      await a.close();
-      await b.close();
-    }
-  });
+    }));
 });
 
 describe('a row created by an earlier run', () => {

@@ -138,12 +138,7 @@ describe('when a push is killed half-way and run again', () => {
     const hq = h.emulator.companies[0]!;
     // both processes together: never more than API_MAX_RPS starts in any second
     expect(maxInAnySecond(h.emulator.stats().startsByToken[hq.token] ?? [])).toBeLessThanOrEqual(2);
-    const res = await fetch(
-      `${h.emulator.url}/customer/v2/point/getFromPeriod?begin_date=2026-10-22&end_date=2026-10-22&national_registry_list[]=${cpf}`,
-      { headers: { apiServiceToken: hq.token } },
-    );
-    const body = (await res.json()) as { data: { days: { points: { datetime: string }[] }[] }[] };
-    const points = body.data.flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
+    const points = await punchesOn(cpf, '2026-10-22');
     for (const t of times) expect(points.filter((x) => x === t), t).toHaveLength(1);
   }, 180_000);
 });
@@ -217,7 +212,6 @@ describe('when two pushes of the same file run at once', () => {
     expect(counted(a.stdout).created + counted(b.stdout).created).toBe(3);
     for (const d of days) expect(await absencesOf(cpf, type.id, d, d), d).toBe(1);
   }, 120_000);
-
 });
 
 describe('when a push is run again while the first is still writing', () => {
