@@ -3,20 +3,14 @@
  * connection it blocks on, and the request budget uses a plain one. Every connection
  * reports its errors through the process logger (secrets scrubbed, one line per
  * outage rather than one per reconnect attempt): without a listener ioredis prints them
- * to the console itself, stack and all, past the logger, and BullMQ drops those of its
- * queues without a word.
+ * to the console itself, past the logger, and BullMQ drops those of its queues without
+ * a word.
  */
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 
 /** How often an outage that goes on is logged again, per connection. */
 const REPEAT_MS = 30_000;
-
-/** What a Redis error is worth logging of: its message and code, not its stack. */
-function errorFields(err: unknown): { message: string; code?: string } {
-  const e = err as NodeJS.ErrnoException;
-  return { message: e?.message ?? String(err), ...(e?.code ? { code: e.code } : {}) };
-}
 
 /**
  * A listener for the `error` events of Redis connection `name`: the first error of an
@@ -43,7 +37,7 @@ export function redisErrorReporter(logger: Pick<Logger, 'warn' | 'info'>, name: 
         unlogged += 1;
         return;
       }
-      logger.warn({ connection: name, err: errorFields(err), ...(unlogged > 0 ? { repeated: unlogged } : {}) }, 'Redis connection error (reconnecting)');
+      logger.warn({ connection: name, err, ...(unlogged > 0 ? { repeated: unlogged } : {}) }, 'Redis connection error (reconnecting)');
       lastLogged = t;
       unlogged = 0;
     },

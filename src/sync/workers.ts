@@ -69,7 +69,7 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     // A lost connection is reported by the connection itself (redis.ts); other errors are the worker's.
     worker.on('error', (err) => {
       if (isConnectionError(err)) return;
-      logger.error({ queue: name, err: { name: err.name, message: err.message } }, 'worker error');
+      logger.error({ queue: name, err }, 'worker error');
     });
     return worker;
   });
