@@ -84,6 +84,7 @@ function buildProgram(): Command {
     .option('--file <path>', 'input rows: a .csv (";" or "," separated) or .jsonl file (required)')
     .option('--apply', 'write; without it nothing is written and the plan is shown', false)
     .option('--report <path>', "write every row's outcome to this .csv or .json file")
+    .option('--files-dir <dir>', "folder that attachment and photo paths are read from (default: the input file's folder); nothing outside it is read")
     .option('--connection <name>', 'the connection of PUNCHLINE_CONFIG to write with (required when several)')
     .option('--no-progress', 'plain progress lines even on a TTY')
     .action((kind: string, opts) =>

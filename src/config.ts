@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
-import { passwordOf, withDefaultUser } from './util/database-url.js';
+import { passwordOf, redactUrl, userinfoProblem, withDefaultUser } from './util/database-url.js';
 import { digitsOnly } from './util/registry.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
@@ -87,7 +87,7 @@ export interface Config {
   readonly opsPort: number;
   /** Address the ops server binds: loopback unless the deployment opens it on purpose. */
   readonly opsHost: string;
-  /** Operator credential that unlocks the dashboard's write actions; absent = read-only dashboard. */
+  /** Operator credential the whole dashboard then needs (writes, and reads of jobs); absent = read-only dashboard for whoever reaches the port. */
   readonly dashboardCredential?: DashboardCredential;
   /** Webhook that receives alerts (a secret: its path is often the key); absent = no notifications. */
   readonly notifyWebhookUrl?: string;
@@ -177,16 +177,17 @@ const urlFrom = (name: string, protocols: readonly string[]) =>
   z
     .string()
     .trim()
-    .refine(
-      (v) => {
-        try {
-          return protocols.includes(new URL(v).protocol);
-        } catch {
-          return false;
-        }
-      },
-      { message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` },
-    );
+    .superRefine((v, ctx) => {
+      // Before parsing: an unencoded "/" in a password makes a valid URL of another host.
+      const problem = userinfoProblem(v);
+      if (problem) return ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
+      try {
+        if (protocols.includes(new URL(v).protocol)) return;
+      } catch {
+        // not a URL: the issue below
+      }
+      ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` });
+    });
 
 const timezoneFrom = (name: string) =>
   z.string().trim().refine(isValidTimeZone, { message: `${name} must be an IANA time zone such as America/Sao_Paulo` });
@@ -404,11 +405,6 @@ function firstIssue(error: z.ZodError, where: string): string {
   return `${where}${path ? ` ${path}` : ''}: ${issue.message}`;
 }
 
-/** `scheme://user:secret@host` → `scheme://user:***@host`; other text unchanged. */
-function withoutPassword(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, '$1:***@');
-}
-
 /** Environment variables as a plain record (the subset of `process.env` we read). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -492,7 +488,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? ` (read from ${file})`
       : got === undefined || SECRET_VARIABLES.has(name)
         ? ''
-        : ` (got ${JSON.stringify(withoutPassword(got))})`;
+        : ` (got ${JSON.stringify(redactUrl(got))})`;
     throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
   }
   const e = parsed.data;

@@ -3,6 +3,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, companyTimezone, configSecrets, loadConfig, selectConnections, type Env } from '../src/config.js';
+import { passwordOf, redactUrl } from '../src/util/database-url.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'punchline-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,6 +97,52 @@ describe('loadConfig defaults', () => {
 describe('DATABASE_URL', () => {
   it('keeps a user the URL names', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://bi@db:5432/wh' }).databaseUrl).toBe('postgres://bi@db:5432/wh');
+  });
+
+  it.each([
+    ['postgres://u:pa/ss@127.0.0.1/db', 'pa/ss', '"/"'],
+    // A valid URL of host "u", port 1234: it must not be taken for one.
+    ['postgres://u:1234/ab@127.0.0.1:5432/db', '1234/ab', '"/"'],
+    ['postgres://u:se?cr/et@127.0.0.1/db', 'se?cr/et', '"?", "/"'],
+    ['postgres://u:p#w@127.0.0.1/db', 'p#w', '"#"'],
+  ])('refuses %s, whose password holds an unencoded delimiter, without printing the password', (url, password, named) => {
+    const message = errorOf({ DATABASE_URL: url });
+    expect(message).toContain(`DATABASE_URL: its user name or password holds ${named} not percent-encoded`);
+    expect(message).toContain('postgres://u:***@');
+    expect(message).not.toContain(password);
+  });
+
+  it('refuses the same in REDIS_URL', () => {
+    const message = errorOf({ REDIS_URL: 'redis://:pw/with/slashes@127.0.0.1:6379' });
+    expect(message).toMatch(/^REDIS_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/);
+    expect(message).not.toContain('slashes');
+  });
+
+  it('takes a percent-encoded password as it is, and knows it as a secret', () => {
+    const c = loadConfig({ ...BASE, DATABASE_URL: 'postgres://u:pa%2Fss@127.0.0.1/db' });
+    expect(c.databaseUrl).toBe('postgres://u:pa%2Fss@127.0.0.1/db');
+    expect(configSecrets(c)).toContain('pa/ss');
+  });
+});
+
+describe('redactUrl', () => {
+  it.each([
+    ['postgres://u:pa/ss@h/db', 'postgres://u:***@h/db'],
+    ['postgres://u:1234/ab@h:5432/db', 'postgres://u:***@h:5432/db'],
+    ['postgres://u:p@ss@h/db', 'postgres://u:***@h/db'],
+    ['postgres://u:p?x#y@h/db?sslmode=require', 'postgres://u:***@h/db?sslmode=require'],
+    ['redis://:pw/x@h:6379', 'redis://:***@h:6379'],
+    ['postgres://h/db?user=u&password=secret-1&sslpassword=secret-2', 'postgres://h/db?user=u&password=***&sslpassword=***'],
+    ['postgres://bi@db:5432/wh', 'postgres://bi@db:5432/wh'],
+    ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
+  ])('masks the password of %s', (url, shown) => {
+    expect(redactUrl(url)).toBe(shown);
+  });
+
+  it('reads the password as written, so it can be scrubbed from logs', () => {
+    expect(passwordOf('postgres://u:pa/ss@h/db')).toBe('pa/ss');
+    expect(passwordOf('postgres://u:pa%2Fss@h/db')).toBe('pa/ss');
+    expect(passwordOf('postgres://u@h/db')).toBe('');
   });
 });
 

@@ -13,6 +13,7 @@ import { openQueues, type SyncQueues } from '../src/sync/queues.js';
 import { startOpsServer, type RunningOpsServer } from '../src/ops/server.js';
 import { migrate } from '../src/warehouse/index.js';
 import type pg from 'pg';
+import type { Redis } from 'ioredis';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -70,13 +71,15 @@ const schema = uniqueName('deploy_queries');
 const prefix = uniqueName('deploy_queries');
 let pool: pg.Pool;
 let queues: SyncQueues;
+let redis: Redis;
 let server: RunningOpsServer;
 let exported: Set<string>;
 
 beforeAll(async () => {
   pool = await connectPostgres();
   await migrate(TEST_DATABASE_URL, schema);
-  queues = openQueues(loadConfig({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }));
+  redis = await connectRedis();
+  queues = openQueues(loadConfig({ REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: prefix }), redis);
   server = await startOpsServer({ port: 0, queues: queues.all, redisUrl: TEST_REDIS_URL, pool, schema });
   const res = await fetch(`${server.url}/metrics`);
   exported = exportedNames(await res.text());
@@ -85,7 +88,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await queues?.close();
-  const redis = await connectRedis();
   await dropQueuePrefix(redis, prefix);
   redis.disconnect();
   await dropSchema(pool, schema);

@@ -2,7 +2,7 @@
  * The bull-board dashboard of a running `punchline worker`, seen through a real browser
  * (Debian's chromium, headless, driven by playwright-core): every queue is listed and a
  * job the worker completed shows up with its data; without an operator credential the
- * dashboard only reads, and with one a visitor's write is refused until they log in.
+ * dashboard only reads, and with one a visitor sees no job and cannot write until they log in.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -146,13 +146,20 @@ describe.skipIf(chromiumTool.skip)('with an operator credential (OPS_DASHBOARD_T
     return (await answered).status();
   }
 
-  it('refuses the retry of a visitor without the token with 401, and the job stays failed', async () => {
+  it('shows a visitor with a wrong token no job, and refuses their retry with 401', async () => {
     // The 401 challenges the browser to log in; this visitor answers the prompt with a wrong token.
     const context = await browser.newContext({ httpCredentials: { username: 'operator', password: 'not-the-token-0000' } });
     try {
       const before = await failedJob();
-      expect(await retryAll(await context.newPage())).toBe(401);
-      await new Promise((r) => setTimeout(r, 500));
+      const visitor = await context.newPage();
+      const page = await visitor.goto(`${guarded.url}/dashboard/queue/sync?status=failed`);
+      expect(page?.status()).toBe(401);
+      expect(await visitor.locator('body').innerText()).not.toContain(FAILED_ID);
+      const statuses = await visitor.evaluate(async () => [
+        (await fetch('/dashboard/api/queues?activeQueue=sync&status=failed')).status,
+        (await fetch('/dashboard/api/queues/sync/retry/failed', { method: 'PUT' })).status,
+      ]);
+      expect(statuses).toEqual([401, 401]);
       expect(await failedJob()).toEqual(before);
     } finally {
       await context.close();

@@ -327,7 +327,7 @@ describe('safe by default', () => {
       const leaky = {
         async query(): Promise<never> {
           const err = new Error(
-            `could not connect to postgres://wh:${PG_PW}@db:5432/wh (auth ${PG_PW} refused)\n    at Client.connect (pg/client.js:1:1)`,
+            `could not connect to postgres://wh:${PG_PW}@db:5432/wh (auth ${PG_PW} refused) nor postgres://ro:un/known@replica/wh\n    at Client.connect (pg/client.js:1:1)`,
           );
           throw err;
         },
@@ -344,7 +344,7 @@ describe('safe by default', () => {
         const res = await fetch(`${down.url}/healthz`);
         expect(res.status).toBe(503);
         const body = (await res.json()) as HealthReport;
-        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused)');
+        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused) nor postgres://***@replica/wh');
       } finally {
         await down.close();
       }
@@ -395,7 +395,7 @@ describe('dashboard write actions', () => {
       ['PUT', '/api/queues/followups/clean/failed'],
       ['PUT', '/api/queues/followups/empty'],
       ['POST', '/api/queues/followups/add'],
-      ['DELETE', '/api/queues/followups'],
+      ['PUT', '/api/queues/followups/obliterate'],
     ] as const) {
       const res = await fetch(`${readOnly.dashboardUrl}${path}`, { method, headers: { authorization: basic('operator', TOKEN) } });
       expect(res.status, `${method} ${path}`).toBe(403);
@@ -422,11 +422,17 @@ describe('dashboard write actions', () => {
       await guarded?.close();
     });
 
-    it('still lets anyone read, and shows the write buttons', async () => {
-      const res = await fetch(`${guarded.dashboardUrl}/api/queues?activeQueue=followups&status=failed`);
+    it('shows the jobs and the write buttons only to the operator', async () => {
+      const url = `${guarded.dashboardUrl}/api/queues?activeQueue=followups&status=failed`;
+      const anonymous = await fetch(url);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic realm="punchline dashboard"/);
+      expect(await anonymous.text()).not.toContain('boom');
+      const res = await fetch(url, { headers: { authorization: basic('operator', TOKEN) } });
       expect(res.status).toBe(200);
-      const api = (await res.json()) as { queues: { readOnlyMode: boolean }[] };
+      const api = (await res.json()) as { queues: { readOnlyMode: boolean; jobs: { failedReason: string }[] }[] };
       expect(api.queues[0]!.readOnlyMode).toBe(false);
+      expect(api.queues[0]!.jobs.map((j) => j.failedReason)).toEqual(['boom']);
     });
 
     it('answers 401 with a basic-auth challenge without the credential or with a wrong one', async () => {

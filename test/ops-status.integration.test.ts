@@ -95,7 +95,7 @@ beforeAll(async () => {
       ('hour_totals', $1, 'succeeded', now() - interval '3 days')`,
     [A],
   );
-  queues = openQueues(config);
+  queues = openQueues(config, redis);
   await queues.sync.add(
     'punches',
     { connection: 'default', resource: 'punches', company: A, from: '2025-01-01', to: '2025-01-31' },

@@ -1,18 +1,21 @@
 /**
  * `punchline pseudonyms` and key rotation: the key comes from configuration only, the
- * pseudonyms change with it and nothing else does.
+ * pseudonyms change with it and nothing else does, and a worker still holding the old
+ * key after a rotation cannot write its pseudonyms over the new key's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf, pseudonymOf } from '../src/warehouse/pseudonyms.js';
+import { upholdPrivacy } from '../src/warehouse/erasures.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { runPunchline } from './sync-harness.js';
-import { block, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const OLD_KEY = 'old-pseudonym-key-0123456789abcdef0123';
 const NEW_KEY = 'new-pseudonym-key-fedcba9876543210fedc';
+const THIRD_KEY = 'third-pseudonym-key-00112233445566778899';
 const dir = mkdtempSync(join(tmpdir(), 'punchline-key-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -94,10 +97,28 @@ describe('punchline pseudonyms', () => {
   }, 60_000);
 
   it('removes the pseudonyms of an older key whose CPF is gone', async () => {
-    await t.admin.query(`INSERT INTO "${t.schema}".cpf_pseudonyms (cpf, pseudonym, key_id) VALUES ('99999999999', 'stale', 'old')`);
+    await t.admin.query(`INSERT INTO "${t.schema}".cpf_pseudonyms (cpf, pseudonym, key_id, key_generation) VALUES ('99999999999', 'stale', 'old', 0)`);
     const res = await runPunchline(['pseudonyms'], env({ PSEUDONYM_KEY: NEW_KEY }));
     expect(res.stdout).toContain('0 CPFs given a pseudonym');
     expect(res.stdout).toContain('1 pseudonyms of an older key removed');
     expect(Object.keys((await pseudonyms()).map)).toEqual([CPF_1, CPF_2]);
+  }, 60_000);
+
+  it("leaves the new key's pseudonyms alone when a worker still on the old key syncs after the rotation", async () => {
+    // What every sync of a company runs after its load, with the key of the worker that ran it.
+    const stale = await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, OLD_KEY);
+    expect(stale).toMatchObject({ mapped: 0, staleKey: true });
+    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(NEW_KEY, CPF_1), [CPF_2]: pseudonymOf(NEW_KEY, CPF_2) });
+  });
+
+  it('makes a key used for the first time the current one; only punchline pseudonyms brings an older key back', async () => {
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({ mapped: 2, staleKey: false });
+    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(THIRD_KEY, CPF_1), [CPF_2]: pseudonymOf(THIRD_KEY, CPF_2) });
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, NEW_KEY)).toMatchObject({ mapped: 0, staleKey: true });
+    const back = await runPunchline(['pseudonyms'], env({ PSEUDONYM_KEY: NEW_KEY }));
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain(`2 CPFs given a pseudonym of key ${keyIdOf(NEW_KEY)}`);
+    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(NEW_KEY, CPF_1), [CPF_2]: pseudonymOf(NEW_KEY, CPF_2) });
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({ mapped: 0, staleKey: true });
   }, 60_000);
 });

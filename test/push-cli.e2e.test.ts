@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { enqueueJobs } from '../src/sync/enqueue.js';
 import { backfillItems, planJobs } from '../src/sync/planner.js';
 import { budgetKeys } from '../src/sync/request-budget.js';
@@ -51,6 +51,7 @@ describe('when the arguments or the file are bad', () => {
       { name: 'no --file', args: ['push', 'punches'], line: /--file is required \(a .csv or .jsonl file\)/ },
       { name: 'missing file', args: ['push', 'punches', '--file', join(dir, 'nope.csv')], line: /--file .*nope.csv: no such file/ },
       { name: 'wrong extension', args: ['push', 'punches', '--file', file('rows.xlsx', 'x')], line: /use a .csv or .jsonl file/ },
+      { name: 'missing files folder', args: ['push', 'punches', '--file', good, '--files-dir', join(dir, 'nope')], line: /--files-dir .*nope: no such directory/ },
       { name: 'bad report name', args: ['push', 'punches', '--file', good, '--report', join(dir, 'r.txt')], line: /--report .*r.txt: use a .csv or .json file name/ },
       {
         name: 'unknown column',
@@ -137,13 +138,99 @@ describe('when a push is killed half-way and run again', () => {
     const hq = h.emulator.companies[0]!;
     // both processes together: never more than API_MAX_RPS starts in any second
     expect(maxInAnySecond(h.emulator.stats().startsByToken[hq.token] ?? [])).toBeLessThanOrEqual(2);
-    const res = await fetch(
-      `${h.emulator.url}/customer/v2/point/getFromPeriod?begin_date=2026-10-22&end_date=2026-10-22&national_registry_list[]=${cpf}`,
-      { headers: { apiServiceToken: hq.token } },
-    );
-    const body = (await res.json()) as { data: { days: { points: { datetime: string }[] }[] }[] };
-    const points = body.data.flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
+    const points = await punchesOn(cpf, '2026-10-22');
     for (const t of times) expect(points.filter((x) => x === t), t).toHaveLength(1);
+  }, 180_000);
+});
+
+/** The punches the emulator holds for `cpf` on `day`, as date-times. */
+async function punchesOn(cpf: string, day: string): Promise<string[]> {
+  const hq = h.emulator.companies[0]!;
+  const res = await fetch(
+    `${h.emulator.url}/customer/v2/point/getFromPeriod?begin_date=${day}&end_date=${day}&national_registry_list[]=${cpf}`,
+    { headers: { apiServiceToken: hq.token } },
+  );
+  const body = (await res.json()) as { data: { days: { points: { datetime: string }[] }[] }[] };
+  return body.data.flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
+}
+
+/** The absences of type `typeId` from `begin` to `end` the emulator holds for `cpf`. */
+async function absencesOf(cpf: string, typeId: number, begin: string, end: string): Promise<number> {
+  const hq = h.emulator.companies[0]!;
+  const res = await fetch(
+    `${h.emulator.url}/customer/v2/absence/getFromPeriod?begin_date=${encodeURIComponent(`${begin} 00:00:00`)}&end_date=${encodeURIComponent(`${end} 23:59:59`)}`,
+    { headers: { apiServiceToken: hq.token } },
+  );
+  const body = (await res.json()) as { data: { absence_type_id: number; begin_date: string; end_date: string; collaborators: { national_registry: string }[] }[] };
+  return body.data.filter(
+    (a) => a.absence_type_id === typeId && a.begin_date.startsWith(begin) && a.end_date.startsWith(end) && a.collaborators.some((c) => c.national_registry === cpf),
+  ).length;
+}
+
+/** The created and skipped counts of a push's summary line. */
+function counted(stdout: string): { created: number; skipped: number } {
+  const line = /^push \w+: \d+ rows? in .*$/m.exec(stdout)?.[0] ?? '';
+  return { created: Number(/(\d+) created/.exec(line)?.[1] ?? 0), skipped: Number(/(\d+) skipped/.exec(line)?.[1] ?? 0) };
+}
+
+describe('when two pushes of the same file run at once', () => {
+  // Every answer takes 1.5 s, so both runs have checked the API before either one's first write lands.
+  beforeEach(() => h.emulator.setFaults({ slow: 1, slowMs: 1500 }));
+  afterEach(() => h.emulator.setFaults({ slow: 0 }));
+
+  it('creates each punch once, and the two runs together report each row created once', async () => {
+    const times = ['2026-10-26 08:00:00', '2026-10-26 12:00:00', '2026-10-26 17:00:00'];
+    const input = file('twice.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+    const env = h.env();
+    h.emulator.resetStats();
+    const [a, b] = await Promise.all([
+      runPunchline(['push', 'punches', '--file', input, '--apply'], env),
+      runPunchline(['push', 'punches', '--file', input, '--apply'], env),
+    ]);
+    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
+    expect(counted(a.stdout).created + counted(b.stdout).created).toBe(3);
+    expect(counted(a.stdout).skipped + counted(b.stdout).skipped).toBe(3);
+    expect(postCount()).toBe(3);
+    const held = await punchesOn(cpf, '2026-10-26');
+    for (const t of times) expect(held.filter((x) => x === t), t).toHaveLength(1);
+  }, 120_000);
+
+  it('creates each absence once', async () => {
+    const rt = await h.runtime();
+    const type = (await rt.client('default').api.listAbsenceTypes())[0]!;
+    const days = ['2026-10-05', '2026-10-06', '2026-10-07'];
+    const input = file('absences-twice.csv', [
+      'national_registry,absence_type_id,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time',
+      ...days.map((d) => `${cpf},${type.id},Atestado,Consulta,${d},${d},1,1,0,0`),
+    ].join('\n'));
+    const env = h.env();
+    const [a, b] = await Promise.all([
+      runPunchline(['push', 'absences', '--file', input, '--apply'], env),
+      runPunchline(['push', 'absences', '--file', input, '--apply'], env),
+    ]);
+    expect([a.code, b.code], `${a.stderr}\n${b.stderr}`).toEqual([0, 0]);
+    expect(counted(a.stdout).created + counted(b.stdout).created).toBe(3);
+    for (const d of days) expect(await absencesOf(cpf, type.id, d, d), d).toBe(1);
+  }, 120_000);
+});
+
+describe('when a push is run again while the first is still writing', () => {
+  it('the rerun waits for the rows the first has claimed and creates none twice', async () => {
+    const times = Array.from({ length: 8 }, (_, i) => `2026-10-27 ${String(6 + i).padStart(2, '0')}:10:00`);
+    const input = file('rerun-while-writing.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+    // One request a second for the connection, across both processes: the first run writes for seconds.
+    const env = h.env({ API_MAX_RPS: '1', API_MAX_CONCURRENCY: '2' });
+    h.emulator.resetStats();
+    const first = runPunchline(['push', 'punches', '--file', input, '--apply'], env);
+    await waitUntil('the first run to start writing', () => postCount() >= 2, 60_000);
+    const second = await runPunchline(['push', 'punches', '--file', input, '--apply'], env);
+    const firstDone = await first;
+    expect([firstDone.code, second.code], `${firstDone.stderr}\n${second.stderr}`).toEqual([0, 0]);
+    expect(counted(firstDone.stdout).created + counted(second.stdout).created).toBe(times.length);
+    expect(second.stdout).toMatch(/created meanwhile by another push run/);
+    expect(postCount()).toBe(times.length);
+    const held = await punchesOn(cpf, '2026-10-27');
+    for (const t of times) expect(held.filter((x) => x === t), t).toHaveLength(1);
   }, 180_000);
 });
 
@@ -178,8 +265,10 @@ describe('when a push runs while a worker syncs the same connection', () => {
       const left = (await rt.queues.sync.getWaitingCount()) + (await rt.queues.sync.getActiveCount());
       expect(left).toBeGreaterThan(0);
 
-      await waitUntil('the worker to finish', async () => (await rt.queues.sync.getCompletedCount()) === plan.jobs.length, 90_000);
-      expect(await rt.queues.sync.getFailedCount()).toBe(0);
+      // Its own jobs: the pushes before this test queued syncs of their own, which the worker runs too.
+      const states = async () => Promise.all(plan.jobs.map((j) => rt.queues.sync.getJobState(j.id)));
+      await waitUntil('the worker to finish', async () => (await states()).every((s) => s === 'completed' || s === 'failed'), 90_000);
+      expect(await states()).toEqual(plan.jobs.map(() => 'completed'));
       const starts = h.emulator.stats().startsByToken[h.emulator.companies[0]!.token] ?? [];
       expect(starts.length).toBeGreaterThan(60);
       expect(maxInAnySecond(starts)).toBeLessThanOrEqual(RPS);

@@ -13,7 +13,8 @@ import { detectDelimiter, readRows, type ColumnRules, type RawRow } from '../src
 import { PUSH_KINDS, WRITE_KINDS } from '../src/push/kinds/index.js';
 import { countOutcomes, exitCodeOf, PUSH_EXIT } from '../src/push/outcomes.js';
 import { columnRules, isPrepared, prepareRows } from '../src/push/prepare.js';
-import { summaryLines } from '../src/push/report.js';
+import { spreadsheetText, summaryLines, writeReport } from '../src/push/report.js';
+import { parse } from 'csv-parse/sync';
 import { pushSyncJobs } from '../src/push/sync-after.js';
 import { writeErrorResult, type PushResult } from '../src/push/engine.js';
 import { pushProgressLine } from '../src/push/progress.js';
@@ -130,7 +131,7 @@ describe('preparing the rows of a kind', () => {
     expect(rows).toHaveLength(6);
     expect(isPrepared(rows[0]!)).toBe(true);
     const reasons = rows.map((r) => (isPrepared(r) ? 'ok' : r.message));
-    expect(reasons[1]).toMatch(/photo: missing.png does not exist \(paths are relative to the input file\)/);
+    expect(reasons[1]).toMatch(/photo: missing.png does not exist \(paths are relative to the files folder\)/);
     expect(reasons[2]).toMatch(/photo: notes.txt is not a JPEG or PNG image/);
     expect(reasons[3]).toMatch(/photo: big.png is 2.\d KiB, above the limit of 1 KiB \(PUSH_MAX_FILE_BYTES\)/);
     expect(reasons[4]).toBe('ok');
@@ -160,6 +161,20 @@ describe('the summary and the exit code', () => {
     expect(exitCodeOf(rows)).toBe(PUSH_EXIT.rowsNotDone);
     expect(exitCodeOf(rows.slice(0, 2))).toBe(0);
     expect(exitCodeOf([{ line: 2, outcome: 'would_create' }])).toBe(0);
+  });
+});
+
+describe('the CSV report', () => {
+  it('writes a cell a spreadsheet would run as a formula as text, and leaves the others as they are', async () => {
+    const hostile = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
+    const rows = hostile.map((text, i) => ({ line: i + 2, outcome: 'invalid' as const, key: text, code: 'invalid_row', message: `${text}: bad` }));
+    rows.push({ line: 8, outcome: 'invalid' as const, key: '52998224725|2026-05-04 08:00:00', code: 'invalid_row', message: 'datetime: not a date' });
+    const path = join(dir, 'report.csv');
+    await writeReport(path, { kind: 'punches', file: 'p.csv', applied: false, rows, counts: countOutcomes(rows), touched: [], interrupted: false });
+    const records = parse(readFileSync(path, 'utf8'), { columns: true }) as { key: string; message: string }[];
+    expect(records.map((r) => r.key)).toEqual([...hostile.map((t) => `'${t}`), '52998224725|2026-05-04 08:00:00']);
+    expect(records.map((r) => r.message)).toEqual([...hostile.map((t) => `'${t}: bad`), 'datetime: not a date']);
+    expect(spreadsheetText('12,5')).toBe('12,5');
   });
 });
 

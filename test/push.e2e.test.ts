@@ -6,15 +6,16 @@
  * creates each entity once; a write whose connection drops is reported, not retried; and after a
  * worker runs the queued sync, the warehouse shows what was created.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/client.js';
+import type { ApiClient, CallOptions, NewPoint } from '../src/api/client.js';
+import { runPush } from '../src/push/engine.js';
 import { encodePng, facePng, textPdf } from '../src/emulator/attachments.js';
 import type { TruthCollaborator } from '../src/emulator/truth.js';
 import { WRITE_KINDS, type PushKind } from '../src/push/kinds/index.js';
-import { prepareRows } from '../src/push/prepare.js';
+import { isPrepared, prepareRows } from '../src/push/prepare.js';
 import { pushRows, type PushHooks, type PushRun } from '../src/push/run.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { startWorkers } from '../src/sync/workers.js';
@@ -346,6 +347,69 @@ describe('push absences', () => {
     const refused = await push('absences', refusedFile, true);
     expect(outcomes(refused)).toEqual([[1, 'refused', 'absence_type_not_found']]);
   }, 60_000);
+
+  it('reads attachments only inside the files folder: absolute paths, ~, ../ and links that lead out are invalid rows and never sent', async () => {
+    const a = active[8]!;
+    const type = (await api.listAbsenceTypes())[0]!;
+    // The input sits two folders down; a "secret" two folders up, and a link to it beside the input.
+    const rows = join(dir, 'outside', 'in', 'rows');
+    mkdirSync(rows, { recursive: true });
+    const secret = join(dir, 'outside', 'secrets');
+    writeFileSync(secret, 'API_TOKEN=do-not-upload-me\n');
+    symlinkSync(secret, join(rows, 'cert.pdf'));
+    symlinkSync('/etc', join(rows, 'etc'));
+    writeFileSync(join(rows, 'ok.pdf'), textPdf(['Atestado']));
+    const line = (day: string, attachment: string) =>
+      `${a.national_registry},"${type.description}",Atestado,Consulta,2026-10-${day},2026-10-${day},1,1,0,0,${attachment}`;
+    const file = join(rows, 'absences.csv');
+    writeFileSync(
+      file,
+      [
+        'national_registry,absence_type,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time,attachment',
+        line('01', '/etc/passwd'),
+        line('02', '~/.ssh/id_rsa'),
+        line('03', '../../secrets'),
+        line('05', 'cert.pdf'),
+        line('06', 'etc/passwd'),
+        line('07', 'ok.pdf|../../secrets'),
+        line('08', 'ok.pdf'),
+      ].join('\n'),
+    );
+    const w0 = writes();
+    const run = await push('absences', file, true);
+    expect(outcomes(run)).toEqual([
+      [2, 'invalid', 'invalid_row'],
+      [3, 'invalid', 'invalid_row'],
+      [4, 'invalid', 'invalid_row'],
+      [5, 'invalid', 'invalid_row'],
+      [6, 'invalid', 'invalid_row'],
+      [7, 'invalid', 'invalid_row'],
+      [8, 'created', undefined],
+    ]);
+    expect(run.result.rows.map((r) => r.message).slice(0, 6)).toEqual([
+      expect.stringMatching(/^attachment: \/etc\/passwd is an absolute path \(file columns name files inside the input file's folder, or inside --files-dir\)$/),
+      expect.stringMatching(/^attachment: ~\/.ssh\/id_rsa starts with ~, which is not expanded/),
+      expect.stringMatching(/^attachment: \.\.\/\.\.\/secrets is outside the files folder/),
+      expect.stringMatching(/^attachment: cert\.pdf is a link to a file outside the files folder/),
+      expect.stringMatching(/^attachment: etc\/passwd is a link to a file outside the files folder/),
+      expect.stringMatching(/^attachment: \.\.\/\.\.\/secrets is outside the files folder/),
+    ]);
+    expect(writes() - w0).toBe(1);
+    const sent = await api.getAbsenceAttachments(Number(run.result.rows[6]!.id));
+    expect(sent.map((f) => f.filename)).toEqual(['ok.pdf']);
+
+    // --files-dir moves the folder: the same row reads its file there, and only there.
+    const shared = join(dir, 'outside', 'shared');
+    mkdirSync(shared, { recursive: true });
+    writeFileSync(join(shared, 'laudo.pdf'), textPdf(['Laudo']));
+    const elsewhere = join(rows, 'elsewhere.csv');
+    writeFileSync(elsewhere, [readFileSync(file, 'utf8').split('\n')[0], line('09', 'laudo.pdf'), line('12', 'ok.pdf')].join('\n'));
+    const moved = await prepareRows(WRITE_KINDS.absences, elsewhere, { maxFileBytes: 64 * 1024, filesDir: shared });
+    expect(moved.map((r) => (isPrepared(r) ? 'prepared' : r.message))).toEqual([
+      'prepared',
+      expect.stringMatching(/^attachment: ok\.pdf does not exist/),
+    ]);
+  }, 60_000);
 });
 
 describe.each([
@@ -469,6 +533,60 @@ describe('when the connection drops during a write', () => {
     expect(outcomes(second)).toEqual([
       [2, 'skipped', 'exists'],
       [3, 'created', undefined],
+    ]);
+  }, 60_000);
+});
+
+describe('a claim an earlier run left without an outcome', () => {
+  it('is resolved by reading the API: a punch that run had written is not written again, one it had not is', async () => {
+    const a = active[12]!;
+    const [t1, t2, t3] = ['2026-10-28 08:00:00', '2026-10-28 12:00:00', '2026-10-28 17:00:00'];
+    const file = csv('orphan-claims.csv', ['national_registry,datetime', ...[t1, t2, t3].map((t) => `${a.national_registry},${t}`)]);
+    const real = rt.client('default').api;
+    const claimed = (datetime: string) =>
+      h.pool.query(
+        `insert into "${h.schema}".push_receipts (company_cnpj, kind, row_key, state, claim_run, claimed_at, connection, source_file, source_line)
+         values ($1, 'punches', $2, 'claimed', $3, now(), 'default', 'earlier.csv', 7)`,
+        [hq, `${a.national_registry}|${datetime}`, '-4242424242'],
+      );
+    // While this run writes its first punch, an earlier run that then died claimed the other two
+    // (no live session holds the lock of its number) and got the second one to the API.
+    const api = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'registerPoint') {
+          return async (body: NewPoint, call?: CallOptions) => {
+            if (body.datetime === t1) {
+              await claimed(t2);
+              await claimed(t3);
+              await real.registerPoint({ national_registry: a.national_registry, datetime: t2 });
+            }
+            return real.registerPoint(body, call);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const rows = await prepareRows(WRITE_KINDS.punches, file, { maxFileBytes: 1024 });
+    const deps = { api, db: rt.warehouse.pool, schema: h.schema, company: hq, connection: 'default', today: TODAY };
+    const run = await runPush(deps, WRITE_KINDS.punches, rows, { file, apply: true, concurrency: 1 });
+    expect(run.rows.map((r) => [r.line, r.outcome, r.code])).toEqual([
+      [2, 'created', undefined],
+      [3, 'skipped', 'exists'],
+      [4, 'created', undefined],
+    ]);
+    expect(run.rows[1]!.message).toMatch(/^the API already has this punch \(point_id \d+\) \(an earlier push that was stopped or got no answer had sent it\)$/);
+    const points = (await api.getPointsFromPeriod({ beginDate: '2026-10-28', endDate: '2026-10-28', nationalRegistryList: [a.national_registry] }))
+      .flatMap((p) => p.days.flatMap((d) => d.points.map((x) => x.datetime)));
+    for (const t of [t1, t2, t3]) expect(points.filter((x) => x === t), t).toHaveLength(1);
+    const receipts = await h.pool.query(
+      `select row_key, state, claim_run from "${h.schema}".push_receipts where row_key like $1 order by row_key`,
+      [`${a.national_registry}|2026-10-28 %`],
+    );
+    expect(receipts.rows.map((r) => [r.state, r.claim_run])).toEqual([
+      ['created', null],
+      ['created', null],
+      ['created', null],
     ]);
   }, 60_000);
 });

@@ -115,3 +115,19 @@ describe('when the warehouse is ahead of the code', () => {
     expect(s.stdout).toMatch(/applied \(unknown to this punchline\)\s+999_from_a_newer_punchline/);
   }, 60_000);
 });
+
+describe('a DATABASE_URL whose password holds an unencoded "/"', () => {
+  it.each(['postgres://u:pa/ss@127.0.0.1:1/db', 'postgres://u:1234/secret@127.0.0.1:1/db'])(
+    'is refused at start, and no message prints the password (%s)',
+    async (url) => {
+      const password = url.slice('postgres://u:'.length, url.lastIndexOf('@'));
+      for (const args of [['migrate'], ['status'], ['worker']]) {
+        const r = await runPunchline(args, { ...env(), DATABASE_URL: url, LOG_LEVEL: 'debug' });
+        expect(r.code, args[0]).toBe(2);
+        expect(r.stderr.trim()).toMatch(/^punchline: DATABASE_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/);
+        expect(`${r.stdout}${r.stderr}`, args[0]).not.toContain(password);
+      }
+    },
+    60_000,
+  );
+});

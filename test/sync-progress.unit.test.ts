@@ -37,6 +37,24 @@ describe('backfill progress', () => {
     expect(text()).not.toContain('\u001b[');
   });
 
+  it('names a paused queue and how to resume it, on the bar and on plain lines', async () => {
+    const plain = capture(false);
+    const r = plainReporter(plain.out, 0);
+    r.update({ done: 0, total: 4, failed: 0, rows: 0, requests: 0, elapsedMs: 1000, paused: ['sync'] });
+    r.update({ done: 0, total: 4, failed: 0, rows: 0, requests: 0, elapsedMs: 2000, paused: ['sync', 'followups'] });
+    r.stop();
+    const bar = capture(true);
+    const b = barReporter(bar.out);
+    b.update({ done: 0, total: 4, failed: 0, rows: 0, requests: 0, elapsedMs: 1000, paused: ['sync'] });
+    b.stop();
+    await new Promise((r) => setImmediate(r));
+    expect(plain.text().trim().split('\n')).toEqual([
+      `backfill: 0/4 windows, 0 rows, 0 requests (0.0/s), ETA ?; queue "sync" is paused: none of its jobs starts until it is resumed (the Resume button of the dashboard, signed in with OPS_DASHBOARD_TOKEN)`,
+      `backfill: 0/4 windows, 0 rows, 0 requests (0.0/s), ETA ?; queues "sync", "followups" are paused: none of their jobs starts until they are resumed (the Resume button of the dashboard, signed in with OPS_DASHBOARD_TOKEN)`,
+    ]);
+    expect(bar.text()).toMatch(/0\/4 windows .*ETA \?; queue "sync" is paused/);
+  });
+
   it('formats durations', () => {
     expect(formatSeconds(3725)).toBe('1h02m');
     expect(formatSeconds(185)).toBe('3m05s');

@@ -18,7 +18,7 @@ describe('when Redis loses the queue data under a running worker', () => {
 
   beforeAll(async () => {
     h = await startHarness('schedwatch', { today: '2026-10-31' });
-    queues = openQueues(h.config());
+    queues = openQueues(h.config(), h.redis);
   }, 60_000);
   afterAll(async () => {
     if (worker && worker.child.exitCode === null) worker.child.kill('SIGKILL');

@@ -20,7 +20,7 @@ describe('incremental schedules', () => {
 
   beforeAll(async () => {
     redis = await connectRedis();
-    queues = openQueues(config);
+    queues = openQueues(config, redis);
   });
   afterAll(async () => {
     await queues.close();

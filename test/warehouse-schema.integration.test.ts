@@ -47,6 +47,7 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   window_loads: ['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name'],
   push_receipts: ['company_cnpj', 'kind', 'row_key'],
   cpf_pseudonyms: ['cpf'],
+  pseudonym_keys: ['key_id'],
   erasures: ['id'],
   quality_checks: ['check_name', 'company_cnpj', 'part', 'scope', 'cpf', 'checked_at'],
   pushed_dismissals: ['id'],

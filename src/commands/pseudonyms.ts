@@ -1,8 +1,10 @@
 /**
  * `punchline pseudonyms`: gives every CPF of the warehouse its pseudonym under the
- * configured key (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE), in one transaction. After a key
- * rotation this recomputes them all at once and removes the old key's leftovers, instead
- * of waiting for each company's next sync to do it (docs/privacy.md).
+ * configured key (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE), in one transaction, and makes it
+ * the warehouse's current key (even one used before: going back to an older key is the
+ * operator's call). After a key rotation this recomputes them all at once and removes
+ * the old key's leftovers, instead of waiting for each company's next sync to do it
+ * (docs/privacy.md "Rotating the key").
  */
 import { ConfigError } from '../config.js';
 import { EXIT, type CommandContext } from './context.js';
@@ -26,7 +28,7 @@ export async function pseudonymsCommand(ctx: CommandContext): Promise<number> {
   const w = createWarehouse(databaseUrl, schema, { max: 1, applicationName: 'punchline pseudonyms' });
   try {
     await checkPrivacyReady(w.pool, schema);
-    const stats = await withTransaction(w.pool, (client) => pseudonyms.ensurePseudonyms(client, schema, key, { prune: true }));
+    const stats = await withTransaction(w.pool, (client) => pseudonyms.ensurePseudonyms(client, schema, key, { prune: true, activate: true }));
     ctx.logger.info({ ...stats, keyId: pseudonyms.keyIdOf(key) }, 'pseudonyms computed');
     ctx.out.write(
       `schema ${schema}: ${stats.mapped} CPFs given a pseudonym of key ${pseudonyms.keyIdOf(key)}, ` +

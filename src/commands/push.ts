@@ -1,5 +1,5 @@
 /**
- * `punchline push <kind> --file F [--apply] [--report R] [--connection NAME]`
+ * `punchline push <kind> --file F [--apply] [--report R] [--files-dir D] [--connection NAME]`
  * (docs/push.md): arguments and every row of the file are checked before any request
  * (a bad argument or an unusable file exits 2); then the warehouse and the connection
  * are checked (exit 1 when they fail); then what exists is checked and, with
@@ -24,7 +24,7 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
     import('../sync/runtime.js'),
   ]);
   // Every row is read and checked locally before anything is asked of the API.
-  const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes });
+  const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes, filesDir: options.filesDir });
 
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
   try {

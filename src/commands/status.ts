@@ -36,8 +36,8 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
   const databaseUrl = config.databaseUrl;
   await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
 
-  const queues = openQueues(config);
-  const redis = createRedis(config.redisUrl, 'punchline-status');
+  const redis = createRedis(config.redisUrl, 'punchline-status', ctx.logger);
+  const queues = openQueues(config, redis);
   const pauses = new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs });
   const names = config.connections.map((c) => c.name);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });

@@ -14,8 +14,12 @@ import { zonesFromConfig } from '../ops/time-zone-report.js';
 import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { healingFor } from '../sync/job-guard.js';
 import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
+import { watchPauses, type PauseWatch } from '../sync/queue-pauses.js';
 import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
 import { startWorkers } from '../sync/workers.js';
+
+/** How often a worker looks for paused queues, ms. */
+const PAUSE_CHECK_MS = 15_000;
 
 /** Options of `punchline worker`. */
 export interface WorkerArgs {
@@ -53,9 +57,12 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   let pool: ReturnType<typeof startWorkers> | undefined;
   let alerts: { stop(): Promise<void> } | undefined;
   let watchdog: ScheduleWatchdog | undefined;
+  let pauses: PauseWatch | undefined;
   try {
     await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
+    // A queue paused from the dashboard holds its jobs without a word: say so, now and when it happens.
+    pauses = watchPauses({ queues: rt.queues.all, logger, intervalMs: PAUSE_CHECK_MS });
     if (opts.schedules !== false && config.schedules.enabled) {
       const specs = buildSchedulers(config);
       const r = await registerSchedules(rt.queues.schedules, specs);
@@ -100,6 +107,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     return EXIT.ok;
   } finally {
     watchdog?.stop();
+    pauses?.stop();
     await pool?.close(true).catch(() => undefined);
     await alerts?.stop().catch(() => undefined);
     await ops?.close().catch(() => undefined);

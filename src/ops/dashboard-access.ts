@@ -1,24 +1,34 @@
 /**
- * Who may change the queues through the dashboard. Reading is open to whoever reaches
- * the ops port (it binds loopback by default); every request that could change
- * something — retry, promote, clean, remove, pause, add — needs the operator credential,
- * and without a configured credential nobody may write at all. This is enforced here,
- * on the server, for every non-reading method under the dashboard's path: bull-board's
- * read-only flag only hides the buttons and guards some of its routes.
+ * Who may use the dashboard. Without an operator credential it only reads, for whoever
+ * reaches the ops port (it binds loopback by default), and nobody may write. With one,
+ * every route of the board needs it: the routes that change something (retry, promote,
+ * clean, remove, pause, add...) and the reads too, since jobs carry their data and
+ * failure reasons. The verdict is taken on the route the server matched, whatever form
+ * the URL took (server.ts), and enforced on the server: bull-board's read-only flag only
+ * hides the buttons and guards some of its routes.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DashboardCredential } from '../config.js';
 
-/** Methods that never change anything (bull-board reads with GET only). */
-const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that never change anything (bull-board reads with GET only; HEAD is GET without a body). */
+const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /** Realm of the basic-auth challenge, shown by browsers in their login prompt. */
 export const DASHBOARD_REALM = 'punchline dashboard';
 
-/** What a request to the dashboard carries that matters for access. */
+/** What a route of the board does: only reads, or may change the queues. */
+export type DashboardRouteKind = 'read' | 'write';
+
+/** The kind of a route by the methods it was registered with: it reads only when every one of them reads. */
+export function dashboardRouteKind(methods: string | readonly string[]): DashboardRouteKind {
+  const list = typeof methods === 'string' ? [methods] : methods;
+  return list.length > 0 && list.every((m) => READING_METHODS.has(m.toUpperCase())) ? 'read' : 'write';
+}
+
+/** What a request to a route of the board carries that matters for access. */
 export interface DashboardRequest {
-  /** HTTP method. */
-  readonly method: string;
+  /** What the matched route does ({@link dashboardRouteKind}). */
+  readonly kind: DashboardRouteKind;
   /** `Authorization` header, if any. */
   readonly authorization?: string;
   /** `Origin` header, if any (browsers send it with every write). */
@@ -65,9 +75,19 @@ function crossOrigin(origin: string | undefined, host: string | undefined): bool
   }
 }
 
-/** Decides whether `req` may go on to the dashboard (pure; the server applies it). */
+const CHALLENGE = `Basic realm="${DASHBOARD_REALM}", charset="UTF-8"`;
+
+/** Decides whether `req` may go on to the matched route of the board (pure; the server applies it). */
 export function decideDashboardAccess(req: DashboardRequest, credential: DashboardCredential | undefined): DashboardDecision {
-  if (READING_METHODS.has(req.method.toUpperCase())) return { allow: true };
+  if (req.kind === 'read') {
+    if (!credential || carriesCredential(req.authorization, credential)) return { allow: true };
+    return {
+      allow: false,
+      status: 401,
+      reason: 'the dashboard shows jobs only to the operator (basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)',
+      challenge: CHALLENGE,
+    };
+  }
   if (!credential) {
     return {
       allow: false,
@@ -84,7 +104,7 @@ export function decideDashboardAccess(req: DashboardRequest, credential: Dashboa
       allow: false,
       status: 401,
       reason: 'write actions need the operator credential (basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)',
-      challenge: `Basic realm="${DASHBOARD_REALM}", charset="UTF-8"`,
+      challenge: CHALLENGE,
     };
   }
   return { allow: true };

@@ -75,7 +75,8 @@ const MAX_REASON_LENGTH = 200;
  */
 export function safeReason(message: string, secrets: readonly string[] = []): string {
   let text = (message.split('\n', 1)[0] ?? '').trim();
-  text = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1***@');
+  // Up to the last "@" of the URL: a password may hold an unencoded "/" or "@".
+  text = text.replace(/([a-z][a-z0-9+.-]*:\/\/)\S*@/gi, '$1***@');
   for (const s of secrets) if (s.length >= 4) text = text.split(s).join('[REDACTED]');
   text = scrubSecrets(text);
   return (text || 'failed').slice(0, MAX_REASON_LENGTH);

@@ -3,7 +3,8 @@
  * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
  * Redis + Postgres (+ API connections) health check at `/healthz`. It binds loopback
  * unless told otherwise, and its dashboard only reads unless an operator credential is
- * configured (dashboard-access.ts); docs/operations.md has the threat model.
+ * configured, which then guards every route of the board (dashboard-access.ts);
+ * docs/operations.md "Threat model" has the rest.
  */
 import Fastify from 'fastify';
 import type { Queue } from 'bullmq';
@@ -13,7 +14,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
-import { decideDashboardAccess } from './dashboard-access.js';
+import { dashboardRouteKind, decideDashboardAccess } from './dashboard-access.js';
 import { checkHealth, type ConnectionHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
@@ -48,7 +49,7 @@ export interface OpsServerOptions {
   readonly schema: string;
   /** Process logger. */
   readonly logger?: Logger;
-  /** Operator credential that unlocks the dashboard's write actions; without it the dashboard only reads. */
+  /** Operator credential every route of the dashboard then needs; without it the dashboard only reads, for anyone. */
   readonly dashboardCredential?: DashboardCredential;
   /** Secrets `/healthz` must never show besides those registered with the logger (the Redis password is added). */
   readonly secrets?: readonly string[];
@@ -98,20 +99,6 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
 
   const app = Fastify({ logger: false });
 
-  // Before the dashboard is registered, so the check covers every route it adds.
-  app.addHook('onRequest', async (req, reply) => {
-    const path = req.url.split('?', 1)[0]!;
-    if (path !== DASHBOARD_PATH && !path.startsWith(`${DASHBOARD_PATH}/`)) return;
-    const decision = decideDashboardAccess(
-      { method: req.method, authorization: req.headers.authorization, origin: req.headers.origin, host: req.headers.host },
-      options.dashboardCredential,
-    );
-    if (decision.allow) return;
-    if (decision.challenge) void reply.header('www-authenticate', decision.challenge);
-    options.logger?.warn({ method: req.method, path, status: decision.status }, 'dashboard write refused');
-    return reply.code(decision.status).send({ error: decision.reason });
-  });
-
   const board = new FastifyAdapter();
   board.setBasePath(DASHBOARD_PATH);
   const readOnlyMode = options.dashboardCredential === undefined;
@@ -120,7 +107,32 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     serverAdapter: board,
     options: { uiConfig: { boardTitle: 'punchline' } },
   });
-  await app.register(board.registerPlugin(), { prefix: DASHBOARD_PATH });
+  // The board's routes live in a context of their own whose hook sees every request the
+  // router sent to one of them, and judges it by that route: a URL spelled another way
+  // (percent-encoded, absolute-form, dot segments) reaches the same route and the same
+  // verdict, and a URL that matches no route reaches no handler.
+  await app.register(
+    async (dashboard) => {
+      dashboard.addHook('onRequest', async (req, reply) => {
+        const route = req.routeOptions;
+        const decision = decideDashboardAccess(
+          {
+            kind: dashboardRouteKind(route.method),
+            authorization: req.headers.authorization,
+            origin: req.headers.origin,
+            host: req.headers.host,
+          },
+          options.dashboardCredential,
+        );
+        if (decision.allow) return;
+        if (decision.challenge) void reply.header('www-authenticate', decision.challenge);
+        options.logger?.warn({ method: req.method, route: route.url, status: decision.status }, 'dashboard request refused');
+        return reply.code(decision.status).send({ error: decision.reason });
+      });
+      await dashboard.register(board.registerPlugin());
+    },
+    { prefix: DASHBOARD_PATH },
+  );
 
   app.get('/', async (_req, reply) => reply.redirect(DASHBOARD_PATH));
 

@@ -1,6 +1,6 @@
 /**
  * The arguments of `punchline push <kind> --file F [--apply] [--report R]
- * [--connection NAME]`, checked before any work: a problem is a {@link UsageError}
+ * [--files-dir D] [--connection NAME]`, checked before any work: a problem is a {@link UsageError}
  * (one line, exit 2) and nothing is read from the API or written.
  */
 import { statSync } from 'node:fs';
@@ -19,6 +19,8 @@ export interface PushArgs {
   apply?: boolean;
   /** `--report`. */
   report?: string;
+  /** `--files-dir`. */
+  filesDir?: string;
   /** `--connection`. */
   connection?: string;
   /** False with `--no-progress`. */
@@ -35,6 +37,8 @@ export interface PushOptions {
   readonly apply: boolean;
   /** Report path, if asked. */
   readonly report?: string;
+  /** The folder file columns are read from (the input file's folder without `--files-dir`). */
+  readonly filesDir: string;
   /** The connection whose token's company receives the writes. */
   readonly connection: Connection;
   /** Show progress (a bar on a TTY). */
@@ -69,6 +73,7 @@ export function parsePushArgs(kind: string, args: PushArgs, config: Config): Pus
     if (!isDirectory(dirname(resolve(args.report)))) throw new UsageError(`--report ${args.report}: its directory does not exist`);
     if (resolve(args.report) === resolve(file)) throw new UsageError('--report must not overwrite --file');
   }
+  if (args.filesDir !== undefined && !isDirectory(args.filesDir)) throw new UsageError(`--files-dir ${args.filesDir}: no such directory`);
   const connections = selectConnections(config, args.connection);
   if (connections.length > 1) {
     throw new UsageError(
@@ -80,6 +85,7 @@ export function parsePushArgs(kind: string, args: PushArgs, config: Config): Pus
     file,
     apply: args.apply === true,
     ...(args.report !== undefined ? { report: args.report } : {}),
+    filesDir: resolve(args.filesDir ?? dirname(file)),
     connection: connections[0]!,
     progress: args.progress !== false,
   };

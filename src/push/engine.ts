@@ -6,19 +6,22 @@
  *
  * Every row is validated and checked before the first write, so a row that cannot be
  * sent (a missing attachment, an unknown department) never leaves a half-done file
- * behind it. A write is never retried unless it certainly did not reach the server
- * (the client's rule for writes); one without a conclusive answer is reported `failed`
- * and a rerun of the same file settles it through the check before writing.
+ * behind it. Each row is claimed in the warehouse before its write and its outcome
+ * recorded after (claims.ts), so runs of the same file at once write it once; a claim
+ * an earlier run left without an outcome is resolved by reading the API again. A write
+ * is never retried unless it certainly did not reach the server (the client's rule for
+ * writes); one without a conclusive answer is reported `failed` and a rerun of the same
+ * file settles it through the check before writing.
  */
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthError, NetworkError, ResponseTooLargeError, ResponseValidationError } from '../api/errors.js';
 import type { WorkItem } from '../sync/planner.js';
 import type { Queryable } from '../sync/run-records.js';
+import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
 import { RowInvalid, type Candidate, type CheckContext, type WriteKind } from './kind.js';
 import { countOutcomes, type OutcomeCounts, type RowResult } from './outcomes.js';
 import { isPrepared, type LocalRow, type PreparedRow } from './prepare.js';
-import { recordReceipt } from './receipts.js';
 import { ReferenceResolver } from './references.js';
 
 /** Progress of the writes of an `--apply` run. */
@@ -39,8 +42,8 @@ export interface PushProgress {
 export interface PushDeps {
   /** The connection's budget-limited client. */
   readonly api: ApiClient;
-  /** Warehouse pool (lookups, collaborators, receipts). */
-  readonly db: Queryable;
+  /** Warehouse pool (lookups, collaborators, receipts, and a session for the run's claims). */
+  readonly db: Queryable & ClaimPool;
   /** Warehouse schema. */
   readonly schema: string;
   /** CNPJ of the token's company (spec 1.4 rule 2: writes act there). */
@@ -91,25 +94,43 @@ interface Pending {
   readonly key: string;
   /** The entity as the report names it. */
   readonly label: string;
+  /** The body as the row asks for it (checked again when an earlier run's claim must be resolved). */
+  readonly asked: unknown;
   body: unknown;
   note?: string;
 }
 
-/** How a failed write is reported; `stop` ends the run (a rejected token). */
-export function writeErrorResult(err: unknown, signal?: AbortSignal): { outcome: 'invalid' | 'refused' | 'failed'; code: string; message: string; stop?: boolean } {
+/** How a failed write is reported. */
+export interface WriteError {
+  /** The row's outcome. */
+  readonly outcome: 'invalid' | 'refused' | 'failed';
+  /** spec §7 code, or punchline's. */
+  readonly code: string;
+  /** Why, in words. */
+  readonly message: string;
+  /** The write may have taken effect (its claim is left for the API to settle). */
+  readonly uncertain: boolean;
+  /** Ends the run (a rejected token). */
+  readonly stop?: boolean;
+}
+
+/** How a failed write is reported; see {@link WriteError}. */
+export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError {
   const rerun = 'it may have taken effect: run the same file again, the check before writing will skip it if it did';
-  if (err instanceof RowInvalid) return { outcome: 'invalid', code: 'invalid_row', message: err.message };
-  if (signal?.aborted) return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}` };
-  if (err instanceof AuthError) return { outcome: 'refused', code: err.code, message: err.message, stop: true };
+  if (err instanceof RowInvalid) return { outcome: 'invalid', code: 'invalid_row', message: err.message, uncertain: false };
+  if (signal?.aborted) {
+    return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}`, uncertain: true };
+  }
+  if (err instanceof AuthError) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
   if (err instanceof ResponseValidationError || err instanceof ResponseTooLargeError) {
-    return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}` };
+    return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}`, uncertain: true };
   }
   if (err instanceof NetworkError && !err.mayHaveReachedServer) {
-    return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API` };
+    return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API`, uncertain: false };
   }
-  if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message };
-  if (err instanceof ApiError) return { outcome: 'failed', code: err.code, message: `${err.message}; ${rerun}` };
-  return { outcome: 'failed', code: 'error', message: `${(err as Error).message ?? String(err)}; ${rerun}` };
+  if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false };
+  if (err instanceof ApiError) return { outcome: 'failed', code: err.code, message: `${err.message}; ${rerun}`, uncertain: true };
+  return { outcome: 'failed', code: 'error', message: `${(err as Error).message ?? String(err)}; ${rerun}`, uncertain: true };
 }
 
 /** Deduplicates work items by resource and window. */
@@ -135,7 +156,7 @@ async function buildBodies(
     try {
       const values = await resolveNames(row, resolver);
       const body = kind.body(values);
-      pending.set(index, { line: row.line, key: kind.key(body), label: kind.label?.(body) ?? kind.key(body), body });
+      pending.set(index, { line: row.line, key: kind.key(body), label: kind.label?.(body) ?? kind.key(body), asked: body, body });
     } catch (err) {
       if (!(err instanceof RowInvalid)) throw err;
       results.set(index, { line: row.line, outcome: 'invalid', code: 'invalid_row', message: err.message });
@@ -184,6 +205,8 @@ export async function runPush(
     pending.delete(index);
   }
 
+  // Claims made by other runs after this moment were made after this check looked.
+  const checkedAt = options.apply ? await databaseNow(deps.db) : '';
   const candidates: Candidate<unknown>[] = [...pending].map(([index, p]) => ({ index, body: p.body, key: p.key }));
   const existing = candidates.length > 0 ? await kind.check(ctx, candidates) : new Map();
   for (const [index, e] of existing) {
@@ -204,7 +227,7 @@ export async function runPush(
       results.set(index, { line: p.line, outcome: 'would_create', key: p.label, ...(p.note ? { message: p.note } : {}) });
     }
   } else {
-    interrupted = await writeAll(deps, kind, options, pending, results, touched);
+    interrupted = await writeAll(deps, ctx, kind, options, checkedAt, pending, results, touched);
   }
 
   const ordered = [...rows.keys()].map((i) => results.get(i)!);
@@ -219,11 +242,13 @@ export async function runPush(
   };
 }
 
-/** Sends every pending write; returns true when the run was interrupted. */
+/** Sends every pending write, each under its claim; returns true when the run was interrupted. */
 async function writeAll(
   deps: PushDeps,
+  ctx: CheckContext,
   kind: WriteKind<unknown>,
   options: PushRunOptions,
+  checkedAt: string,
   pending: Map<number, Pending>,
   results: Map<number, RowResult>,
   touched: WorkItem[],
@@ -235,46 +260,102 @@ async function writeAll(
   let stopped: string | undefined;
   const limit = pLimit(Math.max(1, options.concurrency));
   const report = () => deps.onProgress?.({ done, total, created, notDone: done - created, elapsedMs: Date.now() - started });
+  const claims = await ClaimRun.open(deps.db, { schema: deps.schema, company: deps.company, kind: kind.name, connection: deps.connection, file: options.file });
+  const notSent = (p: Pending): RowResult => {
+    const why = stopped ?? 'the push was interrupted before this write';
+    return { line: p.line, outcome: 'failed', key: p.label, code: 'not_sent', message: `${why}; nothing was sent: run the same file again` };
+  };
   report();
-  await Promise.all(
-    [...pending].map(([index, p]) =>
-      limit(async () => {
-        if (deps.signal?.aborted || stopped) {
-          const why = stopped ?? 'the push was interrupted before this write';
-          results.set(index, { line: p.line, outcome: 'failed', key: p.label, code: 'not_sent', message: `${why}; nothing was sent: run the same file again` });
-          return;
-        }
-        let result: RowResult;
-        try {
-          const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
-          result = { line: p.line, outcome: 'created', key: p.label, ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
-          touched.push(...kind.touches(p.body));
-          try {
-            await recordReceipt(deps.db, deps.schema, {
-              company: deps.company,
-              kind: kind.name,
-              key: p.key,
-              ...(id ? { createdId: id } : {}),
-              connection: deps.connection,
-              file: options.file,
-              line: p.line,
-            });
-            await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.body);
-          } catch (err) {
-            result = { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
+  try {
+    await Promise.all(
+      [...pending].map(([index, p]) =>
+        limit(async () => {
+          if (deps.signal?.aborted || stopped) {
+            results.set(index, notSent(p));
+            return;
           }
-        } catch (err) {
-          const e = writeErrorResult(err, deps.signal);
-          if (e.stop) stopped = `the API rejected the token (${e.code})`;
-          result = { line: p.line, outcome: e.outcome, key: p.label, code: e.code, message: e.message };
-        }
-        results.set(index, result);
-        if (result.outcome === 'created') created += 1;
-        done += 1;
-        deps.onWritten?.(result);
-        report();
-      }),
-    ),
-  );
+          const claim = await claims.claim(p.key, p.line, { checkedAt, ...(deps.signal ? { signal: deps.signal } : {}) });
+          let result: RowResult;
+          if (claim.kind === 'stopped') {
+            result = notSent(p);
+          } else if (claim.kind === 'created') {
+            const where = `${claim.file === options.file ? 'line' : `${claim.file} line`} ${claim.line}`;
+            result = { line: p.line, outcome: 'skipped', key: p.label, code: 'exists', message: `created meanwhile by another push run (${where})`, ...(claim.id ? { id: claim.id } : {}) };
+          } else {
+            result = await writeClaimed(deps, ctx, kind, claims, p, claim.recheck, (e) => {
+              if (e.stop) stopped = `the API rejected the token (${e.code})`;
+            });
+            if (result.outcome === 'created') touched.push(...kind.touches(p.body));
+          }
+          results.set(index, result);
+          if (result.outcome === 'created') created += 1;
+          done += 1;
+          deps.onWritten?.(result);
+          report();
+        }),
+      ),
+    );
+  } finally {
+    await claims.close();
+  }
   return deps.signal?.aborted === true;
+}
+
+/**
+ * Writes one row this run has claimed, and records the outcome on the claim. With
+ * `recheck` an earlier run may have written it without recording it, so the API is read
+ * for the row first (the kind's check), and only what is still missing is written.
+ */
+async function writeClaimed(
+  deps: PushDeps,
+  ctx: CheckContext,
+  kind: WriteKind<unknown>,
+  claims: ClaimRun,
+  p: Pending,
+  recheck: boolean,
+  onError: (e: WriteError) => void,
+): Promise<RowResult> {
+  const base = { line: p.line, key: p.label };
+  let checking = recheck;
+  try {
+    if (recheck) {
+      const found = (await kind.check(ctx, [{ index: 0, body: p.asked, key: p.key }])).get(0);
+      if (found?.exists) {
+        await claims.created(p.key, p.line, found.id);
+        await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.asked);
+        const message = `${found.note} (an earlier push that was stopped or got no answer had sent it)`;
+        return { ...base, outcome: 'skipped', code: 'exists', message, ...(found.id ? { id: found.id } : {}) };
+      }
+      p.body = found ? found.body : p.asked;
+      p.note = found?.note;
+      checking = false;
+    }
+    if (deps.signal?.aborted) throw new WriteNotSent();
+    const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
+    let result: RowResult = { ...base, outcome: 'created', ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
+    try {
+      await claims.created(p.key, p.line, id);
+      await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.body);
+    } catch (err) {
+      // The claim stays without an outcome: the next run reads the API before writing this row.
+      result = { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
+    }
+    return result;
+  } catch (err) {
+    if (err instanceof WriteNotSent) {
+      await claims.release(p.key).catch(() => undefined);
+      return { ...base, outcome: 'failed', code: 'not_sent', message: 'the push was interrupted before this write; nothing was sent: run the same file again' };
+    }
+    const e = writeErrorResult(err, deps.signal);
+    onError(e);
+    // A claim that cannot be settled here stays as it is: the next run reads the API for it.
+    await (e.uncertain || checking ? claims.unresolved(p.key) : claims.release(p.key)).catch(() => undefined);
+    const message = checking ? `an earlier push left this row unsettled and the API could not be read to settle it: ${e.message}` : e.message;
+    return { ...base, outcome: checking ? 'failed' : e.outcome, code: e.code, message };
+  }
+}
+
+/** The run stopped between the claim and the write: nothing was sent. */
+class WriteNotSent extends Error {
+  override readonly name = 'WriteNotSent';
 }

@@ -23,8 +23,8 @@ export const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
   cpfs: 'one or more CPFs separated by |',
   email: 'an e-mail address',
   base64: 'base64 text without a data: prefix',
-  file: 'a file path, relative to the input file',
-  files: 'one or more file paths separated by |, relative to the input file',
+  file: "a file path inside the files folder (the input file's folder, or --files-dir)",
+  files: "one or more file paths separated by |, inside the files folder (the input file's folder, or --files-dir)",
 };
 
 /** Separator of several values in one CSV cell (`;` and `,` separate the cells). */

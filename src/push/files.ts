@@ -1,17 +1,20 @@
 /**
- * Files named by input rows (absence attachments, face photos): found relative to the
- * input file, checked to exist and to be within the size limit while the rows are
- * validated, before anything is sent, and read only at the moment of the write.
+ * Files named by input rows (absence attachments, face photos): found inside the files
+ * folder (the input file's folder, or `--files-dir`) and nowhere else, checked to exist
+ * and to be within the size limit while the rows are validated, before anything is
+ * sent, and read only at the moment of the write. A row is data from whoever wrote the
+ * file: a path that leads out of the folder (`/etc/passwd`, `../../secrets`, `~/.ssh/id_rsa`,
+ * a symbolic link pointing elsewhere) makes its row invalid and is never read.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
-import { basename, extname, resolve } from 'node:path';
+import { open, readFile, realpath, stat } from 'node:fs/promises';
+import { basename, extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { RowInvalid } from './row-invalid.js';
 
 /** A file checked before the run writes anything. */
 export interface PreparedFile {
-  /** Absolute path. */
+  /** Absolute path, symbolic links resolved: inside the files folder. */
   readonly path: string;
   /** File name sent to the API. */
   readonly name: string;
@@ -75,13 +78,47 @@ async function headOf(path: string, bytes: number): Promise<Buffer> {
   }
 }
 
+/** True when `path` is `folder` or lies under it (both absolute and normalised). */
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+const OUTSIDE_HINT = "file columns name files inside the input file's folder, or inside --files-dir";
+
 /**
- * Checks the file `given` of `column` (relative to `baseDir`): it exists, is a regular
- * file within `rule.maxBytes`, and an image when the rule says so. Throws
- * {@link RowInvalid} naming the file and the problem.
+ * Where `given` is inside `filesDir`, symbolic links resolved; throws {@link RowInvalid}
+ * naming the column and the reason when it leads anywhere else.
  */
-export async function prepareFile(baseDir: string, column: string, given: string, rule: FileRule): Promise<PreparedFile> {
-  const path = resolve(baseDir, given);
+async function locate(filesDir: string, column: string, given: string): Promise<string> {
+  if (given.includes('\0')) throw new RowInvalid(`${column}: the path holds a NUL character`);
+  if (given.startsWith('~')) throw new RowInvalid(`${column}: ${given} starts with ~, which is not expanded (${OUTSIDE_HINT})`);
+  if (isAbsolute(given)) throw new RowInvalid(`${column}: ${given} is an absolute path (${OUTSIDE_HINT})`);
+  const folder = resolve(filesDir);
+  const path = resolve(folder, given);
+  if (!isInside(folder, path)) throw new RowInvalid(`${column}: ${given} is outside the files folder (${OUTSIDE_HINT})`);
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new RowInvalid(
+      `${column}: ${given} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`} (paths are relative to the files folder)`,
+    );
+  }
+  if (!isInside(await realpath(folder), real)) {
+    throw new RowInvalid(`${column}: ${given} is a link to a file outside the files folder (${OUTSIDE_HINT})`);
+  }
+  return real;
+}
+
+/**
+ * Checks the file `given` of `column`, a path relative to `filesDir`: it lies inside
+ * that folder (links resolved), exists, is a regular file within `rule.maxBytes`, and an
+ * image when the rule says so. Throws {@link RowInvalid} naming the file and the problem.
+ */
+export async function prepareFile(filesDir: string, column: string, given: string, rule: FileRule): Promise<PreparedFile> {
+  const path = await locate(filesDir, column, given);
   let size: number;
   try {
     const s = await stat(path);
@@ -90,23 +127,29 @@ export async function prepareFile(baseDir: string, column: string, given: string
   } catch (err) {
     if (err instanceof RowInvalid) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new RowInvalid(`${column}: ${given} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`} (paths are relative to the input file)`);
+    throw new RowInvalid(`${column}: ${given} cannot be read (${code ?? (err as Error).message})`);
   }
   if (size === 0) throw new RowInvalid(`${column}: ${given} is empty`);
   if (size > rule.maxBytes) {
     throw new RowInvalid(`${column}: ${given} is ${formatBytes(size)}, above the limit of ${formatBytes(rule.maxBytes)} (PUSH_MAX_FILE_BYTES)`);
   }
-  let mimeType = MIME_BY_EXTENSION[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  let mimeType = MIME_BY_EXTENSION[extname(given).toLowerCase()] ?? 'application/octet-stream';
   if (rule.accept === 'image') {
     const type = imageType(await headOf(path, 8));
     if (!type) throw new RowInvalid(`${column}: ${given} is not a JPEG or PNG image (spec 4.2)`);
     mimeType = type;
   }
-  return { path, name: basename(path), size, sha256: await sha256Of(path), mimeType };
+  return { path, name: basename(given), size, sha256: await sha256Of(path), mimeType };
 }
 
-/** Reads a prepared file at the moment of sending, refusing one whose size changed since the check. */
+/**
+ * Reads a prepared file at the moment of sending, refusing one that became a link
+ * elsewhere or whose size changed since the check.
+ */
 export async function readPrepared(file: PreparedFile): Promise<Buffer> {
+  if ((await realpath(file.path).catch(() => undefined)) !== file.path) {
+    throw new RowInvalid(`${file.name} was moved or replaced by a link after the check; nothing was sent`);
+  }
   const content = await readFile(file.path);
   if (content.length !== file.size) {
     throw new RowInvalid(`${file.name} changed after the check (${formatBytes(file.size)}, now ${formatBytes(content.length)}); nothing was sent`);

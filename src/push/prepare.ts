@@ -1,7 +1,8 @@
 /**
  * The local half of a push, before any request: every row of the input file is read,
  * its columns checked against the kind's declaration (types, required columns, an id
- * or a name for each reference), and the files it names found and size-checked. A
+ * or a name for each reference), and the files it names found inside the files folder
+ * and size-checked (files.ts). A
  * problem with one row makes that row invalid with the reason; the run goes on.
  */
 import { dirname } from 'node:path';
@@ -34,6 +35,8 @@ export function isPrepared(row: LocalRow): row is PreparedRow {
 export interface PrepareOptions {
   /** Largest attachment or photo accepted, in bytes. */
   readonly maxFileBytes: number;
+  /** The folder file columns are read from, and nothing outside it (default: the input file's folder). */
+  readonly filesDir?: string;
 }
 
 /** The columns a kind accepts and requires (for the CSV header check). */
@@ -50,7 +53,7 @@ export function columnRules(kind: WriteKind<unknown>): ColumnRules {
 
 async function prepareRow(
   kind: WriteKind<unknown>,
-  baseDir: string,
+  filesDir: string,
   line: number,
   raw: Readonly<Record<string, unknown>>,
   options: PrepareOptions,
@@ -65,10 +68,10 @@ async function prepareRow(
         continue;
       }
       if (spec.type === 'file') {
-        values[column] = await prepareFile(baseDir, column, value as string, { maxBytes: options.maxFileBytes, ...(spec.accept ? { accept: spec.accept } : {}) });
+        values[column] = await prepareFile(filesDir, column, value as string, { maxBytes: options.maxFileBytes, ...(spec.accept ? { accept: spec.accept } : {}) });
       } else if (spec.type === 'files') {
         const files = [];
-        for (const p of value as string[]) files.push(await prepareFile(baseDir, column, p, { maxBytes: options.maxFileBytes }));
+        for (const p of value as string[]) files.push(await prepareFile(filesDir, column, p, { maxBytes: options.maxFileBytes }));
         values[column] = files;
       } else if (spec.type === 'base64') {
         const bytes = Buffer.from(value as string, 'base64');
@@ -110,7 +113,7 @@ async function prepareRow(
 export async function prepareRows(kind: WriteKind<unknown>, file: string, options: PrepareOptions): Promise<LocalRow[]> {
   const format = inputFormatOf(file);
   if (!format) throw new UsageError(`${file}: unknown input format (use a .csv or .jsonl file)`);
-  const baseDir = dirname(file);
+  const filesDir = options.filesDir ?? dirname(file);
   const out: LocalRow[] = [];
   for await (const raw of readRows(file, format, columnRules(kind))) {
     if ('error' in raw) {
@@ -118,7 +121,7 @@ export async function prepareRows(kind: WriteKind<unknown>, file: string, option
       continue;
     }
     try {
-      out.push(await prepareRow(kind, baseDir, raw.line, raw.values, options));
+      out.push(await prepareRow(kind, filesDir, raw.line, raw.values, options));
     } catch (err) {
       if (!(err instanceof RowInvalid)) throw err;
       out.push({ line: raw.line, outcome: 'invalid', code: 'invalid_row', message: err.message });

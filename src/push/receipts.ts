@@ -1,8 +1,9 @@
 /**
- * The `push_receipts` table (sql/010_push_receipts.sql): one row per entity that
- * `punchline push --apply` created. The face photo is the one write whose result no
- * read of the API shows, so its check before writing reads these receipts; for every
- * kind they are the record of what punchline wrote, when, and from which line.
+ * The `push_receipts` table (sql/010_push_receipts.sql, 017): one row per entity that
+ * `punchline push --apply` created, and per row a run has claimed and not yet settled
+ * (claims.ts). The face photo is the one write whose result no read of the API shows,
+ * so its check before writing reads the receipts of created photos; for every kind they
+ * are the record of what punchline wrote, when, and from which line.
  */
 import { PermanentSyncError } from '../sync/errors.js';
 import type { Queryable } from '../sync/run-records.js';
@@ -35,18 +36,18 @@ export interface StoredReceipt {
   readonly line: number;
 }
 
-/** Records (or refreshes) the receipt of a created entity. */
+/** Records (or refreshes) the receipt of a created entity, whatever claim its row had. */
 export async function recordReceipt(db: Queryable, schema: string, r: Receipt): Promise<void> {
   await db.query(
-    `insert into ${quoteIdent(schema)}.push_receipts (company_cnpj, kind, row_key, created_id, connection, source_file, source_line)
-     values ($1, $2, $3, $4, $5, $6, $7)
-     on conflict (company_cnpj, kind, row_key) do update set created_id = excluded.created_id, connection = excluded.connection,
-       source_file = excluded.source_file, source_line = excluded.source_line, created_at = now()`,
+    `insert into ${quoteIdent(schema)}.push_receipts (company_cnpj, kind, row_key, state, created_id, connection, source_file, source_line, created_at)
+     values ($1, $2, $3, 'created', $4, $5, $6, $7, now())
+     on conflict (company_cnpj, kind, row_key) do update set state = 'created', claim_run = null, created_id = excluded.created_id,
+       connection = excluded.connection, source_file = excluded.source_file, source_line = excluded.source_line, created_at = now()`,
     [r.company, r.kind, r.key, r.createdId ?? null, r.connection, r.file, r.line],
   );
 }
 
-/** The receipts of `keys` of one kind and company, by key. */
+/** The receipts of the created entities among `keys` of one kind and company, by key. */
 export async function findReceipts(
   db: Queryable,
   schema: string,
@@ -58,7 +59,7 @@ export async function findReceipts(
   if (keys.length === 0) return out;
   const r = await db.query(
     `select row_key, created_at, source_file, source_line from ${quoteIdent(schema)}.push_receipts
-     where company_cnpj = $1 and kind = $2 and row_key = any($3::text[])`,
+     where company_cnpj = $1 and kind = $2 and row_key = any($3::text[]) and state = 'created'`,
     [company, kind, [...keys]],
   );
   for (const row of r.rows) {

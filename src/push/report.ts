@@ -1,6 +1,8 @@
 /**
  * The summary a push prints and the `--report` file it writes: one line per input row
- * with its outcome, as CSV (csv-stringify) or JSON by the report's extension.
+ * with its outcome, as CSV (csv-stringify) or JSON by the report's extension. A CSV
+ * report is opened in spreadsheets, and its cells repeat what the input and the API
+ * said: a cell that a spreadsheet would run as a formula is written as text.
  */
 import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
@@ -62,6 +64,14 @@ export function summaryLines(r: PushResult, reportPath?: string): string[] {
   return lines;
 }
 
+/** Characters that make a spreadsheet read a cell as a formula (or smuggle one in after a tab or return). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** `value` as a spreadsheet shows it and never runs it: a leading `'` before a formula character (OWASP's CSV injection advice). */
+export function spreadsheetText(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
 /** Writes the report of `r` to `path` (CSV or JSON by extension). */
 export async function writeReport(path: string, r: PushResult): Promise<void> {
   const format = reportFormatOf(path);
@@ -70,6 +80,13 @@ export async function writeReport(path: string, r: PushResult): Promise<void> {
     await pipeline(Readable.from([`${JSON.stringify(doc, null, 2)}\n`]), createWriteStream(path));
     return;
   }
-  const records = r.rows.map((x) => ({ line: x.line, outcome: x.outcome, key: x.key ?? '', id: x.id ?? '', code: x.code ?? '', message: x.message ?? '' }));
+  const records = r.rows.map((x) => ({
+    line: x.line,
+    outcome: x.outcome,
+    key: spreadsheetText(x.key ?? ''),
+    id: spreadsheetText(x.id ?? ''),
+    code: spreadsheetText(x.code ?? ''),
+    message: spreadsheetText(x.message ?? ''),
+  }));
   await pipeline(Readable.from(records), stringify({ header: true, columns: [...REPORT_COLUMNS] }), createWriteStream(path));
 }

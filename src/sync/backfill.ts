@@ -15,6 +15,7 @@ import { healingFor } from './job-guard.js';
 import { checkConnection, checkWarehouse } from './preflight.js';
 import type { ProgressReporter } from './progress.js';
 import type { QueueName } from './queues.js';
+import { watchPauses, type PauseWatch } from './queue-pauses.js';
 import { isFollowUp } from './resources.js';
 import { doneWindows } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
@@ -144,8 +145,10 @@ export async function runBackfill(
     interrupted: false,
     failures: [],
   };
+  // A queue paused from the dashboard would hold every job without a word: say so.
+  const pauses = watchPauses({ queues: (['sync', 'followups'] as const).map((n) => rt.queues.get(n)), logger: rt.logger });
   try {
-    await follow(rt, tracked, summary, run, started, wake);
+    await follow(rt, tracked, summary, run, started, wake, pauses);
   } finally {
     await pool?.close(run.signal?.aborted ?? false);
     run.reporter?.stop();
@@ -162,9 +165,11 @@ async function follow(
   run: BackfillRunOptions,
   started: number,
   wake: Wake,
+  pauses: PauseWatch,
 ): Promise<void> {
   const open = new Map(tracked);
   const pollMs = run.pollMs ?? 500;
+  let paused: string[] = [];
   const report = () =>
     run.reporter?.update({
       done: summary.succeeded + summary.failed,
@@ -173,9 +178,13 @@ async function follow(
       rows: summary.inserted + summary.updated + summary.deleted,
       requests: summary.requests,
       elapsedMs: Date.now() - started,
+      ...(paused.length > 0 ? { paused } : {}),
     });
   report();
   while (open.size > 0) {
+    // Only the queues this backfill still waits on matter.
+    const waitedOn = new Set(open.values());
+    paused = (await pauses.check()).filter((name) => waitedOn.has(name as QueueName));
     if (run.signal?.aborted) {
       summary.interrupted = true;
       return;

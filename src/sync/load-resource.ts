@@ -245,7 +245,8 @@ async function mergeAll(
   // Privacy, in the same transaction and after everything this load wrote (rejected
   // records and marts included): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
-  await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
+  const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
+  if (privacy.staleKey) warnStaleKey(ctx.logger);
   await flushDrift(client, ctx.schema);
   // Text the warehouse cannot store (a NUL character) was stored without it: say where.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
@@ -255,6 +256,17 @@ async function mergeAll(
   }
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
+}
+
+let staleKeyWarned = false;
+
+/** Says once per process that this worker's PSEUDONYM_KEY was rotated away (docs/privacy.md "Rotating the key"). */
+function warnStaleKey(logger: Logger): void {
+  if (staleKeyWarned) return;
+  staleKeyWarned = true;
+  logger.warn(
+    'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
+  );
 }
 
 /** The stage of the collaborator blocks a load of period data saw. */

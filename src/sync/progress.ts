@@ -1,8 +1,10 @@
 /**
  * Progress of a backfill: a bar on a TTY (windows done/total, rows, requests, request
- * rate and ETA) and plain, throttled lines otherwise (logs, CI).
+ * rate and ETA) and plain, throttled lines otherwise (logs, CI). A paused queue, which
+ * holds every job until resumed, is named on the same line.
  */
 import cliProgress from 'cli-progress';
+import { pausedQueueNote } from './queue-pauses.js';
 
 /** A snapshot of a backfill's progress. */
 export interface ProgressSnapshot {
@@ -18,6 +20,8 @@ export interface ProgressSnapshot {
   readonly requests: number;
   /** Milliseconds since the start. */
   readonly elapsedMs: number;
+  /** Queues the backfill waits on that are paused, if any. */
+  readonly paused?: readonly string[];
 }
 
 /** Receives progress snapshots. */
@@ -53,8 +57,14 @@ export function progressLine(p: ProgressSnapshot): string {
   return (
     `backfill: ${p.done}/${p.total} windows` +
     (p.failed > 0 ? ` (${p.failed} failed)` : '') +
-    `, ${p.rows} rows, ${p.requests} requests (${rate.toFixed(1)}/s), ETA ${formatSeconds(etaSeconds)}`
+    `, ${p.rows} rows, ${p.requests} requests (${rate.toFixed(1)}/s), ETA ${formatSeconds(etaSeconds)}` +
+    pausedSuffix(p)
   );
+}
+
+/** `; queue "sync" is paused: ...` when a queue waited on is paused, else nothing. */
+function pausedSuffix(p: ProgressSnapshot): string {
+  return p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '';
 }
 
 /** Plain lines, at most one per `intervalMs`, the last one always. */
@@ -89,7 +99,7 @@ export function barReporter(out: NodeJS.WritableStream): ProgressReporter {
   const bar = new cliProgress.SingleBar(
     {
       stream: out as NodeJS.WriteStream,
-      format: 'backfill [{bar}] {value}/{total} windows | {rows} rows | {requests} requests ({rate}/s) | ETA {etaText}',
+      format: 'backfill [{bar}] {value}/{total} windows | {rows} rows | {requests} requests ({rate}/s) | ETA {etaText}{paused}',
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 50,
@@ -100,7 +110,7 @@ export function barReporter(out: NodeJS.WritableStream): ProgressReporter {
   return {
     update(p) {
       const { rate, etaSeconds } = rateAndEta(p);
-      const payload = { rows: p.rows, requests: p.requests, rate: rate.toFixed(1), etaText: formatSeconds(etaSeconds) };
+      const payload = { rows: p.rows, requests: p.requests, rate: rate.toFixed(1), etaText: formatSeconds(etaSeconds), paused: pausedSuffix(p) };
       if (!started) {
         bar.start(Math.max(p.total, 1), p.done, payload);
         started = true;

@@ -8,7 +8,6 @@ import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { isFollowUp, type Resource } from './resources.js';
-import { createRedis } from './redis.js';
 
 /** Every BullMQ queue name of punchline (the dashboard shows each). */
 export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
@@ -52,13 +51,12 @@ export interface SyncQueues {
 }
 
 /**
- * Opens every queue of `config.queuePrefix` on one shared Redis connection (or on
- * `connection` when given; the caller then owns it).
+ * Opens every queue of `config.queuePrefix` on `connection`, which the caller owns (and
+ * whose errors it reports, see redis.ts: BullMQ drops its queues' connection errors).
  */
-export function openQueues(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, connection?: Redis): SyncQueues {
-  const redis = connection ?? createRedis(config.redisUrl, 'punchline-queues');
+export function openQueues(config: Pick<Config, 'queuePrefix'>, connection: Redis): SyncQueues {
   const make = (name: QueueName) =>
-    new Queue(name, { connection: redis, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+    new Queue(name, { connection, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
   const byName = { sync: make('sync'), followups: make('followups'), schedules: make('schedules') };
   return {
     ...byName,
@@ -66,7 +64,6 @@ export function openQueues(config: Pick<Config, 'redisUrl' | 'queuePrefix'>, con
     get: (name) => byName[name],
     async close() {
       await Promise.all(QUEUE_NAMES.map((n) => byName[n].close()));
-      if (!connection) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

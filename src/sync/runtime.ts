@@ -91,7 +91,7 @@ export interface RuntimeOptions {
 export async function openRuntime(options: RuntimeOptions): Promise<SyncRuntime> {
   const { config, logger } = options;
   const warehouse = openSyncWarehouse(config);
-  const redis = createRedis(config.redisUrl, 'punchline-sync');
+  const redis = createRedis(config.redisUrl, 'punchline-sync', logger);
   const queues = openQueues(config, redis);
   const clients = new Map<string, ConnectionClient>();
   const byName = new Map<string, Connection>(config.connections.map((c) => [c.name, c]));

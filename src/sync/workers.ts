@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { reportJobFailedForGood } from '../ops/events.js';
 import { withoutPersonalData } from '../logger.js';
 import type { QueueName } from './queues.js';
-import { createRedis } from './redis.js';
+import { createRedis, isConnectionError } from './redis.js';
 import { guardJob } from './job-guard.js';
 import { jobLogger } from './job-log.js';
 import { runSyncJob } from './run-job.js';
@@ -41,7 +41,7 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
   const lockDuration = options.lockDurationMs ?? 30_000;
   const connections: Redis[] = [];
   const workers = names.map((name) => {
-    const connection = createRedis(config.redisUrl, `punchline-worker-${name}`);
+    const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
     // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
     const run =
@@ -75,7 +75,11 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
       );
       if (final) reportJobFailedForGood(name, job, err);
     });
-    worker.on('error', (err) => logger.error({ queue: name, err }, 'worker error'));
+    // A lost connection is reported by the connection itself (redis.ts); other errors are the worker's.
+    worker.on('error', (err) => {
+      if (isConnectionError(err)) return;
+      logger.error({ queue: name, err }, 'worker error');
+    });
     return worker;
   });
   const recheck = startConnectionRecheck(rt);

@@ -175,6 +175,8 @@ export interface PrivacyUpkeep {
   erased: number;
   /** CPFs given a pseudonym (0 without a key). */
   mapped: number;
+  /** The key given is older than one already used on the warehouse: no pseudonym was written. */
+  staleKey: boolean;
 }
 
 /**
@@ -189,8 +191,9 @@ export async function upholdPrivacy(
   pseudonymKey: string | undefined,
 ): Promise<PrivacyUpkeep> {
   const erased = await applyErasures(db, schema, company);
-  const mapped = pseudonymKey === undefined ? 0 : (await ensurePseudonyms(db, schema, pseudonymKey, { company })).mapped;
-  return { erased, mapped };
+  if (pseudonymKey === undefined) return { erased, mapped: 0, staleKey: false };
+  const { mapped, current } = await ensurePseudonyms(db, schema, pseudonymKey, { company });
+  return { erased, mapped, staleKey: !current };
 }
 
 /** True when `company` has a standing erasure: a sync of it then erases mentions in its stages ({@link eraseMentions}). */

@@ -4,6 +4,12 @@
  * warehouse — whoever reads the warehouse can neither compute a CPF's pseudonym nor
  * reverse one. The same CPF gets the same pseudonym in every table, company and sync
  * until the key changes; `cpf_pseudonyms` holds the mapping the views join.
+ *
+ * Keys are numbered in `pseudonym_keys` in the order they came into use, and each
+ * mapping carries the generation of its key. A key used for the first time becomes the
+ * current one; a process still holding an older key after a rotation writes nothing,
+ * and even a write racing the rotation only ever replaces a mapping of an older
+ * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
  */
 import { createHmac } from 'node:crypto';
 import { quoteIdent } from './db.js';
@@ -31,6 +37,8 @@ export interface PseudonymStats {
   mapped: number;
   /** Mappings of an older key whose CPF is gone from the warehouse, removed (only with `prune`). */
   pruned: number;
+  /** False when a newer key is in use on this warehouse: nothing was written. */
+  current: boolean;
 }
 
 /** Options of {@link ensurePseudonyms}. */
@@ -42,13 +50,53 @@ export interface EnsurePseudonymsOptions {
    * current one (their CPF is gone from the warehouse). Ignored with `company`.
    */
   prune?: boolean;
+  /**
+   * Make `key` the current key even when a newer one has been used (an operator's
+   * choice: `punchline pseudonyms`); without it an older key writes nothing.
+   */
+  activate?: boolean;
+}
+
+/** Where `keyId` stands among the keys of the warehouse. */
+interface KeyStanding {
+  /** Its generation. */
+  readonly generation: string;
+  /** No newer key has been used. */
+  readonly current: boolean;
+}
+
+/**
+ * Registers `keyId` in `pseudonym_keys` when it is new (it becomes the newest key), or
+ * makes it the newest again with `activate`; then tells its generation and whether it
+ * is the current key.
+ */
+async function standingOf(db: SqlQueryable, schema: string, keyId: string, activate: boolean): Promise<KeyStanding> {
+  const s = quoteIdent(schema);
+  if (activate) {
+    await db.query(
+      `INSERT INTO ${s}.pseudonym_keys AS k (key_id) VALUES ($1)
+       ON CONFLICT (key_id) DO UPDATE SET generation = nextval($2::regclass), activated_at = now()
+        WHERE k.generation < (SELECT max(generation) FROM ${s}.pseudonym_keys)`,
+      [keyId, `${s}.pseudonym_key_generations`],
+    );
+  } else {
+    await db.query(`INSERT INTO ${s}.pseudonym_keys (key_id) VALUES ($1) ON CONFLICT (key_id) DO NOTHING`, [keyId]);
+  }
+  const [row] = await rowsOf<{ generation: string; current: boolean }>(
+    db,
+    `SELECT generation::text AS generation, generation = (SELECT max(generation) FROM ${s}.pseudonym_keys) AS current
+       FROM ${s}.pseudonym_keys WHERE key_id = $1`,
+    [keyId],
+  );
+  return row!;
 }
 
 /**
  * Gives every CPF of `collaborators` (where every CPF the sync stores lands, see
  * addSeenCollaborators) a pseudonym of `key`: new CPFs, and CPFs mapped with an older
- * key, which is how a key rotation reaches the warehouse. Idempotent, and safe to run
- * concurrently with the same key; run it in the caller's transaction or on its own.
+ * key, which is how a key rotation reaches the warehouse. When a newer key has been
+ * used, writes nothing and says so (`current: false`). Idempotent, and safe to run
+ * concurrently, with the same key or not; run it in the caller's transaction or on its own.
  */
 export async function ensurePseudonyms(
   db: SqlQueryable,
@@ -58,31 +106,35 @@ export async function ensurePseudonyms(
 ): Promise<PseudonymStats> {
   const s = quoteIdent(schema);
   const keyId = keyIdOf(key);
+  const standing = await standingOf(db, schema, keyId, options.activate === true);
+  if (!standing.current) return { mapped: 0, pruned: 0, current: false };
   const rows = await rowsOf<{ cpf: string }>(
     db,
     `SELECT DISTINCT c.cpf FROM ${s}.collaborators c
       WHERE ($1::text IS NULL OR c.company_cnpj = $1) AND c.cpf ~ '^[0-9]{11}$'
-        AND NOT EXISTS (SELECT 1 FROM ${s}.cpf_pseudonyms p WHERE p.cpf = c.cpf AND p.key_id = $2)`,
-    [options.company ?? null, keyId],
+        AND NOT EXISTS (SELECT 1 FROM ${s}.cpf_pseudonyms p WHERE p.cpf = c.cpf AND p.key_generation >= $2::bigint)`,
+    [options.company ?? null, standing.generation],
   );
   for (let i = 0; i < rows.length; i += BATCH) {
     const cpfs = rows.slice(i, i + BATCH).map((r) => r.cpf);
+    // Only a mapping of an older key is replaced: a newer key's is never written over.
     await db.query(
-      `INSERT INTO ${s}.cpf_pseudonyms (cpf, pseudonym, key_id)
-       SELECT cpf, pseudonym, $3 FROM unnest($1::text[], $2::text[]) AS m(cpf, pseudonym)
-       ON CONFLICT (cpf) DO UPDATE SET pseudonym = excluded.pseudonym, key_id = excluded.key_id, computed_at = now()
-        WHERE cpf_pseudonyms.key_id IS DISTINCT FROM excluded.key_id`,
-      [cpfs, cpfs.map((c) => pseudonymOf(key, c)), keyId],
+      `INSERT INTO ${s}.cpf_pseudonyms (cpf, pseudonym, key_id, key_generation)
+       SELECT cpf, pseudonym, $3, $4::bigint FROM unnest($1::text[], $2::text[]) AS m(cpf, pseudonym)
+       ON CONFLICT (cpf) DO UPDATE SET pseudonym = excluded.pseudonym, key_id = excluded.key_id,
+         key_generation = excluded.key_generation, computed_at = now()
+        WHERE cpf_pseudonyms.key_generation < excluded.key_generation`,
+      [cpfs, cpfs.map((c) => pseudonymOf(key, c)), keyId, standing.generation],
     );
   }
   let pruned = 0;
   if (options.prune && options.company === undefined) {
     const [gone] = await rowsOf<{ n: number }>(
       db,
-      `WITH gone AS (DELETE FROM ${s}.cpf_pseudonyms p WHERE p.key_id <> $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-      [keyId],
+      `WITH gone AS (DELETE FROM ${s}.cpf_pseudonyms p WHERE p.key_generation < $1::bigint RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [standing.generation],
     );
     pruned = gone!.n;
   }
-  return { mapped: rows.length, pruned };
+  return { mapped: rows.length, pruned, current: true };
 }

@@ -48,7 +48,7 @@ export const absences: WriteKind<AbsenceBody> = {
     full_day: { type: 'boolean', required: true, doc: '1 whole day, 0 partial' },
     sum_on_work_time: { type: 'boolean', required: true, doc: '1 adds to the daily worked time' },
     sum_total_on_work_time: { type: 'boolean', required: true, doc: "1 adds to the period's total worked time" },
-    attachment: { type: 'files', doc: 'files to attach, separated by |, relative to the input file (optional)' },
+    attachment: { type: 'files', doc: 'files to attach, separated by |, inside the files folder (optional)' },
   },
   references: [{ idField: 'absence_type_id', nameColumn: 'absence_type', table: 'absence_types', required: true }],
   body(v) {

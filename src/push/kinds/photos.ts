@@ -29,7 +29,7 @@ export const photos: WriteKind<PhotoBody> = {
   summary: 'sends face photos (JPEG or PNG) for facial recognition',
   columns: {
     national_registry: { type: 'cpf', required: true, doc: 'CPF of the collaborator' },
-    photo: { type: 'file', accept: 'image', doc: 'path of a JPEG or PNG image, relative to the input file' },
+    photo: { type: 'file', accept: 'image', doc: 'path of a JPEG or PNG image inside the files folder' },
     photo_base64: { type: 'base64', accept: 'image', doc: 'the image as base64 without a data: prefix (instead of photo)' },
   },
   references: [],
