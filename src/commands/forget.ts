@@ -95,7 +95,7 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
           : `company ${e.company}: erased ${e.rows} rows; the person is ${e.tombstone} in the warehouse (erasure ${e.id})\n`,
       );
     }
-    const redis = createRedis(redisUrl, 'punchline-forget');
+    const redis = createRedis(redisUrl, 'punchline-forget', ctx.logger);
     try {
       const values = await eraseFromRedis(redis, queuePrefix, await erasures.erasedPeople(w.pool, schema, options.cpf));
       ctx.logger.info({ values }, 'person erased in Redis');
