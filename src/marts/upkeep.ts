@@ -107,7 +107,7 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
     publishMartSpan(mart, client, client.query<T>(query.text, query.values));
 
   let dueDays: string | undefined;
-  if (upkeep.coverage && window && !inputs) dueDays = (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily')).rows[0]?.day ?? undefined;
+  if (upkeep.coverage && window && !inputs) dueDays = (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily:due')).rows[0]?.day ?? undefined;
   const work = upkeep.directory || seen || (window !== undefined && (inputs || dueDays !== undefined) && (upkeep.coverage || upkeep.measure || upkeep.absences));
   if (!work) return undefined;
 
@@ -118,30 +118,30 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
   const records = new Records();
   type Key = { cpf: string; collaborator_record: string };
   if (upkeep.directory || seen) {
-    records.add((await q<Key>(buildRegisterRecords(schema, company, zone), 'employments')).rows);
-    records.add((await q<Key>({ text: `SELECT cpf, collaborator_record FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1 AND synced_at = now() AND NOT active`, values: [company] }, 'employments')).rows);
+    records.add((await q<Key>(buildRegisterRecords(schema, company, zone), 'employments:register')).rows);
+    records.add((await q<Key>({ text: `SELECT cpf, collaborator_record FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1 AND synced_at = now() AND NOT active`, values: [company] }, 'employments:touched')).rows);
   }
   if (upkeep.directory) {
-    await q(buildListing(schema, company, zone, load.stage('collaborators')), 'employments');
-    records.add((await q<Key>(buildHistoryChanged(schema, company), 'employments')).rows);
+    await q(buildListing(schema, company, zone, load.stage('collaborators')), 'employments:listing');
+    records.add((await q<Key>(buildHistoryChanged(schema, company), 'employments:history')).rows);
   }
-  if (upkeep.coverage && window && inputs) records.add((await q<Key>(buildDataDays(schema, company, window.from, window.to), 'employments')).rows);
-  if (upkeep.directory || seen || (upkeep.coverage && inputs)) records.add((await q<Key>(buildLeaving(schema, company, zone), 'employments')).rows);
+  if (upkeep.coverage && window && inputs) records.add((await q<Key>(buildDataDays(schema, company, window.from, window.to), 'employments:data-days')).rows);
+  if (upkeep.directory || seen || (upkeep.coverage && inputs)) records.add((await q<Key>(buildLeaving(schema, company, zone), 'employments:leaving')).rows);
 
   const months = new Span();
   let days = 0;
   type Written = { n: number; first_day: string | null; last_day: string | null };
   const rewrite = async (from: string, to: string, only?: RecordKeys) => {
     const r = buildDailyRefresh(schema, { company, zone, from, to, ...(only ? { only } : {}) });
-    for (const statement of [r.upsert, r.prune]) {
-      const [w] = (await q<Written>(statement, 'employee_daily')).rows;
+    for (const [statement, step] of [[r.upsert, only ? 'records' : 'days'], [r.prune, 'prune']] as const) {
+      const [w] = (await q<Written>(statement, `employee_daily:${step}`)).rows;
       days += w!.n;
       months.add(w!.first_day, w!.last_day);
     }
   };
   // A measure changes no row's membership nor department: the headcount stays as it is.
   const measure = async (which: DayMeasure, from: string, to: string, only?: RecordKeys) => {
-    const [w] = (await q<Written>(buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }), 'employee_daily')).rows;
+    const [w] = (await q<Written>(buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }), `employee_daily:${which}`)).rows;
     days += w!.n;
   };
 
@@ -165,7 +165,7 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
   if (upkeep.measure && window && inputs) await measure(upkeep.measure, window.from, window.to);
   if (records.size > 0) {
     // An employment that starts or ends elsewhere: its days, and the hires and leavers of every month, may change.
-    const [bounds] = (await q<{ first_day: string | null; last_day: string | null }>(buildCoverageBounds(schema, company), 'employee_daily')).rows;
+    const [bounds] = (await q<{ first_day: string | null; last_day: string | null }>(buildCoverageBounds(schema, company), 'employee_daily:coverage')).rows;
     if (bounds!.first_day && bounds!.last_day) {
       await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
       months.add(bounds!.first_day, bounds!.last_day);
