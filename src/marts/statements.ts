@@ -184,9 +184,9 @@ function dailyValues(scope: DailyScope): unknown[] {
 /**
  * Rewrites `employee_daily` of the scope: one row per record and covered day it was
  * employed (employed_from ≤ day ≤ left_on, and not after today), attributes as of the
- * day and the day's measures. Rows whose values did not change are left as they are;
- * rows of the scope no longer employed or covered are deleted. Two statements: the
- * upsert, then the delete of what it did not write.
+ * day and the day's measures. Rows whose values did not change are left as they are.
+ * Two statements: the upsert, and the delete of rows outside their record's employment,
+ * which only a change of an employment's span leaves.
  */
 export function buildDailyRefresh(schema: string, scope: DailyScope): { upsert: BuiltQuery; prune: BuiltQuery } {
   const t = (name: string) => T(schema, name);
@@ -254,10 +254,15 @@ ON CONFLICT (company_cnpj, work_date, cpf, collaborator_record) DO UPDATE
         excluded.worked_seconds, excluded.punch_count, excluded.late_seconds, excluded.is_late, excluded.on_leave, excluded.absence_types,
         excluded.is_absent, excluded.overtime_seconds, excluded.is_day_over)
 RETURNING x.work_date`;
-  const prune = `WITH ${grid}
-DELETE FROM ${t('employee_daily')} x
+  // What the grid no longer holds: a day outside its record's employment, or after today.
+  // (A covered day stays covered: window_loads only grow.) Rows of a record that has no
+  // employment any more are not kept either.
+  const prune = `DELETE FROM ${t('employee_daily')} x
  WHERE x.company_cnpj = $1 AND x.work_date BETWEEN $3::date AND $4::date${onlyRecords(scope, 'x')}
-   AND NOT EXISTS (SELECT 1 FROM grid g WHERE g.day = x.work_date AND g.cpf = x.cpf AND g.collaborator_record = x.collaborator_record)
+   AND (x.work_date > ${localDate('now()')} OR NOT EXISTS (
+        SELECT 1 FROM ${t('employments')} e
+         WHERE e.company_cnpj = $1 AND e.cpf = x.cpf AND e.collaborator_record = x.collaborator_record
+           AND x.work_date >= e.employed_from AND (e.left_on IS NULL OR x.work_date <= e.left_on)))
 RETURNING x.work_date`;
   const values = dailyValues(scope);
   return {

@@ -133,7 +133,9 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
   type Written = { n: number; first_day: string | null; last_day: string | null };
   const rewrite = async (from: string, to: string, only?: RecordKeys) => {
     const r = buildDailyRefresh(schema, { company, zone, from, to, ...(only ? { only } : {}) });
-    for (const [statement, step] of [[r.upsert, only ? 'records' : 'days'], [r.prune, 'prune']] as const) {
+    // Only an employment that changed its span can leave rows outside it (coverage never shrinks).
+    const steps = only ? ([[r.upsert, 'records'], [r.prune, 'prune']] as const) : ([[r.upsert, 'days']] as const);
+    for (const [statement, step] of steps) {
       const [w] = (await q<Written>(statement, `employee_daily:${step}`)).rows;
       days += w!.n;
       months.add(w!.first_day, w!.last_day);
