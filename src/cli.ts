@@ -1,13 +1,14 @@
 /**
  * The `punchline` command line (README.md, docs/operations.md): one entry point for every command.
  * Arguments and configuration are checked before any work; a problem is one line on
- * stderr and exit code 2.
+ * stderr, and the exit code says its class (docs/operations.md "Exit codes").
  */
 import { Command, CommanderError, Option } from 'commander';
 import { config as loadDotenv } from 'dotenv';
 import { ConfigError, configSecrets, loadConfig } from './config.js';
 import { createLogger, registerSecret } from './logger.js';
-import { EXIT, UsageError, type CommandContext } from './commands/context.js';
+import { EXIT, type CommandContext } from './commands/context.js';
+import { exitCodeOf } from './commands/exit-codes.js';
 import { PUSH_KINDS } from './push/kind-names.js';
 import { QUIRK_NAMES, quirkFlag } from './emulator/quirks.js';
 import { packageVersion } from './util/package-root.js';
@@ -42,10 +43,11 @@ async function execute(action: Action): Promise<void> {
   try {
     process.exitCode = await action(ctx);
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError) fail(err.message, EXIT.usage);
+    const code = exitCodeOf(err);
     const e = err as Error & { code?: string };
+    if (code === EXIT.usage && (e.code === 'usage' || e.code === 'config_invalid')) fail(e.message, code);
     ctx.logger.debug({ err }, 'command failed');
-    fail(`${e.message}${e.code && !e.message.includes(e.code) ? ` [${e.code}]` : ''}`, EXIT.failed);
+    fail(`${e.message}${e.code && !e.message.includes(e.code) ? ` [${e.code}]` : ''}`, code);
   }
 }
 
@@ -100,9 +102,11 @@ function buildProgram(): Command {
 
   program
     .command('status')
-    .description('queue counts, failing jobs and freshness per company and resource')
-    .option('--json', 'machine-readable output', false)
+    .description('queue counts, failing jobs and freshness per company and resource; --check exits 1 unless all is well')
+    .option('--json', 'machine-readable output, every company and resource', false)
     .option('--stale-after <minutes>', 'flag a resource older than this (default: per resource)')
+    .option('--check', 'exit 1 when data is stale, a job failed or a connection is paused (for cron and probes)', false)
+    .option('--all', 'one line per company and resource, however many', false)
     .action((opts) => execute(async (ctx) => (await import('./commands/status.js')).statusCommand(ctx, opts)));
 
   program

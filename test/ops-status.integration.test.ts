@@ -144,7 +144,8 @@ describe('punchline status --json', () => {
     expect(byId['tardiness-retry']).toMatchObject({ state: 'retrying', attempts: 1, window: '2025-02-01..2025-02-28' });
     // A delayed job that never failed is not "failing".
     expect(report.failing).toHaveLength(2);
-    expect(report.summary).toEqual({ stale: 1, failed: 1, retrying: 1 });
+    expect(report.summary).toEqual({ stale: 1, aging: 0, failed: 1, retrying: 1 });
+    expect(report.check).toEqual({ ok: false, problems: ['1 company × resource stale', '1 job failed'] });
 
     const fresh = Object.fromEntries(report.freshness!.map((f) => [f.resource, f]));
     expect(fresh.punches).toMatchObject({ company: A, stale: false });

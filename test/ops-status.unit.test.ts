@@ -3,8 +3,8 @@
  * combinations included), the time-zone check and the text tables.
  */
 import { describe, expect, it } from 'vitest';
-import { parseStaleAfter, staleAfterSeconds } from '../src/ops/staleness.js';
-import { buildFreshnessEntries, type StatusReport } from '../src/ops/status-report.js';
+import { agingAfterSeconds, freshnessState, parseStaleAfter, staleAfterSeconds } from '../src/ops/staleness.js';
+import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/ops/status-report.js';
 import { formatAge, formatStatus } from '../src/ops/status-format.js';
 import { QUEUE_STATES, type QueueState } from '../src/ops/queue-counts.js';
 import { timeZoneWarnings, zonesFromConfig } from '../src/ops/time-zone-report.js';
@@ -39,6 +39,35 @@ describe('stale thresholds', () => {
   });
 });
 
+describe('aging', () => {
+  it('starts half-way to stale, and no earlier than four hours before it', () => {
+    expect(agingAfterSeconds(3600)).toBe(1800);
+    expect(agingAfterSeconds(3 * 3600)).toBe(5400);
+    expect(agingAfterSeconds(30 * 3600)).toBe(26 * 3600);
+  });
+
+  it('sorts an age into fresh, aging, stale or never synced', () => {
+    expect(freshnessState(1800, 3600)).toBe('fresh');
+    expect(freshnessState(1801, 3600)).toBe('aging');
+    expect(freshnessState(3600, 3600)).toBe('aging');
+    expect(freshnessState(3601, 3600)).toBe('stale');
+    expect(freshnessState(null, 3600)).toBe('never');
+    // A nightly resource synced at 02:30 is still fresh at 18:00 the same day.
+    expect(freshnessState(15.5 * 3600, 30 * 3600)).toBe('fresh');
+  });
+});
+
+describe('the verdict of status --check', () => {
+  it('fails on stale data, a failed job or a paused connection, each said in words', () => {
+    expect(checkOf({ stale: 0, failed: 0 }, [])).toEqual({ ok: true, problems: [] });
+    expect(checkOf({ stale: 3, failed: 1 }, [{ connection: 'default', code: 'invalid_service_token' }])).toEqual({
+      ok: false,
+      problems: ['3 company × resource pairs stale', '1 job failed', 'connection "default" paused (invalid_service_token)'],
+    });
+    expect(checkOf({ stale: 1, failed: 2 }, []).problems).toEqual(['1 company × resource stale', '2 jobs failed']);
+  });
+});
+
 describe('freshness entries', () => {
   const rows = [
     { company: 'group', resource: 'companies', lastSuccessAt: new Date('2025-03-10T11:30:00Z') },
@@ -50,10 +79,10 @@ describe('freshness entries', () => {
   it('compute the age and flag those older than their threshold', () => {
     const entries = buildFreshnessEntries(rows, NOW);
     const get = (c: string, r: string) => entries.find((e) => e.company === c && e.resource === r)!;
-    expect(get(A, 'punches')).toMatchObject({ ageSeconds: 600, stale: false, lastSuccessAt: '2025-03-10T11:50:00.000Z' });
-    expect(get(A, 'hour_totals')).toMatchObject({ ageSeconds: 207_000, stale: true });
-    expect(get(B, 'punches')).toMatchObject({ ageSeconds: 10_800, stale: true });
-    expect(get('group', 'companies')).toMatchObject({ ageSeconds: 1800, stale: false });
+    expect(get(A, 'punches')).toMatchObject({ ageSeconds: 600, stale: false, state: 'fresh', lastSuccessAt: '2025-03-10T11:50:00.000Z' });
+    expect(get(A, 'hour_totals')).toMatchObject({ ageSeconds: 207_000, stale: true, state: 'stale' });
+    expect(get(B, 'punches')).toMatchObject({ ageSeconds: 10_800, stale: true, state: 'stale' });
+    expect(get('group', 'companies')).toMatchObject({ ageSeconds: 1800, stale: false, state: 'fresh' });
   });
 
   it('list a resource one company synced and another never did as never synced and stale', () => {
@@ -65,6 +94,7 @@ describe('freshness entries', () => {
       ageSeconds: null,
       staleAfterSeconds: 30 * 3600,
       stale: true,
+      state: 'never',
     });
     expect(entries).toHaveLength(5);
   });
@@ -106,7 +136,8 @@ describe('the status text', () => {
       ],
       NOW,
     ),
-    summary: { stale: 1, failed: 1, retrying: 0 },
+    summary: { stale: 1, aging: 0, failed: 1, retrying: 0 },
+    check: { ok: false, problems: ['1 company × resource stale', '1 job failed'] },
   };
   const text = formatStatus(report);
   const lines = text.split('\n');
@@ -199,6 +230,60 @@ describe('the status text', () => {
     expect(out).toContain(`COMPANY_TIMEZONES=${A}=America/Manaus`);
     expect(out.trimEnd().split('\n').at(-1)).toBe('1 stale, 1 failed, 0 retrying. 1 company in a doubtful time zone.');
     expect(formatStatus({ ...report, rejections: [], schemaDrift: [], timeZoneWarnings: [] })).toBe(text);
+  });
+});
+
+describe('the status text of many companies', () => {
+  const resources = ['punches', 'hour_totals', 'collaborators'];
+  const cnpj = (i: number) => `${String(10_000_000 + i)}000100`;
+  /** 60 companies: company 7 never synced hour_totals, company 12 is a day behind on punches, company 30 is aging. */
+  const rows = [
+    { company: 'group', resource: 'companies', lastSuccessAt: new Date(NOW.getTime() - 600_000) },
+    ...Array.from({ length: 60 }, (_, i) =>
+      resources
+        .filter((r) => !(i === 7 && r === 'hour_totals'))
+        .map((resource) => {
+          const minutes = i === 12 && resource === 'punches' ? 24 * 60 : i === 30 && resource === 'punches' ? 45 : 5;
+          return { company: cnpj(i), resource, lastSuccessAt: new Date(NOW.getTime() - minutes * 60_000) };
+        }),
+    ).flat(),
+  ];
+  const freshness = buildFreshnessEntries(rows, NOW);
+  const report: StatusReport = {
+    generatedAt: NOW.toISOString(),
+    queues: [],
+    failing: [],
+    freshness,
+    summary: { stale: 2, aging: 1, failed: 0, retrying: 0 },
+    check: checkOf({ stale: 2, failed: 0 }, []),
+  };
+  const text = formatStatus(report);
+
+  it('sums each resource instead of a line per company and resource', () => {
+    expect(freshness).toHaveLength(181);
+    expect(text).toMatch(/^Freshness of 60 companies/m);
+    expect(text).toMatch(/^\s+resource\s+fresh\s+aging\s+stale\s+never\s+oldest$/m);
+    expect(text).toMatch(/^\s+punches\s+58\s+1\s+1\s+0\s+1d 0h$/m);
+    expect(text).toMatch(/^\s+hour_totals\s+59\s+0\s+0\s+1\s+5m$/m);
+    expect(text).toMatch(/^\s+companies\s+1\s+0\s+0\s+0\s+10m$/m);
+    expect(text.split('\n').length).toBeLessThan(30);
+  });
+
+  it('lists the companies that are not fresh, worst first', () => {
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Companies with the oldest data'));
+    expect(lines[at]).toContain('3 of 3 not fresh');
+    expect(lines[at + 2]).toMatch(new RegExp(`^\\s+${cnpj(7)}\\s+1\\s+0\\s+hour_totals\\s+never\\s+-\\s+STALE \\(never synced\\)$`));
+    expect(lines[at + 3]).toMatch(new RegExp(`^\\s+${cnpj(12)}\\s+1\\s+0\\s+punches\\s+\\S+ \\S+ UTC\\s+1d 0h\\s+STALE \\(older than 1h 00m\\)$`));
+    expect(lines[at + 4]).toMatch(new RegExp(`^\\s+${cnpj(30)}\\s+0\\s+1\\s+punches\\s+\\S+ \\S+ UTC\\s+45m\\s+aging$`));
+    expect(text).toContain('2 stale, 1 aging, 0 failed, 0 retrying.');
+  });
+
+  it('shows at most the number of companies asked for, and every line when told to', () => {
+    expect(formatStatus(report, { worstCompanies: 1 })).toContain('1 of 3 not fresh');
+    const all = formatStatus(report, { maxFreshnessLines: Number.POSITIVE_INFINITY });
+    expect(all).toMatch(/^Freshness \(last successful sync per company and resource\)$/m);
+    expect(all.split('\n').filter((l) => /^\s+\d{14}\s/.test(l))).toHaveLength(180);
   });
 });
 

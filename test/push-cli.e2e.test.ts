@@ -1,7 +1,7 @@
 /**
  * `punchline push` as users run it: bad arguments and unusable files exit 2 with one
  * line before any request; a plan and an apply print a summary, write the report and
- * exit 0 or 3; writes go through the connection's shared request budget, which a push
+ * exit 0 or 1; writes go through the connection's shared request budget, which a push
  * and a running worker share; a push killed with SIGKILL half-way and run again creates
  * each punch once.
  */
@@ -76,7 +76,7 @@ describe('when the arguments or the file are bad', () => {
 });
 
 describe('a plan, then an apply, of a file with good and refused rows', () => {
-  it('prints the outcome of every row, writes the report, and exits 0 for a clean plan and 3 when a row was refused', async () => {
+  it('prints the outcome of every row, writes the report, and exits 0 for a clean plan and 1 when a row was refused', async () => {
     const input = file('mixed.csv', `national_registry;datetime\n${cpf};2026-10-03 08:00:00\n${cpf};2026-12-01 08:00:00\n`);
     const planReport = join(dir, 'plan.json');
     h.emulator.resetStats();
@@ -94,7 +94,7 @@ describe('a plan, then an apply, of a file with good and refused rows', () => {
 
     const applyReport = join(dir, 'apply.csv');
     const apply = await runPunchline(['push', 'punches', '--file', input, '--apply', '--report', applyReport], h.env());
-    expect(apply.code, apply.stderr).toBe(3);
+    expect(apply.code, apply.stderr).toBe(1);
     expect(apply.stdout).toMatch(/^push punches: 2 rows in .*: 1 created, 1 refused$/m);
     expect(apply.stdout).toMatch(/line 3: refused: .*date_time_greater_than_now/);
     expect(apply.stdout).toMatch(/^sync queued for company \d{14}: punches\.default\.\d{14}\.2026-10-01\.2026-10-31/m);

@@ -11,7 +11,7 @@ import { UsageError } from '../src/commands/context.js';
 import { readField } from '../src/push/fields.js';
 import { detectDelimiter, readRows, type ColumnRules, type RawRow } from '../src/push/input.js';
 import { PUSH_KINDS, WRITE_KINDS } from '../src/push/kinds/index.js';
-import { countOutcomes, exitCodeOf, PUSH_EXIT } from '../src/push/outcomes.js';
+import { allRowsDone, countOutcomes } from '../src/push/outcomes.js';
 import { columnRules, isPrepared, prepareRows } from '../src/push/prepare.js';
 import { spreadsheetText, summaryLines, writeReport } from '../src/push/report.js';
 import { parse } from 'csv-parse/sync';
@@ -154,13 +154,14 @@ describe('the summary and the exit code', () => {
   ];
   const result: PushResult = { kind: 'punches', file: 'p.csv', applied: true, rows, counts: countOutcomes(rows), touched: [], interrupted: false };
 
-  it('lists every row that was not created with its reason, and exits 3 unless all were created or skipped', () => {
+  it('lists every row that was not created with its reason, and counts as done only when all were created or skipped', () => {
     const lines = summaryLines(result);
     expect(lines[0]).toBe('push punches: 3 rows in p.csv: 1 created, 1 skipped, 1 refused');
     expect(lines).toContain('  line 4: refused: 52998224725|2099-01-01 08:00:00: date_time_greater_than_now: POST point: 422 date_time_greater_than_now: in the future');
-    expect(exitCodeOf(rows)).toBe(PUSH_EXIT.rowsNotDone);
-    expect(exitCodeOf(rows.slice(0, 2))).toBe(0);
-    expect(exitCodeOf([{ line: 2, outcome: 'would_create' }])).toBe(0);
+    expect(allRowsDone(rows)).toBe(false);
+    expect(allRowsDone(rows.slice(0, 2))).toBe(true);
+    expect(allRowsDone([{ line: 2, outcome: 'would_create' }])).toBe(true);
+    expect(allRowsDone([{ line: 2, outcome: 'invalid' }])).toBe(false);
   });
 });
 

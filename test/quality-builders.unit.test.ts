@@ -143,7 +143,8 @@ describe('what an operator reads', () => {
       queues: [],
       failing: [],
       freshness: [],
-      summary: { stale: 0, failed: 0, retrying: 0 },
+      summary: { stale: 0, aging: 0, failed: 0, retrying: 0 },
+      check: { ok: true, problems: [] },
     };
     expect(formatStatus({ ...report, quality: [] })).toBe(formatStatus(report));
     const text = formatStatus({

@@ -88,7 +88,7 @@ describe('when the warehouse is behind the code', () => {
   it('a worker and a backfill refuse to start with one line saying so', async () => {
     for (const args of [['worker', '--no-ops', '--no-schedules'], ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress']]) {
       const r = await runPunchline(args, env());
-      expect(r.code, args[0]).toBe(1);
+      expect(r.code, args[0]).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
         `punchline: the warehouse schema "${schema}" is behind this punchline: 1 migration pending (${LAST.name}); run punchline migrate first [warehouse_behind]`,
       ]);
@@ -106,7 +106,7 @@ describe('when the warehouse is ahead of the code', () => {
   it('a worker and a backfill refuse to start with one line saying so, and --status flags the unknown one', async () => {
     for (const args of [['worker', '--no-ops', '--no-schedules'], ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress']]) {
       const r = await runPunchline(args, env());
-      expect(r.code, args[0]).toBe(1);
+      expect(r.code, args[0]).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
         `punchline: the warehouse schema "${schema}" is ahead of this punchline: migration 999_from_a_newer_punchline applied by a newer version (upgrade punchline before starting it) [warehouse_ahead]`,
       ]);

@@ -38,14 +38,14 @@ describe('punchline backfill on the command line', () => {
           name: 'unreachable API',
           args: range,
           env: { SERVICE_API_BASE_URL: `http://127.0.0.1:${port}` },
-          code: 1,
+          code: 3,
           line: new RegExp(`cannot reach the API of connection "default" at http://127.0.0.1:${port}`),
         },
         {
           name: 'wrong token',
           args: range,
           env: { SERVICE_API_TOKEN: 'not-the-token-0000' },
-          code: 1,
+          code: 2,
           line: /rejected the token of connection "default" \(401 invalid_service_token\)/,
         },
       ];

@@ -1,12 +1,13 @@
 /**
  * `punchline backfill --from D --to D [--resources ...] [--company CNPJ] [--connection NAME] [--force]`
- * (docs/operations.md "Backfill"): arguments are checked before any work (exit 2); the warehouse, the API
- * and the token are checked before anything is queued (exit 1); then every window is
- * synced with a progress bar on a TTY or plain lines otherwise, and a summary is printed.
- * Exit 0 only when every job succeeded.
+ * (docs/operations.md "Backfill"): arguments are checked before any work (exit 2); Redis, the warehouse,
+ * the API and the token are checked before anything is queued (exit 2 or 3, docs/operations.md
+ * "Exit codes"); then every window is synced with a progress bar on a TTY or plain lines
+ * otherwise, and a summary is printed. Exit 0 only when every job succeeded, else 1.
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
+import { assertRedisReachable } from '../ops/services.js';
 import { JOBS } from '../../jobs/index.js';
 import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
 import type { BackfillSummary } from '../sync/backfill.js';
@@ -34,6 +35,7 @@ export async function backfillCommand(ctx: CommandContext, opts: BackfillArgs): 
     import('../sync/progress.js'),
     import('../sync/runtime.js'),
   ]);
+  await assertRedisReachable(ctx.config.redisUrl);
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
   const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
   try {

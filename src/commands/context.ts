@@ -18,6 +18,4 @@ export interface CommandContext {
 }
 
 export { UsageError } from '../util/usage-error.js';
-
-/** Exit codes of the CLI. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+export { EXIT, type ExitCode } from './exit-codes.js';

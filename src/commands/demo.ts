@@ -68,6 +68,7 @@ async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<
       throw new DemoError(
         `WAREHOUSE_SCHEMA ${schema} already holds data synced from connection "${rows[0]!.connection}"; ` +
           'run the demo in a schema of its own, e.g. WAREHOUSE_SCHEMA=demo QUEUE_PREFIX=demo npm run demo',
+        'demo_schema_in_use',
       );
     }
   } finally {
@@ -127,6 +128,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   if (!(await isPortFree(config.opsPort))) {
     throw new DemoError(
       `OPS_PORT ${config.opsPort} is in use (is another punchline worker or demo running? stop it or set OPS_PORT to a free port)`,
+      'ops_port_in_use',
     );
   }
 

@@ -1,15 +1,17 @@
 /**
  * `punchline push <kind> --file F [--apply] [--report R] [--files-dir D] [--connection NAME]`
  * (docs/push.md): arguments and every row of the file are checked before any request
- * (a bad argument or an unusable file exits 2); then the warehouse and the connection
- * are checked (exit 1 when they fail); then what exists is checked and, with
- * `--apply`, the rest is written and the sync of what was created is queued. Exit 0
- * only when every row was created or skipped, 3 when some were not (see the report).
+ * (a bad argument or an unusable file exits 2); then Redis, the warehouse and the
+ * connection are checked (2 or 3 when they fail, docs/operations.md "Exit codes"); then
+ * what exists is checked and, with `--apply`, the rest is written and the sync of what
+ * was created is queued. Exit 0 only when every row was created or skipped, 1 when some
+ * were not (see the report).
  */
-import type { CommandContext } from './context.js';
+import { EXIT, type CommandContext } from './context.js';
 import { JOBS } from '../../jobs/index.js';
+import { assertRedisReachable } from '../ops/services.js';
 import { parsePushArgs, type PushArgs } from '../push/args.js';
-import { exitCodeOf } from '../push/outcomes.js';
+import { allRowsDone } from '../push/outcomes.js';
 import { summaryLines, writeReport } from '../push/report.js';
 
 /** Runs `punchline push`. */
@@ -25,6 +27,7 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
   ]);
   // Every row is read and checked locally before anything is asked of the API.
   const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes, filesDir: options.filesDir });
+  await assertRedisReachable(ctx.config.redisUrl);
 
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
   try {
@@ -42,7 +45,7 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
       await writeReport(options.report, run.result);
       ctx.out.write(`report written to ${options.report}\n`);
     }
-    return exitCodeOf(run.result.rows);
+    return allRowsDone(run.result.rows) ? EXIT.ok : EXIT.failed;
   } finally {
     await rt.close();
   }

@@ -1,8 +1,10 @@
 /**
  * `punchline status` (docs/operations.md): queue counts, failing jobs with their last error,
- * per company × resource the last successful sync and its age (stale ones flagged), open
- * rejected records, schema drift and companies read in a doubtful time zone.
- * `--json` prints the same report for scripts.
+ * per company × resource the last successful sync and its age (stale ones flagged; summed
+ * per resource with the worst companies when there are many), open rejected records,
+ * schema drift and companies read in a doubtful time zone. `--json` prints the same
+ * report, whole, for scripts; `--check` makes the exit code say whether all is well, for
+ * cron and probes (docs/operations.md "Exit codes").
  */
 import pg from 'pg';
 import { UsageError, EXIT, type CommandContext } from './context.js';
@@ -15,6 +17,7 @@ import { collectStatus } from '../ops/status-report.js';
 import { listenForConnectionErrors } from '../warehouse/db.js';
 import { formatStatus } from '../ops/status-format.js';
 import { zonesFromConfig } from '../ops/time-zone-report.js';
+import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline status`. */
 export interface StatusOptions {
@@ -22,6 +25,10 @@ export interface StatusOptions {
   json?: boolean;
   /** `--stale-after <minutes>`: one threshold for every resource instead of the defaults. */
   staleAfter?: string;
+  /** `--check`: exit 1 when data is stale, a job failed for good or a connection is paused. */
+  check?: boolean;
+  /** `--all`: one line per company × resource however many there are. */
+  all?: boolean;
 }
 
 /** `punchline status`. */
@@ -51,8 +58,14 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
       ...(names.length > 0 ? { pausedConnections: () => pauses.paused(names) } : {}),
       zonesInUse: zonesFromConfig(config),
     });
-    ctx.out.write(opts.json ? `${JSON.stringify(report, null, 2)}\n` : formatStatus(report));
-    return EXIT.ok;
+    ctx.out.write(
+      opts.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : formatStatus(report, opts.all ? { maxFreshnessLines: Number.POSITIVE_INFINITY, worstCompanies: Number.POSITIVE_INFINITY } : {}),
+    );
+    // What could be read is shown first; without the warehouse's tables nothing can be judged.
+    if (report.freshness === null) throw new WarehouseNotMigratedError(config.warehouseSchema);
+    return opts.check && !report.check.ok ? EXIT.failed : EXIT.ok;
   } finally {
     await queues.close();
     await redis.quit().catch(() => redis.disconnect());

@@ -2,8 +2,8 @@
  * `punchline verify [--from D] [--to D] [--company CNPJ] [--json]` (docs/operations.md
  * "Verifying the warehouse"): runs the reconciliation checks inside the warehouse now,
  * records their outcome in `quality_checks`, prints a short table (or every row with
- * `--json`) and exits 1 when a check fails. Warnings do not fail it. Arguments are
- * checked before any work (exit 2).
+ * `--json`) and exits 1 when a check fails. Warnings do not fail it. Bad arguments and
+ * an unmigrated warehouse exit 2 (docs/operations.md "Exit codes").
  */
 import { availableParallelism } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
@@ -15,6 +15,7 @@ import { openCheckPool } from '../quality/check-pool.js';
 import { runQualityChecks } from '../quality/run-checks.js';
 import { qualitySettingsFromConfig } from '../quality/settings.js';
 import type { QualityScope } from '../quality/checks.js';
+import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline verify` as commander gives them. */
 export interface VerifyArgs {
@@ -50,7 +51,7 @@ export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Prom
     try {
       ({ findings } = await runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), { concurrency }));
     } catch (err) {
-      if (isMissingRelation(err)) throw new UsageError(`the warehouse ${config.warehouseSchema} has no quality_checks table yet (run punchline migrate)`);
+      if (isMissingRelation(err)) throw new WarehouseNotMigratedError(config.warehouseSchema, { cause: err });
       throw err;
     }
     const durationMs = Date.now() - started;

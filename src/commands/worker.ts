@@ -10,6 +10,7 @@ import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { JOBS } from '../../jobs/index.js';
 import { setOpsEventSink } from '../ops/events.js';
+import { assertRedisReachable } from '../ops/services.js';
 import { zonesFromConfig } from '../ops/time-zone-report.js';
 import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { healingFor } from '../sync/job-guard.js';
@@ -52,6 +53,7 @@ async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Prom
 export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Promise<number> {
   const { config, logger } = ctx;
   selectConnections(config); // no connection configured → ConfigError, exit 2
+  await assertRedisReachable(config.redisUrl); // else the queues would wait for it without a word
   const rt = await openRuntime({ config, logger, processors: JOBS });
   let ops: { url: string; close(): Promise<void> } | undefined;
   let pool: ReturnType<typeof startWorkers> | undefined;

@@ -20,10 +20,18 @@ export const DEMO_SEED = 'punchline';
  */
 export const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
 
-/** A problem with the demo's own arguments or its external emulator. */
+/** Codes of {@link DemoError}: each says which class of exit code it gets (docs/operations.md "Exit codes"). */
+export type DemoErrorCode = 'demo_failed' | 'not_an_emulator' | 'emulator_unreachable' | 'demo_schema_in_use' | 'ops_port_in_use';
+
+/** A problem with the demo's own arguments, its environment or its external emulator. */
 export class DemoError extends Error {
   override readonly name = 'DemoError';
-  readonly code = 'demo_failed';
+  constructor(
+    message: string,
+    readonly code: DemoErrorCode = 'demo_failed',
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -91,7 +99,7 @@ export async function fetchEmulatorHeadquarters(
       const list = (await res.json()) as { token?: unknown; is_headquarter?: unknown }[];
       const hq = Array.isArray(list) ? list.find((c) => c.is_headquarter === true) : undefined;
       if (!hq || typeof hq.token !== 'string') {
-        throw new DemoError(`${url} does not look like a punchline emulator (no headquarters in /__emulator/companies)`);
+        throw new DemoError(`${url} does not look like a punchline emulator (no headquarters in /__emulator/companies)`, 'not_an_emulator');
       }
       return { token: hq.token, companies: list.length };
     } catch (err) {
@@ -99,7 +107,10 @@ export async function fetchEmulatorHeadquarters(
       last = (err as Error).message;
     }
     if (Date.now() >= deadline) {
-      throw new DemoError(`the emulator at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (${last}); start it with \`punchline emulator\``);
+      throw new DemoError(
+        `the emulator at ${url} did not answer within ${Math.round(timeoutMs / 1000)} s (${last}); start it with \`punchline emulator\``,
+        'emulator_unreachable',
+      );
     }
     await sleep(1000);
   }

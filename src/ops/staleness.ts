@@ -36,6 +36,30 @@ export function staleAfterSeconds(resource: string, overrideSeconds?: number): n
   return (DEFAULT_STALE_AFTER_SECONDS as Record<string, number>)[resource] ?? UNKNOWN_RESOURCE_STALE_AFTER;
 }
 
+/** How old a company × resource is against its threshold: the colours of the status page and the counts of `punchline status`. */
+export const FRESHNESS_STATES = ['fresh', 'aging', 'stale', 'never'] as const;
+/** One of {@link FRESHNESS_STATES}: `never` is never synced while another company has the resource (stale too). */
+export type FreshnessState = (typeof FRESHNESS_STATES)[number];
+
+/** Margin before the stale threshold within which a resource is aging at the latest. */
+const AGING_MARGIN = 4 * HOUR;
+
+/**
+ * Age in seconds after which a resource of stale threshold `staleAfter` is aging: half-way
+ * to stale, but not earlier than four hours before it, so that a nightly resource is
+ * aging once a night's run is missed, not every afternoon.
+ */
+export function agingAfterSeconds(staleAfter: number): number {
+  return Math.max(Math.floor(staleAfter / 2), staleAfter - AGING_MARGIN);
+}
+
+/** The state of an entry of age `age` (null: never synced) against its stale threshold. */
+export function freshnessState(age: number | null, staleAfter: number): FreshnessState {
+  if (age === null) return 'never';
+  if (age > staleAfter) return 'stale';
+  return age > agingAfterSeconds(staleAfter) ? 'aging' : 'fresh';
+}
+
 /**
  * Parses `--stale-after <minutes>` into seconds; throws a RangeError naming the option
  * when it is not a positive whole number.

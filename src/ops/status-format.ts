@@ -1,12 +1,24 @@
 /**
  * The human-readable `punchline status`: plain-text tables (queues, failing jobs,
- * freshness with stale entries flagged, then the quality checks that ran, open rejected
- * records, schema drift and time-zone warnings when there are any). Pure: a report in,
- * text out.
+ * freshness with stale entries flagged — summed per resource, with the worst companies,
+ * when there are many — then the quality checks that ran, open rejected records, schema
+ * drift and time-zone warnings when there are any). Pure: a report in, text out.
  */
+import { companiesWorstFirst, freshnessByResource } from './freshness-summary.js';
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
-import type { StatusReport } from './status-report.js';
+import type { FreshnessEntry, StatusReport } from './status-report.js';
 import type { DriftEntry } from './drift-report.js';
+
+/** Options of {@link formatStatus}. */
+export interface StatusFormatOptions {
+  /** Most company × resource lines printed one by one; past it, counts per resource and the worst companies (default 40). */
+  readonly maxFreshnessLines?: number;
+  /** Companies listed worst first in that summary, and most time-zone warnings listed (default 10). */
+  readonly worstCompanies?: number;
+}
+
+/** Default of {@link StatusFormatOptions.maxFreshnessLines}: about three companies' worth. */
+export const MAX_FRESHNESS_LINES = 40;
 
 /** States always shown as columns; the others only when some queue has such jobs. */
 const CORE_STATES: readonly QueueState[] = ['waiting', 'active', 'delayed', 'failed', 'completed'];
@@ -44,8 +56,73 @@ export function renderTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
 }
 
+/** The `STALE (older than …)` or `aging` flag of an entry. */
+function flagOf(f: FreshnessEntry): string {
+  if (f.state === 'never') return 'STALE (never synced)';
+  if (f.stale) return `STALE (older than ${formatAge(f.staleAfterSeconds)})`;
+  return f.state === 'aging' ? 'aging' : '';
+}
+
+/** One line per company × resource. */
+function freshnessTable(entries: readonly FreshnessEntry[]): string {
+  return renderTable(
+    ['company', 'resource', 'last success', 'age', ''],
+    entries.map((f) => [
+      f.company,
+      f.resource,
+      f.lastSuccessAt === null ? 'never' : formatInstant(f.lastSuccessAt),
+      f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
+      flagOf(f),
+    ]),
+    new Set([3]),
+  );
+}
+
+/** Counts per resource, then the companies with the oldest data. */
+function freshnessSummary(entries: readonly FreshnessEntry[], worstCompanies: number): string[] {
+  const companies = companiesWorstFirst(entries.filter((e) => e.company !== 'group'));
+  const out = [
+    `Freshness of ${companies.length} companies (last successful sync; per resource, how many are fresh, aging, stale or never synced)`,
+    renderTable(
+      ['resource', 'fresh', 'aging', 'stale', 'never', 'oldest'],
+      freshnessByResource(entries).map((r) => [
+        r.resource,
+        ...(['fresh', 'aging', 'stale', 'never'] as const).map((s) => String(r.counts[s])),
+        r.oldestAgeSeconds === null ? '-' : formatAge(r.oldestAgeSeconds),
+      ]),
+      new Set([1, 2, 3, 4, 5]),
+    ),
+  ];
+  const behind = companies.filter((c) => c.counts.fresh < c.entries.length);
+  if (behind.length === 0) {
+    out.push('', 'Every company is fresh.');
+    return out;
+  }
+  const shown = behind.slice(0, worstCompanies);
+  out.push(
+    '',
+    `Companies with the oldest data (${shown.length} of ${behind.length} not fresh, worst first; --all or --json lists every company and resource)`,
+    renderTable(
+      ['company', 'stale', 'aging', 'worst resource', 'last success', 'age', ''],
+      shown.map((c) => [
+        c.company,
+        String(c.counts.stale + c.counts.never),
+        String(c.counts.aging),
+        c.worst.resource,
+        c.worst.lastSuccessAt === null ? 'never' : formatInstant(c.worst.lastSuccessAt),
+        c.worst.ageSeconds === null ? '-' : formatAge(c.worst.ageSeconds),
+        flagOf(c.worst),
+      ]),
+      new Set([1, 2, 5]),
+    ),
+  );
+  return out;
+}
+
 /** Formats the whole report for a terminal. */
-export function formatStatus(report: StatusReport): string {
+export function formatStatus(report: StatusReport, options: StatusFormatOptions = {}): string {
+  const maxLines = options.maxFreshnessLines ?? MAX_FRESHNESS_LINES;
+  const worstCompanies = options.worstCompanies ?? 10;
   const out: string[] = [];
   const paused = report.pausedConnections ?? [];
   if (paused.length > 0) {
@@ -96,27 +173,17 @@ export function formatStatus(report: StatusReport): string {
     out.push('Freshness: the warehouse has no sync_freshness view yet (run `punchline migrate`)');
   } else if (report.freshness.length === 0) {
     out.push('Freshness: nothing synced yet (run `punchline backfill` or start `punchline worker`)');
+  } else if (report.freshness.length > maxLines) {
+    out.push(...freshnessSummary(report.freshness, worstCompanies));
   } else {
     out.push('Freshness (last successful sync per company and resource)');
-    out.push(
-      renderTable(
-        ['company', 'resource', 'last success', 'age', ''],
-        report.freshness.map((f) => [
-          f.company,
-          f.resource,
-          f.lastSuccessAt === null ? 'never' : formatInstant(f.lastSuccessAt),
-          f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
-          f.stale ? `STALE (older than ${formatAge(f.staleAfterSeconds)})` : '',
-        ]),
-        new Set([3]),
-      ),
-    );
+    out.push(freshnessTable(report.freshness));
   }
 
-  out.push(...dataSections(report));
+  out.push(...dataSections(report, worstCompanies));
 
   out.push('');
-  const { stale, failed, retrying } = report.summary;
+  const { stale, aging, failed, retrying } = report.summary;
   const pausedNote = paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
   const open = (report.rejections ?? []).reduce((n, r) => n + r.open, 0);
   const zones = new Set((report.timeZoneWarnings ?? []).map((w) => w.company)).size;
@@ -129,9 +196,12 @@ export function formatStatus(report: StatusReport): string {
   out.push(
     (stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
       ? report.freshness?.length
-        ? 'All fresh, no failing jobs.'
+        ? aging > 0
+          ? `Nothing stale, ${aging} aging, no failing jobs.`
+          : 'All fresh, no failing jobs.'
         : 'No failing jobs.'
-      : `${pausedNote}${stale} stale, ${failed} failed, ${retrying} retrying.`) + (dataNote.length > 0 ? ` ${dataNote.join(', ')}.` : ''),
+      : `${pausedNote}${stale} stale, ${aging > 0 ? `${aging} aging, ` : ''}${failed} failed, ${retrying} retrying.`) +
+      (dataNote.length > 0 ? ` ${dataNote.join(', ')}.` : ''),
   );
   return `${out.join('\n')}\n`;
 }
@@ -143,8 +213,8 @@ const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
   cleaned_value: 'cleaned value',
 };
 
-/** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say). */
-function dataSections(report: StatusReport): string[] {
+/** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say; at most `maxZones` zone lines). */
+function dataSections(report: StatusReport, maxZones: number): string[] {
   const out: string[] = [];
   const quality = report.quality ?? [];
   if (quality.length > 0) {
@@ -222,9 +292,10 @@ function dataSections(report: StatusReport): string[] {
     out.push(
       renderTable(
         ['company', 'zip code', 'state', 'connection', 'zone in use', 'legal time'],
-        zones.map((z) => [z.company, z.zipCode, z.state, z.connection ?? '-', `${z.zone} (${z.offset})`, `${z.legalZone} (${z.legalOffset})`]),
+        zones.slice(0, maxZones).map((z) => [z.company, z.zipCode, z.state, z.connection ?? '-', `${z.zone} (${z.offset})`, `${z.legalZone} (${z.legalOffset})`]),
       ),
     );
+    if (zones.length > maxZones) out.push(`  … and ${zones.length - maxZones} more (--all or --json lists every one)`);
     const z = zones[0]!;
     out.push(`  Every date-time of such a company is stored off by the difference. If the CEP is right, set COMPANY_TIMEZONES=${z.company}=${z.legalZone}`);
     out.push('  (docs/configuration.md) and re-read its history with punchline backfill --force.');

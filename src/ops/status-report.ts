@@ -6,7 +6,7 @@
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
 import { ageSeconds, readFreshness, type FreshnessRow, type QueryablePool } from './freshness.js';
-import { staleAfterSeconds } from './staleness.js';
+import { freshnessState, staleAfterSeconds, type FreshnessState } from './staleness.js';
 import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
 import { readSchemaDrift, type DriftEntry } from './drift-report.js';
 import { readTimeZoneWarnings, type TimeZoneWarning, type ZonesInUse } from './time-zone-report.js';
@@ -48,6 +48,8 @@ export interface FreshnessEntry {
   readonly staleAfterSeconds: number;
   /** Never synced, or older than the threshold. */
   readonly stale: boolean;
+  /** `fresh`, `aging` (close to the threshold), `stale` or `never` (docs/operations.md "punchline status"). */
+  readonly state: FreshnessState;
 }
 
 /** An API connection paused because the API rejected its token (src/sync/connection-pause.ts). */
@@ -74,8 +76,10 @@ export interface StatusReport {
   readonly failing: readonly FailingJob[];
   /** Freshness per company × resource, or null when the warehouse is not migrated. */
   readonly freshness: readonly FreshnessEntry[] | null;
-  /** Stale entries, failed jobs (all queues) and jobs waiting to retry after a failure (first 1000 delayed per queue). */
-  readonly summary: { readonly stale: number; readonly failed: number; readonly retrying: number };
+  /** Stale entries (never synced included), aging ones, failed jobs (all queues) and jobs waiting to retry after a failure (first 1000 delayed per queue). */
+  readonly summary: { readonly stale: number; readonly aging: number; readonly failed: number; readonly retrying: number };
+  /** What `status --check` judges: ok when nothing is stale, no job failed and no connection is paused; else each problem in words. */
+  readonly check: { readonly ok: boolean; readonly problems: readonly string[] };
   /** Connections paused after a 401 (present when the configuration names connections). */
   readonly pausedConnections?: readonly PausedConnection[];
   /** Open rejected records per resource and endpoint; null when the warehouse is not migrated. */
@@ -161,15 +165,17 @@ export function buildFreshnessEntries(
   return keys.map(([company, resource]) => {
     const threshold = staleAfterSeconds(resource, overrideSeconds);
     const row = byKey.get(`${company}\u0000${resource}`);
-    if (!row) return { company, resource, lastSuccessAt: null, ageSeconds: null, staleAfterSeconds: threshold, stale: true };
+    if (!row) return { company, resource, lastSuccessAt: null, ageSeconds: null, staleAfterSeconds: threshold, stale: true, state: 'never' };
     const age = ageSeconds(row.lastSuccessAt, now);
+    const state = freshnessState(age, threshold);
     return {
       company,
       resource,
       lastSuccessAt: row.lastSuccessAt.toISOString(),
       ageSeconds: age,
       staleAfterSeconds: threshold,
-      stale: age > threshold,
+      stale: state === 'stale',
+      state,
     };
   });
 }
@@ -190,6 +196,24 @@ export function freshnessEntriesOf(
     now,
     overrideSeconds,
   );
+}
+
+/**
+ * The verdict of `status --check` (pure): stale data, a job failed for good, a paused
+ * connection each make it fail. Jobs waiting to retry do not: they may yet succeed, and
+ * fail for good when they do not.
+ */
+export function checkOf(
+  summary: Pick<StatusReport['summary'], 'stale' | 'failed'>,
+  paused: readonly Pick<PausedConnection, 'connection' | 'code'>[],
+): StatusReport['check'] {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const problems = [
+    ...(summary.stale > 0 ? [`${plural(summary.stale, 'company × resource', 'company × resource pairs')} stale`] : []),
+    ...(summary.failed > 0 ? [`${plural(summary.failed, 'job', 'jobs')} failed`] : []),
+    ...paused.map((p) => `connection "${p.connection}" paused (${p.code})`),
+  ];
+  return { ok: problems.length === 0, problems };
 }
 
 /** Gathers the status report. */
@@ -217,16 +241,19 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const failing = allFailing.slice(0, limit);
   const freshness = freshnessEntriesOf(rows, now, sources.staleAfterSeconds);
+  const summary = {
+    stale: freshness?.filter((f) => f.stale).length ?? 0,
+    aging: freshness?.filter((f) => f.state === 'aging').length ?? 0,
+    failed: queues.reduce((n, q) => n + q.counts.failed, 0),
+    retrying: allFailing.filter((f) => f.state === 'retrying').length,
+  };
   return {
     generatedAt: now.toISOString(),
     queues,
     failing,
     freshness,
-    summary: {
-      stale: freshness?.filter((f) => f.stale).length ?? 0,
-      failed: queues.reduce((n, q) => n + q.counts.failed, 0),
-      retrying: allFailing.filter((f) => f.state === 'retrying').length,
-    },
+    summary,
+    check: checkOf(summary, paused ?? []),
     ...(paused ? { pausedConnections: paused } : {}),
     rejections,
     schemaDrift,

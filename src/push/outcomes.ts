@@ -1,6 +1,6 @@
 /**
- * What becomes of each input row of `punchline push`: exactly one outcome, and the
- * exit code they add up to (docs/push.md "Outcomes and exit codes").
+ * What becomes of each input row of `punchline push`: exactly one outcome, and whether
+ * they add up to a push that did everything (docs/push.md "Outcomes and exit codes").
  */
 
 /**
@@ -43,19 +43,8 @@ export function countOutcomes(rows: readonly RowResult[]): OutcomeCounts {
   return counts;
 }
 
-/**
- * Exit codes of `punchline push` besides the CLI's own (0 ok, 1 the push could not
- * run, 2 usage or input file error before any work).
- */
-export const PUSH_EXIT = {
-  /** Every row was created or skipped (a plan: would be created or skipped). */
-  ok: 0,
-  /** At least one row was invalid, refused or failed; the others were handled. */
-  rowsNotDone: 3,
-} as const;
-
-/** The exit code of a finished push. */
-export function exitCodeOf(rows: readonly RowResult[]): number {
+/** True when every row was created or skipped (a plan: would be created or skipped): the push exits 0, else 1. */
+export function allRowsDone(rows: readonly RowResult[]): boolean {
   const done = new Set<Outcome>(['created', 'would_create', 'skipped']);
-  return rows.every((r) => done.has(r.outcome)) ? PUSH_EXIT.ok : PUSH_EXIT.rowsNotDone;
+  return rows.every((r) => done.has(r.outcome));
 }

@@ -3,13 +3,14 @@
  * line and nothing partial is loaded: the warehouse is migrated, and each connection's
  * API answers and accepts its token (one cheap call: the group walk).
  */
-import { ApiError, AuthError, NetworkError, TimeoutError } from '../api/errors.js';
+import { ApiError, AuthError, NetworkError, TimeoutError, TransientApiError } from '../api/errors.js';
 import { assertMigrationsCurrent } from '../warehouse/migration-status.js';
 import type { ConnectionClient } from './api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from './errors.js';
 import { walkGroup, type GroupWalk } from './group-walk.js';
 import type { Queryable } from './run-records.js';
 import { quoteIdent } from '../warehouse/db.js';
+import { WarehouseError, WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Attempts of the preflight call: enough to ride out one transient failure, few enough to fail fast. */
 const PREFLIGHT_ATTEMPTS = 3;
@@ -22,13 +23,8 @@ export async function checkWarehouse(db: Queryable, schema: string): Promise<voi
     await db.query(`select 1 from ${quoteIdent(schema)}.sync_windows limit 1`);
   } catch (err) {
     const e = err as Error & { code?: string };
-    if (e.code === '42P01' || e.code === '3F000') {
-      throw new PermanentSyncError(
-        'warehouse_not_migrated',
-        `the warehouse schema "${schema}" is not migrated (run punchline migrate first)`,
-      );
-    }
-    throw new PermanentSyncError('warehouse_unreachable', `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`);
+    if (e.code === '42P01' || e.code === '3F000') throw new WarehouseNotMigratedError(schema, { cause: err });
+    throw new WarehouseError('warehouse_unreachable', `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`, { cause: err });
   }
   await assertMigrationsCurrent(db, schema);
 }
@@ -49,7 +45,9 @@ export async function checkConnection(c: ConnectionClient, timeoutMs = PREFLIGHT
       );
     }
     if (err instanceof ApiError) {
-      throw new PermanentSyncError(err.code, `connection "${name}": the API failed the group walk: ${err.message}`, {
+      // A transient failure that outlasted the attempts (5xx, 429...) says "try later"; the rest is the API's verdict.
+      const code = err instanceof TransientApiError ? 'api_unavailable' : err.code;
+      throw new PermanentSyncError(code, `connection "${name}": the API failed the group walk: ${err.message}`, {
         cause: err,
       });
     }

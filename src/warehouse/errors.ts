@@ -56,3 +56,14 @@ export class PrivacyError extends WarehouseError {
     super(code, message, options);
   }
 }
+
+/**
+ * The warehouse schema lacks the tables a command needs: `punchline migrate` has not run
+ * on it (docs/operations.md "Exit codes": the command cannot start, exit 2).
+ */
+export class WarehouseNotMigratedError extends WarehouseError {
+  override readonly name = 'WarehouseNotMigratedError';
+  constructor(schema: string, options?: { cause?: unknown }) {
+    super('warehouse_not_migrated', `the warehouse schema "${schema}" is not migrated (run punchline migrate first)`, options);
+  }
+}
