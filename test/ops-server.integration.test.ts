@@ -155,6 +155,56 @@ describe('/healthz', () => {
   });
 });
 
+describe('/status and /status.json', () => {
+  it('answer 503 with the reason, and no password, when Postgres is down', async () => {
+    const port = await unusedPort();
+    const url = new URL(TEST_DATABASE_URL);
+    url.port = String(port);
+    url.password = 'status-secret-password';
+    if (url.username === '') url.username = 'punchline';
+    const deadPool = new pg.Pool({ connectionString: url.toString(), connectionTimeoutMillis: 500 });
+    const down = await startOpsServer({ port: 0, host: '127.0.0.1', queues: [], redisUrl: TEST_REDIS_URL, pool: deadPool, schema, statusTimeoutMs: 2000 });
+    try {
+      for (const path of ['/status', '/status.json']) {
+        const res = await fetch(`${down.url}${path}`);
+        expect(res.status, path).toBe(503);
+        const text = await res.text();
+        expect(text, path).toMatch(/^status unavailable: .*(ECONNREFUSED|did not answer)/);
+        expect(text, path).not.toContain('status-secret-password');
+      }
+    } finally {
+      await down.close();
+      await deadPool.end();
+    }
+  });
+
+  it('show the report to whoever reaches the port without an operator credential, and only to the operator with one', async () => {
+    const open = await fetch(`${server.url}/status.json`);
+    expect(open.status).toBe(200);
+    expect(((await open.json()) as { queues: unknown[] }).queues).toHaveLength(1);
+    const token = 'status-operator-token-0123';
+    const guarded = await startOpsServer({ port: 0, queues: [], redisUrl: TEST_REDIS_URL, pool, schema, dashboardCredential: { user: 'operator', token } });
+    try {
+      for (const path of ['/status', '/status.json', '/status.json?x=1', '/STATUS']) {
+        const res = await fetch(`${guarded.url}${path}`);
+        expect(res.status, path).toBe(path === '/STATUS' ? 404 : 401);
+        if (res.status === 401) expect(res.headers.get('www-authenticate'), path).toMatch(/^Basic realm=/);
+        await res.body?.cancel();
+      }
+      const basic = `Basic ${Buffer.from(`operator:${token}`).toString('base64')}`;
+      for (const authorization of [`Bearer ${token}`, basic]) {
+        const res = await fetch(`${guarded.url}/status`, { headers: { authorization } });
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('<title>punchline status</title>');
+      }
+      const wrong = await fetch(`${guarded.url}/status.json`, { headers: { authorization: 'Bearer not-the-token-000000' } });
+      expect(wrong.status).toBe(401);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('/metrics', () => {
   it('serves what the process recorded: API requests, jobs, rows', async () => {
     recordApiRequest({ connection: 'c1', endpoint: 'point/getFromPeriod', status: 200, durationMs: 120, bytes: 5000 });

@@ -78,7 +78,7 @@ beforeAll(async () => {
   pool = await connectPostgres();
   redis = await connectRedis();
   await migrate(TEST_DATABASE_URL, schema);
-  queues = openQueues(loadConfig(env));
+  queues = openQueues(loadConfig(env), redis);
   pauses = new ConnectionPauses({ redis, prefix, recheckMs: 180_000 });
   await succeeded(null, 'companies', 20);
   for (const company of [A, B]) {

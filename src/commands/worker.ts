@@ -1,6 +1,6 @@
 /**
  * `punchline worker` (docs/operations.md "Worker"): processes sync jobs, registers the incremental
- * schedules, serves the ops HTTP port (dashboard, /metrics, /healthz), and stops
+ * schedules, serves the ops HTTP port (dashboard, /status, /metrics, /healthz), and stops
  * gracefully on SIGTERM/SIGINT: it takes no new job and lets the active ones finish
  * (a second signal abandons them to another worker's stalled check).
  */
@@ -85,6 +85,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         schema: rt.warehouse.schema,
         logger,
         connections: () => healingFor(rt).pauses.health(config.connections.map((c) => c.name)),
+        pausedConnections: () => healingFor(rt).pauses.paused(config.connections.map((c) => c.name)),
         zonesInUse: zonesFromConfig(config),
       });
     }

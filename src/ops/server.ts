@@ -1,12 +1,13 @@
 /**
  * The worker's ops HTTP server (docs/operations.md "The ops HTTP port", `OPS_PORT`): the bull-board
- * dashboard of every queue at `/dashboard`, Prometheus metrics at `/metrics` and a
+ * dashboard of every queue at `/dashboard`, the report of `punchline status` as a page at
+ * `/status` and as JSON at `/status.json`, Prometheus metrics at `/metrics` and a
  * Redis + Postgres (+ API connections) health check at `/healthz`. It binds loopback
  * unless told otherwise, and its dashboard only reads unless an operator credential is
  * configured, which then guards every route of the board (dashboard-access.ts);
  * docs/operations.md "Threat model" has the rest.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -15,14 +16,27 @@ import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
 import { dashboardRouteKind, decideDashboardAccess } from './dashboard-access.js';
-import { checkHealth, type ConnectionHealth, type QueryableDb } from './health.js';
+import { checkHealth, safeReason, type ConnectionHealth, type QueryableDb } from './health.js';
 import { createRedisProbe } from './redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
+import { collectStatus, type PausedConnection, type StatusQueue, type StatusReport } from './status-report.js';
+import { renderStatusPage } from './status-page.js';
+import { withTimeout } from './timeout.js';
 import type { ZonesInUse } from './time-zone-report.js';
 import type { QueryablePool } from './freshness.js';
 
 /** Where the dashboard is mounted. */
 export const DASHBOARD_PATH = '/dashboard';
+/** The status page, and the same report as JSON. */
+export const STATUS_PATH = '/status';
+/** The report of the status page as JSON (`punchline status --json`). */
+export const STATUS_JSON_PATH = '/status.json';
+
+/**
+ * What the status page may load: nothing but itself (its style is inline, it has no
+ * script), so it works offline and nothing it shows can pull anything in.
+ */
+const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The ops port is taken by another process. */
 export class OpsPortInUseError extends Error {
@@ -39,8 +53,8 @@ export interface OpsServerOptions {
   readonly port: number;
   /** Address to bind (default `127.0.0.1`; a container sets `0.0.0.0` through OPS_HOST). */
   readonly host?: string;
-  /** Every BullMQ queue to show on the dashboard and count in `/metrics`. */
-  readonly queues: readonly Queue[];
+  /** Every BullMQ queue to show on the dashboard, count in `/metrics` and report on `/status`. */
+  readonly queues: readonly (Queue & StatusQueue)[];
   /** Redis URL that `/healthz` pings (a dedicated connection is opened). */
   readonly redisUrl: string;
   /** Warehouse pool: `/healthz` runs `select 1`, `/metrics` reads `sync_freshness`. */
@@ -59,8 +73,12 @@ export interface OpsServerOptions {
   readonly now?: () => Date;
   /** States of the worker's API connections, shown by `/healthz` (a paused one makes it `degraded`). */
   readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
-  /** The zones the sync uses per company, for the time-zone gauge of `/metrics` (none without). */
+  /** The zones the sync uses per company, for the time-zone gauge of `/metrics` and the warnings of `/status` (none without). */
   readonly zonesInUse?: ZonesInUse;
+  /** The connections paused after a 401, for `/status`. */
+  readonly pausedConnections?: () => Promise<readonly PausedConnection[]>;
+  /** Deadline of gathering the `/status` report in milliseconds (default 10 000). */
+  readonly statusTimeoutMs?: number;
 }
 
 /** A running ops server. */
@@ -141,6 +159,52 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     return reply.header('content-type', registry.contentType).send(body);
   });
 
+  const readStatus = () =>
+    withTimeout(
+      collectStatus({
+        queues: options.queues,
+        pool: options.pool,
+        schema: options.schema,
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.pausedConnections ? { pausedConnections: options.pausedConnections } : {}),
+        ...(options.zonesInUse ? { zonesInUse: options.zonesInUse } : {}),
+      }),
+      options.statusTimeoutMs ?? 10_000,
+      'the status report',
+    );
+  // Both show failure reasons of jobs, so they follow the board's rule for reads (only the
+  // operator once a credential is set), and answer 503 with the reason (no secret, no
+  // stack) when Redis or Postgres cannot be read.
+  const statusRoute =
+    (type: string, render: (report: StatusReport) => string, headers: Readonly<Record<string, string>> = {}) =>
+    async (req: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('cache-control', 'no-store');
+      const decision = decideDashboardAccess(
+        { kind: 'read', authorization: req.headers.authorization, origin: req.headers.origin, host: req.headers.host },
+        options.dashboardCredential,
+      );
+      if (!decision.allow) {
+        if (decision.challenge) void reply.header('www-authenticate', decision.challenge);
+        options.logger?.warn({ method: req.method, route: req.routeOptions.url, status: decision.status }, 'status request refused');
+        return reply.code(decision.status).send({ error: decision.reason });
+      }
+      try {
+        const body = render(await readStatus());
+        return await reply.headers({ ...headers, 'content-type': type }).send(body);
+      } catch (err) {
+        const reason = safeReason((err as Error)?.message || String(err), secrets);
+        options.logger?.warn({ reason }, 'status report failed');
+        return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`status unavailable: ${reason}\n`);
+      }
+    };
+  app.get(
+    STATUS_PATH,
+    statusRoute('text/html; charset=utf-8', (report) => renderStatusPage(report, { dashboardPath: DASHBOARD_PATH, jsonPath: STATUS_JSON_PATH }), {
+      'content-security-policy': STATUS_PAGE_CSP,
+    }),
+  );
+  app.get(STATUS_JSON_PATH, statusRoute('application/json; charset=utf-8', (report) => `${JSON.stringify(report, null, 2)}\n`));
+
   app.get('/healthz', async (_req, reply) => {
     const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, secrets, connections: options.connections });
     if (report.status !== 'ok') options.logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
@@ -162,7 +226,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   const url = opsBaseUrl(host, port);
   options.logger?.info(
     { url, host, dashboard: readOnlyMode ? 'read-only' : 'operator credential required for writes' },
-    'ops server listening (dashboard, /metrics, /healthz)',
+    'ops server listening (dashboard, /status, /metrics, /healthz)',
   );
 
   return {

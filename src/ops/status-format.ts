@@ -207,7 +207,7 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
 }
 
 /** How each kind of schema drift reads. */
-const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
+export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
   new_value: 'new value',
   unknown_field: 'unknown field',
   cleaned_value: 'cleaned value',
