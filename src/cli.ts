@@ -40,15 +40,24 @@ async function execute(action: Action): Promise<void> {
     if (err instanceof ConfigError) fail(err.message, EXIT.usage);
     throw err;
   }
+  // docs/operations.md "Tracing": only with OTEL_EXPORTER_OTLP_ENDPOINT is anything of OpenTelemetry loaded.
+  const tracing = ctx.config.tracing
+    ? await (await import('./ops/tracing.js')).startTracing(ctx.config.tracing, { logger: ctx.logger })
+    : undefined;
+  let failure: { message: string; code: number } | undefined;
   try {
     process.exitCode = await action(ctx);
   } catch (err) {
     const code = exitCodeOf(err);
     const e = err as Error & { code?: string };
-    if (code === EXIT.usage && (e.code === 'usage' || e.code === 'config_invalid')) fail(e.message, code);
-    ctx.logger.debug({ err }, 'command failed');
-    fail(`${e.message}${e.code && !e.message.includes(e.code) ? ` [${e.code}]` : ''}`, code);
+    // A bad argument or setting is said as it is; anything else with its code, for searching the docs.
+    const plain = e.code === 'usage' || e.code === 'config_invalid';
+    if (!plain) ctx.logger.debug({ err }, 'command failed');
+    failure = { message: plain ? e.message : `${e.message}${e.code && !e.message.includes(e.code) ? ` [${e.code}]` : ''}`, code };
+  } finally {
+    await tracing?.shutdown();
   }
+  if (failure) fail(failure.message, failure.code);
 }
 
 /** Builds the commander program with every command (migrate, backfill, push, worker, status, verify, forget, pseudonyms, emulator, demo). */

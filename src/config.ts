@@ -65,6 +65,16 @@ export interface DashboardCredential {
   readonly token: string;
 }
 
+/** Optional tracing (docs/operations.md "Tracing"): where the spans of jobs, API requests and loads go. */
+export interface TracingSettings {
+  /** OTLP/HTTP endpoint of a collector, e.g. `http://collector:4318`; spans go to its `/v1/traces`. */
+  readonly endpoint: string;
+  /** Headers of every export, e.g. a hosted collector's API key (secrets: never logged). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `service.name` of the spans. */
+  readonly serviceName: string;
+}
+
 /** Tables that grow with every run and are trimmed by the nightly schedule (src/ops/retention.ts). */
 export const RETAINED_TABLES = ['sync_runs', 'rejected_records', 'quality_checks'] as const;
 
@@ -91,6 +101,8 @@ export interface Config {
   readonly dashboardCredential?: DashboardCredential;
   /** Webhook that receives alerts (a secret: its path is often the key); absent = no notifications. */
   readonly notifyWebhookUrl?: string;
+  /** Tracing of jobs, API requests and loads; absent (the default) = off, nothing of the SDK loaded. */
+  readonly tracing?: TracingSettings;
   /** Days of history kept in tables that grow with every run, by table (0 = keep forever). */
   readonly retentionDays: Readonly<Record<RetainedTable, number>>;
   /** Store attachment and audit-photo bytes, not only their hashes. */
@@ -312,6 +324,13 @@ const envSchema = z.object({
   WAREHOUSE_RETRY_MAX_MS: intFrom('WAREHOUSE_RETRY_MAX_MS', 100, 600_000).default(15_000),
   COMPANY_TIMEZONES: z.string().trim().optional(),
   SYNC_LOOKBACK_DAYS: intFrom('SYNC_LOOKBACK_DAYS', 7, 366).default(35),
+  OTEL_EXPORTER_OTLP_ENDPOINT: urlFrom('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']).optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().trim().optional(),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .trim()
+    .regex(/^[\x21-\x7e]{1,128}$/, { message: 'OTEL_SERVICE_NAME must be 1-128 printable characters without spaces' })
+    .default('punchline'),
 });
 
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
@@ -359,7 +378,7 @@ const fileSchema = z.object({
 export const FILE_VARIABLES = ['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY'] as const;
 
 /** Variables whose value is never echoed in an error, not even in part. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY']);
+const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY', 'OTEL_EXPORTER_OTLP_HEADERS']);
 
 /** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
 function readSecretFile(what: string, path: string, holds: string): string {
@@ -403,6 +422,32 @@ function firstIssue(error: z.ZodError, where: string): string {
   const issue = error.issues[0]!;
   const path = issue.path.join('.');
   return `${where}${path ? ` ${path}` : ''}: ${issue.message}`;
+}
+
+/**
+ * Parses OTEL_EXPORTER_OTLP_HEADERS, `key=value` pairs separated by commas with the values
+ * percent-encoded (the OpenTelemetry convention). An error names the bad pair by its
+ * position only: the values are credentials.
+ */
+export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (text === undefined) return out;
+  text.split(',').forEach((pair, i) => {
+    if (pair.trim() === '') return;
+    const at = pair.indexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+      throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS: pair ${i + 1} is not key=value with a header name as key (e.g. api-key=secret,x-team=data)`);
+    }
+    let value: string;
+    try {
+      value = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS: the value of pair ${i + 1} (${key}) is not valid percent-encoding`);
+    }
+    out[key.toLowerCase()] = value;
+  });
+  return out;
 }
 
 /** Environment variables as a plain record (the subset of `process.env` we read). */
@@ -537,6 +582,15 @@ export function loadConfig(env: Env = process.env): Config {
       ? { dashboardCredential: Object.freeze({ user: e.OPS_DASHBOARD_USER, token: e.OPS_DASHBOARD_TOKEN }) }
       : {}),
     ...(e.NOTIFY_WEBHOOK_URL !== undefined ? { notifyWebhookUrl: e.NOTIFY_WEBHOOK_URL } : {}),
+    ...(e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined
+      ? {
+          tracing: Object.freeze({
+            endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
+            headers: Object.freeze(parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS)),
+            serviceName: e.OTEL_SERVICE_NAME,
+          }),
+        }
+      : {}),
     retentionDays: Object.freeze({
       sync_runs: e.SYNC_RUNS_RETENTION_DAYS,
       rejected_records: e.REJECTED_RECORDS_RETENTION_DAYS,
@@ -604,7 +658,8 @@ export function companyTimezone(connection: Pick<Connection, 'timezone' | 'compa
 
 /**
  * Every secret of `config` that must never reach a log line: API tokens, the passwords
- * of the warehouse and Redis URLs, the dashboard token and the webhook URL.
+ * of the warehouse and Redis URLs, the dashboard token, the webhook URL and the tracing
+ * collector's headers and password.
  */
 export function configSecrets(config: Config): string[] {
   return [
@@ -616,5 +671,7 @@ export function configSecrets(config: Config): string[] {
     // The webhook URL as configured and as URL parsing prints it (a trailing slash added).
     config.notifyWebhookUrl ?? '',
     config.notifyWebhookUrl ? new URL(config.notifyWebhookUrl).href : '',
+    ...Object.values(config.tracing?.headers ?? {}),
+    config.tracing ? passwordOf(config.tracing.endpoint) : '',
   ].filter((s) => s !== '');
 }

@@ -501,3 +501,35 @@ describe('SYNC_LOOKBACK_DAYS', () => {
     expect(errorOf({ SYNC_LOOKBACK_DAYS: '3' })).toBe('SYNC_LOOKBACK_DAYS must be a whole number from 7 to 366 (got "3")');
   });
 });
+
+describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
+  it('is off unless the endpoint is set, whatever the other OTEL variables say', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'x=1', OTEL_SERVICE_NAME: 'etl' }).tracing).toBeUndefined();
+  });
+
+  it('reads the endpoint without its trailing slash, the headers percent-decoded, and the service name', () => {
+    const c = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.example:4318/',
+      OTEL_EXPORTER_OTLP_HEADERS: 'X-Api-Key=abc%3D%3D, x-team = data ,',
+      OTEL_SERVICE_NAME: 'punchline-prod',
+    });
+    expect(c.tracing).toEqual({ endpoint: 'https://collector.example:4318', headers: { 'x-api-key': 'abc==', 'x-team': 'data' }, serviceName: 'punchline-prod' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).tracing).toEqual({ endpoint: 'http://localhost:4318', headers: {}, serviceName: 'punchline' });
+  });
+
+  it('refuses a bad endpoint, header or service name in one line that never shows a header value', () => {
+    expect(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT/);
+    const pair = errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318', OTEL_EXPORTER_OTLP_HEADERS: 'good=1,top-secret-value' });
+    expect(pair).toBe('OTEL_EXPORTER_OTLP_HEADERS: pair 2 is not key=value with a header name as key (e.g. api-key=secret,x-team=data)');
+    const encoding = errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=%E0%A4%A-secret' });
+    expect(encoding).toMatch(/pair 1 \(api-key\) is not valid percent-encoding/);
+    expect(encoding).not.toContain('secret');
+    expect(errorOf({ OTEL_SERVICE_NAME: 'two words' })).toMatch(/^OTEL_SERVICE_NAME must be/);
+  });
+
+  it('keeps the header values and the endpoint password among the secrets never logged', () => {
+    const c = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:collector-pass@collector.example', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=header-secret' });
+    expect(configSecrets(c)).toEqual(expect.arrayContaining(['header-secret', 'collector-pass']));
+  });
+});

@@ -66,7 +66,7 @@ describe('environment variables in the docs', () => {
 
   it.each(PAGES)('%s names no variable that does not exist', (path) => {
     const known = new Set([...read_, ...TOOL_VARIABLES, ...constants]);
-    const prefixes = /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST)_[A-Z0-9_]+$/;
+    const prefixes = /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST|OTEL)_[A-Z0-9_]+$/;
     const named = [...read(path).matchAll(/`([A-Z][A-Z0-9_]*)(?:=[^`]*)?`/g)].map((m) => m[1]!).filter((v) => prefixes.test(v));
     expect([...new Set(named.filter((v) => !known.has(v)))]).toEqual([]);
   });

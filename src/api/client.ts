@@ -31,6 +31,7 @@ import { buildMultipart, buildQuery, scopeParams, type Attachment, type Params, 
 import { DEFAULT_BACKOFF, backoffDelay, parseRetryAfter, retryReason, type BackoffOptions } from './retry.js';
 import { openAttempt, sendAttempt, type AttemptResponse, type OpenResponse } from './transport.js';
 import { validateEnvelope, validatePart } from './validate.js';
+import { startSpan, tracingOn, type OpenSpan } from '../util/tracing.js';
 import type {
   Absence,
   AbsenceAttachment,
@@ -137,6 +138,8 @@ export class ApiClient {
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #random: () => number;
   readonly #now: () => number;
+  /** Scheme, host and port of the API, for the spans of its requests. */
+  readonly #server: { readonly scheme: string; readonly address: string; readonly port: number };
 
   constructor(options: ClientOptions) {
     let url: URL;
@@ -149,6 +152,7 @@ export class ApiClient {
     if (!options.token) throw new TypeError('ApiClient: token is empty (set SERVICE_API_TOKEN)');
     this.#token = options.token;
     this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#server = { scheme: url.protocol.slice(0, -1), address: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
     this.#timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
     this.#bodyIdleTimeoutMs = options.bodyIdleTimeoutMs ?? this.#timeoutMs;
     this.#answerDeadlineMs = options.answerDeadlineMs ?? DEFAULTS.answerDeadlineMs;
@@ -532,6 +536,7 @@ export class ApiClient {
     const started = performance.now();
     this.#hook('onRequest', { endpoint, method: 'GET', attempt });
     opts.onAttempt?.();
+    const span = this.#requestSpan(endpoint, 'GET', path, attempt);
     let response: OpenResponse;
     try {
       response = await openAttempt(
@@ -543,9 +548,11 @@ export class ApiClient {
       );
     } catch (err) {
       this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
+      span?.end(err);
       release();
       throw err;
     }
+    span?.set({ 'http.response.status_code': response.status });
     if (response.status < 200 || response.status > 299) {
       try {
         const chunks: Buffer[] = [];
@@ -553,6 +560,7 @@ export class ApiClient {
         throw await this.#errorOf(endpoint, 'GET', response.status, response.headers, Buffer.concat(chunks), started, bytes, attempt);
       } catch (err) {
         if (!(err instanceof ApiError && err.status === response.status)) this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
+        span?.end(err);
         throw err;
       } finally {
         response.destroy();
@@ -570,6 +578,8 @@ export class ApiClient {
         } else {
           this.#reportFailure(endpoint, 'GET', err, started, bytes, attempt);
         }
+        span?.set({ 'http.response.body.size': bytes });
+        span?.end(err);
         response.destroy();
         release();
       },
@@ -593,6 +603,7 @@ export class ApiClient {
     const started = performance.now();
     this.#hook('onRequest', { endpoint, method, attempt });
     opts.onAttempt?.();
+    const span = this.#requestSpan(endpoint, method, path, attempt);
     try {
       const response = await sendAttempt(
         this.#pool,
@@ -600,13 +611,16 @@ export class ApiClient {
         (s) => this.#scrub(s),
         (n) => (bytes = n),
       );
+      span?.set({ 'http.response.status_code': response.status, 'http.response.body.size': bytes });
       if (response.status >= 200 && response.status <= 299) {
         this.#hook('onResponse', { endpoint, method, status: response.status, durationMs: performance.now() - started, bytes, attempt });
+        span?.end();
         return response;
       }
       throw await this.#errorOf(endpoint, method, response.status, response.headers, response.body, started, bytes, attempt);
     } catch (err) {
       this.#reportFailure(endpoint, method, err, started, bytes, attempt);
+      span?.end(err);
       throw err;
     } finally {
       release();
@@ -649,6 +663,25 @@ export class ApiClient {
     else if (err.code === 'response_too_large' || err.code === 'response_not_json' || err.code === 'answer_too_large') status = err.status;
     else return;
     this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: err.code });
+  }
+
+  /**
+   * The span of one HTTP attempt when tracing is on (docs/operations.md "Tracing"), under
+   * OpenTelemetry's HTTP client names: method, server, and the path without its query,
+   * which may name CPFs; never a header, so never the token.
+   */
+  #requestSpan(endpoint: EndpointName, method: HttpMethod, path: string, attempt: number): OpenSpan | undefined {
+    if (!tracingOn()) return undefined;
+    const urlPath = path.split('?', 1)[0]!;
+    return startSpan(`${method} ${urlPath}`, 'client', {
+      'http.request.method': method,
+      'url.scheme': this.#server.scheme,
+      'url.path': urlPath,
+      'server.address': this.#server.address,
+      'server.port': this.#server.port,
+      'http.request.resend_count': attempt > 1 ? attempt - 1 : undefined,
+      'punchline.endpoint': endpoint,
+    });
   }
 
   #scrub(text: string): string {

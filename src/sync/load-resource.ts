@@ -32,6 +32,7 @@ import { stageName } from '../warehouse/staging.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import type { Removal } from './job-data.js';
 import { publishLoadSpan } from './loader-timing.js';
+import { withSpan, type SpanAttributes } from '../util/tracing.js';
 import { flushDrift } from './drift-log.js';
 import { recordCleanedValues, recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';
@@ -104,6 +105,39 @@ type Element = { index: number; ok: true; value: unknown; raw: unknown } | { ind
  * back-off, before anything is removed.
  */
 export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
+  // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
+  return withSpan(`load ${req.name}`, 'internal', loadSpanAttributes(req), async (span) => {
+    const result = await loadGuarded(ctx, req, signal);
+    span?.set(loadResultAttributes(result));
+    return result;
+  });
+}
+
+/** The attributes of a load's span (pure): what it loads, never a row. */
+export function loadSpanAttributes(req: Pick<LoadRequest, 'connection' | 'name' | 'company' | 'window'>): SpanAttributes {
+  return {
+    'punchline.connection': req.connection,
+    'punchline.resource': req.name,
+    'punchline.company': req.company,
+    'punchline.window.start': req.window?.from,
+    'punchline.window.end': req.window?.to,
+  };
+}
+
+/** The counts of a finished load as span attributes (pure). */
+export function loadResultAttributes(result: LoadResult): SpanAttributes {
+  const sum = (key: 'received' | 'inserted' | 'updated' | 'deleted') => Object.values(result.tables).reduce((n, t) => n + t[key], 0);
+  return {
+    'punchline.rows.received': sum('received'),
+    'punchline.rows.inserted': sum('inserted'),
+    'punchline.rows.updated': sum('updated'),
+    'punchline.rows.deleted': sum('deleted'),
+    'punchline.rejected': result.rejected,
+  };
+}
+
+/** {@link loadResource} without its span: one load, read again once when a direct copy met a key. */
+async function loadGuarded(ctx: EngineContext, req: LoadRequest, signal: AbortSignal | undefined): Promise<LoadResult> {
   const seen = req.seenRemovals ?? [];
   // The same rows of the same table, not only as many.
   const agrees: RemovalGuard = (removal) =>

@@ -1,11 +1,13 @@
 /**
  * Timing of the warehouse work of a load — each COPY batch into staging and each merge —
  * published on a `node:diagnostics_channel` so a profiler or the benchmark (bench/) can
- * tell how long the sync spends writing. Nothing is published, and nothing but a
- * subscriber check is done, while nobody listens.
+ * tell how long the sync spends writing, and traced as a database span when tracing is
+ * on (docs/operations.md "Tracing"). Nothing is published or traced, and nothing but two
+ * checks is done, while nobody listens.
  */
 import { channel } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
+import { startSpan, tracingOn, type OpenSpan } from '../util/tracing.js';
 
 /** Name of the channel every span is published on when it ends. */
 export const LOADER_TIMING_CHANNEL = 'punchline:warehouse-load';
@@ -24,14 +26,36 @@ export interface LoaderTiming {
 
 const timings = channel(LOADER_TIMING_CHANNEL);
 
-/** Publishes the span of `work` (started now) when it settles; returns `work` unchanged. */
+/**
+ * The database span of `loader` (`copy:<table>` → `COPY <table>`, `merge:<table>` →
+ * `MERGE <table>`), under OpenTelemetry's database names; the table is all it says of
+ * the data.
+ */
+function databaseSpan(loader: string): OpenSpan | undefined {
+  const at = loader.indexOf(':');
+  const operation = (at < 0 ? loader : loader.slice(0, at)).toUpperCase();
+  const table = at < 0 ? undefined : loader.slice(at + 1);
+  return startSpan(table ? `${operation} ${table}` : operation, 'client', {
+    'db.system': 'postgresql',
+    'db.system.name': 'postgresql',
+    'db.operation.name': operation,
+    'db.collection.name': table,
+  });
+}
+
+/** Publishes (and traces) the span of `work` (started now) when it settles; returns `work` unchanged. */
 export function publishLoadSpan<T>(loader: string, work: Promise<T>): Promise<T> {
-  if (!timings.hasSubscribers) return work;
+  const traced = tracingOn();
+  if (!timings.hasSubscribers && !traced) return work;
+  const span = traced ? databaseSpan(loader) : undefined;
   const startMs = performance.now();
-  const end = (ok: boolean) => timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok } satisfies LoaderTiming);
+  const end = (err?: unknown) => {
+    span?.end(err);
+    if (timings.hasSubscribers) timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok: err === undefined } satisfies LoaderTiming);
+  };
   work.then(
-    () => end(true),
-    () => end(false),
+    () => end(),
+    (err: unknown) => end(err ?? new Error('load step failed')),
   );
   return work;
 }

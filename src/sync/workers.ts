@@ -13,6 +13,7 @@ import { createRedis, isConnectionError } from './redis.js';
 import { guardJob } from './job-guard.js';
 import { jobLogger } from './job-log.js';
 import { runSyncJob } from './run-job.js';
+import { traceJob } from './job-span.js';
 import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
 
@@ -44,12 +45,15 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
     // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
+    // Each job is a span when tracing is on (job-span.ts).
     const run =
       name === 'schedules'
         ? (job: Job, token?: string) =>
-            guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true })
+            traceJob(job, () =>
+              guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true }),
+            )
         : (job: Job, token?: string, signal?: AbortSignal) =>
-            guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) }));
+            traceJob(job, () => guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) })));
     // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
     const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
       try {
