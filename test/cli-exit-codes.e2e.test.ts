@@ -6,13 +6,13 @@
  * not answer; each with one line on stderr.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../src/commands/exit-codes.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
+import { freePort } from './ops-harness.js';
 import { dropSchema, uniqueName } from './support/isolation.js';
 
 const TODAY = '2026-06-10';
@@ -21,15 +21,6 @@ const dir = mkdtempSync(join(tmpdir(), 'punchline-exit-'));
 let h: Harness;
 let closed: number;
 const unmigrated = uniqueName('exit_unmigrated');
-
-/** A local port nobody listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /** One way of running a command and the exit code it must give. */
 interface Case {
@@ -61,7 +52,7 @@ async function expectCodes(cases: readonly Case[]): Promise<void> {
 
 beforeAll(async () => {
   h = await startHarness('exitcodes', { today: TODAY });
-  closed = await closedPort();
+  closed = await freePort();
 }, 120_000);
 
 afterAll(async () => {

@@ -6,7 +6,6 @@
  * `--json`'s `check`; a job waiting to retry does not fail it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Worker } from 'bullmq';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { openQueues, type SyncQueues } from '../src/sync/queues.js';
@@ -15,6 +14,7 @@ import { migrate } from '../src/warehouse/migrate.js';
 import type { StatusReport } from '../src/ops/status-report.js';
 import { loadConfig } from '../src/config.js';
 import { runPunchline } from './sync-harness.js';
+import { failJobs } from './support/fail-jobs.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, connectPostgres, connectRedis, dropQueuePrefix, dropSchema, uniqueName } from './support/isolation.js';
 
 const schema = uniqueName('status_check');
@@ -51,27 +51,6 @@ async function succeeded(company: string | null, resource: string, minutesAgo: n
      values ($1, 'default', $2, $3, 'succeeded', 1, now() - make_interval(mins => $4 + 1), now() - make_interval(mins => $4))`,
     [`${resource}.default.${company ?? 'group'}`, resource, company, minutesAgo],
   );
-}
-
-/** Runs a processor that throws over the sync queue until `n` jobs have failed once. */
-async function failJobs(n: number): Promise<void> {
-  const connection = redis.duplicate({ maxRetriesPerRequest: null });
-  let failures = 0;
-  let done!: () => void;
-  const all = new Promise<void>((r) => (done = r));
-  const worker = new Worker(
-    queues.sync.name,
-    async () => {
-      throw new Error('the API answered 500');
-    },
-    { connection, prefix },
-  );
-  worker.on('failed', () => {
-    if (++failures === n) done();
-  });
-  await all;
-  await worker.close();
-  connection.disconnect();
 }
 
 beforeAll(async () => {
@@ -123,12 +102,12 @@ describe('punchline status --check', () => {
   it('does not fail for a job waiting to retry, and exits 1 once a job failed for good', async () => {
     const data = { connection: 'default', resource: 'punches', company: A, from: '2025-01-01', to: '2025-01-31' };
     await queues.sync.add('punches', data, { jobId: 'punches-retrying', attempts: 3, backoff: { type: 'fixed', delay: 600_000 } });
-    await failJobs(1);
+    await failJobs(redis, queues.sync, prefix, 1);
     const retrying = await check();
     expect({ code: retrying.code, summary: retrying.summary }).toEqual({ code: 0, summary: '0 stale, 0 failed, 1 retrying.' });
 
     await queues.sync.add('punches', { ...data, from: '2025-02-01', to: '2025-02-28' }, { jobId: 'punches-failed', attempts: 1 });
-    await failJobs(1);
+    await failJobs(redis, queues.sync, prefix, 1);
     const failed = await check();
     expect(failed.code).toBe(1);
     expect(failed.summary).toBe('0 stale, 1 failed, 1 retrying.');

@@ -5,7 +5,6 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Worker, type Queue } from 'bullmq';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
@@ -23,6 +22,7 @@ import {
   dropSchema,
   uniqueName,
 } from './support/isolation.js';
+import { failJobs } from './support/fail-jobs.js';
 
 const schema = uniqueName('ops_status');
 const prefix = uniqueName('ops_status');
@@ -57,27 +57,6 @@ async function runStatus(opts: { json?: boolean; staleAfter?: string }, cfg = co
   return { code, out };
 }
 
-/** Runs one processor over `queue` until `n` jobs have failed once each. */
-async function failJobs(queue: Queue, n: number): Promise<void> {
-  const connection = redis.duplicate({ maxRetriesPerRequest: null });
-  let failures = 0;
-  let done!: () => void;
-  const all = new Promise<void>((r) => (done = r));
-  const worker = new Worker(
-    queue.name,
-    async (job) => {
-      throw new Error(`ServerError: the API answered 500 for ${job.data.resource}`);
-    },
-    { connection, prefix },
-  );
-  worker.on('failed', () => {
-    if (++failures === n) done();
-  });
-  await all;
-  await worker.close();
-  connection.disconnect();
-}
-
 beforeAll(async () => {
   pool = await connectPostgres();
   redis = await connectRedis();
@@ -106,7 +85,7 @@ beforeAll(async () => {
     { connection: 'default', resource: 'tardiness', company: A, from: '2025-02-01', to: '2025-02-28' },
     { jobId: 'tardiness-retry', attempts: 3, backoff: { type: 'fixed', delay: 600_000 } },
   );
-  await failJobs(queues.sync, 2);
+  await failJobs(redis, queues.sync, prefix, 2);
   await queues.followups.add('absence_attachments', { resource: 'absence_attachments' }, { delay: 600_000 });
 });
 
