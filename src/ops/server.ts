@@ -193,7 +193,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
         return await reply.headers({ ...headers, 'content-type': type }).send(body);
       } catch (err) {
         const reason = safeReason((err as Error)?.message || String(err), secrets);
-        options.logger?.warn({ reason }, 'status report failed');
+        options.logger?.warn({ err }, 'status report failed');
         return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`status unavailable: ${reason}\n`);
       }
     };
