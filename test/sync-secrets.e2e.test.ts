@@ -48,11 +48,11 @@ describe('the secrets of the configuration', () => {
     const backfill = (args: string[]) => runPunchline(['backfill', '--no-progress', ...args], env);
     const month = ['--from', '2026-09-01', '--to', '2026-09-30'];
 
-    // A revoked token: the preflight refuses.
+    // A revoked token: the preflight refuses (a configuration to fix: exit 2, docs/operations.md "Exit codes").
     h.emulator.revokeToken(hq.cnpj);
     const refused = await backfill(month);
     h.emulator.restoreToken(hq.cnpj);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/rejected the token/);
 
     // A sync with a day the API refuses for good: one job fails, with its error and stack in Redis and sync_runs.
@@ -74,9 +74,10 @@ describe('the secrets of the configuration', () => {
     const status = await runPunchline(['status'], env);
     const statusJson = await runPunchline(['status', '--json'], env);
     outputs.push(status.stdout, status.stderr, statusJson.stdout, statusJson.stderr);
-    for (const path of ['/healthz', '/metrics', '/dashboard/api/queues?activeQueue=sync&status=failed&page=1&jobsPerPage=50', '/dashboard/api/queues?activeQueue=sync&status=delayed&page=1']) {
+    for (const path of ['/healthz', '/metrics', '/status', '/status.json', '/dashboard/api/queues?activeQueue=sync&status=failed&page=1&jobsPerPage=50', '/dashboard/api/queues?activeQueue=sync&status=delayed&page=1']) {
       outputs.push(await (await fetch(`${ops}${path}`)).text());
     }
+    expect(outputs.at(-3)).toMatch(/"pausedConnections": \[\s*\{\s*"connection": "default"/);
     h.emulator.restoreToken(hq.cnpj);
     await waitUntil('the paused job to complete', async () => (await rt.queues.sync.getJobState('secrets-paused')) === 'completed', 60_000);
 
