@@ -88,9 +88,9 @@ describe('the demo banner', () => {
     expect(text).not.toContain('s3cret');
   });
 
-  it('shows three example queries over the analyst views', () => {
-    expect(DEMO_QUERIES).toHaveLength(3);
-    for (const view of ['daily_attendance', 'monthly_hours', 'sync_freshness']) expect(text).toContain(`from ${view}`);
+  it('shows example queries over the analyst views and the marts', () => {
+    expect(DEMO_QUERIES).toHaveLength(4);
+    for (const view of ['daily_attendance', 'monthly_hours', 'monthly_headcount', 'sync_freshness']) expect(text).toContain(`from ${view}`);
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * What `punchline demo` prints once everything runs: where to look (dashboard, metrics,
- * the emulator, psql) and three queries that show the data. Pure.
+ * the emulator, psql) and a few queries that show the data. Pure.
  */
 
 /** Inputs of {@link formatDemoBanner}. */
@@ -19,7 +19,7 @@ export interface DemoBannerInput {
   readonly cli: string;
 }
 
-/** Three queries over the analyst views (sql/008_views.sql). */
+/** Queries over the analyst views and marts (docs/warehouse.md). */
 export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
   {
     title: 'attendance of the last 7 days',
@@ -30,11 +30,17 @@ export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
       '  from daily_attendance group by work_date order by work_date desc limit 7;',
   },
   {
-    title: 'hours worked and overtime per company and month',
+    title: 'hours worked and overtime (all bands) per department at the time and month',
     sql:
-      'select company_cnpj, month, round(sum(worked_time_hours)) as worked_hours,\n' +
-      '       round(sum(over_time_1_hours + over_time_2_hours)) as overtime_hours\n' +
-      '  from monthly_hours group by company_cnpj, month order by company_cnpj, month;',
+      'select month, department, round(sum(worked_time_hours)) as worked_hours,\n' +
+      '       round(sum(over_time_total_hours)) as overtime_hours\n' +
+      '  from monthly_hours group by month, department order by month, department;',
+  },
+  {
+    title: 'headcount, hires, leavers and turnover per company, department and month',
+    sql:
+      'select company_cnpj, month, department, headcount_last_day, hires, leavers, turnover_rate\n' +
+      '  from monthly_headcount order by company_cnpj, month, department;',
   },
   {
     title: 'how fresh each company and resource is',
@@ -69,7 +75,7 @@ export function formatDemoBanner(i: DemoBannerInput): string {
     `  Metrics     ${i.opsUrl}/metrics   (Prometheus)    Health: ${i.opsUrl}/healthz`,
     `  Emulator    ${i.emulatorUrl}   (Customer API v2 stand-in, ${i.companies} companies)`,
     `  Warehouse   ${psql}`,
-    `  Status      ${i.cli} status`,
+    `  Status      ${i.opsUrl}/status   or   ${i.cli} status`,
     '',
     'Try in psql:',
   ];
