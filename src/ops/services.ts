@@ -31,7 +31,7 @@ export const START_REDIS_HINT =
 /** How to start Postgres, for error messages (docker-compose.yml publishes its Postgres on 55432). */
 export const START_POSTGRES_HINT =
   'start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (Debian: apt-get install postgresql), ' +
-  'or `docker compose up -d postgres` and set DATABASE_URL=postgres://punchline:punchline@localhost:55432/punchline, or set DATABASE_URL';
+  'or `docker compose up -d postgres` and set DATABASE_URL=postgres://punchline:punchline-dev@localhost:55432/punchline, or set DATABASE_URL';
 
 /** Postgres SQLSTATE for "database does not exist". */
 export const PG_DATABASE_MISSING = '3D000';
