@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MachineInfo } from './machine.js';
 import type { BenchMode } from './options.js';
-import type { BaselineFigures, EndToEndFigures, RunFigures, SinkFigures, SourceFigures } from './results.js';
+import type { BaselineFigures, EndToEndFigures, JsonParseFigures, RunFigures, SinkFigures, SourceFigures } from './results.js';
 
 /** Commit of the baseline ("today" of the CPU targets). */
 export const BASELINE_COMMIT = 'fd14db9';
@@ -146,6 +146,21 @@ export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPg
   return e.postgresCpuS - (e.checksPgCpuS ?? 0) - (e.martsPgCpuS ?? 0);
 }
 
+/**
+ * The marts' upkeep plus the checks after each window, as a share of the backfill's
+ * Postgres CPU; null when either was not measured (results older than them).
+ */
+export function upkeepShare(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>): number | null {
+  if (e.checksPgCpuS === undefined || e.martsPgCpuS === undefined) return null;
+  return ratio(e.checksPgCpuS + e.martsPgCpuS, e.postgresCpuS);
+}
+
+/** CPU-seconds over bytes, in ns per byte; null when either is unknown. */
+export function nsPerByte(cpuS: number | null | undefined, bytes: number): number | null {
+  const r = ratio(cpuS, bytes);
+  return r === null ? null : r * 1e9;
+}
+
 /** Everything measured for one size at one concurrency, with the derived figures. */
 export function runFigures(input: {
   readonly collaborators: number;
@@ -154,6 +169,8 @@ export function runFigures(input: {
   readonly endToEnd: EndToEndFigures;
   readonly sink: Pick<SinkFigures, 'indexedPgCpuS'>;
   readonly baseline: BaselineFigures | null;
+  /** The plain `JSON.parse` of the size's bodies, when measured. */
+  readonly jsonParse?: Pick<JsonParseFigures, 'nsPerByte'>;
 }): RunFigures {
   const { source, endToEnd: e } = input;
   const rows = totalRows(e.rows);
@@ -171,6 +188,9 @@ export function runFigures(input: {
       loaderOverKeyedCopy: ratio(loaderPgCpuS(e), input.sink.indexedPgCpuS),
       workerCpuOverBaseline: ratio(perM.workerCpuS, base?.workerCpuPerMRows),
       postgresCpuOverBaseline: ratio(perM.postgresCpuS, base?.postgresCpuPerMRows),
+      upkeepOverPostgres: upkeepShare(e),
+      postgresOverKeyedCopy: ratio(e.postgresCpuS, input.sink.indexedPgCpuS),
+      workerOverJsonParse: ratio(nsPerByte(e.workerCpuS, source.bytes), input.jsonParse?.nsPerByte),
     },
   };
 }

@@ -1,8 +1,11 @@
 /**
  * One company size: start the emulator and warm its caches once; then for each
  * concurrency, fetch the workload (the source floor) and backfill the same range into a
- * fresh schema and queue prefix (end-to-end); COPY the rows the first backfill wrote (the
- * sink floors, once per size); and clean up.
+ * fresh schema and queue prefix (end-to-end), with `punchline verify`'s checks and the
+ * example questions of docs/warehouse.md timed on the first backfill's warehouse; parse
+ * the workload's bodies with a plain `JSON.parse` (the yardstick of the worker's CPU per
+ * byte); COPY the rows the first backfill wrote (the sink floors, once per size); and
+ * clean up.
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -12,11 +15,13 @@ import { runQualityChecks } from '../src/quality/run-checks.js';
 import { todayIn } from '../src/util/time.js';
 import { runBackfillProcess, type BackfillRun } from './backfill-process.js';
 import { startEmulatorProcess, type EmulatorProcess } from './emulator-process.js';
+import { timeExampleQuestions } from './example-questions.js';
 import { runFigures, totalRows } from './figures.js';
 import { cpuSecondsByName, systemCpu, systemCpuSince } from './proc-stats.js';
 import { spanTotals, type Span } from './intervals.js';
+import { jsonParsePass } from './json-parse-pass.js';
 import type { BenchOptions } from './options.js';
-import type { BaselineFigures, EndToEndFigures, SizeFigures, SourceFigures } from './results.js';
+import type { BaselineFigures, EndToEndFigures, QuestionFigures, SizeFigures, SourceFigures } from './results.js';
 import {
   createWarehouseSchema,
   dropScratch,
@@ -244,6 +249,7 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
     const measured: { concurrency: number; source: SourceFigures; endToEnd: EndToEndFigures }[] = [];
     let first: ScratchNames | undefined;
     let checksMs: number | undefined;
+    let questions: QuestionFigures[] | undefined;
     for (const concurrency of o.concurrency) {
       const source = await sourceFloor(emu, workload, concurrency, o, h);
       const names = scratchNames(size, concurrency);
@@ -266,6 +272,12 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
           await checks.close();
         }
         h.say(`  quality checks: ${s(checksMs)} (punchline verify over ${o.from}..${o.to})`);
+        // The analysts' first questions (docs/warehouse.md "Example questions") of the warehouse the backfill left.
+        questions = await timeExampleQuestions(h.pool, names.schema);
+        h.say(
+          `  example questions (ms of three runs · rows): ` +
+            questions.map((q) => `${q.name} ${q.runsMs.map((ms) => ms.toFixed(1)).join('/')}${q.timedOut ? ' (timed out)' : ''} · ${q.rows}`).join('; '),
+        );
       } else {
         const firstRows = totalRows(measured[0]!.endToEnd.rows);
         if (totalRows(e2e.rows) !== firstRows) {
@@ -275,6 +287,13 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
       }
       measured.push({ concurrency, source, endToEnd: e2e });
     }
+
+    // The yardstick of the worker's CPU per byte, kept out of every other figure: after the backfills, before the sink floors.
+    const jsonParse = await jsonParsePass(workload, { baseUrl: emu.url, token: emu.companies[0]!.token, concurrency: o.concurrency[0]!, rps: o.rps });
+    h.say(
+      `  JSON.parse:   ${jsonParse.requests} bodies, ${mib(jsonParse.bytes)}: ${jsonParse.cpuS.toFixed(2)} CPU-s in the parse calls, ` +
+        `${jsonParse.nsPerByte.toFixed(1)} ns/byte`,
+    );
 
     // Nothing else of the bench runs during the sink floors: the emulator is stopped, the backfills are over.
     await emu.stop();
@@ -292,7 +311,9 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
       plannedRequests: workload.length,
       plannedByEndpoint: countByEndpoint(workload),
       ...(checksMs === undefined ? {} : { checksMs }),
-      runs: measured.map((m) => runFigures({ ...m, collaborators: size, sink, baseline: h.baseline })),
+      ...(questions === undefined ? {} : { questions }),
+      jsonParse,
+      runs: measured.map((m) => runFigures({ ...m, collaborators: size, sink, baseline: h.baseline, jsonParse })),
       sink: {
         ms: sink.ms,
         pgCpuS: sink.pgCpuS,

@@ -114,6 +114,30 @@ export interface SinkFigures {
   >;
 }
 
+/** A plain `JSON.parse` of every body the windows need, each parse call timed in CPU (the bench process's). */
+export interface JsonParseFigures {
+  /** Requests fetched (the source floor's workload). */
+  readonly requests: number;
+  /** Their body bytes. */
+  readonly bytes: number;
+  /** CPU of the `JSON.parse` calls alone (`process.cpuUsage()` around each), s. */
+  readonly cpuS: number;
+  /** `cpuS` per byte, ns. */
+  readonly nsPerByte: number;
+}
+
+/** One example question of docs/warehouse.md, asked three times of a size's first warehouse. */
+export interface QuestionFigures {
+  /** Its name in the docs' marker. */
+  readonly name: string;
+  /** Wall time of each run, ms (query sent to last row received). */
+  readonly runsMs: readonly number[];
+  /** Rows it answered. */
+  readonly rows: number;
+  /** Set when a run was cancelled by the statement timeout (its time is then the timeout). */
+  readonly timedOut?: true;
+}
+
 /** CPU-seconds per million rows loaded. */
 export interface PerMillionRows {
   /** Worker (the backfill process), s per million rows; null when the probe did not report. */
@@ -134,6 +158,15 @@ export interface RunRatios {
   readonly workerCpuOverBaseline: number | null;
   /** Postgres CPU per million rows ÷ the baseline's at the same size (null: no baseline). */
   readonly postgresCpuOverBaseline: number | null;
+  /**
+   * The marts' upkeep plus the checks after each window ÷ the backfill's Postgres CPU
+   * (issue 23); null when either was not measured, absent in results older than it.
+   */
+  readonly upkeepOverPostgres?: number | null;
+  /** The backfill's whole Postgres CPU (loads, checks, marts) ÷ that of "COPY with keys, logged" of the same rows (issue 23). */
+  readonly postgresOverKeyedCopy?: number | null;
+  /** The worker's CPU per byte of answer ÷ that of a plain `JSON.parse` of the same bodies (issue 23). */
+  readonly workerOverJsonParse?: number | null;
 }
 
 /** One size at one concurrency: source floor and end-to-end. */
@@ -168,6 +201,10 @@ export interface SizeFigures {
   readonly sink: SinkFigures;
   /** The warehouse's quality checks over the first run's schema, ms (absent: not timed). */
   readonly checksMs?: number;
+  /** The example questions of docs/warehouse.md over the first run's schema (absent: not timed). */
+  readonly questions?: readonly QuestionFigures[];
+  /** A plain `JSON.parse` of the workload's bodies, after the backfills (absent: not measured). */
+  readonly jsonParse?: JsonParseFigures;
 }
 
 /** The figures of an earlier run the CPU targets are judged against. */

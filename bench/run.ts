@@ -12,7 +12,7 @@ import { describeMachine } from './machine.js';
 import { measureSize } from './measure-size.js';
 import { BenchUsageError, USAGE, parseBenchOptions } from './options.js';
 import { updateReadme } from './readme-table.js';
-import { baselineLine, markdownBlock, perSizeTable, summaryTable, targetLines } from './report.js';
+import { baselineLine, markdownBlock, perSizeTable, postgresCpuTable, questionsTable, summaryTable, targetLines, workerPerByteTable } from './report.js';
 import type { BenchResults, SizeFigures } from './results.js';
 import { connectRedis, connectWarehouse, openBenchDatabase } from './scratch-space.js';
 
@@ -75,11 +75,14 @@ async function main(): Promise<number> {
         baseline: typeof baseline === 'string' ? null : baseline,
       });
       sizes.push(f);
-      const x = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
+      const x = (r: number | null | undefined) => (r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}×`);
       for (const run of f.runs) {
+        const share = run.ratios.upkeepOverPostgres;
         say(
           `  c${run.concurrency} ratios: end-to-end ÷ source floor ${x(run.ratios.endToEndOverSource)}, ` +
-            `loader ÷ COPY with keys (Postgres CPU) ${x(run.ratios.loaderOverKeyedCopy)}, ` +
+            `loader ÷ COPY with keys (Postgres CPU) ${x(run.ratios.loaderOverKeyedCopy)}, whole backfill ÷ it ${x(run.ratios.postgresOverKeyedCopy)}, ` +
+            `marts + checks ÷ Postgres CPU ${share === null || share === undefined ? 'n/a' : `${(share * 100).toFixed(1)}%`}, ` +
+            `worker CPU per byte ÷ JSON.parse ${x(run.ratios.workerOverJsonParse)}, ` +
             `CPU per million rows ÷ baseline: worker ${x(run.ratios.workerCpuOverBaseline)}, Postgres ${x(run.ratios.postgresCpuOverBaseline)}`,
         );
       }
@@ -110,6 +113,15 @@ async function main(): Promise<number> {
     say('');
     for (const line of perSizeTable(results)) say(line);
     say('');
+    for (const line of postgresCpuTable(results)) say(line);
+    say('');
+    for (const line of workerPerByteTable(results)) say(line);
+    say('');
+    const questions = questionsTable(results);
+    if (questions.length > 0) {
+      for (const line of questions) say(line);
+      say('');
+    }
     for (const line of targetLines(results)) say(line);
 
     let jsonPath: string | undefined;

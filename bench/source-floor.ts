@@ -18,6 +18,13 @@ export interface SourceFloorOptions {
   readonly concurrency: number;
   /** Requests started in any sliding second. */
   readonly rps: number;
+  /**
+   * Given, each body is kept and handed to it whole once read (a pass that does something
+   * with the bodies); not given, the bodies are thrown away as they arrive (the floor).
+   */
+  readonly onBody?: (chunks: readonly Buffer[]) => void;
+  /** What the pass is called in its errors (default: the source floor). */
+  readonly pass?: string;
 }
 
 /** What one pass over the workload measured. */
@@ -56,7 +63,7 @@ class SlidingSecond {
   }
 }
 
-/** Fetches every request of `requests` once and discards the bodies. */
+/** Fetches every request of `requests` once and discards the bodies (or hands each to `o.onBody`). */
 export async function fetchAll(requests: readonly PlannedRequest[], o: SourceFloorOptions): Promise<SourceFloorResult> {
   const pool = new Pool(o.baseUrl, { connections: o.concurrency });
   const window = new SlidingSecond(o.rps);
@@ -70,8 +77,13 @@ export async function fetchAll(requests: readonly PlannedRequest[], o: SourceFlo
       await window.admit();
       const t0 = performance.now();
       const res = await pool.request({ method: 'GET', path: r.path, headers: { apiServiceToken: o.token } });
-      for await (const chunk of res.body) bytes += (chunk as Buffer).length;
-      if (res.statusCode !== 200) throw new SourceFloorError(`${r.endpoint} answered ${res.statusCode} during the source floor`);
+      const kept: Buffer[] = [];
+      for await (const chunk of res.body) {
+        bytes += (chunk as Buffer).length;
+        if (o.onBody) kept.push(chunk as Buffer);
+      }
+      if (res.statusCode !== 200) throw new SourceFloorError(`${r.endpoint} answered ${res.statusCode} during ${o.pass ?? 'the source floor'}`);
+      o.onBody?.(kept);
       slowestMs = Math.max(slowestMs, performance.now() - t0);
     }
   };

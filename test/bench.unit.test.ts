@@ -6,8 +6,19 @@ import { baselineFiles, baselineFrom, loadBaseline, perMillionRows, ratio, runFi
 import { spanTotals } from '../bench/intervals.js';
 import { BenchUsageError, DEFAULT_RESOURCES, parseBenchOptions } from '../bench/options.js';
 import { replaceBlock } from '../bench/readme-table.js';
-import { breakdownTable, evaluateTargets, markdownBlock, perSizeTable, summaryTable, targetLines } from '../bench/report.js';
-import type { BaselineFigures, BenchResults, EndToEndFigures, SizeFigures, SourceFigures } from '../bench/results.js';
+import {
+  breakdownTable,
+  evaluateTargets,
+  markdownBlock,
+  martSteps,
+  perSizeTable,
+  postgresCpuTable,
+  questionsTable,
+  summaryTable,
+  targetLines,
+  workerPerByteTable,
+} from '../bench/report.js';
+import type { BaselineFigures, BenchResults, EndToEndFigures, QuestionFigures, SizeFigures, SourceFigures } from '../bench/results.js';
 import { countByEndpoint, planWarmUp, planWorkload } from '../bench/workload.js';
 
 const HQ = '95643282000151';
@@ -279,7 +290,19 @@ const BASELINE: BaselineFigures = {
   bySize: { '1000': { rows: 400_000, workerCpuPerMRows: 40, postgresCpuPerMRows: 30 } },
 };
 
-function size(collaborators: number, runs: { c: number; wallMs: number; requests: number; peak: number; worker: number | null; pg: number }[], extra: Partial<SizeFigures> = {}): SizeFigures {
+/** One backfill of a test size: the issue 23 figures (checks, marts) only when given. */
+interface TestRun {
+  c: number;
+  wallMs: number;
+  requests: number;
+  peak: number;
+  worker: number | null;
+  pg: number;
+  checks?: number;
+  marts?: EndToEndFigures['martsBy'];
+}
+
+function size(collaborators: number, runs: TestRun[], extra: Partial<SizeFigures> = {}): SizeFigures {
   const sink = { ms: 500, pgCpuS: 0.6, indexedMs: 1500, indexedPgCpuS: 2, rows: 1_000_000, bytes: 2 ** 24, byTable: {} };
   return {
     collaborators,
@@ -293,9 +316,14 @@ function size(collaborators: number, runs: { c: number; wallMs: number; requests
         collaborators,
         concurrency: r.c,
         source: source(10_000, 100),
-        endToEnd: endToEnd({ wallMs: r.wallMs, requests: r.requests, peakRssMiB: r.peak, workerCpuS: r.worker, postgresCpuS: r.pg, rows: 1_000_000 }),
+        endToEnd: {
+          ...endToEnd({ wallMs: r.wallMs, requests: r.requests, peakRssMiB: r.peak, workerCpuS: r.worker, postgresCpuS: r.pg, rows: 1_000_000 }),
+          ...(r.checks === undefined ? {} : { checksPgCpuS: r.checks }),
+          ...(r.marts === undefined ? {} : { martsPgCpuS: Object.values(r.marts).reduce((n, m) => n + m.cpuS, 0), martsBy: r.marts }),
+        },
         sink,
         baseline: BASELINE,
+        ...(extra.jsonParse ? { jsonParse: extra.jsonParse } : {}),
       }),
     ),
     sink,
@@ -343,7 +371,7 @@ describe('runFigures', () => {
     });
     expect(withChecks.ratios.loaderOverKeyedCopy).toBeCloseTo((2.8 - 0.8) / 2);
     expect(withChecks.perMillionRows.postgresCpuS).toBeCloseTo(2.8);
-    expect(summaryTable(results([{ ...size(1000, []), runs: [withChecks] }], [4])).at(-1)).toContain('| 0.8 s | 2.0 s | 2.0 s | **1.00×** |');
+    expect(summaryTable(results([{ ...size(1000, []), runs: [withChecks] }], [4])).at(-1)).toContain('| 0.8 s | n/a | 2.0 s | 2.0 s | **1.00×** | 1.40× |');
   });
 
   it('has no baseline ratio for a size the baseline does not hold', () => {
@@ -365,16 +393,18 @@ describe('evaluateTargets', () => {
     ]),
   ]);
 
-  it('judges the six targets on every size and concurrency', () => {
+  it('judges the targets on every size and concurrency', () => {
     const v = evaluateTargets(good);
     expect(v.map((t) => [t.label, t.verdict])).toEqual([
       ['peak RSS ≤ 200 MiB at every size', 'met'],
       ['peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×', 'met'],
       ['requests made = requests the windows need, at every size', 'met'],
-      ['loader (Postgres CPU less the checks after windows) ≤ 1.5× COPY with keys, logged (Postgres CPU)', 'met'],
+      ["loader (Postgres CPU less the checks after windows and the marts' upkeep) ≤ 1.5× COPY with keys, logged (Postgres CPU)", 'met'],
       ['end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4 and 8', 'met'],
       ["worker CPU per million rows ≤ 0.5× fd14db9's", 'met'],
       ["Postgres CPU per million rows ≤ 0.5× fd14db9's", 'met'],
+      ["upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators", 'not measured'],
+      ['each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators', 'not measured'],
     ]);
     expect(v[0]!.figures).toHaveLength(4);
     // Growth compares the same concurrency: 190 ÷ 180 and 200 ÷ 190.
@@ -391,10 +421,12 @@ describe('evaluateTargets', () => {
       '- peak RSS ≤ 200 MiB at every size: 1,000: c4 150 MiB; 10,000: c4 210 MiB — MISSED at 10,000 c4',
       '- peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×: 10,000: c4 1.40× — MISSED at 10,000 c4',
       '- requests made = requests the windows need, at every size: 1,000: c4 100 = 100; 10,000: c4 104 ≠ 100 — MISSED at 10,000 c4',
-      '- loader (Postgres CPU less the checks after windows) ≤ 1.5× COPY with keys, logged (Postgres CPU): 1,000: c4 1.75×; 10,000: c4 1.40× — MISSED at 1,000 c4',
+      "- loader (Postgres CPU less the checks after windows and the marts' upkeep) ≤ 1.5× COPY with keys, logged (Postgres CPU): 1,000: c4 1.75×; 10,000: c4 1.40× — MISSED at 1,000 c4",
       '- end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4: 1,000: c4 1.60×; 10,000: c4 1.40× — MISSED at 1,000 c4',
       "- worker CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 25.0 s (0.63×); 10,000: c4 18.0 s (n/a) — MISSED at 1,000 c4",
       "- Postgres CPU per million rows ≤ 0.5× fd14db9's: 1,000: c4 3.5 s (0.12×); 10,000: c4 2.8 s (n/a) — met where measured (1 n/a)",
+      "- upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators: 1,000: c4 n/a; 10,000: c4 n/a — not measured",
+      '- each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators: 1,000: n/a; 10,000: n/a — not measured',
     ]);
   });
 
@@ -421,7 +453,7 @@ describe('report tables', () => {
     expect(t[0]).toContain('| worker CPU per M rows (÷ fd14db9) | Postgres CPU per M rows (÷ fd14db9) |');
     expect(t).toHaveLength(4);
     expect(t[2]).toBe(
-      '| 1,000 | 3 | 4 | 100 | 100 | 1,000,000 | 10.0 s | 14.0 s | **1.40×** | 180 MiB | 18.0 s (0.45×) | 2.8 s (0.09×) | n/a | 2.8 s | 2.0 s | **1.40×** |',
+      '| 1,000 | 3 | 4 | 100 | 100 | 1,000,000 | 10.0 s | 14.0 s | **1.40×** | 180 MiB | 18.0 s (0.45×) | 2.8 s (0.09×) | n/a | n/a | 2.8 s | 2.0 s | **1.40×** | 1.40× |',
     );
     expect(t[3]).toMatch(/^\| 1,000 \| 3 \| 8 \| 100 \| 101 \|/);
   });
@@ -463,5 +495,119 @@ describe('report tables', () => {
   it('says why the CPU figures are not compared when there is no baseline', () => {
     const none = { ...r, baseline: null, baselineNote: 'the baseline f.json was measured with range 2025-05-01..2025-05-15' };
     expect(markdownBlock(none, undefined)).toContain('CPU per million rows not compared: the baseline f.json was measured with range');
+  });
+});
+
+describe("issue 23's figures", () => {
+  /** The marts' upkeep by step of a run: 0.6 CPU-s in all. */
+  const MARTS = {
+    'employee_daily:days': { statements: 30, cpuS: 0.3 },
+    'employee_daily:overtime': { statements: 30, cpuS: 0.15 },
+    monthly_headcount: { statements: 60, cpuS: 0.08 },
+    'employments:register': { statements: 10, cpuS: 0.04 },
+    calendar: { statements: 10, cpuS: 0.02 },
+    companies: { statements: 10, cpuS: 0.01 },
+  };
+  /** 1 MiB of answers: 4 ns of JSON.parse per byte. */
+  const JSON_PARSE = { requests: 100, bytes: 2 ** 20, cpuS: (4 * 2 ** 20) / 1e9, nsPerByte: 4 };
+  const QUESTIONS = (slowMs: number, timedOut = false): QuestionFigures[] => [
+    { name: 'headcount and turnover by department', runsMs: [3.25, 1.5, 1.2], rows: 7 },
+    { name: 'hour-bank trend', runsMs: [slowMs / 2, slowMs, slowMs / 3], rows: 1234, ...(timedOut ? { timedOut: true as const } : {}) },
+  ];
+  const run = (pg: number, checks: number, marts: EndToEndFigures['martsBy'] = MARTS, c = 4): TestRun => ({ c, wallMs: 14_000, requests: 100, peak: 180, worker: 0.168, pg, checks, marts });
+
+  it('takes the marts plus the checks as a share of the Postgres CPU, and the whole and the loader against keyed COPY', () => {
+    const r = size(1000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }).runs[0]!;
+    expect(r.endToEnd.martsPgCpuS).toBeCloseTo(0.6);
+    expect(r.ratios.upkeepOverPostgres).toBeCloseTo((0.8 + 0.6) / 2.8);
+    expect(r.ratios.postgresOverKeyedCopy).toBeCloseTo(2.8 / 2);
+    expect(r.ratios.loaderOverKeyedCopy).toBeCloseTo((2.8 - 0.8 - 0.6) / 2);
+  });
+
+  it('divides the worker CPU per byte of answer by JSON.parse per byte of the same bodies', () => {
+    // 0.168 CPU-s over 1 MiB is 160.2 ns per byte: 40 times JSON.parse's 4.
+    const r = size(1000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }).runs[0]!;
+    expect(r.ratios.workerOverJsonParse).toBeCloseTo(0.168e9 / 2 ** 20 / 4);
+    expect(size(1000, [run(2.8, 0.8)]).runs[0]!.ratios.workerOverJsonParse).toBeNull();
+  });
+
+  it('has no share without the marts (results older than them), even with the checks', () => {
+    const old = size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8, checks: 0.8 }]).runs[0]!;
+    expect(old.ratios.upkeepOverPostgres).toBeNull();
+  });
+
+  it('judges the share and the questions at 10,000 collaborators and shows the other sizes beside them', () => {
+    const r = results([
+      size(1000, [run(1, 0.3, { 'employee_daily:days': { statements: 3, cpuS: 0.3 } })], { questions: QUESTIONS(1500), jsonParse: JSON_PARSE }),
+      size(10000, [run(30, 3), run(30, 4, { 'employee_daily:days': { statements: 3, cpuS: 3 } }, 8)], { questions: QUESTIONS(640), jsonParse: JSON_PARSE }),
+    ]);
+    expect(targetLines(r).slice(-2)).toEqual([
+      "- upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators: 1,000: c4 60.0%; 10,000: c4 12.0%, c8 23.3% — MISSED at 10,000 c8",
+      '- each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators: 1,000: 1,500 ms (hour-bank trend); 10,000: 640 ms (hour-bank trend) — met',
+    ]);
+  });
+
+  it('misses the questions target on a slow or timed-out question at 10,000, and judges nothing without a run there', () => {
+    const slow = results([size(10000, [run(30, 3)], { questions: QUESTIONS(1000) })], [4]);
+    expect(targetLines(slow).at(-1)).toMatch(/10,000: 1,000 ms \(hour-bank trend\) — MISSED at 10,000$/);
+    const cancelled = results([size(10000, [run(30, 3)], { questions: QUESTIONS(60_000, true) })], [4]);
+    expect(targetLines(cancelled).at(-1)).toMatch(/10,000: > 60,000 ms \(hour-bank trend\) — MISSED at 10,000$/);
+    const quick = results([size(1000, [run(1, 0.3)], { questions: QUESTIONS(5) }), size(3000, [run(3, 1)], { questions: QUESTIONS(9) })], [4]);
+    expect(targetLines(quick).slice(-2)).toEqual([
+      "- upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators: 1,000: c4 90.0%; 3,000: c4 53.3% — not judged (no run at that size)",
+      '- each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators: 1,000: 5.0 ms (hour-bank trend); 3,000: 9.0 ms (hour-bank trend) — not judged (no run at that size)',
+    ]);
+  });
+
+  it('names the costliest steps of the marts and sums the rest', () => {
+    expect(martSteps(MARTS)).toBe(
+      'employee_daily:days 0.3 s (30), employee_daily:overtime 0.1 s (30), monthly_headcount 0.1 s (60), employments:register 0.0 s (10), 2 more 0.0 s',
+    );
+    expect(martSteps(undefined)).toBe('n/a');
+  });
+
+  it('shows where the Postgres CPU goes, the worker per byte and the questions, per run and size', () => {
+    const r = results([
+      size(1000, [run(2.8, 0.8)], { questions: QUESTIONS(640), jsonParse: JSON_PARSE }),
+      size(3000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }),
+    ], [4]);
+    expect(postgresCpuTable(r)[2]).toBe(
+      '| 1,000 | 4 | 2.8 s | 0.8 s | 0.6 s | 1.4 s | **50.0%** | employee_daily:days 0.3 s (30), employee_daily:overtime 0.1 s (30), monthly_headcount 0.1 s (60), employments:register 0.0 s (10), 2 more 0.0 s |',
+    );
+    expect(workerPerByteTable(r)[2]).toBe('| 1,000 | 4 | 1 MiB | 0.2 s | 160.2 ns | 0.0 s · 4.0 ns | **40.05×** |');
+    expect(summaryTable(r)[2]).toMatch(/\| 0\.8 s \| 0\.6 s \| 1\.4 s \| 2\.0 s \| \*\*0\.70×\*\* \| 1\.40× \|$/);
+    expect(questionsTable(r)).toEqual([
+      '| question | 1,000: slowest (runs) · rows | 3,000: slowest (runs) · rows |',
+      '|---|---:|---:|',
+      '| headcount and turnover by department | 3.3 ms (3.3 · 1.5 · 1.2) · 7 | n/a |',
+      '| hour-bank trend | 640 ms (320 · 640 · 213) · 1,234 | n/a |',
+    ]);
+    const block = markdownBlock(r, undefined);
+    expect(block).toContain("Where the backfill's Postgres CPU goes");
+    expect(block).toContain('| **worker CPU per byte ÷ JSON.parse** |');
+    expect(block).toContain('The example questions of docs/warehouse.md');
+  });
+
+  it('renders results written before these figures: n/a, no questions table, nothing thrown', () => {
+    const old = results([size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }])], [4]);
+    // A results file of before: its ratios lack the new fields altogether.
+    const { upkeepOverPostgres: _u, postgresOverKeyedCopy: _p, workerOverJsonParse: _w, ...ratios } = old.sizes[0]!.runs[0]!.ratios;
+    const before = { ...old, sizes: [{ ...old.sizes[0]!, runs: [{ ...old.sizes[0]!.runs[0]!, ratios }] }] };
+    expect(questionsTable(before)).toEqual([]);
+    expect(postgresCpuTable(before)[2]).toBe('| 1,000 | 4 | 2.8 s | n/a | n/a | 2.8 s | **n/a** | n/a |');
+    expect(workerPerByteTable(before)[2]).toBe('| 1,000 | 4 | 1 MiB | 18.0 s | 17166.1 ns | n/a | **n/a** |');
+    expect(summaryTable(before)[2]).toMatch(/\| n\/a \| n\/a \| 2\.8 s \| 2\.0 s \| \*\*1\.40×\*\* \| n\/a \|$/);
+    const block = markdownBlock(before, undefined);
+    expect(block).not.toContain('The example questions of docs/warehouse.md');
+    expect(block).toContain('judged at 10,000 collaborators: 1,000: c4 n/a — not judged (no run at that size)');
+  });
+
+  it('renders the committed results files of the current shape', () => {
+    for (const file of ['bench/results/full-2026-11-25-36ff2aa.json', 'bench/results/quick-2026-11-25-36ff2aa.json']) {
+      const json = JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
+      const block = markdownBlock(json, file);
+      expect(block, file).toContain('**n/a**');
+      expect(block, file).toMatch(/upkeep of the marts plus the checks after each window .* — (not measured|not judged \(no run at that size\))/);
+    }
   });
 });
