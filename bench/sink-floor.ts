@@ -100,14 +100,14 @@ async function readOut(client: pg.PoolClient, sql: string): Promise<Buffer[]> {
  * Copies every non-empty loader table of `schema` into unlogged tables of `stageSchema`
  * (created here) and times each COPY FROM.
  */
-export async function copyFloor(pool: pg.Pool, schema: string, stageSchema: string): Promise<SinkFloorResult> {
+export async function copyFloor(pool: pg.Pool, schema: string, stageSchema: string, leaveOut: readonly string[] = []): Promise<SinkFloorResult> {
   const client = await pool.connect();
   try {
     const { rows: tables } = await client.query<{ table_name: string }>(
       `select table_name from information_schema.tables
         where table_schema = $1 and table_type = 'BASE TABLE' and table_name <> all($2)
         order by table_name`,
-      [schema, BOOKKEEPING],
+      [schema, [...BOOKKEEPING, ...leaveOut]],
     );
     await client.query(`create schema if not exists ${ident(stageSchema)}`);
     const byTable: Record<string, TableCopy> = {};

@@ -197,6 +197,7 @@ CREATE TABLE employee_daily (
   absence_types       text[],
   is_absent           boolean,
   overtime_seconds    integer,
+  bank_balance_seconds integer,
   is_day_over         boolean NOT NULL,
   synced_at           timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (company_cnpj, work_date, cpf, collaborator_record)
@@ -225,6 +226,7 @@ COMMENT ON COLUMN employee_daily.on_leave IS 'True when an approved absence or v
 COMMENT ON COLUMN employee_daily.absence_types IS 'Type names of every absence of the record covering the day, by absence id; null when none.';
 COMMENT ON COLUMN employee_daily.is_absent IS 'True on a scheduled day without any punch and without an absence covering it; null while the day has not ended in the company''s time zone (not yet known, see is_day_over).';
 COMMENT ON COLUMN employee_daily.overtime_seconds IS 'Overtime of the day in seconds, all bands and destinations (hour bank and paid): hour_bank_balances.total_overtime_seconds (spec 2.11 total_overtime); null when the day''s balance was not synced.';
+COMMENT ON COLUMN employee_daily.bank_balance_seconds IS 'Hour-bank balance at the end of the day in seconds, signed, initial balance and payments included: hour_bank_balances.accumulated_balance_seconds (spec 2.11 accumulated_balance); null when the day''s balance was not synced.';
 COMMENT ON COLUMN employee_daily.is_day_over IS 'True when the day had ended in the company''s time zone when the row was written; a row of today is rewritten by the next sync of its window.';
 COMMENT ON COLUMN employee_daily.synced_at IS 'When punchline wrote the row.';
 

@@ -101,23 +101,27 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     }
   });
 
-  it('has a day row per record and day employed, with the worked time, overtime and lateness the model gives', async () => {
+  it('has a day row per record and day employed, with the worked time, overtime, hour-bank balance and lateness the model gives', async () => {
     const want = new Map<string, string>();
     for (const e of employed()) for (const d of days(e.first, e.last)) want.set(`${e.cnpj}|${e.cpf}|${e.record}|${d}`, `${e.department}|`);
     const admission = new Map(h.emulator.companies.flatMap((co) => h.emulator.truth.collaborators(co.cnpj).map((c) => [c.collaboratorId, c.admission_date] as const)));
     const worked = new Map<string, number>();
     const overtime = new Map<string, number>();
+    const balance = new Map<string, number>();
     const late = new Map<string, number>();
     for (const co of h.emulator.companies) {
       for (const w of h.emulator.truth.workDays(co.cnpj, FROM, TO)) worked.set(`${co.cnpj}|${w.cpf}|${admission.get(w.collaboratorId)}|${w.date}`, w.workedSeconds);
       for (const t of h.emulator.truth.tardiness(co.cnpj, FROM, TO)) late.set(`${co.cnpj}|${t.cpf}|${admission.get(t.collaboratorId)}|${t.date}`, t.minutesLateSeconds);
       for (const d of days(FROM, TO)) {
-        for (const b of h.emulator.truth.hourBank(co.cnpj, d)) overtime.set(`${co.cnpj}|${b.cpf}|${admission.get(b.collaboratorId)}|${d}`, b.totalOvertimeSeconds);
+        for (const b of h.emulator.truth.hourBank(co.cnpj, d)) {
+          overtime.set(`${co.cnpj}|${b.cpf}|${admission.get(b.collaboratorId)}|${d}`, b.totalOvertimeSeconds);
+          balance.set(`${co.cnpj}|${b.cpf}|${admission.get(b.collaboratorId)}|${d}`, b.accumulatedSeconds);
+        }
       }
     }
-    const rows = await q<{ k: string; department: string; worked: number | null; overtime: number | null; late: number; basis: string }>(
+    const rows = await q<{ k: string; department: string; worked: number | null; overtime: number | null; balance: number | null; late: number; basis: string }>(
       `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, department, worked_seconds as worked,
-              overtime_seconds as overtime, late_seconds as late, attributes_basis as basis
+              overtime_seconds as overtime, bank_balance_seconds as balance, late_seconds as late, attributes_basis as basis
          from $S.employee_daily`,
     );
     expect(rows.map((r) => r.k).sort()).toEqual([...want.keys()].sort());
@@ -126,6 +130,7 @@ describe('the analyst marts after a backfill of a source with the quirks of real
         `${r.department}|` !== want.get(r.k) ||
         r.worked !== (worked.get(r.k) ?? null) ||
         r.overtime !== (overtime.get(r.k) ?? null) ||
+        r.balance !== (balance.get(r.k) ?? null) ||
         r.late !== (late.get(r.k) ?? 0),
     );
     expect(wrong).toEqual([]);

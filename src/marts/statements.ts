@@ -221,7 +221,8 @@ versions AS (
     FROM ${t('collaborator_history')} WHERE company_cnpj = $1
 )
 INSERT INTO ${t('employee_daily')} AS x (company_cnpj, cpf, collaborator_record, work_date, department, occupation, team, business_unit,
-  attributes_basis, is_scheduled, worked_seconds, punch_count, late_seconds, is_late, on_leave, absence_types, is_absent, overtime_seconds, is_day_over)
+  attributes_basis, is_scheduled, worked_seconds, punch_count, late_seconds, is_late, on_leave, absence_types, is_absent, overtime_seconds,
+  bank_balance_seconds, is_day_over)
 SELECT $1, g.cpf, g.collaborator_record, g.day,
        coalesce(v.department, c.department), coalesce(v.occupation, c.occupation),
        CASE WHEN v.cpf IS NULL THEN c.team ELSE v.team END, coalesce(v.business_unit, c.business_unit),
@@ -229,7 +230,7 @@ SELECT $1, g.cpf, g.collaborator_record, g.day,
        wd.shift ${SCHEDULED}, wd.worked_seconds, coalesce(pc.n, 0), coalesce(td.late_seconds, 0), td.cpf IS NOT NULL,
        ab.types IS NOT NULL, ab.types,
        CASE WHEN g.day < today.d THEN wd.shift ${SCHEDULED} AND coalesce(pc.n, 0) = 0 AND ab.types IS NULL END,
-       hb.total_overtime_seconds, g.day < today.d
+       hb.total_overtime_seconds, hb.accumulated_balance_seconds, g.day < today.d
   FROM grid g CROSS JOIN today
   LEFT JOIN ${t('work_days')} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
         AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL AND wd.work_date BETWEEN $3::date AND $4::date
@@ -246,13 +247,13 @@ ON CONFLICT (company_cnpj, work_date, cpf, collaborator_record) DO UPDATE
        attributes_basis = excluded.attributes_basis, is_scheduled = excluded.is_scheduled, worked_seconds = excluded.worked_seconds,
        punch_count = excluded.punch_count, late_seconds = excluded.late_seconds, is_late = excluded.is_late, on_leave = excluded.on_leave,
        absence_types = excluded.absence_types, is_absent = excluded.is_absent, overtime_seconds = excluded.overtime_seconds,
-       is_day_over = excluded.is_day_over, synced_at = now()
+       bank_balance_seconds = excluded.bank_balance_seconds, is_day_over = excluded.is_day_over, synced_at = now()
  WHERE (x.department, x.occupation, x.team, x.business_unit, x.attributes_basis, x.is_scheduled, x.worked_seconds, x.punch_count,
-        x.late_seconds, x.is_late, x.on_leave, x.absence_types, x.is_absent, x.overtime_seconds, x.is_day_over)
+        x.late_seconds, x.is_late, x.on_leave, x.absence_types, x.is_absent, x.overtime_seconds, x.bank_balance_seconds, x.is_day_over)
        IS DISTINCT FROM
        (excluded.department, excluded.occupation, excluded.team, excluded.business_unit, excluded.attributes_basis, excluded.is_scheduled,
         excluded.worked_seconds, excluded.punch_count, excluded.late_seconds, excluded.is_late, excluded.on_leave, excluded.absence_types,
-        excluded.is_absent, excluded.overtime_seconds, excluded.is_day_over)
+        excluded.is_absent, excluded.overtime_seconds, excluded.bank_balance_seconds, excluded.is_day_over)
 RETURNING x.work_date`;
   // What the grid no longer holds: a day outside its record's employment, or after today.
   // (A covered day stays covered: window_loads only grow.) Rows of a record that has no
@@ -301,12 +302,13 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
       set = 'late_seconds = s.late_seconds, is_late = s.is_late';
       break;
     case 'overtime':
-      source = `SELECT d.cpf, d.collaborator_record, d.work_date, hb.total_overtime_seconds AS overtime_seconds
+      source = `SELECT d.cpf, d.collaborator_record, d.work_date, hb.total_overtime_seconds AS overtime_seconds,
+             hb.accumulated_balance_seconds AS bank_balance_seconds
       FROM ${t('employee_daily')} d
       LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
            AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $2::date AND $3::date
      WHERE ${scopeRows(scope, 'd')}`;
-      set = 'overtime_seconds = s.overtime_seconds';
+      set = 'overtime_seconds = s.overtime_seconds, bank_balance_seconds = s.bank_balance_seconds';
       break;
     case 'leave':
       source = `SELECT d.cpf, d.collaborator_record, d.work_date, a.types IS NOT NULL AS on_leave, a.types AS absence_types,
