@@ -4,7 +4,7 @@
  * zone), and queue them. Windows still pending from an earlier tick are not queued twice.
  */
 import { z } from 'zod';
-import { runNightlyRetention } from '../src/ops/retention.js';
+import { runNightlyRetention } from '../src/warehouse/retention.js';
 import { todayIn } from '../src/util/time.js';
 import { planByCompanyDay } from '../src/sync/company-days.js';
 import { enqueueJobs, type EnqueueResult } from '../src/sync/enqueue.js';

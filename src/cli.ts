@@ -42,7 +42,7 @@ async function execute(action: Action): Promise<void> {
   }
   // docs/operations.md "Tracing": only with OTEL_EXPORTER_OTLP_ENDPOINT is anything of OpenTelemetry loaded.
   const tracing = ctx.config.tracing
-    ? await (await import('./ops/tracing.js')).startTracing(ctx.config.tracing, { logger: ctx.logger })
+    ? await (await import('./telemetry/tracing-sdk.js')).startTracing(ctx.config.tracing, { logger: ctx.logger })
     : undefined;
   let failure: { message: string; code: number } | undefined;
   try {

@@ -8,7 +8,7 @@ import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, redactUrl, userinfoProblem, withDefaultUser } from './util/database-url.js';
-import { digitsOnly } from './util/registry.js';
+import { digitsOnly } from './util/national-registry.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
 export class ConfigError extends Error {
@@ -75,7 +75,7 @@ export interface TracingSettings {
   readonly serviceName: string;
 }
 
-/** Tables that grow with every run and are trimmed by the nightly schedule (src/ops/retention.ts). */
+/** Tables that grow with every run and are trimmed by the nightly schedule (src/warehouse/retention.ts). */
 export const RETAINED_TABLES = ['sync_runs', 'rejected_records', 'quality_checks'] as const;
 
 /** One of {@link RETAINED_TABLES}. */

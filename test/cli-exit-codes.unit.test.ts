@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, exitCodeOf } from '../src/commands/exit-codes.js';
 import { ConfigError } from '../src/config.js';
 import { UsageError } from '../src/util/usage-error.js';
-import { ServiceUnavailableError } from '../src/ops/services.js';
-import { OpsPortInUseError } from '../src/ops/server.js';
-import { DemoError } from '../src/ops/demo-setup.js';
+import { ServiceUnavailableError } from '../src/probes/services.js';
+import { OpsPortInUseError } from '../src/http/server.js';
+import { DemoError } from '../src/demo/setup.js';
 import { ConnectionAuthError, PermanentSyncError } from '../src/sync/errors.js';
 import { MigrationError, PrivacyError, WarehouseError, WarehouseNotMigratedError } from '../src/warehouse/errors.js';
 

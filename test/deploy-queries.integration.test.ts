@@ -10,7 +10,7 @@ import { parser } from '@prometheus-io/lezer-promql';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/config.js';
 import { openQueues, type SyncQueues } from '../src/sync/queues.js';
-import { startOpsServer, type RunningOpsServer } from '../src/ops/server.js';
+import { startOpsServer, type RunningOpsServer } from '../src/http/server.js';
 import { migrate } from '../src/warehouse/index.js';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';

@@ -1,7 +1,7 @@
 /**
  * The docs and docker-compose.yml agree: every `docker compose` command the docs give
  * (README.md, docs/*.md, the compose file's own comments and the "how to start it" hints
- * of src/ops/services.ts) names services the file has; every Postgres or Redis URL on
+ * of src/probes/services.ts) names services the file has; every Postgres or Redis URL on
  * this host that they give for the compose services is a port the file publishes, with
  * its user, password and database; a command that starts Postgres or Redis for use from
  * the host comes with the URL to reach it; and the host ports named beside compose
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { START_POSTGRES_HINT, START_REDIS_HINT } from '../src/ops/services.js';
+import { START_POSTGRES_HINT, START_REDIS_HINT } from '../src/probes/services.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -61,8 +61,8 @@ function passages(): Passage[] {
   return [
     ...fromPages,
     { where: 'the comments of docker-compose.yml', text: comments },
-    { where: 'START_POSTGRES_HINT (src/ops/services.ts)', text: START_POSTGRES_HINT },
-    { where: 'START_REDIS_HINT (src/ops/services.ts)', text: START_REDIS_HINT },
+    { where: 'START_POSTGRES_HINT (src/probes/services.ts)', text: START_POSTGRES_HINT },
+    { where: 'START_REDIS_HINT (src/probes/services.ts)', text: START_REDIS_HINT },
   ];
 }
 

@@ -15,7 +15,7 @@ import type {
   OvertimeBalance,
 } from '../src/api/schemas.js';
 import { durationToSeconds, hourMinuteToSeconds } from '../src/util/duration.js';
-import { isValidCnpj, isValidCpf } from '../src/util/registry.js';
+import { isValidCnpj, isValidCpf } from '../src/util/national-registry.js';
 import { addDays } from '../src/util/time.js';
 import { makePis } from '../src/emulator/roster-generator.js';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';

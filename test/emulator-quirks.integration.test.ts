@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { durationToSeconds } from '../src/util/duration.js';
-import { isValidCpf } from '../src/util/registry.js';
+import { isValidCpf } from '../src/util/national-registry.js';
 import { localToUtc } from '../src/util/time.js';
 import { NEW_ENUM_VALUES, QUIRK_NAMES, startEmulator, type RunningEmulator } from '../src/emulator/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriesCredential, dashboardRouteKind, decideDashboardAccess } from '../src/ops/dashboard-access.js';
+import { carriesCredential, dashboardRouteKind, decideDashboardAccess } from '../src/http/dashboard-access.js';
 
 const CREDENTIAL = { user: 'operator', token: 'tok:with-colon-0123456789' };
 const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;

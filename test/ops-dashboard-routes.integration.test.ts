@@ -13,7 +13,7 @@ import type pg from 'pg';
 import type { Redis } from 'ioredis';
 // bull-board's own list of its routes, so a route added by an upgrade is tested too.
 import { appRoutes } from '@bull-board/api/dist/routes.js';
-import { startOpsServer, type RunningOpsServer } from '../src/ops/server.js';
+import { startOpsServer, type RunningOpsServer } from '../src/http/server.js';
 import { TEST_REDIS_URL, connectPostgres, connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
 
 const prefix = uniqueName('ops_routes');

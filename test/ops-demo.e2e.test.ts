@@ -8,14 +8,14 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
-import { DEMO_QUERIES } from '../src/ops/demo-banner.js';
+import { DEMO_QUERIES } from '../src/demo/banner.js';
 import { TEST_DATABASE_URL, TEST_REDIS_URL, connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
 import { spawnPunchline } from './sync-harness.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import type { CommandContext } from '../src/commands/context.js';
 import { demoCommand } from '../src/commands/demo.js';
-import { ServiceUnavailableError } from '../src/ops/services.js';
+import { ServiceUnavailableError } from '../src/probes/services.js';
 import { freePort } from './ops-harness.js';
 
 const database = uniqueName('ops_demo');

@@ -7,9 +7,9 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { planScale } from '../src/emulator/options.js';
-import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_EMULATOR_PORT, DEMO_PSEUDONYM_KEY } from '../src/ops/demo-setup.js';
-import { DEMO_QUERIES, formatDemoBanner } from '../src/ops/demo-banner.js';
-import { opsBaseUrl } from '../src/ops/server.js';
+import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_EMULATOR_PORT, DEMO_PSEUDONYM_KEY } from '../src/demo/setup.js';
+import { DEMO_QUERIES, formatDemoBanner } from '../src/demo/banner.js';
+import { opsBaseUrl } from '../src/http/server.js';
 
 describe('demo options', () => {
   it('--days is a whole number from 1 to 730, 90 by default', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DriftLabels, MAX_DRIFT_SERIES } from '../src/ops/drift-labels.js';
-import { metricsRegistry, recordSchemaDrift } from '../src/ops/metrics.js';
+import { DriftLabels, MAX_DRIFT_SERIES } from '../src/telemetry/drift-labels.js';
+import { metricsRegistry, recordSchemaDrift } from '../src/telemetry/metrics.js';
 
 /** The label sets of punchline_schema_drift_total exported so far. */
 async function driftSeries(): Promise<Record<string, string>[]> {

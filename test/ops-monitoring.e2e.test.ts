@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
-import type { StatusReport } from '../src/ops/status-report.js';
+import type { StatusReport } from '../src/reports/status-report.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { freePort, samples, startWorkerProcess, type WorkerProcess } from './ops-harness.js';
 import { debianTool } from './support/debian-tools.js';

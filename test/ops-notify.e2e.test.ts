@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NotificationMessage } from '../src/ops/notify.js';
+import type { NotificationMessage } from '../src/alerts/notify.js';
 import { jobIdFor } from '../src/sync/job-ids.js';
 import type { SyncJobData } from '../src/sync/job-data.js';
 import { startHarness, type Harness } from './sync-harness.js';

@@ -11,8 +11,8 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { createLogger, registerSecret } from '../src/logger.js';
 import { migrate } from '../src/warehouse/index.js';
-import { reportJobFailedForGood, reportTokenRejected, setOpsEventSink } from '../src/ops/events.js';
-import { WebhookNotifier, type NotificationMessage } from '../src/ops/notify.js';
+import { reportJobFailedForGood, reportTokenRejected, setOpsEventSink } from '../src/telemetry/events.js';
+import { WebhookNotifier, type NotificationMessage } from '../src/alerts/notify.js';
 import { ConnectionAuthError } from '../src/sync/errors.js';
 import {
   TEST_DATABASE_URL,

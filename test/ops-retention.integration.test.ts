@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planSchedule } from '../jobs/plan-schedule.js';
-import { applyRetention, buildRetentionDelete, RETENTION_RULES } from '../src/ops/retention.js';
+import { applyRetention, buildRetentionDelete, RETENTION_RULES } from '../src/warehouse/retention.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { startHarness, type Harness } from './sync-harness.js';
 

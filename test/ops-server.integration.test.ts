@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue, Worker } from 'bullmq';
 import pg from 'pg';
 import type { Redis } from 'ioredis';
-import { startOpsServer, OpsPortInUseError, type RunningOpsServer } from '../src/ops/server.js';
-import type { HealthReport } from '../src/ops/health.js';
-import { recordApiRequest, recordJob, recordRowsLoaded } from '../src/ops/metrics.js';
+import { startOpsServer, OpsPortInUseError, type RunningOpsServer } from '../src/http/server.js';
+import type { HealthReport } from '../src/probes/health.js';
+import { recordApiRequest, recordJob, recordRowsLoaded } from '../src/telemetry/metrics.js';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,

@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { openQueues, type SyncQueues } from '../src/sync/queues.js';
 import { ConnectionPauses } from '../src/sync/connection-pause.js';
 import { migrate } from '../src/warehouse/migrate.js';
-import type { StatusReport } from '../src/ops/status-report.js';
+import type { StatusReport } from '../src/reports/status-report.js';
 import { loadConfig } from '../src/config.js';
 import { runPunchline } from './sync-harness.js';
 import { failJobs } from './support/fail-jobs.js';

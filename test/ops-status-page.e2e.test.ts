@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ConnectionPauses } from '../src/sync/connection-pause.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
-import type { StatusReport } from '../src/ops/status-report.js';
+import type { StatusReport } from '../src/reports/status-report.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { startWorkerProcess, type WorkerProcess } from './ops-harness.js';
 import { debianTool } from './support/debian-tools.js';

@@ -5,8 +5,8 @@
  * says all is well only when it is.
  */
 import { describe, expect, it } from 'vitest';
-import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/ops/status-report.js';
-import { escapeHtml, renderStatusPage } from '../src/ops/status-page.js';
+import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/reports/status-report.js';
+import { escapeHtml, renderStatusPage } from '../src/http/status-page.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');
 const A = '11222333000181';

@@ -12,7 +12,7 @@ import { createLogger } from '../src/logger.js';
 import { openQueues, type SyncQueues } from '../src/sync/queues.js';
 import { statusCommand } from '../src/commands/status.js';
 import type { CommandContext } from '../src/commands/context.js';
-import type { StatusReport } from '../src/ops/status-report.js';
+import type { StatusReport } from '../src/reports/status-report.js';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,

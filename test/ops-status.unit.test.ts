@@ -3,11 +3,11 @@
  * combinations included), the time-zone check and the text tables.
  */
 import { describe, expect, it } from 'vitest';
-import { agingAfterSeconds, freshnessState, parseStaleAfter, staleAfterSeconds } from '../src/ops/staleness.js';
-import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/ops/status-report.js';
-import { formatAge, formatStatus } from '../src/ops/status-format.js';
-import { QUEUE_STATES, type QueueState } from '../src/ops/queue-counts.js';
-import { timeZoneWarnings, zonesFromConfig } from '../src/ops/time-zone-report.js';
+import { agingAfterSeconds, freshnessState, parseStaleAfter, staleAfterSeconds } from '../src/reports/staleness.js';
+import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/reports/status-report.js';
+import { formatAge, formatStatus } from '../src/reports/status-format.js';
+import { QUEUE_STATES, type QueueState } from '../src/reports/queue-counts.js';
+import { timeZoneWarnings, zonesFromConfig } from '../src/reports/time-zone-report.js';
 import { loadConfig } from '../src/config.js';
 
 const NOW = new Date('2025-03-10T12:00:00Z');

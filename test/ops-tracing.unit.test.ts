@@ -1,6 +1,6 @@
 /**
  * Tracing off, the default (docs/operations.md "Tracing"): the instrumentation points run
- * their work untouched and start no span, no module but src/ops/tracing.ts loads
+ * their work untouched and start no span, no module but src/telemetry/tracing-sdk.ts loads
  * OpenTelemetry (and that one only by dynamic import), and the attributes of job and
  * load spans name the work and count it, nothing else.
  */
@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { errorType, startSpan, tracingOn, withSpan } from '../src/util/tracing.js';
-import { startTracing } from '../src/ops/tracing.js';
+import { errorType, startSpan, tracingOn, withSpan } from '../src/telemetry/tracing.js';
+import { startTracing } from '../src/telemetry/tracing-sdk.js';
 import { jobResultAttributes, jobSpanAttributes } from '../src/sync/job-span.js';
 import { loadResultAttributes, loadSpanAttributes } from '../src/sync/load-resource.js';
 
@@ -43,7 +43,7 @@ describe('tracing off', () => {
     expect(tracingOn()).toBe(false);
   });
 
-  it('loads OpenTelemetry only in src/ops/tracing.ts, by dynamic import; the instrumentation imports types only', () => {
+  it('loads OpenTelemetry only in src/telemetry/tracing-sdk.ts, by dynamic import; the instrumentation imports types only', () => {
     const found: string[] = [];
     for (const file of [...sources('src'), ...sources('jobs')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
@@ -51,10 +51,10 @@ describe('tracing off', () => {
       for (const m of text.matchAll(/import\('(@opentelemetry\/[^']+)'\)/g)) found.push(`${file}: import('${m[1]}')`);
     }
     expect(found.sort()).toEqual([
-      "src/ops/tracing.ts: import('@opentelemetry/api')",
-      "src/ops/tracing.ts: import('@opentelemetry/exporter-trace-otlp-http')",
-      "src/ops/tracing.ts: import('@opentelemetry/resources')",
-      "src/ops/tracing.ts: import('@opentelemetry/sdk-trace-node')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/api')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/exporter-trace-otlp-http')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/resources')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/sdk-trace-node')",
     ]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eraseInText, mentionPattern } from '../src/ops/redis-erasure.js';
+import { eraseInText, mentionPattern } from '../src/privacy/redis-erasure.js';
 
 const person = { cpf: '00123456789', names: ['Ana Souza Lima', 'Zé'], tombstone: 'erased-4' };
 

@@ -19,7 +19,7 @@ import { isPrepared, prepareRows } from '../src/push/prepare.js';
 import { pushRows, type PushHooks, type PushRun } from '../src/push/run.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
 import { startWorkers } from '../src/sync/workers.js';
-import { makeCpf } from '../src/util/registry.js';
+import { makeCpf } from '../src/util/national-registry.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
 const TODAY = '2026-10-31';

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseVerifyArgs } from '../src/commands/verify.js';
-import { formatStatus } from '../src/ops/status-format.js';
-import type { StatusReport } from '../src/ops/status-report.js';
-import { formatDifference, formatVerify } from '../src/ops/verify-format.js';
+import { formatStatus } from '../src/reports/status-format.js';
+import type { StatusReport } from '../src/reports/status-report.js';
+import { formatDifference, formatVerify } from '../src/reports/verify-format.js';
 import { checksAfter } from '../src/quality/after-run.js';
 import { QUALITY_CHECKS, type QualityFinding } from '../src/quality/checks.js';
 import { buildCheck } from '../src/quality/run-checks.js';

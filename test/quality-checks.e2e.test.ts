@@ -8,8 +8,8 @@
  * window never synced); status and /metrics show the outcome; a check never fails a job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsRegistry } from '../src/ops/metrics.js';
-import { createScrapeRegistry } from '../src/ops/scrape-metrics.js';
+import { metricsRegistry } from '../src/telemetry/metrics.js';
+import { createScrapeRegistry } from '../src/http/scrape-metrics.js';
 import type { QualityFinding } from '../src/quality/checks.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
 import { parseBackfillArgs, type BackfillArgs } from '../src/sync/backfill-args.js';

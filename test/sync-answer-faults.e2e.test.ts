@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError, type Job } from 'bullmq';
 import { PROCESSORS } from '../jobs/index.js';
-import { metricsRegistry } from '../src/ops/metrics.js';
-import { createScrapeRegistry } from '../src/ops/scrape-metrics.js';
+import { metricsRegistry } from '../src/telemetry/metrics.js';
+import { createScrapeRegistry } from '../src/http/scrape-metrics.js';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import { SuspiciousAnswerError } from '../src/sync/errors.js';

@@ -4,7 +4,7 @@
  * same backfill must still end equal to the emulator's data.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricsRegistry } from '../src/ops/metrics.js';
+import { metricsRegistry } from '../src/telemetry/metrics.js';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
 import { compareWithTruth, startHarness, type Harness } from './sync-harness.js';

@@ -31,7 +31,7 @@ import { buildMultipart, buildQuery, scopeParams, type Attachment, type Params, 
 import { DEFAULT_BACKOFF, backoffDelay, parseRetryAfter, retryReason, type BackoffOptions } from './retry.js';
 import { openAttempt, sendAttempt, type AttemptResponse, type OpenResponse } from './transport.js';
 import { validateEnvelope, validatePart } from './validate.js';
-import { startSpan, tracingOn, type OpenSpan } from '../util/tracing.js';
+import { startSpan, tracingOn, type OpenSpan } from '../telemetry/tracing.js';
 import type {
   Absence,
   AbsenceAttachment,

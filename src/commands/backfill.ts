@@ -7,7 +7,7 @@
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
-import { assertRedisReachable } from '../ops/services.js';
+import { assertRedisReachable } from '../probes/services.js';
 import { JOBS } from '../../jobs/index.js';
 import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
 import type { BackfillSummary } from '../sync/backfill.js';

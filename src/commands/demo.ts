@@ -13,12 +13,12 @@ import { registerSecret } from '../logger.js';
 import { todayIn } from '../util/time.js';
 import { migrate } from '../warehouse/migrate.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
-import { ensureDatabase } from '../ops/database-bootstrap.js';
-import { isPortFree } from '../ops/port-check.js';
-import { assertRedisReachable, ServiceUnavailableError } from '../ops/services.js';
-import { quoteIdent } from '../ops/freshness.js';
-import { formatDemoBanner } from '../ops/demo-banner.js';
-import { opsBaseUrl } from '../ops/server.js';
+import { ensureDatabase } from '../demo/database-bootstrap.js';
+import { isPortFree } from '../demo/port-check.js';
+import { assertRedisReachable, ServiceUnavailableError } from '../probes/services.js';
+import { quoteIdent } from '../reports/freshness.js';
+import { formatDemoBanner } from '../demo/banner.js';
+import { opsBaseUrl } from '../http/server.js';
 import {
   DEMO_CONNECTION,
   DEMO_EMULATOR_PORT,
@@ -30,7 +30,7 @@ import {
   fetchEmulatorHeadquarters,
   parseDays,
   parseEmulatorUrl,
-} from '../ops/demo-setup.js';
+} from '../demo/setup.js';
 
 /** Options of `punchline demo`. */
 export interface DemoOptions {

@@ -9,7 +9,7 @@
  */
 import { hostname, userInfo } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
-import { digitsOnly } from '../util/registry.js';
+import { digitsOnly } from '../util/national-registry.js';
 
 /** Options of `punchline forget` as commander gives them. */
 export interface ForgetArgs {
@@ -64,10 +64,10 @@ export function parseForgetArgs(args: ForgetArgs, requester: () => string = defa
 export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Promise<number> {
   const options = parseForgetArgs(args);
   const [{ assertPostgresReachable, assertRedisReachable }, { createWarehouse }, erasures, { eraseFromRedis }, { createRedis }] = await Promise.all([
-    import('../ops/services.js'),
+    import('../probes/services.js'),
     import('../warehouse/db.js'),
     import('../warehouse/erasures.js'),
-    import('../ops/redis-erasure.js'),
+    import('../privacy/redis-erasure.js'),
     import('../sync/redis.js'),
   ]);
   const { databaseUrl, warehouseSchema: schema, redisUrl, queuePrefix } = ctx.config;

@@ -7,7 +7,7 @@ import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { migrate, migrationStatus } from '../warehouse/migrate.js';
 import { versionSkew, type MigrationStatus } from '../warehouse/migration-status.js';
-import { renderTable } from '../ops/status-format.js';
+import { renderTable } from '../reports/status-format.js';
 
 /** Options of `punchline migrate`. */
 export interface MigrateArgs {

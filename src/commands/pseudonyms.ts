@@ -17,7 +17,7 @@ export async function pseudonymsCommand(ctx: CommandContext): Promise<number> {
   }
   const [{ assertPostgresReachable }, { createWarehouse }, { checkPrivacyReady }, { withTransaction }, pseudonyms] =
     await Promise.all([
-      import('../ops/services.js'),
+      import('../probes/services.js'),
       import('../warehouse/db.js'),
       import('../warehouse/erasures.js'),
       import('../warehouse/transaction.js'),

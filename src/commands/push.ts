@@ -9,7 +9,7 @@
  */
 import { EXIT, type CommandContext } from './context.js';
 import { JOBS } from '../../jobs/index.js';
-import { assertRedisReachable } from '../ops/services.js';
+import { assertRedisReachable } from '../probes/services.js';
 import { parsePushArgs, type PushArgs } from '../push/args.js';
 import { allRowsDone } from '../push/outcomes.js';
 import { summaryLines, writeReport } from '../push/report.js';

@@ -11,12 +11,12 @@ import { UsageError, EXIT, type CommandContext } from './context.js';
 import { ConnectionPauses } from '../sync/connection-pause.js';
 import { openQueues } from '../sync/queues.js';
 import { createRedis } from '../sync/redis.js';
-import { parseStaleAfter } from '../ops/staleness.js';
-import { assertPostgresReachable, assertRedisReachable } from '../ops/services.js';
-import { collectStatus } from '../ops/status-report.js';
+import { parseStaleAfter } from '../reports/staleness.js';
+import { assertPostgresReachable, assertRedisReachable } from '../probes/services.js';
+import { collectStatus } from '../reports/status-report.js';
 import { listenForConnectionErrors } from '../warehouse/db.js';
-import { formatStatus } from '../ops/status-format.js';
-import { zonesFromConfig } from '../ops/time-zone-report.js';
+import { formatStatus } from '../reports/status-format.js';
+import { zonesFromConfig } from '../reports/time-zone-report.js';
 import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline status`. */

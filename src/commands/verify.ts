@@ -8,9 +8,9 @@
 import { availableParallelism } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { companyArg, dateArg } from '../sync/backfill-args.js';
-import { assertPostgresReachable } from '../ops/services.js';
-import { isMissingRelation } from '../ops/freshness.js';
-import { findingsOf, formatVerify, partStatuses } from '../ops/verify-format.js';
+import { assertPostgresReachable } from '../probes/services.js';
+import { isMissingRelation } from '../reports/freshness.js';
+import { findingsOf, formatVerify, partStatuses } from '../reports/verify-format.js';
 import { openCheckPool } from '../quality/check-pool.js';
 import { runQualityChecks } from '../quality/run-checks.js';
 import { qualitySettingsFromConfig } from '../quality/settings.js';

@@ -9,9 +9,9 @@ import { EXIT } from './context.js';
 import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../sync/preflight.js';
 import { JOBS } from '../../jobs/index.js';
-import { setOpsEventSink } from '../ops/events.js';
-import { assertRedisReachable } from '../ops/services.js';
-import { zonesFromConfig } from '../ops/time-zone-report.js';
+import { setOpsEventSink } from '../telemetry/events.js';
+import { assertRedisReachable } from '../probes/services.js';
+import { zonesFromConfig } from '../reports/time-zone-report.js';
 import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
 import { healingFor } from '../sync/job-guard.js';
 import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
@@ -35,7 +35,7 @@ export interface WorkerArgs {
  * freshness every minute; `stop` ends both and lets the messages in flight go out.
  */
 async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Promise<void> }> {
-  const { WebhookNotifier, startStalenessWatch } = await import('../ops/notify.js');
+  const { WebhookNotifier, startStalenessWatch } = await import('../alerts/notify.js');
   const notifier = new WebhookNotifier({ url, redis: rt.redis, prefix: rt.config.queuePrefix, logger: rt.logger });
   const uninstall = setOpsEventSink(notifier);
   const watch = startStalenessWatch(notifier, { pool: rt.warehouse.pool, schema: rt.warehouse.schema }, { logger: rt.logger });
@@ -73,7 +73,7 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     }
     if (config.notifyWebhookUrl) alerts = await startAlerts(rt, config.notifyWebhookUrl);
     if (opts.ops !== false) {
-      const { startOpsServer } = await import('../ops/server.js');
+      const { startOpsServer } = await import('../http/server.js');
       ops = await startOpsServer({
         port: config.opsPort,
         host: config.opsHost,

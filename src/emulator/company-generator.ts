@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Company, CompanyBlock } from '../api/schemas.js';
-import { makeCnpj } from '../util/registry.js';
+import { makeCnpj } from '../util/national-registry.js';
 import type { CompanyLookups } from './entities.js';
 import { generateLookups, type LookupIdCounters } from './lookup-generator.js';
 import { BUSINESS_LINES, CITIES, GROUP_BRANDS, NEIGHBORHOODS, OTHER_ZONE_CITIES, STREETS, type City } from './names.js';

@@ -7,7 +7,7 @@
  * - HQ #5 and branch 1 #1: one person (one CPF) in two companies of the group;
  * - branch 2 #1: blocked (inactive without dismissal), so a punch answers `collaborator_not_found`.
  */
-import { makeCpf } from '../util/registry.js';
+import { makeCpf } from '../util/national-registry.js';
 import { dateOf } from './calendar.js';
 import { slug } from './company-generator.js';
 import { REGIME_NAMES, type CollaboratorEntity, type CompanyEntity } from './entities.js';

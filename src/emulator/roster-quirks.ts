@@ -13,7 +13,7 @@
  * - `rehireInMonth`: a collaborator of the second branch is dismissed and admitted again
  *   with a new registration thirteen days later, in the same calendar month.
  */
-import { makeCpf } from '../util/registry.js';
+import { makeCpf } from '../util/national-registry.js';
 import { dateOf, monthOf, monthStart } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';

@@ -4,7 +4,7 @@
  * Surrounding blanks are trimmed and an empty value counts as absent.
  */
 import { DATE_TIME_RE, isCalendarDate } from '../api/schemas.js';
-import { isValidCpf, padCpf } from '../util/registry.js';
+import { isValidCpf, padCpf } from '../util/national-registry.js';
 import { RowInvalid } from './row-invalid.js';
 
 /** The closed set of column types. */

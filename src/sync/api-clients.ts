@@ -1,13 +1,13 @@
 /**
  * One API client per connection and process, admitted by the connection's shared
- * request budget and observed by the metrics of src/ops/metrics.ts. Each job counts the
+ * request budget and observed by the metrics of src/telemetry/metrics.ts. Each job counts the
  * requests of its own calls (`onAttempt` of the call options, run-job.ts).
  */
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
 import type { Config, Connection } from '../config.js';
 import { observeWaits } from '../api/limiter.js';
-import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../ops/metrics.js';
+import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../telemetry/metrics.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { RedisRequestBudget } from './request-budget.js';
 

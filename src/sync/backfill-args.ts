@@ -5,7 +5,7 @@
 import { isCalendarDate } from '../api/schemas.js';
 import { UsageError } from '../util/usage-error.js';
 import { ConfigError, selectConnections, type Config, type Connection } from '../config.js';
-import { digitsOnly } from '../util/registry.js';
+import { digitsOnly } from '../util/national-registry.js';
 import { defaultResources, parseResources, type Resource } from './resources.js';
 
 /** Raw options as commander hands them over. */

@@ -11,7 +11,7 @@
  * moved it probes. Times come from Redis `TIME`, so host clocks do not matter.
  */
 import type { Redis } from 'ioredis';
-import type { ConnectionHealth } from '../ops/health.js';
+import type { ConnectionHealth } from '../probes/health.js';
 
 /** A paused connection as workers, `/healthz` and `status` see it. */
 export interface ConnectionPause {

@@ -4,7 +4,7 @@
  * metrics. Drift of a load that fails stays pending for the next one.
  */
 import { onDrift, type DriftEvent } from '../api/drift.js';
-import { recordSchemaDrift } from '../ops/metrics.js';
+import { recordSchemaDrift } from '../telemetry/metrics.js';
 import type { MergeClient } from '../warehouse/merge.js';
 import { recordDrift } from './load-records.js';
 

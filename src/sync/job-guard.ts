@@ -13,7 +13,7 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { AuthError, RateLimitedError } from '../api/errors.js';
-import { reportTokenRejected } from '../ops/events.js';
+import { reportTokenRejected } from '../telemetry/events.js';
 import { scrubSecrets } from '../logger.js';
 import { ConnectionPauses, tickMs } from './connection-pause.js';
 import { isWarehouseUnavailable, WarehouseGate } from './db-wait.js';

@@ -5,7 +5,7 @@
  * id, connection name, resource, company CNPJ, window — and count its work, nothing else.
  */
 import { DelayedError, type Job } from 'bullmq';
-import { withSpan, type SpanAttributes } from '../util/tracing.js';
+import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const count = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);

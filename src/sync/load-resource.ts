@@ -17,7 +17,7 @@ import { SEEN_COLLABORATORS, collaboratorRecord, collaboratorRow, type ResourceD
 import { todayIn } from '../util/time.js';
 import { normalizeCpf } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
-import { recordRejected } from '../ops/metrics.js';
+import { recordRejected } from '../telemetry/metrics.js';
 import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
 import { mergeStaged, MassRemovalError, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type StagedTable, type Staging } from '../warehouse/staging.js';
@@ -32,7 +32,7 @@ import { stageName } from '../warehouse/staging.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
 import type { Removal } from './job-data.js';
 import { publishLoadSpan } from './loader-timing.js';
-import { withSpan, type SpanAttributes } from '../util/tracing.js';
+import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 import { flushDrift } from './drift-log.js';
 import { recordCleanedValues, recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';

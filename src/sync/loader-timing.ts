@@ -7,7 +7,7 @@
  */
 import { channel } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
-import { startSpan, tracingOn, type OpenSpan } from '../util/tracing.js';
+import { startSpan, tracingOn, type OpenSpan } from '../telemetry/tracing.js';
 
 /** Name of the channel every span is published on when it ends. */
 export const LOADER_TIMING_CHANNEL = 'punchline:warehouse-load';

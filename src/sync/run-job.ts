@@ -14,7 +14,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
 import { scrubPersonal, scrubSecrets, withoutPersonalData } from '../logger.js';
-import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../ops/metrics.js';
+import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../telemetry/metrics.js';
 import { checkAfterRun } from '../quality/after-run.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';

@@ -6,7 +6,7 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { reportJobFailedForGood } from '../ops/events.js';
+import { reportJobFailedForGood } from '../telemetry/events.js';
 import { withoutPersonalData } from '../logger.js';
 import type { QueueName } from './queues.js';
 import { createRedis, isConnectionError } from './redis.js';

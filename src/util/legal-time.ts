@@ -10,7 +10,7 @@
  * offset at a given instant, not by name: America/Cuiaba and America/Manaus agree.
  */
 import { getTimezoneOffset } from 'date-fns-tz';
-import { digitsOnly } from './registry.js';
+import { digitsOnly } from './national-registry.js';
 
 /** A state's legal time as the zones that keep it. */
 export interface LegalTime {

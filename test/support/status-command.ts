@@ -8,7 +8,7 @@ import { statusCommand } from '../../src/commands/status.js';
 import type { CommandContext } from '../../src/commands/context.js';
 import type { Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import type { StatusReport } from '../../src/ops/status-report.js';
+import type { StatusReport } from '../../src/reports/status-report.js';
 
 /** `punchline status --json` and `punchline status` with `config`; both must exit 0. */
 export async function statusOf(config: Config): Promise<{ report: StatusReport; text: string }> {

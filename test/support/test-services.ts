@@ -7,7 +7,7 @@
  * a machine with the local services never touches it.
  */
 import { randomBytes } from 'node:crypto';
-import { assertPostgresReachable, assertRedisReachable } from '../../src/ops/services.js';
+import { assertPostgresReachable, assertRedisReachable } from '../../src/probes/services.js';
 import { redactUrl } from '../../src/util/database-url.js';
 import { LOCAL_POSTGRES_URL, withDatabase } from '../../src/warehouse/scratch-database.js';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
-import { isValidCpf, padCpf } from '../../util/registry.js';
+import { isValidCpf, padCpf } from '../../util/national-registry.js';
 import { utcToLocal } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';

@@ -9,7 +9,7 @@
  * connection string, and Redis quotes the password of a refused AUTH.
  */
 import { scrubSecrets } from '../logger.js';
-import { withTimeout } from './timeout.js';
+import { withTimeout } from '../util/timeout.js';
 
 /** Something that answers a Redis PING. */
 export interface PingableRedis {

@@ -16,9 +16,9 @@
  * the CLI and never put in a log line or an error here.
  */
 import type { Logger } from '../logger.js';
-import type { ConditionScope, JobFailure, OpsEventSink } from './events.js';
-import { quoteIdent, readFreshness, type QueryablePool } from './freshness.js';
-import { freshnessEntriesOf } from './status-report.js';
+import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';
+import { quoteIdent, readFreshness, type QueryablePool } from '../reports/freshness.js';
+import { freshnessEntriesOf } from '../reports/status-report.js';
 
 /** Kinds of condition, as the `condition` field of a message. */
 export const CONDITIONS = ['job_failed', 'token_rejected', 'stale'] as const;

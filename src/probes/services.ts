@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { createRedisProbe } from './redis-probe.js';
-import { withTimeout } from './timeout.js';
+import { withTimeout } from '../util/timeout.js';
 import { redactUrl } from '../util/database-url.js';
 
 /** A required service is not reachable; the message says what to start. */

@@ -16,14 +16,14 @@ import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
 import { dashboardRouteKind, decideDashboardAccess } from './dashboard-access.js';
-import { checkHealth, safeReason, type ConnectionHealth, type QueryableDb } from './health.js';
-import { createRedisProbe } from './redis-probe.js';
+import { checkHealth, safeReason, type ConnectionHealth, type QueryableDb } from '../probes/health.js';
+import { createRedisProbe } from '../probes/redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
-import { collectStatus, type PausedConnection, type StatusQueue, type StatusReport } from './status-report.js';
+import { collectStatus, type PausedConnection, type StatusQueue, type StatusReport } from '../reports/status-report.js';
 import { renderStatusPage } from './status-page.js';
-import { withTimeout } from './timeout.js';
-import type { ZonesInUse } from './time-zone-report.js';
-import type { QueryablePool } from './freshness.js';
+import { withTimeout } from '../util/timeout.js';
+import type { ZonesInUse } from '../reports/time-zone-report.js';
+import type { QueryablePool } from '../reports/freshness.js';
 
 /** Where the dashboard is mounted. */
 export const DASHBOARD_PATH = '/dashboard';

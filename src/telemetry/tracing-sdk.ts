@@ -3,15 +3,15 @@
  * Node SDK and the OTLP/HTTP exporter — only now, by dynamic import, so a process without
  * OTEL_EXPORTER_OTLP_ENDPOINT never loads them — registers a tracer provider (which
  * carries the active span across `await`s) and installs its tracer for the
- * instrumentation points (src/util/tracing.ts). `shutdown` sends what is buffered and
+ * instrumentation points (src/telemetry/tracing.ts). `shutdown` sends what is buffered and
  * turns it all off again.
  */
 import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
 import type { TracingSettings } from '../config.js';
 import type { Logger } from '../logger.js';
 import { redactUrl } from '../util/database-url.js';
-import { installTracing } from '../util/tracing.js';
-import { withTimeout } from './timeout.js';
+import { installTracing } from './tracing.js';
+import { withTimeout } from '../util/timeout.js';
 
 /** Name and version of the instrumentation (the tracer's scope). */
 const INSTRUMENTATION = 'punchline';

@@ -3,8 +3,8 @@
  * the database does not exist yet, by connecting to the server's `postgres` database.
  */
 import pg from 'pg';
-import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from './services.js';
-import { quoteIdent } from './freshness.js';
+import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from '../probes/services.js';
+import { quoteIdent } from '../reports/freshness.js';
 
 /** Postgres SQLSTATE for "database already exists" (another process created it first). */
 const PG_DUPLICATE_DATABASE = '42P04';

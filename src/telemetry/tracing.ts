@@ -1,6 +1,6 @@
 /**
  * The instrumentation side of the optional tracing (docs/operations.md "Tracing"): the
- * job, API-request and load code start their spans here. Until `src/ops/tracing.ts`
+ * job, API-request and load code start their spans here. Until `src/telemetry/tracing-sdk.ts`
  * installs a tracer (only when OTEL_EXPORTER_OTLP_ENDPOINT is set) every call is one
  * check of a module variable and nothing of OpenTelemetry is loaded: this file imports
  * its types only. Attributes carry names, codes and counts, never a message, a token or
@@ -32,7 +32,7 @@ export interface OpenSpan {
 
 let installed: InstalledTracing | undefined;
 
-/** Turns tracing on with `tracing`, or off with undefined (src/ops/tracing.ts does both). */
+/** Turns tracing on with `tracing`, or off with undefined (src/telemetry/tracing-sdk.ts does both). */
 export function installTracing(tracing: InstalledTracing | undefined): void {
   installed = tracing;
 }

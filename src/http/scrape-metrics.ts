@@ -10,15 +10,15 @@
  */
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
-import { metricsRegistry } from './metrics.js';
-import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQueue } from './queue-counts.js';
-import { readFreshness, type QueryablePool } from './freshness.js';
-import { freshnessEntriesOf, type FreshnessEntry } from './status-report.js';
-import { staleAfterSeconds } from './staleness.js';
-import { withTimeout } from './timeout.js';
-import { readOpenRejections } from './rejections-report.js';
-import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from './time-zone-report.js';
-import { readQualityStatus, type QualitySummary } from './quality-report.js';
+import { metricsRegistry } from '../telemetry/metrics.js';
+import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQueue } from '../reports/queue-counts.js';
+import { readFreshness, type QueryablePool } from '../reports/freshness.js';
+import { freshnessEntriesOf, type FreshnessEntry } from '../reports/status-report.js';
+import { staleAfterSeconds } from '../reports/staleness.js';
+import { withTimeout } from '../util/timeout.js';
+import { readOpenRejections } from '../reports/rejections-report.js';
+import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from '../reports/time-zone-report.js';
+import { readQualityStatus, type QualitySummary } from '../reports/quality-report.js';
 import { QUALITY_STATUSES } from '../quality/checks.js';
 
 /** Sources of the scrape-time gauges. */

@@ -8,10 +8,10 @@
  * away. It shows what the report holds and nothing else: CNPJs, resources, counts and
  * error texts, never a person's data. Pure: a report in, HTML out.
  */
-import { companiesWorstFirst, freshnessByResource, overdue, type CompanyFreshness } from './freshness-summary.js';
-import { FRESHNESS_STATES, type FreshnessState } from './staleness.js';
-import { DRIFT_KINDS, formatAge, oneLine } from './status-format.js';
-import type { FreshnessEntry, StatusReport } from './status-report.js';
+import { companiesWorstFirst, freshnessByResource, overdue, type CompanyFreshness } from '../reports/freshness-summary.js';
+import { FRESHNESS_STATES, type FreshnessState } from '../reports/staleness.js';
+import { DRIFT_KINDS, formatAge, oneLine } from '../reports/status-format.js';
+import type { FreshnessEntry, StatusReport } from '../reports/status-report.js';
 
 /** Options of {@link renderStatusPage}. */
 export interface StatusPageOptions {
