@@ -20,7 +20,7 @@ import { DataStream } from '../src/api/data-stream.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { CATALOG, type Resource } from '../src/resources/index.js';
 import type { ReadDeclaration, RowContext } from '../src/resources/declaration.js';
-import { createLocalTimeConverter } from '../src/warehouse/local-time.js';
+import { createLocalTimeConverter } from '../src/util/local-time.js';
 import { DEFAULT_BATCH_BYTES, StagedTable } from '../src/warehouse/staging.js';
 import type { TableSpec } from '../src/warehouse/table-spec.js';
 

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/warehouse/scratch-database.js';
 import { redactUrl } from '../src/util/database-url.js';
 

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { readCatalog } from '../src/warehouse/catalog.js';
+import { readCatalog } from '../src/warehouse/introspection.js';
 import { composeWarehouseDoc, handWrittenPart } from '../src/warehouse/dictionary.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/warehouse/scratch-database.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

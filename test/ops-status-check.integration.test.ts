@@ -10,7 +10,7 @@ import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { openQueues, type SyncQueues } from '../src/sync/queues.js';
 import { ConnectionPauses } from '../src/sync/connection-pause.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import type { StatusReport } from '../src/reports/status-report.js';
 import { loadConfig } from '../src/config.js';
 import { runPunchline } from './sync-harness.js';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMigrations } from '../src/warehouse/migrations.js';
+import { readMigrations } from '../src/migrations/files.js';
 import { createScratchDatabase, type ScratchDatabase } from '../src/warehouse/scratch-database.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { ROOT } from './sync-harness.js';

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { analystSchemaOf, buildAnalystView } from '../src/warehouse/analyst-views.js';
-import type { CatalogRelation } from '../src/warehouse/catalog.js';
-import { collisionCondition, erasurePlanOf } from '../src/warehouse/erasure-functions.js';
-import { classifyColumn, looksPersonal, PERSONAL_DATA } from '../src/warehouse/personal-data.js';
-import { keyIdOf, pseudonymOf } from '../src/warehouse/pseudonyms.js';
+import { analystSchemaOf, buildAnalystView } from '../src/privacy/analyst-views.js';
+import type { CatalogRelation } from '../src/warehouse/introspection.js';
+import { collisionCondition, erasurePlanOf } from '../src/privacy/erasure-functions.js';
+import { classifyColumn, looksPersonal, PERSONAL_DATA } from '../src/privacy/personal-data.js';
+import { keyIdOf, pseudonymOf } from '../src/privacy/pseudonyms.js';
 
 const KEY = 'k'.repeat(40);
 

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readCatalog, type Catalog } from '../src/warehouse/catalog.js';
-import { erasurePlanOf } from '../src/warehouse/erasure-functions.js';
-import { looksPersonal, PERSONAL_DATA } from '../src/warehouse/personal-data.js';
-import { PRIVACY_DOC_MARKERS, PRIVACY_DOC_PAGES, renderPersonalDataTable, withGeneratedBlock } from '../src/warehouse/privacy-doc.js';
+import { readCatalog, type Catalog } from '../src/warehouse/introspection.js';
+import { erasurePlanOf } from '../src/privacy/erasure-functions.js';
+import { looksPersonal, PERSONAL_DATA } from '../src/privacy/personal-data.js';
+import { PRIVACY_DOC_MARKERS, PRIVACY_DOC_PAGES, renderPersonalDataTable, withGeneratedBlock } from '../src/privacy/privacy-doc.js';
 import { useMigratedWarehouse } from './warehouse-fixtures.js';
 
 describe('docs/privacy.md and docs/warehouse.md', () => {
@@ -28,7 +28,7 @@ describe('docs/privacy.md and docs/warehouse.md', () => {
   });
 });
 
-describe('the classification of src/warehouse/personal-data.ts, against the migrated catalog', () => {
+describe('the classification of src/privacy/personal-data.ts, against the migrated catalog', () => {
   const t = useMigratedWarehouse('privacy_doc');
   let catalog: Catalog;
 
@@ -42,7 +42,7 @@ describe('the classification of src/warehouse/personal-data.ts, against the migr
         .filter((c) => looksPersonal(c.name, c.udt) && PERSONAL_DATA[r.name]?.columns[c.name] === undefined)
         .map((c) => `${r.name}.${c.name} (${c.udt})`),
     );
-    expect(unclassified, 'classify these in src/warehouse/personal-data.ts, then run npm run docs:privacy').toEqual([]);
+    expect(unclassified, 'classify these in src/privacy/personal-data.ts, then run npm run docs:privacy').toEqual([]);
     expect(catalog.length).toBeGreaterThan(25);
   });
 

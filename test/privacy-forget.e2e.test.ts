@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/sync/backfill-args.js';
 import { runBackfill } from '../src/sync/backfill.js';
 import type { SyncRuntime } from '../src/sync/runtime.js';
-import { pseudonymOf } from '../src/warehouse/pseudonyms.js';
+import { pseudonymOf } from '../src/privacy/pseudonyms.js';
 import { recordReceipt } from '../src/push/receipts.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 

@@ -5,7 +5,7 @@
  * namesake keeps their own name, and a JSON value that mentions the person is dropped.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eraseMentions, forgetPerson } from '../src/warehouse/erasures.js';
+import { eraseMentions, forgetPerson } from '../src/privacy/erasures.js';
 import { block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const t = useMigratedWarehouse('privacy_mentions');

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { ClaimRun, databaseNow, type ClaimScope } from '../src/push/claims.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { TEST_DATABASE_URL, connectPostgres, dropSchema, uniqueName } from './support/isolation.js';
 

@@ -6,8 +6,8 @@
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../src/warehouse/migrate.js';
-import { readMigrations } from '../src/warehouse/migrations.js';
+import { migrate } from '../src/migrations/migrate.js';
+import { readMigrations } from '../src/migrations/files.js';
 import { runPunchline } from './sync-harness.js';
 import type { Redis } from 'ioredis';
 import { connectPostgres, connectRedis, dropQueuePrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './support/isolation.js';

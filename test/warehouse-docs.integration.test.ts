@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCatalog, type CatalogRelation } from '../src/warehouse/catalog.js';
+import { readCatalog, type CatalogRelation } from '../src/warehouse/introspection.js';
 import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDictionary } from '../src/warehouse/dictionary.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { warehouseDocQuestions } from '../bench/example-questions.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 

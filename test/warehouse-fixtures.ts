@@ -19,7 +19,7 @@ import { CATALOG, type Resource } from '../src/resources/index.js';
 import { loadResource, type EngineContext, type LoadResult } from '../src/sync/load-resource.js';
 import type { DateWindow } from '../src/sync/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { FixtureApi, type Answers } from './support/fixture-api.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 import type { Removal } from '../src/sync/job-data.js';

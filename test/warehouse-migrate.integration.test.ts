@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MigrationError } from '../src/warehouse/errors.js';
-import { migrate } from '../src/warehouse/migrate.js';
-import { EARLIER_CHECKSUMS, rawChecksum } from '../src/warehouse/migration-checksums.js';
-import { defaultMigrationsDir, readMigrations } from '../src/warehouse/migrations.js';
+import { migrate } from '../src/migrations/migrate.js';
+import { EARLIER_CHECKSUMS, rawChecksum } from '../src/migrations/checksums.js';
+import { defaultMigrationsDir, readMigrations } from '../src/migrations/files.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 
 const run = promisify(execFile);

@@ -4,8 +4,8 @@ import {
   isSameMigration,
   rawChecksum,
   sqlChecksum,
-} from '../src/warehouse/migration-checksums.js';
-import { checksumsToUpdate, readMigrations, type MigrationFile } from '../src/warehouse/migrations.js';
+} from '../src/migrations/checksums.js';
+import { checksumsToUpdate, readMigrations, type MigrationFile } from '../src/migrations/files.js';
 
 const SQL = `-- 042_things: a table of things.
 CREATE TABLE things (

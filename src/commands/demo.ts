@@ -11,7 +11,7 @@ import pg from 'pg';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { registerSecret } from '../logger.js';
 import { todayIn } from '../util/time.js';
-import { migrate } from '../warehouse/migrate.js';
+import { migrate } from '../migrations/migrate.js';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { ensureDatabase } from '../demo/database-bootstrap.js';
 import { isPortFree } from '../demo/port-check.js';

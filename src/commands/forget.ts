@@ -66,7 +66,7 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
   const [{ assertPostgresReachable, assertRedisReachable }, { createWarehouse }, erasures, { eraseFromRedis }, { createRedis }] = await Promise.all([
     import('../probes/services.js'),
     import('../warehouse/db.js'),
-    import('../warehouse/erasures.js'),
+    import('../privacy/erasures.js'),
     import('../privacy/redis-erasure.js'),
     import('../sync/redis.js'),
   ]);

@@ -5,8 +5,8 @@
  */
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
-import { migrate, migrationStatus } from '../warehouse/migrate.js';
-import { versionSkew, type MigrationStatus } from '../warehouse/migration-status.js';
+import { migrate, migrationStatus } from '../migrations/migrate.js';
+import { versionSkew, type MigrationStatus } from '../migrations/status.js';
 import { renderTable } from '../reports/status-format.js';
 
 /** Options of `punchline migrate`. */

@@ -19,9 +19,9 @@ export async function pseudonymsCommand(ctx: CommandContext): Promise<number> {
     await Promise.all([
       import('../probes/services.js'),
       import('../warehouse/db.js'),
-      import('../warehouse/erasures.js'),
+      import('../privacy/erasures.js'),
       import('../warehouse/transaction.js'),
-      import('../warehouse/pseudonyms.js'),
+      import('../privacy/pseudonyms.js'),
     ]);
   const { databaseUrl, warehouseSchema: schema } = ctx.config;
   await assertPostgresReachable(databaseUrl);

@@ -22,10 +22,10 @@ import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, typ
 import { mergeStaged, MassRemovalError, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { openStaging, type StagedRow, type StagedTable, type Staging } from '../warehouse/staging.js';
 import { columnNames, type LoadScope, type Protection, type TableSpec } from '../warehouse/table-spec.js';
-import { createLocalTimeConverter } from '../warehouse/local-time.js';
+import { createLocalTimeConverter } from '../util/local-time.js';
 import { quoteIdent } from '../warehouse/db.js';
-import { eraseMentions, hasStandingErasures, upholdPrivacy } from '../warehouse/erasures.js';
-import { pseudonymOf } from '../warehouse/pseudonyms.js';
+import { eraseMentions, hasStandingErasures, upholdPrivacy } from '../privacy/erasures.js';
+import { pseudonymOf } from '../privacy/pseudonyms.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
 import { stageName } from '../warehouse/staging.js';

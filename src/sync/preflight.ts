@@ -4,7 +4,7 @@
  * API answers and accepts its token (one cheap call: the group walk).
  */
 import { ApiError, AuthError, NetworkError, TimeoutError, TransientApiError } from '../api/errors.js';
-import { assertMigrationsCurrent } from '../warehouse/migration-status.js';
+import { assertMigrationsCurrent } from '../migrations/status.js';
 import type { ConnectionClient } from './api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from './errors.js';
 import { walkGroup, type GroupWalk } from './group-walk.js';

@@ -5,7 +5,7 @@
  * catalog of a freshly migrated schema and writes the result below the hand-written
  * part of the page, which it keeps as it is.
  */
-import type { CatalogRelation } from './catalog.js';
+import type { CatalogRelation } from './introspection.js';
 
 /** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
 export const GENERATED_MARKER =

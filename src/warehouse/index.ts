@@ -4,9 +4,9 @@
  * docs/warehouse.md describes them for analysts.
  */
 export { createWarehouse, quoteIdent, type Warehouse, type WarehouseHandle, type WarehouseOptions } from './db.js';
-export { migrate, type MigrateOptions, type MigrateResult } from './migrate.js';
+export { migrate, type MigrateOptions, type MigrateResult } from '../migrations/migrate.js';
 export { MigrationError, WarehouseError } from './errors.js';
-export { applyErasures, forgetPerson, liftErasure, upholdPrivacy, type PrivacyUpkeep } from './erasures.js';
-export { ensurePseudonyms, pseudonymOf } from './pseudonyms.js';
-export { PERSONAL_DATA, classifyColumn } from './personal-data.js';
+export { applyErasures, forgetPerson, liftErasure, upholdPrivacy, type PrivacyUpkeep } from '../privacy/erasures.js';
+export { ensurePseudonyms, pseudonymOf } from '../privacy/pseudonyms.js';
+export { PERSONAL_DATA, classifyColumn } from '../privacy/personal-data.js';
 export { PrivacyError } from './errors.js';

@@ -5,10 +5,10 @@
  * back; `forget --lift` ends one. The work itself is done by the functions migrate
  * generates (erasure-functions.ts); these are their thin callers.
  */
-import { quoteIdent } from './db.js';
-import { readCatalog, rowsOf, type SqlQueryable } from './catalog.js';
-import { PrivacyError } from './errors.js';
-import { withTransaction, type TransactionPool as LoaderPool } from './transaction.js';
+import { quoteIdent } from '../warehouse/db.js';
+import { readCatalog, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { PrivacyError } from '../warehouse/errors.js';
+import { withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
 import { ownNameColumns } from './personal-data.js';
 

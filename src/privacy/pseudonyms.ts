@@ -12,8 +12,8 @@
  * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
  */
 import { createHmac } from 'node:crypto';
-import { quoteIdent } from './db.js';
-import { rowsOf, type SqlQueryable } from './catalog.js';
+import { quoteIdent } from '../warehouse/db.js';
+import { rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 
 /** Hex digits of a pseudonym: 80 bits, no collision in any realistic number of people. */
 const PSEUDONYM_HEX_DIGITS = 20;

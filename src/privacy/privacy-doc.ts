@@ -12,7 +12,7 @@ export const PRIVACY_DOC_PAGES = ['docs/privacy.md', 'docs/warehouse.md'] as con
 
 /** The markers around the generated block. */
 export const PRIVACY_DOC_MARKERS = {
-  start: '<!-- personal-data:start (generated from src/warehouse/personal-data.ts by npm run docs:privacy; do not edit) -->',
+  start: '<!-- personal-data:start (generated from src/privacy/personal-data.ts by npm run docs:privacy; do not edit) -->',
   end: '<!-- personal-data:end -->',
 } as const;
 

@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { MigrationError } from './errors.js';
-import { quoteIdent } from './db.js';
+import { MigrationError } from '../warehouse/errors.js';
+import { quoteIdent } from '../warehouse/db.js';
 import {
   checksumsToUpdate,
   lineOfPosition,
@@ -16,10 +16,10 @@ import {
   renderMigration,
   type AppliedMigration,
   type MigrationFile,
-} from './migrations.js';
+} from './files.js';
 import { redactUrl } from '../util/database-url.js';
-import { refreshPrivacyObjects, type PrivacyRefresh } from './privacy-objects.js';
-import { readMigrationStatus, type MigrationStatus } from './migration-status.js';
+import { refreshPrivacyObjects, type PrivacyRefresh } from '../privacy/privacy-objects.js';
+import { readMigrationStatus, type MigrationStatus } from './status.js';
 
 /** Options of {@link migrate}. */
 export interface MigrateOptions {
@@ -189,7 +189,7 @@ export async function migrate(
         done.push(file.name);
       }
       // Every run, not only when a migration was applied: a new classification in
-      // src/warehouse/personal-data.ts reaches the analyst views with the next migrate.
+      // src/privacy/personal-data.ts reaches the analyst views with the next migrate.
       const privacy = await inTransaction(client, () => refreshPrivacyObjects(client, schema));
       if (privacy) log?.info({ schema: privacy.analystSchema, views: privacy.views, dropped: privacy.dropped }, 'analyst views refreshed');
       return { applied: done, alreadyApplied: applied.length, privacy };

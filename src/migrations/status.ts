@@ -5,9 +5,9 @@
  * behind the schema would write columns that no longer mean what it thinks; one ahead
  * would write to columns that do not exist yet).
  */
-import { quoteIdent } from './db.js';
-import { MigrationError } from './errors.js';
-import { readMigrations, type MigrationFile } from './migrations.js';
+import { quoteIdent } from '../warehouse/db.js';
+import { MigrationError } from '../warehouse/errors.js';
+import { readMigrations, type MigrationFile } from './files.js';
 
 /** The subset of a pg pool or client the status needs. */
 export interface StatusQueryable {

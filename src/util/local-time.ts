@@ -4,7 +4,7 @@
  * per local hour and reused for the minutes of that hour whenever the offset is the
  * same at both ends of it (an hour holding a DST change is converted value by value).
  */
-import { localToUtc } from '../util/time.js';
+import { localToUtc } from './time.js';
 
 /**
  * Converts `YYYY-MM-DD HH:MM:SS` wall times of one time zone to timestamptz input: the

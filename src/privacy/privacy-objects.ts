@@ -4,11 +4,11 @@
  * Idempotent; runs in the caller's transaction under migrate's lock, so a reader sees
  * either the old objects or the new ones.
  */
-import { quoteIdent } from './db.js';
+import { quoteIdent } from '../warehouse/db.js';
 import { analystSchemaOf, buildAnalystViews, quoteLiteral } from './analyst-views.js';
-import { readCatalog, rowsOf, type SqlQueryable } from './catalog.js';
+import { readCatalog, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 import { buildErasureFunctions } from './erasure-functions.js';
-import { PrivacyError } from './errors.js';
+import { PrivacyError } from '../warehouse/errors.js';
 
 /** What {@link refreshPrivacyObjects} did. */
 export interface PrivacyRefresh {

@@ -4,10 +4,10 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MigrationError } from './errors.js';
-import { quoteIdent } from './db.js';
+import { MigrationError } from '../warehouse/errors.js';
+import { quoteIdent } from '../warehouse/db.js';
 import { packageRoot } from '../util/package-root.js';
-import { isSameMigration, sqlChecksum, type EarlierChecksum, EARLIER_CHECKSUMS } from './migration-checksums.js';
+import { isSameMigration, sqlChecksum, type EarlierChecksum, EARLIER_CHECKSUMS } from './checksums.js';
 
 /** One `sql/NNN_name.sql` file. */
 export interface MigrationFile {

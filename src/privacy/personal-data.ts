@@ -9,7 +9,7 @@
  * its name or type is left out, any other is shown — so a table or column added by a
  * later migration is covered before anyone classifies it, on the safe side.
  */
-import { LOOKUP_KINDS } from './lookup-tables.js';
+import { LOOKUP_KINDS } from '../warehouse/lookup-tables.js';
 
 /** Kinds of personal data, as the privacy doc groups them. */
 export const PERSONAL_DATA_CATEGORIES = [

@@ -6,8 +6,8 @@
  * excluded from analysts get no view. Whatever a later migration adds is covered the
  * next time migrate runs, by the rules of `classifyColumn`.
  */
-import { quoteIdent } from './db.js';
-import type { Catalog, CatalogRelation } from './catalog.js';
+import { quoteIdent } from '../warehouse/db.js';
+import type { Catalog, CatalogRelation } from '../warehouse/introspection.js';
 import { classifyColumn, PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
 import { TOMBSTONE_PREFIX } from './erasure-functions.js';
 
