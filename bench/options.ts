@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isCalendarDate } from '../src/api/schemas.js';
-import { isFollowUp, parseResources, type Resource } from '../src/sync/resources.js';
+import { isFollowUp, parseResources, type Resource } from '../src/plan/resources.js';
 import { LOCAL_POSTGRES_URL } from '../src/warehouse/scratch-database.js';
 
 /** Which preset a run follows. */

@@ -11,7 +11,7 @@
 import type pg from 'pg';
 import { cpuSeconds } from './proc-stats.js';
 
-/** `application_name` of the backfill's check connections (src/sync/runtime.ts). */
+/** `application_name` of the backfill's check connections (src/runtime/runtime.ts). */
 const CHECKS_APPLICATION = 'punchline-checks';
 
 /** What the sampler saw. */

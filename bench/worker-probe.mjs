@@ -4,7 +4,7 @@
  * does; it only listens and, when the process exits, writes what it saw as JSON to the
  * file named by PUNCHLINE_BENCH_PROBE:
  * - `loader`: every span of warehouse work (a COPY batch, a merge), from the sync's
- *   `punchline:warehouse-load` diagnostics channel (src/sync/loader-timing.ts):
+ *   `punchline:warehouse-load` diagnostics channel (src/load/timing.ts):
  *   [startMs, endMs, loader, ok];
  * - `tx`: every warehouse transaction, BEGIN to COMMIT/ROLLBACK on a pg client
  *   (the database's share of the loader time): [startMs, endMs];

@@ -6,9 +6,9 @@
  */
 import { API_PREFIX } from '../src/api/endpoints.js';
 import { buildQuery, scopeParams, type Params } from '../src/api/query.js';
-import { backfillItems, planJobs } from '../src/sync/planner.js';
-import type { Resource } from '../src/sync/resources.js';
-import { dateTimeBounds, daysOf } from '../src/sync/windows.js';
+import { backfillItems, planJobs } from '../src/plan/planner.js';
+import type { Resource } from '../src/plan/resources.js';
+import { dateTimeBounds, daysOf } from '../src/plan/windows.js';
 
 /** One GET of the workload. */
 export interface PlannedRequest {
@@ -66,7 +66,7 @@ function get(endpoint: string, params: Params = {}): PlannedRequest {
 export function planWorkload(input: WorkloadInput): PlannedRequest[] {
   // spec 1.4: a headquarters token with branches reads every company with company_national_registry.
   const scoped = input.companies.length > 1;
-  const out: PlannedRequest[] = [get('economic-group'), get('company')]; // preflight (src/sync/preflight.ts)
+  const out: PlannedRequest[] = [get('economic-group'), get('company')]; // preflight (src/runtime/preflight.ts)
   const plan = planJobs({
     connection: 'bench',
     companies: input.companies,

@@ -4,8 +4,8 @@
  * own queue).
  */
 import { CATALOG, RESOURCES, type Resource } from '../src/resources/index.js';
-import type { JobProcessor } from '../src/sync/job-context.js';
-import type { Processors } from '../src/sync/runtime.js';
+import type { JobProcessor } from '../src/runtime/job-context.js';
+import type { Processors } from '../src/runtime/runtime.js';
 import { planSchedule } from './plan-schedule.js';
 import { syncResource } from './sync-resource.js';
 import { syncCompanies } from './walk-group.js';

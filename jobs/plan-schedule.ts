@@ -1,19 +1,19 @@
 /**
- * A tick of an incremental schedule (src/sync/schedules.ts): walk the connection's
+ * A tick of an incremental schedule (src/runtime/schedules.ts): walk the connection's
  * group, plan the windows of that schedule for each company's today (in its own time
  * zone), and queue them. Windows still pending from an earlier tick are not queued twice.
  */
 import { z } from 'zod';
 import { runNightlyRetention } from '../src/warehouse/retention.js';
 import { todayIn } from '../src/util/time.js';
-import { planByCompanyDay } from '../src/sync/company-days.js';
-import { enqueueJobs, type EnqueueResult } from '../src/sync/enqueue.js';
-import { InvalidJobError } from '../src/sync/errors.js';
-import { walkGroup } from '../src/sync/group-walk.js';
-import { SCHEDULE_KINDS, planJobs, scheduleItems } from '../src/sync/planner.js';
-import type { Resource } from '../src/sync/resources.js';
-import type { SyncRuntime, TickOptions } from '../src/sync/runtime.js';
-import type { ScheduleJobData } from '../src/sync/schedules.js';
+import { planByCompanyDay } from '../src/plan/company-days.js';
+import { enqueueJobs, type EnqueueResult } from '../src/runtime/enqueue.js';
+import { InvalidJobError } from '../src/load/errors.js';
+import { walkGroup } from '../src/plan/group-walk.js';
+import { SCHEDULE_KINDS, planJobs, scheduleItems } from '../src/plan/planner.js';
+import type { Resource } from '../src/plan/resources.js';
+import type { SyncRuntime, TickOptions } from '../src/runtime/runtime.js';
+import type { ScheduleJobData } from '../src/runtime/schedules.js';
 
 const scheduleJobData = z.object({ connection: z.string().min(1), kind: z.enum(SCHEDULE_KINDS) });
 
@@ -29,7 +29,7 @@ export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickO
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());
   const followUps: Resource[] = ['absence_attachments', ...(rt.config.syncAuditPhotos ? (['audit_photos'] as const) : [])];
-  // Each company's ranges end at its own today (src/sync/company-days.ts).
+  // Each company's ranges end at its own today (src/plan/company-days.ts).
   const plan = planByCompanyDay(connection, walk.companies, now(), (companyToday, companies) =>
     planJobs({
       connection: connection.name,

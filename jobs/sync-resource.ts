@@ -5,9 +5,9 @@
  * absences, audit photos of the punches) when the plan asked for it.
  */
 import { CATALOG } from '../src/resources/index.js';
-import type { JobProcessor } from '../src/sync/job-context.js';
-import { loadResource } from '../src/sync/load-resource.js';
-import { followUpOf } from '../src/sync/resources.js';
+import type { JobProcessor } from '../src/runtime/job-context.js';
+import { loadResource } from '../src/load/load-resource.js';
+import { followUpOf } from '../src/plan/resources.js';
 
 /** Syncs the job's resource for its company (and window). */
 export const syncResource: JobProcessor = async (ctx) => {

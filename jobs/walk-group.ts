@@ -4,9 +4,9 @@
  * schedule, and when a job meets 404 `company_not_found`.
  */
 import { companyRows } from '../src/resources/index.js';
-import type { JobProcessor } from '../src/sync/job-context.js';
-import { walkGroup } from '../src/sync/group-walk.js';
-import { loadRows } from '../src/sync/load-rows.js';
+import type { JobProcessor } from '../src/runtime/job-context.js';
+import { walkGroup } from '../src/plan/group-walk.js';
+import { loadRows } from '../src/load/load-rows.js';
 
 /** Syncs the companies of the connection's group. */
 export const syncCompanies: JobProcessor = async (ctx) => {

@@ -10,7 +10,7 @@ import { UsageError } from '../src/util/usage-error.js';
 import { ServiceUnavailableError } from '../src/probes/services.js';
 import { OpsPortInUseError } from '../src/http/server.js';
 import { DemoError } from '../src/demo/setup.js';
-import { ConnectionAuthError, PermanentSyncError } from '../src/sync/errors.js';
+import { ConnectionAuthError, PermanentSyncError } from '../src/load/errors.js';
 import { MigrationError, PrivacyError, WarehouseError, WarehouseNotMigratedError } from '../src/warehouse/errors.js';
 
 /** An error with a Node or Postgres `code`, as the drivers throw them. */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parser } from '@prometheus-io/lezer-promql';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/config.js';
-import { openQueues, type SyncQueues } from '../src/sync/queues.js';
+import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
 import { startOpsServer, type RunningOpsServer } from '../src/http/server.js';
 import { migrate } from '../src/warehouse/index.js';
 import type pg from 'pg';

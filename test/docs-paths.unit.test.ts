@@ -1,6 +1,6 @@
 /**
  * The docs point at things that exist: every repository path a page names in backticks
- * (`src/sync/load-resource.ts`, `jobs/*.ts`), every relative link and its `#anchor`, and
+ * (`src/load/load-resource.ts`, `jobs/*.ts`), every relative link and its `#anchor`, and
  * every doc section a code comment cites (`docs/architecture.md "The request budget"`).
  * Code moves faster than prose; this is what keeps a rename from leaving the docs behind.
  */

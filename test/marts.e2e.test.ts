@@ -9,9 +9,9 @@
  * its own days; and a dismissal pushed through punchline dates the employment's end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
 import { addDays, todayIn } from '../src/util/time.js';

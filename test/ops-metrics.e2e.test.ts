@@ -4,7 +4,7 @@
  * and freshness comes from the warehouse.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { sample, samples, startWorkerProcess, type WorkerProcess } from './ops-harness.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import type { StatusReport } from '../src/reports/status-report.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { freePort, samples, startWorkerProcess, type WorkerProcess } from './ops-harness.js';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationMessage } from '../src/alerts/notify.js';
-import { jobIdFor } from '../src/sync/job-ids.js';
-import type { SyncJobData } from '../src/sync/job-data.js';
+import { jobIdFor } from '../src/plan/job-ids.js';
+import type { SyncJobData } from '../src/plan/job-data.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { startWorkerProcess, type WorkerProcess } from './ops-harness.js';
 

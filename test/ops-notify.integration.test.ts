@@ -13,7 +13,7 @@ import { createLogger, registerSecret } from '../src/logger.js';
 import { migrate } from '../src/warehouse/index.js';
 import { reportJobFailedForGood, reportTokenRejected, setOpsEventSink } from '../src/telemetry/events.js';
 import { WebhookNotifier, type NotificationMessage } from '../src/alerts/notify.js';
-import { ConnectionAuthError } from '../src/sync/errors.js';
+import { ConnectionAuthError } from '../src/load/errors.js';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { planSchedule } from '../jobs/plan-schedule.js';
 import { applyRetention, buildRetentionDelete, RETENTION_RULES } from '../src/warehouse/retention.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
 const DAY = 86_400_000;

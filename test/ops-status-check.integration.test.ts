@@ -8,8 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
-import { openQueues, type SyncQueues } from '../src/sync/queues.js';
-import { ConnectionPauses } from '../src/sync/connection-pause.js';
+import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
+import { ConnectionPauses } from '../src/connections/connection-pause.js';
 import { migrate } from '../src/migrations/migrate.js';
 import type { StatusReport } from '../src/reports/status-report.js';
 import { loadConfig } from '../src/config.js';

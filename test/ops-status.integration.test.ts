@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
-import { openQueues, type SyncQueues } from '../src/sync/queues.js';
+import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
 import { statusCommand } from '../src/commands/status.js';
 import type { CommandContext } from '../src/commands/context.js';
 import type { StatusReport } from '../src/reports/status-report.js';

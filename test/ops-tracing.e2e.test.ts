@@ -16,9 +16,9 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { startTracing, type RunningTracing } from '../src/telemetry/tracing-sdk.js';
 import { tracingOn } from '../src/telemetry/tracing.js';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const TODAY = '2025-06-30';

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { errorType, startSpan, tracingOn, withSpan } from '../src/telemetry/tracing.js';
 import { startTracing } from '../src/telemetry/tracing-sdk.js';
-import { jobResultAttributes, jobSpanAttributes } from '../src/sync/job-span.js';
-import { loadResultAttributes, loadSpanAttributes } from '../src/sync/load-resource.js';
+import { jobResultAttributes, jobSpanAttributes } from '../src/runtime/job-span.js';
+import { loadResultAttributes, loadSpanAttributes } from '../src/load/load-resource.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 

@@ -6,9 +6,9 @@
  * bring the person back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { pseudonymOf } from '../src/privacy/pseudonyms.js';
 import { recordReceipt } from '../src/push/receipts.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';

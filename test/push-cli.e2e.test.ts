@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { enqueueJobs } from '../src/sync/enqueue.js';
-import { backfillItems, planJobs } from '../src/sync/planner.js';
-import { budgetKeys } from '../src/sync/request-budget.js';
+import { enqueueJobs } from '../src/runtime/enqueue.js';
+import { backfillItems, planJobs } from '../src/plan/planner.js';
+import { budgetKeys } from '../src/connections/request-budget.js';
 import { maxInAnySecond, runPunchline, spawnPunchline, startHarness, type Harness } from './sync-harness.js';
 import { startPunchlineProcess, waitUntil } from './support/punchline-process.js';
 

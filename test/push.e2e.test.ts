@@ -17,8 +17,8 @@ import type { TruthCollaborator } from '../src/emulator/truth.js';
 import { WRITE_KINDS, type PushKind } from '../src/push/kinds/index.js';
 import { isPrepared, prepareRows } from '../src/push/prepare.js';
 import { pushRows, type PushHooks, type PushRun } from '../src/push/run.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
-import { startWorkers } from '../src/sync/workers.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
+import { startWorkers } from '../src/runtime/workers.js';
 import { makeCpf } from '../src/util/national-registry.js';
 import { startHarness, type Harness } from './sync-harness.js';
 

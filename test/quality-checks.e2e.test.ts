@@ -12,9 +12,9 @@ import { metricsRegistry } from '../src/telemetry/metrics.js';
 import { createScrapeRegistry } from '../src/http/scrape-metrics.js';
 import type { QualityFinding } from '../src/quality/checks.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
-import { parseBackfillArgs, type BackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs, type BackfillArgs } from '../src/backfill/args.js';
+import { runBackfill } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { statusOf } from './support/status-command.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
 import { UsageError } from '../src/commands/context.js';
-import { progressLine, rateAndEta } from '../src/sync/progress.js';
+import { progressLine, rateAndEta } from '../src/backfill/progress.js';
 import { summaryLines } from '../src/commands/backfill.js';
 
 const config = loadConfig({ SERVICE_API_BASE_URL: 'http://127.0.0.1:1', SERVICE_API_TOKEN: 'secret-token-1234' });

@@ -5,9 +5,9 @@
  * deleted_at and history rows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { compareWithTruth, startHarness, type Harness } from './sync-harness.js';
 
 const FROM = '2026-05-01';

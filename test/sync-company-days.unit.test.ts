@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { companiesByDay, planByCompanyDay } from '../src/sync/company-days.js';
-import { planJobs, scheduleItems } from '../src/sync/planner.js';
+import { companiesByDay, planByCompanyDay } from '../src/plan/company-days.js';
+import { planJobs, scheduleItems } from '../src/plan/planner.js';
 
 const HQ = '11222333000181';
 const ACRE = '11222333000262';

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NetworkError } from '../src/api/errors.js';
-import { isWarehouseUnavailable, WarehouseGate } from '../src/sync/db-wait.js';
-import { tickMs } from '../src/sync/connection-pause.js';
+import { isWarehouseUnavailable, WarehouseGate } from '../src/runtime/warehouse-gate.js';
+import { tickMs } from '../src/connections/connection-pause.js';
 
 const silent = { warn: () => undefined, info: () => undefined };
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metricsRegistry } from '../src/telemetry/metrics.js';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import { compareWithTruth, startHarness, type Harness } from './sync-harness.js';
 
 const FROM = '2026-05-01';

@@ -13,8 +13,8 @@ import { createLogger } from '../src/logger.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/emulator/index.js';
 import { migrate } from '../src/warehouse/index.js';
 import { JOBS } from '../jobs/index.js';
-import { openRuntime, type SyncRuntime } from '../src/sync/runtime.js';
-import { monthWindows, daysOf } from '../src/sync/windows.js';
+import { openRuntime, type SyncRuntime } from '../src/runtime/runtime.js';
+import { monthWindows, daysOf } from '../src/plan/windows.js';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,

@@ -1,10 +1,10 @@
 /**
- * The fields a job's log lines carry (src/sync/job-log.ts), read from its data as it
+ * The fields a job's log lines carry (src/runtime/job-log.ts), read from its data as it
  * is: a window job, a group-level job, a schedule tick and a job whose data is foreign.
  */
 import { describe, expect, it } from 'vitest';
-import { jobLogFields } from '../src/sync/job-log.js';
-import { workerName } from '../src/sync/run-records.js';
+import { jobLogFields } from '../src/runtime/job-log.js';
+import { workerName } from '../src/runtime/run-records.js';
 
 describe('the log fields of a job', () => {
   it('name the connection, company, resource, window and worker of a window job', () => {

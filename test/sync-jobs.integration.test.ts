@@ -9,11 +9,11 @@ import { PROCESSORS } from '../jobs/index.js';
 import { planSchedule } from '../jobs/plan-schedule.js';
 import { ApiClient } from '../src/api/client.js';
 import { AuthError } from '../src/api/errors.js';
-import { jobIdFor } from '../src/sync/job-ids.js';
-import type { SyncJobData } from '../src/sync/job-data.js';
-import { runSyncJob } from '../src/sync/run-job.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
-import { startWorkers } from '../src/sync/workers.js';
+import { jobIdFor } from '../src/plan/job-ids.js';
+import type { SyncJobData } from '../src/plan/job-data.js';
+import { runSyncJob } from '../src/runtime/run-job.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
+import { startWorkers } from '../src/runtime/workers.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
 const TODAY = '2026-10-31';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rejectionSpan } from '../src/sync/load-records.js';
+import { rejectionSpan } from '../src/load/load-records.js';
 
 describe('the days a rejected record stands for', () => {
   const window = { from: '2024-09-01', to: '2024-09-07' };

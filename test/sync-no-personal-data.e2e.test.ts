@@ -12,8 +12,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import { redisDump } from './support/dumps.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { startWorkerProcess, type WorkerProcess } from './ops-harness.js';

@@ -5,9 +5,9 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBackfill } from '../src/sync/backfill.js';
-import { plainReporter } from '../src/sync/progress.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { runBackfill } from '../src/backfill/run.js';
+import { plainReporter } from '../src/backfill/progress.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { startPunchlineProcess, waitUntil } from './support/punchline-process.js';
 

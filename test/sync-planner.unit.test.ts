@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { backfillItems, planJobs, scheduleItems } from '../src/sync/planner.js';
-import { daysOf, dateTimeBounds, halveWindow, isSettled, monthWindows, windowDays } from '../src/sync/windows.js';
-import { defaultResources, parseResources, RESOURCES } from '../src/sync/resources.js';
-import { jobIdFor, windowKey } from '../src/sync/job-ids.js';
+import { backfillItems, planJobs, scheduleItems } from '../src/plan/planner.js';
+import { daysOf, dateTimeBounds, halveWindow, isSettled, monthWindows, windowDays } from '../src/plan/windows.js';
+import { defaultResources, parseResources, RESOURCES } from '../src/plan/resources.js';
+import { jobIdFor, windowKey } from '../src/plan/job-ids.js';
 
 describe('monthWindows', () => {
   it('cuts a range at month ends, both ends inclusive, never above 31 days', () => {

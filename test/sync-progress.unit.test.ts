@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { barReporter, formatSeconds, plainReporter } from '../src/sync/progress.js';
+import { barReporter, formatSeconds, plainReporter } from '../src/backfill/progress.js';
 
 function capture(tty: boolean): { out: NodeJS.WritableStream; text: () => string } {
   const out = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number };

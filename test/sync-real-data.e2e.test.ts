@@ -8,8 +8,8 @@
  * a company's CEP contradicts the zone in use.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill, type BackfillSummary } from '../src/sync/backfill.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import type { Config } from '../src/config.js';
 import { metricsRegistry } from '../src/telemetry/metrics.js';
 import { createScrapeRegistry } from '../src/http/scrape-metrics.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { RedisRequestBudget } from '../src/sync/request-budget.js';
+import { RedisRequestBudget } from '../src/connections/request-budget.js';
 import { connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
 
 /** Most starts inside any window [t, t + 1000 ms). */

@@ -4,7 +4,7 @@
  * missing within its check period, registers them again, and ticks fire again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openQueues, type SyncQueues } from '../src/sync/queues.js';
+import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { dropQueuePrefix } from './support/isolation.js';
 import { startPunchlineProcess, waitUntil, type PunchlineProcess } from './support/punchline-process.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../src/config.js';
-import { openQueues, type SyncQueues } from '../src/sync/queues.js';
-import { buildSchedulers, registerSchedules } from '../src/sync/schedules.js';
+import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
+import { buildSchedulers, registerSchedules } from '../src/runtime/schedules.js';
 import { connectRedis, dropQueuePrefix, TEST_REDIS_URL, uniqueName } from './support/isolation.js';
 
 describe('incremental schedules', () => {

@@ -6,12 +6,12 @@
  * pause; once the token is restored the connection resumes by itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill } from '../src/sync/backfill.js';
-import { enqueueJobs } from '../src/sync/enqueue.js';
-import { healingFor } from '../src/sync/job-guard.js';
-import { backfillItems, planJobs } from '../src/sync/planner.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill } from '../src/backfill/run.js';
+import { enqueueJobs } from '../src/runtime/enqueue.js';
+import { healingFor } from '../src/runtime/job-guard.js';
+import { backfillItems, planJobs } from '../src/plan/planner.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 import { startPunchlineProcess, waitUntil, type PunchlineProcess } from './support/punchline-process.js';
 

@@ -4,9 +4,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseBackfillArgs } from '../src/sync/backfill-args.js';
-import { runBackfill } from '../src/sync/backfill.js';
-import type { SyncRuntime } from '../src/sync/runtime.js';
+import { parseBackfillArgs } from '../src/backfill/args.js';
+import { runBackfill } from '../src/backfill/run.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { compareWithTruth, maxInAnySecond, spawnPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const EMULATOR_TODAY = '2026-10-31';

@@ -1,8 +1,8 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import type { CollaboratorBlock } from '../src/api/schemas.js';
-import { CompanyMismatchError } from '../src/sync/errors.js';
-import { LOADER_TIMING_CHANNEL, type LoaderTiming } from '../src/sync/loader-timing.js';
+import { CompanyMismatchError } from '../src/load/errors.js';
+import { LOADER_TIMING_CHANNEL, type LoaderTiming } from '../src/load/timing.js';
 import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const CPF_3 = '00000000191';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CollaboratorPoints, CollaboratorTardiness } from '../src/api/schemas.js';
 import { CATALOG } from '../src/resources/index.js';
-import { SuspiciousAnswerError } from '../src/sync/errors.js';
-import type { Removal } from '../src/sync/job-data.js';
-import { loadResource } from '../src/sync/load-resource.js';
+import { SuspiciousAnswerError } from '../src/load/errors.js';
+import type { Removal } from '../src/plan/job-data.js';
+import { loadResource } from '../src/load/load-resource.js';
 import { mergeStaged } from '../src/warehouse/merge.js';
 import { StagedTable, openStaging, type StagedRow } from '../src/warehouse/staging.js';
 import type { TableSpec } from '../src/warehouse/table-spec.js';

@@ -16,14 +16,14 @@ import type {
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
 import { createLogger } from '../src/logger.js';
 import { CATALOG, type Resource } from '../src/resources/index.js';
-import { loadResource, type EngineContext, type LoadResult } from '../src/sync/load-resource.js';
-import type { DateWindow } from '../src/sync/windows.js';
+import { loadResource, type EngineContext, type LoadResult } from '../src/load/load-resource.js';
+import type { DateWindow } from '../src/plan/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { FixtureApi, type Answers } from './support/fixture-api.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
-import type { Removal } from '../src/sync/job-data.js';
-import { SuspiciousAnswerError } from '../src/sync/errors.js';
+import type { Removal } from '../src/plan/job-data.js';
+import { SuspiciousAnswerError } from '../src/load/errors.js';
 
 /** Company A of the fixtures (leading zero on purpose). */
 export const CNPJ_A = '01234567000189';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CollaboratorPoints } from '../src/api/schemas.js';
-import { CompanyMismatchError } from '../src/sync/errors.js';
+import { CompanyMismatchError } from '../src/load/errors.js';
 import { absenceOf, block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 
 const MARCH = { from: '2024-03-01', to: '2024-03-31' };

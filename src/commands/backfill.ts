@@ -9,9 +9,9 @@ import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { assertRedisReachable } from '../probes/services.js';
 import { JOBS } from '../../jobs/index.js';
-import { parseBackfillArgs, type BackfillArgs } from '../sync/backfill-args.js';
-import type { BackfillSummary } from '../sync/backfill.js';
-import { formatSeconds } from '../sync/progress.js';
+import { parseBackfillArgs, type BackfillArgs } from '../backfill/args.js';
+import type { BackfillSummary } from '../backfill/run.js';
+import { formatSeconds } from '../backfill/progress.js';
 
 /** The summary lines printed at the end of a backfill (pure). */
 export function summaryLines(s: BackfillSummary): string[] {
@@ -31,9 +31,9 @@ export async function backfillCommand(ctx: CommandContext, opts: BackfillArgs): 
   const options = parseBackfillArgs(opts, ctx.config);
   // Loaded only after the arguments passed: a typo fails without loading BullMQ and the rest.
   const [{ runBackfill }, { barReporter, plainReporter }, { openRuntime }] = await Promise.all([
-    import('../sync/backfill.js'),
-    import('../sync/progress.js'),
-    import('../sync/runtime.js'),
+    import('../backfill/run.js'),
+    import('../backfill/progress.js'),
+    import('../runtime/runtime.js'),
   ]);
   await assertRedisReachable(ctx.config.redisUrl);
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });

@@ -68,7 +68,7 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
     import('../warehouse/db.js'),
     import('../privacy/erasures.js'),
     import('../privacy/redis-erasure.js'),
-    import('../sync/redis.js'),
+    import('../runtime/redis.js'),
   ]);
   const { databaseUrl, warehouseSchema: schema, redisUrl, queuePrefix } = ctx.config;
   await assertPostgresReachable(databaseUrl);

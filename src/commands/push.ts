@@ -23,7 +23,7 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
     import('../push/prepare.js'),
     import('../push/progress.js'),
     import('../push/run.js'),
-    import('../sync/runtime.js'),
+    import('../runtime/runtime.js'),
   ]);
   // Every row is read and checked locally before anything is asked of the API.
   const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes, filesDir: options.filesDir });

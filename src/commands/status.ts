@@ -8,9 +8,9 @@
  */
 import pg from 'pg';
 import { UsageError, EXIT, type CommandContext } from './context.js';
-import { ConnectionPauses } from '../sync/connection-pause.js';
-import { openQueues } from '../sync/queues.js';
-import { createRedis } from '../sync/redis.js';
+import { ConnectionPauses } from '../connections/connection-pause.js';
+import { openQueues } from '../runtime/queues.js';
+import { createRedis } from '../runtime/redis.js';
 import { parseStaleAfter } from '../reports/staleness.js';
 import { assertPostgresReachable, assertRedisReachable } from '../probes/services.js';
 import { collectStatus } from '../reports/status-report.js';

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
-import { companyArg, dateArg } from '../sync/backfill-args.js';
+import { companyArg, dateArg } from '../backfill/args.js';
 import { assertPostgresReachable } from '../probes/services.js';
 import { isMissingRelation } from '../reports/freshness.js';
 import { findingsOf, formatVerify, partStatuses } from '../reports/verify-format.js';

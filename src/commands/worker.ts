@@ -7,17 +7,17 @@
 import type { CommandContext } from './context.js';
 import { EXIT } from './context.js';
 import { configSecrets, selectConnections } from '../config.js';
-import { checkWarehouse } from '../sync/preflight.js';
+import { checkWarehouse } from '../runtime/preflight.js';
 import { JOBS } from '../../jobs/index.js';
 import { setOpsEventSink } from '../telemetry/events.js';
 import { assertRedisReachable } from '../probes/services.js';
 import { zonesFromConfig } from '../reports/time-zone-report.js';
-import { openRuntime, type SyncRuntime } from '../sync/runtime.js';
-import { healingFor } from '../sync/job-guard.js';
-import { startScheduleWatchdog, type ScheduleWatchdog } from '../sync/schedule-watchdog.js';
-import { watchPauses, type PauseWatch } from '../sync/queue-pauses.js';
-import { buildSchedulers, registerSchedules } from '../sync/schedules.js';
-import { startWorkers } from '../sync/workers.js';
+import { openRuntime, type SyncRuntime } from '../runtime/runtime.js';
+import { healingFor } from '../runtime/job-guard.js';
+import { startScheduleWatchdog, type ScheduleWatchdog } from '../runtime/schedule-watchdog.js';
+import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
+import { buildSchedulers, registerSchedules } from '../runtime/schedules.js';
+import { startWorkers } from '../runtime/workers.js';
 
 /** How often a worker looks for paused queues, ms. */
 const PAUSE_CHECK_MS = 15_000;

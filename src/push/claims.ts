@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { quoteIdent } from '../warehouse/db.js';
-import type { Queryable } from '../sync/run-records.js';
+import type { Queryable } from '../runtime/run-records.js';
 
 /** A session that can be given back to its pool. */
 export interface ClaimSession extends Queryable {

@@ -16,8 +16,8 @@
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthError, NetworkError, ResponseTooLargeError, ResponseValidationError } from '../api/errors.js';
-import type { WorkItem } from '../sync/planner.js';
-import type { Queryable } from '../sync/run-records.js';
+import type { WorkItem } from '../plan/planner.js';
+import type { Queryable } from '../runtime/run-records.js';
 import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
 import { RowInvalid, type Candidate, type CheckContext, type WriteKind } from './kind.js';
 import { countOutcomes, type OutcomeCounts, type RowResult } from './outcomes.js';

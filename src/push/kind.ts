@@ -6,8 +6,8 @@
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { WriteEndpointName } from '../api/endpoints.js';
-import type { WorkItem } from '../sync/planner.js';
-import type { Queryable } from '../sync/run-records.js';
+import type { WorkItem } from '../plan/planner.js';
+import type { Queryable } from '../runtime/run-records.js';
 import type { FieldType } from './fields.js';
 import type { ReferenceTable } from './references.js';
 

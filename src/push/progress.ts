@@ -1,10 +1,10 @@
 /**
  * Progress of the writes of a long push, in the style of the backfill's
- * (src/sync/progress.ts): a cli-progress bar on a TTY, plain throttled lines
+ * (src/backfill/progress.ts): a cli-progress bar on a TTY, plain throttled lines
  * otherwise (logs, CI).
  */
 import cliProgress from 'cli-progress';
-import { formatSeconds } from '../sync/progress.js';
+import { formatSeconds } from '../backfill/progress.js';
 import type { PushProgress } from './engine.js';
 
 /** Receives progress and ends the display. */

@@ -5,8 +5,8 @@
  * so its check before writing reads the receipts of created photos; for every kind they
  * are the record of what punchline wrote, when, and from which line.
  */
-import { PermanentSyncError } from '../sync/errors.js';
-import type { Queryable } from '../sync/run-records.js';
+import { PermanentSyncError } from '../load/errors.js';
+import type { Queryable } from '../runtime/run-records.js';
 import { quoteIdent } from '../warehouse/db.js';
 
 /** A receipt as written after a successful write. */

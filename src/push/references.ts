@@ -6,7 +6,7 @@
  * run. A name that matches several records is refused rather than guessed.
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
-import type { Queryable } from '../sync/run-records.js';
+import type { Queryable } from '../runtime/run-records.js';
 import type { LookupKind } from '../warehouse/lookup-tables.js';
 import { RowInvalid } from './row-invalid.js';
 import { quoteIdent } from '../warehouse/db.js';

@@ -4,9 +4,9 @@
  * run the engine with the connection's budget-limited client, and queue the sync of
  * what was created.
  */
-import { checkConnection, checkWarehouse } from '../sync/preflight.js';
-import type { SyncRuntime } from '../sync/runtime.js';
-import type { EnqueueResult } from '../sync/enqueue.js';
+import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
+import type { SyncRuntime } from '../runtime/runtime.js';
+import type { EnqueueResult } from '../runtime/enqueue.js';
 import { todayIn } from '../util/time.js';
 import { companyTimezone } from '../config.js';
 import type { PushOptions } from './args.js';

@@ -6,9 +6,9 @@
  * attachments). The sync's own planner names the jobs, so a window already waiting is
  * not queued twice.
  */
-import { enqueueJobs, type EnqueueResult } from '../sync/enqueue.js';
-import { planJobs, type PlannedJob, type WorkItem } from '../sync/planner.js';
-import type { SyncQueues } from '../sync/queues.js';
+import { enqueueJobs, type EnqueueResult } from '../runtime/enqueue.js';
+import { planJobs, type PlannedJob, type WorkItem } from '../plan/planner.js';
+import type { SyncQueues } from '../runtime/queues.js';
 
 /** Where the writes acted. */
 export interface PushTarget {

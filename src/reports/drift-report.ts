@@ -1,5 +1,5 @@
 /**
- * Schema drift the sync recorded (`schema_drift`, src/sync/drift-log.ts): values of
+ * Schema drift the sync recorded (`schema_drift`, src/load/drift-log.ts): values of
  * source-owned lists not seen before (a new punch origin) and fields no schema names.
  * Neither stops the sync; `punchline status` lists them so someone decides whether the
  * warehouse or the reports should know them.

@@ -13,7 +13,7 @@ export interface QueryablePool {
 export interface FreshnessRow {
   /** CNPJ of the company, or null for group-level runs. */
   readonly companyCnpj: string | null;
-  /** Resource name (`RESOURCES` of src/sync/resources.ts, as in `--resources`). */
+  /** Resource name (`RESOURCES` of src/plan/resources.ts, as in `--resources`). */
   readonly resource: string;
   /** When the last successful run finished. */
   readonly lastSuccessAt: Date;

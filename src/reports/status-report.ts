@@ -52,7 +52,7 @@ export interface FreshnessEntry {
   readonly state: FreshnessState;
 }
 
-/** An API connection paused because the API rejected its token (src/sync/connection-pause.ts). */
+/** An API connection paused because the API rejected its token (src/connections/connection-pause.ts). */
 export interface PausedConnection {
   /** Connection name. */
   readonly connection: string;

@@ -4,7 +4,7 @@
  * (per month window, per day, once per company, per item), the element schema (the
  * endpoint's, spec §4), the warehouse tables with their natural keys and columns, how
  * each row is derived from an element, and what a row missing from a complete answer
- * means. One engine (src/sync/load-resource.ts) reads, validates, stages, merges and
+ * means. One engine (src/load/load-resource.ts) reads, validates, stages, merges and
  * reconciles every resource from its declaration.
  */
 import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';

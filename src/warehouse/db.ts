@@ -59,7 +59,7 @@ export interface ErrorEmittingPool {
  * it for idle ones), and an 'error' event without a listener kills Node. Idle clients
  * are dropped by the pool, which opens new ones on the next query; a checked-out client
  * fails its queries and is discarded on release. Either way the failure reaches the
- * caller of the query (the sync waits for the warehouse: src/sync/db-wait.ts).
+ * caller of the query (the sync waits for the warehouse: src/runtime/warehouse-gate.ts).
  */
 export function listenForConnectionErrors(pool: ErrorEmittingPool, onError: (err: Error) => void = () => undefined): void {
   pool.on('error', onError);

@@ -8,7 +8,7 @@
  */
 import type { Attachment, NewAbsence } from '../../api/client.js';
 import type { Absence } from '../../api/schemas.js';
-import { dateTimeBounds, monthWindows, MAX_WINDOW_DAYS, type DateWindow } from '../../sync/windows.js';
+import { dateTimeBounds, monthWindows, MAX_WINDOW_DAYS, type DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
 import { readPrepared, type PreparedFile } from '../files.js';
 import { RowInvalid, type Existing, type WriteKind } from '../kind.js';

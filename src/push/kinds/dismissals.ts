@@ -14,9 +14,9 @@
  */
 import type { Dismissal } from '../../api/client.js';
 import type { CollaboratorBlock } from '../../api/schemas.js';
-import type { DateWindow } from '../../sync/windows.js';
+import type { DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
-import { MAX_WINDOW_DAYS } from '../../sync/windows.js';
+import { MAX_WINDOW_DAYS } from '../../plan/windows.js';
 import { quoteIdent } from '../../warehouse/db.js';
 import { RowInvalid, type CheckContext, type Existing, type WriteKind } from '../kind.js';
 

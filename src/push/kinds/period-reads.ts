@@ -4,7 +4,7 @@
  * bounded number of CPFs per request so no URL grows without end.
  */
 import type { CollaboratorPoints } from '../../api/schemas.js';
-import type { DateWindow } from '../../sync/windows.js';
+import type { DateWindow } from '../../plan/windows.js';
 import { endOfMonth } from '../../util/time.js';
 import type { CheckContext } from '../kind.js';
 

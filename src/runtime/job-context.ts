@@ -7,10 +7,10 @@ import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import type { Connection } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { TableStats } from '../warehouse/merge.js';
-import type { EngineContext } from './load-resource.js';
-import type { SyncJobData } from './job-data.js';
-import type { Resource } from './resources.js';
-import type { DateWindow } from './windows.js';
+import type { EngineContext } from '../load/load-resource.js';
+import type { SyncJobData } from '../plan/job-data.js';
+import type { Resource } from '../plan/resources.js';
+import type { DateWindow } from '../plan/windows.js';
 
 /** Everything a processor needs. */
 export interface JobContext {

@@ -7,7 +7,7 @@
  */
 import { AuthError } from '../api/errors.js';
 import type { Logger } from '../logger.js';
-import { tickMs, type ConnectionPauses } from './connection-pause.js';
+import { tickMs, type ConnectionPauses } from '../connections/connection-pause.js';
 import { healingFor } from './job-guard.js';
 import type { SyncRuntime } from './runtime.js';
 

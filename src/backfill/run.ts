@@ -5,21 +5,21 @@
  * follow every job (and the follow-ups they queue) to its end.
  */
 import type { Job } from 'bullmq';
-import type { BackfillOptions } from './backfill-args.js';
-import { enqueueJobs } from './enqueue.js';
-import { followedStates } from './job-states.js';
-import type { SyncJobResult } from './job-data.js';
-import { backfillItems, planJobs } from './planner.js';
-import { planByCompanyDay } from './company-days.js';
-import { healingFor } from './job-guard.js';
-import { checkConnection, checkWarehouse } from './preflight.js';
+import type { BackfillOptions } from './args.js';
+import { enqueueJobs } from '../runtime/enqueue.js';
+import { followedStates } from '../runtime/job-states.js';
+import type { SyncJobResult } from '../plan/job-data.js';
+import { backfillItems, planJobs } from '../plan/planner.js';
+import { planByCompanyDay } from '../plan/company-days.js';
+import { healingFor } from '../runtime/job-guard.js';
+import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
-import type { QueueName } from './queues.js';
-import { watchPauses, type PauseWatch } from './queue-pauses.js';
-import { isFollowUp } from './resources.js';
-import { doneWindows } from './run-records.js';
-import type { SyncRuntime } from './runtime.js';
-import { startWorkers } from './workers.js';
+import type { QueueName } from '../runtime/queues.js';
+import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
+import { isFollowUp } from '../plan/resources.js';
+import { doneWindows } from '../runtime/run-records.js';
+import type { SyncRuntime } from '../runtime/runtime.js';
+import { startWorkers } from '../runtime/workers.js';
 import { UsageError } from '../util/usage-error.js';
 
 /** Outcome of a backfill. */

@@ -8,7 +8,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
-import { SCHEDULE_KINDS, type ScheduleKind } from './planner.js';
+import { SCHEDULE_KINDS, type ScheduleKind } from '../plan/planner.js';
 
 /** Data of a planning job (no secrets: the connection name only). */
 export interface ScheduleJobData {

@@ -6,7 +6,7 @@ import { isCalendarDate } from '../api/schemas.js';
 import { UsageError } from '../util/usage-error.js';
 import { ConfigError, selectConnections, type Config, type Connection } from '../config.js';
 import { digitsOnly } from '../util/national-registry.js';
-import { defaultResources, parseResources, type Resource } from './resources.js';
+import { defaultResources, parseResources, type Resource } from '../plan/resources.js';
 
 /** Raw options as commander hands them over. */
 export interface BackfillArgs {

@@ -18,17 +18,17 @@ import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess
 import { checkAfterRun } from '../quality/after-run.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
-import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
+import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from '../load/errors.js';
 import type { CallOptions } from '../api/client.js';
 import type { JobContext, JobProcessor } from './job-context.js';
-import { syncJobData, type SyncJobData, type SyncJobResult } from './job-data.js';
-import { jobIdFor } from './job-ids.js';
+import { syncJobData, type SyncJobData, type SyncJobResult } from '../plan/job-data.js';
+import { jobIdFor } from '../plan/job-ids.js';
 import { jobLogger } from './job-log.js';
-import { planJobs } from './planner.js';
-import { isWindowed, type Resource } from './resources.js';
+import { planJobs } from '../plan/planner.js';
+import { isWindowed, type Resource } from '../plan/resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
-import { isSettled, windowDays, type DateWindow } from './windows.js';
+import { isSettled, windowDays, type DateWindow } from '../plan/windows.js';
 
 /** Attempts per call on multi-day windows: a window that keeps failing is split or retried as a job instead. */
 const WINDOW_CALL_ATTEMPTS = 3;

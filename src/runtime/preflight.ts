@@ -5,9 +5,9 @@
  */
 import { ApiError, AuthError, NetworkError, TimeoutError, TransientApiError } from '../api/errors.js';
 import { assertMigrationsCurrent } from '../migrations/status.js';
-import type { ConnectionClient } from './api-clients.js';
-import { ConnectionAuthError, PermanentSyncError } from './errors.js';
-import { walkGroup, type GroupWalk } from './group-walk.js';
+import type { ConnectionClient } from '../connections/api-clients.js';
+import { ConnectionAuthError, PermanentSyncError } from '../load/errors.js';
+import { walkGroup, type GroupWalk } from '../plan/group-walk.js';
 import type { Queryable } from './run-records.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { WarehouseError, WarehouseNotMigratedError } from '../warehouse/errors.js';

@@ -3,7 +3,7 @@
  * at once instead of burning its attempts (docs/architecture.md "Failure handling").
  */
 import { UnrecoverableError } from 'bullmq';
-import type { Removal } from './job-data.js';
+import type { Removal } from '../plan/job-data.js';
 
 /** A permanent sync failure: the job fails without retrying. */
 export class PermanentSyncError extends UnrecoverableError {

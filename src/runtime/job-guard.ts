@@ -15,11 +15,11 @@ import { DelayedError, type Job } from 'bullmq';
 import { AuthError, RateLimitedError } from '../api/errors.js';
 import { reportTokenRejected } from '../telemetry/events.js';
 import { scrubSecrets } from '../logger.js';
-import { ConnectionPauses, tickMs } from './connection-pause.js';
-import { isWarehouseUnavailable, WarehouseGate } from './db-wait.js';
+import { ConnectionPauses, tickMs } from '../connections/connection-pause.js';
+import { isWarehouseUnavailable, WarehouseGate } from './warehouse-gate.js';
 import { jobLogger } from './job-log.js';
-import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
-import { budgetKeys } from './request-budget.js';
+import { IN_PROCESS_RETRY_AFTER_MS } from '../connections/rate-limit-wait.js';
+import { budgetKeys } from '../connections/request-budget.js';
 import type { SyncRuntime } from './runtime.js';
 
 /** The shared fault-healing state of a runtime. */

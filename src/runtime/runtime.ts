@@ -8,10 +8,10 @@ import type { Config, Connection } from '../config.js';
 import type { Logger } from '../logger.js';
 import { openCheckPool, type CheckPool } from '../quality/check-pool.js';
 import { createWarehouse, type Warehouse } from '../warehouse/db.js';
-import { createConnectionClient, type ConnectionClient } from './api-clients.js';
+import { createConnectionClient, type ConnectionClient } from '../connections/api-clients.js';
 import type { JobProcessor } from './job-context.js';
-import type { Resource } from './resources.js';
-import { UnknownConnectionError } from './errors.js';
+import type { Resource } from '../plan/resources.js';
+import { UnknownConnectionError } from '../load/errors.js';
 import { openQueues, type SyncQueues } from './queues.js';
 import { createRedis } from './redis.js';
 

@@ -30,12 +30,12 @@ import { withTransaction } from '../warehouse/transaction.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
 import { stageName } from '../warehouse/staging.js';
 import { CompanyMismatchError, PermanentSyncError, SuspiciousAnswerError } from './errors.js';
-import type { Removal } from './job-data.js';
-import { publishLoadSpan } from './loader-timing.js';
+import type { Removal } from '../plan/job-data.js';
+import { publishLoadSpan } from './timing.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 import { flushDrift } from './drift-log.js';
 import { recordCleanedValues, recordRejections, recordWindowLoad, type Rejection } from './load-records.js';
-import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from './windows.js';
+import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from '../plan/windows.js';
 
 /** What the engine works with, besides the resource. */
 export interface EngineContext {

@@ -4,7 +4,7 @@
  * holds every job until resumed, is named on the same line.
  */
 import cliProgress from 'cli-progress';
-import { pausedQueueNote } from './queue-pauses.js';
+import { pausedQueueNote } from '../runtime/queue-pauses.js';
 
 /** A snapshot of a backfill's progress. */
 export interface ProgressSnapshot {

@@ -5,7 +5,7 @@
  */
 import { hostname } from 'node:os';
 import { quoteIdent } from '../warehouse/db.js';
-import { windowKey } from './job-ids.js';
+import { windowKey } from '../plan/job-ids.js';
 
 /** The subset of pg's Pool the bookkeeping needs. */
 export interface Queryable {

@@ -7,7 +7,7 @@
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { isFollowUp, type Resource } from './resources.js';
+import { isFollowUp, type Resource } from '../plan/resources.js';
 
 /** Every BullMQ queue name of punchline (the dashboard shows each). */
 export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;

@@ -7,7 +7,7 @@
  */
 import pLimit from 'p-limit';
 import type { Job } from 'bullmq';
-import type { PlannedJob } from './planner.js';
+import type { PlannedJob } from '../plan/planner.js';
 import type { SyncQueues } from './queues.js';
 
 /** What happened to each planned job. */
