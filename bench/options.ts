@@ -3,7 +3,7 @@
  * range, which resources, and the request budget shared by the floors and the backfill.
  */
 import { parseArgs } from 'node:util';
-import { isCalendarDate } from '../src/api/schemas.js';
+import { isCalendarDate } from '../src/util/time.js';
 import { isFollowUp, parseResources, type Resource } from '../src/plan/resources.js';
 import { LOCAL_POSTGRES_URL } from '../src/warehouse/scratch-database.js';
 

@@ -11,7 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/config.js';
 import { openQueues, type SyncQueues } from '../src/runtime/queues.js';
 import { startOpsServer, type RunningOpsServer } from '../src/http/server.js';
-import { migrate } from '../src/warehouse/index.js';
+import { migrate } from '../src/migrations/migrate.js';
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
 import {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
-import { QUEUE_NAMES } from '../src/runtime/queues.js';
+import { QUEUE_NAMES } from '../src/plan/resources.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { startWorkerProcess, type WorkerProcess } from './ops-harness.js';

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { createLogger, registerSecret } from '../src/logger.js';
-import { migrate } from '../src/warehouse/index.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { reportJobFailedForGood, reportTokenRejected, setOpsEventSink } from '../src/telemetry/events.js';
 import { WebhookNotifier, type NotificationMessage } from '../src/alerts/notify.js';
 import { ConnectionAuthError } from '../src/load/errors.js';

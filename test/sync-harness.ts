@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../src/emulator/index.js';
-import { migrate } from '../src/warehouse/index.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { JOBS } from '../jobs/index.js';
 import { openRuntime, type SyncRuntime } from '../src/runtime/runtime.js';
 import { monthWindows, daysOf } from '../src/plan/windows.js';

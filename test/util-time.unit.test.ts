@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isCalendarDate } from '../src/api/schemas.js';
 import {
   addDays,
   daysBetween,
@@ -8,6 +7,7 @@ import {
   localToUtc,
   todayIn,
   utcToLocal,
+  isCalendarDate,
 } from '../src/util/time.js';
 
 const iso = (local: string, zone: string) => localToUtc(local, zone).toISOString();

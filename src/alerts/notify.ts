@@ -17,7 +17,8 @@
  */
 import type { Logger } from '../logger.js';
 import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';
-import { quoteIdent, readFreshness, type QueryablePool } from '../reports/freshness.js';
+import { readFreshness, type QueryablePool } from '../reports/freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 import { freshnessEntriesOf } from '../reports/status-report.js';
 
 /** Kinds of condition, as the `condition` field of a message. */

@@ -12,29 +12,11 @@
  */
 import { z } from 'zod';
 import { noteNewValue } from './drift.js';
+import { DATE_TIME_RE, isCalendarDate } from '../util/time.js';
+import { HOUR_MINUTE_RE } from '../util/duration.js';
 
-/** spec 1.2: `YYYY-MM-DD`, a real calendar day. */
-export const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** spec 1.2: `YYYY-MM-DD HH:MM:SS` in the company's local time. */
-export const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) ([01]\d|2[0-3]):([0-5]\d):([0-5]\d)$/;
 /** spec 1.2: `HH:MM:SS`, signed, hours may exceed two digits. */
 export const DURATION_RE = /^-?\d{2,}:[0-5]\d:[0-5]\d$/;
-/** spec 1.2 / 2.8: `HH:MM`. */
-export const HOUR_MINUTE_RE = /^\d{2,}:[0-5]\d$/;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** True when `y-m-d` names a day that exists in the proleptic Gregorian calendar. */
-export function isCalendarDate(value: string): boolean {
-  // Arithmetic, not a Date: every date of every answer passes here.
-  if (value.length !== 10 || !DATE_RE.test(value)) return false;
-  const y = Number(value.slice(0, 4));
-  const mo = Number(value.slice(5, 7));
-  const d = Number(value.slice(8, 10));
-  if (mo < 1 || mo > 12 || d < 1) return false;
-  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return d <= (mo === 2 && leap ? 29 : DAYS_IN_MONTH[mo - 1]!);
-}
 
 export const dateString = z
   .string()

@@ -2,7 +2,7 @@
  * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem is one
  * line naming the argument and the fix, raised before any work (exit code 2).
  */
-import { isCalendarDate } from '../api/schemas.js';
+import { isCalendarDate } from '../util/time.js';
 import { UsageError } from '../util/usage-error.js';
 import { ConfigError, selectConnections, type Config, type Connection } from '../config.js';
 import { digitsOnly } from '../util/national-registry.js';

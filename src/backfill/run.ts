@@ -14,7 +14,7 @@ import { planByCompanyDay } from '../plan/company-days.js';
 import { healingFor } from '../runtime/job-guard.js';
 import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
-import type { QueueName } from '../runtime/queues.js';
+import type { QueueName } from '../plan/resources.js';
 import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
 import { isFollowUp } from '../plan/resources.js';
 import { doneWindows } from '../runtime/run-records.js';

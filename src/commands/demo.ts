@@ -16,7 +16,7 @@ import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { ensureDatabase } from '../demo/database-bootstrap.js';
 import { isPortFree } from '../demo/port-check.js';
 import { assertRedisReachable, ServiceUnavailableError } from '../probes/services.js';
-import { quoteIdent } from '../reports/freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 import { formatDemoBanner } from '../demo/banner.js';
 import { opsBaseUrl } from '../http/server.js';
 import {

@@ -2,7 +2,7 @@
  * `punchline emulator`: runs the Customer API v2 emulator until SIGINT/SIGTERM and
  * prints its URL and the companies' tokens (fake tokens of a local emulator).
  */
-import { isCalendarDate } from '../api/schemas.js';
+import { isCalendarDate } from '../util/time.js';
 import {
   EmulatorOptionError,
   QUIRK_NAMES,

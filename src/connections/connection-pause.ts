@@ -11,7 +11,20 @@
  * moved it probes. Times come from Redis `TIME`, so host clocks do not matter.
  */
 import type { Redis } from 'ioredis';
-import type { ConnectionHealth } from '../probes/health.js';
+
+/** State of one API connection. */
+export interface ConnectionHealth {
+  /** `paused`: the API rejected the token; jobs wait while the token is re-checked slowly. */
+  readonly state: 'ok' | 'paused';
+  /** The API's `error.code` that paused it. */
+  readonly code?: string;
+  /** What was rejected (never the token). */
+  readonly reason?: string;
+  /** When it paused (ISO 8601). */
+  readonly since?: string;
+  /** When the token is checked again (ISO 8601). */
+  readonly nextCheckAt?: string;
+}
 
 /** A paused connection as workers, `/healthz` and `status` see it. */
 export interface ConnectionPause {

@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from '../probes/services.js';
-import { quoteIdent } from '../reports/freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** Postgres SQLSTATE for "database already exists" (another process created it first). */
 const PG_DUPLICATE_DATABASE = '42P04';

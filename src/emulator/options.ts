@@ -3,7 +3,7 @@
  * complete configuration. Bad values raise {@link EmulatorOptionError} with a
  * one-line message naming the option.
  */
-import { isCalendarDate } from '../api/schemas.js';
+import { isCalendarDate } from '../util/time.js';
 import { dayOf } from './calendar.js';
 import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';
 

@@ -6,7 +6,7 @@
  * (`schema_drift`).
  */
 import type { DriftEvent } from '../api/drift.js';
-import { isCalendarDate } from '../api/schemas.js';
+import { isCalendarDate } from '../util/time.js';
 import { quoteIdent } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { RESOURCES, type Resource } from './resources.js';
-import { isCalendarDate } from '../api/schemas.js';
+import { isCalendarDate } from '../util/time.js';
 import type { PendingRemoval } from '../warehouse/merge.js';
 
 /** Why a job was queued. */

@@ -6,9 +6,8 @@
  */
 import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
-import { queueFor, type QueueName } from '../runtime/queues.js';
 import { CATALOG } from '../resources/index.js';
-import { RESOURCES, followUpOf, isFollowUp, isWindowed, type Resource } from './resources.js';
+import { RESOURCES, followUpOf, isFollowUp, isWindowed, queueFor, type QueueName, type Resource } from './resources.js';
 import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
 

@@ -7,6 +7,11 @@ import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 
 export { RESOURCES, type Resource };
 
+/** Every BullMQ queue name of punchline (the dashboard shows each). */
+export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
+/** One queue name. */
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
 /** True when `name` is one of {@link RESOURCES}. */
 export function isResource(name: string): name is Resource {
   return (RESOURCES as readonly string[]).includes(name);
@@ -47,4 +52,9 @@ export function parseResources(list: string): Resource[] {
     if (!isResource(n)) throw new RangeError(`unknown resource "${n}" (choose from: ${RESOURCES.join(', ')})`);
   }
   return RESOURCES.filter((r) => names.includes(r));
+}
+
+/** The queue a resource's jobs go to. */
+export function queueFor(resource: Resource): QueueName {
+  return isFollowUp(resource) ? 'followups' : 'sync';
 }

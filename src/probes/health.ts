@@ -9,6 +9,7 @@
  * connection string, and Redis quotes the password of a refused AUTH.
  */
 import { scrubSecrets } from '../logger.js';
+import type { ConnectionHealth } from '../connections/connection-pause.js';
 import { withTimeout } from '../util/timeout.js';
 
 /** Something that answers a Redis PING. */
@@ -23,20 +24,6 @@ export interface QueryableDb {
 
 /** State of one dependency. */
 export type CheckState = 'ok' | 'down';
-
-/** State of one API connection. */
-export interface ConnectionHealth {
-  /** `paused`: the API rejected the token; jobs wait while the token is re-checked slowly. */
-  readonly state: 'ok' | 'paused';
-  /** The API's `error.code` that paused it. */
-  readonly code?: string;
-  /** What was rejected (never the token). */
-  readonly reason?: string;
-  /** When it paused (ISO 8601). */
-  readonly since?: string;
-  /** When the token is checked again (ISO 8601). */
-  readonly nextCheckAt?: string;
-}
 
 /** Body of `/healthz`. */
 export interface HealthReport {

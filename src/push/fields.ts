@@ -3,7 +3,7 @@
  * formats), pure. CSV gives strings; JSONL may give numbers, booleans and arrays too.
  * Surrounding blanks are trimmed and an empty value counts as absent.
  */
-import { DATE_TIME_RE, isCalendarDate } from '../api/schemas.js';
+import { DATE_TIME_RE, isCalendarDate } from '../util/time.js';
 import { isValidCpf, padCpf } from '../util/national-registry.js';
 import { RowInvalid } from './row-invalid.js';
 

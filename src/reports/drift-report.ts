@@ -4,7 +4,8 @@
  * Neither stops the sync; `punchline status` lists them so someone decides whether the
  * warehouse or the reports should know them.
  */
-import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** One piece of drift. */
 export interface DriftEntry {

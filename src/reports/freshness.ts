@@ -3,6 +3,7 @@
  * from the `sync_freshness` view (docs/architecture.md "Bookkeeping") so every process sees the same figure,
  * whichever worker ran the job.
  */
+import { quoteIdent } from '../warehouse/db.js';
 
 /** The subset of a pg Pool that freshness reads need. */
 export interface QueryablePool {
@@ -25,11 +26,6 @@ const MISSING_RELATION = new Set(['42P01', '3F000']);
 /** True when `err` says a table, view or schema does not exist (the warehouse is not migrated). */
 export function isMissingRelation(err: unknown): boolean {
   return MISSING_RELATION.has((err as { code?: string } | null)?.code ?? '');
-}
-
-/** Quotes a SQL identifier (the schema name is validated by config, this is belt and braces). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /** The query that reads the freshness view of `schema`. */

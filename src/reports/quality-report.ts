@@ -5,7 +5,8 @@
  * the worst one to look at first.
  */
 import { QUALITY_CHECKS, QUALITY_STATUSES, type QualityStatus } from '../quality/checks.js';
-import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** A scope that is not ok, to start with. */
 export interface QualityExample {

@@ -4,7 +4,8 @@
  * and `/metrics`. A later sync that receives a valid record resolves it, so an open one is
  * either still wrong at the source or not re-read since.
  */
-import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** The oldest open rejection of a group: enough to find it and to re-read its window. */
 export interface RejectionExample {

@@ -8,7 +8,8 @@
  */
 import { companyTimezone, type Config } from '../config.js';
 import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
-import { isMissingRelation, quoteIdent, type QueryablePool } from './freshness.js';
+import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { quoteIdent } from '../warehouse/db.js';
 
 /** A zone the sync uses for a company, and through which connection. */
 export interface ZoneInUse {

@@ -7,12 +7,7 @@
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { isFollowUp, type Resource } from '../plan/resources.js';
-
-/** Every BullMQ queue name of punchline (the dashboard shows each). */
-export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
-/** One queue name. */
-export type QueueName = (typeof QUEUE_NAMES)[number];
+import { QUEUE_NAMES, type QueueName } from '../plan/resources.js';
 
 /** Attempts of a sync job before it stays failed (transient errors; permanent ones fail at once). */
 export const JOB_ATTEMPTS = 5;
@@ -28,11 +23,6 @@ export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
   removeOnComplete: { age: 24 * 3600, count: 20_000 },
   removeOnFail: { age: 14 * 24 * 3600, count: 20_000 },
 });
-
-/** The queue a resource's jobs go to. */
-export function queueFor(resource: Resource): QueueName {
-  return isFollowUp(resource) ? 'followups' : 'sync';
-}
 
 /** The open queues of one deployment (one `QUEUE_PREFIX`). */
 export interface SyncQueues {

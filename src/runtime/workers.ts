@@ -8,7 +8,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { reportJobFailedForGood } from '../telemetry/events.js';
 import { withoutPersonalData } from '../logger.js';
-import type { QueueName } from './queues.js';
+import type { QueueName } from '../plan/resources.js';
 import { createRedis, isConnectionError } from './redis.js';
 import { guardJob } from './job-guard.js';
 import { jobLogger } from './job-log.js';

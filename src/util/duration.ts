@@ -2,7 +2,9 @@
  * Durations of spec 1.2: signed `HH:MM:SS` (hours may exceed 99) and `HH:MM`,
  * converted to and from integer seconds for the warehouse.
  */
-import { HOUR_MINUTE_RE } from '../api/schemas.js';
+
+/** spec 1.2 / 2.8: `HH:MM`. */
+export const HOUR_MINUTE_RE = /^\d{2,}:[0-5]\d$/;
 
 const ZERO = 48;
 

@@ -7,7 +7,7 @@
  */
 import type { Config, RetainedTable } from '../config.js';
 import type { Logger } from '../logger.js';
-import { quoteIdent } from '../reports/freshness.js';
+import { quoteIdent } from './db.js';
 
 /** How one table is trimmed. */
 export interface RetentionRule {

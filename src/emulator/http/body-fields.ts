@@ -4,7 +4,7 @@
  * listing them in `payload_data_required` (spec 1.1); malformed fields → 422
  * `validation_failed` naming the field.
  */
-import { DATE_TIME_RE, isCalendarDate } from '../../api/schemas.js';
+import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { ApiFault, invalidField, missingFields } from '../errors.js';
 
 /** The raw fields of a request body. */

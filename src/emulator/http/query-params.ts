@@ -3,7 +3,7 @@
  * repeated `name[]` keys (spec 1.3), booleans as `1`/`0` (spec 1.2), dates and
  * date-times in the formats of spec 1.2, periods of at most 31 days (spec §8).
  */
-import { DATE_TIME_RE, isCalendarDate } from '../../api/schemas.js';
+import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import { ApiFault, INVALID_LIST_PARAMETER, badListSyntax, invalidField, missingFields } from '../errors.js';
 
