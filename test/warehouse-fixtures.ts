@@ -16,7 +16,8 @@ import type {
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
 import { createLogger } from '../src/logger.js';
 import { CATALOG, type Resource } from '../src/resources/index.js';
-import { loadResource, type EngineContext, type LoadResult } from '../src/load/load-resource.js';
+import type { EngineContext, LoadResult } from '../src/load/context.js';
+import { loadResource } from '../src/load/load-resource.js';
 import type { DateWindow } from '../src/plan/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/migrations/migrate.js';

@@ -7,7 +7,7 @@ import { mergeStaged } from '../warehouse/merge.js';
 import { openStaging, type StagedRow } from '../warehouse/staging.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { withTransaction } from '../warehouse/transaction.js';
-import type { EngineContext } from './load-resource.js';
+import type { EngineContext } from './context.js';
 
 /** Stages and merges each set of rows with its spec (no reconciliation scope); counts per table, summed. */
 export async function loadRows(ctx: Pick<EngineContext, 'pool' | 'schema'>, sets: readonly { spec: TableSpec; rows: readonly StagedRow[] }[]): Promise<Record<string, TableStats>> {

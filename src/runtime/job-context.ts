@@ -7,7 +7,7 @@ import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import type { Connection } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { TableStats } from '../warehouse/merge.js';
-import type { EngineContext } from '../load/load-resource.js';
+import type { EngineContext } from '../load/context.js';
 import type { SyncJobData } from '../plan/job-data.js';
 import type { Resource } from '../plan/resources.js';
 import type { DateWindow } from '../plan/windows.js';

@@ -1,0 +1,65 @@
+/**
+ * What a load is given and what it gives back: the engine's context (client, pool,
+ * logger, limits), one load's request (resource, company, window) and its result.
+ */
+import type pg from 'pg';
+import type { ApiClient, CallOptions, Scope } from '../api/client.js';
+import type { Logger } from '../logger.js';
+import type { ResourceDeclaration } from '../resources/index.js';
+import type { TableStats } from '../warehouse/merge.js';
+import type { Removal } from '../plan/job-data.js';
+import type { DateWindow } from '../plan/windows.js';
+
+/** What the engine works with, besides the resource. */
+export interface EngineContext {
+  /** The connection's API client (the two calls the engine makes). */
+  readonly api: Pick<ApiClient, 'stream' | 'request'>;
+  /** The warehouse pool (one client is held for the load's transaction). */
+  readonly pool: pg.Pool;
+  /** Warehouse schema. */
+  readonly schema: string;
+  /** Job logger. */
+  readonly logger: Logger;
+  /** Most calls a load makes at once (per-day and per-item reads, lookup lists). */
+  readonly fanOut: number;
+  /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
+  call(w?: DateWindow, signal?: AbortSignal): CallOptions;
+  /** Whether file contents are stored, not only their hashes. */
+  readonly storeBinaries: boolean;
+  /** Key of the CPF pseudonyms (PSEUDONYM_KEY), when configured. */
+  readonly pseudonymKey?: string;
+}
+
+/** One load: a resource for one company (and window). */
+export interface LoadRequest {
+  /** Connection name (bookkeeping). */
+  readonly connection: string;
+  /** Resource name. */
+  readonly name: string;
+  /** The sync_runs row of the job, when there is one (bookkeeping). */
+  readonly runId?: number;
+  /** Its declaration. */
+  readonly declaration: ResourceDeclaration;
+  /** CNPJ of the company. */
+  readonly company: string;
+  /** spec 1.4: scope parameters of the company (undefined for the token's own company). */
+  readonly scope: Scope | undefined;
+  /** IANA zone of the company's date-times (spec 1.2). */
+  readonly timezone: string;
+  /** The window, for windowed resources. */
+  readonly window?: DateWindow;
+  /** Forced (`backfill --force`): items already stored are fetched too, and the marts are rebuilt from the window's data. */
+  readonly force?: boolean;
+  /** Removals an earlier attempt refused; applied now only if this answer removes the same. */
+  readonly seenRemovals?: readonly Removal[];
+}
+
+/** What a load wrote, per table. */
+export interface LoadResult {
+  /** Row counts per warehouse table. */
+  readonly tables: Record<string, TableStats>;
+  /** Records the answer held that could not be stored (see rejected_records). */
+  readonly rejected: number;
+  /** Items fetched (`items` resources). */
+  readonly items?: number;
+}

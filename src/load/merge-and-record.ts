@@ -1,0 +1,95 @@
+/**
+ * The end of a load, in its transaction: each staged table merged into its warehouse
+ * table (reconciliation under the mass-removal guard, then the upsert), then what the
+ * load owes besides its rows — rejected records, the window's counts, the marts,
+ * privacy, schema drift and values cleaned of a NUL character.
+ */
+import type pg from 'pg';
+import type { Logger } from '../logger.js';
+import { keepMartsCurrent } from '../marts/upkeep.js';
+import { upholdPrivacy } from '../privacy/erasures.js';
+import { recordRejected } from '../telemetry/metrics.js';
+import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
+import { stageName, type Staging } from '../warehouse/staging.js';
+import type { LoadScope } from '../warehouse/table-spec.js';
+import type { EngineContext, LoadRequest, LoadResult } from './context.js';
+import { flushDrift } from './drift-log.js';
+import type { ElementWriter } from './element-writer.js';
+import { recordCleanedValues, recordRejections, recordWindowLoad } from './load-records.js';
+import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
+import { publishLoadSpan } from './timing.js';
+
+/** Every table of a load whose removal the guard refused (each left untouched). */
+export class MassRemovals extends Error {
+  override readonly name = 'MassRemovals';
+  constructor(readonly refused: readonly MassRemovalError[]) {
+    super(refused.map((r) => r.message).join('; '));
+  }
+}
+
+/** Merges the staged tables and records the load, in its transaction; `items` are those answered. */
+export async function mergeAll(
+  ctx: EngineContext,
+  req: LoadRequest,
+  client: pg.PoolClient,
+  staging: Staging,
+  writer: ElementWriter,
+  items: number[] | undefined,
+  guard: RemovalGuard,
+  seenPeople: SeenCollaborators | undefined,
+): Promise<LoadResult> {
+  const { declaration } = req;
+  const specs = Object.values(declaration.tables);
+  const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items } : {}), protect: writer.protection() };
+  const tables: Record<string, TableStats> = {};
+  const refused: MassRemovalError[] = [];
+  for (const spec of specs) {
+    try {
+      tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+    } catch (err) {
+      // Look at every table before deciding, so a second answer can be judged for all.
+      if (!(err instanceof MassRemovalError)) throw err;
+      refused.push(err);
+    }
+  }
+  if (refused.length > 0) throw new MassRemovals(refused);
+  const seen = seenPeople ? await mergeSeen(client, ctx.schema, staging, seenPeople, scope) : undefined;
+  if (seen) tables.collaborators = seen;
+  if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
+  const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
+  await recordRejections(client, ctx.schema, key, writer.rejections);
+  const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
+  if (req.window) await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
+  // The marts, from what this load changed (its window is recorded: it is covered now).
+  const marts = await keepMartsCurrent(
+    client,
+    { schema: ctx.schema, company: req.company, zone: req.timezone, window: req.window, tables: loaded, seen, stage: stageName, rebuild: req.force === true },
+    declaration.marts,
+  );
+  if (marts) ctx.logger.debug({ marts }, 'marts kept current');
+  // Privacy, in the same transaction and after everything this load wrote (rejected
+  // records and marts included): people erased in this company stay erased, and new
+  // CPFs get their pseudonym (docs/privacy.md).
+  const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
+  if (privacy.staleKey) warnStaleKey(ctx.logger);
+  await flushDrift(client, ctx.schema);
+  // Text the warehouse cannot store (a NUL character) was stored without it: say where.
+  const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
+  if (cleaned.length > 0) {
+    ctx.logger.warn({ cleaned }, 'values stored without a NUL character Postgres cannot store (see schema_drift)');
+    await recordCleanedValues(client, ctx.schema, cleaned);
+  }
+  for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
+  return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
+}
+
+let staleKeyWarned = false;
+
+/** Says once per process that this worker's PSEUDONYM_KEY was rotated away (docs/privacy.md "Rotating the key"). */
+function warnStaleKey(logger: Logger): void {
+  if (staleKeyWarned) return;
+  staleKeyWarned = true;
+  logger.warn(
+    'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
+  );
+}
