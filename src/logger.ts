@@ -53,7 +53,7 @@ export function scrubSecrets(text: string): string {
 const ROW_VALUE_FIELDS = ['detail', 'where', 'hint', 'internalQuery'] as const;
 
 /** pino's standard error serializer, without {@link ROW_VALUE_FIELDS}, its causes' included. */
-export function serializeError(err: unknown): unknown {
+function serializeError(err: unknown): unknown {
   const out = stdSerializers.err(err as Error) as unknown;
   if (typeof out !== 'object' || out === null || out === err) return out;
   const fields = out as Record<string, unknown>;
@@ -68,7 +68,7 @@ export function serializeError(err: unknown): unknown {
 const CPF_SHAPED = /(?<![0-9])(?:[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}|[0-9]{11})(?![0-9])/g;
 
 /** What replaces a CPF-shaped number in a text that leaves the process. */
-export const CPF_WITHHELD = '[cpf]';
+const CPF_WITHHELD = '[cpf]';
 
 /** Replaces anything shaped like a CPF in `text` (a last line: messages are written without them). */
 export function scrubPersonal(text: string): string {

@@ -5,8 +5,6 @@ import {
   ENDPOINT_NAMES,
   READ_ENDPOINT_NAMES,
   WRITE_ENDPOINT_NAMES,
-  endpointByRoute,
-  isEndpointName,
 } from '../src/api/endpoints.js';
 
 describe('endpoint table (spec §4)', () => {
@@ -86,12 +84,4 @@ describe('endpoint table (spec §4)', () => {
     expect(ENDPOINTS.company.dataWithBranches.safeParse([one]).success).toBe(true);
   });
 
-  it('finds endpoints by route and name', () => {
-    expect(endpointByRoute('get', '/customer/v2/point/getFromPeriod')).toBe('point/getFromPeriod');
-    expect(endpointByRoute('POST', 'collaborator')).toBe('POST collaborator');
-    expect(endpointByRoute('GET', 'collaborator')).toBe('collaborator');
-    expect(endpointByRoute('DELETE', 'collaborator')).toBeUndefined();
-    expect(isEndpointName('PUT collaborator/dismissal')).toBe(true);
-    expect(isEndpointName('toString')).toBe(false);
-  });
 });

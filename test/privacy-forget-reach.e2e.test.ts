@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill } from '../src/backfill/run.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
-import { recordReceipt } from '../src/push/receipts.js';
+import { recordReceipt } from './support/push-receipts.js';
 import { callAdmin } from './support/emulator-http.js';
 import { columnsMatching, redisDump } from './support/dumps.js';
 import { TEST_REDIS_URL } from './support/isolation.js';

@@ -10,7 +10,7 @@ import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill } from '../src/backfill/run.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { pseudonymOf } from '../src/privacy/pseudonyms.js';
-import { recordReceipt } from '../src/push/receipts.js';
+import { recordReceipt } from './support/push-receipts.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const FROM = '2026-05-01';

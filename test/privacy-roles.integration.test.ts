@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrations/migrate.js';
 import { PERSONAL_DATA } from '../src/privacy/personal-data.js';
 import { ensurePseudonyms, pseudonymOf } from '../src/privacy/pseudonyms.js';
-import { recordReceipt } from '../src/push/receipts.js';
+import { recordReceipt } from './support/push-receipts.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
 

@@ -37,7 +37,7 @@ export interface DataStreamOptions {
 }
 
 /** Default of {@link DataStreamOptions.maxElementBytes}. */
-export const DEFAULT_MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
 
 /**
  * The elements of an envelope's `data` array, in order, as they complete (an element over

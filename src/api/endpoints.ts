@@ -301,18 +301,6 @@ export function elementSchema(def: EndpointDef): z.ZodType | undefined {
   return def.data instanceof z.ZodArray ? (def.data.element as z.ZodType) : undefined;
 }
 
-/** True when `name` is one of the 31 endpoint names. */
-export function isEndpointName(name: string): name is EndpointName {
-  return Object.hasOwn(ENDPOINTS, name);
-}
-
-/** The endpoint served at `method` + `path` (path with or without {@link API_PREFIX}), if any. */
-export function endpointByRoute(method: string, path: string): EndpointName | undefined {
-  const full = path.startsWith(API_PREFIX) ? path : `${API_PREFIX}/${path.replace(/^\/+/, '')}`;
-  const m = method.toUpperCase();
-  return ENDPOINT_NAMES.find((n) => ENDPOINTS[n].method === m && ENDPOINTS[n].path === full);
-}
-
 /**
  * A list endpoint described by its path and element schema instead of a row of the
  * endpoint table: how a resource declaration reads a GET endpoint that has no typed
@@ -325,11 +313,6 @@ export interface StreamEndpoint<T = unknown> {
   readonly element: z.ZodType<T>;
   /** Schema of `meta`, or null when the endpoint sends none. */
   readonly meta: z.ZodType | null;
-}
-
-/** Describes the list endpoint `GET /customer/v2/<name>` by the schema of its elements (and of its meta). */
-export function listEndpoint<T>(name: string, element: z.ZodType<T>, meta: z.ZodType | null = null): StreamEndpoint<T> {
-  return { name, path: `${API_PREFIX}/${name}`, element, meta };
 }
 
 /** The name, path, element and meta schemas of a list endpoint, from the table or as described. */

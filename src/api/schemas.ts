@@ -234,7 +234,6 @@ export const tardinessEntry = z.object({
   minutes_late: hourMinuteString,
   all_points: z.array(hourMinuteString),
 });
-export type TardinessEntry = z.infer<typeof tardinessEntry>;
 export const collaboratorTardiness = collaboratorBlock.extend({ tardiness: z.array(tardinessEntry) });
 export type CollaboratorTardiness = z.infer<typeof collaboratorTardiness>;
 
@@ -252,7 +251,6 @@ export const adjustmentRequest = z.object({
   created_at: dateTimeString,
   updated_at: dateTimeString,
 });
-export type AdjustmentRequest = z.infer<typeof adjustmentRequest>;
 export const collaboratorAdjustments = collaboratorBlock.extend({ adjustments: z.array(adjustmentRequest) });
 export type CollaboratorAdjustments = z.infer<typeof collaboratorAdjustments>;
 
@@ -311,7 +309,6 @@ export const workDay = z.object({
   worked_time: durationOrDecimal,
   points: z.array(point),
 });
-export type WorkDay = z.infer<typeof workDay>;
 export const collaboratorPoints = collaboratorBlock.extend({ days: z.array(workDay) });
 export type CollaboratorPoints = z.infer<typeof collaboratorPoints>;
 
@@ -336,9 +333,3 @@ export const successResult = z.object({ success: z.literal(true) });
 export const createdPoint = z.object({ point_id: z.number().int(), hash: z.string().regex(/^[0-9a-f]{64}$/) });
 export const createdAbsence = z.object({ absence_id: z.number().int() });
 
-/** spec 1.1: error envelope. */
-export const errorEnvelope = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
-  payload_data_required: z.array(z.string()).optional(),
-});
-export type ErrorEnvelope = z.infer<typeof errorEnvelope>;

@@ -82,7 +82,7 @@ export function tickMs(recheckMs: number): number {
 }
 
 /** The Redis key of a connection's pause. */
-export function pauseKey(prefix: string, connection: string): string {
+function pauseKey(prefix: string, connection: string): string {
   return `${prefix}:connection:${connection}:pause`;
 }
 

@@ -49,7 +49,7 @@ export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
 ];
 
 /** The URL without its password: psql asks for it, and it never reaches the terminal. */
-export function withoutPassword(url: string): string {
+function withoutPassword(url: string): string {
   try {
     const u = new URL(url);
     u.password = '';

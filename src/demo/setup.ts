@@ -18,7 +18,7 @@ export const DEMO_SEED = 'punchline';
  * Request budget against the demo's own emulator: it has no rate limit, so the demo
  * can go faster than the conservative defaults meant for the real API.
  */
-export const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
+const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
 
 /** Codes of {@link DemoError}: each says which class of exit code it gets (docs/operations.md "Exit codes"). */
 export type DemoErrorCode = 'demo_failed' | 'not_an_emulator' | 'emulator_unreachable' | 'demo_schema_in_use' | 'ops_port_in_use';

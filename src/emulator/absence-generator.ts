@@ -29,7 +29,7 @@ export interface AbsenceWorld {
 }
 
 /** Absence id of the `seq`-th absence generated for a company in a month. */
-export function absenceId(world: AbsenceWorld, companyIndex: number, month: number, seq: number): number {
+function absenceId(world: AbsenceWorld, companyIndex: number, month: number, seq: number): number {
   return 1 + ((month - world.firstMonth) * COMPANY_SLOTS + companyIndex) * SEQ_SLOTS + seq;
 }
 
@@ -43,7 +43,7 @@ export function decodeAbsenceId(world: AbsenceWorld, id: number): { companyIndex
 }
 
 /** Last day the collaborator works (dismissal or block), ignoring the clock. */
-export function employmentEnd(c: CollaboratorEntity): number {
+function employmentEnd(c: CollaboratorEntity): number {
   const blocked = c.inactiveFromDay === null ? Infinity : c.inactiveFromDay - 1;
   return Math.min(c.dismissalDay ?? Infinity, blocked);
 }

@@ -48,7 +48,7 @@ export function bodySpoilerOf(raw: object): BodySpoiler | undefined {
 }
 
 /** Default size of a piece of a trickling body, in bytes. */
-export const TRICKLE_PIECE_BYTES = 64;
+const TRICKLE_PIECE_BYTES = 64;
 /** Default pause between two pieces of a trickling body, in ms. */
 export const DEFAULT_TRICKLE_MS = 1000;
 /** Default growth of a huge attachment, in bytes (64 MiB). */

@@ -24,7 +24,7 @@ export function civil(day: number): [number, number, number] {
 }
 
 /** Day number of a civil date. */
-export function dayFromCivil(y: number, m: number, d: number): number {
+function dayFromCivil(y: number, m: number, d: number): number {
   return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
 }
 

@@ -26,7 +26,7 @@ export interface CompanySkeleton {
 }
 
 /** A company's fake token: derived from the seed, so it is stable across restarts. */
-export function tokenFor(seed: string, cnpj: string): string {
+function tokenFor(seed: string, cnpj: string): string {
   return createHash('sha256').update(`${seed}|token|${cnpj}`).digest('hex').slice(0, 40);
 }
 
@@ -41,7 +41,7 @@ export function slug(text: string, sep = ''): string {
 }
 
 /** The first branch: with quirk `otherTimeZone` it sits in a city outside Brasília time. */
-export const OTHER_ZONE_COMPANY_INDEX = 1;
+const OTHER_ZONE_COMPANY_INDEX = 1;
 
 /**
  * Generates `activeCount` active companies (headquarters first) plus one inactive branch.

@@ -15,9 +15,9 @@ import type { CollaboratorEntity } from './entities.js';
 import type { World } from './world.js';
 
 /** Worked time the totals count on each {@link PHANTOM_DAY_OF_MONTH} that no day object holds: a phantom 8-hour day, beyond the point rule's tolerance too. */
-export const PHANTOM_SECONDS = 8 * 3600;
+const PHANTOM_SECONDS = 8 * 3600;
 /** The day of the month whose phantom worked time the totals add. */
-export const PHANTOM_DAY_OF_MONTH = 15;
+const PHANTOM_DAY_OF_MONTH = 15;
 
 /** Who the source contradicts itself about (null when the quirk is off). */
 export interface Contradicting {

@@ -7,9 +7,9 @@
  */
 
 /** What a broken date-time reads. */
-export const BROKEN_DATE_TIME = '2025-13-45 25:00:00';
+const BROKEN_DATE_TIME = '2025-13-45 25:00:00';
 /** What a broken date reads. */
-export const BROKEN_DATE = '2025-13-45';
+const BROKEN_DATE = '2025-13-45';
 
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -39,7 +39,7 @@ function findString(value: unknown, re: RegExp): (string | number)[] | undefined
 }
 
 /** A copy of `item` with its first date-time (else its first date) broken; undefined when it has neither. */
-export function breakOneField(item: unknown): unknown {
+function breakOneField(item: unknown): unknown {
   const dateTime = findString(item, DATE_TIME_RE);
   const path = dateTime ?? findString(item, DATE_RE);
   if (!path || path.length === 0) return undefined;

@@ -9,9 +9,6 @@
 import type { Regime } from './entities.js';
 import type { DayPlan } from './day-plan.js';
 
-/** Overtime bands in the order of {@link DayMetrics.bands}: pairs of (total, night part). */
-export const BANDS = ['1', '2', '3', '4', 'dsr', 'holiday'] as const;
-
 /** Numbers of one day, in seconds. */
 export interface DayMetrics {
   /** Sum of complete punch pairs (spec 2.12 `worked_time`; `worked_actual_time`). */
@@ -37,7 +34,7 @@ export interface DayMetrics {
   interShort: number;
   /** Shortfall of the one-hour break on days over six hours. */
   intraShort: number;
-  /** Paid overtime per band of {@link BANDS}: [total, night] pairs. */
+  /** Paid overtime per band (1, 2, 3, 4, dsr, holiday): [total, night] pairs. */
   bands: number[];
   /** Raw hour-bank movement (overtime to the bank minus debt). */
   bankRaw: number;
@@ -52,12 +49,12 @@ const NIGHT_START = 22 * 3600;
 /** Daily overtime limit (CLT art. 59). */
 export const OVERTIME_LIMIT = 2 * 3600;
 /** Minimum rest between two days (CLT art. 66). */
-export const INTERJOURNEY = 11 * 3600;
+const INTERJOURNEY = 11 * 3600;
 /** Daily tolerance of the rule (CLT art. 58 §1). */
 const RULE_TOLERANCE = 600;
 
 /** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
-export function nightOverlap(a: number, b: number): number {
+function nightOverlap(a: number, b: number): number {
   return Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) + Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START));
 }
 
@@ -71,7 +68,7 @@ function putBand(bands: number[], band: number, a: number, b: number, paidFrom: 
 }
 
 /** Sum of complete pairs (an unpaired last punch counts nothing) and of the breaks between them. */
-export function pairTotals(secs: readonly number[]): { worked: number; intervals: number; night: number; lastEnd: number } {
+function pairTotals(secs: readonly number[]): { worked: number; intervals: number; night: number; lastEnd: number } {
   let worked = 0;
   let intervals = 0;
   let night = 0;

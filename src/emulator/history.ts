@@ -73,7 +73,7 @@ interface MonthAbsences {
 const ABSENCE_CACHE_LIMIT = 512;
 
 /** First id of absences created through the API. */
-export const API_ABSENCE_BASE = 1_900_000_000;
+const API_ABSENCE_BASE = 1_900_000_000;
 
 /** Keeps the first full-day and the first partial absence of `list` covering `day`. */
 function pickAbsences(

@@ -52,7 +52,7 @@ export const NO_FAULTS: Readonly<Faults> = Object.freeze({
 export const MAX_HISTORY_DAYS = 4400;
 
 /** Named data sizes. */
-export const SCALES = ['small', 'demo', 'large'] as const;
+const SCALES = ['small', 'demo', 'large'] as const;
 /** A named size or a number of collaborators in all. */
 export type Scale = (typeof SCALES)[number] | number;
 

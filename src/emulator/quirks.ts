@@ -17,7 +17,7 @@ export type Quirks = Readonly<Record<QuirkName, boolean>>;
 export type QuirksOption = boolean | readonly QuirkName[] | Partial<Record<QuirkName, boolean>>;
 
 /** Every quirk off. */
-export const NO_QUIRKS: Quirks = Object.freeze(Object.fromEntries(QUIRK_NAMES.map((q) => [q, false])) as Record<QuirkName, boolean>);
+const NO_QUIRKS: Quirks = Object.freeze(Object.fromEntries(QUIRK_NAMES.map((q) => [q, false])) as Record<QuirkName, boolean>);
 
 /** Values the spec does not list that `newEnums` sends (the sync must store them, not reject them). */
 export const NEW_ENUM_VALUES = Object.freeze({

@@ -26,7 +26,7 @@ function fmix(h: number): number {
 }
 
 /** Combines a base hash with integer keys into a new 32-bit seed. */
-export function mixKeys(base: number, ...keys: number[]): number {
+function mixKeys(base: number, ...keys: number[]): number {
   let h = base >>> 0;
   for (const k of keys) {
     h = fmix((h ^ Math.imul(k | 0, 0x9e3779b1)) + 0x7f4a7c15);

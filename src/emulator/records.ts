@@ -70,7 +70,7 @@ export function isGeolocated(world: World, t: PunchTraits): boolean {
 }
 
 /** spec 2.12 point object. */
-export function pointJson(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): Record<string, unknown> {
+function pointJson(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): Record<string, unknown> {
   const t = punchTraits(world, c, day, p);
   const gps = isGeolocated(world, t);
   return {
@@ -110,7 +110,7 @@ const KEY_INDEX = new Map<TotalHoursKey, number>(TOTAL_HOURS_KEYS.map((k, i) => 
 const BAND_KEYS = ['1', '2', '3', '4', 'dsr', 'holiday'] as const;
 
 /** Adds one day to a totals accumulator (indexed like TOTAL_HOURS_KEYS). */
-export function addToTotals(acc: Float64Array, m: DayMetrics): void {
+function addToTotals(acc: Float64Array, m: DayMetrics): void {
   const add = (k: TotalHoursKey, v: number): void => {
     acc[KEY_INDEX.get(k)!] += v;
   };
@@ -139,7 +139,7 @@ export function addToTotals(acc: Float64Array, m: DayMetrics): void {
 }
 
 /** A fresh totals accumulator. */
-export function newTotals(): Float64Array {
+function newTotals(): Float64Array {
   return new Float64Array(TOTAL_HOURS_KEYS.length);
 }
 

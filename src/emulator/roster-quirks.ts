@@ -41,7 +41,7 @@ function replace(company: CompanyEntity, i: number, changes: Partial<Collaborato
 }
 
 /** Days of the re-hire: dismissal and re-admission in one month, about six weeks before today. */
-export function rehireDays(fromDay: number, todayDay: number): { dismissal: number; readmission: number } | null {
+function rehireDays(fromDay: number, todayDay: number): { dismissal: number; readmission: number } | null {
   const month = Math.max(monthOf(fromDay) + 1, monthOf(todayDay - 40));
   const dismissal = monthStart(month) + 4;
   const readmission = monthStart(month) + 17;

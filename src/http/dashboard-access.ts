@@ -14,7 +14,7 @@ import type { DashboardCredential } from '../config.js';
 const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
 /** Realm of the basic-auth challenge, shown by browsers in their login prompt. */
-export const DASHBOARD_REALM = 'punchline dashboard';
+const DASHBOARD_REALM = 'punchline dashboard';
 
 /** What a route of the board does: only reads, or may change the queues. */
 export type DashboardRouteKind = 'read' | 'write';

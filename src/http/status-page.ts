@@ -24,7 +24,7 @@ export interface StatusPageOptions {
 }
 
 /** Companies per grid block: blocks sit side by side, so 200 companies fit a screen or two. */
-export const GRID_BLOCK_ROWS = 50;
+const GRID_BLOCK_ROWS = 50;
 
 /** What each state is called on the page. */
 const STATE_LABELS: Readonly<Record<FreshnessState, string>> = {

@@ -28,7 +28,7 @@ import { SEEN_STAGE, SeenCollaborators, addsSeenCollaborators, knownCollaborator
 import { publishLoadSpan } from './timing.js';
 
 /** More than half of a window's live rows, or all of them, is too much to remove on one answer's word. */
-export const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
+const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
 
 /**
  * Runs one load. When the answer would remove a suspicious share of a window's rows,

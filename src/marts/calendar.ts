@@ -17,7 +17,7 @@ const iso = (year: number, month: number, day: number): string =>
   `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 
 /** Easter Sunday of `year` (Gregorian calendar; the anonymous algorithm of Meeus/Jones/Butcher). */
-export function easterSunday(year: number): string {
+function easterSunday(year: number): string {
   const a = year % 19;
   const b = Math.floor(year / 100);
   const c = year % 100;
@@ -49,7 +49,7 @@ const FIXED: readonly { month: number; day: number; name: string; since?: number
 ];
 
 /** Brazil's national holidays of `year`, by date: the fixed ones and Good Friday (two days before Easter). */
-export function nationalHolidays(year: number): Holiday[] {
+function nationalHolidays(year: number): Holiday[] {
   const easter = new Date(`${easterSunday(year)}T00:00:00Z`);
   const goodFriday = new Date(easter.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
   const fixed = FIXED.filter((h) => h.since === undefined || year >= h.since).map((h) => ({ date: iso(year, h.month, h.day), name: h.name }));
@@ -57,12 +57,12 @@ export function nationalHolidays(year: number): Holiday[] {
 }
 
 /** The years the calendar must hold for the days `from`..`to`: theirs and the year after. */
-export function calendarYears(from: string, to: string): { first: number; last: number } {
+function calendarYears(from: string, to: string): { first: number; last: number } {
   return { first: Number(from.slice(0, 4)), last: Number(to.slice(0, 4)) + 1 };
 }
 
 /** Inserts the missing dates of the years `first`..`last` (pure builder). */
-export function buildCalendarInsert(schema: string, first: number, last: number): { text: string; values: unknown[] } {
+function buildCalendarInsert(schema: string, first: number, last: number): { text: string; values: unknown[] } {
   const holidays: Holiday[] = [];
   for (let y = first; y <= last; y++) holidays.push(...nationalHolidays(y));
   return {

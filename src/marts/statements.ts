@@ -15,7 +15,7 @@ export interface RecordKeys {
 }
 
 /** The days the warehouse holds a company's period data for: the windows of this table loaded whole. */
-export const COVERAGE_TABLE = 'work_days';
+const COVERAGE_TABLE = 'work_days';
 
 /** A shift that names clock times is a work day (as daily_attendance.is_scheduled). */
 const SCHEDULED = `~ '[0-9]:[0-5][0-9]'`;

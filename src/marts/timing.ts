@@ -6,7 +6,7 @@
 import { channel } from 'node:diagnostics_channel';
 
 /** Name of the channel the spans are published on. */
-export const MART_TIMING_CHANNEL = 'punchline:marts';
+const MART_TIMING_CHANNEL = 'punchline:marts';
 
 /** A span's start or end, as published. */
 export interface MartSpan {

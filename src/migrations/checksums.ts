@@ -19,7 +19,7 @@ export interface EarlierChecksum {
 }
 
 /** The lines of a migration that count: SQL lines trimmed, without whole-line `--` comments and blank lines. */
-export function significantSql(text: string): string {
+function significantSql(text: string): string {
   return text
     .split(/\r?\n/)
     .map((line) => line.trim())

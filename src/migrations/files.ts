@@ -32,7 +32,7 @@ export interface AppliedMigration {
 
 const FILE_RE = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
 /** Placeholder replaced by the quoted schema name. */
-export const SCHEMA_PLACEHOLDER = '{{schema}}';
+const SCHEMA_PLACEHOLDER = '{{schema}}';
 
 /**
  * The `sql/` directory shipped with punchline, beside its package.json, so it works from

@@ -23,7 +23,7 @@ export interface GroupWalk {
 }
 
 /** Decides the companies to sync from the group and the token's company (pure). */
-export function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<GroupWalk, 'own' | 'group'> {
+function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<GroupWalk, 'own' | 'group'> {
   const self = group.find((g) => g.national_registry === own.national_registry);
   const headquarters = self?.is_headquarter === true && group.length > 1;
   if (!headquarters) return { headquarters, companies: [own.national_registry], scoped: false };

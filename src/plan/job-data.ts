@@ -9,7 +9,7 @@ import { isCalendarDate } from '../util/time.js';
 import type { PendingRemoval } from '../warehouse/merge.js';
 
 /** Why a job was queued. */
-export const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk', 'push'] as const;
+const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk', 'push'] as const;
 /** Why a job was queued. */
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
 

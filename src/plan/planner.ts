@@ -86,7 +86,7 @@ export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
 /** Days of punches the frequent `punches` schedule reads, today included. */
-export const PUNCHES_SCHEDULE_DAYS = 7;
+const PUNCHES_SCHEDULE_DAYS = 7;
 
 /**
  * The work items of one tick of an incremental schedule on `today` (docs/operations.md "Schedules"),

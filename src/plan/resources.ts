@@ -13,7 +13,7 @@ export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** True when `name` is one of {@link RESOURCES}. */
-export function isResource(name: string): name is Resource {
+function isResource(name: string): name is Resource {
   return (RESOURCES as readonly string[]).includes(name);
 }
 

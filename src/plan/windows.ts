@@ -89,8 +89,3 @@ export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: str
 export function isSettled(w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean {
   return w.to < addDays(today, -lookbackDays);
 }
-
-/** A window as text for logs and messages: `2024-01-01..2024-01-31`. */
-export function formatWindow(w: DateWindow): string {
-  return `${w.from}..${w.to}`;
-}

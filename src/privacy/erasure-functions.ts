@@ -212,7 +212,7 @@ function namesStatement(schema: string, relation: CatalogRelation, filter: Erasu
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.apply_erasures(...)`. */
-export function buildApplyErasures(catalog: Catalog, schema: string): string {
+function buildApplyErasures(catalog: Catalog, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.company_cnpj = p_company AND e.lifted_at IS NULL AND (p_erasure IS NULL OR e.id = p_erasure)';
   const body: string[] = [];
@@ -271,7 +271,7 @@ $fn$`;
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.lift_erasures(...)`. */
-export function buildLiftErasures(catalog: Catalog, schema: string): string {
+function buildLiftErasures(catalog: Catalog, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.id = ANY (v_lifted)';
   const body: string[] = [];
@@ -307,7 +307,7 @@ $fn$`;
  * never inside a longer word. `json_holds_cpf(json, cpf)`: true when a string or number
  * of the JSON is the CPF, in any form, whatever its leading zeros.
  */
-export function buildMentionMatchers(schema: string): string[] {
+function buildMentionMatchers(schema: string): string[] {
   const s = quoteIdent(schema);
   return [
     String.raw`CREATE OR REPLACE FUNCTION ${s}.erasure_pattern(p_cpf text, p_names text[])
@@ -337,7 +337,7 @@ $fn$`,
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.erase_mentions(...)`: see the file comment. */
-export function buildEraseMentions(schema: string): string {
+function buildEraseMentions(schema: string): string {
   const s = quoteIdent(schema);
   return `CREATE OR REPLACE FUNCTION ${s}.erase_mentions(p_company text, p_relation regclass, p_skip text[] DEFAULT '{}')
 RETURNS bigint LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $fn$

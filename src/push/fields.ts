@@ -13,7 +13,7 @@ export const FIELD_TYPES = ['text', 'integer', 'date', 'datetime', 'boolean', 'c
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** How each type is written in a file, for messages and docs. */
-export const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
+const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
   text: 'text',
   integer: 'a whole number',
   date: 'a date YYYY-MM-DD',
@@ -28,10 +28,10 @@ export const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
 };
 
 /** Separator of several values in one CSV cell (`;` and `,` separate the cells). */
-export const LIST_SEPARATOR = '|';
+const LIST_SEPARATOR = '|';
 
 /** True when a raw value counts as absent (missing, null, or blank text). */
-export function isBlank(raw: unknown): boolean {
+function isBlank(raw: unknown): boolean {
   return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
 }
 

@@ -14,7 +14,7 @@ import { parse, type CsvError, type Info } from 'csv-parse';
 import { UsageError } from '../util/usage-error.js';
 
 /** Formats an input file may have, by extension. */
-export const INPUT_FORMATS = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' } as const;
+const INPUT_FORMATS = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' } as const;
 /** One input format. */
 export type InputFormat = (typeof INPUT_FORMATS)[keyof typeof INPUT_FORMATS];
 
@@ -42,7 +42,7 @@ function columnName(raw: string): string {
 }
 
 /** Checks a CSV header against `rules`; returns the column names or throws a UsageError naming the problem. */
-export function checkHeader(file: string, header: readonly string[], rules: ColumnRules): string[] {
+function checkHeader(file: string, header: readonly string[], rules: ColumnRules): string[] {
   const names = header.map(columnName);
   const accepted = new Set(rules.accepted);
   const seen = new Set<string>();

@@ -13,7 +13,7 @@ import { OUTCOMES, type Outcome } from './outcomes.js';
 import type { PushResult } from './engine.js';
 
 /** Report formats by extension. */
-export const REPORT_FORMATS = { '.csv': 'csv', '.json': 'json' } as const;
+const REPORT_FORMATS = { '.csv': 'csv', '.json': 'json' } as const;
 /** One report format. */
 export type ReportFormat = (typeof REPORT_FORMATS)[keyof typeof REPORT_FORMATS];
 
@@ -23,7 +23,7 @@ export function reportFormatOf(path: string): ReportFormat | undefined {
 }
 
 /** Columns of a CSV report, in order. */
-export const REPORT_COLUMNS = ['line', 'outcome', 'key', 'id', 'code', 'message'] as const;
+const REPORT_COLUMNS = ['line', 'outcome', 'key', 'id', 'code', 'message'] as const;
 
 const WORDS: Record<Outcome, string> = {
   created: 'created',
@@ -35,7 +35,7 @@ const WORDS: Record<Outcome, string> = {
 };
 
 /** Rows listed per outcome in the printed summary (all of them are in the report). */
-export const LISTED_PER_OUTCOME = 20;
+const LISTED_PER_OUTCOME = 20;
 
 /** Longest piece of a row (key, message) printed in the summary; the report keeps it whole. */
 const MAX_PRINTED = 160;

@@ -25,11 +25,6 @@ export const QUALITY_STATUSES = ['ok', 'warn', 'fail'] as const;
 /** One outcome. */
 export type QualityStatus = (typeof QUALITY_STATUSES)[number];
 
-/** True when `name` is one of {@link QUALITY_CHECKS}. */
-export function isQualityCheck(name: string): name is QualityCheck {
-  return (QUALITY_CHECKS as readonly string[]).includes(name);
-}
-
 /** The worse of two outcomes. */
 export function worse(a: QualityStatus, b: QualityStatus): QualityStatus {
   return QUALITY_STATUSES.indexOf(a) >= QUALITY_STATUSES.indexOf(b) ? a : b;

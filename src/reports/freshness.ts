@@ -29,7 +29,7 @@ export function isMissingRelation(err: unknown): boolean {
 }
 
 /** The query that reads the freshness view of `schema`. */
-export function buildFreshnessQuery(schema: string): string {
+function buildFreshnessQuery(schema: string): string {
   return (
     `select company_cnpj, resource, last_success_at from ${quoteIdent(schema)}.sync_freshness ` +
     'where last_success_at is not null order by company_cnpj nulls first, resource'

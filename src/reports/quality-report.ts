@@ -33,7 +33,7 @@ export interface QualitySummary {
 }
 
 /** The query of {@link readQualityStatus}. */
-export function buildQualityStatusQuery(schema: string): string {
+function buildQualityStatusQuery(schema: string): string {
   const rank = `CASE status WHEN 'fail' THEN 2 WHEN 'warn' THEN 1 ELSE 0 END`;
   return `with rows as (
             select check_name, company_cnpj, part, scope, status, detail, checked_at, ${rank} as rank from ${quoteIdent(schema)}.quality_status

@@ -38,7 +38,7 @@ export interface RejectionSummary {
 }
 
 /** The query of {@link readOpenRejections}. */
-export function buildOpenRejectionsQuery(schema: string): string {
+function buildOpenRejectionsQuery(schema: string): string {
   return `select resource, endpoint, count(*)::int as open, count(distinct company_cnpj)::int as companies,
                  min(first_rejected_at) as oldest, max(last_rejected_at) as latest,
                  (array_agg(json_build_object('company', company_cnpj, 'from', window_start, 'to', window_end, 'path', json_path, 'reason', reason)

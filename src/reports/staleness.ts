@@ -12,7 +12,7 @@ const HOUR = 60 * MINUTE;
  * minutes, the directory (companies, collaborators, lookups) hourly, everything else
  * nightly; follow-ups go with the resource that finds their items.
  */
-export const DEFAULT_STALE_AFTER_SECONDS: Readonly<Record<Resource, number>> = Object.freeze({
+const DEFAULT_STALE_AFTER_SECONDS: Readonly<Record<Resource, number>> = Object.freeze({
   punches: HOUR,
   companies: 3 * HOUR,
   lookups: 3 * HOUR,

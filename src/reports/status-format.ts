@@ -18,7 +18,7 @@ export interface StatusFormatOptions {
 }
 
 /** Default of {@link StatusFormatOptions.maxFreshnessLines}: about three companies' worth. */
-export const MAX_FRESHNESS_LINES = 40;
+const MAX_FRESHNESS_LINES = 40;
 
 /** States always shown as columns; the others only when some queue has such jobs. */
 const CORE_STATES: readonly QueueState[] = ['waiting', 'active', 'delayed', 'failed', 'completed'];

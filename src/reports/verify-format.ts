@@ -7,7 +7,7 @@ import { QUALITY_CHECKS, QUALITY_STATUSES, worse, type QualityFinding, type Qual
 import { oneLine, renderTable } from './status-format.js';
 
 /** Findings listed in the text (the rest are in quality_status and in --json). */
-export const LISTED_FINDINGS = 20;
+const LISTED_FINDINGS = 20;
 
 /** What a run of `punchline verify` checked. */
 export interface VerifyRunInfo {

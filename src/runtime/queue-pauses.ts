@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 const HOW_TO_RESUME = 'the Resume button of the dashboard, signed in with OPS_DASHBOARD_TOKEN';
 
 /** The names of the queues among `queues` that are paused, in the order given. */
-export async function pausedQueues(queues: readonly Pick<Queue, 'name' | 'isPaused'>[]): Promise<string[]> {
+async function pausedQueues(queues: readonly Pick<Queue, 'name' | 'isPaused'>[]): Promise<string[]> {
   const paused = await Promise.all(queues.map((q) => q.isPaused()));
   return queues.filter((_, i) => paused[i]).map((q) => q.name);
 }

@@ -10,14 +10,14 @@ import type { Config } from '../config.js';
 import { QUEUE_NAMES, type QueueName } from '../plan/resources.js';
 
 /** Attempts of a sync job before it stays failed (transient errors; permanent ones fail at once). */
-export const JOB_ATTEMPTS = 5;
+const JOB_ATTEMPTS = 5;
 
 /**
  * Default options of every sync job: retries with exponential backoff and jitter;
  * finished jobs kept for a while so the dashboard shows them (a finished job with the
  * same id is replaced when its window is queued again, see enqueue.ts).
  */
-export const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
+const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
   attempts: JOB_ATTEMPTS,
   backoff: { type: 'exponential', delay: 2_000, jitter: 0.5 },
   removeOnComplete: { age: 24 * 3600, count: 20_000 },

@@ -50,7 +50,7 @@ function oneLine(err: unknown): string {
 }
 
 /** Validates job data (a foreign or corrupted job fails permanently). */
-export function parseJobData(raw: unknown): SyncJobData {
+function parseJobData(raw: unknown): SyncJobData {
   const parsed = syncJobData.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -34,7 +34,7 @@ export interface TokenRecheck {
 }
 
 /** Starts the re-check timer of this process. */
-export function startTokenRecheck(options: TokenRecheckOptions): TokenRecheck {
+function startTokenRecheck(options: TokenRecheckOptions): TokenRecheck {
   const { pauses, logger } = options;
   let running: Promise<void> | undefined;
   const checkOne = async (connection: string): Promise<void> => {

@@ -13,7 +13,7 @@
 export const MAX_DRIFT_SERIES = 50;
 
 /** The label of what may not be shown. */
-export const OTHER = 'other';
+const OTHER = 'other';
 
 /** A short word, label or field path (`Quiosque`, `Em análise`, `days[].points[].selfie_url`), without a long number in it. */
 const SAFE = /^[\p{L}_][\p{L}\p{M}\p{N} _.[\]/-]{0,63}$/u;

@@ -47,7 +47,7 @@ export function setOpsEventSink(next: OpsEventSink): () => void {
 }
 
 /** An error as one short line without secrets or anything shaped like a CPF, for messages that leave the process. */
-export function oneLineDetail(err: unknown): string {
+function oneLineDetail(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return scrubPersonal(scrubSecrets(text.replace(/\s+/g, ' ').trim())).slice(0, 500);
 }

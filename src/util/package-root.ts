@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The `name` of punchline's package.json. */
-export const PACKAGE_NAME = 'punchline';
+const PACKAGE_NAME = 'punchline';
 
 /** The name and version of the package.json in `dir`, or undefined when there is none or it cannot be read. */
 function manifestIn(dir: string): { name?: unknown; version?: unknown } | undefined {

@@ -4,7 +4,7 @@
  */
 
 /** Raised when a probe does not answer in time. */
-export class ProbeTimeoutError extends Error {
+class ProbeTimeoutError extends Error {
   override readonly name = 'ProbeTimeoutError';
   readonly code = 'probe_timeout';
   constructor(

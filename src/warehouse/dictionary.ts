@@ -26,7 +26,7 @@ export interface KeyReference {
  * keys (rows arrive in any order, window by window), so they are named here: a table that
  * has these columns refers to that table.
  */
-export const KEY_REFERENCES: readonly KeyReference[] = [
+const KEY_REFERENCES: readonly KeyReference[] = [
   { columns: ['company_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
   { columns: ['headquarter_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
   { columns: ['company_cnpj', 'cpf'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf'] },

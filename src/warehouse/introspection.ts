@@ -138,8 +138,3 @@ export async function readCatalog(db: SqlQueryable, schema: string): Promise<Cat
       .map((f) => ({ columns: f.columns, parent: f.parent, parentColumns: f.parent_columns })),
   }));
 }
-
-/** The relation called `name`, if the catalog has it. */
-export function relationOf(catalog: Catalog, name: string): CatalogRelation | undefined {
-  return catalog.find((r) => r.name === name);
-}

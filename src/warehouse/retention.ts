@@ -56,7 +56,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
 ];
 
 /** Rows deleted per statement: big enough to be quick, small enough not to hold locks long. */
-export const RETENTION_BATCH = 5_000;
+const RETENTION_BATCH = 5_000;
 
 /** The statement that deletes one batch of rows of `rule` older than `$1` (pure; Postgres has no DELETE ... LIMIT). */
 export function buildRetentionDelete(schema: string, rule: RetentionRule, batch = RETENTION_BATCH): string {

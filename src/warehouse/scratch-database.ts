@@ -13,7 +13,7 @@ import { quoteIdent } from './db.js';
 import { redactUrl } from '../util/database-url.js';
 
 /** What a scratch database is for; part of its name. */
-export const SCRATCH_PURPOSES = ['test', 'bench', 'docs'] as const;
+const SCRATCH_PURPOSES = ['test', 'bench', 'docs'] as const;
 /** One of {@link SCRATCH_PURPOSES}. */
 export type ScratchPurpose = (typeof SCRATCH_PURPOSES)[number];
 

@@ -15,7 +15,7 @@ import { sendData, type EmulatorContext } from './context.js';
 import { date, dateTime, int, jsonObject, requireFields, str } from './body-fields.js';
 
 /** Prefix of the admin routes. */
-export const ADMIN_PREFIX = '/__emulator';
+const ADMIN_PREFIX = '/__emulator';
 
 const OVERRIDABLE = ['name', 'email', 'registration_number', 'occupation', 'department', 'team', 'business_unit', 'pis'] as const;
 

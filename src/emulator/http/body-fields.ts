@@ -20,7 +20,7 @@ export function jsonObject(body: unknown): RawFields {
 }
 
 /** True when a field counts as missing: absent, null or an empty string. */
-export function isMissing(v: unknown): boolean {
+function isMissing(v: unknown): boolean {
   return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 

@@ -27,7 +27,7 @@ function route(app: FastifyInstance, ctx: EmulatorContext, method: 'POST' | 'PUT
 }
 
 /** The emulator's "now" as a local date-time: the end of the pinned day, or the Brasília wall clock. */
-export function nowLocal(ctx: EmulatorContext): string {
+function nowLocal(ctx: EmulatorContext): string {
   return ctx.options.pinned ? `${ctx.options.today} 23:59:59` : utcToLocal(new Date(ctx.options.now()), 'America/Sao_Paulo');
 }
 

@@ -9,7 +9,7 @@ import { endOfMonth } from '../../util/time.js';
 import type { CheckContext } from '../kind.js';
 
 /** CPFs per `national_registry_list[]` request. */
-export const CPFS_PER_READ = 50;
+const CPFS_PER_READ = 50;
 
 /** The period data of `cpfs` in the token's company over `window` (spec 1.4 rule 1: no scope). */
 export async function pointsOf(ctx: CheckContext, window: DateWindow, cpfs: readonly string[]): Promise<CollaboratorPoints[]> {
