@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { readCatalog } from '../src/warehouse/introspection.js';
+import { introspectSchema } from '../src/warehouse/introspection.js';
 import { composeWarehouseDoc, handWrittenPart } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/warehouse/scratch-database.js';
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     await migrate(database.url, 'workforce');
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      const generated = composeWarehouseDoc(handWrittenPart(committed), await readCatalog(pool, 'workforce'));
+      const generated = composeWarehouseDoc(handWrittenPart(committed), await introspectSchema(pool, 'workforce'));
       if (values.check) {
         if (generated === committed) return 0;
         process.stderr.write(`${DOC} is out of date with sql/: run \`npm run docs:warehouse\` and commit it\n`);

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { analystSchemaOf, buildAnalystView } from '../src/privacy/analyst-views.js';
-import type { CatalogRelation } from '../src/warehouse/introspection.js';
+import type { RelationInfo } from '../src/warehouse/introspection.js';
 import { collisionCondition, erasurePlanOf } from '../src/privacy/erasure-functions.js';
 import { classifyColumn, looksPersonal, PERSONAL_DATA } from '../src/privacy/personal-data.js';
 import { keyIdOf, pseudonymOf } from '../src/privacy/pseudonyms.js';
@@ -9,7 +9,7 @@ import { keyIdOf, pseudonymOf } from '../src/privacy/pseudonyms.js';
 const KEY = 'k'.repeat(40);
 
 /** A catalog relation for the pure builders. */
-function relation(name: string, columns: [string, string, boolean?][], keys: Omit<CatalogRelation['keys'][number], 'kind'>[] = []): CatalogRelation {
+function relation(name: string, columns: [string, string, boolean?][], keys: Omit<RelationInfo['keys'][number], 'kind'>[] = []): RelationInfo {
   return {
     name,
     kind: 'table',

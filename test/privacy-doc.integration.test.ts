@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { readCatalog, type Catalog } from '../src/warehouse/introspection.js';
+import { introspectSchema, type SchemaInfo } from '../src/warehouse/introspection.js';
 import { erasurePlanOf } from '../src/privacy/erasure-functions.js';
 import { looksPersonal, PERSONAL_DATA } from '../src/privacy/personal-data.js';
 import { PRIVACY_DOC_MARKERS, PRIVACY_DOC_PAGES, renderPersonalDataTable, withGeneratedBlock } from '../src/privacy/privacy-doc.js';
@@ -30,27 +30,27 @@ describe('docs/privacy.md and docs/warehouse.md', () => {
 
 describe('the classification of src/privacy/personal-data.ts, against the migrated catalog', () => {
   const t = useMigratedWarehouse('privacy_doc');
-  let catalog: Catalog;
+  let relations: SchemaInfo;
 
   beforeAll(async () => {
-    catalog = await readCatalog(t.admin, t.schema);
+    relations = await introspectSchema(t.admin, t.schema);
   });
 
   it('classifies every column that looks personal (cpf, name, email, address, latitude, …)', () => {
-    const unclassified = catalog.flatMap((r) =>
+    const unclassified = relations.flatMap((r) =>
       r.columns
         .filter((c) => looksPersonal(c.name, c.udt) && PERSONAL_DATA[r.name]?.columns[c.name] === undefined)
         .map((c) => `${r.name}.${c.name} (${c.udt})`),
     );
     expect(unclassified, 'classify these in src/privacy/personal-data.ts, then run npm run docs:privacy').toEqual([]);
-    expect(catalog.length).toBeGreaterThan(25);
+    expect(relations.length).toBeGreaterThan(25);
   });
 
   it('names only tables, views and columns that exist', () => {
     const stale = Object.entries(PERSONAL_DATA).flatMap(([table, cls]) => {
-      const r = catalog.find((x) => x.name === table);
+      const r = relations.find((x) => x.name === table);
       if (!r) return [table];
-      const linked = cls.person ? catalog.find((x) => x.name === cls.person!.table) : r;
+      const linked = cls.person ? relations.find((x) => x.name === cls.person!.table) : r;
       return [
         ...Object.keys(cls.columns).filter((c) => !r.columns.some((x) => x.name === c)).map((c) => `${table}.${c}`),
         ...(cls.preserve ?? []).filter((c) => !r.columns.some((x) => x.name === c)).map((c) => `${table}.${c} (preserve)`),
@@ -65,11 +65,11 @@ describe('the classification of src/privacy/personal-data.ts, against the migrat
       const cls = PERSONAL_DATA[name];
       return cls !== undefined && cls.erase !== 'delete' && (cls.person !== undefined || cls.columns['cpf']?.analyst === 'pseudonym');
     };
-    const deleted = catalog
+    const deleted = relations
       .filter((r) => r.kind === 'table' && aboutPeople(r.name))
       .map((r) => ({ table: r.name, plan: erasurePlanOf(r) }))
       .filter((x) => x.plan.mode === 'delete-rows');
     expect(deleted).toEqual([]);
-    expect(catalog.filter((r) => r.kind === 'table' && aboutPeople(r.name)).length).toBe(16);
+    expect(relations.filter((r) => r.kind === 'table' && aboutPeople(r.name)).length).toBe(16);
   });
 });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCatalog, type CatalogRelation } from '../src/warehouse/introspection.js';
+import { introspectSchema, type RelationInfo } from '../src/warehouse/introspection.js';
 import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDictionary } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { warehouseDocQuestions } from '../bench/example-questions.js';
@@ -15,12 +15,12 @@ import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './su
 const DOC = join(import.meta.dirname, '..', 'docs', 'warehouse.md');
 const schema = uniqueName('wh_docs');
 let pool: pg.Pool;
-let catalog: CatalogRelation[];
+let relations: RelationInfo[];
 
 beforeAll(async () => {
   pool = await connectPostgres();
   await migrate(TEST_DATABASE_URL, schema);
-  catalog = await readCatalog(pool, schema);
+  relations = await introspectSchema(pool, schema);
 });
 
 afterAll(async () => {
@@ -31,14 +31,14 @@ afterAll(async () => {
 describe('docs/warehouse.md', () => {
   it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
     const committed = readFileSync(DOC, 'utf8');
-    const expected = composeWarehouseDoc(handWrittenPart(committed), catalog);
+    const expected = composeWarehouseDoc(handWrittenPart(committed), relations);
     expect(committed, 'docs/warehouse.md is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(expected);
   });
 
   it('describes every table and view with every column, its type and its comment', () => {
-    const lines = renderDictionary(catalog).split('\n');
+    const lines = renderDictionary(relations).split('\n');
     const asCell = (text: string | null) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
-    for (const r of catalog) {
+    for (const r of relations) {
       const at = lines.indexOf(`### ${r.name}`);
       expect(lines[at + 2], r.name).toBe(asCell(r.comment));
       const end = lines.indexOf('', lines.findIndex((l, i) => i > at && l.startsWith('| `')));
@@ -71,7 +71,7 @@ describe('the example questions of the marts', () => {
 
 describe('the relations of the ER diagram', () => {
   it('join facts to collaborators and companies by their shared key columns', () => {
-    const edges = deriveRelations(catalog).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
+    const edges = deriveRelations(relations).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
     expect(edges).toEqual(
       expect.arrayContaining([
         'collaborators <- punches (company_cnpj, cpf, collaborator_record) many',
@@ -89,7 +89,7 @@ describe('the relations of the ER diagram', () => {
   });
 
   it('leave out references another one implies', () => {
-    const edges = deriveRelations(catalog).map((e) => `${e.parent} <- ${e.child}`);
+    const edges = deriveRelations(relations).map((e) => `${e.parent} <- ${e.child}`);
     // punches -> companies is implied by punches -> collaborators; audit_photos -> companies by audit_photos -> punches.
     expect(edges).not.toContain('companies <- punches');
     expect(edges).not.toContain('companies <- audit_photos');

@@ -7,7 +7,7 @@
  * next time migrate runs, by the rules of `classifyColumn`.
  */
 import { quoteIdent } from '../warehouse/db.js';
-import type { Catalog, CatalogRelation } from '../warehouse/introspection.js';
+import type { SchemaInfo, RelationInfo } from '../warehouse/introspection.js';
 import { classifyColumn, PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
 import { TOMBSTONE_PREFIX } from './erasure-functions.js';
 
@@ -53,7 +53,7 @@ function describePseudonym(column: string): string {
 }
 
 /** The analyst view of one relation, or null when it gets none (excluded, or nothing left to show). */
-export function buildAnalystView(relation: CatalogRelation, schema: string): AnalystView | null {
+export function buildAnalystView(relation: RelationInfo, schema: string): AnalystView | null {
   if (PERSONAL_DATA[relation.name]?.excludedFromAnalysts !== undefined) return null;
   const base = quoteIdent(schema);
   const analyst = quoteIdent(analystSchemaOf(schema));
@@ -105,7 +105,7 @@ export function buildAnalystView(relation: CatalogRelation, schema: string): Ana
 }
 
 /** Every analyst view of `catalog` (the relations of `schema`), in name order. */
-export function buildAnalystViews(catalog: Catalog, schema: string): AnalystView[] {
-  return catalog.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
+export function buildAnalystViews(relations: SchemaInfo, schema: string): AnalystView[] {
+  return relations.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
 }
 

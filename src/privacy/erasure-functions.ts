@@ -26,7 +26,7 @@
  * - `erasure_pattern(cpf, names)`, `json_holds_cpf(json, cpf)`: how a mention is recognised.
  */
 import { quoteIdent } from '../warehouse/db.js';
-import type { Catalog, CatalogRelation } from '../warehouse/introspection.js';
+import type { SchemaInfo, RelationInfo } from '../warehouse/introspection.js';
 import { classifyColumn, ownNameColumns, PERSONAL_DATA } from './personal-data.js';
 
 /** What replaces an erased CPF: `erased-<erasure id>`. */
@@ -53,7 +53,7 @@ interface Rekey {
   readonly preserve: readonly string[];
 }
 
-const hasColumn = (r: CatalogRelation, name: string) => r.columns.some((c) => c.name === name);
+const hasColumn = (r: RelationInfo, name: string) => r.columns.some((c) => c.name === name);
 
 /** How forget treats a table's rows about the person. */
 export type ErasurePlan =
@@ -68,7 +68,7 @@ export type ErasurePlan =
  * column is NOT NULL (cannot be blanked) or when a unique index uses expressions (the
  * rows cannot be moved to the tombstone safely). Any table is thus erasable.
  */
-export function erasurePlanOf(relation: CatalogRelation): ErasurePlan {
+export function erasurePlanOf(relation: RelationInfo): ErasurePlan {
   if (PERSONAL_DATA[relation.name]?.erase === 'delete') return { mode: 'delete-rows', reason: 'classified so' };
   const blank: string[] = [];
   for (const c of relation.columns) {
@@ -85,7 +85,7 @@ export function erasurePlanOf(relation: CatalogRelation): ErasurePlan {
 }
 
 /** SQL true when rows `a` and `b` of `relation` would collide on a unique (plain-column) key once they share a CPF. */
-export function collisionCondition(relation: CatalogRelation, a: string, b: string): string | null {
+export function collisionCondition(relation: RelationInfo, a: string, b: string): string | null {
   const parts: string[] = [];
   for (const idx of relation.keys) {
     // Expression indexes are left to erasurePlanOf, which deletes such tables' rows instead.
@@ -107,13 +107,13 @@ function counted(statement: string): string {
 }
 
 /** SQL: row `alias` of `relation` is the person's as `e.<side>` says (in the erasure's company). */
-function personAt(relation: CatalogRelation, alias: string, side: 'cpf' | 'tombstone'): string {
+function personAt(relation: RelationInfo, alias: string, side: 'cpf' | 'tombstone'): string {
   const company = hasColumn(relation, 'company_cnpj') ? ` AND ${alias}.company_cnpj = e.company_cnpj` : '';
   return `${alias}.cpf = e.${side}${company}`;
 }
 
 /** The statements that move one table's rows of the person (see {@link Rekey}). */
-function rekeyStatements(schema: string, relation: CatalogRelation, filter: ErasureFilter, k: Rekey): string[] {
+function rekeyStatements(schema: string, relation: RelationInfo, filter: ErasureFilter, k: Rekey): string[] {
   const t = `${quoteIdent(schema)}.${quoteIdent(relation.name)}`;
   const erasures = `${quoteIdent(schema)}.erasures e`;
   const at = (alias: string, side: 'cpf' | 'tombstone') => personAt(relation, alias, side);
@@ -137,9 +137,9 @@ function rekeyStatements(schema: string, relation: CatalogRelation, filter: Eras
 }
 
 /** The statements that blank or delete a linked table's rows of the person. */
-function linkedStatements(schema: string, catalog: Catalog, relation: CatalogRelation, filter: ErasureFilter): string[] {
+function linkedStatements(schema: string, relations: SchemaInfo, relation: RelationInfo, filter: ErasureFilter): string[] {
   const link = PERSONAL_DATA[relation.name]!.person!;
-  const via = catalog.find((r) => r.name === link.table);
+  const via = relations.find((r) => r.name === link.table);
   if (!via || !hasColumn(via, PERSON_COLUMN) || !hasColumn(via, link.column) || !hasColumn(relation, link.column)) return [];
   const s = quoteIdent(schema);
   const t = `${s}.${quoteIdent(relation.name)}`;
@@ -156,20 +156,20 @@ function linkedStatements(schema: string, catalog: Catalog, relation: CatalogRel
 }
 
 /** Tables with a CPF column, the ones forget rekeys. */
-function personTables(catalog: Catalog): CatalogRelation[] {
-  return catalog.filter((r) => r.kind === 'table' && !INTERNAL_TABLES.has(r.name) && hasColumn(r, PERSON_COLUMN));
+function personTables(relations: SchemaInfo): RelationInfo[] {
+  return relations.filter((r) => r.kind === 'table' && !INTERNAL_TABLES.has(r.name) && hasColumn(r, PERSON_COLUMN));
 }
 
 /** Tables without a CPF that personal-data.ts links to a person. */
-function linkedTables(catalog: Catalog): CatalogRelation[] {
-  return catalog.filter(
+function linkedTables(relations: SchemaInfo): RelationInfo[] {
+  return relations.filter(
     (r) => r.kind === 'table' && !hasColumn(r, PERSON_COLUMN) && PERSONAL_DATA[r.name]?.person !== undefined,
   );
 }
 
 /** Tables whose rows name the person inside a text column (personal-data.ts `cpfWithin`). */
-function mentioningTables(catalog: Catalog): CatalogRelation[] {
-  return catalog.filter((r) => {
+function mentioningTables(relations: SchemaInfo): RelationInfo[] {
+  return relations.filter((r) => {
     const column = PERSONAL_DATA[r.name]?.cpfWithin;
     return r.kind === 'table' && column !== undefined && hasColumn(r, column);
   });
@@ -180,7 +180,7 @@ function mentioningTables(catalog: Catalog): CatalogRelation[] {
  * person: their CPF in any form (a JSON column: also as a number or a string of its own,
  * whatever its leading zeros), or one of their names.
  */
-function mentionStatement(schema: string, relation: CatalogRelation, filter: ErasureFilter): string {
+function mentionStatement(schema: string, relation: RelationInfo, filter: ErasureFilter): string {
   const name = PERSONAL_DATA[relation.name]!.cpfWithin!;
   const column = `m.${quoteIdent(name)}`;
   const s = quoteIdent(schema);
@@ -199,7 +199,7 @@ function mentionStatement(schema: string, relation: CatalogRelation, filter: Era
  * rows are blanked. Names shorter than four characters are not kept (they would match
  * too much).
  */
-function namesStatement(schema: string, relation: CatalogRelation, filter: ErasureFilter): string | undefined {
+function namesStatement(schema: string, relation: RelationInfo, filter: ErasureFilter): string | undefined {
   const own = ownNameColumns(relation.name, relation.columns.map((c) => c.name));
   if (own.length === 0) return undefined;
   const s = quoteIdent(schema);
@@ -212,20 +212,20 @@ function namesStatement(schema: string, relation: CatalogRelation, filter: Erasu
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.apply_erasures(...)`. */
-function buildApplyErasures(catalog: Catalog, schema: string): string {
+function buildApplyErasures(relations: SchemaInfo, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.company_cnpj = p_company AND e.lifted_at IS NULL AND (p_erasure IS NULL OR e.id = p_erasure)';
   const body: string[] = [];
-  const people = personTables(catalog);
+  const people = personTables(relations);
   for (const r of people) {
     const names = namesStatement(schema, r, filter);
     if (names) body.push(`-- the person's names in ${r.name}, before they are blanked`, names);
   }
-  for (const r of linkedTables(catalog)) {
-    const statements = linkedStatements(schema, catalog, r, filter);
+  for (const r of linkedTables(relations)) {
+    const statements = linkedStatements(schema, relations, r, filter);
     if (statements.length > 0) body.push(`-- ${r.name}`, ...statements);
   }
-  for (const r of mentioningTables(catalog)) body.push(`-- ${r.name}: rows that mention the person`, mentionStatement(schema, r, filter));
+  for (const r of mentioningTables(relations)) body.push(`-- ${r.name}: rows that mention the person`, mentionStatement(schema, r, filter));
   for (const r of people) {
     const cls = PERSONAL_DATA[r.name];
     const plan = erasurePlanOf(r);
@@ -271,11 +271,11 @@ $fn$`;
 }
 
 /** `CREATE OR REPLACE FUNCTION <schema>.lift_erasures(...)`. */
-function buildLiftErasures(catalog: Catalog, schema: string): string {
+function buildLiftErasures(relations: SchemaInfo, schema: string): string {
   const s = quoteIdent(schema);
   const filter = 'e.id = ANY (v_lifted)';
   const body: string[] = [];
-  for (const r of personTables(catalog).filter((t) => erasurePlanOf(t).mode === 'keep-rows')) {
+  for (const r of personTables(relations).filter((t) => erasurePlanOf(t).mode === 'keep-rows')) {
     body.push(
       `-- ${r.name}`,
       ...rekeyStatements(schema, r, filter, { from: 'tombstone', to: 'cpf', drop: 'moving', blank: [], preserve: [] }),
@@ -392,13 +392,13 @@ $fn$`;
 }
 
 /** Every function, and who may run them (not the reader roles). */
-export function buildErasureFunctions(catalog: Catalog, schema: string): string[] {
+export function buildErasureFunctions(relations: SchemaInfo, schema: string): string[] {
   const s = quoteIdent(schema);
   return [
     ...buildMentionMatchers(schema),
     buildEraseMentions(schema),
-    buildApplyErasures(catalog, schema),
-    buildLiftErasures(catalog, schema),
+    buildApplyErasures(relations, schema),
+    buildLiftErasures(relations, schema),
     `REVOKE ALL ON FUNCTION ${s}.apply_erasures(text, bigint) FROM PUBLIC`,
     `REVOKE ALL ON FUNCTION ${s}.lift_erasures(text, text, text) FROM PUBLIC`,
     `REVOKE ALL ON FUNCTION ${s}.erase_mentions(text, regclass, text[]) FROM PUBLIC`,

@@ -6,7 +6,7 @@
  * generates (erasure-functions.ts); these are their thin callers.
  */
 import { quoteIdent } from '../warehouse/db.js';
-import { readCatalog, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { introspectSchema, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 import { PrivacyError } from '../warehouse/errors.js';
 import { withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
@@ -98,7 +98,7 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
       out.push({ id: Number(erasure.id), company, tombstone: erasure.tombstone, rows, alreadyStanding: !created });
     }
     // What other rows say of the person (a manager's name, a CPF in a text), in every table.
-    const tables = (await readCatalog(client, schema)).filter((r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name));
+    const tables = (await introspectSchema(client, schema)).filter((r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name));
     const done: ErasureOutcome[] = [];
     for (const e of out) {
       let mentions = 0;

@@ -6,7 +6,7 @@
  */
 import { quoteIdent } from '../warehouse/db.js';
 import { analystSchemaOf, buildAnalystViews, quoteLiteral } from './analyst-views.js';
-import { readCatalog, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { introspectSchema, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 import { buildErasureFunctions } from './erasure-functions.js';
 import { PrivacyError } from '../warehouse/errors.js';
 
@@ -39,9 +39,9 @@ export async function refreshPrivacyObjects(db: SqlQueryable, schema: string): P
   if (!ready) return null;
   const analystSchema = analystSchemaOf(schema);
   const analyst = quoteIdent(analystSchema);
-  const catalog = await readCatalog(db, schema);
-  const views = buildAnalystViews(catalog, schema);
-  const functions = buildErasureFunctions(catalog, schema);
+  const relations = await introspectSchema(db, schema);
+  const views = buildAnalystViews(relations, schema);
+  const functions = buildErasureFunctions(relations, schema);
 
   await db.query(`CREATE SCHEMA IF NOT EXISTS ${analyst}`);
   await db.query(

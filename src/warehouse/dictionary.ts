@@ -1,11 +1,11 @@
 /**
- * The data dictionary of docs/warehouse.md, rendered from the catalog (catalog.ts):
+ * The data dictionary of docs/warehouse.md, rendered from the catalog (introspection.ts):
  * every table and view with its comment, columns, types and keys, and an ER diagram of
  * how the tables relate. Pure: the generator (scripts/warehouse-docs.ts) reads the
  * catalog of a freshly migrated schema and writes the result below the hand-written
  * part of the page, which it keeps as it is.
  */
-import type { CatalogRelation } from './introspection.js';
+import type { RelationInfo } from './introspection.js';
 
 /** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
 export const GENERATED_MARKER =
@@ -45,13 +45,13 @@ export interface TableRelation extends KeyReference {
   readonly cardinality: 'one' | 'many';
 }
 
-const primaryKey = (r: CatalogRelation) => r.keys.find((k) => k.kind === 'primary key')?.columns ?? [];
+const primaryKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary key')?.columns ?? [];
 /** The key a row is found by: the primary key, else the first unique key on all rows. */
-const naturalKey = (r: CatalogRelation) => r.keys.find((k) => k.kind === 'primary key') ?? r.keys.find((k) => k.where === null);
+const naturalKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary key') ?? r.keys.find((k) => k.where === null);
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 /** The references a table's columns make, before implied ones are left out. */
-function candidateReferences(table: CatalogRelation, names: ReadonlySet<string>, references: readonly KeyReference[]): KeyReference[] {
+function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, references: readonly KeyReference[]): KeyReference[] {
   const columns = table.columns.map((c) => c.name);
   const found = [
     ...table.foreignKeys,
@@ -72,7 +72,7 @@ function candidateReferences(table: CatalogRelation, names: ReadonlySet<string>,
  * reference itself (an audit photo's company is its punch's company). So is a table's
  * reference to itself through its own key.
  */
-export function deriveRelations(relations: readonly CatalogRelation[], references: readonly KeyReference[] = KEY_REFERENCES): TableRelation[] {
+export function deriveRelations(relations: readonly RelationInfo[], references: readonly KeyReference[] = KEY_REFERENCES): TableRelation[] {
   const tables = relations.filter((r) => r.kind === 'table');
   const names = new Set(tables.map((t) => t.name));
   const candidates = new Map(tables.map((t) => [t.name, candidateReferences(t, names, references)]));
@@ -105,7 +105,7 @@ function anchor(name: string): string {
   return `#${name}`;
 }
 
-function mermaid(relations: readonly CatalogRelation[], edges: readonly TableRelation[]): string[] {
+function mermaid(relations: readonly RelationInfo[], edges: readonly TableRelation[]): string[] {
   const lines = ['```mermaid', 'erDiagram'];
   const linked = new Set(edges.flatMap((e) => [e.child, e.parent]));
   for (const t of relations.filter((r) => r.kind === 'table' && linked.has(r.name))) {
@@ -122,7 +122,7 @@ function mermaid(relations: readonly CatalogRelation[], edges: readonly TableRel
   return lines;
 }
 
-function keyLines(r: CatalogRelation, edges: readonly TableRelation[]): string[] {
+function keyLines(r: RelationInfo, edges: readonly TableRelation[]): string[] {
   const lines = r.keys.map((k) => {
     const what = k.kind === 'primary key' ? 'Primary key' : 'Unique';
     return `- ${what}: (${k.columns.join(', ')})${k.where ? ` where ${k.where}` : ''}`;
@@ -134,7 +134,7 @@ function keyLines(r: CatalogRelation, edges: readonly TableRelation[]): string[]
   return lines;
 }
 
-function section(r: CatalogRelation, edges: readonly TableRelation[]): string[] {
+function section(r: RelationInfo, edges: readonly TableRelation[]): string[] {
   const lines = [`### ${r.name}`, '', cell(r.comment) || '(no comment)', ''];
   const keys = keyLines(r, edges);
   if (keys.length > 0) lines.push(...keys, '');
@@ -150,11 +150,11 @@ function section(r: CatalogRelation, edges: readonly TableRelation[]): string[] 
 }
 
 /** The generated part of docs/warehouse.md: index, ER diagram, tables, views. */
-export function renderDictionary(relations: readonly CatalogRelation[]): string {
+export function renderDictionary(relations: readonly RelationInfo[]): string {
   const tables = relations.filter((r) => r.kind === 'table');
   const views = relations.filter((r) => r.kind === 'view');
   const edges = deriveRelations(relations);
-  const index = (list: readonly CatalogRelation[]) => list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
+  const index = (list: readonly RelationInfo[]) => list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
   const lines = [
     '## Dictionary',
     '',
@@ -188,6 +188,6 @@ export function handWrittenPart(doc: string): string {
 }
 
 /** The whole page: the hand-written part, the marker, the generated dictionary. */
-export function composeWarehouseDoc(handWritten: string, relations: readonly CatalogRelation[]): string {
+export function composeWarehouseDoc(handWritten: string, relations: readonly RelationInfo[]): string {
   return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations)}`;
 }

@@ -5,7 +5,7 @@
  * and the erasure functions (privacy-objects.ts): all follow what the migrations created.
  */
 
-/** The part of a pg client or pool the catalog readers need. */
+/** The part of a pg client or pool the schema readers need. */
 export interface SqlQueryable {
   query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
@@ -16,7 +16,7 @@ export async function rowsOf<R>(db: SqlQueryable, text: string, values: unknown[
 }
 
 /** One column of a table or view. */
-export interface CatalogColumn {
+export interface ColumnInfo {
   /** Column name. */
   readonly name: string;
   /** SQL type as Postgres formats it, e.g. `timestamp with time zone`, `text[]`. */
@@ -30,7 +30,7 @@ export interface CatalogColumn {
 }
 
 /** A primary key or unique index. */
-export interface CatalogKey {
+export interface KeyInfo {
   /** Index name. */
   readonly name: string;
   /** `primary key` or `unique`. */
@@ -44,7 +44,7 @@ export interface CatalogKey {
 }
 
 /** A declared foreign key. */
-export interface CatalogForeignKey {
+export interface ForeignKeyInfo {
   /** Referencing columns. */
   readonly columns: readonly string[];
   /** Referenced table. */
@@ -54,7 +54,7 @@ export interface CatalogForeignKey {
 }
 
 /** A table or view. */
-export interface CatalogRelation {
+export interface RelationInfo {
   /** Name (without schema). */
   readonly name: string;
   /** Table or view. */
@@ -62,18 +62,18 @@ export interface CatalogRelation {
   /** Its COMMENT, or null. */
   readonly comment: string | null;
   /** Columns in table order. */
-  readonly columns: readonly CatalogColumn[];
+  readonly columns: readonly ColumnInfo[];
   /** Primary key first, then unique indexes by name. */
-  readonly keys: readonly CatalogKey[];
+  readonly keys: readonly KeyInfo[];
   /** Declared foreign keys. */
-  readonly foreignKeys: readonly CatalogForeignKey[];
+  readonly foreignKeys: readonly ForeignKeyInfo[];
 }
 
 /** The relations of one schema: tables first, each group by name. */
-export type Catalog = readonly CatalogRelation[];
+export type SchemaInfo = readonly RelationInfo[];
 
 /** Every table and view of `schema`. Queries run one after the other: `db` may be a single client. */
-export async function readCatalog(db: SqlQueryable, schema: string): Promise<CatalogRelation[]> {
+export async function introspectSchema(db: SqlQueryable, schema: string): Promise<RelationInfo[]> {
   const relations = await rowsOf<{ oid: number; name: string; table: boolean; comment: string | null }>(
     db,
     `SELECT c.oid::int AS oid, c.relname AS name, c.relkind IN ('r', 'p') AS table, obj_description(c.oid, 'pg_class') AS comment
