@@ -1,4 +1,6 @@
 /**
+ * jobs/ — the job processors, one per kind of work; the mechanics live in src/.
+ *
  * The processor of every kind of job: the group walk for `companies`, the window sync
  * for every other declared resource (the schedule tick, plan-schedule.ts, runs on its
  * own queue).

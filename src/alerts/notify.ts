@@ -1,4 +1,6 @@
 /**
+ * src/alerts/ — webhook alerts for the conditions that need a person.
+ *
  * Alerts for teams without Prometheus: a JSON POST to `NOTIFY_WEBHOOK_URL` (Slack's
  * incoming-webhook `text`, plus structured fields) when a condition that needs a person
  * starts — a job failed for good, a connection's token was rejected, a company's data is

@@ -1,4 +1,7 @@
 /**
+ * src/api/ — the Customer API v2 client: endpoints, record schemas, errors, retries,
+ * streamed answers.
+ *
  * Typed client of Customer API v2: one method per endpoint of spec §4, every response
  * validated against the schemas, errors mapped by `error.code` (errors.ts), transient
  * failures retried (retry.ts), each HTTP attempt admitted by the connection's limiter.

@@ -1,4 +1,7 @@
 /**
+ * src/backfill/ — `punchline backfill`: its arguments, the run that queues and follows the
+ * windows, its progress.
+ *
  * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the windows
  * of the range, skip those recorded as done (unless forced), queue the rest under
  * deterministic ids, work on them in this process while other running workers help, and
@@ -101,7 +104,7 @@ export async function runBackfill(
   for (const { connection, walk } of walks) {
     const companies = opts.company ? [opts.company] : walk.companies;
     const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
-    // The hour bank stops at each company's own today (company-days.ts).
+    // The hour bank stops at each company's own today (src/plan/company-days.ts).
     const plan = planByCompanyDay(connection, companies, now(), (today, group) =>
       planJobs({
         connection: connection.name,

@@ -1,4 +1,6 @@
 /**
+ * src/commands/ — the `punchline` commands, one file each; src/cli.ts parses and dispatches.
+ *
  * What every command receives: the parsed configuration, the logger, and where to
  * print its human-readable output. Commands return their exit code.
  */

@@ -1,7 +1,10 @@
 /**
+ * src/connections/ — what each API connection may do now, shared across processes through
+ * Redis: its client, request budget, rate-limit waits, the pause after a refused token.
+ *
  * One API client per connection and process, admitted by the connection's shared
  * request budget and observed by the metrics of src/telemetry/metrics.ts. Each job counts the
- * requests of its own calls (`onAttempt` of the call options, run-job.ts).
+ * requests of its own calls (`onAttempt` of the call options, src/runtime/run-job.ts).
  */
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';

@@ -1,8 +1,8 @@
 /**
  * A connection paused because the API rejected its token (401, spec §5). Retrying at
  * once cannot help and failing the jobs for good would lose them, so the connection
- * pauses: its jobs wait in the queue (job-guard.ts), one cheap request re-checks the
- * token on a slow timer (token-recheck.ts), and the first check that passes resumes
+ * pauses: its jobs wait in the queue (src/runtime/job-guard.ts), one cheap request re-checks the
+ * token on a slow timer (src/runtime/token-recheck.ts), and the first check that passes resumes
  * every job. `/healthz` and `punchline status` show the pause with its reason.
  *
  * The state lives in Redis under the queue prefix, shared by every worker process, so N

@@ -1,4 +1,7 @@
 /**
+ * src/demo/ — `punchline demo`: its configuration, the first-run database, the port check,
+ * the banner.
+ *
  * The pieces of `punchline demo` that need no running service: the demo's connection
  * to the emulator, its configuration, its date range, and the emulator's headquarters
  * token read from a separately running emulator (docker compose).

@@ -5,7 +5,7 @@
  * the standing outcome of the reconciliation checks, and per company whether its time
  * zone disagrees with its CEP. They are read from Redis and the warehouse, so every
  * worker process reports the same, correct figure whichever process ran the jobs;
- * freshness is built exactly as `punchline status` builds it (status-report.ts), so both
+ * freshness is built exactly as `punchline status` builds it (src/reports/status-report.ts), so both
  * always agree.
  */
 import { Gauge, Registry } from 'prom-client';

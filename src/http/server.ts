@@ -1,4 +1,6 @@
 /**
+ * src/http/ — the ops HTTP port of a worker: dashboard, status page, `/metrics`, `/healthz`.
+ *
  * The worker's ops HTTP server (docs/operations.md "The ops HTTP port", `OPS_PORT`): the bull-board
  * dashboard of every queue at `/dashboard`, the report of `punchline status` as a page at
  * `/status` and as JSON at `/status.json`, Prometheus metrics at `/metrics` and a

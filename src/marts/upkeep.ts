@@ -1,4 +1,7 @@
 /**
+ * src/marts/ — the analyst model derived from the loaded tables, kept current inside each
+ * load's transaction.
+ *
  * Keeps the analyst marts current after a load, inside the load's transaction
  * (docs/warehouse.md "Marts"): a window that changed an input rewrites the marts of the
  * days and records it decides, never the whole mart. What a resource feeds is declared

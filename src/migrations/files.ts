@@ -19,7 +19,7 @@ export interface MigrationFile {
   path: string;
   /** The file's text, with the `{{schema}}` placeholder. */
   sql: string;
-  /** SHA-256 (hex) of the file's SQL without comment lines (migration-checksums.ts): an applied file whose SQL changed is refused. */
+  /** SHA-256 (hex) of the file's SQL without comment lines (checksums.ts): an applied file whose SQL changed is refused. */
   checksum: string;
 }
 
@@ -96,7 +96,7 @@ export function renderMigration(sql: string, schema: string): string {
   return sql.split(SCHEMA_PLACEHOLDER).join(quoteIdent(schema));
 }
 
-/** Earlier checksums accepted per version (migration-checksums.ts). */
+/** Earlier checksums accepted per version (checksums.ts). */
 type EarlierChecksums = Readonly<Record<string, readonly EarlierChecksum[]>>;
 
 /**

@@ -1,4 +1,7 @@
 /**
+ * src/migrations/ — the migrations of sql/: reading them, their checksums, applying them,
+ * the status every command checks.
+ *
  * `punchline migrate`: applies the pending `sql/` migrations to the warehouse schema, in
  * order, each in its own transaction, under an advisory lock so that concurrent workers
  * cannot race, recording every applied version with its checksum in

@@ -1,4 +1,7 @@
 /**
+ * src/plan/ — what to sync: the jobs of a range or a schedule tick (windows, ids, data,
+ * queues), and the group walk that finds the companies.
+ *
  * The planner (docs/architecture.md "Windows"), pure: turns a date range or a schedule tick into the
  * list of jobs to queue — the group walk once per connection, directory resources once
  * per company, windowed resources per company and calendar-month window — skipping

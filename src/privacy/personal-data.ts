@@ -1,4 +1,7 @@
 /**
+ * src/privacy/ — personal data: its classification, pseudonyms, erasures (warehouse and
+ * Redis), and the analyst views and erasure functions derived from them.
+ *
  * Which warehouse columns hold personal data (LGPD), of what kind, and what each reader
  * role sees of them — as data, so that the analyst views, `punchline forget` and
  * docs/privacy.md are all derived from this one place (see docs/privacy.md).

@@ -1,4 +1,7 @@
 /**
+ * src/probes/ — whether Redis, Postgres and the API connections answer, with a short
+ * deadline: before a command works, and for `/healthz`.
+ *
  * Reachability of the two services every command needs, Redis and Postgres, checked up
  * front with a short deadline so a command that cannot work says at once which service
  * is missing and how to start it, instead of hanging in a reconnect loop.

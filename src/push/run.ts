@@ -1,4 +1,7 @@
 /**
+ * src/push/ — `punchline push`: rows of a file written through the API's write endpoints,
+ * then synced back.
+ *
  * One push against a running sync runtime, as the command and the tests drive it:
  * check the warehouse and the connection (the group walk names the token's company),
  * run the engine with the connection's budget-limited client, and queue the sync of

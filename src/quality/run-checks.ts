@@ -1,4 +1,7 @@
 /**
+ * src/quality/ — the reconciliation checks, run inside Postgres after every window and by
+ * `punchline verify`.
+ *
  * Runs the reconciliation checks (the executor; the statements are built next to this
  * file): each check is one set-based statement inside Postgres that compares, and
  * writes its findings to `quality_checks` in the same statement. Checks read the

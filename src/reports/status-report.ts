@@ -1,4 +1,7 @@
 /**
+ * src/reports/ — what `punchline status` and `punchline verify` report, read from Redis and
+ * the warehouse, as data and as text.
+ *
  * What `punchline status` reports, gathered from Redis (queue counts, failing jobs, paused
  * connections) and the warehouse (`sync_freshness`, open `rejected_records`, `schema_drift`,
  * companies' CEPs against their zones, `quality_status`): the executor half; formatting is

@@ -1,4 +1,7 @@
 /**
+ * src/resources/ — the resource declarations: one file per synced resource, what to read
+ * and how to store it.
+ *
  * The catalog: every resource punchline syncs, by the name `--resources` takes, with its
  * declaration. Adding a GET endpoint means a declaration file here, its migration in
  * sql/, its tests, and a line in the docs (docs/adding-a-resource.md walks through it).

@@ -1,7 +1,7 @@
 /**
  * What a job processor (jobs/*.ts) receives: its validated data, the connection's API
  * client, the warehouse, and a few helpers. Processors read like recipes — plan, read,
- * load, record — and the mechanics stay in src/sync.
+ * load, record — and the mechanics stay in src/ (the runtime, the plan, the load engine).
  */
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import type { Connection } from '../config.js';

@@ -158,7 +158,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err);
-    // The next attempt applies these removals only if its answer agrees (load-resource.ts).
+    // The next attempt applies these removals only if its answer agrees (src/load/load-resource.ts).
     if (err instanceof SuspiciousAnswerError) await job.updateData({ ...(job.data as object), seenRemovals: err.refused }).catch(() => undefined);
     await finishRun(pool, schema, runId, {
       status: 'failed',

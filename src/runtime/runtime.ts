@@ -1,7 +1,10 @@
 /**
+ * src/runtime/ — the BullMQ runtime of a process: queues, workers, schedules, and the run
+ * of one job with its guards and bookkeeping.
+ *
  * The sync's long-lived resources of one process: Redis, the queues, the warehouse
  * pool, and one API client per connection (created on first use). A connection whose
- * token is rejected is paused through Redis (connection-pause.ts).
+ * token is rejected is paused through Redis (src/connections/connection-pause.ts).
  */
 import type { Redis } from 'ioredis';
 import type { Config, Connection } from '../config.js';

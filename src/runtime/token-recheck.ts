@@ -1,5 +1,5 @@
 /**
- * The slow timer that re-checks the token of a paused connection (connection-pause.ts):
+ * The slow timer that re-checks the token of a paused connection (src/connections/connection-pause.ts):
  * every worker process ticks, but a re-check is claimed through Redis, so one cheap
  * request (`GET economic-group`, one attempt) is made per `API_TOKEN_RECHECK_MS` for
  * the whole deployment. A passing check resumes the connection; its waiting jobs run

@@ -2,7 +2,7 @@
  * BullMQ workers of one process: the `sync` and `followups` queues run sync jobs
  * (run-job.ts), the `schedules` queue runs schedule ticks. Each worker has its own
  * Redis connection. No BullMQ limiter: a 429 delays only that connection's jobs
- * (job-guard.ts), and the request budget is request-budget.ts.
+ * (job-guard.ts), and the request budget is src/connections/request-budget.ts.
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';

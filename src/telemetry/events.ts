@@ -2,7 +2,7 @@
  * The events of the sync that a person may need to hear about, reported in one call
  * where they happen: a job failed for good, or the API rejected a connection's token.
  * Each report counts in `/metrics` and is passed on to the sink the worker installed
- * (the webhook notifier of notify.ts), if any. The sink is process-wide, like the
+ * (the webhook notifier of src/alerts/notify.ts), if any. The sink is process-wide, like the
  * metrics registry, so the sync needs no extra parameter to report.
  */
 import { scrubPersonal, scrubSecrets } from '../logger.js';

@@ -1,4 +1,7 @@
 /**
+ * src/telemetry/ — what punchline reports about itself: Prometheus metrics, the events an
+ * alert hears, tracing spans.
+ *
  * Prometheus metrics (prom-client) of one process: API traffic, retries, 429 and budget
  * waits, rows loaded, job outcomes and sync freshness. Other parts call the record*
  * functions; the ops server exposes {@link metricsRegistry} at `/metrics`. The

@@ -1,4 +1,7 @@
 /**
+ * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates,
+ * times and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
+ *
  * Dates and local date-times of spec 1.2. The API speaks the company's local time
  * without an offset; the warehouse stores it as sent and as an instant converted with
  * the connection's IANA time zone.

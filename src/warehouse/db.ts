@@ -1,4 +1,8 @@
 /**
+ * src/warehouse/ — the Postgres warehouse and the machinery every load goes through:
+ * connection, COPY staging, merge and reconciliation, SCD2 history, retention,
+ * introspection, the dictionary.
+ *
  * The warehouse connection: one pg pool whose connections work in the warehouse schema.
  * It returns `date` and local `timestamp` values as the strings Postgres prints (no
  * time-zone guessing) and `bigint` as number.

@@ -2,7 +2,7 @@
  * The warehouse as Postgres describes it: every table and view of a schema with its
  * comment, columns (type, nullability, comment), unique indexes and foreign keys, read
  * from pg_catalog. docs/warehouse.md is generated from it, and so are the analyst views
- * and the erasure functions (privacy-objects.ts): all follow what the migrations created.
+ * and the erasure functions (src/privacy/privacy-objects.ts): all follow what the migrations created.
  */
 
 /** The part of a pg client or pool the schema readers need. */
