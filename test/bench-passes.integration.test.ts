@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../src/emulator/index.js';
-import { migrate } from '../src/warehouse/migrate.js';
+import { migrate } from '../src/migrations/migrate.js';
 import { timeExampleQuestions, warehouseDocQuestions } from '../bench/example-questions.js';
 import { jsonParsePass, parseCpuSeconds } from '../bench/json-parse-pass.js';
 import { fetchAll, SourceFloorError } from '../bench/source-floor.js';
