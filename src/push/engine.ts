@@ -15,7 +15,7 @@
  */
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { ApiError, AuthError, NetworkError, ResponseTooLargeError, ResponseValidationError } from '../api/errors.js';
+import { ApiError, isApiError } from '../api/errors.js';
 import type { WorkItem } from '../sync/planner.js';
 import type { Queryable } from '../sync/run-records.js';
 import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
@@ -121,11 +121,11 @@ export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError
   if (signal?.aborted) {
     return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}`, uncertain: true };
   }
-  if (err instanceof AuthError) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
-  if (err instanceof ResponseValidationError || err instanceof ResponseTooLargeError) {
+  if (isApiError(err, 'invalid_service_token')) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
+  if (isApiError(err, 'response_invalid', 'element_too_large', 'response_too_large')) {
     return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}`, uncertain: true };
   }
-  if (err instanceof NetworkError && !err.mayHaveReachedServer) {
+  if (isApiError(err, 'network') && !err.mayHaveReachedServer) {
     return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API`, uncertain: false };
   }
   if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false };

@@ -12,7 +12,7 @@
  * None of these is the job's fault, so none may fail a window for good.
  */
 import { DelayedError, type Job } from 'bullmq';
-import { AuthError, RateLimitedError } from '../api/errors.js';
+import { apiErrorHas, isApiError } from '../api/errors.js';
 import { reportTokenRejected } from '../ops/events.js';
 import { scrubSecrets } from '../logger.js';
 import { ConnectionPauses, tickMs } from './connection-pause.js';
@@ -56,11 +56,11 @@ export interface GuardOptions {
   readonly skipWhenPaused?: boolean;
 }
 
-/** The error itself or the one it wraps, when it is of class `C`. */
-function found<C>(err: unknown, kind: abstract new (...args: never[]) => C): C | undefined {
-  if (err instanceof kind) return err;
+/** The error itself or the one it wraps, when `is` holds for it. */
+function found<E>(err: unknown, is: (e: unknown) => e is E): E | undefined {
+  if (is(err)) return err;
   const cause = (err as { cause?: unknown } | null)?.cause;
-  return cause instanceof kind ? cause : undefined;
+  return is(cause) ? cause : undefined;
 }
 
 /** Up to 10% more, so jobs delayed together do not all wake in the same millisecond. */
@@ -109,7 +109,7 @@ export async function guardJob<T>(
   try {
     return await run();
   } catch (err) {
-    const auth = found(err, AuthError);
+    const auth = found(err, (e) => apiErrorHas(e, 'pauses'));
     if (auth && connection !== undefined) {
       const pause = await pauses.pause(connection, auth.code, scrubSecrets(auth.message));
       logger.error({ err: auth, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
@@ -117,7 +117,7 @@ export async function guardJob<T>(
       if (options.skipWhenPaused) return undefined;
       return putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${auth.code})`, err);
     }
-    const limited = found(err, RateLimitedError);
+    const limited = found(err, (e) => isApiError(e, 'rate_limited'));
     if (limited && connection !== undefined) {
       const ms = Math.min(limited.retryAfterMs, rt.config.apiMaxRetryAfterMs);
       return putBack(jitter(ms), `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`, err);

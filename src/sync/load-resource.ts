@@ -9,7 +9,7 @@
 import pLimit from 'p-limit';
 import type pg from 'pg';
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
-import { DateRangeExceededError, ElementTooLargeError, ResponseTooLargeError, TimeoutError } from '../api/errors.js';
+import { apiErrorHas, elementTooLarge, isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
@@ -411,7 +411,7 @@ class ElementWriter {
    * synchronously, and awaiting only for full batches, lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
-    if (!element.ok && element.error instanceof ElementTooLargeError) {
+    if (!element.ok && isApiError(element.error, 'element_too_large')) {
       this.#rejectOversized(read, target, element.index, element.error);
       return false;
     }
@@ -514,7 +514,7 @@ class ElementWriter {
    * An element too large to read (a huge attachment): rejected with its size, and the
    * item it was asked for when the call asked for one, so that its rows are protected.
    */
-  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ElementTooLargeError): void {
+  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ApiErrorOf<'element_too_large'>): void {
     const record = {
       element_bytes: err.bytes ?? null,
       limit_bytes: err.limitBytes,
@@ -561,7 +561,7 @@ const minDay = (a: string, b: string) => (a < b ? a : b);
 
 /** True for failures a smaller window may avoid, when they came before any element. */
 function isSplittable(err: unknown): boolean {
-  return err instanceof DateRangeExceededError || err instanceof TimeoutError;
+  return apiErrorHas(err, 'splits');
 }
 
 /** What earlier loads learned per endpoint and company: the most days a window may span. */
@@ -656,9 +656,9 @@ async function readCall(
   try {
     ({ data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts));
   } catch (err) {
-    if (!(err instanceof ResponseTooLargeError)) throw err;
+    if (!isApiError(err, 'response_too_large')) throw err;
     // An object answer is one element: too large to read, it is rejected like one.
-    const error = new ElementTooLargeError({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
+    const error = elementTooLarge({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
     writer.write(read, { index: 0, ok: false, raw: undefined, error }, target);
     return;
   }
