@@ -9,12 +9,10 @@ import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, redactUrl, userinfoProblem, withDefaultUser } from './util/database-url.js';
 import { digitsOnly } from './util/registry.js';
+import { errorClass } from './util/errors.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly code = 'config_invalid';
-}
+export class ConfigError extends errorClass('ConfigError', 'config_invalid') {}
 
 /** Request budget of one connection (docs/architecture.md "The request budget"), enforced across all worker processes. */
 export interface RateLimit {

@@ -8,7 +8,6 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { PROCESSORS } from '../jobs/index.js';
 import { planSchedule } from '../jobs/plan-schedule.js';
 import { ApiClient } from '../src/api/client.js';
-import { ApiError } from '../src/api/errors.js';
 import { jobIdFor } from '../src/sync/job-ids.js';
 import type { SyncJobData } from '../src/sync/job-data.js';
 import { runSyncJob } from '../src/sync/run-job.js';

@@ -8,6 +8,7 @@
 import type { Dispatcher } from 'undici';
 import type { FormData } from 'undici';
 import { ApiError, isApiError } from './errors.js';
+import { errorClass } from '../util/errors.js';
 
 /** What one attempt sends. */
 export interface AttemptRequest {
@@ -73,7 +74,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** Marks our own per-attempt timeout, to tell it from the caller's abort. */
-class AttemptTimeout extends Error {}
+class AttemptTimeout extends errorClass('AttemptTimeout', 'timeout') {}
 
 /** Which of our own limits ended an attempt, if one did. */
 type Expiry = 'timeout' | 'deadline' | undefined;

@@ -15,6 +15,7 @@ import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Logger } from '../logger.js';
 import { SEEN_COLLABORATORS, collaboratorRecord, collaboratorRow, type ResourceDeclaration } from '../resources/index.js';
 import { todayIn } from '../util/time.js';
+import { errorClass, PunchlineError } from '../util/errors.js';
 import { normalizeCpf } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
 import { recordRejected } from '../ops/metrics.js';
@@ -163,12 +164,7 @@ async function loadGuarded(ctx: EngineContext, req: LoadRequest, signal: AbortSi
 }
 
 /** A row copied straight into a table met a key already there (SQLSTATE 23505). */
-class DirectConflict extends Error {
-  override readonly name = 'DirectConflict';
-  constructor(override readonly cause: unknown) {
-    super('unique violation in a direct copy');
-  }
-}
+class DirectConflict extends errorClass('DirectConflict', 'direct_conflict') {}
 
 /**
  * Whether a load copies its rows straight into its tables (all or none): when the load's scope
@@ -192,10 +188,10 @@ async function copiesStraightIn(client: pg.PoolClient, schema: string, req: Load
 }
 
 /** Every table of a load whose removal the guard refused (each left untouched). */
-class MassRemovals extends Error {
+class MassRemovals extends PunchlineError<'mass_removal'> {
   override readonly name = 'MassRemovals';
   constructor(readonly refused: readonly MassRemovalError[]) {
-    super(refused.map((r) => r.message).join('; '));
+    super('mass_removal', refused.map((r) => r.message).join('; '));
   }
 }
 
@@ -230,7 +226,7 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       }
       return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, addsSeen);
     } catch (err) {
-      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict(err);
+      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict('unique violation in a direct copy', { cause: err });
       throw err;
     }
   });

@@ -18,3 +18,16 @@ export class PunchlineError<C extends string = string> extends Error {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
   }
 }
+
+/**
+ * A {@link PunchlineError} class of one name and code, for errors whose context is all in
+ * their message: `class ConfigError extends errorClass('ConfigError', 'config_invalid') {}`.
+ */
+export function errorClass<N extends string, C extends string>(name: N, code: C) {
+  return class extends PunchlineError<C> {
+    override readonly name: N = name;
+    constructor(message: string, options?: { cause?: unknown }) {
+      super(code, message, options);
+    }
+  };
+}
