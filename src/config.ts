@@ -79,7 +79,7 @@ const bool = (name: string) =>
     .transform((v) => ['1', 'true', 'yes'].includes(v));
 
 const url = (...protocols: string[]) => (name: string) =>
-  z.string().superRefine((v, ctx) => {
+  z.string().trim().superRefine((v, ctx) => {
     // Before parsing: an unencoded "/" in a password makes a valid URL of another host.
     const problem = userinfoProblem(v);
     if (problem) return ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });

@@ -149,7 +149,7 @@ export class ApiError<K extends ApiErrorKind = ApiErrorKind> extends PunchlineEr
     this.endpoint = endpoint;
     this.payloadDataRequired = payloadDataRequired;
     this.retryable = row.retryable ?? false;
-    Object.assign(this, kind === 'response_invalid' ? { problems: [], ...fields } : fields);
+    Object.assign(this, path === undefined ? fields : { problems: [], ...fields });
   }
 }
 
