@@ -1,20 +1,20 @@
 /**
- * Configuration (docs/configuration.md): parsed once from the environment (and the optional
- * PUNCHLINE_CONFIG file) by one zod schema into a frozen object. Nothing else in the
- * project reads `process.env`.
+ * Configuration (docs/configuration.md). Every environment variable is written once, in
+ * {@link SETTINGS}: its name, its type with its validation, its default and its line of
+ * docs; the {@link Config} type and the parsing derive from it. Parsed once from the
+ * environment (and the optional PUNCHLINE_CONFIG file) into a frozen object: nothing else
+ * in the project reads `process.env`.
  */
 import { readFileSync } from 'node:fs';
 import cronParser from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, redactUrl, userinfoProblem, withDefaultUser } from './util/database-url.js';
+import { errorClass } from './util/errors.js';
 import { digitsOnly } from './util/national-registry.js';
 
 /** A configuration problem, reported as one line that names the setting and the fix. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly code = 'config_invalid';
-}
+export class ConfigError extends errorClass('ConfigError', 'config_invalid') {}
 
 /** Request budget of one connection (docs/architecture.md "The request budget"), enforced across all worker processes. */
 export interface RateLimit {
@@ -43,20 +43,6 @@ export interface Connection {
   readonly rateLimit: RateLimit;
 }
 
-/** Cron patterns of the incremental schedule (docs/operations.md "Schedules"), in each connection's time zone. */
-export interface Schedules {
-  /** Whether `punchline worker` registers the schedules at all. */
-  readonly enabled: boolean;
-  /** Punches of the last 7 days. */
-  readonly punches: string;
-  /** Collaborators and lookups. */
-  readonly directory: string;
-  /** The re-read of the lookback horizon: older punches, totals, tardiness, adjustments, inconsistencies, hour bank and absences. */
-  readonly nightly: string;
-  /** How often a worker checks that its schedules still exist in Redis and registers missing ones again, ms. */
-  readonly checkMs: number;
-}
-
 /** HTTP basic-auth (or bearer) credential of the dashboard's operator. */
 export interface DashboardCredential {
   /** User name expected in basic auth. */
@@ -75,137 +61,172 @@ export interface TracingSettings {
   readonly serviceName: string;
 }
 
-/** Tables that grow with every run and are trimmed by the nightly schedule (src/warehouse/retention.ts). */
-export const RETAINED_TABLES = ['sync_runs', 'rejected_records', 'quality_checks'] as const;
-
-/** One of {@link RETAINED_TABLES}. */
-export type RetainedTable = (typeof RETAINED_TABLES)[number];
-
-/** The whole parsed configuration. */
-export interface Config {
-  /** API connections; empty when none is configured (migrate and emulator need none). */
-  readonly connections: readonly Connection[];
-  /** Warehouse connection string. */
-  readonly databaseUrl: string;
-  /** Schema that holds every warehouse table. */
-  readonly warehouseSchema: string;
-  /** Redis for BullMQ and the shared request budget. */
-  readonly redisUrl: string;
-  /** BullMQ key prefix (isolates deployments and tests). */
-  readonly queuePrefix: string;
-  /** Port of the worker's dashboard, `/metrics` and `/healthz`. */
-  readonly opsPort: number;
-  /** Address the ops server binds: loopback unless the deployment opens it on purpose. */
-  readonly opsHost: string;
-  /** Operator credential the whole dashboard then needs (writes, and reads of jobs); absent = read-only dashboard for whoever reaches the port. */
-  readonly dashboardCredential?: DashboardCredential;
-  /** Webhook that receives alerts (a secret: its path is often the key); absent = no notifications. */
-  readonly notifyWebhookUrl?: string;
-  /** Tracing of jobs, API requests and loads; absent (the default) = off, nothing of the SDK loaded. */
-  readonly tracing?: TracingSettings;
-  /** Days of history kept in tables that grow with every run, by table (0 = keep forever). */
-  readonly retentionDays: Readonly<Record<RetainedTable, number>>;
-  /** Store attachment and audit-photo bytes, not only their hashes. */
-  readonly storeBinaries: boolean;
-  /** Fetch audit photos of punches that have one (opt-in, they are faces). */
-  readonly syncAuditPhotos: boolean;
-  /** pino level. */
-  readonly logLevel: string;
-  /** Per-request timeout of API calls, in milliseconds. */
-  readonly apiTimeoutMs: number;
-  /** Attempts per API request for transient failures (first try included). */
-  readonly apiMaxAttempts: number;
-  /** Jobs one worker process runs at once. */
-  readonly workerConcurrency: number;
-  /** Lock of an active job, ms: a worker that dies loses its jobs to other workers after about this long. */
-  readonly workerLockMs: number;
-  /** Largest API response body read whole (single objects, error answers); lists are streamed whatever their size. */
-  readonly apiMaxResponseBytes: number;
-  /** Longest pause between two chunks of an API answer's body, ms. */
-  readonly apiBodyIdleTimeoutMs: number;
-  /** A streamed API answer must be complete within this many ms of its request. */
-  readonly apiAnswerDeadlineMs: number;
-  /** Most bytes of one streamed API answer. */
-  readonly apiMaxAnswerBytes: number;
-  /** Most bytes of one element of a streamed list; a larger one becomes a rejected record. */
-  readonly apiMaxElementBytes: number;
-  /** Largest attachment or photo file `punchline push` sends, in bytes (checked before anything is sent). */
-  readonly pushMaxFileBytes: number;
-  /** Longest `Retry-After` honoured, ms: a longer one pauses the connection only this long before trying again. */
-  readonly apiMaxRetryAfterMs: number;
-  /** After a 401, how often a paused connection re-checks its token (one request per period across all workers), ms. */
-  readonly apiTokenRecheckMs: number;
-  /** How long a job waits in-process for an unreachable warehouse before it is put back to wait in the queue, ms. */
-  readonly warehouseWaitMs: number;
-  /** Longest pause between two checks of an unreachable warehouse (the back-off doubles up to it), ms. */
-  readonly warehouseRetryMaxMs: number;
-  /** Incremental schedule. */
-  readonly schedules: Schedules;
-  /**
-   * The lookback horizon in days (docs/architecture.md "The lookback horizon"): the span in
-   * which the source still changes, re-read by the nightly schedule and never recorded as done.
-   */
-  readonly syncLookbackDays: number;
-  /** Default IANA zone of the API's local date-times (API_TIMEZONE), also when no connection is configured. */
-  readonly apiTimezone: string;
-  /** COMPANY_TIMEZONES: the zone of each company it names, by CNPJ, for every connection. */
-  readonly companyTimezones: Readonly<Record<string, string>>;
-  /**
-   * Key of the CPF pseudonyms the analyst views show (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE);
-   * a secret: never logged, never stored in the warehouse. Undefined when not configured.
-   */
-  readonly pseudonymKey: string | undefined;
-}
-
-/** Shortest pseudonym key accepted: 32 characters (`openssl rand -base64 32` gives 44). */
-export const PSEUDONYM_KEY_MIN_LENGTH = 32;
-
-const DEFAULT_RPS = 5;
-const DEFAULT_CONCURRENCY = 4;
 const DEFAULT_TIMEZONE = 'America/Sao_Paulo';
 
-const IDENT_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+// ---- Types of values: each builds the schema of one variable from its name (for its messages).
 
-const intFrom = (name: string, min: number, max: number) =>
+const int = (min: number, max: number) => (name: string) =>
   z
     .string()
-    .trim()
-    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, {
-      message: `${name} must be a whole number from ${min} to ${max}`,
-    })
+    .refine((v) => /^\d+$/.test(v) && Number(v) >= min && Number(v) <= max, { message: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number);
 
-const boolFrom = (name: string) =>
+const bool = (name: string) =>
   z
     .string()
-    .trim()
     .toLowerCase()
-    .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), {
-      message: `${name} must be 1 or 0`,
-    })
+    .refine((v) => ['0', '1', 'true', 'false', 'yes', 'no', ''].includes(v), { message: `${name} must be 1 or 0` })
     .transform((v) => ['1', 'true', 'yes'].includes(v));
 
-const urlFrom = (name: string, protocols: readonly string[]) =>
-  z
-    .string()
-    .trim()
-    .superRefine((v, ctx) => {
-      // Before parsing: an unencoded "/" in a password makes a valid URL of another host.
-      const problem = userinfoProblem(v);
-      if (problem) return ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
-      try {
-        if (protocols.includes(new URL(v).protocol)) return;
-      } catch {
-        // not a URL: the issue below
-      }
-      ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` });
-    });
+const url = (...protocols: string[]) => (name: string) =>
+  z.string().trim().superRefine((v, ctx) => {
+    // Before parsing: an unencoded "/" in a password makes a valid URL of another host.
+    const problem = userinfoProblem(v);
+    if (problem) return ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
+    try {
+      if (protocols.includes(new URL(v).protocol)) return;
+    } catch {
+      // not a URL: the issue below
+    }
+    ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` });
+  });
 
-const timezoneFrom = (name: string) =>
-  z.string().trim().refine(isValidTimeZone, { message: `${name} must be an IANA time zone such as America/Sao_Paulo` });
+const zone = (name: string) => z.string().trim().refine(isValidTimeZone, { message: `${name} must be an IANA time zone such as America/Sao_Paulo` });
+
+const cron = (name: string) =>
+  z.string().superRefine((v, ctx) => {
+    const problem = cronProblem(v);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `${name} must be a cron pattern such as "*/15 * * * *" (${problem})` });
+  });
+
+/** Text matching `re`; `what` completes "NAME must be …". */
+const matching = (re: RegExp, what: string) => (name: string) => z.string().regex(re, { message: `${name} must be ${what}` });
+
+/** Text of at least `min` characters; `why` completes "NAME …" when it is shorter. */
+const atLeast = (min: number, why: string) => (name: string) => z.string().min(min, `${name} ${why}`);
+
+const oneOf = (values: readonly [string, ...string[]]) => (name: string) => z.enum(values, { message: `${name} must be one of ${values.join(', ')}` });
+
+const zonesByCnpj = (name: string) => z.string().transform((v) => parseCompanyTimezones(name, v));
+
+/** One environment variable. */
+export interface Setting {
+  /** Its name. */
+  readonly env: string;
+  /** Its type: the schema of its text (trimmed; an empty variable counts as unset). */
+  readonly type: (name: string) => z.ZodType;
+  /** Its value when unset, written as in the environment; without one, unset means undefined. */
+  readonly default?: string;
+  /** What it is for: the start of its line in docs/configuration.md. */
+  readonly doc: string;
+  /** May instead be read from the file that `<env>_FILE` names (container secrets; docs "Secrets from files"). */
+  readonly file?: true;
+  /** Never echoed in an error, not even in part. */
+  readonly secret?: true;
+}
+
+/** Settings grouped the way {@link Config} holds them. */
+interface Settings {
+  readonly [key: string]: Setting | Settings;
+}
+
+/** Every environment variable punchline reads, where its value lands in {@link Config}. */
+const SETTINGS = {
+  // Read into `connections` (and `companyTimezones`), below.
+  api: {
+    baseUrl: { env: 'SERVICE_API_BASE_URL', type: url('http:', 'https:'), doc: 'API root (`http`/`https`); the `/customer/v2/...` paths are appended, a path prefix in it is kept.' },
+    token: { env: 'SERVICE_API_TOKEN', type: atLeast(1, 'is empty'), doc: "The company's `apiServiceToken`.", file: true, secret: true },
+    configFile: { env: 'PUNCHLINE_CONFIG', type: atLeast(1, 'is empty'), doc: 'Path of a JSON file with several connections' },
+    rps: { env: 'API_MAX_RPS', type: int(1, 10_000), default: '5', doc: 'Most requests started per connection in any sliding second, across all worker processes' },
+    concurrency: { env: 'API_MAX_CONCURRENCY', type: int(1, 1_000), default: '4', doc: 'Most requests in flight per connection, across all worker processes' },
+    companyTimezones: { env: 'COMPANY_TIMEZONES', type: zonesByCnpj, doc: "The zone of companies whose local time is not their connection's, as `CNPJ=Zone` pairs separated by commas" },
+  },
+  apiTimezone: { env: 'API_TIMEZONE', type: zone, default: DEFAULT_TIMEZONE, doc: "IANA zone of the API's local date-times (spec 1.2)" },
+  databaseUrl: { env: 'DATABASE_URL', type: (n: string) => url('postgres:', 'postgresql:')(n).transform(withDefaultUser), default: 'postgres://localhost:5432/punchline', doc: 'Warehouse (`postgres://` or `postgresql://`).', file: true },
+  warehouseSchema: { env: 'WAREHOUSE_SCHEMA', type: matching(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier such as workforce'), default: 'workforce', doc: 'Schema holding every warehouse table (lower-case SQL identifier).' },
+  redisUrl: { env: 'REDIS_URL', type: url('redis:', 'rediss:'), default: 'redis://127.0.0.1:6379', doc: 'Redis for the job queue and the shared request budget (`redis://` or `rediss://`).' },
+  queuePrefix: { env: 'QUEUE_PREFIX', type: matching(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, "_", "-" or "."'), default: 'punchline', doc: 'BullMQ key prefix; separates deployments (and tests) sharing a Redis.' },
+  opsPort: { env: 'OPS_PORT', type: int(0, 65_535), default: '9464', doc: "Port of the worker's dashboard, status page (`/status`), `/metrics` and `/healthz`" },
+  opsHost: { env: 'OPS_HOST', type: matching(/^[A-Za-z0-9._:-]{1,253}$/, 'an address or host name such as 127.0.0.1 or 0.0.0.0'), default: '127.0.0.1', doc: "Address the worker's ops server (dashboard, `/metrics`, `/healthz`) binds." },
+  // Read into `dashboardCredential`, below.
+  dashboard: {
+    token: { env: 'OPS_DASHBOARD_TOKEN', type: atLeast(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)'), doc: 'Operator credential of the dashboard (at least 16 characters, e.g. `openssl rand -hex 24`).', file: true, secret: true },
+    user: { env: 'OPS_DASHBOARD_USER', type: matching(/^[^:\s]{1,64}$/, '1-64 characters without ":" or spaces'), default: 'operator', doc: "User name expected in the dashboard's basic auth." },
+  },
+  notifyWebhookUrl: { env: 'NOTIFY_WEBHOOK_URL', type: url('http:', 'https:'), doc: "`http`/`https` URL that receives a JSON `POST` when a job fails for good, a connection's token is rejected (401) or a company's data gets older than its schedule allows", file: true, secret: true },
+  // Read into `tracing`, below.
+  otel: {
+    endpoint: { env: 'OTEL_EXPORTER_OTLP_ENDPOINT', type: url('http:', 'https:'), doc: 'Turns tracing on: each job, API request and load becomes an OpenTelemetry span sent over OTLP/HTTP to this collector' },
+    headers: { env: 'OTEL_EXPORTER_OTLP_HEADERS', type: () => z.string(), doc: 'Headers sent with every export, as `key=value` pairs separated by commas, values percent-encoded', secret: true },
+    serviceName: { env: 'OTEL_SERVICE_NAME', type: matching(/^[\x21-\x7e]{1,128}$/, '1-128 printable characters without spaces'), default: 'punchline', doc: '`service.name` of the spans' },
+  },
+  /** Days of history kept in tables that grow with every run, by table (0 = keep forever; src/warehouse/retention.ts). */
+  retentionDays: {
+    sync_runs: { env: 'SYNC_RUNS_RETENTION_DAYS', type: int(0, 36_500), default: '90', doc: 'Days of `sync_runs` history kept' },
+    rejected_records: { env: 'REJECTED_RECORDS_RETENTION_DAYS', type: int(0, 36_500), default: '90', doc: 'Days a rejected record is kept after a later sync resolved it (`rejected_records.resolved_at`)' },
+    quality_checks: { env: 'QUALITY_CHECKS_RETENTION_DAYS', type: int(0, 36_500), default: '30', doc: 'Days of `quality_checks` history kept' },
+  },
+  storeBinaries: { env: 'STORE_BINARIES', type: bool, default: '0', doc: '`1` stores attachment and audit-photo bytes in the warehouse, not only their SHA-256 and size.' },
+  syncAuditPhotos: { env: 'SYNC_AUDIT_PHOTOS', type: bool, default: '0', doc: '`1` fetches the audit photo of every punch that has one (opt-in: they are faces).' },
+  logLevel: { env: 'LOG_LEVEL', type: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), default: 'info', doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.' },
+  apiTimeoutMs: { env: 'API_TIMEOUT_MS', type: int(100, 600_000), default: '30000', doc: 'Timeout of one HTTP attempt, in ms' },
+  apiMaxAttempts: { env: 'API_MAX_ATTEMPTS', type: int(1, 20), default: '6', doc: 'Attempts per API request for transient failures, first try included' },
+  workerConcurrency: { env: 'WORKER_CONCURRENCY', type: int(1, 256), default: '4', doc: 'Jobs one worker process runs at once, per queue' },
+  workerLockMs: { env: 'WORKER_LOCK_MS', type: int(1_000, 600_000), default: '30000', doc: "How long a worker's lock on a job lasts without renewal" },
+  apiMaxResponseBytes: { env: 'API_MAX_RESPONSE_BYTES', type: int(65_536, 1_073_741_824), default: '16777216', doc: 'Largest answer read whole' },
+  apiBodyIdleTimeoutMs: { env: 'API_BODY_IDLE_TIMEOUT_MS', type: int(1_000, 600_000), default: '30000', doc: "Longest pause between two chunks of an answer's body, in ms" },
+  apiAnswerDeadlineMs: { env: 'API_ANSWER_DEADLINE_MS', type: int(1_000, 86_400_000), default: '600000', doc: 'A streamed answer, from its request to its last byte, must be complete within this many ms' },
+  apiMaxAnswerBytes: { env: 'API_MAX_ANSWER_BYTES', type: int(65_536, 68_719_476_736), default: '1073741824', doc: 'Most bytes of one streamed answer' },
+  apiMaxElementBytes: { env: 'API_MAX_ELEMENT_BYTES', type: int(4_096, 1_073_741_824), default: '33554432', doc: 'Most bytes of one element of a streamed list' },
+  pushMaxFileBytes: { env: 'PUSH_MAX_FILE_BYTES', type: int(1, 1_073_741_824), default: '5242880', doc: 'Largest attachment (`push absences`) or face photo (`push photos`, file or inline base64) that `punchline push` sends, in bytes' },
+  apiMaxRetryAfterMs: { env: 'API_MAX_RETRY_AFTER_MS', type: int(1_000, 86_400_000), default: '300000', doc: 'Longest `Retry-After` honoured.' },
+  apiTokenRecheckMs: { env: 'API_TOKEN_RECHECK_MS', type: int(1_000, 86_400_000), default: '180000', doc: 'After a 401 the connection pauses; this is how often its token is re-checked' },
+  warehouseWaitMs: { env: 'WAREHOUSE_WAIT_MS', type: int(1_000, 3_600_000), default: '120000', doc: 'How long a job waits in-process for an unreachable warehouse before it goes back to the queue' },
+  warehouseRetryMaxMs: { env: 'WAREHOUSE_RETRY_MAX_MS', type: int(100, 600_000), default: '15000', doc: 'Longest pause between two checks of an unreachable warehouse' },
+  /** Cron patterns of the incremental schedule (docs/operations.md "Schedules"), in each connection's time zone. */
+  schedules: {
+    enabled: { env: 'SCHEDULES_ENABLED', type: bool, default: '1', doc: '`0` makes `punchline worker` process jobs without registering the incremental schedule.' },
+    punches: { env: 'SCHEDULE_PUNCHES', type: cron, default: '*/15 * * * *', doc: "Cron of the punches sync (last 7 days), in each connection's time zone." },
+    directory: { env: 'SCHEDULE_DIRECTORY', type: cron, default: '0 * * * *', doc: 'Cron of the collaborators and lookups sync.' },
+    nightly: { env: 'SCHEDULE_NIGHTLY', type: cron, default: '30 2 * * *', doc: 'Cron of the re-read of the lookback horizon (`SYNC_LOOKBACK_DAYS`)' },
+    checkMs: { env: 'SCHEDULE_CHECK_MS', type: int(1_000, 3_600_000), default: '30000', doc: 'How often a worker that registers schedules checks that each still exists in Redis, and registers missing ones again' },
+  },
+  syncLookbackDays: { env: 'SYNC_LOOKBACK_DAYS', type: int(7, 366), default: '35', doc: 'The lookback horizon, in days' },
+  pseudonymKey: { env: 'PSEUDONYM_KEY', type: atLeast(32, 'is shorter than 32 characters (make one with: openssl rand -base64 32)'), doc: 'Secret key (HMAC-SHA-256) of the CPF pseudonyms the analyst views show', file: true, secret: true },
+} as const satisfies Settings;
+
+/** The value of a setting, or of a group of them. */
+type ValueOf<S> = S extends Setting
+  ? z.output<ReturnType<S['type']>> | (S extends { default: string } ? never : undefined)
+  : { readonly [K in keyof S]: ValueOf<S[K]> };
+
+type Parsed = ValueOf<typeof SETTINGS>;
+
+/** The whole parsed configuration: one field per setting of {@link SETTINGS} (its `doc` says what it is for), and what is read from several. */
+export type Config = Omit<Parsed, 'api' | 'dashboard' | 'otel'> & {
+  /** API connections; empty when none is configured (migrate and emulator need none). */
+  readonly connections: readonly Connection[];
+  /** COMPANY_TIMEZONES: the zone of each company it names, by CNPJ, for every connection. */
+  readonly companyTimezones: Readonly<Record<string, string>>;
+  /** Operator credential the whole dashboard then needs (writes, and reads of jobs); absent = read-only dashboard for whoever reaches the port. */
+  readonly dashboardCredential?: DashboardCredential;
+  /** Tracing of jobs, API requests and loads; absent (the default) = off, nothing of the SDK loaded. */
+  readonly tracing?: TracingSettings;
+};
+
+/** One of the tables whose history {@link Config.retentionDays} bounds. */
+export type RetainedTable = keyof Config['retentionDays'];
+
+/** Every setting of a group, in table order. */
+function settingsOf(group: Settings): Setting[] {
+  return Object.values(group).flatMap((s) => ('env' in s && typeof s.env === 'string' ? [s as Setting] : settingsOf(s as Settings)));
+}
+
+/** Every environment variable of {@link SETTINGS} (docs/configuration.md lists them all, test/docs-config.unit.test.ts checks it). */
+export const VARIABLES: readonly Setting[] = settingsOf(SETTINGS);
 
 /** Why `pattern` is not a cron pattern BullMQ can schedule, or null when it is (five fields, or six with seconds). */
-export function cronProblem(pattern: string): string | null {
+function cronProblem(pattern: string): string | null {
   const fields = pattern.trim().split(/\s+/).length;
   if (fields < 5 || fields > 6) return `expected 5 fields (minute hour day month weekday), got ${fields}`;
   try {
@@ -217,22 +238,12 @@ export function cronProblem(pattern: string): string | null {
   }
 }
 
-const cronFrom = (name: string) =>
-  z
-    .string()
-    .trim()
-    .superRefine((v, ctx) => {
-      const problem = cronProblem(v);
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: `${name} must be a cron pattern such as "*/15 * * * *" (${problem})` });
-    });
-
 /**
  * Parses `CNPJ=Zone` pairs separated by commas (COMPANY_TIMEZONES) into a map by CNPJ;
  * throws {@link ConfigError} naming `name` and the bad pair.
  */
-export function parseCompanyTimezones(name: string, value: string | undefined): Record<string, string> {
+function parseCompanyTimezones(name: string, value: string): Record<string, string> {
   const out: Record<string, string> = {};
-  if (value === undefined) return out;
   for (const raw of value.split(',')) {
     const pair = raw.trim();
     if (pair === '') continue;
@@ -249,106 +260,20 @@ export function parseCompanyTimezones(name: string, value: string | undefined): 
   return out;
 }
 
-/** Every environment variable punchline reads (docs/configuration.md lists them all). */
-const envSchema = z.object({
-  SERVICE_API_BASE_URL: urlFrom('SERVICE_API_BASE_URL', ['http:', 'https:']).optional(),
-  SERVICE_API_TOKEN: z.string().trim().min(1, 'SERVICE_API_TOKEN is empty').optional(),
-  PUNCHLINE_CONFIG: z.string().trim().min(1).optional(),
-  DATABASE_URL: urlFrom('DATABASE_URL', ['postgres:', 'postgresql:']).default('postgres://localhost:5432/punchline'),
-  WAREHOUSE_SCHEMA: z
-    .string()
-    .trim()
-    .regex(IDENT_RE, { message: 'WAREHOUSE_SCHEMA must be a lower-case SQL identifier such as workforce' })
-    .default('workforce'),
-  REDIS_URL: urlFrom('REDIS_URL', ['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'QUEUE_PREFIX must be letters, digits, "_", "-" or "."' })
-    .default('punchline'),
-  API_TIMEZONE: timezoneFrom('API_TIMEZONE').default(DEFAULT_TIMEZONE),
-  API_MAX_RPS: intFrom('API_MAX_RPS', 1, 10_000).default(DEFAULT_RPS),
-  API_MAX_CONCURRENCY: intFrom('API_MAX_CONCURRENCY', 1, 1_000).default(DEFAULT_CONCURRENCY),
-  API_TIMEOUT_MS: intFrom('API_TIMEOUT_MS', 100, 600_000).default(30_000),
-  API_MAX_ATTEMPTS: intFrom('API_MAX_ATTEMPTS', 1, 20).default(6),
-  OPS_PORT: intFrom('OPS_PORT', 0, 65_535).default(9464),
-  OPS_HOST: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9._:-]{1,253}$/, { message: 'OPS_HOST must be an address or host name such as 127.0.0.1 or 0.0.0.0' })
-    .default('127.0.0.1'),
-  OPS_DASHBOARD_TOKEN: z
-    .string()
-    .trim()
-    .min(16, 'OPS_DASHBOARD_TOKEN must be at least 16 characters (e.g. `openssl rand -hex 24`)')
-    .optional(),
-  OPS_DASHBOARD_USER: z
-    .string()
-    .trim()
-    .regex(/^[^:\s]{1,64}$/, { message: 'OPS_DASHBOARD_USER must be 1-64 characters without ":" or spaces' })
-    .default('operator'),
-  NOTIFY_WEBHOOK_URL: urlFrom('NOTIFY_WEBHOOK_URL', ['http:', 'https:']).optional(),
-  SYNC_RUNS_RETENTION_DAYS: intFrom('SYNC_RUNS_RETENTION_DAYS', 0, 36_500).default(90),
-  REJECTED_RECORDS_RETENTION_DAYS: intFrom('REJECTED_RECORDS_RETENTION_DAYS', 0, 36_500).default(90),
-  QUALITY_CHECKS_RETENTION_DAYS: intFrom('QUALITY_CHECKS_RETENTION_DAYS', 0, 36_500).default(30),
-  STORE_BINARIES: boolFrom('STORE_BINARIES').default(false),
-  SYNC_AUDIT_PHOTOS: boolFrom('SYNC_AUDIT_PHOTOS').default(false),
-  LOG_LEVEL: z
-    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      message: 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
-    })
-    .default('info'),
-  WORKER_CONCURRENCY: intFrom('WORKER_CONCURRENCY', 1, 256).default(4),
-  WORKER_LOCK_MS: intFrom('WORKER_LOCK_MS', 1_000, 600_000).default(30_000),
-  API_MAX_RESPONSE_BYTES: intFrom('API_MAX_RESPONSE_BYTES', 65_536, 1_073_741_824).default(16 * 1024 * 1024),
-  API_BODY_IDLE_TIMEOUT_MS: intFrom('API_BODY_IDLE_TIMEOUT_MS', 1_000, 600_000).default(30_000),
-  API_ANSWER_DEADLINE_MS: intFrom('API_ANSWER_DEADLINE_MS', 1_000, 86_400_000).default(600_000),
-  API_MAX_ANSWER_BYTES: intFrom('API_MAX_ANSWER_BYTES', 65_536, 68_719_476_736).default(1_073_741_824),
-  API_MAX_ELEMENT_BYTES: intFrom('API_MAX_ELEMENT_BYTES', 4_096, 1_073_741_824).default(32 * 1024 * 1024),
-  PUSH_MAX_FILE_BYTES: intFrom('PUSH_MAX_FILE_BYTES', 1, 1_073_741_824).default(5 * 1024 * 1024),
-  SCHEDULES_ENABLED: boolFrom('SCHEDULES_ENABLED').default(true),
-  SCHEDULE_PUNCHES: cronFrom('SCHEDULE_PUNCHES').default('*/15 * * * *'),
-  SCHEDULE_DIRECTORY: cronFrom('SCHEDULE_DIRECTORY').default('0 * * * *'),
-  SCHEDULE_NIGHTLY: cronFrom('SCHEDULE_NIGHTLY').default('30 2 * * *'),
-  PSEUDONYM_KEY: z
-    .string()
-    .trim()
-    .min(PSEUDONYM_KEY_MIN_LENGTH, {
-      message: `PSEUDONYM_KEY is shorter than ${PSEUDONYM_KEY_MIN_LENGTH} characters (make one with: openssl rand -base64 32)`,
-    })
-    .optional(),
-  SCHEDULE_CHECK_MS: intFrom('SCHEDULE_CHECK_MS', 1_000, 3_600_000).default(30_000),
-  API_MAX_RETRY_AFTER_MS: intFrom('API_MAX_RETRY_AFTER_MS', 1_000, 86_400_000).default(300_000),
-  API_TOKEN_RECHECK_MS: intFrom('API_TOKEN_RECHECK_MS', 1_000, 86_400_000).default(180_000),
-  WAREHOUSE_WAIT_MS: intFrom('WAREHOUSE_WAIT_MS', 1_000, 3_600_000).default(120_000),
-  WAREHOUSE_RETRY_MAX_MS: intFrom('WAREHOUSE_RETRY_MAX_MS', 100, 600_000).default(15_000),
-  COMPANY_TIMEZONES: z.string().trim().optional(),
-  SYNC_LOOKBACK_DAYS: intFrom('SYNC_LOOKBACK_DAYS', 7, 366).default(35),
-  OTEL_EXPORTER_OTLP_ENDPOINT: urlFrom('OTEL_EXPORTER_OTLP_ENDPOINT', ['http:', 'https:']).optional(),
-  OTEL_EXPORTER_OTLP_HEADERS: z.string().trim().optional(),
-  OTEL_SERVICE_NAME: z
-    .string()
-    .trim()
-    .regex(/^[\x21-\x7e]{1,128}$/, { message: 'OTEL_SERVICE_NAME must be 1-128 printable characters without spaces' })
-    .default('punchline'),
-});
-
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
 const fileSchema = z.object({
   connections: z
     .array(
       z
         .object({
-          name: z
-            .string()
-            .regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
-          baseUrl: urlFrom('baseUrl', ['http:', 'https:']),
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
+          baseUrl: url('http:', 'https:')('baseUrl'),
           token: z.string().min(1).optional(),
           tokenEnv: z.string().min(1).optional(),
           tokenFile: z.string().min(1).optional(),
-          timezone: timezoneFrom('timezone').optional(),
+          timezone: zone('timezone').optional(),
           companyTimezones: z
-            .record(z.string(), timezoneFrom('companyTimezones'))
+            .record(z.string(), zone('companyTimezones'))
             .superRefine((zones, ctx) => {
               for (const cnpj of Object.keys(zones)) {
                 if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
@@ -356,10 +281,7 @@ const fileSchema = z.object({
             })
             .optional(),
           rateLimit: z
-            .object({
-              rps: z.number().int().min(1).max(10_000).optional(),
-              concurrency: z.number().int().min(1).max(1_000).optional(),
-            })
+            .object({ rps: z.number().int().min(1).max(10_000).optional(), concurrency: z.number().int().min(1).max(1_000).optional() })
             .strict()
             .optional(),
         })
@@ -371,15 +293,6 @@ const fileSchema = z.object({
     .min(1, 'connections must list at least one connection'),
 });
 
-/**
- * Variables that may instead be read from a file named by `<NAME>_FILE`, as container
- * platforms hand secrets over (Docker and Kubernetes mount them as files).
- */
-export const FILE_VARIABLES = ['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY'] as const;
-
-/** Variables whose value is never echoed in an error, not even in part. */
-const SECRET_VARIABLES: ReadonlySet<string> = new Set(['SERVICE_API_TOKEN', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL', 'PSEUDONYM_KEY', 'OTEL_EXPORTER_OTLP_HEADERS']);
-
 /** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
 function readSecretFile(what: string, path: string, holds: string): string {
   let text: string;
@@ -387,14 +300,7 @@ function readSecretFile(what: string, path: string, holds: string): string {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'file not found'
-        : code === 'EACCES'
-          ? 'permission denied'
-          : code === 'EISDIR'
-            ? 'is a directory'
-            : (code ?? 'cannot be read');
+    const reason = code === 'ENOENT' ? 'file not found' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : (code ?? 'cannot be read');
     throw new ConfigError(`${what} ${path}: ${reason} (point it at a file that holds ${holds})`);
   }
   const value = text.trim();
@@ -403,19 +309,33 @@ function readSecretFile(what: string, path: string, holds: string): string {
 }
 
 /**
- * Replaces each `<NAME>_FILE` by the content of that file under `<NAME>`; both set is an
- * error. Returns the variables and, for those read from a file, where they came from.
+ * The text of `s` in `env` (empty counts as unset), or of the file its `<env>_FILE` names;
+ * both set is an error. `from` says where a value read from a file came from.
  */
-function resolveFileVariables(env: Record<string, string | undefined>, raw: Env): Map<string, string> {
-  const fromFile = new Map<string, string>();
-  for (const name of FILE_VARIABLES) {
-    const path = raw[`${name}_FILE`]?.trim();
-    if (!path) continue;
-    if (env[name] !== undefined) throw new ConfigError(`set ${name} or ${name}_FILE, not both`);
-    env[name] = readSecretFile(`${name}_FILE`, path, `the value of ${name}`);
-    fromFile.set(name, `${name}_FILE ${path}`);
-  }
-  return fromFile;
+function textOf(s: Setting, env: Env): { text?: string; from?: string } {
+  const own = env[s.env] === '' ? undefined : env[s.env];
+  const path = s.file ? env[`${s.env}_FILE`]?.trim() : undefined;
+  if (!path) return own === undefined ? {} : { text: own };
+  if (own !== undefined) throw new ConfigError(`set ${s.env} or ${s.env}_FILE, not both`);
+  return { text: readSecretFile(`${s.env}_FILE`, path, `the value of ${s.env}`), from: `${s.env}_FILE ${path}` };
+}
+
+/** Parses one setting; throws {@link ConfigError} naming it, echoing the bad value unless it is a secret. */
+function parseSetting(s: Setting, env: Env): unknown {
+  const { text, from } = textOf(s, env);
+  const value = text ?? s.default;
+  if (value === undefined) return undefined;
+  const parsed = s.type(s.env).safeParse(value.trim());
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]!.message;
+  // Echo the bad value to help, but never a secret: not a token, not a URL's password, nothing read from a secret file.
+  const shown = from ? ` (read from ${from})` : s.secret ? '' : ` (got ${JSON.stringify(redactUrl(value))})`;
+  throw new ConfigError(`${message.startsWith(s.env) ? '' : `${s.env}: `}${message}${shown}`);
+}
+
+function parseGroup<S extends Settings>(group: S, env: Env): ValueOf<S> {
+  const entries = Object.entries(group).map(([key, s]) => [key, 'env' in s && typeof s.env === 'string' ? parseSetting(s as Setting, env) : parseGroup(s as Settings, env)]);
+  return Object.freeze(Object.fromEntries(entries)) as ValueOf<S>;
 }
 
 function firstIssue(error: z.ZodError, where: string): string {
@@ -429,23 +349,20 @@ function firstIssue(error: z.ZodError, where: string): string {
  * percent-encoded (the OpenTelemetry convention). An error names the bad pair by its
  * position only: the values are credentials.
  */
-export function parseOtlpHeaders(text: string | undefined): Record<string, string> {
+function parseOtlpHeaders(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (text === undefined) return out;
-  text.split(',').forEach((pair, i) => {
+  (text ?? '').split(',').forEach((pair, i) => {
     if (pair.trim() === '') return;
     const at = pair.indexOf('=');
     const key = at > 0 ? pair.slice(0, at).trim() : '';
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
       throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS: pair ${i + 1} is not key=value with a header name as key (e.g. api-key=secret,x-team=data)`);
     }
-    let value: string;
     try {
-      value = decodeURIComponent(pair.slice(at + 1).trim());
+      out[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
     } catch {
       throw new ConfigError(`OTEL_EXPORTER_OTLP_HEADERS: the value of pair ${i + 1} (${key}) is not valid percent-encoding`);
     }
-    out[key.toLowerCase()] = value;
   });
   return out;
 }
@@ -460,10 +377,17 @@ interface ConnectionDefaults {
   readonly rateLimit: RateLimit;
 }
 
-/** The connection's company zones: COMPANY_TIMEZONES, then its own; absent when none. */
-function zonesOf(defaults: ConnectionDefaults, own: Readonly<Record<string, string>> = {}): { companyTimezones?: Readonly<Record<string, string>> } {
-  const zones = { ...defaults.companyTimezones, ...own };
-  return Object.keys(zones).length === 0 ? {} : { companyTimezones: Object.freeze(zones) };
+/** A frozen connection: `own` settings over the defaults; its company zones are COMPANY_TIMEZONES, then its own (absent when none). */
+function connection(d: ConnectionDefaults, c: { name: string; baseUrl: string; token: string; timezone?: string; companyTimezones?: Record<string, string>; rateLimit?: Partial<RateLimit> }): Connection {
+  const zones = { ...d.companyTimezones, ...c.companyTimezones };
+  return Object.freeze({
+    name: c.name,
+    baseUrl: c.baseUrl.replace(/\/+$/, ''),
+    token: c.token,
+    timezone: c.timezone ?? d.timezone,
+    ...(Object.keys(zones).length === 0 ? {} : { companyTimezones: Object.freeze(zones) }),
+    rateLimit: Object.freeze({ rps: c.rateLimit?.rps ?? d.rateLimit.rps, concurrency: c.rateLimit?.concurrency ?? d.rateLimit.concurrency }),
+  });
 }
 
 function connectionsFromFile(path: string, env: Env, defaults: ConnectionDefaults): Connection[] {
@@ -489,27 +413,22 @@ function connectionsFromFile(path: string, env: Env, defaults: ConnectionDefault
     let token = c.token;
     if (c.tokenEnv !== undefined) {
       token = env[c.tokenEnv]?.trim();
-      if (!token) {
-        throw new ConfigError(
-          `PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) reads its token from ${c.tokenEnv}, which is not set (export it)`,
-        );
-      }
+      if (!token) throw new ConfigError(`PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) reads its token from ${c.tokenEnv}, which is not set (export it)`);
     }
-    if (c.tokenFile !== undefined) {
-      token = readSecretFile(`PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) tokenFile`, c.tokenFile, 'the token');
-    }
-    return Object.freeze({
-      name: c.name,
-      baseUrl: c.baseUrl.replace(/\/+$/, ''),
-      token: token!,
-      timezone: c.timezone ?? defaults.timezone,
-      ...zonesOf(defaults, c.companyTimezones),
-      rateLimit: Object.freeze({
-        rps: c.rateLimit?.rps ?? defaults.rateLimit.rps,
-        concurrency: c.rateLimit?.concurrency ?? defaults.rateLimit.concurrency,
-      }),
-    });
+    if (c.tokenFile !== undefined) token = readSecretFile(`PUNCHLINE_CONFIG ${path}: connections.${i} (${c.name}) tokenFile`, c.tokenFile, 'the token');
+    return connection(defaults, { ...c, token: token! });
   });
+}
+
+/** The connections of the environment: PUNCHLINE_CONFIG's, or the one of SERVICE_API_BASE_URL and SERVICE_API_TOKEN, or none. */
+function connectionsOf(api: Parsed['api'], env: Env, defaults: ConnectionDefaults): Connection[] {
+  if (api.configFile !== undefined) return connectionsFromFile(api.configFile, env, defaults);
+  if (api.baseUrl === undefined && api.token === undefined) return [];
+  if (api.baseUrl === undefined) throw new ConfigError('SERVICE_API_BASE_URL is not set (export the API root, e.g. https://api.example.com)');
+  if (api.token === undefined) {
+    throw new ConfigError('SERVICE_API_TOKEN is not set (export it, point SERVICE_API_TOKEN_FILE at a file holding it, or use PUNCHLINE_CONFIG)');
+  }
+  return [connection(defaults, { name: 'default', baseUrl: api.baseUrl, token: api.token })];
 }
 
 /**
@@ -517,113 +436,17 @@ function connectionsFromFile(path: string, env: Env, defaults: ConnectionDefault
  * Throws {@link ConfigError} with one line naming the bad or missing value.
  */
 export function loadConfig(env: Env = process.env): Config {
-  const blanked: Record<string, string | undefined> = Object.fromEntries(
-    Object.keys(envSchema.shape).map((k) => [k, env[k] === undefined || env[k] === '' ? undefined : env[k]]),
-  );
-  const fromFile = resolveFileVariables(blanked, env);
-  const parsed = envSchema.safeParse(blanked);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? 'configuration');
-    const got = blanked[name];
-    // Echo the bad value to help, but never a secret: not a token, not a URL's password,
-    // nothing read from a secret file.
-    const file = fromFile.get(name);
-    const shown = file
-      ? ` (read from ${file})`
-      : got === undefined || SECRET_VARIABLES.has(name)
-        ? ''
-        : ` (got ${JSON.stringify(redactUrl(got))})`;
-    throw new ConfigError(`${issue.message.startsWith(name) ? '' : `${name}: `}${issue.message}${shown}`);
-  }
-  const e = parsed.data;
-  const defaults: ConnectionDefaults = {
-    timezone: e.API_TIMEZONE,
-    companyTimezones: Object.freeze(parseCompanyTimezones('COMPANY_TIMEZONES', e.COMPANY_TIMEZONES)),
-    rateLimit: { rps: e.API_MAX_RPS, concurrency: e.API_MAX_CONCURRENCY },
-  };
-
-  let connections: Connection[] = [];
-  if (e.PUNCHLINE_CONFIG !== undefined) {
-    connections = connectionsFromFile(e.PUNCHLINE_CONFIG, env, defaults);
-  } else if (e.SERVICE_API_BASE_URL !== undefined || e.SERVICE_API_TOKEN !== undefined) {
-    if (e.SERVICE_API_BASE_URL === undefined) {
-      throw new ConfigError('SERVICE_API_BASE_URL is not set (export the API root, e.g. https://api.example.com)');
-    }
-    if (e.SERVICE_API_TOKEN === undefined) {
-      throw new ConfigError(
-        'SERVICE_API_TOKEN is not set (export it, point SERVICE_API_TOKEN_FILE at a file holding it, or use PUNCHLINE_CONFIG)',
-      );
-    }
-    connections = [
-      Object.freeze({
-        name: 'default',
-        baseUrl: e.SERVICE_API_BASE_URL.replace(/\/+$/, ''),
-        token: e.SERVICE_API_TOKEN,
-        timezone: defaults.timezone,
-        ...zonesOf(defaults),
-        rateLimit: Object.freeze({ ...defaults.rateLimit }),
-      }),
-    ];
-  }
-
-  const pseudonymKey = e.PSEUDONYM_KEY;
-
+  const { api, dashboard, otel, ...direct } = parseGroup(SETTINGS, env);
+  const companyTimezones = Object.freeze(api.companyTimezones ?? {});
+  const defaults = { timezone: direct.apiTimezone, companyTimezones, rateLimit: { rps: api.rps, concurrency: api.concurrency } };
   return Object.freeze({
-    connections: Object.freeze(connections),
-    // libpq's default: the operating-system user when the URL names none.
-    databaseUrl: withDefaultUser(e.DATABASE_URL),
-    warehouseSchema: e.WAREHOUSE_SCHEMA,
-    redisUrl: e.REDIS_URL,
-    queuePrefix: e.QUEUE_PREFIX,
-    opsPort: e.OPS_PORT,
-    opsHost: e.OPS_HOST,
-    ...(e.OPS_DASHBOARD_TOKEN !== undefined
-      ? { dashboardCredential: Object.freeze({ user: e.OPS_DASHBOARD_USER, token: e.OPS_DASHBOARD_TOKEN }) }
-      : {}),
-    ...(e.NOTIFY_WEBHOOK_URL !== undefined ? { notifyWebhookUrl: e.NOTIFY_WEBHOOK_URL } : {}),
-    ...(e.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined
-      ? {
-          tracing: Object.freeze({
-            endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''),
-            headers: Object.freeze(parseOtlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS)),
-            serviceName: e.OTEL_SERVICE_NAME,
-          }),
-        }
-      : {}),
-    retentionDays: Object.freeze({
-      sync_runs: e.SYNC_RUNS_RETENTION_DAYS,
-      rejected_records: e.REJECTED_RECORDS_RETENTION_DAYS,
-      quality_checks: e.QUALITY_CHECKS_RETENTION_DAYS,
-    }),
-    storeBinaries: e.STORE_BINARIES,
-    syncAuditPhotos: e.SYNC_AUDIT_PHOTOS,
-    logLevel: e.LOG_LEVEL,
-    apiTimeoutMs: e.API_TIMEOUT_MS,
-    apiMaxAttempts: e.API_MAX_ATTEMPTS,
-    workerConcurrency: e.WORKER_CONCURRENCY,
-    workerLockMs: e.WORKER_LOCK_MS,
-    apiMaxResponseBytes: e.API_MAX_RESPONSE_BYTES,
-    apiBodyIdleTimeoutMs: e.API_BODY_IDLE_TIMEOUT_MS,
-    apiAnswerDeadlineMs: e.API_ANSWER_DEADLINE_MS,
-    apiMaxAnswerBytes: e.API_MAX_ANSWER_BYTES,
-    apiMaxElementBytes: e.API_MAX_ELEMENT_BYTES,
-    pushMaxFileBytes: e.PUSH_MAX_FILE_BYTES,
-    apiMaxRetryAfterMs: e.API_MAX_RETRY_AFTER_MS,
-    apiTokenRecheckMs: e.API_TOKEN_RECHECK_MS,
-    warehouseWaitMs: e.WAREHOUSE_WAIT_MS,
-    warehouseRetryMaxMs: e.WAREHOUSE_RETRY_MAX_MS,
-    schedules: Object.freeze({
-      enabled: e.SCHEDULES_ENABLED,
-      punches: e.SCHEDULE_PUNCHES,
-      directory: e.SCHEDULE_DIRECTORY,
-      nightly: e.SCHEDULE_NIGHTLY,
-      checkMs: e.SCHEDULE_CHECK_MS,
-    }),
-    syncLookbackDays: e.SYNC_LOOKBACK_DAYS,
-    apiTimezone: e.API_TIMEZONE,
-    companyTimezones: defaults.companyTimezones,
-    pseudonymKey,
+    ...direct,
+    connections: Object.freeze(connectionsOf(api, env, defaults)),
+    companyTimezones,
+    ...(dashboard.token === undefined ? {} : { dashboardCredential: Object.freeze({ user: dashboard.user, token: dashboard.token }) }),
+    ...(otel.endpoint === undefined
+      ? {}
+      : { tracing: Object.freeze({ endpoint: otel.endpoint.replace(/\/+$/, ''), headers: Object.freeze(parseOtlpHeaders(otel.headers)), serviceName: otel.serviceName }) }),
   });
 }
 
@@ -632,18 +455,10 @@ export function loadConfig(env: Env = process.env): Config {
  * Throws {@link ConfigError} when none is configured or the name is unknown.
  */
 export function selectConnections(config: Config, name?: string): readonly Connection[] {
-  if (config.connections.length === 0) {
-    throw new ConfigError(
-      'no API connection configured: set SERVICE_API_BASE_URL and SERVICE_API_TOKEN, or PUNCHLINE_CONFIG',
-    );
-  }
+  if (config.connections.length === 0) throw new ConfigError('no API connection configured: set SERVICE_API_BASE_URL and SERVICE_API_TOKEN, or PUNCHLINE_CONFIG');
   if (name === undefined) return config.connections;
   const found = config.connections.find((c) => c.name === name);
-  if (!found) {
-    throw new ConfigError(
-      `unknown connection "${name}" (configured: ${config.connections.map((c) => c.name).join(', ')})`,
-    );
-  }
+  if (!found) throw new ConfigError(`unknown connection "${name}" (configured: ${config.connections.map((c) => c.name).join(', ')})`);
   return [found];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '../src/api/endpoints.js';
-import { ResponseValidationError } from '../src/api/errors.js';
+import { ApiError } from '../src/api/errors.js';
 import { formatPath, validateEnvelope } from '../src/api/validate.js';
 
 const company = { name: 'ACME', trading_name: 'Acme', national_registry: '11222333000181' };
@@ -35,14 +35,14 @@ const point = (over: Record<string, unknown> = {}) => ({
 const day = (points: unknown[]) => ({ date: '2024-01-02', shift: '08-17', worked_time: '08:00:00', points });
 const meta = { begin_date: '2024-01-01', end_date: '2024-01-31' };
 
-function failure(fn: () => unknown): ResponseValidationError {
+function failure(fn: () => unknown): ApiError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ResponseValidationError);
-    return err as ResponseValidationError;
+    expect(err).toMatchObject({ kind: 'response_invalid' });
+    return err as ApiError;
   }
-  throw new Error('expected a ResponseValidationError');
+  throw new Error('expected a response_invalid ApiError');
 }
 
 describe('validateEnvelope', () => {

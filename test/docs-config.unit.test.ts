@@ -1,14 +1,15 @@
 /**
- * docs/configuration.md lists exactly the environment variables punchline reads, and no
- * page names one that does not exist. The variables read are recorded by handing
- * `loadConfig` an environment that notes every name asked for, so a variable added to
- * src/config.ts without its line of docs (or removed while the docs keep it) fails here.
+ * docs/configuration.md lists exactly the environment variables punchline reads, each
+ * with the default and the line of docs its entry in src/config.ts gives, and no page
+ * names one that does not exist. The variables read are recorded by handing `loadConfig`
+ * an environment that notes every name asked for, so a variable added to src/config.ts
+ * without its line of docs (or removed while the docs keep it) fails here.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, VARIABLES } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -39,14 +40,15 @@ function exportedConstants(dir = 'src'): string[] {
   });
 }
 
-/** The variable names of the first column of the table under `## Variables`. */
-function documentedVariables(page: string): string[] {
+/** The rows of the table under `## Variables`: variable, default and meaning. */
+function documentedRows(page: string): { variable: string; default: string; meaning: string }[] {
   const section = page.split(/^## /m).find((s) => s.startsWith('Variables'));
   if (!section) throw new Error('docs/configuration.md has no "Variables" section');
   return section
     .split('\n')
-    .map((l) => /^\| `([A-Z][A-Z0-9_]+)` \|/.exec(l)?.[1])
-    .filter((v): v is string => v !== undefined);
+    .map((l) => /^\| `([A-Z][A-Z0-9_]+)` \| (.*?) \| (.*) \|$/.exec(l))
+    .filter((m) => m !== null)
+    .map((m) => ({ variable: m[1]!, default: m[2]!, meaning: m[3]! }));
 }
 
 describe('environment variables in the docs', () => {
@@ -59,7 +61,7 @@ describe('environment variables in the docs', () => {
   });
 
   it('docs/configuration.md lists every variable punchline reads, and only those', () => {
-    const documented = documentedVariables(read('docs/configuration.md'));
+    const documented = documentedRows(read('docs/configuration.md')).map((r) => r.variable);
     expect([...read_].filter((v) => !documented.includes(v)).sort(), 'add these to docs/configuration.md').toEqual([]);
     expect(documented.filter((v) => !read_.has(v)).sort(), 'these are no longer read by src/config.ts').toEqual([]);
   });
@@ -69,5 +71,19 @@ describe('environment variables in the docs', () => {
     const prefixes = /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST|OTEL)_[A-Z0-9_]+$/;
     const named = [...read(path).matchAll(/`([A-Z][A-Z0-9_]*)(?:=[^`]*)?`/g)].map((m) => m[1]!).filter((v) => prefixes.test(v));
     expect([...new Set(named.filter((v) => !known.has(v)))]).toEqual([]);
+  });
+
+  describe('each variable of src/config.ts', () => {
+    const rows = new Map(documentedRows(read('docs/configuration.md')).map((r) => [r.variable, r]));
+    const expected = VARIABLES.flatMap((s) => [
+      { variable: s.env, default: s.default === undefined ? 'none' : `\`${s.default}\``, doc: s.doc },
+      ...(s.file ? [{ variable: `${s.env}_FILE`, default: 'none', doc: `Path of a file holding \`${s.env}\`` }] : []),
+    ]);
+
+    it.each(expected)('$variable: docs/configuration.md gives its default and starts its meaning with its doc', ({ variable, default: value, doc }) => {
+      const row = rows.get(variable);
+      expect(row?.default.startsWith(value), `docs/configuration.md: the default of ${variable} is ${value}`).toBe(true);
+      expect(row?.meaning.startsWith(doc), `docs/configuration.md: the meaning of ${variable} starts with: ${doc}`).toBe(true);
+    });
   });
 });

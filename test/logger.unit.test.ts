@@ -66,7 +66,7 @@ describe('logger', () => {
     const [line] = out.lines();
     expect(line!.token).toBe('[REDACTED]');
     const logged = line!.err as Record<string, unknown>;
-    expect(logged.type).toBe('AuthError');
+    expect(logged.type).toBe('ApiError');
     expect(logged.code).toBe('invalid_service_token');
     expect(logged.status).toBe(401);
   });

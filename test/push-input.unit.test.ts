@@ -18,7 +18,7 @@ import { parse } from 'csv-parse/sync';
 import { pushSyncJobs } from '../src/push/sync-after.js';
 import { writeErrorResult, type PushResult } from '../src/push/engine.js';
 import { pushProgressLine } from '../src/push/progress.js';
-import { AuthError, NetworkError, PunchInFutureError, ServerError } from '../src/api/errors.js';
+import { ApiError } from '../src/api/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'push-input-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -211,21 +211,21 @@ describe('docs/push.md', () => {
 describe('how a failed write is reported', () => {
   it('is refused for an API answer, failed when the answer is not conclusive, and stops the run on a rejected token', () => {
     const endpoint = 'POST point';
-    expect(writeErrorResult(new PunchInFutureError({ endpoint, status: 422, message: 'in the future' }))).toMatchObject({
+    expect(writeErrorResult(new ApiError('date_time_greater_than_now', { endpoint, status: 422, message: 'in the future' }))).toMatchObject({
       outcome: 'refused',
       code: 'date_time_greater_than_now',
     });
-    expect(writeErrorResult(new NetworkError({ endpoint, mayHaveReachedServer: true, message: 'connection lost' }))).toMatchObject({
+    expect(writeErrorResult(new ApiError('network', { endpoint, mayHaveReachedServer: true, message: 'connection lost' }))).toMatchObject({
       outcome: 'failed',
       code: 'network',
       message: expect.stringMatching(/may have taken effect: run the same file again/),
     });
-    expect(writeErrorResult(new NetworkError({ endpoint, mayHaveReachedServer: false, message: 'could not connect' }))).toMatchObject({
+    expect(writeErrorResult(new ApiError('network', { endpoint, mayHaveReachedServer: false, message: 'could not connect' }))).toMatchObject({
       outcome: 'failed',
       message: expect.stringMatching(/did not reach the API/),
     });
-    expect(writeErrorResult(new ServerError({ endpoint, status: 500 }))).toMatchObject({ outcome: 'failed', code: 'server_error' });
-    expect(writeErrorResult(new AuthError({ endpoint, status: 401 }))).toMatchObject({ outcome: 'refused', stop: true });
+    expect(writeErrorResult(new ApiError('server_error', { endpoint, status: 500 }))).toMatchObject({ outcome: 'failed', code: 'server_error' });
+    expect(writeErrorResult(new ApiError('invalid_service_token', { endpoint, status: 401 }))).toMatchObject({ outcome: 'refused', stop: true });
     const aborted = AbortSignal.abort(new Error('stop'));
     expect(writeErrorResult(new Error('stop'), aborted)).toMatchObject({ outcome: 'failed', code: 'interrupted' });
   });

@@ -4,7 +4,7 @@
  * re-check.
  */
 import { describe, expect, it } from 'vitest';
-import { NetworkError } from '../src/api/errors.js';
+import { ApiError } from '../src/api/errors.js';
 import { isWarehouseUnavailable, WarehouseGate } from '../src/runtime/warehouse-gate.js';
 import { tickMs } from '../src/connections/connection-pause.js';
 
@@ -24,7 +24,7 @@ describe('isWarehouseUnavailable', () => {
   it('leaves statement errors and API transport errors alone', () => {
     expect(isWarehouseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
     expect(isWarehouseUnavailable(Object.assign(new Error('relation does not exist'), { code: '42P01' }))).toBe(false);
-    const api = new NetworkError({ endpoint: 'collaborator', mayHaveReachedServer: false, cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    const api = new ApiError('network', { endpoint: 'collaborator', mayHaveReachedServer: false, cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
     expect(isWarehouseUnavailable(api)).toBe(false);
     expect(isWarehouseUnavailable(undefined)).toBe(false);
   });

@@ -8,7 +8,6 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { PROCESSORS } from '../jobs/index.js';
 import { planSchedule } from '../jobs/plan-schedule.js';
 import { ApiClient } from '../src/api/client.js';
-import { AuthError } from '../src/api/errors.js';
 import { jobIdFor } from '../src/plan/job-ids.js';
 import type { SyncJobData } from '../src/plan/job-data.js';
 import { runSyncJob } from '../src/runtime/run-job.js';
@@ -115,7 +114,7 @@ describe('sync jobs', () => {
       const bad = await h.runtime({ SERVICE_API_TOKEN: 'wrong-token-123456' });
       const first = await addJob(bad, { connection: 'default', resource: 'collaborators', company: hq, scoped: true });
       const err = await runSyncJob(bad, first, { processors: PROCESSORS }).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(AuthError);
+      expect(err).toMatchObject({ kind: 'invalid_service_token' });
       expect(err).not.toBeInstanceOf(UnrecoverableError);
       expect((err as Error).message).toMatch(/401 invalid_service_token/);
       expect((err as Error).message).not.toContain('wrong-token-123456');
@@ -138,7 +137,7 @@ describe('sync jobs', () => {
 
   describe('when the API keeps answering 429', () => {
     it('puts the job back to wait, delayed, without using an attempt and without pausing the queue', async () => {
-      // A client that does not wait 429s out itself, so the job sees RateLimitedError.
+      // A client that does not wait 429s out itself, so the job sees rate_limited.
       const clients = new Map<string, ReturnType<SyncRuntime['client']>>();
       const impatient: SyncRuntime = {
         ...rt,

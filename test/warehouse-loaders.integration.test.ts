@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AbsenceNotFoundError } from '../src/api/errors.js';
+import { ApiError } from '../src/api/errors.js';
 import type { Params } from '../src/api/query.js';
 import type { CollaboratorAdjustments, CollaboratorInconsistencies, CollaboratorTardiness, Company, OvertimeBalance } from '../src/api/schemas.js';
 import { companyRows } from '../src/resources/index.js';
@@ -258,7 +258,7 @@ describe('warehouse loads through the engine', () => {
     it('skips an absence that is gone (404 not_found) and keeps its files', async () => {
       const api = new FixtureApi({
         'absence/attachment': () => {
-          throw new AbsenceNotFoundError({ endpoint: 'absence/attachment', status: 404 });
+          throw new ApiError('not_found', { endpoint: 'absence/attachment', status: 404 });
         },
       });
       const result = await loadWith(t, 'absence_attachments', { window: MARCH, force: true }, api);

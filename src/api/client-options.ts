@@ -33,25 +33,25 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Longest pause between two chunks of a body, in ms. Default `timeoutMs`. */
   bodyIdleTimeoutMs?: number;
-  /** A streamed answer, headers to last byte, must be complete within this many ms (TimeoutError after). Default 600 000. */
+  /** A streamed answer, headers to last byte, must be complete within this many ms (`timeout` after). Default 600 000. */
   answerDeadlineMs?: number;
-  /** Most bytes of one streamed answer; past it the read stops with AnswerTooLargeError (retryable). Default 1 GiB. */
+  /** Most bytes of one streamed answer; past it the read stops with `answer_too_large` (retryable). Default 1 GiB. */
   maxAnswerBytes?: number;
-  /** Most bytes of one element of a streamed list; a larger one is skipped unread (ElementTooLargeError). Default 32 MiB. */
+  /** Most bytes of one element of a streamed list; a larger one is skipped unread (`element_too_large`). Default 32 MiB. */
   maxElementBytes?: number;
   /** Attempts for transient failures, first try included. Default 6. */
   maxAttempts?: number;
-  /** Largest body read whole (not a streamed list), in bytes; past it the read stops with ResponseTooLargeError. Default 64 MiB. */
+  /** Largest body read whole (not a streamed list), in bytes; past it the read stops with `response_too_large`. Default 64 MiB. */
   maxResponseBytes?: number;
   /** Admission per HTTP attempt, and 429 notification when it implements `onRateLimited`. */
   limiter?: RequestLimiter & Partial<RateLimitListener>;
   /** Metric and log hooks. */
   hooks?: ClientHooks;
-  /** Wait `Retry-After` and retry on 429 (default true); false throws RateLimitedError at once. */
+  /** Wait `Retry-After` and retry on 429 (default true); false throws `rate_limited` at once. */
   retryRateLimited?: boolean;
-  /** 429 answers waited out per call before giving up with RateLimitedError. Default 10. */
+  /** 429 answers waited out per call before giving up with `rate_limited`. Default 10. */
   maxRateLimitRetries?: number;
-  /** A `Retry-After` longer than this (ms) is not waited out in-process: RateLimitedError is thrown. Default 300 000. */
+  /** A `Retry-After` longer than this (ms) is not waited out in-process: `rate_limited` is thrown. Default 300 000. */
   maxRetryAfterMs?: number;
   /** First backoff cap in ms (full jitter, doubling per retry). Default 500. */
   retryBaseMs?: number;

@@ -14,7 +14,7 @@ import { Pool, type FormData } from 'undici';
 import type { z } from 'zod';
 import type { ClientHooks, ClientOptions, CallOptions } from './client-options.js';
 import { ENDPOINTS, streamTarget, type ElementOf, type EndpointData, type EndpointName, type HttpMethod, type ListEndpointName, type StreamEndpoint } from './endpoints.js';
-import { ApiError, ElementTooLargeError, InvalidBodyError, RateLimitedError, ResponseValidationError, errorFromResponse } from './errors.js';
+import { ApiError, elementTooLarge, errorFromResponse, isApiError, type ApiErrorOf } from './errors.js';
 import { DataStream, NotAnEnvelopeError, OversizedElement } from './data-stream.js';
 import { noteUnknownFields } from './drift.js';
 import { unlimited, type RateLimitListener, type RequestLimiter } from './limiter.js';
@@ -85,11 +85,11 @@ export interface ApiResponse<T> {
  * One element of a streamed list ({@link ApiClient.stream}): validated against its
  * schema, or the element as sent with what is wrong with it (the caller decides whether
  * one bad element fails the whole answer). An element over `maxElementBytes` is not
- * read: its `raw` is undefined and its error an {@link ElementTooLargeError}.
+ * read: its `raw` is undefined and its error an `element_too_large`.
  */
 export type StreamedElement<T> =
   | { readonly index: number; readonly ok: true; readonly value: T; readonly raw: unknown }
-  | { readonly index: number; readonly ok: false; readonly raw: unknown; readonly error: ResponseValidationError };
+  | { readonly index: number; readonly ok: false; readonly raw: unknown; readonly error: ApiErrorOf<'response_invalid' | 'element_too_large'> };
 
 /** Counts of one call's failed attempts, for the retry decision. */
 interface RetryState {
@@ -406,7 +406,7 @@ export class ApiClient {
         response = await this.#attempt(endpoint, def.method, path, headers, body?.(), timeoutMs, attempt, opts);
         parsed = parseJson(response.body);
         // spec 1.1: all responses are JSON; a 200 that is not (a proxy's page, a cut body) is retried.
-        if (parsed === NOT_JSON) throw new InvalidBodyError({ endpoint, status: response.status });
+        if (parsed === NOT_JSON) throw new ApiError('response_not_json', { endpoint, status: response.status });
       } catch (err) {
         await this.#waitToRetry(endpoint, def.method, err, attempt, retries, opts);
         continue;
@@ -453,7 +453,7 @@ export class ApiClient {
           const data = new DataStream(opened.response.body, opened.response.destroy, { maxElementBytes: this.#maxElementBytes });
           for await (const raw of data) {
             if (raw instanceof OversizedElement) {
-              yield { index, ok: false, raw: undefined, error: new ElementTooLargeError({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }) };
+              yield { index, ok: false, raw: undefined, error: elementTooLarge({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }) };
               index++;
               continue;
             }
@@ -506,7 +506,7 @@ export class ApiClient {
     const reason = retryReason(err, method);
     if (reason === null) throw err;
     let delayMs: number;
-    if (err instanceof RateLimitedError) {
+    if (isApiError(err, 'rate_limited')) {
       retries.rateLimited += 1;
       if (!this.#retryRateLimited || retries.rateLimited > this.#maxRateLimitRetries) throw err;
       if (err.retryAfterMs > this.#maxRetryAfterMs) throw err;
@@ -647,7 +647,7 @@ export class ApiClient {
         : undefined;
     const error = errorFromResponse(endpoint, status, this.#scrubBody(parseJson(body)), retryAfterMs);
     this.#hook('onResponse', { endpoint, method, status, durationMs: performance.now() - started, bytes, attempt, code: error.code });
-    if (error instanceof RateLimitedError) {
+    if (isApiError(error, 'rate_limited')) {
       this.#hook('onRateLimited', { endpoint, retryAfterMs: error.retryAfterMs });
       try {
         await this.#limiter.onRateLimited?.(error.retryAfterMs);
@@ -713,20 +713,20 @@ const NOT_JSON = Symbol('not json');
 function streamFailure(endpoint: string, err: unknown): unknown {
   // spec 1.1: all responses are JSON; an HTML page or a cut body is retried. The scanner's
   // messages say where (`data[3]: is not valid JSON`), never what: a body may hold personal data.
-  if (err instanceof SyntaxError) return new InvalidBodyError({ endpoint, status: 200, message: err.message });
+  if (err instanceof SyntaxError) return new ApiError('response_not_json', { endpoint, status: 200, message: err.message });
   if (err instanceof NotAnEnvelopeError) {
     const fieldPath = err.message.slice(0, err.message.indexOf(':'));
-    return new ResponseValidationError({ endpoint, status: 200, fieldPath, message: err.message });
+    return new ApiError('response_invalid', { endpoint, status: 200, fieldPath, message: err.message });
   }
   return err;
 }
 
 /** The validation error of one element of `data` (its path starts `data[index]`). */
-function elementError(endpoint: string, index: number, schema: z.ZodType, raw: unknown): ResponseValidationError {
+function elementError(endpoint: string, index: number, schema: z.ZodType, raw: unknown): ApiErrorOf<'response_invalid'> {
   try {
     validatePart(endpoint, `data[${index}]`, schema, raw);
   } catch (err) {
-    if (err instanceof ResponseValidationError) return err;
+    if (isApiError(err, 'response_invalid')) return err;
     throw err;
   }
   throw new Error(`elementError: data[${index}] of ${endpoint} is valid`);

@@ -12,11 +12,10 @@
  * is handed over as an {@link OversizedElement} (a huge attachment must not be buffered
  * whole, nor stop the elements after it).
  */
+import { errorClass } from '../util/errors.js';
 
 /** The body was JSON, but not an object with a `data` array (spec 1.1). */
-export class NotAnEnvelopeError extends Error {
-  override readonly name = 'NotAnEnvelopeError';
-}
+export class NotAnEnvelopeError extends errorClass('NotAnEnvelopeError', 'response_invalid') {}
 
 /** An element of `data` larger than the limit: skipped without being parsed. */
 export class OversizedElement {

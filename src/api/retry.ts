@@ -2,7 +2,7 @@
  * Retry policy of the API client as pure functions: which failures are retried, how long
  * to wait (exponential backoff with full jitter), and reading `Retry-After`.
  */
-import { ApiError, InvalidBodyError, NetworkError, RateLimitedError, ServerError, TimeoutError } from './errors.js';
+import { ApiError, isApiError } from './errors.js';
 import type { HttpMethod } from './endpoints.js';
 
 /** Backoff settings. */
@@ -52,12 +52,12 @@ export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeo
  */
 export function retryReason(err: unknown, method: HttpMethod): RetryReason | null {
   if (!(err instanceof ApiError) || !err.retryable) return null;
-  if (err instanceof RateLimitedError) return 'rate_limited';
+  if (err.kind === 'rate_limited') return 'rate_limited';
   const write = method !== 'GET';
-  if (err instanceof NetworkError) return write && err.mayHaveReachedServer ? null : 'network';
+  if (isApiError(err, 'network')) return write && err.mayHaveReachedServer ? null : 'network';
   if (write) return null;
-  if (err instanceof TimeoutError) return 'timeout';
-  if (err instanceof InvalidBodyError) return 'invalid_body';
-  if (err instanceof ServerError) return err.status === 403 ? 'forbidden' : 'server_error';
+  if (err.kind === 'timeout') return 'timeout';
+  if (err.kind === 'response_not_json') return 'invalid_body';
+  if (err.kind === 'server_error') return err.status === 403 ? 'forbidden' : 'server_error';
   return null;
 }

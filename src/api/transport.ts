@@ -1,13 +1,14 @@
 /**
  * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, and the
- * translation of undici and socket failures into TimeoutError / NetworkError. A body
+ * translation of undici and socket failures into `timeout` / `network` errors. A body
  * read as a stream has its own bounds once its headers are in: the longest pause between
  * two chunks (undici's body timeout), a deadline for the whole answer, and the most
  * bytes it may hold — counted per chunk, never per byte.
  */
 import type { Dispatcher } from 'undici';
 import type { FormData } from 'undici';
-import { AnswerTooLargeError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.js';
+import { ApiError, isApiError } from './errors.js';
+import { errorClass } from '../util/errors.js';
 
 /** What one attempt sends. */
 export interface AttemptRequest {
@@ -73,14 +74,14 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /** Marks our own per-attempt timeout, to tell it from the caller's abort. */
-class AttemptTimeout extends Error {}
+class AttemptTimeout extends errorClass('AttemptTimeout', 'timeout') {}
 
 /** Which of our own limits ended an attempt, if one did. */
 type Expiry = 'timeout' | 'deadline' | undefined;
 
 /**
  * Translates a failure of one attempt: the caller's abort is rethrown as is, our timeout
- * and undici's timeouts become TimeoutError, socket failures NetworkError; anything
+ * and undici's timeouts become `timeout` errors, socket failures `network`; anything
  * else (a programming error) is rethrown unchanged.
  */
 function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> & { deadlineMs?: number }, expired: Expiry, scrub: (s: string) => string): unknown {
@@ -88,28 +89,28 @@ function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> &
   const code = errorCode(err);
   const detail = scrub(err instanceof Error ? err.message : String(err));
   if (expired === 'deadline') {
-    return new TimeoutError({
+    return new ApiError('timeout', {
       endpoint: req.endpoint,
       message: `the answer was not complete within ${req.deadlineMs} ms (API_ANSWER_DEADLINE_MS); reading stopped`,
       cause: err,
     });
   }
   if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return new TimeoutError({
+    return new ApiError('timeout', {
       endpoint: req.endpoint,
       message: `no data for ${req.idleTimeoutMs ?? req.timeoutMs} ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)`,
       cause: err,
     });
   }
   if (expired || err instanceof AttemptTimeout || (code && TIMEOUT_CODES.has(code))) {
-    return new TimeoutError({
+    return new ApiError('timeout', {
       endpoint: req.endpoint,
       message: `no complete response within ${req.timeoutMs} ms`,
       cause: err,
     });
   }
   if (code && NOT_SENT_CODES.has(code)) {
-    return new NetworkError({
+    return new ApiError('network', {
       endpoint: req.endpoint,
       message: `could not connect (${code}: ${detail})`,
       mayHaveReachedServer: false,
@@ -117,7 +118,7 @@ function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> &
     });
   }
   if ((code && SENT_CODES.has(code)) || /socket|closed|reset|hang up/i.test(detail)) {
-    return new NetworkError({
+    return new ApiError('network', {
       endpoint: req.endpoint,
       message: `connection lost (${code ?? 'socket'}: ${detail})`,
       mayHaveReachedServer: true,
@@ -131,7 +132,7 @@ function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> &
 export interface OpenResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The body's chunks; failures come out translated like the attempt's own (TimeoutError, NetworkError). */
+  /** The body's chunks; failures come out translated like the attempt's own (`timeout`, `network`). */
   body: AsyncIterable<Buffer>;
   /** Stops reading and frees the socket (an abandoned body). */
   destroy(): void;
@@ -149,7 +150,7 @@ export interface StreamLimits {
  * Sends one request and returns as soon as the headers arrived. The attempt's timeout
  * covers the wait for the headers; after that, a body that pauses longer than
  * `idleTimeoutMs` between two chunks, is still arriving at the answer's deadline, or
- * grows past `maxAnswerBytes` fails with TimeoutError or AnswerTooLargeError.
+ * grows past `maxAnswerBytes` fails with `timeout` or `answer_too_large`.
  * `onBytes` reports how much of the body was read.
  */
 export async function openAttempt(
@@ -165,10 +166,10 @@ export async function openAttempt(
   if (Number.isFinite(length) && length > limits.maxAnswerBytes) {
     attempt.destroy();
     attempt.clearDeadline();
-    throw new AnswerTooLargeError({ endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes });
+    throw new ApiError('answer_too_large', { endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes });
   }
   const tooLarge = (bytes: number) =>
-    bytes > limits.maxAnswerBytes ? new AnswerTooLargeError({ endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes }) : undefined;
+    bytes > limits.maxAnswerBytes ? new ApiError('answer_too_large', { endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes }) : undefined;
   return { status: attempt.res.statusCode, headers: attempt.res.headers, body: attempt.chunks(onBytes, tooLarge), destroy: attempt.destroy };
 }
 
@@ -187,14 +188,14 @@ export async function sendAttempt(
   try {
     const length = Number(res.headers['content-length']);
     if (Number.isFinite(length) && length > req.maxResponseBytes) {
-      throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+      throw new ApiError('response_too_large', { endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
     }
     const chunks: Buffer[] = [];
     let bytes = 0;
     for await (const chunk of attempt.chunks(onBytes)) {
       bytes += chunk.length;
       if (bytes > req.maxResponseBytes) {
-        throw new ResponseTooLargeError({ endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
+        throw new ApiError('response_too_large', { endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
       }
       chunks.push(chunk);
     }
@@ -287,7 +288,7 @@ async function startAttempt(
         yield chunk as Buffer;
       }
     } catch (err) {
-      throw err instanceof AnswerTooLargeError ? err : translate(err, context, expired, scrub);
+      throw isApiError(err, 'answer_too_large') ? err : translate(err, context, expired, scrub);
     } finally {
       // Stop reading and free the socket of an abandoned body.
       destroy();

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { EndpointDef } from './endpoints.js';
-import { ResponseValidationError } from './errors.js';
+import { ApiError } from './errors.js';
 
 /** Formats a zod path as `data[3].days[0].datetime`. */
 export function formatPath(root: string, path: readonly PropertyKey[]): string {
@@ -38,14 +38,14 @@ function problemsOf(root: string, issue: z.core.$ZodIssue, base: readonly Proper
   return [{ path: formatPath(root, path), message: issue.message }];
 }
 
-/** Validates `value` with `schema`; throws ResponseValidationError naming the endpoint and the field. */
+/** Validates `value` with `schema`; throws a `response_invalid` ApiError naming the endpoint and the field. */
 export function validatePart<T>(endpoint: string, root: string, schema: z.ZodType<T>, value: unknown): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const problems = result.error.issues.flatMap((i) => problemsOf(root, i));
   const first = problems[0] ?? { path: root, message: 'invalid' };
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  throw new ResponseValidationError({
+  throw new ApiError('response_invalid', {
     endpoint,
     message: `${first.path}: ${first.message}${more}`,
     fieldPath: first.path,
@@ -70,7 +70,7 @@ export function validateEnvelope<T>(
   options: { includeBranches?: boolean } = {},
 ): Envelope<T> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ResponseValidationError({
+    throw new ApiError('response_invalid', {
       endpoint,
       fieldPath: '(body)',
       message: '(body): expected the success envelope, an object with "data" (spec 1.1)',
@@ -78,7 +78,7 @@ export function validateEnvelope<T>(
   }
   const envelope = body as Record<string, unknown>;
   if (!('data' in envelope)) {
-    throw new ResponseValidationError({
+    throw new ApiError('response_invalid', {
       endpoint,
       fieldPath: 'data',
       message: 'data: missing from the success envelope (spec 1.1)',

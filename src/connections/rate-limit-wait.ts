@@ -1,8 +1,8 @@
 /**
  * Where a rate-limit wait happens. A short `Retry-After` is waited out inside the job,
  * which keeps its place; a longer one frees the worker slot: the client gives up with
- * RateLimitedError (and the connection's shared budget refuses to hold a request that
- * long), and src/runtime/job-guard.ts puts the job back in the queue, delayed, so the slot serves
+ * `rate_limited` (and the connection's shared budget refuses to hold a request that
+ * long), and job-guard.ts puts the job back in the queue, delayed, so the slot serves
  * other connections meanwhile.
  */
 

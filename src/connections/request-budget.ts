@@ -31,7 +31,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimitedError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import type { RateLimitListener, RequestLimiter } from '../api/limiter.js';
 import type { RateLimit } from '../config.js';
 import { RedisScript } from '../util/redis-script.js';
@@ -56,7 +56,7 @@ export interface RequestBudgetOptions {
   readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Longest block a 429 may put on the connection, ms (`API_MAX_RETRY_AFTER_MS`; default unbounded). */
   readonly maxBlockMs?: number;
-  /** Longest block `acquire` waits out; past it, it throws RateLimitedError so the job can give its slot back (default unbounded). */
+  /** Longest block `acquire` waits out; past it, it throws a `rate_limited` ApiError so the job can give its slot back (default unbounded). */
   readonly maxWaitMs?: number;
 }
 
@@ -231,7 +231,7 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       )) as [number, number];
       if (ok === 1) return this.releaser(member);
       if (waitMs > (this.options.maxWaitMs ?? Infinity)) {
-        throw new RateLimitedError({ endpoint: `budget of ${this.options.connection}`, retryAfterMs: waitMs });
+        throw new ApiError('rate_limited', { endpoint: `budget of ${this.options.connection}`, retryAfterMs: waitMs });
       }
       if (waitMs >= 0) {
         await this.sleep(waitMs, signal);

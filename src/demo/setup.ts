@@ -8,6 +8,7 @@
  */
 import type { Config, Connection } from '../config.js';
 import { addDays } from '../util/time.js';
+import { PunchlineError } from '../util/errors.js';
 
 /** Name of the demo's API connection (job ids, sync_runs.connection). */
 export const DEMO_CONNECTION = 'demo';
@@ -27,13 +28,10 @@ const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
 export type DemoErrorCode = 'demo_failed' | 'not_an_emulator' | 'emulator_unreachable' | 'demo_schema_in_use' | 'ops_port_in_use';
 
 /** A problem with the demo's own arguments, its environment or its external emulator. */
-export class DemoError extends Error {
+export class DemoError extends PunchlineError<DemoErrorCode> {
   override readonly name = 'DemoError';
-  constructor(
-    message: string,
-    readonly code: DemoErrorCode = 'demo_failed',
-  ) {
-    super(message);
+  constructor(message: string, code: DemoErrorCode = 'demo_failed') {
+    super(code, message);
   }
 }
 

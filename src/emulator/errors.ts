@@ -2,23 +2,23 @@
  * Errors the emulator answers with, in the envelope of spec 1.1:
  * `{"error":{"code","message"},"payload_data_required"?:[...]}`.
  */
+import { PunchlineError } from '../util/errors.js';
 
-/** An error response of the emulated API: HTTP status, spec §7 code, message. */
-export class ApiFault extends Error {
+/** An error response of the emulated API: HTTP status, `code` (spec §7, or a documented emulator choice), message. */
+export class ApiFault extends PunchlineError {
   override readonly name = 'ApiFault';
 
   constructor(
     /** HTTP status. */
     readonly status: number,
-    /** `error.code` (spec §7, or a documented emulator choice). */
-    readonly code: string,
+    code: string,
     message: string,
     /** spec 1.1: names of missing required fields, beside `error`; null sends `"payload_data_required": null` (queued fault `range-exceeded`). */
     readonly payloadDataRequired?: readonly string[] | null,
     /** Extra response headers (`Retry-After`). */
     readonly headers: Record<string, string> = {},
   ) {
-    super(message);
+    super(code, message);
   }
 
   /** The error envelope of spec 1.1 (key order fixed). */

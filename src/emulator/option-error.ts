@@ -1,5 +1,4 @@
+import { errorClass } from '../util/errors.js';
+
 /** An emulator option that cannot be used (a bad scale, fault spec or quirk name): one line, exit code 2. */
-export class EmulatorOptionError extends Error {
-  override readonly name = 'EmulatorOptionError';
-  readonly code = 'emulator_option_invalid';
-}
+export class EmulatorOptionError extends errorClass('EmulatorOptionError', 'emulator_option_invalid') {}

@@ -17,6 +17,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
+import { PunchlineError } from '../util/errors.js';
 import { dashboardRouteKind, decideDashboardAccess } from './dashboard-access.js';
 import type { ConnectionHealth } from '../connections/connection-pause.js';
 import { checkHealth, safeReason, type QueryableDb } from '../probes/health.js';
@@ -42,11 +43,10 @@ export const STATUS_JSON_PATH = '/status.json';
 const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The ops port is taken by another process. */
-export class OpsPortInUseError extends Error {
+export class OpsPortInUseError extends PunchlineError<'ops_port_in_use'> {
   override readonly name = 'OpsPortInUseError';
-  readonly code = 'ops_port_in_use';
   constructor(readonly port: number) {
-    super(`OPS_PORT ${port} is already in use (stop the other process or set OPS_PORT to a free port)`);
+    super('ops_port_in_use', `OPS_PORT ${port} is already in use (stop the other process or set OPS_PORT to a free port)`);
   }
 }
 

@@ -3,7 +3,7 @@
  * takes out and records what cannot be stored (rejected records), and keeps the rows
  * those records stand for out of reconciliation.
  */
-import { ElementTooLargeError } from '../api/errors.js';
+import { isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema } from '../api/endpoints.js';
 import { normalizeCpf, type CollaboratorBlock } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
@@ -85,7 +85,7 @@ export class ElementWriter {
    * synchronously, and awaiting only for full batches, lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
-    if (!element.ok && element.error instanceof ElementTooLargeError) {
+    if (!element.ok && isApiError(element.error, 'element_too_large')) {
       this.#rejectOversized(read, target, element.index, element.error);
       return false;
     }
@@ -177,7 +177,7 @@ export class ElementWriter {
    * An element too large to read (a huge attachment): rejected with its size, and the
    * item it was asked for when the call asked for one, so that its rows are protected.
    */
-  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ElementTooLargeError): void {
+  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ApiErrorOf<'element_too_large'>): void {
     const record = {
       element_bytes: err.bytes ?? null,
       limit_bytes: err.limitBytes,

@@ -1,19 +1,24 @@
 /**
- * Errors of the sync. Permanent ones extend BullMQ's UnrecoverableError so a job fails
- * at once instead of burning its attempts (docs/architecture.md "Failure handling").
+ * Errors of the sync. Permanent ones extend BullMQ's UnrecoverableError, which BullMQ
+ * recognises by class, so a job fails at once instead of burning its attempts
+ * (docs/architecture.md "Failure handling"); they carry a `code` like every
+ * `PunchlineError` (`src/util/errors.ts`).
  */
 import { UnrecoverableError } from 'bullmq';
+import { PunchlineError } from '../util/errors.js';
 import type { Removal } from '../plan/job-data.js';
 
 /** A permanent sync failure: the job fails without retrying. */
 export class PermanentSyncError extends UnrecoverableError {
   override readonly name: string = 'PermanentSyncError';
-  /** Machine-readable code. */
-  readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    /** Machine-readable code. */
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message);
-    this.code = code;
-    if (options?.cause !== undefined) (this as { cause?: unknown }).cause = options.cause;
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 
@@ -75,9 +80,8 @@ export class InvalidJobError extends PermanentSyncError {
  * applied; the job retries, and the next attempt applies the removal only if its answer
  * would remove exactly the same (`refused` is kept in the job's data for it).
  */
-export class SuspiciousAnswerError extends Error {
+export class SuspiciousAnswerError extends PunchlineError<'suspicious_answer'> {
   override readonly name = 'SuspiciousAnswerError';
-  readonly code = 'suspicious_answer';
   constructor(
     resource: string,
     readonly refused: readonly Removal[],
@@ -85,6 +89,6 @@ export class SuspiciousAnswerError extends Error {
   ) {
     const what = refused.map((r) => `${r.removing} of the window's ${r.live} live ${r.table} rows`).join(', ');
     const before = previous?.length ? `; the previous attempt's answer differed (${previous.map((r) => `${r.removing} of ${r.live} ${r.table}`).join(', ')})` : '';
-    super(`${resource}: the answer would remove ${what}${before}; nothing was removed, the next attempt reads the window again and removes only if its answer agrees`);
+    super('suspicious_answer', `${resource}: the answer would remove ${what}${before}; nothing was removed, the next attempt reads the window again and removes only if its answer agrees`);
   }
 }

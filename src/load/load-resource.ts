@@ -9,6 +9,7 @@
  * company. Reading is read-calls.ts, the elements element-writer.ts, the end of the load
  * merge-and-record.ts.
  */
+import { errorClass } from '../util/errors.js';
 import type pg from 'pg';
 import { SEEN_COLLABORATORS } from '../resources/index.js';
 import { todayIn } from '../util/time.js';
@@ -96,12 +97,7 @@ async function loadGuarded(ctx: EngineContext, req: LoadRequest, signal: AbortSi
 }
 
 /** A row copied straight into a table met a key already there (SQLSTATE 23505). */
-class DirectConflict extends Error {
-  override readonly name = 'DirectConflict';
-  constructor(override readonly cause: unknown) {
-    super('unique violation in a direct copy');
-  }
-}
+class DirectConflict extends errorClass('DirectConflict', 'direct_conflict') {}
 
 /**
  * Whether a load copies its rows straight into its tables (all or none): when the load's scope
@@ -156,7 +152,7 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
       }
       return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, seen);
     } catch (err) {
-      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict(err);
+      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict('unique violation in a direct copy', { cause: err });
       throw err;
     }
   });

@@ -4,6 +4,7 @@
  * load owes besides its rows — rejected records, the window's counts, the marts,
  * privacy, schema drift and values cleaned of a NUL character.
  */
+import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
@@ -20,10 +21,10 @@ import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
 
 /** Every table of a load whose removal the guard refused (each left untouched). */
-export class MassRemovals extends Error {
+export class MassRemovals extends PunchlineError<'mass_removal'> {
   override readonly name = 'MassRemovals';
   constructor(readonly refused: readonly MassRemovalError[]) {
-    super(refused.map((r) => r.message).join('; '));
+    super('mass_removal', refused.map((r) => r.message).join('; '));
   }
 }
 

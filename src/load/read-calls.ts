@@ -5,7 +5,7 @@
  */
 import pLimit from 'p-limit';
 import type { CallOptions } from '../api/client.js';
-import { DateRangeExceededError, ElementTooLargeError, ResponseTooLargeError, TimeoutError } from '../api/errors.js';
+import { apiErrorHas, elementTooLarge, isApiError } from '../api/errors.js';
 import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import { endpointName, type CallTarget, type ReadDeclaration } from '../resources/declaration.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from '../plan/windows.js';
@@ -14,7 +14,7 @@ import type { ElementWriter } from './element-writer.js';
 
 /** True for failures a smaller window may avoid, when they came before any element. */
 function isSplittable(err: unknown): boolean {
-  return err instanceof DateRangeExceededError || err instanceof TimeoutError;
+  return apiErrorHas(err, 'splits');
 }
 
 /** What earlier loads learned per endpoint and company: the most days a window may span. */
@@ -109,9 +109,9 @@ async function readCall(
   try {
     ({ data } = await ctx.api.request(endpoint, { query, ...(req.scope ? { scope: req.scope } : {}) }, opts));
   } catch (err) {
-    if (!(err instanceof ResponseTooLargeError)) throw err;
+    if (!isApiError(err, 'response_too_large')) throw err;
     // An object answer is one element: too large to read, it is rejected like one.
-    const error = new ElementTooLargeError({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
+    const error = elementTooLarge({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
     writer.write(read, { index: 0, ok: false, raw: undefined, error }, target);
     return;
   }

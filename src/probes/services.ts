@@ -10,17 +10,17 @@ import pg from 'pg';
 import { createRedisProbe } from './redis-probe.js';
 import { withTimeout } from '../util/timeout.js';
 import { redactUrl } from '../util/database-url.js';
+import { PunchlineError } from '../util/errors.js';
 
 /** A required service is not reachable; the message says what to start. */
-export class ServiceUnavailableError extends Error {
+export class ServiceUnavailableError extends PunchlineError<'service_unavailable'> {
   override readonly name = 'ServiceUnavailableError';
-  readonly code = 'service_unavailable';
   constructor(
     readonly service: 'postgres' | 'redis',
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('service_unavailable', message, options);
   }
 }
 

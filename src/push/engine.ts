@@ -15,7 +15,8 @@
  */
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { ApiError, AuthError, NetworkError, ResponseTooLargeError, ResponseValidationError } from '../api/errors.js';
+import { ApiError, isApiError } from '../api/errors.js';
+import { errorClass } from '../util/errors.js';
 import type { WorkItem } from '../plan/planner.js';
 import type { Queryable } from '../runtime/run-records.js';
 import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
@@ -117,15 +118,15 @@ export interface WriteError {
 /** How a failed write is reported; see {@link WriteError}. */
 export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError {
   const rerun = 'it may have taken effect: run the same file again, the check before writing will skip it if it did';
-  if (err instanceof RowInvalid) return { outcome: 'invalid', code: 'invalid_row', message: err.message, uncertain: false };
+  if (err instanceof RowInvalid) return { outcome: 'invalid', code: err.code, message: err.message, uncertain: false };
   if (signal?.aborted) {
     return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}`, uncertain: true };
   }
-  if (err instanceof AuthError) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
-  if (err instanceof ResponseValidationError || err instanceof ResponseTooLargeError) {
+  if (isApiError(err, 'invalid_service_token')) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
+  if (isApiError(err, 'response_invalid', 'element_too_large', 'response_too_large')) {
     return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}`, uncertain: true };
   }
-  if (err instanceof NetworkError && !err.mayHaveReachedServer) {
+  if (isApiError(err, 'network') && !err.mayHaveReachedServer) {
     return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API`, uncertain: false };
   }
   if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false };
@@ -330,7 +331,7 @@ async function writeClaimed(
       p.note = found?.note;
       checking = false;
     }
-    if (deps.signal?.aborted) throw new WriteNotSent();
+    if (deps.signal?.aborted) throw new WriteNotSent('the push was interrupted before this write; nothing was sent: run the same file again');
     const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
     let result: RowResult = { ...base, outcome: 'created', ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
     try {
@@ -344,7 +345,7 @@ async function writeClaimed(
   } catch (err) {
     if (err instanceof WriteNotSent) {
       await claims.release(p.key).catch(() => undefined);
-      return { ...base, outcome: 'failed', code: 'not_sent', message: 'the push was interrupted before this write; nothing was sent: run the same file again' };
+      return { ...base, outcome: 'failed', code: err.code, message: err.message };
     }
     const e = writeErrorResult(err, deps.signal);
     onError(e);
@@ -356,6 +357,4 @@ async function writeClaimed(
 }
 
 /** The run stopped between the claim and the write: nothing was sent. */
-class WriteNotSent extends Error {
-  override readonly name = 'WriteNotSent';
-}
+class WriteNotSent extends errorClass('WriteNotSent', 'not_sent') {}

@@ -1,4 +1,4 @@
+import { errorClass } from '../util/errors.js';
+
 /** A row that breaks a rule checked before sending: the reason is its outcome. */
-export class RowInvalid extends Error {
-  override readonly name = 'RowInvalid';
-}
+export class RowInvalid extends errorClass('RowInvalid', 'invalid_row') {}

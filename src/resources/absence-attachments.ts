@@ -4,7 +4,7 @@
  * asked absence that the API no longer lists get `deleted_at`; an absence that is gone
  * (404 `not_found`) is skipped.
  */
-import { AbsenceNotFoundError } from '../api/errors.js';
+import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
@@ -41,7 +41,7 @@ export const absenceAttachments = defineResource({
     readOf(tables, {
       endpoint: 'absence/attachment',
       query: ({ item }) => ({ absence_id: item }),
-      gone: (err) => err instanceof AbsenceNotFoundError,
+      gone: (err) => apiErrorHas(err, 'gone'),
       rows: (file, out, x) =>
         out.absence_attachments({
           absence_id: x.item!,

@@ -3,7 +3,7 @@
  * they are faces): a follow-up of the punches window, one call per punch that has one
  * and is not stored yet. A punch or photo that is gone (404) is skipped.
  */
-import { AuditPhotoNotFoundError, PointNotFoundError } from '../api/errors.js';
+import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
@@ -38,7 +38,7 @@ export const auditPhotos = defineResource({
       endpoint: 'point/audit',
       query: ({ item }) => ({ point_id: item }),
       mismatch: (photo, { item }) => (photo.point_id === item ? undefined : `asked for point ${item}, the API answered point ${photo.point_id}`),
-      gone: (err) => err instanceof AuditPhotoNotFoundError || err instanceof PointNotFoundError,
+      gone: (err) => apiErrorHas(err, 'gone'),
       rows: (photo, out, x) =>
         out.audit_photos({
           point_id: photo.point_id,

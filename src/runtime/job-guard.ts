@@ -2,17 +2,17 @@
  * What happens around every job so that routine faults heal without a person. A job is
  * put back in the queue, delayed, without using one of its attempts (BullMQ's
  * `moveToDelayed` + `DelayedError`), when:
- * - its connection is paused after a 401 (src/connections/connection-pause.ts): it waits until about the
+ * - its connection is paused after a 401 (connection-pause.ts): it waits until about the
  *   next token re-check; a 401 met by the job itself pauses the connection first;
  * - its connection is rate limited: the API's `Retry-After`, capped by
  *   `API_MAX_RETRY_AFTER_MS`, delays only this connection's jobs (the request budget of
  *   the connection, shared by every worker, holds its requests meanwhile); other
  *   connections keep their worker slots;
- * - the warehouse is unreachable: the job first waits for it in-process (warehouse-gate.ts).
+ * - the warehouse is unreachable: the job first waits for it in-process (db-wait.ts).
  * None of these is the job's fault, so none may fail a window for good.
  */
 import { DelayedError, type Job } from 'bullmq';
-import { AuthError, RateLimitedError } from '../api/errors.js';
+import { apiErrorHas, isApiError } from '../api/errors.js';
 import { reportTokenRejected } from '../telemetry/events.js';
 import { scrubSecrets } from '../logger.js';
 import { ConnectionPauses, tickMs } from '../connections/connection-pause.js';
@@ -56,11 +56,11 @@ export interface GuardOptions {
   readonly skipWhenPaused?: boolean;
 }
 
-/** The error itself or the one it wraps, when it is of class `C`. */
-function found<C>(err: unknown, kind: abstract new (...args: never[]) => C): C | undefined {
-  if (err instanceof kind) return err;
+/** The error itself or the one it wraps, when `is` holds for it. */
+function found<E>(err: unknown, is: (e: unknown) => e is E): E | undefined {
+  if (is(err)) return err;
   const cause = (err as { cause?: unknown } | null)?.cause;
-  return cause instanceof kind ? cause : undefined;
+  return is(cause) ? cause : undefined;
 }
 
 /** Up to 10% more, so jobs delayed together do not all wake in the same millisecond. */
@@ -109,7 +109,7 @@ export async function guardJob<T>(
   try {
     return await run();
   } catch (err) {
-    const auth = found(err, AuthError);
+    const auth = found(err, (e) => apiErrorHas(e, 'pauses'));
     if (auth && connection !== undefined) {
       const pause = await pauses.pause(connection, auth.code, scrubSecrets(auth.message));
       logger.error({ err: auth, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
@@ -117,7 +117,7 @@ export async function guardJob<T>(
       if (options.skipWhenPaused) return undefined;
       return putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${auth.code})`, err);
     }
-    const limited = found(err, RateLimitedError);
+    const limited = found(err, (e) => isApiError(e, 'rate_limited'));
     if (limited && connection !== undefined) {
       const ms = Math.min(limited.retryAfterMs, rt.config.apiMaxRetryAfterMs);
       return putBack(jitter(ms), `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`, err);

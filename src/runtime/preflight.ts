@@ -3,7 +3,7 @@
  * line and nothing partial is loaded: the warehouse is migrated, and each connection's
  * API answers and accepts its token (one cheap call: the group walk).
  */
-import { ApiError, AuthError, NetworkError, TimeoutError, TransientApiError } from '../api/errors.js';
+import { isApiError } from '../api/errors.js';
 import { assertMigrationsCurrent } from '../migrations/status.js';
 import type { ConnectionClient } from '../connections/api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from '../load/errors.js';
@@ -35,8 +35,8 @@ export async function checkConnection(c: ConnectionClient, timeoutMs = PREFLIGHT
   try {
     return await walkGroup(c.api, { maxAttempts: PREFLIGHT_ATTEMPTS, timeoutMs });
   } catch (err) {
-    if (err instanceof AuthError) throw new ConnectionAuthError(name, err);
-    if (err instanceof NetworkError || err instanceof TimeoutError) {
+    if (isApiError(err, 'invalid_service_token')) throw new ConnectionAuthError(name, err);
+    if (isApiError(err, 'network', 'timeout')) {
       const cause = (err.cause as Error | undefined)?.message;
       throw new PermanentSyncError(
         'api_unreachable',
@@ -44,9 +44,9 @@ export async function checkConnection(c: ConnectionClient, timeoutMs = PREFLIGHT
         { cause: err },
       );
     }
-    if (err instanceof ApiError) {
+    if (isApiError(err)) {
       // A transient failure that outlasted the attempts (5xx, 429...) says "try later"; the rest is the API's verdict.
-      const code = err instanceof TransientApiError ? 'api_unavailable' : err.code;
+      const code = err.retryable ? 'api_unavailable' : err.code;
       throw new PermanentSyncError(code, `connection "${name}": the API failed the group walk: ${err.message}`, {
         cause: err,
       });

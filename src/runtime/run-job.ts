@@ -11,7 +11,7 @@
  * - transient errors → rethrown, so BullMQ retries with backoff.
  */
 import { UnrecoverableError, type Job } from 'bullmq';
-import { AuthError, CompanyNotFoundError, RateLimitedError, isPermanent } from '../api/errors.js';
+import { apiErrorHas, isApiError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
 import { scrubPersonal, scrubSecrets, withoutPersonalData } from '../logger.js';
 import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../telemetry/metrics.js';
@@ -206,8 +206,8 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
 /** Maps a processor failure onto what BullMQ should do (see the file comment). */
 async function classify(rt: SyncRuntime, data: SyncJobData, err: unknown): Promise<Error> {
   // Handled by job-guard.ts: the job waits, delayed, without using an attempt.
-  if (err instanceof RateLimitedError || err instanceof AuthError) return err;
-  if (err instanceof CompanyNotFoundError) {
+  if (isApiError(err, 'rate_limited') || apiErrorHas(err, 'pauses')) return err;
+  if (isApiError(err, 'company_not_found')) {
     // spec 1.4: the company left the group; walk it again so plans stop asking for it.
     const walk = planJobs({
       connection: data.connection,
@@ -222,6 +222,6 @@ async function classify(rt: SyncRuntime, data: SyncJobData, err: unknown): Promi
     return new PermanentSyncError('company_not_found', `${oneLine(err)}; a new group walk was queued`, { cause: err });
   }
   if (err instanceof UnrecoverableError) return err;
-  if (isPermanent(err)) return new PermanentSyncError((err as { code: string }).code, oneLine(err), { cause: err });
+  if (isApiError(err) && isPermanent(err)) return new PermanentSyncError(err.code, oneLine(err), { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -5,7 +5,7 @@
  * the whole deployment. A passing check resumes the connection; its waiting jobs run
  * when their delay ends (they were delayed until about the next check).
  */
-import { AuthError } from '../api/errors.js';
+import { apiErrorHas } from '../api/errors.js';
 import type { Logger } from '../logger.js';
 import { tickMs, type ConnectionPauses } from '../connections/connection-pause.js';
 import { healingFor } from './job-guard.js';
@@ -17,7 +17,7 @@ export interface TokenRecheckOptions {
   readonly connections: readonly string[];
   /** Shared pause state. */
   readonly pauses: ConnectionPauses;
-  /** One request with the connection's token; throws AuthError while the token is rejected. */
+  /** One request with the connection's token; throws `invalid_service_token` while the token is rejected. */
   readonly probe: (connection: string) => Promise<unknown>;
   /** Period of the re-check, ms. */
   readonly recheckMs: number;
@@ -43,7 +43,7 @@ function startTokenRecheck(options: TokenRecheckOptions): TokenRecheck {
       await options.probe(connection);
       if (await pauses.resume(connection)) logger.info({ connection }, 'the API accepts the token again: connection resumed');
     } catch (err) {
-      const still = err instanceof AuthError;
+      const still = apiErrorHas(err, 'pauses');
       logger.warn(
         { connection, nextCheckMs: options.recheckMs, err },
         still ? 'token still rejected: connection stays paused' : 'token re-check failed: connection stays paused',

@@ -2,16 +2,16 @@
  * A deadline for a probe (health checks, scrape-time reads), so one service that hangs
  * cannot hang the ops endpoints with it.
  */
+import { PunchlineError } from './errors.js';
 
 /** Raised when a probe does not answer in time. */
-class ProbeTimeoutError extends Error {
+export class ProbeTimeoutError extends PunchlineError<'probe_timeout'> {
   override readonly name = 'ProbeTimeoutError';
-  readonly code = 'probe_timeout';
   constructor(
     readonly what: string,
     readonly timeoutMs: number,
   ) {
-    super(`${what} did not answer within ${timeoutMs} ms`);
+    super('probe_timeout', `${what} did not answer within ${timeoutMs} ms`);
   }
 }
 

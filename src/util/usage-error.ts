@@ -3,7 +3,6 @@
  * before any work. Lives at the ground floor so that the modules a command drives (push,
  * backfill arguments) can raise it without importing the command layer.
  */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-  readonly code = 'usage';
-}
+import { errorClass } from './errors.js';
+
+export class UsageError extends errorClass('UsageError', 'usage') {}

@@ -4,6 +4,7 @@
  * inserted, updated (values changed or the row came back), removed, unchanged.
  */
 import type pg from 'pg';
+import { PunchlineError } from '../util/errors.js';
 import { buildDistinctCount, buildLiveCount, buildReconcile, buildScopeHasRows, buildUpsert, type BuiltQuery } from './merge-statement.js';
 import type { StagedTable } from './staging.js';
 import type { LoadScope, TableSpec } from './table-spec.js';
@@ -39,10 +40,10 @@ export type RemovalGuard = (removal: PendingRemoval) => boolean;
  * enough to believe it (an empty answer from a glitching source looks the same as
  * everything deleted). Nothing of the table was changed.
  */
-export class MassRemovalError extends Error {
+export class MassRemovalError extends PunchlineError<'mass_removal'> {
   override readonly name = 'MassRemovalError';
   constructor(readonly removal: PendingRemoval) {
-    super(`${removal.table}: the answer would remove ${removal.removing} of the window's ${removal.live} live rows`);
+    super('mass_removal', `${removal.table}: the answer would remove ${removal.removing} of the window's ${removal.live} live rows`);
   }
 }
 

@@ -8,7 +8,7 @@
  */
 import type { ApiResponse, CallOptions, RequestParams, Scope, StreamedElement } from '../../src/api/client.js';
 import { ENDPOINTS, streamTarget, type ElementOf, type EndpointDef, type EndpointData, type EndpointName, type ListEndpointName, type ReadEndpointName, type StreamEndpoint } from '../../src/api/endpoints.js';
-import { ResponseValidationError } from '../../src/api/errors.js';
+import type { ApiErrorOf } from '../../src/api/errors.js';
 import type { Params } from '../../src/api/query.js';
 import { validatePart } from '../../src/api/validate.js';
 
@@ -73,11 +73,11 @@ export class FixtureApi {
         continue;
       }
       // The error the real client gives an invalid element: endpoint, `data[i].path` and problem.
-      let error: ResponseValidationError | undefined;
+      let error: ApiErrorOf<'response_invalid'> | undefined;
       try {
         validatePart(endpoint, `data[${index}]`, schema, raw);
       } catch (err) {
-        error = err as ResponseValidationError;
+        error = err as ApiErrorOf<'response_invalid'>;
       }
       yield { index, ok: false, raw, error: error! };
     }
