@@ -216,7 +216,8 @@ describe('when two pushes of the same file run at once', () => {
 
 describe('when a push is run again while the first is still writing', () => {
   it('the rerun waits for the rows the first has claimed and creates none twice', async () => {
-    const times = Array.from({ length: 8 }, (_, i) => `2026-10-27 ${String(6 + i).padStart(2, '0')}:10:00`);
+    // Enough rows that the first run is still writing when the second has started, on a busy machine too.
+    const times = Array.from({ length: 24 }, (_, i) => `2026-10-27 ${String(6 + Math.floor(i / 3)).padStart(2, '0')}:${String(10 + (i % 3) * 15)}:00`);
     const input = file('rerun-while-writing.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
     // One request a second for the connection, across both processes: the first run writes for seconds.
     const env = h.env({ API_MAX_RPS: '1', API_MAX_CONCURRENCY: '2' });
