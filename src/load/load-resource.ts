@@ -11,7 +11,7 @@
  */
 import { errorClass } from '../util/errors.js';
 import type pg from 'pg';
-import { SEEN_COLLABORATORS } from '../resources/index.js';
+import { DIRECTORY } from '../resources/index.js';
 import { todayIn } from '../util/time.js';
 import { scopeHasRows, type RemovalGuard } from '../warehouse/merge.js';
 import { openStaging } from '../warehouse/staging.js';
@@ -124,11 +124,11 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
   const { declaration } = req;
   const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, (name) => `${quoteIdent(ctx.schema)}.${quoteIdent(name)}`, req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);
-  // Collaborator blocks seen in period data are added to `collaborators`.
+  // Collaborator blocks seen in period data are added to the directory of people.
   const addsSeen = addsSeenCollaborators(declaration);
 
   return withTransaction(ctx.pool, async (client) => {
-    const staging = openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
+    const staging = openStaging(client, addsSeen ? [...specs, DIRECTORY.seen] : specs, {
       stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), SEEN_STAGE] : undefined,
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
       mergedOnlyWithRows: addsSeen ? [SEEN_STAGE] : undefined,

@@ -6,7 +6,8 @@
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { omitted, person } from './column-classes.js';
+import { defineResource, HOUR, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -32,6 +33,14 @@ const tables = {
 export const inconsistencies = defineResource({
   read: 'month',
   tables,
+  schedule: { nightly: { days: ['lookback', 0] } },
+  staleAfter: 30 * HOUR,
+  checks: ['window_completeness', 'unknown_collaborator'],
+  privacy: {
+    inconsistencies: {
+      columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
+    },
+  },
   reads: [
     readOf(tables, {
       endpoint: 'inconsistency',
