@@ -37,7 +37,7 @@ const COLUMNS = {
  * holds (`attributes_as_of`: a later read of the same days is newer news), a listed one
  * is never overwritten.
  */
-export const SEEN_COLLABORATORS = {
+const SEEN_COLLABORATORS = {
   table: 'collaborators',
   key: ['company_cnpj', 'cpf', 'collaborator_record'],
   columns: COLUMNS,
@@ -49,7 +49,7 @@ export const SEEN_COLLABORATORS = {
  * The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that
  * differed; `asOf`: the day period data says the attributes held, null for the list).
  */
-export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
+function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
     cpf: b.national_registry,

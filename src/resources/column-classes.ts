@@ -5,19 +5,8 @@
  * tables no resource writes.
  */
 
-/** Kinds of personal data, as the privacy doc groups them. */
-export const PERSONAL_DATA_CATEGORIES = [
-  'identifier',
-  'name',
-  'contact',
-  'location',
-  'biometric',
-  'health',
-  'employment',
-  'free_text',
-] as const;
-/** A kind of personal data. */
-export type PersonalDataCategory = (typeof PERSONAL_DATA_CATEGORIES)[number];
+/** A kind of personal data, as the privacy doc groups them. */
+export type PersonalDataCategory = 'identifier' | 'name' | 'contact' | 'location' | 'biometric' | 'health' | 'employment' | 'free_text';
 
 /** What `workforce_analyst` sees of a column: its value, a pseudonym of it, or nothing. */
 export type AnalystAccess = 'shown' | 'pseudonym' | 'omitted';
