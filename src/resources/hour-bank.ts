@@ -41,9 +41,7 @@ export const hourBank = defineResource({
   schedule: { nightly: { days: ['lookback', 0] } },
   staleAfter: 30 * HOUR,
   checks: ['window_completeness', 'unknown_collaborator'],
-  privacy: {
-    hour_bank_balances: { columns: { ...person() } },
-  },
+  privacy: { hour_bank_balances: { columns: person() } },
   marts: { measure: 'overtime' },
   reads: [
     readOf(tables, {

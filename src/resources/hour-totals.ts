@@ -35,12 +35,7 @@ export const hourTotals = defineResource({
   checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
   roles: { totals: 'hour_totals' },
   privacy: {
-    hour_totals: {
-      columns: {
-        ...person(),
-        medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis'),
-      },
-    },
+    hour_totals: { columns: { ...person(), medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis') } },
   },
   reads: [
     readOf(tables, {

@@ -36,11 +36,7 @@ export const inconsistencies = defineResource({
   schedule: { nightly: { days: ['lookback', 0] } },
   staleAfter: 30 * HOUR,
   checks: ['window_completeness', 'unknown_collaborator'],
-  privacy: {
-    inconsistencies: {
-      columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
-    },
-  },
+  privacy: { inconsistencies: { columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") } } },
   reads: [
     readOf(tables, {
       endpoint: 'inconsistency',

@@ -60,16 +60,11 @@ export function resourceOfTable(table: string): Resource | undefined {
   return RESOURCES.find((r) => Object.values(CATALOG[r].tables).some((t) => t.table === table));
 }
 
-/** The values a field takes in the declarations that set it. */
-function declared<K extends keyof ResourceDeclaration>(field: K): NonNullable<ResourceDeclaration[K]>[] {
-  return RESOURCES.map((r) => CATALOG[r][field]).filter((v): v is NonNullable<ResourceDeclaration[K]> => v !== undefined);
-}
-
 /** The directory of people: declared by one resource. */
-export const DIRECTORY: Directory = declared('directory')[0]!;
+export const DIRECTORY: Directory = RESOURCES.map((r) => CATALOG[r].directory).find((d) => d !== undefined)!;
 
 /** The table of each role (see {@link TableRole}), from the declarations. */
-export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(Object.assign({}, ...declared('roles')));
+export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].roles)));
 
 export type { ReadKind, ResourceDeclaration, Window } from './declaration.js';
 export { collaboratorRecord } from './collaborators.js';

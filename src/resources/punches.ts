@@ -70,7 +70,7 @@ export const punches = defineResource({
         address: omitted('location', 'where the punch was made'),
       },
     },
-    work_days: { columns: { ...person() } },
+    work_days: { columns: person() },
   },
   reads: [
     readOf(tables, {

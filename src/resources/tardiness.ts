@@ -30,9 +30,7 @@ export const tardiness = defineResource({
   schedule: { nightly: { days: ['lookback', 0] } },
   staleAfter: 30 * HOUR,
   checks: ['window_completeness', 'unknown_collaborator'],
-  privacy: {
-    tardiness: { columns: { ...person() } },
-  },
+  privacy: { tardiness: { columns: person() } },
   marts: { measure: 'lateness' },
   reads: [
     readOf(tables, {
