@@ -29,7 +29,6 @@ export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickO
   const { connection, api } = rt.client(data.connection);
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());
-  const followUps = followUpsOf(RESOURCES, rt.config);
   // Each company's ranges end at its own today (src/plan/company-days.ts).
   const plan = planByCompanyDay(connection, walk.companies, now(), (companyToday, companies) =>
     planJobs({
@@ -37,7 +36,7 @@ export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickO
       companies,
       scoped: walk.scoped,
       items: scheduleItems(data.kind, companyToday, rt.config.syncLookbackDays),
-      followUps,
+      followUps: followUpsOf(RESOURCES, rt.config),
       force: false,
       origin: 'schedule',
     }),

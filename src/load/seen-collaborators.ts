@@ -6,20 +6,12 @@
  */
 import type pg from 'pg';
 import type { CollaboratorBlock } from '../api/schemas.js';
-import { DIRECTORY, collaboratorRecord, type ResourceDeclaration } from '../resources/index.js';
+import { DIRECTORY, collaboratorRecord } from '../resources/index.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { mergeStaged, type TableStats } from '../warehouse/merge.js';
 import type { StagedTable, Staging } from '../warehouse/staging.js';
 import type { LoadScope } from '../warehouse/table-spec.js';
 import { publishLoadSpan } from './timing.js';
-
-/**
- * Whether a load adds the collaborator blocks it sees: one whose reads name people (the
- * resource that loads the directory itself needs no such side table).
- */
-export function addsSeenCollaborators(declaration: ResourceDeclaration): boolean {
-  return declaration.reads.some((r) => r.people) && declaration.directory === undefined;
-}
 
 /** The stage of the collaborator blocks a load of period data saw. */
 export const SEEN_STAGE = `stage_seen_${DIRECTORY.seen.table}`;

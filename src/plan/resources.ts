@@ -37,11 +37,8 @@ export function followUpOf(parent: Resource): Resource | undefined {
   return RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
 }
 
-/** The opt-in settings that are on (src/config.ts). */
-export type OptIns = Partial<Readonly<Record<OptIn, boolean>>>;
-
 /** Resources synced when none are named: all, those with an `optIn` only when it is on. */
-export function defaultResources(settings: OptIns): Resource[] {
+export function defaultResources(settings: Partial<Record<OptIn, boolean>>): Resource[] {
   return RESOURCES.filter((r) => {
     const optIn = CATALOG[r].optIn;
     return optIn === undefined || settings[optIn] === true;
@@ -49,7 +46,7 @@ export function defaultResources(settings: OptIns): Resource[] {
 }
 
 /** The follow-ups that the windows of `parents` queue, by their declarations' `items.parent`; opt-ins only when on. */
-export function followUpsOf(parents: readonly Resource[], settings: OptIns): Resource[] {
+export function followUpsOf(parents: readonly Resource[], settings: Partial<Record<OptIn, boolean>>): Resource[] {
   return defaultResources(settings).filter((r) => parents.some((p) => CATALOG[r].items?.parent === p));
 }
 

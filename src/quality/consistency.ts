@@ -15,15 +15,8 @@ import type { TableSpec } from '../warehouse/table-spec.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
-/** A declared table of facts about collaborator records, with the date that places a row in a month. */
-interface FactTable {
-  readonly resource: Resource;
-  readonly spec: TableSpec;
-  readonly date: string;
-}
-
-/** The declared tables with a CPF, a collaborator record and a date column (their first), the directory aside. */
-const FACT_TABLES: readonly FactTable[] = RESOURCES.flatMap((resource) =>
+/** The declared tables of facts about collaborator records: those with a CPF, a record and a date column (the first places a row in a month), the directory aside. */
+const FACT_TABLES: readonly { resource: Resource; spec: TableSpec; date: string }[] = RESOURCES.flatMap((resource) =>
   Object.values(CATALOG[resource].tables).flatMap((spec) => {
     const date = Object.keys(spec.columns).find((c) => spec.columns[c] === 'date');
     const about = 'cpf' in spec.columns && 'collaborator_record' in spec.columns && spec.table !== DIRECTORY.seen.table;
@@ -32,7 +25,7 @@ const FACT_TABLES: readonly FactTable[] = RESOURCES.flatMap((resource) =>
 );
 
 /** The `unknown_collaborator` findings of one table: its rows per company month, those without a collaborator counted. */
-function unknownIn(s: CheckStatement, { spec, date }: FactTable): string {
+function unknownIn(s: CheckStatement, { spec, date }: (typeof FACT_TABLES)[number]): string {
   const live = spec.softDelete === true ? 'f.deleted_at IS NULL AND ' : '';
   const unknown = 'count(*) FILTER (WHERE c.cpf IS NULL)';
   const table = s.text(spec.table);

@@ -15,7 +15,7 @@
  * when every day of the period lies in a completed punches window (otherwise the days
  * are not all there; the coverage check says which are missing).
  */
-import { ROLE_TABLES, resourceOfTable } from '../resources/index.js';
+import { CATALOG, RESOURCES, ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
 
@@ -37,7 +37,7 @@ const AGREEMENTS: Readonly<Record<'totals_vs_days' | 'rule_vs_days', Agreement>>
 
 /** The days of the company's period that no completed window of the days' resource covers (none for a checkable period). */
 function uncoveredDays(s: CheckStatement, p: string): string {
-  const resource = s.text(resourceOfTable(ROLE_TABLES.day)!);
+  const resource = s.text(RESOURCES.find((r) => CATALOG[r].roles?.day !== undefined)!);
   const covered = (table: string, extra: string) =>
     `EXISTS (SELECT 1 FROM ${s.table(table)} w WHERE w.company_cnpj = ${p}.company_cnpj AND w.resource = ${resource}${extra} AND g.day::date BETWEEN w.window_start AND w.window_end)`;
   return (

@@ -7,13 +7,13 @@ import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 
-/** Threshold for resources this version does not know (e.g. a newer worker wrote them). */
-const UNKNOWN_RESOURCE_STALE_AFTER = 30 * HOUR;
+/** Threshold of resources that declare none, and of those this version does not know (a newer worker wrote them): a missed night. */
+const DEFAULT_STALE_AFTER = 30 * HOUR;
 
 /** Age in seconds after which `resource` is stale (its declaration's `staleAfter`); `overrideSeconds` (from `--stale-after`) wins. */
 export function staleAfterSeconds(resource: string, overrideSeconds?: number): number {
   if (overrideSeconds !== undefined) return overrideSeconds;
-  return RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : UNKNOWN_RESOURCE_STALE_AFTER;
+  return (RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : undefined) ?? DEFAULT_STALE_AFTER;
 }
 
 /** How old a company × resource is against its threshold: the colours of the status page and the counts of `punchline status`. */

@@ -7,7 +7,7 @@
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { file } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
 
 const tables = {
@@ -24,7 +24,6 @@ const tables = {
 export const absenceAttachments = defineResource({
   read: 'items',
   tables,
-  staleAfter: 30 * HOUR,
   recordId: 'absence_id',
   privacy: {
     absence_attachments: {

@@ -9,7 +9,7 @@ import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
 import { collaboratorRecord } from './collaborators.js';
 import { notPersonal, omitted, person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, readOf } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
 const overlaps = (alias: string) => (p: Param, s: LoadScope) =>
@@ -70,7 +70,6 @@ export const absences = defineResource({
   tables,
   // Absences are entered ahead: from the horizon to 120 days after today.
   schedule: { nightly: { days: ['lookback', 120] } },
-  staleAfter: 30 * HOUR,
   checks: ['window_completeness'],
   recordId: 'absence_id',
   roles: { absence: 'absences', absenceMember: 'absence_collaborators' },

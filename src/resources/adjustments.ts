@@ -6,7 +6,7 @@
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -38,9 +38,7 @@ const tables = {
 export const adjustments = defineResource({
   read: 'month',
   tables,
-  schedule: { nightly: { days: ['lookback', 0] } },
-  staleAfter: 30 * HOUR,
-  checks: ['window_completeness', 'unknown_collaborator'],
+  ...HORIZON_FACTS,
   privacy: {
     adjustment_requests: {
       columns: {

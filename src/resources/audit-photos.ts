@@ -6,7 +6,7 @@
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { file } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
 
 const tables = {
@@ -21,7 +21,6 @@ const tables = {
 export const auditPhotos = defineResource({
   read: 'items',
   tables,
-  staleAfter: 30 * HOUR,
   optIn: 'syncAuditPhotos',
   recordId: 'point_id',
   privacy: {

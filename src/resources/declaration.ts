@@ -140,10 +140,8 @@ export const QUALITY_CHECKS = [
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
 
 /**
- * Tables the engine's checks and reports single out by what they hold, each declared by
- * the resource that writes it: the companies (`cnpj`, their time zone), the work days
- * (`worked_seconds` per record and `work_date`), the punches of those days, the period
- * totals (`worked_time_seconds`, `worked_actual_time_seconds`), the absences and their members.
+ * Tables that checks and reports single out, each declared by the resource writing it: the
+ * companies, the work days, their punches, the period totals, the absences and their members.
  */
 export type TableRole = 'company' | 'day' | 'punch' | 'totals' | 'absence' | 'absenceMember';
 
@@ -177,8 +175,8 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   readonly marts?: MartUpkeep;
   /** The schedules that read it and the days each tick reads (none for a follow-up: its parent's windows queue it). */
   readonly schedule?: { readonly [K in ScheduleKind]?: Horizon };
-  /** Age in seconds after which `punchline status` calls a company's last success stale: a few runs of its schedule missed. */
-  readonly staleAfter: number;
+  /** Age in seconds after which `punchline status` calls a company's last success stale, a few runs of its schedule missed; default a missed night (30 h). */
+  readonly staleAfter?: number;
   /** Synced when no resources are named only with this setting on (audit photos are faces). */
   readonly optIn?: OptIn;
   /** The checks its windows' data can change, run after each (coverage follows every window besides). */
@@ -192,6 +190,16 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   /** The personal data of its tables' columns (docs/privacy.md), by table: those it declares and those its `afterMerge` writes. */
   readonly privacy?: Readonly<Record<string, TableClass>>;
 }
+
+/**
+ * What resources of facts the source changes for weeks share: re-read nightly over the
+ * whole lookback horizon, checked for completeness and for rows about collaborators the
+ * directory lacks.
+ */
+export const HORIZON_FACTS = {
+  schedule: { nightly: { days: ['lookback', 0] } },
+  checks: ['window_completeness', 'unknown_collaborator'],
+} as const satisfies Partial<ResourceDeclaration>;
 
 /** Declares a read with its element type checked against the endpoint. */
 export function readOf<E extends ReadEndpoint, Ts extends Record<string, TableSpec>>(

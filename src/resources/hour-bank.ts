@@ -8,7 +8,7 @@ import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 const tables = {
   hour_bank_balances: {
@@ -38,9 +38,7 @@ const tables = {
 export const hourBank = defineResource({
   read: 'day',
   tables,
-  schedule: { nightly: { days: ['lookback', 0] } },
-  staleAfter: 30 * HOUR,
-  checks: ['window_completeness', 'unknown_collaborator'],
+  ...HORIZON_FACTS,
   privacy: { hour_bank_balances: { columns: person() } },
   marts: { measure: 'overtime' },
   reads: [

@@ -10,7 +10,7 @@ import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person, shown } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, readOf } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
 const totalColumns = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [`${k}_seconds`, 'int4' satisfies SqlType])) as TotalColumns;
@@ -31,7 +31,6 @@ export const hourTotals = defineResource({
   tables,
   // The totals of the previous and the current month.
   schedule: { nightly: { months: [-1, 0] } },
-  staleAfter: 30 * HOUR,
   checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
   roles: { totals: 'hour_totals' },
   privacy: {

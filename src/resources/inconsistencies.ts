@@ -7,7 +7,7 @@ import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -33,9 +33,7 @@ const tables = {
 export const inconsistencies = defineResource({
   read: 'month',
   tables,
-  schedule: { nightly: { days: ['lookback', 0] } },
-  staleAfter: 30 * HOUR,
-  checks: ['window_completeness', 'unknown_collaborator'],
+  ...HORIZON_FACTS,
   privacy: { inconsistencies: { columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") } } },
   reads: [
     readOf(tables, {

@@ -55,11 +55,6 @@ export const CATALOG: Readonly<Record<Resource, ResourceDeclaration>> = Object.f
   absence_attachments: absenceAttachments,
 });
 
-/** The resource whose declaration writes `table`, if any. */
-export function resourceOfTable(table: string): Resource | undefined {
-  return RESOURCES.find((r) => Object.values(CATALOG[r].tables).some((t) => t.table === table));
-}
-
 /** The directory of people: declared by one resource. */
 export const DIRECTORY: Directory = RESOURCES.map((r) => CATALOG[r].directory).find((d) => d !== undefined)!;
 

@@ -6,7 +6,7 @@ import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
 function clockTime(field: string, value: string): string {
@@ -27,9 +27,7 @@ const tables = {
 export const tardiness = defineResource({
   read: 'month',
   tables,
-  schedule: { nightly: { days: ['lookback', 0] } },
-  staleAfter: 30 * HOUR,
-  checks: ['window_completeness', 'unknown_collaborator'],
+  ...HORIZON_FACTS,
   privacy: { tardiness: { columns: person() } },
   marts: { measure: 'lateness' },
   reads: [
