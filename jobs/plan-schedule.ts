@@ -10,8 +10,9 @@ import { planByCompanyDay } from '../src/plan/company-days.js';
 import { enqueueJobs, type EnqueueResult } from '../src/runtime/enqueue.js';
 import { InvalidJobError } from '../src/load/errors.js';
 import { walkGroup } from '../src/plan/group-walk.js';
-import { SCHEDULE_KINDS, planJobs, scheduleItems } from '../src/plan/planner.js';
-import type { Resource } from '../src/plan/resources.js';
+import { planJobs, scheduleItems } from '../src/plan/planner.js';
+import { RESOURCES, followUpsOf } from '../src/plan/resources.js';
+import { SCHEDULE_KINDS } from '../src/resources/declaration.js';
 import type { SyncRuntime, TickOptions } from '../src/runtime/runtime.js';
 import type { ScheduleJobData } from '../src/runtime/schedules.js';
 
@@ -28,7 +29,6 @@ export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickO
   const { connection, api } = rt.client(data.connection);
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());
-  const followUps: Resource[] = ['absence_attachments', ...(rt.config.syncAuditPhotos ? (['audit_photos'] as const) : [])];
   // Each company's ranges end at its own today (src/plan/company-days.ts).
   const plan = planByCompanyDay(connection, walk.companies, now(), (companyToday, companies) =>
     planJobs({
@@ -36,7 +36,7 @@ export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickO
       companies,
       scoped: walk.scoped,
       items: scheduleItems(data.kind, companyToday, rt.config.syncLookbackDays),
-      followUps,
+      followUps: followUpsOf(RESOURCES, rt.config),
       force: false,
       origin: 'schedule',
     }),

@@ -79,7 +79,7 @@ function buildProgram(): Command {
     .description('sync every window of a date range, showing progress; exits 0 only when all succeeded')
     .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
     .requiredOption('--to <date>', 'last day, YYYY-MM-DD')
-    .option('--resources <list>', 'comma-separated resources (default: all but audit_photos unless SYNC_AUDIT_PHOTOS=1)')
+    .option('--resources <list>', 'comma-separated resources (default: all; one that needs an opt-in setting only with it on, docs/operations.md)')
     .option('--company <cnpj>', 'only this company of the group (CNPJ digits)')
     .option('--connection <name>', 'only this connection of PUNCHLINE_CONFIG')
     .option('--force', 're-sync windows already recorded as done', false)

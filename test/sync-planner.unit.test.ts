@@ -65,8 +65,8 @@ describe('resources', () => {
     expect(() => parseResources(' , ')).toThrow(/empty/);
   });
   it('leaves audit photos out unless opted in', () => {
-    expect(defaultResources(false)).not.toContain('audit_photos');
-    expect(defaultResources(true)).toEqual([...RESOURCES]);
+    expect(defaultResources({ syncAuditPhotos: false })).not.toContain('audit_photos');
+    expect(defaultResources({ syncAuditPhotos: true })).toEqual([...RESOURCES]);
   });
 });
 
@@ -81,7 +81,7 @@ describe('job ids', () => {
 
 describe('planJobs for a backfill', () => {
   const companies = ['11222333000181', '44555666000190'];
-  const items = backfillItems(defaultResources(false), '2024-01-10', '2024-03-20', '2024-03-10');
+  const items = backfillItems(defaultResources({ syncAuditPhotos: false }), '2024-01-10', '2024-03-20', '2024-03-10');
 
   it('plans the group walk once, directory resources per company and every window per company', () => {
     const plan = planJobs({

@@ -60,7 +60,7 @@ export function parseBackfillArgs(args: BackfillArgs, config: Config): BackfillO
   if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
   let resources: Resource[];
   if (args.resources === undefined) {
-    resources = defaultResources(config.syncAuditPhotos);
+    resources = defaultResources(config);
   } else {
     try {
       resources = parseResources(String(args.resources));

@@ -15,6 +15,7 @@ import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQu
 import { readFreshness, type QueryablePool } from '../reports/freshness.js';
 import { freshnessEntriesOf, type FreshnessEntry } from '../reports/status-report.js';
 import { staleAfterSeconds } from '../reports/staleness.js';
+import { ROLE_TABLES } from '../resources/index.js';
 import { withTimeout } from '../util/timeout.js';
 import { readOpenRejections } from '../reports/rejections-report.js';
 import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from '../reports/time-zone-report.js';
@@ -196,7 +197,7 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
 
   new Gauge({
     name: 'punchline_company_time_zone_mismatch',
-    help: "1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (companies.zip_code), else 0",
+    help: `1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (${ROLE_TABLES.company}.zip_code), else 0`,
     labelNames: ['company'] as const,
     registers: [own],
     async collect() {

@@ -201,19 +201,18 @@ export class ElementWriter {
       ...(target.date ? { date: target.date } : {}),
       ...(cpf ? { cpf } : {}),
     });
-    // Protect what the record stands for: its element's CPF, its own id, or everything.
+    // Protect what the record stands for: its element's CPF, its own id (the declaration's `recordId`), or everything.
     if (cpf) {
       this.#protect.cpfs.add(cpf);
       return;
     }
-    for (const key of ['point_id', 'absence_id', 'id']) {
-      const id = (record as Record<string, unknown> | null)?.[key];
-      if (typeof id === 'number' && Number.isSafeInteger(id)) {
-        let ids = this.#protect.ids.get(key);
-        if (!ids) this.#protect.ids.set(key, (ids = new Set()));
-        ids.add(id);
-        return;
-      }
+    const key = this.#req.declaration.recordId;
+    const id = key === undefined ? undefined : (record as Record<string, unknown> | null)?.[key];
+    if (key !== undefined && typeof id === 'number' && Number.isSafeInteger(id)) {
+      let ids = this.#protect.ids.get(key);
+      if (!ids) this.#protect.ids.set(key, (ids = new Set()));
+      ids.add(id);
+      return;
     }
     this.#protect.all = true;
   }

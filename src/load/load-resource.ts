@@ -11,7 +11,7 @@
  */
 import { errorClass } from '../util/errors.js';
 import type pg from 'pg';
-import { SEEN_COLLABORATORS } from '../resources/index.js';
+import { DIRECTORY } from '../resources/index.js';
 import { todayIn } from '../util/time.js';
 import { scopeHasRows, type RemovalGuard } from '../warehouse/merge.js';
 import { openStaging } from '../warehouse/staging.js';
@@ -25,7 +25,7 @@ import { ElementWriter } from './element-writer.js';
 import { SuspiciousAnswerError } from './errors.js';
 import { MassRemovals, mergeAll } from './merge-and-record.js';
 import { readAll } from './read-calls.js';
-import { SEEN_STAGE, SeenCollaborators, addsSeenCollaborators, knownCollaborators } from './seen-collaborators.js';
+import { SEEN_STAGE, SeenCollaborators, knownCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
 
 /** More than half of a window's live rows, or all of them, is too much to remove on one answer's word. */
@@ -124,11 +124,11 @@ async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuar
   const { declaration } = req;
   const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, (name) => `${quoteIdent(ctx.schema)}.${quoteIdent(name)}`, req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);
-  // Collaborator blocks seen in period data are added to `collaborators`.
-  const addsSeen = addsSeenCollaborators(declaration);
+  // Collaborator blocks seen in period data are added to the directory of people (by every resource but the directory's own).
+  const addsSeen = declaration.reads.some((r) => r.people) && declaration.directory === undefined;
 
   return withTransaction(ctx.pool, async (client) => {
-    const staging = openStaging(client, addsSeen ? [...specs, SEEN_COLLABORATORS] : specs, {
+    const staging = openStaging(client, addsSeen ? [...specs, DIRECTORY.seen] : specs, {
       stages: addsSeen ? [...specs.map((s) => `stage_${s.table}`), SEEN_STAGE] : undefined,
       onBatch: (table, _bytes, done) => publishLoadSpan(`copy:${table}`, done),
       mergedOnlyWithRows: addsSeen ? [SEEN_STAGE] : undefined,

@@ -8,6 +8,7 @@ import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
 import type { Logger } from '../logger.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
+import { DIRECTORY } from '../resources/index.js';
 import { upholdPrivacy } from '../privacy/erasures.js';
 import { recordRejected } from '../telemetry/metrics.js';
 import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
@@ -55,7 +56,7 @@ export async function mergeAll(
   }
   if (refused.length > 0) throw new MassRemovals(refused);
   const seen = seenPeople ? await mergeSeen(client, ctx.schema, staging, seenPeople, scope) : undefined;
-  if (seen) tables.collaborators = seen;
+  if (seen) tables[DIRECTORY.seen.table] = seen;
   if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
   const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
   await recordRejections(client, ctx.schema, key, writer.rejections);

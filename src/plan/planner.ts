@@ -10,6 +10,7 @@
 import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
 import { CATALOG } from '../resources/index.js';
+import type { ScheduleKind } from '../resources/declaration.js';
 import { RESOURCES, followUpOf, isFollowUp, isWindowed, queueFor, type QueueName, type Resource } from './resources.js';
 import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
@@ -83,53 +84,27 @@ export function backfillItems(resources: readonly Resource[], from: string, to: 
   return items;
 }
 
-/** The three incremental schedules (docs/operations.md "Schedules"). */
-export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
-/** One incremental schedule. */
-export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
-
-/** Days of punches the frequent `punches` schedule reads, today included. */
-const PUNCHES_SCHEDULE_DAYS = 7;
-
 /**
- * The work items of one tick of an incremental schedule on `today` (docs/operations.md "Schedules"),
- * with a lookback horizon of `lookbackDays` (SYNC_LOOKBACK_DAYS):
- * - `punches`: punches of the last 7 days;
- * - `directory`: the group walk, collaborators and lookups;
- * - `nightly`: everything the source may still change inside the horizon — punches of
- *   the horizon the `punches` schedule does not read (so the two never read one day at
- *   once), totals of the previous and current month, tardiness, adjustments,
- *   inconsistencies and hour-bank balances of the whole horizon, absences from its start
- *   to 120 days ahead.
- * Ranges are cut at month ends so no window exceeds 31 days. `audit_photos` joins the
- * punches when `syncAuditPhotos`.
+ * The work items of one tick of an incremental schedule on `today` (docs/operations.md
+ * "Schedules"): every resource whose declaration joins the schedule, over the days its
+ * `schedule` gives, with a lookback horizon of `lookbackDays` (SYNC_LOOKBACK_DAYS).
+ * Ranges are cut at month ends so no window exceeds 31 days.
  */
 export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: number = LOOKBACK_DAYS): WorkItem[] {
-  const range = (resource: Resource, from: string, to: string): WorkItem[] =>
-    monthWindows(from, to).map((window) => ({ resource, window }));
-  switch (kind) {
-    case 'punches':
-      return range('punches', addDays(today, 1 - PUNCHES_SCHEDULE_DAYS), today);
-    case 'directory':
-      return [{ resource: 'companies' }, { resource: 'lookups' }, { resource: 'collaborators' }];
-    case 'nightly': {
-      const monthStart = `${today.slice(0, 8)}01`;
-      const previousStart = `${addDays(monthStart, -1).slice(0, 8)}01`;
-      // The first day the source may still change: a window reaching it is never settled (windows.ts).
-      const lookback = addDays(today, -lookbackDays);
-      const punchesEnd = addDays(today, -PUNCHES_SCHEDULE_DAYS);
-      return [
-        ...(lookback <= punchesEnd ? range('punches', lookback, punchesEnd) : []),
-        { resource: 'hour_totals', window: { from: previousStart, to: endOfMonth(previousStart) } },
-        { resource: 'hour_totals', window: { from: monthStart, to: endOfMonth(monthStart) } },
-        ...range('tardiness', lookback, today),
-        ...range('adjustments', lookback, today),
-        ...range('inconsistencies', lookback, today),
-        ...range('hour_bank', lookback, today),
-        ...range('absences', lookback, addDays(today, 120)),
-      ];
-    }
-  }
+  const day = (d: number | 'lookback') => addDays(today, d === 'lookback' ? -lookbackDays : d);
+  const month = (m: number): string => {
+    let first = `${today.slice(0, 8)}01`;
+    for (; m < 0; m++) first = `${addDays(first, -1).slice(0, 8)}01`;
+    for (; m > 0; m--) first = addDays(endOfMonth(first), 1);
+    return first;
+  };
+  return RESOURCES.flatMap((resource): WorkItem[] => {
+    const horizon = CATALOG[resource].schedule?.[kind];
+    if (horizon === undefined) return [];
+    if (horizon === 'current') return [{ resource }];
+    const [from, to] = 'days' in horizon ? [day(horizon.days[0]), day(horizon.days[1])] : [month(horizon.months[0]), endOfMonth(month(horizon.months[1]))];
+    return from > to ? [] : monthWindows(from, to).map((window) => ({ resource, window }));
+  });
 }
 
 /**

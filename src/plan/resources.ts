@@ -3,6 +3,7 @@
  * accepts and how each is scheduled — per connection, per company, per window, or as a
  * follow-up of another resource's window.
  */
+import type { OptIn } from '../resources/declaration.js';
 import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 
 export { RESOURCES, type Resource };
@@ -23,6 +24,9 @@ export function isWindowed(resource: Resource): boolean {
   return read === 'month' || read === 'day' || read === 'items';
 }
 
+/** The resource read once per connection: the group walk. */
+export const GROUP_WALK: Resource = RESOURCES.find((r) => CATALOG[r].read === 'group')!;
+
 /** True for follow-ups: resources whose items a parent resource's window lists. */
 export function isFollowUp(resource: Resource): boolean {
   return CATALOG[resource].read === 'items';
@@ -33,9 +37,17 @@ export function followUpOf(parent: Resource): Resource | undefined {
   return RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
 }
 
-/** Resources synced when none are named: all, audit photos only when opted in. */
-export function defaultResources(syncAuditPhotos: boolean): Resource[] {
-  return RESOURCES.filter((r) => r !== 'audit_photos' || syncAuditPhotos);
+/** Resources synced when none are named: all, those with an `optIn` only when it is on. */
+export function defaultResources(settings: Partial<Record<OptIn, boolean>>): Resource[] {
+  return RESOURCES.filter((r) => {
+    const optIn = CATALOG[r].optIn;
+    return optIn === undefined || settings[optIn] === true;
+  });
+}
+
+/** The follow-ups that the windows of `parents` queue, by their declarations' `items.parent`; opt-ins only when on. */
+export function followUpsOf(parents: readonly Resource[], settings: Partial<Record<OptIn, boolean>>): Resource[] {
+  return defaultResources(settings).filter((r) => parents.some((p) => CATALOG[r].items?.parent === p));
 }
 
 /**

@@ -5,6 +5,7 @@
  * back; `forget --lift` ends one. The work itself is done by the functions migrate
  * generates (erasure-functions.ts); these are their thin callers.
  */
+import { DIRECTORY } from '../resources/index.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { introspectSchema, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 import { PrivacyError } from '../warehouse/errors.js';
@@ -63,8 +64,8 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
       : (
           await rowsOf<{ company_cnpj: string }>(
             client,
-            // every CPF the sync stores also lands in collaborators (addSeenCollaborators)
-            `SELECT company_cnpj FROM ${s}.collaborators WHERE cpf = $1
+            // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
+            `SELECT company_cnpj FROM ${s}.${quoteIdent(DIRECTORY.seen.table)} WHERE cpf = $1
              UNION SELECT company_cnpj FROM ${s}.erasures WHERE cpf = $1 AND lifted_at IS NULL
              ORDER BY 1`,
             [request.cpf],

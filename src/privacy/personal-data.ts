@@ -4,137 +4,17 @@
  *
  * Which warehouse columns hold personal data (LGPD), of what kind, and what each reader
  * role sees of them — as data, so that the analyst views, `punchline forget` and
- * docs/privacy.md are all derived from this one place (see docs/privacy.md).
+ * docs/privacy.md are all derived from one place (see docs/privacy.md): each resource
+ * declaration classifies its own tables (src/resources/column-classes.ts), this file the rest.
  *
  * `workforce_reader` sees every column (but `erasures.cpf`); `workforce_analyst` sees a
- * column as the {@link AnalystAccess} says. Columns not listed here are judged by
+ * column as its `analyst` access says. Columns not listed here are judged by
  * {@link classifyColumn}: a CPF column is pseudonymised, a column that looks personal by
  * its name or type is left out, any other is shown — so a table or column added by a
  * later migration is covered before anyone classifies it, on the safe side.
  */
-import { LOOKUP_KINDS } from '../warehouse/lookup-tables.js';
-
-/** Kinds of personal data, as the privacy doc groups them. */
-export const PERSONAL_DATA_CATEGORIES = [
-  'identifier',
-  'name',
-  'contact',
-  'location',
-  'biometric',
-  'health',
-  'employment',
-  'free_text',
-] as const;
-/** A kind of personal data. */
-export type PersonalDataCategory = (typeof PERSONAL_DATA_CATEGORIES)[number];
-
-/** What `workforce_analyst` sees of a column: its value, a pseudonym of it, or nothing. */
-export type AnalystAccess = 'shown' | 'pseudonym' | 'omitted';
-
-/** A classified column. `category: null` records a column reviewed and found not personal. */
-export interface ColumnClass {
-  /** Kind of personal data, or null when the column is not personal data. */
-  readonly category: PersonalDataCategory | null;
-  /** What the analyst views show of it. */
-  readonly analyst: AnalystAccess;
-  /** Whose data it is or why it is classified so, for the doc. */
-  readonly note?: string;
-  /** Not readable by workforce_reader either (a column privilege of its migration). */
-  readonly ownerOnly?: boolean;
-  /**
-   * The column names another person than the row's (the manager who adjusted or decided):
-   * forget replaces an erased person's name in it in everyone's rows, and never takes it
-   * for the name of the row's own person.
-   */
-  readonly someoneElse?: boolean;
-}
-
-/** How forget finds a table's rows about a person when the table has no CPF column. */
-export interface PersonLink {
-  /** Table that has the CPF (and company_cnpj). */
-  readonly table: string;
-  /** Column shared by both tables. */
-  readonly column: string;
-}
-
-/** A classified table or view. */
-export interface TableClass {
-  /** Why the whole relation is left out of the analyst schema; absent when it is included. */
-  readonly excludedFromAnalysts?: string;
-  /** Rows about a person found through another table (tables without a CPF). */
-  readonly person?: PersonLink;
-  /**
-   * A column that holds the CPF of the person a row is about, among other text (a key
-   * such as `<cpf>|<date-time>`, several CPFs, a record as the API sent it): forget deletes
-   * the rows of the company where its text holds the CPF as a whole number (tables
-   * without a CPF column).
-   */
-  readonly cpfWithin?: string;
-  /**
-   * What forget does to a linked table's rows: `blank` its omitted columns (default), or
-   * `delete` the rows (files: photos and medical certificates have nothing worth keeping).
-   */
-  readonly erase?: 'blank' | 'delete';
-  /**
-   * When the sync brings back rows of an erased person that collide on a unique key with
-   * the person's erased rows: `replace` (default) keeps the new rows (they are what the
-   * API says now) under the tombstone; `keep` keeps the erased rows and drops the new ones
-   * (a history that must not restart at every sync).
-   */
-  readonly onReturn?: 'replace' | 'keep';
-  /** Columns an erased row passes on to the new row that replaces it (`replace` only). */
-  readonly preserve?: readonly string[];
-  /** The classified columns. */
-  readonly columns: Readonly<Record<string, ColumnClass>>;
-}
-
-const cpf = (note = "the collaborator's CPF"): ColumnClass => ({ category: 'identifier', analyst: 'pseudonym', note });
-const omitted = (category: PersonalDataCategory, note?: string): ColumnClass => ({
-  category,
-  analyst: 'omitted',
-  ...(note ? { note } : {}),
-});
-const shown = (category: PersonalDataCategory, note?: string): ColumnClass => ({
-  category,
-  analyst: 'shown',
-  ...(note ? { note } : {}),
-});
-/** A column whose name looks personal but whose content is not personal data. */
-const notPersonal = (note: string): ColumnClass => ({ category: null, analyst: 'shown', note });
-
-/** The CPF of a per-record row and the record it belongs to. */
-const person = (note?: string) =>
-  ({
-    cpf: cpf(),
-    collaborator_record: shown('employment', note ?? 'admission date of the record, telling two records of one CPF apart'),
-  }) as const;
-
-const employmentAttributes = {
-  occupation: shown('employment'),
-  department: shown('employment'),
-  team: shown('employment'),
-  business_unit: shown('employment'),
-} as const;
-
-const collaboratorAttributes = {
-  registration_number: omitted('identifier', 'registration (matrícula) number'),
-  email: omitted('contact'),
-  name: omitted('name'),
-  ...employmentAttributes,
-} as const;
-
-/** Lookup lists whose label is `name` (the others' is `description`), spec 2.4. */
-const NAMED_LOOKUPS: ReadonlySet<string> = new Set(['cost_centers', 'units', 'digital_fences', 'dismissal_types']);
-
-const lookup = (label: 'description' | 'name'): TableClass => ({
-  columns: { [label]: notPersonal('label of a lookup record') },
-});
-
-const file = (category: 'biometric' | 'health', what: string): Record<string, ColumnClass> => ({
-  filename: omitted(category, `file name of ${what}`),
-  content: omitted(category, what),
-  sha256: omitted(category, `hash of ${what} (recognises a copy of the file)`),
-});
+import { CATALOG, RESOURCES } from '../resources/index.js';
+import { cpf, employmentAttributes, notPersonal, omitted, person, shown, type ColumnClass, type TableClass } from '../resources/column-classes.js';
 
 /** Outcomes of the reconciliation checks (quality_checks and its view quality_status). */
 const qualityFindings: TableClass = {
@@ -145,102 +25,17 @@ const qualityFindings: TableClass = {
   },
 };
 
-/** Every warehouse relation holding personal data, or columns that look personal, by name. */
+/**
+ * Every warehouse relation holding personal data, or columns that look personal, by name:
+ * the tables of the resource declarations (src/resources/) as they classify them, and
+ * here the bookkeeping, the views and the marts.
+ */
 export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
+  ...Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].privacy)),
   schema_migrations: {
     excludedFromAnalysts: 'bookkeeping of punchline migrate',
     columns: { name: notPersonal('migration file name') },
   },
-  companies: {
-    columns: {
-      name: notPersonal('legal name of the company'),
-      trading_name: notPersonal('trading name of the company'),
-      caepf: omitted('identifier', "tax number of an employer who is a natural person (CAEPF)"),
-      address: omitted('location', "the company's address (a person's when the employer is one)"),
-      address_number: omitted('location', "the company's address"),
-      complement: omitted('location', "the company's address"),
-      neighborhood: omitted('location', "the company's address"),
-      zip_code: omitted('location', "the company's address"),
-      phone: omitted('contact', "the company's phone"),
-      email: omitted('contact', "the company's e-mail (often a person's)"),
-    },
-  },
-  collaborators: {
-    preserve: ['first_seen_at'],
-    columns: {
-      ...person(),
-      ...collaboratorAttributes,
-      admission_date: shown('employment'),
-      pis: omitted('identifier', 'PIS social-security number'),
-      cpf_as_sent: omitted('identifier', 'the CPF as the API sent it, when it differed from its 11 digits'),
-    },
-  },
-  collaborator_history: {
-    onReturn: 'keep',
-    columns: { ...person(), ...collaboratorAttributes },
-  },
-  punches: {
-    columns: {
-      ...person('admission date of the record the punch was listed under'),
-      adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
-      adjusted_by: { ...omitted('name', 'name of the manager who adjusted the punch'), someoneElse: true },
-      has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
-      latitude: omitted('location', 'where the punch was made'),
-      longitude: omitted('location', 'where the punch was made'),
-      address: omitted('location', 'where the punch was made'),
-    },
-  },
-  work_days: {
-    columns: { ...person() },
-  },
-  audit_photos: {
-    excludedFromAnalysts: 'photos of faces (biometric data)',
-    person: { table: 'punches', column: 'point_id' },
-    erase: 'delete',
-    columns: file('biometric', 'the photo of the face taken at the punch'),
-  },
-  hour_totals: {
-    columns: {
-      ...person(),
-      medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis'),
-    },
-  },
-  tardiness: { columns: { ...person() } },
-  adjustment_requests: {
-    columns: {
-      ...person(),
-      collaborator_reason: omitted('free_text', "the collaborator's justification"),
-      manager_observation: omitted('free_text', "the manager's observation"),
-      approved_by: { ...omitted('name', 'name of the manager who decided'), someoneElse: true },
-    },
-  },
-  inconsistencies: {
-    columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
-  },
-  hour_bank_balances: {
-    columns: { ...person() },
-  },
-  absences: {
-    person: { table: 'absence_collaborators', column: 'absence_id' },
-    columns: {
-      description: omitted('free_text', 'typed by a person; may name an illness'),
-      details: omitted('free_text', 'typed by a person; may name an illness'),
-      cr_register: omitted('health', "the health professional's council registration"),
-      professional_name: omitted('health', "the health professional's name"),
-      health_unit: omitted('health', 'where the person was treated'),
-      cid_description: omitted('health', 'the diagnosis'),
-      cid: omitted('health', 'diagnosis codes (CID/ICD)'),
-      has_attachment: notPersonal('whether the absence has attachments, not the files'),
-    },
-  },
-  absence_collaborators: { columns: { ...person() } },
-  absence_attachments: {
-    excludedFromAnalysts: 'medical certificates and other attached documents (health data)',
-    person: { table: 'absence_collaborators', column: 'absence_id' },
-    erase: 'delete',
-    columns: file('health', 'the attached document, often a medical certificate'),
-  },
-  ...Object.fromEntries(LOOKUP_KINDS.map((k) => [k, lookup(NAMED_LOOKUPS.has(k) ? 'name' : 'description')])),
   sync_runs: {
     columns: { error: omitted('free_text', 'an error message may quote an API record') },
   },

@@ -5,7 +5,8 @@
  * rewrites it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { PERSONAL_DATA, pseudonymColumnName, type ColumnClass, type TableClass } from './personal-data.js';
+import type { ColumnClass, TableClass } from '../resources/column-classes.js';
+import { PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
 
 /** The pages that hold the generated table, relative to the repository root. */
 export const PRIVACY_DOC_PAGES = ['docs/privacy.md', 'docs/warehouse.md'] as const;

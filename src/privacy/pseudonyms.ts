@@ -12,6 +12,7 @@
  * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
  */
 import { createHmac } from 'node:crypto';
+import { DIRECTORY } from '../resources/index.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
 
@@ -92,7 +93,7 @@ async function standingOf(db: SqlQueryable, schema: string, keyId: string, activ
 }
 
 /**
- * Gives every CPF of `collaborators` (where every CPF the sync stores lands, see
+ * Gives every CPF of the directory of people (where every CPF the sync stores lands, see
  * addSeenCollaborators) a pseudonym of `key`: new CPFs, and CPFs mapped with an older
  * key, which is how a key rotation reaches the warehouse. When a newer key has been
  * used, writes nothing and says so (`current: false`). Idempotent, and safe to run
@@ -110,7 +111,7 @@ export async function ensurePseudonyms(
   if (!standing.current) return { mapped: 0, pruned: 0, current: false };
   const rows = await rowsOf<{ cpf: string }>(
     db,
-    `SELECT DISTINCT c.cpf FROM ${s}.collaborators c
+    `SELECT DISTINCT c.cpf FROM ${s}.${quoteIdent(DIRECTORY.seen.table)} c
       WHERE ($1::text IS NULL OR c.company_cnpj = $1) AND c.cpf ~ '^[0-9]{11}$'
         AND NOT EXISTS (SELECT 1 FROM ${s}.cpf_pseudonyms p WHERE p.cpf = c.cpf AND p.key_generation >= $2::bigint)`,
     [options.company ?? null, standing.generation],

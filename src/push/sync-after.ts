@@ -8,6 +8,7 @@
  */
 import { enqueueJobs, type EnqueueResult } from '../runtime/enqueue.js';
 import { planJobs, type PlannedJob, type WorkItem } from '../plan/planner.js';
+import { followUpsOf } from '../plan/resources.js';
 import type { SyncQueues } from '../runtime/queues.js';
 
 /** Where the writes acted. */
@@ -28,7 +29,8 @@ export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): Pl
     companies: [target.company],
     scoped: target.scoped,
     items,
-    followUps: items.some((i) => i.resource === 'absences') ? ['absence_attachments'] : [],
+    // Follow-ups behind an opt-in (audit photos) are left to the schedules.
+    followUps: followUpsOf(items.map((i) => i.resource), {}),
     force: false,
     origin: 'push',
   }).jobs;

@@ -7,22 +7,10 @@
  * run, whose data is loaded already.
  */
 import type { Logger } from '../logger.js';
-import type { Resource } from '../resources/index.js';
-import type { QualityCheck, QualityFinding, QualityScope, QualitySettings } from './checks.js';
+import { CATALOG, type Resource } from '../resources/index.js';
+import type { QualityFinding, QualityScope, QualitySettings } from './checks.js';
 import type { CheckPool } from './check-pool.js';
 import { runQualityChecks } from './run-checks.js';
-
-/** The checks each resource's data can change (besides coverage, which follows every window). */
-const CHECKS_AFTER: Readonly<Partial<Record<Resource, readonly QualityCheck[]>>> = {
-  punches: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'day_vs_punches', 'punch_without_day', 'unknown_collaborator'],
-  hour_totals: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
-  tardiness: ['window_completeness', 'unknown_collaborator'],
-  adjustments: ['window_completeness', 'unknown_collaborator'],
-  inconsistencies: ['window_completeness', 'unknown_collaborator'],
-  hour_bank: ['window_completeness', 'unknown_collaborator'],
-  absences: ['window_completeness'],
-  collaborators: ['history_overlap'],
-};
 
 /** A completed run, as far as the checks care. */
 export interface CompletedRun {
@@ -36,7 +24,7 @@ export interface CompletedRun {
 /** The runs of the checks that follow `run` (pure): empty when nothing it loaded can be checked. */
 export function checksAfter(run: CompletedRun): QualityScope[] {
   if (run.company === undefined) return [];
-  const checks = CHECKS_AFTER[run.resource] ?? [];
+  const checks = CATALOG[run.resource].checks ?? [];
   const scopes: QualityScope[] = [];
   if (run.window) {
     if (checks.length > 0) scopes.push({ company: run.company, ...run.window, resources: [run.resource], checks });

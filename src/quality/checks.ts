@@ -1,24 +1,13 @@
 /**
- * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): their names,
- * what one run of them is asked to cover, and what they write. Each check is one
- * set-based statement run inside Postgres (the builders next to this file); a check
- * never changes data, it only writes its outcome to `quality_checks`.
+ * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): what one run of
+ * them is asked to cover, and what they write; their names are in the declaration shape
+ * (src/resources/declaration.ts), where a resource names those that follow its windows.
+ * Each check is one set-based statement run inside Postgres (the builders next to this
+ * file); a check never changes data, it only writes its outcome to `quality_checks`.
  */
+import type { QualityCheck } from '../resources/declaration.js';
 
-/** Every check, in the order `punchline verify` runs and prints them. */
-export const QUALITY_CHECKS = [
-  'window_completeness',
-  'totals_vs_days',
-  'rule_vs_days',
-  'day_vs_punches',
-  'punch_without_day',
-  'unknown_collaborator',
-  'history_overlap',
-  'coverage',
-  'marts_vs_inputs',
-] as const;
-/** One check. */
-export type QualityCheck = (typeof QUALITY_CHECKS)[number];
+export { QUALITY_CHECKS, type QualityCheck } from '../resources/declaration.js';
 
 /** Outcomes of a check, from best to worst. */
 export const QUALITY_STATUSES = ['ok', 'warn', 'fail'] as const;

@@ -4,55 +4,45 @@
  * inside its day, a collaborator block with every record — so any finding is the
  * warehouse's: a row changed by hand, or a sync defect.
  *
- * - `unknown_collaborator`: a fact row whose company, CPF and record `collaborators` does
- *   not hold; parts are company months, one row per table.
+ * - `unknown_collaborator`: a fact row whose company, CPF and record the directory of
+ *   people does not hold; parts are company months, one row per table.
  * - `history_overlap`: collaborator_history versions of one collaborator record that overlap
  *   (a version, open or closed, that does not end before the next one begins); one part
  *   per company.
  */
-import { CATALOG, RESOURCES } from '../resources/index.js';
+import { CATALOG, DIRECTORY, RESOURCES, type Resource } from '../resources/index.js';
+import type { TableSpec } from '../warehouse/table-spec.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
-/** Fact tables about collaborators, with the date that places a row in a month. */
-const FACT_TABLES: readonly { readonly table: string; readonly date: string }[] = [
-  { table: 'punches', date: 'work_date' },
-  { table: 'work_days', date: 'work_date' },
-  { table: 'hour_totals', date: 'period_start' },
-  { table: 'hour_bank_balances', date: 'balance_date' },
-  { table: 'tardiness', date: 'work_date' },
-  { table: 'adjustment_requests', date: 'request_date' },
-  { table: 'inconsistencies', date: 'occurrence_date' },
-];
-
-/** The resource whose declaration writes `table`. */
-function resourceOf(table: string): string {
-  return RESOURCES.find((r) => table in CATALOG[r].tables) ?? table;
-}
-
-/** Whether `table` has soft-deleted rows, by its declaration. */
-function softDeleted(table: string): boolean {
-  return CATALOG[resourceOf(table) as keyof typeof CATALOG]?.tables[table]?.softDelete === true;
-}
+/** The declared tables of facts about collaborator records: those with a CPF, a record and a date column (the first places a row in a month), the directory aside. */
+const FACT_TABLES: readonly { resource: Resource; spec: TableSpec; date: string }[] = RESOURCES.flatMap((resource) =>
+  Object.values(CATALOG[resource].tables).flatMap((spec) => {
+    const date = Object.keys(spec.columns).find((c) => spec.columns[c] === 'date');
+    const about = 'cpf' in spec.columns && 'collaborator_record' in spec.columns && spec.table !== DIRECTORY.seen.table;
+    return about && date !== undefined ? [{ resource, spec, date }] : [];
+  }),
+);
 
 /** The `unknown_collaborator` findings of one table: its rows per company month, those without a collaborator counted. */
-function unknownIn(s: CheckStatement, table: string, date: string): string {
-  const live = softDeleted(table) ? 'f.deleted_at IS NULL AND ' : '';
+function unknownIn(s: CheckStatement, { spec, date }: (typeof FACT_TABLES)[number]): string {
+  const live = spec.softDelete === true ? 'f.deleted_at IS NULL AND ' : '';
   const unknown = 'count(*) FILTER (WHERE c.cpf IS NULL)';
+  const table = s.text(spec.table);
   return `
-  SELECT ${checkName('unknown_collaborator')}, f.company_cnpj, to_char(f.month, 'YYYY-MM'), ${s.text(table)}, NULL::text, 'findings', 0::bigint, ${unknown}, 0::bigint,
+  SELECT ${checkName('unknown_collaborator')}, f.company_cnpj, to_char(f.month, 'YYYY-MM'), ${table}, NULL::text, 'findings', 0::bigint, ${unknown}, 0::bigint,
          CASE WHEN ${unknown} > 0 THEN 'fail' ELSE 'ok' END,
-         CASE WHEN ${unknown} > 0 THEN ${unknown} || ' row(s) of ' || ${s.text(table)} || ' about a collaborator the collaborators table does not hold' END
-    FROM (SELECT f.company_cnpj, f.cpf, f.collaborator_record, ${s.month(`f.${date}`)} AS month FROM ${s.table(table)} f
+         CASE WHEN ${unknown} > 0 THEN ${unknown} || ' row(s) of ' || ${table} || ' about a collaborator the ' || ${s.text(DIRECTORY.seen.table)} || ' table does not hold' END
+    FROM (SELECT f.company_cnpj, f.cpf, f.collaborator_record, ${s.month(`f.${date}`)} AS month FROM ${s.table(spec.table)} f
            WHERE ${live}${s.company('f.company_cnpj')} AND ${s.inMonths(`f.${date}`)}) f
-    LEFT JOIN ${s.table('collaborators')} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf AND c.collaborator_record = f.collaborator_record
+    LEFT JOIN ${s.table(DIRECTORY.seen.table)} c ON c.company_cnpj = f.company_cnpj AND c.cpf = f.cpf AND c.collaborator_record = f.collaborator_record
    GROUP BY f.company_cnpj, f.month`;
 }
 
 /** The `unknown_collaborator` findings of the fact tables of the scope's resources. */
 export const unknownCollaborator: CheckBuilder = (s) =>
-  FACT_TABLES.filter((t) => s.includesResource(resourceOf(t.table)))
-    .map((t) => unknownIn(s, t.table, t.date))
+  FACT_TABLES.filter((t) => s.includesResource(t.resource))
+    .map((t) => unknownIn(s, t))
     .join('\n  UNION ALL');
 
 /** The `history_overlap` findings. */

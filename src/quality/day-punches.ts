@@ -14,6 +14,7 @@
  *
  * Parts are company months.
  */
+import { ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
 
@@ -34,6 +35,7 @@ const KEY = 'company_cnpj, cpf, collaborator_record, work_date';
  * are sorted, day by day.
  */
 function pairedDays(s: CheckStatement): string {
+  const punches = s.table(ROLE_TABLES.punch);
   const order = 'ORDER BY x.punched_at_local, x.point_id';
   return `
   paired AS (
@@ -42,12 +44,12 @@ function pairedDays(s: CheckStatement): string {
                 WHEN d.n = 4 THEN d.hi - d.lo - round(sqrt(2 * (d.squares - d.hi * d.hi - d.lo * d.lo) - (d.total - d.hi - d.lo) * (d.total - d.hi - d.lo)))::bigint
                 ELSE (SELECT coalesce(sum(o.span) FILTER (WHERE o.k % 2 = 1), 0)::bigint
                         FROM (SELECT row_number() OVER (${order}) AS k, date_part('epoch', lead(x.punched_at_local) OVER (${order}) - x.punched_at_local) AS span
-                                FROM ${s.table('punches')} x
+                                FROM ${punches} x
                                WHERE x.company_cnpj = d.company_cnpj AND x.work_date = d.work_date AND x.cpf = d.cpf
                                  AND x.collaborator_record = d.collaborator_record AND x.deleted_at IS NULL) o) END AS paired
       FROM (SELECT ${KEY}, count(*) AS n, min(t)::bigint AS lo, max(t)::bigint AS hi, sum(t) AS total, sum(t::float8 * t)::bigint AS squares,
                    min(point_id) AS first_point
-              FROM (SELECT p.*, date_part('epoch', p.punched_at_local - p.work_date)::int AS t FROM ${s.table('punches')} p
+              FROM (SELECT p.*, date_part('epoch', p.punched_at_local - p.work_date)::int AS t FROM ${punches} p
                      WHERE p.deleted_at IS NULL AND ${s.company('p.company_cnpj')} AND ${s.inMonths('p.work_date')}) p
              GROUP BY 1, 2, 3, 4) d
   )`;
@@ -65,7 +67,7 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   SELECT ${checkName('day_vs_punches')}, r.company_cnpj, to_char(r.month, 'YYYY-MM'),
          'day ' || r.work_date || ' record ' || coalesce(nullif(r.collaborator_record, ''), '(no admission date)'), r.cpf,
          'seconds', r.expected, r.worked, ${tolerance}, 'warn',
-         'the day''s worked_time is ' || ${hms('r.worked')} || '; its ' || r.punches || ' punch(es) pair up to ' || ${hms('r.expected')}
+         'the day''s worked_time is ' || ${hms('r.worked')} || '; its ' || r.punch_count || ' punch(es) pair up to ' || ${hms('r.expected')}
     FROM (SELECT j.*, row_number() OVER (PARTITION BY company_cnpj, month ORDER BY work_date, cpf, collaborator_record) AS k
             FROM joined j WHERE j.judged AND j.differs) r
    WHERE r.k <= ${s.detailLimit}
@@ -78,7 +80,7 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   }
   if (orphans) {
     selects.push(`
-  SELECT ${checkName('punch_without_day')}, m.company_cnpj, to_char(m.month, 'YYYY-MM'), 'punches', NULL, 'findings', 0::bigint, m.orphans, 0::bigint,
+  SELECT ${checkName('punch_without_day')}, m.company_cnpj, to_char(m.month, 'YYYY-MM'), ${s.text(ROLE_TABLES.punch)}, NULL, 'findings', 0::bigint, m.orphans, 0::bigint,
          CASE WHEN m.orphans > 0 THEN 'fail' ELSE 'ok' END,
          CASE WHEN m.orphans > 0 THEN m.orphans || ' live punch(es) without a live work day, e.g. point ' || m.orphan END
     FROM months m WHERE m.punch_days > 0`);
@@ -86,20 +88,20 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   return `
   WITH ${pairedDays(s)}, joined AS (
     SELECT company_cnpj, cpf, collaborator_record, work_date, ${s.month('work_date')} AS month, w.worked_seconds::bigint AS worked,
-           coalesce(p.paired, 0) AS expected, coalesce(p.n, 0) AS punches, p.first_point,
+           coalesce(p.paired, 0) AS expected, coalesce(p.n, 0) AS punch_count, p.first_point,
            w.worked_seconds IS NOT NULL AND work_date < coalesce(z.today, ${s.today('NULL::text')}) AS judged,
            abs(w.worked_seconds - coalesce(p.paired, 0)) > ${tolerance} AS differs
       FROM paired p
-      FULL JOIN (SELECT * FROM ${s.table('work_days')} w
+      FULL JOIN (SELECT * FROM ${s.table(ROLE_TABLES.day)} w
                   WHERE w.deleted_at IS NULL AND ${s.company('w.company_cnpj')} AND ${s.inMonths('w.work_date')}) w
      USING (${KEY})
-      LEFT JOIN (SELECT cnpj, ${s.today('cnpj')} AS today FROM ${s.table('companies')}) z ON z.cnpj = company_cnpj
+      LEFT JOIN (SELECT cnpj, ${s.today('cnpj')} AS today FROM ${s.table(ROLE_TABLES.company)}) z ON z.cnpj = company_cnpj
   ), months AS (
     SELECT company_cnpj, month,
            count(*) FILTER (WHERE judged) AS days, count(*) FILTER (WHERE judged AND differs) AS differing,
            coalesce(sum(expected) FILTER (WHERE judged), 0)::bigint AS expected, coalesce(sum(worked) FILTER (WHERE judged), 0)::bigint AS worked,
-           count(*) FILTER (WHERE punches > 0) AS punch_days,
-           coalesce(sum(punches) FILTER (WHERE worked IS NULL), 0)::bigint AS orphans, min(first_point) FILTER (WHERE worked IS NULL) AS orphan
+           count(*) FILTER (WHERE punch_count > 0) AS punch_days,
+           coalesce(sum(punch_count) FILTER (WHERE worked IS NULL), 0)::bigint AS orphans, min(first_point) FILTER (WHERE worked IS NULL) AS orphan
       FROM joined GROUP BY company_cnpj, month
   )${selects.join('\n  UNION ALL')}`;
 };

@@ -15,12 +15,13 @@
  * when every day of the period lies in a completed punches window (otherwise the days
  * are not all there; the coverage check says which are missing).
  */
+import { CATALOG, RESOURCES, ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** One comparison of the totals with the days. */
 interface Agreement {
-  /** Column of hour_totals compared. */
+  /** Column of the totals compared. */
   readonly column: string;
   /** Allowed difference per day with worked time, in seconds. */
   readonly perDay: number;
@@ -34,13 +35,14 @@ const AGREEMENTS: Readonly<Record<'totals_vs_days' | 'rule_vs_days', Agreement>>
   rule_vs_days: { column: 'worked_time_seconds', perDay: 600, figure: 'worked_time' },
 };
 
-/** The days of the company's period that no completed punches window covers (none for a checkable period). */
+/** The days of the company's period that no completed window of the days' resource covers (none for a checkable period). */
 function uncoveredDays(s: CheckStatement, p: string): string {
+  const resource = s.text(RESOURCES.find((r) => CATALOG[r].roles?.day !== undefined)!);
   const covered = (table: string, extra: string) =>
-    `EXISTS (SELECT 1 FROM ${s.table(table)} w WHERE w.company_cnpj = ${p}.company_cnpj AND w.resource = 'punches'${extra} AND g.day::date BETWEEN w.window_start AND w.window_end)`;
+    `EXISTS (SELECT 1 FROM ${s.table(table)} w WHERE w.company_cnpj = ${p}.company_cnpj AND w.resource = ${resource}${extra} AND g.day::date BETWEEN w.window_start AND w.window_end)`;
   return (
     `SELECT 1 FROM generate_series(${p}.period_start::timestamp, ${p}.period_end::timestamp, interval '1 day') AS g(day) ` +
-    `WHERE NOT ${covered('window_loads', ` AND w.table_name = 'work_days'`)} AND NOT ${covered('sync_windows', '')}`
+    `WHERE NOT ${covered('window_loads', ` AND w.table_name = ${s.text(ROLE_TABLES.day)}`)} AND NOT ${covered('sync_windows', '')}`
   );
 }
 
@@ -48,8 +50,8 @@ function uncoveredDays(s: CheckStatement, p: string): string {
 export const hoursAgreement: CheckBuilder = (s, checks) => {
   const wanted = (Object.keys(AGREEMENTS) as (keyof typeof AGREEMENTS)[]).filter((c) => checks.includes(c));
   if (wanted.length === 0) return '';
-  const totals = s.table('hour_totals');
-  const days = s.table('work_days');
+  const totals = s.table(ROLE_TABLES.totals);
+  const days = s.table(ROLE_TABLES.day);
   const part = `c.period_start || '..' || c.period_end`;
   const kinds = wanted.map((c) => `(${checkName(c)}, '${AGREEMENTS[c].figure}', ${AGREEMENTS[c].perDay}::bigint)`).join(', ');
   const stated = wanted.map((c) => `WHEN ${checkName(c)} THEN t.${AGREEMENTS[c].column}::bigint`).join(' ');

@@ -11,6 +11,7 @@
  * - `absence_days`: the days the live absences and members cover in the month
  *   against the expanded rows.
  */
+import { ROLE_TABLES } from '../resources/index.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** One scope: expected and actual per company month, from two SELECTs of (company_cnpj, month, n). */
@@ -37,7 +38,7 @@ export const martsVsInputs: CheckBuilder = (s) => {
       s,
       'employee_daily worked',
       'seconds',
-      `SELECT w.company_cnpj, ${s.month('w.work_date')} AS month, sum(w.worked_seconds) AS n FROM ${s.table('work_days')} w ${employed('w', 'work_date')}
+      `SELECT w.company_cnpj, ${s.month('w.work_date')} AS month, sum(w.worked_seconds) AS n FROM ${s.table(ROLE_TABLES.day)} w ${employed('w', 'work_date')}
         WHERE w.deleted_at IS NULL AND ${within('w', 'work_date')} AND w.work_date <= ${s.today('w.company_cnpj')} GROUP BY 1, 2`,
       daily('sum(d.worked_seconds)'),
     ),
@@ -45,7 +46,7 @@ export const martsVsInputs: CheckBuilder = (s) => {
       s,
       'employee_daily punches',
       'rows',
-      `SELECT p.company_cnpj, ${s.month('p.work_date')} AS month, count(*) AS n FROM ${s.table('punches')} p ${employed('p', 'work_date')}
+      `SELECT p.company_cnpj, ${s.month('p.work_date')} AS month, count(*) AS n FROM ${s.table(ROLE_TABLES.punch)} p ${employed('p', 'work_date')}
         WHERE p.deleted_at IS NULL AND ${within('p', 'work_date')} AND p.work_date <= ${s.today('p.company_cnpj')}
           AND EXISTS (SELECT 1 FROM ${s.table('employee_daily')} x WHERE x.company_cnpj = p.company_cnpj AND x.work_date = p.work_date)
         GROUP BY 1, 2`,
@@ -64,8 +65,8 @@ export const martsVsInputs: CheckBuilder = (s) => {
       'absence_days',
       'days',
       `SELECT a.company_cnpj, ${s.month('g.day')} AS month, count(*) AS n
-         FROM ${s.table('absences')} a
-         JOIN ${s.table('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+         FROM ${s.table(ROLE_TABLES.absence)} a
+         JOIN ${s.table(ROLE_TABLES.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
         CROSS JOIN LATERAL generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') g0
         CROSS JOIN LATERAL (SELECT g0::date AS day) g
         WHERE a.deleted_at IS NULL AND ${s.company('a.company_cnpj')} AND ${s.inMonths('g.day')} GROUP BY 1, 2`,

@@ -9,6 +9,7 @@
 import { companyTimezone, type Config } from '../config.js';
 import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
 import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { ROLE_TABLES } from '../resources/index.js';
 import { quoteIdent } from '../warehouse/db.js';
 
 /** A zone the sync uses for a company, and through which connection. */
@@ -89,7 +90,7 @@ export async function readCompanyAddresses(pool: QueryablePool, schema: string):
     const { rows } = await pool.query(
       `select c.cnpj, c.zip_code,
               coalesce((select array_agg(distinct r.connection) from ${s}.sync_runs r where r.company_cnpj = c.cnpj and r.status = 'succeeded'), '{}') as synced_by
-         from ${s}.companies c order by c.cnpj`,
+         from ${s}.${quoteIdent(ROLE_TABLES.company)} c order by c.cnpj`,
     );
     return (rows as { cnpj: string; zip_code: string | null; synced_by: string[] }[]).map((r) => ({
       cnpj: r.cnpj,

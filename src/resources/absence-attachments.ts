@@ -6,6 +6,7 @@
  */
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
+import { file } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
 
@@ -23,6 +24,15 @@ const tables = {
 export const absenceAttachments = defineResource({
   read: 'items',
   tables,
+  recordId: 'absence_id',
+  privacy: {
+    absence_attachments: {
+      excludedFromAnalysts: 'medical certificates and other attached documents (health data)',
+      person: { table: 'absence_collaborators', column: 'absence_id' },
+      erase: 'delete',
+      columns: file('health', 'the attached document, often a medical certificate'),
+    },
+  },
   items: {
     parent: 'absences',
     list: async (db, table, company, w, force) => {

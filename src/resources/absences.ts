@@ -8,6 +8,7 @@
 import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
 import { collaboratorRecord } from './collaborators.js';
+import { notPersonal, omitted, person } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
@@ -67,6 +68,27 @@ const tables = {
 export const absences = defineResource({
   read: 'month',
   tables,
+  // Absences are entered ahead: from the horizon to 120 days after today.
+  schedule: { nightly: { days: ['lookback', 120] } },
+  checks: ['window_completeness'],
+  recordId: 'absence_id',
+  roles: { absence: 'absences', absenceMember: 'absence_collaborators' },
+  privacy: {
+    absences: {
+      person: { table: 'absence_collaborators', column: 'absence_id' },
+      columns: {
+        description: omitted('free_text', 'typed by a person; may name an illness'),
+        details: omitted('free_text', 'typed by a person; may name an illness'),
+        cr_register: omitted('health', "the health professional's council registration"),
+        professional_name: omitted('health', "the health professional's name"),
+        health_unit: omitted('health', 'where the person was treated'),
+        cid_description: omitted('health', 'the diagnosis'),
+        cid: omitted('health', 'diagnosis codes (CID/ICD)'),
+        has_attachment: notPersonal('whether the absence has attachments, not the files'),
+      },
+    },
+    absence_collaborators: { columns: { ...person() } },
+  },
   marts: { absences: true },
   reads: [
     readOf(tables, {

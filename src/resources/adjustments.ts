@@ -5,7 +5,8 @@
  */
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { omitted, person } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -37,6 +38,17 @@ const tables = {
 export const adjustments = defineResource({
   read: 'month',
   tables,
+  ...HORIZON_FACTS,
+  privacy: {
+    adjustment_requests: {
+      columns: {
+        ...person(),
+        collaborator_reason: omitted('free_text', "the collaborator's justification"),
+        manager_observation: omitted('free_text', "the manager's observation"),
+        approved_by: { ...omitted('name', 'name of the manager who decided'), someoneElse: true },
+      },
+    },
+  },
   reads: [
     readOf(tables, {
       endpoint: 'adjustment',

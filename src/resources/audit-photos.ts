@@ -5,6 +5,7 @@
  */
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
+import { file } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 import { storedFile } from './files.js';
 
@@ -20,6 +21,16 @@ const tables = {
 export const auditPhotos = defineResource({
   read: 'items',
   tables,
+  optIn: 'syncAuditPhotos',
+  recordId: 'point_id',
+  privacy: {
+    audit_photos: {
+      excludedFromAnalysts: 'photos of faces (biometric data)',
+      person: { table: 'punches', column: 'point_id' },
+      erase: 'delete',
+      columns: file('biometric', 'the photo of the face taken at the punch'),
+    },
+  },
   items: {
     parent: 'punches',
     list: async (db, table, company, w, force) => {

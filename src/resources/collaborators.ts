@@ -11,7 +11,8 @@ import type { CollaboratorBlock } from '../api/schemas.js';
 import { recordHistory } from '../warehouse/collaborator-history.js';
 import { stageName } from '../warehouse/staging.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
-import { defineResource, readOf, type RowOf } from './declaration.js';
+import { employmentAttributes, omitted, person, shown } from './column-classes.js';
+import { defineResource, HOUR, readOf, type RowOf } from './declaration.js';
 
 const COLUMNS = {
   company_cnpj: 'text',
@@ -36,7 +37,7 @@ const COLUMNS = {
  * holds (`attributes_as_of`: a later read of the same days is newer news), a listed one
  * is never overwritten.
  */
-export const SEEN_COLLABORATORS = {
+const SEEN_COLLABORATORS = {
   table: 'collaborators',
   key: ['company_cnpj', 'cpf', 'collaborator_record'],
   columns: COLUMNS,
@@ -48,7 +49,7 @@ export const SEEN_COLLABORATORS = {
  * The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that
  * differed; `asOf`: the day period data says the attributes held, null for the list).
  */
-export function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
+function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
     cpf: b.national_registry,
@@ -76,6 +77,13 @@ export function collaboratorRecord(b: Pick<CollaboratorBlock, 'admission_date'>)
   return b.admission_date ?? '';
 }
 
+const collaboratorAttributes = {
+  registration_number: omitted('identifier', 'registration (matrícula) number'),
+  email: omitted('contact'),
+  name: omitted('name'),
+  ...employmentAttributes,
+} as const;
+
 const tables = {
   collaborators: {
     table: 'collaborators',
@@ -91,6 +99,26 @@ export const collaborators = defineResource({
   read: 'list',
   tables,
   marts: { directory: true },
+  schedule: { directory: 'current' },
+  staleAfter: 3 * HOUR,
+  checks: ['history_overlap'],
+  directory: { seen: SEEN_COLLABORATORS, seenRow: collaboratorRow },
+  privacy: {
+    collaborators: {
+      preserve: ['first_seen_at'],
+      columns: {
+        ...person(),
+        ...collaboratorAttributes,
+        admission_date: shown('employment'),
+        pis: omitted('identifier', 'PIS social-security number'),
+        cpf_as_sent: omitted('identifier', 'the CPF as the API sent it, when it differed from its 11 digits'),
+      },
+    },
+    collaborator_history: {
+      onReturn: 'keep',
+      columns: { ...person(), ...collaboratorAttributes },
+    },
+  },
   reads: [
     readOf(tables, {
       endpoint: 'collaborator',

@@ -9,7 +9,8 @@
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
 import type { StagedRow } from '../warehouse/staging.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
-import type { ResourceDeclaration } from './declaration.js';
+import { notPersonal, omitted } from './column-classes.js';
+import { HOUR, type ResourceDeclaration } from './declaration.js';
 
 const DETAILS = {
   cnpj: 'text',
@@ -80,4 +81,23 @@ export const companies: ResourceDeclaration = {
   read: 'group',
   tables: { companies: spec({ ...DETAILS, is_headquarter: 'bool', headquarter_cnpj: 'text' }) },
   reads: [],
+  schedule: { directory: 'current' },
+  staleAfter: 3 * HOUR,
+  roles: { company: 'companies' },
+  privacy: {
+    companies: {
+      columns: {
+        name: notPersonal('legal name of the company'),
+        trading_name: notPersonal('trading name of the company'),
+        caepf: omitted('identifier', "tax number of an employer who is a natural person (CAEPF)"),
+        address: omitted('location', "the company's address (a person's when the employer is one)"),
+        address_number: omitted('location', "the company's address"),
+        complement: omitted('location', "the company's address"),
+        neighborhood: omitted('location', "the company's address"),
+        zip_code: omitted('location', "the company's address"),
+        phone: omitted('contact', "the company's phone"),
+        email: omitted('contact', "the company's e-mail (often a person's)"),
+      },
+    },
+  },
 };

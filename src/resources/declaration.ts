@@ -10,10 +10,12 @@
 import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';
 import type { Params } from '../api/query.js';
 import type { CollaboratorBlock } from '../api/schemas.js';
+import type { Config } from '../config.js';
 import type { MartUpkeep } from '../marts/upkeep.js';
 import type { CellValue } from '../warehouse/copy-text.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
+import type { TableClass } from './column-classes.js';
 
 /** A calendar window, both ends inclusive (`YYYY-MM-DD`). */
 export interface Window {
@@ -109,6 +111,54 @@ export type ItemsQuery = (
   force: boolean,
 ) => Promise<number[]>;
 
+/** The incremental schedules (docs/operations.md "Schedules"): the frequent punches, the hourly directory, the nightly rest. */
+export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
+/** One incremental schedule. */
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+
+/**
+ * The days one tick of a schedule reads, relative to the tick's today: `days` from and to
+ * (negative: before today; `lookback`: the first day the source may still change,
+ * SYNC_LOOKBACK_DAYS), or whole calendar `months` (0: the current one); `current` for a
+ * resource read without a window. Ranges are cut at month ends; an empty one reads nothing.
+ */
+export type Horizon = { readonly days: readonly [number | 'lookback', number] } | { readonly months: readonly [number, number] } | 'current';
+
+/** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in the order `punchline verify` runs and prints them. */
+export const QUALITY_CHECKS = [
+  'window_completeness',
+  'totals_vs_days',
+  'rule_vs_days',
+  'day_vs_punches',
+  'punch_without_day',
+  'unknown_collaborator',
+  'history_overlap',
+  'coverage',
+  'marts_vs_inputs',
+] as const;
+/** One check. */
+export type QualityCheck = (typeof QUALITY_CHECKS)[number];
+
+/**
+ * Tables that checks and reports single out, each declared by the resource writing it: the
+ * companies, the work days, their punches, the period totals, the absences and their members.
+ */
+export type TableRole = 'company' | 'day' | 'punch' | 'totals' | 'absence' | 'absenceMember';
+
+/** A boolean setting (src/config.ts) that a resource needs on to sync when no resources are named. */
+export type OptIn = { readonly [K in keyof Config]-?: Config[K] extends boolean ? K : never }[keyof Config];
+
+/** An hour, in seconds (stale-after thresholds). */
+export const HOUR = 3600;
+
+/** The directory of people: how a collaborator block that other resources' period data carry is added to it. */
+export interface Directory {
+  /** The spec of records only seen in period data (its `table` is the directory's). */
+  readonly seen: TableSpec;
+  /** The row of block `b` of `company` (`asSent`: its CPF as sent, when that differed; `asOf`: the day the data speaks of). */
+  seenRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): Readonly<Record<string, CellValue>>;
+}
+
 /** Everything the engine needs to sync one resource. */
 export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
   /** How its answers are asked for. */
@@ -123,7 +173,33 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   readonly afterMerge?: AfterMerge;
   /** What its loads feed into the analyst marts (src/marts/upkeep.ts), kept in the same transaction. */
   readonly marts?: MartUpkeep;
+  /** The schedules that read it and the days each tick reads (none for a follow-up: its parent's windows queue it). */
+  readonly schedule?: { readonly [K in ScheduleKind]?: Horizon };
+  /** Age in seconds after which `punchline status` calls a company's last success stale, a few runs of its schedule missed; default a missed night (30 h). */
+  readonly staleAfter?: number;
+  /** Synced when no resources are named only with this setting on (audit photos are faces). */
+  readonly optIn?: OptIn;
+  /** The checks its windows' data can change, run after each (coverage follows every window besides). */
+  readonly checks?: readonly QualityCheck[];
+  /** The field of its records, a key column of its rows, that ties a rejected record without a CPF to its rows. */
+  readonly recordId?: string;
+  /** Its tables that checks and reports single out, by role. */
+  readonly roles?: { readonly [R in TableRole]?: keyof Ts & string };
+  /** Set on the one resource that loads the directory of people, which every collaborator block lands in. */
+  readonly directory?: Directory;
+  /** The personal data of its tables' columns (docs/privacy.md), by table: those it declares and those its `afterMerge` writes. */
+  readonly privacy?: Readonly<Record<string, TableClass>>;
 }
+
+/**
+ * What resources of facts the source changes for weeks share: re-read nightly over the
+ * whole lookback horizon, checked for completeness and for rows about collaborators the
+ * directory lacks.
+ */
+export const HORIZON_FACTS = {
+  schedule: { nightly: { days: ['lookback', 0] } },
+  checks: ['window_completeness', 'unknown_collaborator'],
+} as const satisfies Partial<ResourceDeclaration>;
 
 /** Declares a read with its element type checked against the endpoint. */
 export function readOf<E extends ReadEndpoint, Ts extends Record<string, TableSpec>>(

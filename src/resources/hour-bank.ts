@@ -7,7 +7,8 @@
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { person } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 const tables = {
   hour_bank_balances: {
@@ -37,6 +38,8 @@ const tables = {
 export const hourBank = defineResource({
   read: 'day',
   tables,
+  ...HORIZON_FACTS,
+  privacy: { hour_bank_balances: { columns: person() } },
   marts: { measure: 'overtime' },
   reads: [
     readOf(tables, {

@@ -9,6 +9,7 @@ import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
+import { person, shown } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
@@ -28,6 +29,13 @@ const tables = {
 export const hourTotals = defineResource({
   read: 'month',
   tables,
+  // The totals of the previous and the current month.
+  schedule: { nightly: { months: [-1, 0] } },
+  checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
+  roles: { totals: 'hour_totals' },
+  privacy: {
+    hour_totals: { columns: { ...person(), medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis') } },
+  },
   reads: [
     readOf(tables, {
       endpoint: 'collaborator/totalHours',

@@ -6,7 +6,8 @@
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { omitted, person } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -32,6 +33,8 @@ const tables = {
 export const inconsistencies = defineResource({
   read: 'month',
   tables,
+  ...HORIZON_FACTS,
+  privacy: { inconsistencies: { columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") } } },
   reads: [
     readOf(tables, {
       endpoint: 'inconsistency',

@@ -12,7 +12,7 @@ import { adjustments } from './adjustments.js';
 import { auditPhotos } from './audit-photos.js';
 import { collaborators } from './collaborators.js';
 import { companies } from './companies.js';
-import type { ResourceDeclaration } from './declaration.js';
+import type { Directory, ResourceDeclaration, TableRole } from './declaration.js';
 import { hourBank } from './hour-bank.js';
 import { hourTotals } from './hour-totals.js';
 import { inconsistencies } from './inconsistencies.js';
@@ -55,6 +55,12 @@ export const CATALOG: Readonly<Record<Resource, ResourceDeclaration>> = Object.f
   absence_attachments: absenceAttachments,
 });
 
+/** The directory of people: declared by one resource. */
+export const DIRECTORY: Directory = RESOURCES.map((r) => CATALOG[r].directory).find((d) => d !== undefined)!;
+
+/** The table of each role (see {@link TableRole}), from the declarations. */
+export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].roles)));
+
 export type { ReadKind, ResourceDeclaration, Window } from './declaration.js';
-export { SEEN_COLLABORATORS, collaboratorRecord, collaboratorRow } from './collaborators.js';
+export { collaboratorRecord } from './collaborators.js';
 export { companyRows } from './companies.js';

@@ -5,7 +5,8 @@
  */
 import type { ReadEndpointName } from '../api/endpoints.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
-import { defineResource, readOf, type ReadDeclaration, type ReadEndpoint } from './declaration.js';
+import { notPersonal } from './column-classes.js';
+import { defineResource, HOUR, readOf, type ReadDeclaration, type ReadEndpoint } from './declaration.js';
 
 /** A lookup list with `description` or `name` (spec 2.4). */
 function lookup<T extends string, L extends 'description' | 'name'>(table: T, label: L) {
@@ -56,6 +57,12 @@ function listRead(endpoint: ReadEndpointName, table: Exclude<keyof Tables, 'abse
 export const lookups = defineResource({
   read: 'list',
   tables,
+  schedule: { directory: 'current' },
+  staleAfter: 3 * HOUR,
+  recordId: 'id',
+  privacy: Object.fromEntries(
+    Object.values(tables).map((t) => [t.table, { columns: { ['name' in t.columns ? 'name' : 'description']: notPersonal('label of a lookup record') } }]),
+  ),
   reads: [
     listRead('department', 'departments'),
     listRead('occupation', 'occupations'),

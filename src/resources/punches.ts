@@ -7,7 +7,8 @@
 import { durationValueToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { notPersonal, omitted, person } from './column-classes.js';
+import { defineResource, HOUR, readOf } from './declaration.js';
 
 const tables = {
   work_days: {
@@ -51,6 +52,26 @@ export const punches = defineResource({
   tables,
   // work_days are the day grain of the marts: the days the warehouse covers, and each record's first and last day.
   marts: { coverage: true },
+  // Every 15 minutes the last 7 days (today included); nightly the rest of the horizon, so the two never read one day at once.
+  schedule: { punches: { days: [-6, 0] }, nightly: { days: ['lookback', -7] } },
+  staleAfter: HOUR,
+  checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'day_vs_punches', 'punch_without_day', 'unknown_collaborator'],
+  recordId: 'point_id',
+  roles: { day: 'work_days', punch: 'punches' },
+  privacy: {
+    punches: {
+      columns: {
+        ...person('admission date of the record the punch was listed under'),
+        adjustment_reason: omitted('free_text', 'why the punch was adjusted'),
+        adjusted_by: { ...omitted('name', 'name of the manager who adjusted the punch'), someoneElse: true },
+        has_audit_photo: notPersonal('whether the punch has a photo, not the photo'),
+        latitude: omitted('location', 'where the punch was made'),
+        longitude: omitted('location', 'where the punch was made'),
+        address: omitted('location', 'where the punch was made'),
+      },
+    },
+    work_days: { columns: person() },
+  },
   reads: [
     readOf(tables, {
       endpoint: 'point/getFromPeriod',

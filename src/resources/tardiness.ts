@@ -5,7 +5,8 @@
 import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { defineResource, readOf } from './declaration.js';
+import { person } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
 function clockTime(field: string, value: string): string {
@@ -26,6 +27,8 @@ const tables = {
 export const tardiness = defineResource({
   read: 'month',
   tables,
+  ...HORIZON_FACTS,
+  privacy: { tardiness: { columns: person() } },
   marts: { measure: 'lateness' },
   reads: [
     readOf(tables, {

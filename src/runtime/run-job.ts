@@ -25,7 +25,7 @@ import { syncJobData, type SyncJobData, type SyncJobResult } from '../plan/job-d
 import { jobIdFor } from '../plan/job-ids.js';
 import { jobLogger } from './job-log.js';
 import { planJobs } from '../plan/planner.js';
-import { isWindowed, type Resource } from '../plan/resources.js';
+import { GROUP_WALK, isWindowed, type Resource } from '../plan/resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
 import { isSettled, windowDays, type DateWindow } from '../plan/windows.js';
@@ -213,7 +213,7 @@ async function classify(rt: SyncRuntime, data: SyncJobData, err: unknown): Promi
       connection: data.connection,
       companies: [],
       scoped: false,
-      items: [{ resource: 'companies' }],
+      items: [{ resource: GROUP_WALK }],
       followUps: [],
       force: false,
       origin: 'walk',

@@ -8,7 +8,7 @@
  */
 import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
-import { SCHEDULE_KINDS, type ScheduleKind } from '../plan/planner.js';
+import { SCHEDULE_KINDS, type ScheduleKind } from '../resources/declaration.js';
 
 /** Data of a planning job (no secrets: the connection name only). */
 export interface ScheduleJobData {
@@ -33,15 +33,10 @@ export interface SchedulerSpec {
 /** The schedulers the configuration asks for (pure); none when schedules are disabled. */
 export function buildSchedulers(config: Pick<Config, 'connections' | 'schedules'>): SchedulerSpec[] {
   if (!config.schedules.enabled) return [];
-  const patterns: Record<ScheduleKind, string> = {
-    punches: config.schedules.punches,
-    directory: config.schedules.directory,
-    nightly: config.schedules.nightly,
-  };
   return config.connections.flatMap((c) =>
     SCHEDULE_KINDS.map((kind) => ({
       id: `${kind}.${c.name}`,
-      pattern: patterns[kind],
+      pattern: config.schedules[kind],
       tz: c.timezone,
       data: { connection: c.name, kind },
     })),

@@ -42,8 +42,8 @@ export interface LoadScope {
 
 /**
  * What records a load rejected stand for, so that their rows are never taken for
- * deleted: the CPFs they belong to, key values they carried (`point_id`, `absence_id`,
- * `id`), or everything when a rejected record told neither.
+ * deleted: the CPFs they belong to, key values they carried (their declaration's
+ * `recordId`, e.g. `point_id`), or everything when a rejected record told neither.
  */
 export interface Protection {
   /** Skip reconciliation altogether. */
