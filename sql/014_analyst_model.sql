@@ -50,37 +50,30 @@ COMMENT ON COLUMN collaborator_history.cpf IS 'CPF of the collaborator, 11 digit
 COMMENT ON COLUMN collaborator_history.collaborator_record IS 'Which record of the CPF the version belongs to (collaborators.collaborator_record). Natural key with company_cnpj, cpf and valid_from.';
 
 -- The day tables without a record key: two records' rows of one day no longer collapse.
-ALTER TABLE tardiness ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE tardiness t SET collaborator_record = c.collaborator_record
-  FROM collaborators c WHERE c.company_cnpj = t.company_cnpj AND c.cpf = t.cpf;
-ALTER TABLE tardiness ALTER COLUMN collaborator_record DROP DEFAULT,
-  DROP CONSTRAINT tardiness_pkey,
-  ADD PRIMARY KEY (company_cnpj, work_date, cpf, collaborator_record);
+-- Each takes the record of its (until now single) collaborators row, then the new key.
+DO $$
+DECLARE
+  t record;
+BEGIN
+  FOR t IN SELECT * FROM (VALUES
+    ('tardiness', 'tardiness_pkey', 'PRIMARY KEY (company_cnpj, work_date, cpf, collaborator_record)'),
+    ('adjustment_requests', 'adjustment_requests_company_cnpj_request_date_cpf_seq_key',
+     'CONSTRAINT adjustment_requests_key UNIQUE (company_cnpj, request_date, cpf, collaborator_record, seq)'),
+    ('inconsistencies', 'inconsistencies_company_cnpj_occurrence_date_cpf_seq_key',
+     'CONSTRAINT inconsistencies_key UNIQUE (company_cnpj, occurrence_date, cpf, collaborator_record, seq)'),
+    ('absence_collaborators', 'absence_collaborators_pkey', 'PRIMARY KEY (absence_id, company_cnpj, cpf, collaborator_record)')
+  ) AS v (name, old_key, new_key) LOOP
+    EXECUTE format('ALTER TABLE %I ADD COLUMN collaborator_record text NOT NULL DEFAULT %L', t.name, '');
+    EXECUTE format('UPDATE %I x SET collaborator_record = c.collaborator_record FROM collaborators c
+                     WHERE c.company_cnpj = x.company_cnpj AND c.cpf = x.cpf', t.name);
+    EXECUTE format('ALTER TABLE %I ALTER COLUMN collaborator_record DROP DEFAULT, DROP CONSTRAINT %I, ADD %s', t.name, t.old_key, t.new_key);
+  END LOOP;
+END
+$$;
 COMMENT ON COLUMN tardiness.collaborator_record IS 'Which record of the CPF the late arrival belongs to: the admission date of that record as sent (empty when none). Natural key with company_cnpj, cpf and work_date.';
 COMMENT ON TABLE tardiness IS 'Late arrivals, one row per collaborator record and day. Source: GET /customer/v2/tardiness (spec 2.8). A window''s rows are replaced on each sync: a late arrival the API no longer lists is removed.';
-
-ALTER TABLE adjustment_requests ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE adjustment_requests t SET collaborator_record = c.collaborator_record
-  FROM collaborators c WHERE c.company_cnpj = t.company_cnpj AND c.cpf = t.cpf;
-ALTER TABLE adjustment_requests ALTER COLUMN collaborator_record DROP DEFAULT,
-  DROP CONSTRAINT adjustment_requests_company_cnpj_request_date_cpf_seq_key,
-  ADD CONSTRAINT adjustment_requests_key UNIQUE (company_cnpj, request_date, cpf, collaborator_record, seq);
 COMMENT ON COLUMN adjustment_requests.collaborator_record IS 'Which record of the CPF the request belongs to: the admission date of that record as sent (empty when none). Natural key with company_cnpj, cpf, request_date and seq.';
-
-ALTER TABLE inconsistencies ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE inconsistencies t SET collaborator_record = c.collaborator_record
-  FROM collaborators c WHERE c.company_cnpj = t.company_cnpj AND c.cpf = t.cpf;
-ALTER TABLE inconsistencies ALTER COLUMN collaborator_record DROP DEFAULT,
-  DROP CONSTRAINT inconsistencies_company_cnpj_occurrence_date_cpf_seq_key,
-  ADD CONSTRAINT inconsistencies_key UNIQUE (company_cnpj, occurrence_date, cpf, collaborator_record, seq);
 COMMENT ON COLUMN inconsistencies.collaborator_record IS 'Which record of the CPF the occurrence belongs to: the admission date of that record as sent (empty when none). Natural key with company_cnpj, cpf, occurrence_date and seq.';
-
-ALTER TABLE absence_collaborators ADD COLUMN collaborator_record text NOT NULL DEFAULT '';
-UPDATE absence_collaborators t SET collaborator_record = c.collaborator_record
-  FROM collaborators c WHERE c.company_cnpj = t.company_cnpj AND c.cpf = t.cpf;
-ALTER TABLE absence_collaborators ALTER COLUMN collaborator_record DROP DEFAULT,
-  DROP CONSTRAINT absence_collaborators_pkey,
-  ADD PRIMARY KEY (absence_id, company_cnpj, cpf, collaborator_record);
 COMMENT ON COLUMN absence_collaborators.collaborator_record IS 'Which record of the CPF the absence concerns: the admission date of the collaborator block as sent (empty when none). Natural key with absence_id, company_cnpj and cpf.';
 
 CREATE TABLE pushed_dismissals (
