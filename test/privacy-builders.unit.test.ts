@@ -14,7 +14,7 @@ function relation(name: string, columns: [string, string, boolean?][], keys: Omi
     name,
     kind: 'table',
     comment: `The ${name} table.`,
-    columns: columns.map(([n, udt, notNull]) => ({ name: n, type: udt, udt, nullable: !(notNull ?? false), comment: `${n} column` })),
+    columns: columns.map(([n, udt, notNull]) => ({ name: n, type: udt, udt, nullable: !(notNull ?? false), filled: null, comment: `${n} column` })),
     keys: keys.map((k) => ({ ...k, kind: 'unique' as const })),
     foreignKeys: [],
   };

@@ -1,18 +1,20 @@
 /**
- * docs/warehouse.md cannot drift from the migrations: its dictionary is what the current
- * sql/ produces, rendered from the catalog of a freshly migrated schema.
+ * docs/warehouse.md and src/warehouse/database.ts cannot drift from the migrations: the
+ * dictionary and the kysely types are what the current sql/ produces, rendered from the
+ * catalog of a freshly migrated schema.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectSchema, type RelationInfo } from '../src/warehouse/introspection.js';
-import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDictionary } from '../src/warehouse/dictionary.js';
+import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDatabaseTypes, renderDictionary } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { warehouseDocQuestions } from '../bench/example-questions.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 
 const DOC = join(import.meta.dirname, '..', 'docs', 'warehouse.md');
+const TYPES = join(import.meta.dirname, '..', 'src', 'warehouse', 'database.ts');
 const schema = uniqueName('wh_docs');
 let pool: pg.Pool;
 let relations: RelationInfo[];
@@ -49,6 +51,35 @@ describe('docs/warehouse.md', () => {
         expect(rows[i]!.endsWith(` | ${asCell(c.comment)} |`), `${r.name}.${c.name}`).toBe(true);
       });
     }
+  });
+});
+
+describe('src/warehouse/database.ts', () => {
+  it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
+    expect(readFileSync(TYPES, 'utf8'), 'src/warehouse/database.ts is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(
+      renderDatabaseTypes(relations),
+    );
+  });
+
+  it('types each column as the warehouse pool reads it: null where allowed, defaults and computed columns apart', () => {
+    const types = renderDatabaseTypes(relations);
+    const block = (name: string) => types.slice(types.indexOf(`export interface ${name} {`), types.indexOf('\n}\n', types.indexOf(`export interface ${name} {`)));
+    expect(block('SyncRuns')).toContain('  id: Generated<Int8>;');
+    expect(block('SyncRuns')).toContain('  company_cnpj: string | null;');
+    expect(block('SyncRuns')).toContain('  window_start: string | null;');
+    expect(block('SyncRuns')).toContain('  started_at: Generated<Timestamptz>;');
+    expect(block('SyncRuns')).toContain('  finished_at: Timestamptz | null;');
+    expect(block('Erasures')).toContain('  tombstone: GeneratedAlways<string>;');
+    expect(block('Erasures')).toContain('  names: string[] | null;');
+    expect(block('RejectedRecords')).toContain('  record: Json;');
+    expect(block('SyncFreshness')).toContain('  last_success_at: Timestamptz | null;');
+    expect(types).toMatch(/export interface Database \{\n(  [a-z_]+: [A-Za-z]+;\n)+\}/);
+    expect(types.match(/^  [a-z_]+: [A-Za-z]+;$/gm)).toHaveLength(relations.length);
+  });
+
+  it('refuses a column of a Postgres type it has no TypeScript type for, naming it', () => {
+    const odd: RelationInfo = { ...relations[0]!, columns: [{ name: 'at', type: 'interval', udt: 'interval', nullable: false, filled: null, comment: null }] };
+    expect(() => renderDatabaseTypes([odd])).toThrow(`${odd.name}.at: no TypeScript type for the Postgres type interval`);
   });
 });
 

@@ -5,9 +5,13 @@
  *
  * The warehouse connection: one pg pool whose connections work in the warehouse schema.
  * It returns `date` and local `timestamp` values as the strings Postgres prints (no
- * time-zone guessing) and `bigint` as number.
+ * time-zone guessing) and `bigint` as number. Code reads and writes it through kysely
+ * ({@link warehouseDb}) with the generated types of database.ts, but for the bulk load
+ * (COPY and merge) and the set-based statements of the marts and checks.
  */
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import type { Database } from './database.js';
 
 /** An open warehouse. */
 export interface Warehouse {
@@ -37,6 +41,25 @@ export const warehouseTypes: pg.CustomTypesConfig = {
 /** Quotes an SQL identifier (schema, table or column name). */
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** What a query runs on: a pg pool (each statement on a connection of its own) or one client (a transaction, a session). */
+export interface SqlRunner {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null; command: string }>;
+}
+
+/** The typed query builder of the warehouse. */
+export type WarehouseDb = Kysely<Database>;
+
+/**
+ * The kysely builder of the warehouse in `schema` over `runner`: the one place one is
+ * made. Its statements go through `runner.query`, so on a client they join its
+ * transaction; kysely's own transactions are not used.
+ */
+export function warehouseDb(runner: SqlRunner, schema: string): WarehouseDb {
+  const client = { query: (text: string, values: readonly unknown[]) => runner.query(text, [...values]), release: () => undefined };
+  const pool: PostgresPool = { connect: async () => client as PostgresPoolClient, end: async () => undefined };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
 }
 
 /** Options of {@link createWarehouse}. */

@@ -25,6 +25,8 @@ export interface ColumnInfo {
   readonly udt: string;
   /** Whether NULL is allowed (always true for view columns). */
   readonly nullable: boolean;
+  /** How an insert may leave it out: `default` (a DEFAULT or serial), `generated` (GENERATED ALWAYS, never written), or null. */
+  readonly filled: 'default' | 'generated' | null;
   /** Its COMMENT, or null. */
   readonly comment: string | null;
 }
@@ -82,10 +84,11 @@ export async function introspectSchema(db: SqlQueryable, schema: string): Promis
       ORDER BY c.relkind IN ('r', 'p') DESC, c.relname COLLATE "C"`,
     [schema],
   );
-  const columns = await rowsOf<{ oid: number; name: string; type: string; udt: string; not_null: boolean; comment: string | null }>(
+  const columns = await rowsOf<{ oid: number; name: string; type: string; udt: string; not_null: boolean; filled: ColumnInfo['filled']; comment: string | null }>(
     db,
     `SELECT a.attrelid::int AS oid, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, t.typname AS udt,
-            a.attnotnull AS not_null, col_description(a.attrelid, a.attnum) AS comment
+            a.attnotnull AS not_null, col_description(a.attrelid, a.attnum) AS comment,
+            CASE WHEN a.attgenerated <> '' THEN 'generated' WHEN a.atthasdef OR a.attidentity <> '' THEN 'default' END AS filled
        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_type t ON t.oid = a.atttypid
       WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm') AND a.attnum > 0 AND NOT a.attisdropped
@@ -123,7 +126,7 @@ export async function introspectSchema(db: SqlQueryable, schema: string): Promis
     comment: r.comment,
     columns: columns
       .filter((c) => c.oid === r.oid)
-      .map((c) => ({ name: c.name, type: c.type, udt: c.udt, nullable: !c.not_null, comment: c.comment })),
+      .map((c) => ({ name: c.name, type: c.type, udt: c.udt, nullable: !c.not_null, filled: c.filled, comment: c.comment })),
     keys: keys
       .filter((k) => k.oid === r.oid)
       .map((k) => ({
