@@ -67,8 +67,8 @@ describe('the package installed from its tarball', () => {
     expect(packed).toEqual(expect.arrayContaining(['docs/operations.md', 'docs/configuration.md', 'docs/warehouse.md']));
   });
 
-  it('holds no TypeScript, no tests, no benchmarks and no development launcher', () => {
-    expect(packed.filter((p) => p.endsWith('.ts') || p.endsWith('.map'))).toEqual([]);
+  it('holds no TypeScript but the warehouse types, no tests, no benchmarks and no development launcher', () => {
+    expect(packed.filter((p) => p.endsWith('.ts') || p.endsWith('.map'))).toEqual(['dist/src/warehouse/database.d.ts']);
     expect(packed.filter((p) => /^(src|jobs|test|bench|scripts|deploy)\//.test(p))).toEqual([]);
     expect(packed).not.toContain('bin/compiled.js');
   });
@@ -78,6 +78,24 @@ describe('the package installed from its tarball', () => {
       expect(existsSync(join(app, 'node_modules', tool)), tool).toBe(false);
     }
     expect(existsSync(join(app, 'node_modules', 'punchline', 'src'))).toBe(false);
+  });
+
+  it('gives TypeScript users the warehouse types as punchline/warehouse: a kysely query type-checks, an unknown column does not', async () => {
+    const query = (select: string) =>
+      `import type { Kysely } from 'kysely';\nimport type { Warehouse } from 'punchline/warehouse';\n` +
+      `export const latest = (db: Kysely<Warehouse>) => db.withSchema('workforce').selectFrom('sync_freshness').select(${select}).execute();\n` +
+      `export const at = async (db: Kysely<Warehouse>): Promise<Date | null | undefined> => (await latest(db))[0]?.last_success_at;\n`;
+    writeFileSync(join(app, 'good.mts'), query(`['company_cnpj', 'resource', 'last_success_at']`));
+    writeFileSync(join(app, 'bad.mts'), query(`['company_cnpj', 'no_such_column', 'last_success_at']`));
+    const tsc = (file: string) =>
+      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--skipLibCheck', file], { cwd: app }).then(
+        () => '',
+        (e: { stdout: string }) => e.stdout,
+      );
+    expect(await tsc('good.mts')).toBe('');
+    expect(await tsc('bad.mts')).toMatch(/^bad\.mts\(3,\d+\): error TS/); // the same query but for the column
+    const loaded = await run(process.execPath, ['--input-type=module', '-e', `import('punchline/warehouse').then((m) => console.log(Object.keys(m).length))`], { cwd: app });
+    expect(loaded.stdout).toBe('0\n');
   });
 
   it('prints its version with --version', async () => {

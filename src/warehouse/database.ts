@@ -35,7 +35,7 @@ export interface AbsenceAttachments {
   /** SHA-256 of the decoded file, lower-case hex. */
   sha256: string;
   /** File bytes, only when STORE_BINARIES=1 (otherwise null: it may be a medical certificate). */
-  content: Buffer | null;
+  content: Uint8Array | null;
   /** When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is). */
   synced_at: Generated<Timestamptz>;
   /** When the API last listed the absence's attachments without this file; null while current. */
@@ -215,7 +215,7 @@ export interface AuditPhotos {
   /** SHA-256 of the decoded file, lower-case hex. */
   sha256: string;
   /** File bytes, only when STORE_BINARIES=1 (otherwise null: it is a face). */
-  content: Buffer | null;
+  content: Uint8Array | null;
   /** When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is). */
   synced_at: Generated<Timestamptz>;
 }

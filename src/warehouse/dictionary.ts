@@ -199,7 +199,7 @@ export function composeWarehouseDoc(handWritten: string, relations: readonly Rel
  */
 const TS_TYPES: Readonly<Record<string, string>> = {
   bool: 'boolean',
-  bytea: 'Buffer',
+  bytea: 'Uint8Array',
   date: 'string',
   float8: 'number',
   int4: 'number',
