@@ -19,8 +19,8 @@
  */
 import type { Logger } from '../logger.js';
 import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';
-import { readFreshness, type QueryablePool } from '../reports/freshness.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { readFreshness } from '../reports/freshness.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { freshnessEntriesOf } from '../reports/status-report.js';
 
 /** Kinds of condition, as the `condition` field of a message. */
@@ -86,7 +86,7 @@ export interface NotifierOptions {
 /** The warehouse the periodic check reads. */
 export interface CheckSources {
   /** Warehouse pool. */
-  readonly pool: QueryablePool;
+  readonly pool: SqlRunner;
   /** Warehouse schema. */
   readonly schema: string;
 }
@@ -321,22 +321,19 @@ export class WebhookNotifier implements OpsEventSink {
  * schedule tick names a connection only, a token rejection too.
  */
 async function succeededSince(sources: CheckSources, c: Condition, since: Date): Promise<boolean> {
-  const clauses = ["status = 'succeeded'", 'started_at > $1'];
-  const values: unknown[] = [since];
-  const match = (column: string, value: string | null) => {
-    values.push(value);
-    clauses.push(`${column} is not distinct from $${values.length}`);
-  };
-  if (c.connection !== undefined) match('connection', c.connection);
-  if (c.condition === 'job_failed') {
-    if (c.company !== undefined) match('company_cnpj', c.company === 'group' ? null : c.company);
-    if (c.resource !== undefined) match('resource', c.resource);
-  }
-  const { rows } = await sources.pool.query(
-    `select 1 from ${quoteIdent(sources.schema)}.sync_runs where ${clauses.join(' and ')} limit 1`,
-    values,
-  );
-  return rows.length > 0;
+  const { connection } = c;
+  const { company, resource } = c.condition === 'job_failed' ? c : {};
+  const run = await warehouseDb(sources.pool, sources.schema)
+    .selectFrom('sync_runs')
+    .select('id')
+    .where('status', '=', 'succeeded')
+    .where('started_at', '>', since)
+    .$if(connection !== undefined, (q) => q.where('connection', '=', connection!))
+    .$if(company !== undefined, (q) => q.where('company_cnpj', 'is not distinct from', company === 'group' ? null : company!))
+    .$if(resource !== undefined, (q) => q.where('resource', '=', resource!))
+    .limit(1)
+    .executeTakeFirst();
+  return run !== undefined;
 }
 
 /** A running periodic check. */

@@ -12,7 +12,8 @@ import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
 import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQueue } from '../reports/queue-counts.js';
-import { readFreshness, type QueryablePool } from '../reports/freshness.js';
+import type { SqlRunner } from '../warehouse/db.js';
+import { readFreshness } from '../reports/freshness.js';
 import { freshnessEntriesOf, type FreshnessEntry } from '../reports/status-report.js';
 import { staleAfterSeconds } from '../reports/staleness.js';
 import { ROLE_TABLES } from '../resources/index.js';
@@ -27,7 +28,7 @@ export interface ScrapeSources {
   /** Queues whose depth and oldest waiting job are reported. */
   readonly queues: readonly (CountableQueue & Partial<WaitingQueue>)[];
   /** Warehouse pool for the `sync_freshness` view; omit to report no freshness. */
-  readonly pool?: QueryablePool;
+  readonly pool?: SqlRunner;
   /** Warehouse schema holding `sync_freshness`. */
   readonly schema?: string;
   /** Clock (injected in tests). */

@@ -27,7 +27,7 @@ import { collectStatus, type PausedConnection, type StatusQueue, type StatusRepo
 import { renderStatusPage } from './status-page.js';
 import { withTimeout } from '../util/timeout.js';
 import type { ZonesInUse } from '../reports/time-zone-report.js';
-import type { QueryablePool } from '../reports/freshness.js';
+import type { SqlRunner } from '../warehouse/db.js';
 
 /** Where the dashboard is mounted. */
 export const DASHBOARD_PATH = '/dashboard';
@@ -61,7 +61,7 @@ export interface OpsServerOptions {
   /** Redis URL that `/healthz` pings (a dedicated connection is opened). */
   readonly redisUrl: string;
   /** Warehouse pool: `/healthz` runs `select 1`, `/metrics` reads `sync_freshness`. */
-  readonly pool: QueryableDb & QueryablePool;
+  readonly pool: QueryableDb & SqlRunner;
   /** Warehouse schema holding the `sync_freshness` view. */
   readonly schema: string;
   /** Process logger. */

@@ -4,8 +4,8 @@
  * Neither stops the sync; `punchline status` lists them so someone decides whether the
  * warehouse or the reports should know them.
  */
-import { isMissingRelation, type QueryablePool } from './freshness.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import { isMissingRelation } from './freshness.js';
 
 /** One piece of drift. */
 export interface DriftEntry {
@@ -24,20 +24,15 @@ export interface DriftEntry {
 }
 
 /** Reads every recorded drift, new values first; null when the warehouse has no `schema_drift` yet. */
-export async function readSchemaDrift(pool: QueryablePool, schema: string): Promise<DriftEntry[] | null> {
+export async function readSchemaDrift(pool: SqlRunner, schema: string): Promise<DriftEntry[] | null> {
   try {
-    const { rows } = await pool.query(
-      `select kind, endpoint, field, value, first_seen_at, last_seen_at from ${quoteIdent(schema)}.schema_drift order by kind, field, value, endpoint`,
-    );
-    type Row = { kind: DriftEntry['kind']; endpoint: string; field: string; value: string; first_seen_at: Date; last_seen_at: Date };
-    return (rows as Row[]).map((r) => ({
-      kind: r.kind,
-      endpoint: r.endpoint,
-      field: r.field,
-      value: r.value,
-      firstSeenAt: new Date(r.first_seen_at).toISOString(),
-      lastSeenAt: new Date(r.last_seen_at).toISOString(),
-    }));
+    const rows = await warehouseDb(pool, schema)
+      .selectFrom('schema_drift')
+      .select(['kind', 'endpoint', 'field', 'value', 'first_seen_at', 'last_seen_at'])
+      .orderBy('kind').orderBy('field').orderBy('value').orderBy('endpoint')
+      .$narrowType<{ kind: DriftEntry['kind'] }>()
+      .execute();
+    return rows.map(({ first_seen_at, last_seen_at, ...r }) => ({ ...r, firstSeenAt: first_seen_at.toISOString(), lastSeenAt: last_seen_at.toISOString() }));
   } catch (err) {
     if (isMissingRelation(err)) return null;
     throw err;

@@ -3,12 +3,8 @@
  * from the `sync_freshness` view (docs/architecture.md "Bookkeeping") so every process sees the same figure,
  * whichever worker ran the job.
  */
-import { quoteIdent } from '../warehouse/db.js';
-
-/** The subset of a pg Pool that freshness reads need. */
-export interface QueryablePool {
-  query(sql: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
-}
+import type { NotNull } from 'kysely';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
 /** Last successful sync of one company × resource. */
 export interface FreshnessRow {
@@ -28,26 +24,21 @@ export function isMissingRelation(err: unknown): boolean {
   return MISSING_RELATION.has((err as { code?: string } | null)?.code ?? '');
 }
 
-/** The query that reads the freshness view of `schema`. */
-function buildFreshnessQuery(schema: string): string {
-  return (
-    `select company_cnpj, resource, last_success_at from ${quoteIdent(schema)}.sync_freshness ` +
-    'where last_success_at is not null order by company_cnpj nulls first, resource'
-  );
-}
-
 /**
  * Reads every company × resource of the `sync_freshness` view, or returns null when the
  * view does not exist yet (warehouse not migrated).
  */
-export async function readFreshness(pool: QueryablePool, schema: string): Promise<FreshnessRow[] | null> {
+export async function readFreshness(pool: SqlRunner, schema: string): Promise<FreshnessRow[] | null> {
   try {
-    const { rows } = await pool.query(buildFreshnessQuery(schema));
-    return (rows as { company_cnpj: string | null; resource: string; last_success_at: Date | string }[]).map((r) => ({
-      companyCnpj: r.company_cnpj,
-      resource: r.resource,
-      lastSuccessAt: r.last_success_at instanceof Date ? r.last_success_at : new Date(r.last_success_at),
-    }));
+    const rows = await warehouseDb(pool, schema)
+      .selectFrom('sync_freshness')
+      .select(['company_cnpj', 'resource', 'last_success_at'])
+      .where('last_success_at', 'is not', null)
+      .orderBy('company_cnpj', (o) => o.nullsFirst())
+      .orderBy('resource')
+      .$narrowType<{ resource: NotNull; last_success_at: NotNull }>()
+      .execute();
+    return rows.map((r) => ({ companyCnpj: r.company_cnpj, resource: r.resource, lastSuccessAt: r.last_success_at }));
   } catch (err) {
     if (isMissingRelation(err)) return null;
     throw err;

@@ -4,9 +4,11 @@
  * many parts of the warehouse are ok, warned or failed, how many scopes are not ok, and
  * the worst one to look at first.
  */
-import { QUALITY_CHECKS, QUALITY_STATUSES, type QualityStatus } from '../quality/checks.js';
-import { isMissingRelation, type QueryablePool } from './freshness.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { QUALITY_CHECKS, type QualityStatus } from '../quality/checks.js';
+import type { NotNull } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import { isMissingRelation } from './freshness.js';
 
 /** A scope that is not ok, to start with. */
 export interface QualityExample {
@@ -32,34 +34,58 @@ export interface QualitySummary {
   readonly example?: QualityExample;
 }
 
-/** The query of {@link readQualityStatus}. */
-function buildQualityStatusQuery(schema: string): string {
-  const rank = `CASE status WHEN 'fail' THEN 2 WHEN 'warn' THEN 1 ELSE 0 END`;
-  return `with rows as (
-            select check_name, company_cnpj, part, scope, status, detail, checked_at, ${rank} as rank from ${quoteIdent(schema)}.quality_status
-          ), parts as (
-            select check_name, company_cnpj, part, max(rank) as worst, max(checked_at) as checked_at from rows group by 1, 2, 3
-          )
-          select p.check_name as check, count(*) filter (where worst = 0)::int as ok, count(*) filter (where worst = 1)::int as warn,
-                 count(*) filter (where worst = 2)::int as fail, max(p.checked_at) as last_checked_at,
-                 (select count(*)::int from rows r where r.check_name = p.check_name and r.rank > 0 and r.scope <> 'all') as findings,
-                 (select json_build_object('company', r.company_cnpj, 'part', r.part, 'scope', r.scope, 'status', r.status, 'detail', r.detail)
-                    from rows r where r.check_name = p.check_name and r.rank > 0
-                   order by r.rank desc, r.scope = 'all', r.checked_at desc, r.company_cnpj, r.part, r.scope limit 1) as example
-            from parts p group by p.check_name order by p.check_name`;
+/** The standing rows of `quality_status` ranked by status (ok 0, warn 1, fail 2), and the worst rank of each part. */
+function qualityStatusQuery(pool: SqlRunner, schema: string) {
+  return warehouseDb(pool, schema)
+    .with('ranked', (db) =>
+      db
+        .selectFrom('quality_status')
+        .select(['check_name', 'company_cnpj', 'part', 'scope', 'status', 'detail', 'checked_at'])
+        .select((eb) => eb.case('status').when('fail').then(2).when('warn').then(1).else(0).end().as('rank'))
+        .$narrowType<{ check_name: NotNull; company_cnpj: NotNull; part: NotNull; scope: NotNull; status: QualityStatus; checked_at: NotNull }>(),
+    )
+    .with('parts', (db) =>
+      db
+        .selectFrom('ranked')
+        .select((eb) => ['check_name', 'company_cnpj', 'part', eb.fn.max('rank').as('worst'), eb.fn.max('checked_at').as('checked_at')])
+        .groupBy(['check_name', 'company_cnpj', 'part']),
+    )
+    .selectFrom('parts as p')
+    .select((eb) => {
+      const parts = (rank: number) => eb.cast<number>(eb.fn.countAll().filterWhere('worst', '=', rank), 'integer');
+      const notOk = eb.selectFrom('ranked as r').whereRef('r.check_name', '=', 'p.check_name').where('r.rank', '>', 0);
+      return [
+        'p.check_name as check',
+        parts(0).as('ok'),
+        parts(1).as('warn'),
+        parts(2).as('fail'),
+        eb.fn.max('p.checked_at').as('last_checked_at'),
+        notOk.where('r.scope', '<>', 'all').select((e) => e.cast<number>(e.fn.countAll(), 'integer').as('n')).$asScalar().as('findings'),
+        notOk
+          .select((e) => jsonBuildObject({ company: e.ref('r.company_cnpj'), part: e.ref('r.part'), scope: e.ref('r.scope'), status: e.ref('r.status'), detail: e.ref('r.detail') }).as('o'))
+          .orderBy('r.rank', 'desc')
+          .orderBy((e) => e('r.scope', '=', 'all'))
+          .orderBy('r.checked_at', 'desc')
+          .orderBy('r.company_cnpj').orderBy('r.part').orderBy('r.scope')
+          .limit(1)
+          .$asScalar()
+          .as('example'),
+      ];
+    })
+    .groupBy('p.check_name')
+    .orderBy('p.check_name');
 }
 
 /** Reads the outcome of every check that ran; null when the warehouse has no `quality_status` yet. */
-export async function readQualityStatus(pool: QueryablePool, schema: string): Promise<QualitySummary[] | null> {
+export async function readQualityStatus(pool: SqlRunner, schema: string): Promise<QualitySummary[] | null> {
   try {
-    const { rows } = await pool.query(buildQualityStatusQuery(schema));
-    type Row = { check: string; ok: number; warn: number; fail: number; findings: number; last_checked_at: Date | string; example: QualityExample | null };
+    const rows = await qualityStatusQuery(pool, schema).execute();
     const order = (check: string) => (QUALITY_CHECKS as readonly string[]).indexOf(check) >>> 0;
-    return (rows as Row[]).sort((a, b) => order(a.check) - order(b.check)).map((r) => ({
+    return rows.sort((a, b) => order(a.check) - order(b.check)).map((r) => ({
       check: r.check,
-      parts: Object.fromEntries(QUALITY_STATUSES.map((s) => [s, r[s]])) as Record<QualityStatus, number>,
-      findings: r.findings,
-      lastCheckedAt: (r.last_checked_at instanceof Date ? r.last_checked_at : new Date(r.last_checked_at)).toISOString(),
+      parts: { ok: r.ok, warn: r.warn, fail: r.fail },
+      findings: r.findings ?? 0,
+      lastCheckedAt: r.last_checked_at.toISOString(),
       ...(r.example ? { example: r.example } : {}),
     }));
   } catch (err) {

@@ -4,8 +4,10 @@
  * and `/metrics`. A later sync that receives a valid record resolves it, so an open one is
  * either still wrong at the source or not re-read since.
  */
-import { isMissingRelation, type QueryablePool } from './freshness.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { sql } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import { isMissingRelation } from './freshness.js';
 
 /** The oldest open rejection of a group: enough to find it and to re-read its window. */
 export interface RejectionExample {
@@ -37,43 +39,38 @@ export interface RejectionSummary {
   readonly example: RejectionExample;
 }
 
-/** The query of {@link readOpenRejections}. */
-function buildOpenRejectionsQuery(schema: string): string {
-  return `select resource, endpoint, count(*)::int as open, count(distinct company_cnpj)::int as companies,
-                 min(first_rejected_at) as oldest, max(last_rejected_at) as latest,
-                 (array_agg(json_build_object('company', company_cnpj, 'from', window_start, 'to', window_end, 'path', json_path, 'reason', reason)
-                   order by first_rejected_at, id))[1] as example
-            from ${quoteIdent(schema)}.rejected_records where resolved_at is null
-           group by resource, endpoint order by resource, endpoint`;
-}
-
-const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
-
 /** Reads the open rejections per resource and endpoint; null when the warehouse has no `rejected_records` yet. */
-export async function readOpenRejections(pool: QueryablePool, schema: string): Promise<RejectionSummary[] | null> {
+export async function readOpenRejections(pool: SqlRunner, schema: string): Promise<RejectionSummary[] | null> {
   try {
-    const { rows } = await pool.query(buildOpenRejectionsQuery(schema));
-    type Row = {
-      resource: string;
-      endpoint: string;
-      open: number;
-      companies: number;
-      oldest: Date | string;
-      latest: Date | string;
-      example: { company: string; from: string | null; to: string | null; path: string; reason: string };
-    };
-    return (rows as Row[]).map((r) => ({
-      resource: r.resource,
-      endpoint: r.endpoint,
-      open: r.open,
-      companies: r.companies,
-      oldest: iso(r.oldest),
-      latest: iso(r.latest),
+    const rows = await warehouseDb(pool, schema)
+      .selectFrom('rejected_records')
+      .where('resolved_at', 'is', null)
+      .groupBy(['resource', 'endpoint'])
+      .orderBy('resource').orderBy('endpoint')
+      .select((eb) => {
+        const { ref } = eb;
+        const record = jsonBuildObject({ company: ref('company_cnpj'), from: ref('window_start'), to: ref('window_end'), path: ref('json_path'), reason: ref('reason') });
+        const oldestFirst = eb.fn.agg<(typeof record.expressionType)[]>('array_agg', [record]).orderBy('first_rejected_at').orderBy('id');
+        return [
+          'resource',
+          'endpoint',
+          eb.cast<number>(eb.fn.countAll(), 'integer').as('open'),
+          eb.cast<number>(eb.fn.count('company_cnpj').distinct(), 'integer').as('companies'),
+          eb.fn.min('first_rejected_at').as('oldest'),
+          eb.fn.max('last_rejected_at').as('latest'),
+          sql<NonNullable<typeof record.expressionType>>`(${oldestFirst})[1]`.as('example'),
+        ];
+      })
+      .execute();
+    return rows.map(({ example, ...r }) => ({
+      ...r,
+      oldest: r.oldest.toISOString(),
+      latest: r.latest.toISOString(),
       example: {
-        company: r.example.company,
-        ...(r.example.from && r.example.to ? { window: `${r.example.from}..${r.example.to}` } : {}),
-        path: r.example.path,
-        reason: r.example.reason,
+        company: example.company,
+        ...(example.from && example.to ? { window: `${example.from}..${example.to}` } : {}),
+        path: example.path,
+        reason: example.reason,
       },
     }));
   } catch (err) {

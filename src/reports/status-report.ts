@@ -8,7 +8,8 @@
  * in status-format.ts.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
-import { ageSeconds, readFreshness, type FreshnessRow, type QueryablePool } from './freshness.js';
+import type { SqlRunner } from '../warehouse/db.js';
+import { ageSeconds, readFreshness, type FreshnessRow } from './freshness.js';
 import { freshnessState, staleAfterSeconds, type FreshnessState } from './staleness.js';
 import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
 import { readSchemaDrift, type DriftEntry } from './drift-report.js';
@@ -117,7 +118,7 @@ export interface StatusSources {
   /** Every queue of the deployment. */
   readonly queues: readonly StatusQueue[];
   /** Warehouse pool. */
-  readonly pool: QueryablePool;
+  readonly pool: SqlRunner;
   /** Warehouse schema. */
   readonly schema: string;
   /** `--stale-after` in seconds, overriding the per-resource defaults. */

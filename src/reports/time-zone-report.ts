@@ -8,9 +8,11 @@
  */
 import { companyTimezone, type Config } from '../config.js';
 import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
-import { isMissingRelation, type QueryablePool } from './freshness.js';
+import { sql, type Selectable } from 'kysely';
 import { ROLE_TABLES } from '../resources/index.js';
-import { quoteIdent } from '../warehouse/db.js';
+import type { Companies } from '../warehouse/database.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import { isMissingRelation } from './freshness.js';
 
 /** A zone the sync uses for a company, and through which connection. */
 export interface ZoneInUse {
@@ -84,19 +86,14 @@ export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUs
 }
 
 /** Reads the companies' CEPs and who synced them; null when the warehouse is not migrated. */
-export async function readCompanyAddresses(pool: QueryablePool, schema: string): Promise<CompanyAddress[] | null> {
-  const s = quoteIdent(schema);
+export async function readCompanyAddresses(pool: SqlRunner, schema: string): Promise<CompanyAddress[] | null> {
   try {
-    const { rows } = await pool.query(
-      `select c.cnpj, c.zip_code,
-              coalesce((select array_agg(distinct r.connection) from ${s}.sync_runs r where r.company_cnpj = c.cnpj and r.status = 'succeeded'), '{}') as synced_by
-         from ${s}.${quoteIdent(ROLE_TABLES.company)} c order by c.cnpj`,
-    );
-    return (rows as { cnpj: string; zip_code: string | null; synced_by: string[] }[]).map((r) => ({
-      cnpj: r.cnpj,
-      zipCode: r.zip_code,
-      syncedBy: r.synced_by,
-    }));
+    // The company table is the declarations' (ROLE_TABLES): the row type names its columns.
+    const { rows } = await sql<Pick<Selectable<Companies>, 'cnpj'> & { zipCode: string | null; syncedBy: string[] }>`
+      select c.cnpj, c.zip_code as "zipCode",
+             coalesce((select array_agg(distinct r.connection) from ${sql.id(schema, 'sync_runs')} r where r.company_cnpj = c.cnpj and r.status = 'succeeded'), '{}') as "syncedBy"
+        from ${sql.id(schema, ROLE_TABLES.company)} c order by c.cnpj`.execute(warehouseDb(pool, schema));
+    return rows;
   } catch (err) {
     if (isMissingRelation(err)) return null;
     throw err;
@@ -104,6 +101,6 @@ export async function readCompanyAddresses(pool: QueryablePool, schema: string):
 }
 
 /** Reads the companies and checks them (empty when the warehouse is not migrated). */
-export async function readTimeZoneWarnings(pool: QueryablePool, schema: string, zonesInUse: ZonesInUse, now: Date): Promise<TimeZoneWarning[]> {
+export async function readTimeZoneWarnings(pool: SqlRunner, schema: string, zonesInUse: ZonesInUse, now: Date): Promise<TimeZoneWarning[]> {
   return timeZoneWarnings((await readCompanyAddresses(pool, schema)) ?? [], zonesInUse, now);
 }
