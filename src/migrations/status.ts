@@ -5,14 +5,10 @@
  * behind the schema would write columns that no longer mean what it thinks; one ahead
  * would write to columns that do not exist yet).
  */
-import { quoteIdent } from '../warehouse/db.js';
+import { sql } from 'kysely';
+import { quoteIdent, warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { MigrationError } from '../warehouse/errors.js';
 import { readMigrations, type MigrationFile } from './files.js';
-
-/** The subset of a pg pool or client the status needs. */
-export interface StatusQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
 
 /** One applied migration. */
 export interface AppliedStatus {
@@ -40,23 +36,23 @@ export interface MigrationStatus {
 
 /** Reads the status of `schema` (no `schema_migrations` table: nothing applied). */
 export async function readMigrationStatus(
-  db: StatusQueryable,
+  db: SqlRunner,
   schema: string,
   files: readonly MigrationFile[] = readMigrations(),
 ): Promise<MigrationStatus> {
+  const wh = warehouseDb(db, schema);
   const table = `${quoteIdent(schema)}.schema_migrations`;
-  const exists = await db.query('select to_regclass($1) is not null as present', [table]);
-  const rows =
-    exists.rows[0]?.present === true
-      ? (await db.query(`select version, name, checksum, applied_at::text as applied_at from ${table} order by version`)).rows
-      : [];
+  const { rows: [exists] } = await sql<{ present: boolean }>`select to_regclass(${table}) is not null as present`.execute(wh);
+  const rows = exists?.present
+    ? await wh.selectFrom('schema_migrations').select(['version', 'name', 'checksum', sql<string>`applied_at::text`.as('applied_at')]).orderBy('version').execute()
+    : [];
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   const applied = rows.map((r): AppliedStatus => {
     const file = byVersion.get(Number(r.version));
     return {
-      version: String(r.version),
-      name: String(r.name),
-      appliedAt: String(r.applied_at),
+      version: r.version,
+      name: r.name,
+      appliedAt: r.applied_at,
       known: file !== undefined,
       changed: file !== undefined && file.checksum !== r.checksum,
     };
@@ -94,7 +90,7 @@ export function versionSkew(status: MigrationStatus): { code: 'warehouse_ahead' 
 }
 
 /** Throws {@link MigrationError} with one line when `schema` and this punchline's migrations differ. */
-export async function assertMigrationsCurrent(db: StatusQueryable, schema: string, files?: readonly MigrationFile[]): Promise<void> {
+export async function assertMigrationsCurrent(db: SqlRunner, schema: string, files?: readonly MigrationFile[]): Promise<void> {
   const skew = versionSkew(await readMigrationStatus(db, schema, files));
   if (skew) throw new MigrationError(skew.code, skew.message);
 }

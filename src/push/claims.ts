@@ -12,11 +12,11 @@
  * before anything is sent for it (the caller's check before writing).
  */
 import { randomBytes } from 'node:crypto';
-import { quoteIdent } from '../warehouse/db.js';
-import type { Queryable } from '../runtime/run-records.js';
+import { sql } from 'kysely';
+import { warehouseDb, type SqlRunner, type WarehouseDb } from '../warehouse/db.js';
 
 /** A session that can be given back to its pool. */
-export interface ClaimSession extends Queryable {
+export interface ClaimSession extends SqlRunner {
   /** Returns the session to the pool (`true`: close it instead). */
   release(destroy?: boolean): void;
 }
@@ -61,25 +61,27 @@ export interface ClaimOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A run number (64 bits, beyond a JavaScript number) compared as the bigint it is. */
+const bigint = (run: string | null) => sql<number | null>`${run}::bigint`;
 
 /** The database's clock, as text with all its precision (claims are compared with times it wrote). */
-export async function databaseNow(db: Queryable): Promise<string> {
-  const r = await db.query('SELECT clock_timestamp()::text AS now');
-  return String(r.rows[0]!.now);
+export async function databaseNow(db: SqlRunner): Promise<string> {
+  const { rows } = await sql<{ now: string }>`SELECT clock_timestamp()::text AS now`.execute(warehouseDb(db));
+  return rows[0]!.now;
 }
 
 /** The claims of one `--apply` run; see the file comment. Close it when the writes are done. */
 export class ClaimRun {
   readonly #session: ClaimSession;
   readonly #scope: ClaimScope;
-  readonly #table: string;
+  readonly #db: WarehouseDb;
   /** The run's number (a signed 64-bit integer, as text). */
   readonly run: string;
 
   private constructor(session: ClaimSession, scope: ClaimScope, run: string) {
     this.#session = session;
     this.#scope = scope;
-    this.#table = `${quoteIdent(scope.schema)}.push_receipts`;
+    this.#db = warehouseDb(session, scope.schema);
     this.run = run;
   }
 
@@ -96,48 +98,50 @@ export class ClaimRun {
     }
   }
 
-  /** The primary key of a row's receipt, as the first three parameters. */
-  #key(key: string): unknown[] {
-    return [this.#scope.company, this.#scope.kind, key];
+  /** The receipt of row `key`, to update or delete. */
+  #receipt(key: string) {
+    return { company_cnpj: this.#scope.company, kind: this.#scope.kind, row_key: key };
   }
 
   /** Claims the row `key` (of input line `line`) for this run; waits while another live run holds it. */
   async claim(key: string, line: number, options: ClaimOptions): Promise<Claim> {
-    const t = this.#table;
-    const where = 'company_cnpj = $1 AND kind = $2 AND row_key = $3';
-    const ours = [this.run, this.#scope.connection, this.#scope.file, line];
+    const ours = { claim_run: this.run, claimed_at: sql<Date>`now()`, connection: this.#scope.connection, source_file: this.#scope.file, source_line: line };
+    const receipt = this.#receipt(key);
+    const update = () => this.#db.updateTable('push_receipts').where((eb) => eb.and(receipt));
     for (;;) {
-      const inserted = await this.#session.query(
-        `INSERT INTO ${t} (company_cnpj, kind, row_key, state, claim_run, claimed_at, connection, source_file, source_line)
-         VALUES ($1, $2, $3, 'claimed', $4, now(), $5, $6, $7) ON CONFLICT (company_cnpj, kind, row_key) DO NOTHING RETURNING 1`,
-        [...this.#key(key), ...ours],
-      );
-      if (inserted.rows.length > 0) return { kind: 'mine', recheck: false };
-      const found = await this.#session.query(
-        `SELECT state, claim_run::text AS claim_run, created_at >= $4::timestamptz AS since_check, created_id, source_file, source_line,
-                claim_run IS NOT NULL AND NOT (CASE WHEN pg_try_advisory_lock(claim_run) THEN pg_advisory_unlock(claim_run) ELSE false END) AS alive
-           FROM ${t} WHERE ${where}`,
-        [...this.#key(key), options.checkedAt],
-      );
-      const row = found.rows[0];
+      const inserted = await this.#db
+        .insertInto('push_receipts')
+        .values({ ...receipt, state: 'claimed', ...ours })
+        .onConflict((oc) => oc.columns(['company_cnpj', 'kind', 'row_key']).doNothing())
+        .returning('row_key')
+        .executeTakeFirst();
+      if (inserted) return { kind: 'mine', recheck: false };
+      const row = await this.#db
+        .selectFrom('push_receipts')
+        .where((eb) => eb.and(receipt))
+        .select((eb) => [
+          'state',
+          'created_id',
+          'source_file',
+          'source_line',
+          sql<string | null>`claim_run::text`.as('claim_run'),
+          eb('created_at', '>=', sql<Date>`${options.checkedAt}::timestamptz`).as('since_check'),
+          sql<boolean>`claim_run IS NOT NULL AND NOT (CASE WHEN pg_try_advisory_lock(claim_run) THEN pg_advisory_unlock(claim_run) ELSE false END)`.as('alive'),
+        ])
+        .executeTakeFirst();
       if (!row) continue; // its claim was just given up: try again
       if (row.state === 'created') {
         if (row.since_check === true) {
-          return {
-            kind: 'created',
-            ...(row.created_id ? { id: String(row.created_id) } : {}),
-            file: String(row.source_file),
-            line: Number(row.source_line),
-          };
+          return { kind: 'created', ...(row.created_id ? { id: row.created_id } : {}), file: row.source_file ?? '', line: row.source_line ?? 0 };
         }
         // Created before this run's check, which found it gone from the API: it was removed since.
-        const taken = await this.#session.query(
-          `UPDATE ${t} SET state = 'claimed', claim_run = $4, claimed_at = now(), created_at = NULL, created_id = NULL,
-                  connection = $5, source_file = $6, source_line = $7
-            WHERE ${where} AND state = 'created' AND created_at < $8::timestamptz RETURNING 1`,
-          [...this.#key(key), ...ours, options.checkedAt],
-        );
-        if (taken.rows.length > 0) return { kind: 'mine', recheck: false };
+        const taken = await update()
+          .set({ state: 'claimed', ...ours, created_at: null, created_id: null })
+          .where('state', '=', 'created')
+          .where('created_at', '<', sql<Date>`${options.checkedAt}::timestamptz`)
+          .returning('row_key')
+          .executeTakeFirst();
+        if (taken) return { kind: 'mine', recheck: false };
         continue;
       }
       if (row.alive === true) {
@@ -147,38 +151,37 @@ export class ClaimRun {
         continue;
       }
       // Claimed without an outcome by a run that is gone, or whose write had no conclusive answer.
-      const taken = await this.#session.query(
-        `UPDATE ${t} SET claim_run = $4, claimed_at = now(), connection = $5, source_file = $6, source_line = $7
-          WHERE ${where} AND state = 'claimed' AND claim_run IS NOT DISTINCT FROM $8::bigint RETURNING 1`,
-        [...this.#key(key), ...ours, row.claim_run],
-      );
-      if (taken.rows.length > 0) return { kind: 'mine', recheck: true };
+      const taken = await update()
+        .set(ours)
+        .where('state', '=', 'claimed')
+        .where('claim_run', 'is not distinct from', bigint(row.claim_run))
+        .returning('row_key')
+        .executeTakeFirst();
+      if (taken) return { kind: 'mine', recheck: true };
     }
+  }
+
+  /** This run's claim of row `key`, to settle. */
+  #mine(key: string) {
+    return this.#db.updateTable('push_receipts').where((eb) => eb.and({ ...this.#receipt(key), claim_run: bigint(this.run) }));
   }
 
   /** Records that the row's entity exists (written by this run, or found by its check): `id` when known. */
   async created(key: string, line: number, id?: string): Promise<void> {
-    await this.#session.query(
-      `UPDATE ${this.#table} SET state = 'created', created_at = now(), created_id = $5, claim_run = NULL, source_line = $6
-        WHERE company_cnpj = $1 AND kind = $2 AND row_key = $3 AND claim_run = $4`,
-      [...this.#key(key), this.run, id ?? null, line],
-    );
+    await this.#mine(key).set({ state: 'created', created_at: sql`now()`, created_id: id ?? null, claim_run: null, source_line: line }).execute();
   }
 
   /** Gives the claim up: the write certainly did not take effect. */
   async release(key: string): Promise<void> {
-    await this.#session.query(
-      `DELETE FROM ${this.#table} WHERE company_cnpj = $1 AND kind = $2 AND row_key = $3 AND state = 'claimed' AND claim_run = $4`,
-      [...this.#key(key), this.run],
-    );
+    await this.#db
+      .deleteFrom('push_receipts')
+      .where((eb) => eb.and({ ...this.#receipt(key), state: 'claimed', claim_run: bigint(this.run) }))
+      .execute();
   }
 
   /** Leaves the claim to be resolved by reading the API: the write may or may not have taken effect. */
   async unresolved(key: string): Promise<void> {
-    await this.#session.query(
-      `UPDATE ${this.#table} SET claim_run = NULL WHERE company_cnpj = $1 AND kind = $2 AND row_key = $3 AND state = 'claimed' AND claim_run = $4`,
-      [...this.#key(key), this.run],
-    );
+    await this.#mine(key).set({ claim_run: null }).where('state', '=', 'claimed').execute();
   }
 
   /** Ends the run: its lock is released, so claims it left become another run's to resolve. */

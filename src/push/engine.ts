@@ -18,7 +18,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, isApiError } from '../api/errors.js';
 import { errorClass } from '../util/errors.js';
 import type { WorkItem } from '../plan/planner.js';
-import type { Queryable } from '../runtime/run-records.js';
+import type { SqlRunner } from '../warehouse/db.js';
 import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
 import { RowInvalid, type Candidate, type CheckContext, type WriteKind } from './kind.js';
 import { countOutcomes, type OutcomeCounts, type RowResult } from './outcomes.js';
@@ -44,7 +44,7 @@ export interface PushDeps {
   /** The connection's budget-limited client. */
   readonly api: ApiClient;
   /** Warehouse pool (lookups, collaborators, receipts, and a session for the run's claims). */
-  readonly db: Queryable & ClaimPool;
+  readonly db: SqlRunner & ClaimPool;
   /** Warehouse schema. */
   readonly schema: string;
   /** CNPJ of the token's company (spec 1.4 rule 2: writes act there). */

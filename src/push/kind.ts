@@ -7,7 +7,7 @@
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { WriteEndpointName } from '../api/endpoints.js';
 import type { WorkItem } from '../plan/planner.js';
-import type { Queryable } from '../runtime/run-records.js';
+import type { SqlRunner } from '../warehouse/db.js';
 import type { FieldType } from './fields.js';
 import type { ReferenceTable } from './references.js';
 
@@ -56,7 +56,7 @@ export interface CheckContext {
   /** The connection's budget-limited client. */
   readonly api: ApiClient;
   /** The warehouse (lookups, collaborators, push receipts). */
-  readonly db: Queryable;
+  readonly db: SqlRunner;
   /** Warehouse schema. */
   readonly schema: string;
   /** CNPJ of the token's company: writes act there (spec 1.4 rule 2). */
@@ -111,5 +111,5 @@ export interface WriteKind<B = unknown> {
   /** The sync work that shows the new entity in the warehouse. */
   touches(body: B): WorkItem[];
   /** What the warehouse keeps of a successful write besides its receipt (e.g. a dismissal's date, which no read shows). */
-  recorded?(db: Queryable, schema: string, at: { readonly company: string; readonly connection: string }, body: B): Promise<void>;
+  recorded?(db: SqlRunner, schema: string, at: { readonly company: string; readonly connection: string }, body: B): Promise<void>;
 }

@@ -5,9 +5,9 @@
  * so its check before writing reads the receipts of created photos; for every kind they
  * are the record of what punchline wrote, when, and from which line.
  */
+import type { NotNull } from 'kysely';
 import { PermanentSyncError } from '../load/errors.js';
-import type { Queryable } from '../runtime/run-records.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
 /** A receipt as read back. */
 export interface StoredReceipt {
@@ -21,33 +21,29 @@ export interface StoredReceipt {
 
 /** The receipts of the created entities among `keys` of one kind and company, by key. */
 export async function findReceipts(
-  db: Queryable,
+  db: SqlRunner,
   schema: string,
   company: string,
   kind: string,
   keys: readonly string[],
 ): Promise<Map<string, StoredReceipt>> {
-  const out = new Map<string, StoredReceipt>();
-  if (keys.length === 0) return out;
-  const r = await db.query(
-    `select row_key, created_at, source_file, source_line from ${quoteIdent(schema)}.push_receipts
-     where company_cnpj = $1 and kind = $2 and row_key = any($3::text[]) and state = 'created'`,
-    [company, kind, [...keys]],
-  );
-  for (const row of r.rows) {
-    out.set(String(row.row_key), {
-      createdAt: new Date(row.created_at as string),
-      file: String(row.source_file),
-      line: Number(row.source_line),
-    });
-  }
-  return out;
+  if (keys.length === 0) return new Map();
+  const rows = await warehouseDb(db, schema)
+    .selectFrom('push_receipts')
+    .select(['row_key', 'created_at as createdAt', 'source_file as file', 'source_line as line'])
+    .where('company_cnpj', '=', company)
+    .where('kind', '=', kind)
+    .where('row_key', '=', (eb) => eb.fn.any(eb.val([...keys])))
+    .where('state', '=', 'created')
+    .$narrowType<{ createdAt: NotNull; file: NotNull; line: NotNull }>()
+    .execute();
+  return new Map(rows.map(({ row_key, ...stored }) => [row_key, stored]));
 }
 
 /** Fails with a clear message when the warehouse predates `push_receipts` (run `punchline migrate`). */
-export async function checkReceiptsTable(db: Queryable, schema: string): Promise<void> {
+export async function checkReceiptsTable(db: SqlRunner, schema: string): Promise<void> {
   try {
-    await db.query(`select 1 from ${quoteIdent(schema)}.push_receipts limit 1`);
+    await warehouseDb(db, schema).selectFrom('push_receipts').select('row_key').limit(1).execute();
   } catch (err) {
     if ((err as { code?: string }).code !== '42P01') throw err;
     throw new PermanentSyncError(

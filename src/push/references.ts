@@ -5,11 +5,11 @@
  * lacks (not synced yet, or created since), from the API's lookup list, read once per
  * run. A name that matches several records is refused rather than guessed.
  */
+import { sql } from 'kysely';
 import type { ApiClient, CallOptions } from '../api/client.js';
-import type { Queryable } from '../runtime/run-records.js';
 import type { LookupKind } from '../warehouse/lookup-tables.js';
 import { RowInvalid } from './row-invalid.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
 /** A lookup record as far as resolution needs it. */
 export interface LabeledRecord {
@@ -78,7 +78,7 @@ export class ReferenceResolver {
   private readonly fromApi = new Map<ReferenceTable, Promise<Map<string, LabeledRecord[]>>>();
 
   constructor(
-    private readonly deps: { db: Queryable; schema: string; company: string; api: ApiClient; call: CallOptions },
+    private readonly deps: { db: SqlRunner; schema: string; company: string; api: ApiClient; call: CallOptions },
   ) {}
 
   /** The id of the record of `table` named `name`; throws {@link RowInvalid} when none or several match. */
@@ -103,9 +103,13 @@ export class ReferenceResolver {
     if (!p) {
       const { db, schema, company } = this.deps;
       const label = REFERENCE_SOURCES[table].label;
-      p = db
-        .query(`select id, ${label} as label from ${quoteIdent(schema)}.${quoteIdent(table)} where company_cnpj = $1 and active`, [company])
-        .then((r) => byLabel(r.rows as unknown as LabeledRecord[]));
+      p = warehouseDb(db, schema)
+        .selectFrom(table)
+        .select(['id', sql.ref<string>(label).as('label')])
+        .where('company_cnpj', '=', company)
+        .where('active', '=', true)
+        .execute()
+        .then(byLabel);
       this.fromWarehouse.set(table, p);
     }
     return p;

@@ -8,8 +8,7 @@ import { assertMigrationsCurrent } from '../migrations/status.js';
 import type { ConnectionClient } from '../connections/api-clients.js';
 import { ConnectionAuthError, PermanentSyncError } from '../load/errors.js';
 import { walkGroup, type GroupWalk } from '../plan/group-walk.js';
-import type { Queryable } from './run-records.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { WarehouseError, WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Attempts of the preflight call: enough to ride out one transient failure, few enough to fail fast. */
@@ -18,9 +17,9 @@ const PREFLIGHT_ATTEMPTS = 3;
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 /** Fails with a clear message when the warehouse is unreachable, not migrated, or migrated to another version than this code's. */
-export async function checkWarehouse(db: Queryable, schema: string): Promise<void> {
+export async function checkWarehouse(db: SqlRunner, schema: string): Promise<void> {
   try {
-    await db.query(`select 1 from ${quoteIdent(schema)}.sync_windows limit 1`);
+    await warehouseDb(db, schema).selectFrom('sync_windows').select('run_id').limit(1).execute();
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.code === '42P01' || e.code === '3F000') throw new WarehouseNotMigratedError(schema, { cause: err });

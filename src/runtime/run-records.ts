@@ -1,16 +1,12 @@
 /**
  * Bookkeeping of the sync in the warehouse (docs/architecture.md "Bookkeeping"): one `sync_runs` row per
  * job run, and `sync_windows`, the windows completed outside the lookback horizon that
- * `backfill` skips. Plain parameterised SQL on the warehouse pool.
+ * `backfill` skips.
  */
 import { hostname } from 'node:os';
-import { quoteIdent } from '../warehouse/db.js';
+import { sql } from 'kysely';
+import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { windowKey } from '../plan/job-ids.js';
-
-/** The subset of pg's Pool the bookkeeping needs. */
-export interface Queryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount?: number | null }>;
-}
 
 /** This process as `host:pid`, written in `sync_runs.worker`. */
 export function workerName(): string {
@@ -57,42 +53,64 @@ export interface RunEnd {
   readonly error?: string;
 }
 
-const q = (schema: string, table: string) => `${quoteIdent(schema)}.${quoteIdent(table)}`;
-
 /**
  * Inserts a `running` row and returns its id. Rows of the same job still `running`
  * belong to a worker that died mid-run (its lock expired and the job came back): they
  * are closed as failed first, so `running` always means running.
  */
-export async function startRun(db: Queryable, schema: string, r: RunStart): Promise<number> {
-  await db.query(
-    `update ${q(schema, 'sync_runs')}
-        set status = 'failed', finished_at = now(),
-            duration_ms = (extract(epoch from now() - started_at) * 1000)::int,
-            error = 'abandoned: the worker stopped before finishing'
-      where job_id = $1 and status = 'running'`,
-    [r.jobId],
-  );
-  const res = await db.query(
-    `insert into ${q(schema, 'sync_runs')}
-       (job_id, connection, resource, company_cnpj, window_start, window_end, status, attempt,
-        requests, rows_inserted, rows_updated, rows_deleted, started_at, worker)
-     values ($1, $2, $3, $4, $5, $6, 'running', $7, 0, 0, 0, 0, now(), $8)
-     returning id`,
-    [r.jobId, r.connection, r.resource, r.company ?? null, r.from ?? null, r.to ?? null, r.attempt, r.worker],
-  );
-  return Number(res.rows[0]!.id);
+export async function startRun(db: SqlRunner, schema: string, r: RunStart): Promise<number> {
+  const runs = warehouseDb(db, schema);
+  await runs
+    .updateTable('sync_runs')
+    .set({
+      status: 'failed',
+      finished_at: sql`now()`,
+      duration_ms: sql`(extract(epoch from now() - started_at) * 1000)::int`,
+      error: 'abandoned: the worker stopped before finishing',
+    })
+    .where('job_id', '=', r.jobId)
+    .where('status', '=', 'running')
+    .execute();
+  const { id } = await runs
+    .insertInto('sync_runs')
+    .values({
+      job_id: r.jobId,
+      connection: r.connection,
+      resource: r.resource,
+      company_cnpj: r.company ?? null,
+      window_start: r.from ?? null,
+      window_end: r.to ?? null,
+      status: 'running',
+      attempt: r.attempt,
+      requests: 0,
+      rows_inserted: 0,
+      rows_updated: 0,
+      rows_deleted: 0,
+      started_at: sql`now()`,
+      worker: r.worker,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 /** Closes a run with its outcome. */
-export async function finishRun(db: Queryable, schema: string, id: number, e: RunEnd): Promise<void> {
-  await db.query(
-    `update ${q(schema, 'sync_runs')}
-        set status = $2, requests = $3, rows_inserted = $4, rows_updated = $5, rows_deleted = $6,
-            finished_at = now(), duration_ms = $7, error = $8, rows_rejected = $9
-      where id = $1`,
-    [id, e.status, e.requests, e.inserted, e.updated, e.deleted, Math.round(e.durationMs), e.error ?? null, e.rejected ?? 0],
-  );
+export async function finishRun(db: SqlRunner, schema: string, id: number, e: RunEnd): Promise<void> {
+  await warehouseDb(db, schema)
+    .updateTable('sync_runs')
+    .set({
+      status: e.status,
+      requests: e.requests,
+      rows_inserted: e.inserted,
+      rows_updated: e.updated,
+      rows_deleted: e.deleted,
+      finished_at: sql`now()`,
+      duration_ms: Math.round(e.durationMs),
+      error: e.error ?? null,
+      rows_rejected: e.rejected ?? 0,
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A completed window. */
@@ -106,27 +124,24 @@ export interface CompletedWindow {
 }
 
 /** Records a window as done (idempotent: a re-sync refreshes `completed_at`). */
-export async function recordWindow(db: Queryable, schema: string, w: CompletedWindow): Promise<void> {
-  await db.query(
-    `insert into ${q(schema, 'sync_windows')}
-       (connection, company_cnpj, resource, window_start, window_end, completed_at, run_id)
-     values ($1, $2, $3, $4, $5, now(), $6)
-     on conflict (connection, company_cnpj, resource, window_start, window_end)
-     do update set completed_at = excluded.completed_at, run_id = excluded.run_id`,
-    [w.connection, w.company, w.resource, w.from, w.to, w.runId],
-  );
+export async function recordWindow(db: SqlRunner, schema: string, w: CompletedWindow): Promise<void> {
+  await warehouseDb(db, schema)
+    .insertInto('sync_windows')
+    .values({ connection: w.connection, company_cnpj: w.company, resource: w.resource, window_start: w.from, window_end: w.to, completed_at: sql`now()`, run_id: w.runId })
+    .onConflict((oc) =>
+      oc
+        .columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end'])
+        .doUpdateSet((eb) => ({ completed_at: eb.ref('excluded.completed_at'), run_id: eb.ref('excluded.run_id') })),
+    )
+    .execute();
 }
 
 /** Keys ({@link windowKey}) of every window recorded as done for `connection`. */
-export async function doneWindows(db: Queryable, schema: string, connection: string): Promise<Set<string>> {
-  const res = await db.query(
-    `select company_cnpj, resource, to_char(window_start, 'YYYY-MM-DD') as f, to_char(window_end, 'YYYY-MM-DD') as t
-       from ${q(schema, 'sync_windows')} where connection = $1`,
-    [connection],
-  );
-  return new Set(
-    res.rows.map((r) =>
-      windowKey({ resource: String(r.resource), company: String(r.company_cnpj), from: String(r.f), to: String(r.t) }),
-    ),
-  );
+export async function doneWindows(db: SqlRunner, schema: string, connection: string): Promise<Set<string>> {
+  const rows = await warehouseDb(db, schema)
+    .selectFrom('sync_windows')
+    .select(['company_cnpj as company', 'resource', sql<string>`to_char(window_start, 'YYYY-MM-DD')`.as('from'), sql<string>`to_char(window_end, 'YYYY-MM-DD')`.as('to')])
+    .where('connection', '=', connection)
+    .execute();
+  return new Set(rows.map(windowKey));
 }

@@ -56,10 +56,11 @@ export type WarehouseDb = Kysely<Database>;
  * made. Its statements go through `runner.query`, so on a client they join its
  * transaction; kysely's own transactions are not used.
  */
-export function warehouseDb(runner: SqlRunner, schema: string): WarehouseDb {
+export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
   const client = { query: (text: string, values: readonly unknown[]) => runner.query(text, [...values]), release: () => undefined };
   const pool: PostgresPool = { connect: async () => client as PostgresPoolClient, end: async () => undefined };
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }).withSchema(schema);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return schema === undefined ? db : db.withSchema(schema);
 }
 
 /** Options of {@link createWarehouse}. */

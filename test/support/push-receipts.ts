@@ -2,8 +2,7 @@
  * Receipts of `punchline push` planted straight into `push_receipts`, for tests of what
  * reads or erases them (a push run claims and records its own, src/push/claims.ts).
  */
-import type { Queryable } from '../../src/runtime/run-records.js';
-import { quoteIdent } from '../../src/warehouse/db.js';
+import { quoteIdent, type SqlRunner } from '../../src/warehouse/db.js';
 
 /** A receipt as written after a successful write. */
 export interface Receipt {
@@ -23,7 +22,7 @@ export interface Receipt {
 }
 
 /** Records (or refreshes) the receipt of a created entity, whatever claim its row had. */
-export async function recordReceipt(db: Queryable, schema: string, r: Receipt): Promise<void> {
+export async function recordReceipt(db: SqlRunner, schema: string, r: Receipt): Promise<void> {
   await db.query(
     `insert into ${quoteIdent(schema)}.push_receipts (company_cnpj, kind, row_key, state, created_id, connection, source_file, source_line, created_at)
      values ($1, $2, $3, 'created', $4, $5, $6, $7, now())

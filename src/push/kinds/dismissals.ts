@@ -17,20 +17,17 @@ import type { CollaboratorBlock } from '../../api/schemas.js';
 import type { DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
 import { MAX_WINDOW_DAYS } from '../../plan/windows.js';
-import { quoteIdent } from '../../warehouse/db.js';
+import { warehouseDb } from '../../warehouse/db.js';
 import { RowInvalid, type CheckContext, type Existing, type WriteKind } from '../kind.js';
 
 /** The CPFs the warehouse knows in the company, and registration number → CPF. */
 async function knownToWarehouse(ctx: CheckContext): Promise<{ cpfs: Set<string>; byRegistration: Map<string, string> }> {
-  const r = await ctx.db.query(
-    `select cpf, registration_number from "${ctx.schema}".collaborators where company_cnpj = $1`,
-    [ctx.company],
-  );
+  const rows = await warehouseDb(ctx.db, ctx.schema).selectFrom('collaborators').select(['cpf', 'registration_number']).where('company_cnpj', '=', ctx.company).execute();
   const cpfs = new Set<string>();
   const byRegistration = new Map<string, string>();
-  for (const row of r.rows) {
-    cpfs.add(String(row.cpf));
-    byRegistration.set(String(row.registration_number), String(row.cpf));
+  for (const row of rows) {
+    cpfs.add(row.cpf);
+    byRegistration.set(String(row.registration_number), row.cpf);
   }
   return { cpfs, byRegistration };
 }
@@ -120,12 +117,25 @@ export const dismissals: WriteKind<Dismissal> = {
   touches: () => [{ resource: 'collaborators' }],
   // No read shows a dismissal date: the one sent dates the end of the employment (employments.left_on).
   async recorded(db, schema, at, body) {
-    await db.query(
-      `insert into ${quoteIdent(schema)}.pushed_dismissals (company_cnpj, cpf, registration_number, dismissal_date, connection)
-       select $1, coalesce($2::text, (select c.cpf from ${quoteIdent(schema)}.collaborators c
-                                       where c.company_cnpj = $1 and c.registration_number = $3 order by c.admission_date desc nulls last limit 1)),
-              $3, $4, $5`,
-      [at.company, body.national_registry ?? null, body.registration_number ?? null, body.dismissal_date, at.connection],
-    );
+    await warehouseDb(db, schema)
+      .insertInto('pushed_dismissals')
+      .values((eb) => ({
+        company_cnpj: at.company,
+        cpf: eb.fn.coalesce(
+          eb.val(body.national_registry ?? null),
+          eb
+            .selectFrom('collaborators as c')
+            .select('c.cpf')
+            .where('c.company_cnpj', '=', at.company)
+            .where('c.registration_number', '=', body.registration_number ?? null)
+            .orderBy('c.admission_date', (o) => o.desc().nullsLast())
+            .limit(1)
+            .$asScalar(),
+        ),
+        registration_number: body.registration_number ?? null,
+        dismissal_date: body.dismissal_date,
+        connection: at.connection,
+      }))
+      .execute();
   },
 };
