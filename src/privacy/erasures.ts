@@ -5,20 +5,19 @@
  * back; `forget --lift` ends one. The work itself is done by the functions migrate
  * generates (erasure-functions.ts); these are their thin callers.
  */
+import { sql } from 'kysely';
 import { DIRECTORY } from '../resources/index.js';
-import { quoteIdent } from '../warehouse/db.js';
-import { introspectSchema, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { quoteIdent, warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import { introspectSchema } from '../warehouse/introspection.js';
 import { PrivacyError } from '../warehouse/errors.js';
 import { withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
 import { ownNameColumns } from './personal-data.js';
 
 /** Fails with a clear message when `schema` lacks the privacy tables (not migrated yet). */
-export async function checkPrivacyReady(db: SqlQueryable, schema: string): Promise<void> {
-  const [r] = await rowsOf<{ ready: boolean }>(db, 'SELECT to_regclass($1) IS NOT NULL AS ready', [
-    `${quoteIdent(schema)}.erasures`,
-  ]);
-  if (!r!.ready) {
+export async function checkPrivacyReady(db: SqlRunner, schema: string): Promise<void> {
+  const { rows } = await sql<{ ready: boolean }>`SELECT to_regclass(${`${quoteIdent(schema)}.erasures`}) IS NOT NULL AS ready`.execute(warehouseDb(db));
+  if (!rows[0]!.ready) {
     throw new PrivacyError(
       'privacy_not_migrated',
       `the warehouse schema "${schema}" has no erasures table (run punchline migrate first)`,
@@ -59,18 +58,16 @@ export interface ErasureOutcome {
 export async function forgetPerson(pool: LoaderPool, schema: string, request: ForgetRequest): Promise<ErasureOutcome[]> {
   const s = quoteIdent(schema);
   return withTransaction(pool, async (client) => {
+    const db = warehouseDb(client, schema);
     const companies = request.company
       ? [request.company]
       : (
-          await rowsOf<{ company_cnpj: string }>(
-            client,
-            // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
-            `SELECT company_cnpj FROM ${s}.${quoteIdent(DIRECTORY.seen.table)} WHERE cpf = $1
-             UNION SELECT company_cnpj FROM ${s}.erasures WHERE cpf = $1 AND lifted_at IS NULL
-             ORDER BY 1`,
-            [request.cpf],
-          )
-        ).map((r) => r.company_cnpj);
+          // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
+          await sql<{ company_cnpj: string }>`
+            SELECT company_cnpj FROM ${sql.id(schema, DIRECTORY.seen.table)} WHERE cpf = ${request.cpf}
+             UNION SELECT company_cnpj FROM ${sql.id(schema, 'erasures')} WHERE cpf = ${request.cpf} AND lifted_at IS NULL
+             ORDER BY 1`.execute(db)
+        ).rows.map((r) => r.company_cnpj);
     if (companies.length === 0) {
       throw new PrivacyError(
         'person_not_found',
@@ -79,22 +76,14 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
     }
     const out: ErasureOutcome[] = [];
     for (const company of companies) {
-      const [created] = await rowsOf<{ id: number; tombstone: string }>(
-        client,
-        `INSERT INTO ${s}.erasures (company_cnpj, cpf, erased_by, note) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (company_cnpj, cpf) WHERE lifted_at IS NULL DO NOTHING
-         RETURNING id, tombstone`,
-        [company, request.cpf, request.by, request.note ?? null],
-      );
-      const erasure =
-        created ??
-        (
-          await rowsOf<{ id: number; tombstone: string }>(
-            client,
-            `SELECT id, tombstone FROM ${s}.erasures WHERE company_cnpj = $1 AND cpf = $2 AND lifted_at IS NULL`,
-            [company, request.cpf],
-          )
-        )[0]!;
+      const standing = { company_cnpj: company, cpf: request.cpf, lifted_at: null };
+      const created = await db
+        .insertInto('erasures')
+        .values({ company_cnpj: company, cpf: request.cpf, erased_by: request.by, note: request.note ?? null })
+        .onConflict((oc) => oc.columns(['company_cnpj', 'cpf']).where('lifted_at', 'is', null).doNothing())
+        .returning(['id', 'tombstone'])
+        .executeTakeFirst();
+      const erasure = created ?? (await db.selectFrom('erasures').select(['id', 'tombstone']).where((eb) => eb.and(standing)).executeTakeFirstOrThrow());
       const rows = await applyErasures(client, schema, company, erasure.id);
       out.push({ id: Number(erasure.id), company, tombstone: erasure.tombstone, rows, alreadyStanding: !created });
     }
@@ -106,7 +95,9 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
       for (const r of tables) {
         mentions += await eraseMentions(client, schema, e.company, `${s}.${quoteIdent(r.name)}`, r.name, r.columns.map((c) => c.name));
       }
-      if (mentions > 0) await client.query(`UPDATE ${s}.erasures SET rows_erased = rows_erased + $2, last_applied_at = now() WHERE id = $1`, [e.id, mentions]);
+      if (mentions > 0) {
+        await db.updateTable('erasures').set((eb) => ({ rows_erased: eb('rows_erased', '+', mentions), last_applied_at: sql`now()` })).where('id', '=', e.id).execute();
+      }
       done.push({ ...e, rows: e.rows + mentions });
     }
     return done;
@@ -117,12 +108,14 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
 const REGISTER_TABLES: ReadonlySet<string> = new Set(['erasures', 'cpf_pseudonyms']);
 
 /** The people erased in `cpf`'s standing erasures, as the places outside the warehouse are searched for them. */
-export async function erasedPeople(db: SqlQueryable, schema: string, cpf: string): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
-  return rowsOf<{ cpf: string; names: string[]; tombstone: string }>(
-    db,
-    `SELECT cpf, coalesce(names, '{}') AS names, tombstone FROM ${quoteIdent(schema)}.erasures WHERE cpf = $1 AND lifted_at IS NULL ORDER BY id`,
-    [cpf],
-  );
+export async function erasedPeople(db: SqlRunner, schema: string, cpf: string): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
+  return warehouseDb(db, schema)
+    .selectFrom('erasures')
+    .select((eb) => ['cpf', eb.fn.coalesce('names', sql<string[]>`'{}'`).as('names'), 'tombstone'])
+    .where('cpf', '=', cpf)
+    .where('lifted_at', 'is', null)
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -131,12 +124,14 @@ export async function erasedPeople(db: SqlQueryable, schema: string, cpf: string
  * statement, so it runs in the caller's transaction when there is one. Returns the rows
  * changed (0 at once when the company has no standing erasure).
  */
-export async function applyErasures(db: SqlQueryable, schema: string, company: string, erasure?: number): Promise<number> {
-  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.apply_erasures($1, $2) AS n`, [
-    company,
-    erasure ?? null,
-  ]);
-  return Number(r!.n);
+export async function applyErasures(db: SqlRunner, schema: string, company: string, erasure?: number): Promise<number> {
+  return callCount(db, sql`${sql.id(schema, 'apply_erasures')}(${company}, ${erasure ?? null})`);
+}
+
+/** Runs a generated function that returns a count (bigint: a number, or text from a pool that keeps bigint as text). */
+async function callCount(db: SqlRunner, call: ReturnType<typeof sql>): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`SELECT ${call} AS n`.execute(warehouseDb(db));
+  return Number(rows[0]!.n);
 }
 
 /** What `punchline forget --lift` is asked to lift. */
@@ -154,13 +149,8 @@ export interface LiftRequest {
  * of their window brings them again (`punchline backfill --force`). Returns how many
  * erasures were lifted; throws `erasure_not_found` when none stood.
  */
-export async function liftErasure(db: SqlQueryable, schema: string, request: LiftRequest): Promise<number> {
-  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.lift_erasures($1, $2, $3) AS n`, [
-    request.cpf,
-    request.company ?? null,
-    request.by,
-  ]);
-  const lifted = Number(r!.n);
+export async function liftErasure(db: SqlRunner, schema: string, request: LiftRequest): Promise<number> {
+  const lifted = await callCount(db, sql`${sql.id(schema, 'lift_erasures')}(${request.cpf}, ${request.company ?? null}, ${request.by})`);
   if (lifted === 0) {
     throw new PrivacyError(
       'erasure_not_found',
@@ -186,7 +176,7 @@ export interface PrivacyUpkeep {
  * Pass the job's transaction client to run both inside it.
  */
 export async function upholdPrivacy(
-  db: SqlQueryable,
+  db: SqlRunner,
   schema: string,
   company: string,
   pseudonymKey: string | undefined,
@@ -198,13 +188,9 @@ export async function upholdPrivacy(
 }
 
 /** True when `company` has a standing erasure: a sync of it then erases mentions in its stages ({@link eraseMentions}). */
-export async function hasStandingErasures(db: SqlQueryable, schema: string, company: string): Promise<boolean> {
-  const [r] = await rowsOf<{ standing: boolean }>(
-    db,
-    `SELECT EXISTS (SELECT 1 FROM ${quoteIdent(schema)}.erasures WHERE company_cnpj = $1 AND lifted_at IS NULL) AS standing`,
-    [company],
-  );
-  return r!.standing;
+export async function hasStandingErasures(db: SqlRunner, schema: string, company: string): Promise<boolean> {
+  const standing = await warehouseDb(db, schema).selectFrom('erasures').select('id').where('company_cnpj', '=', company).where('lifted_at', 'is', null).limit(1).executeTakeFirst();
+  return standing !== undefined;
 }
 
 /**
@@ -214,11 +200,6 @@ export async function hasStandingErasures(db: SqlQueryable, schema: string, comp
  * (a namesake keeps theirs); a JSON value that mentions them is dropped. Returns the rows
  * changed.
  */
-export async function eraseMentions(db: SqlQueryable, schema: string, company: string, relation: string, table: string, columns: readonly string[]): Promise<number> {
-  const [r] = await rowsOf<{ n: string | number }>(db, `SELECT ${quoteIdent(schema)}.erase_mentions($1, $2::regclass, $3::text[]) AS n`, [
-    company,
-    relation,
-    ownNameColumns(table, columns),
-  ]);
-  return Number(r!.n);
+export async function eraseMentions(db: SqlRunner, schema: string, company: string, relation: string, table: string, columns: readonly string[]): Promise<number> {
+  return callCount(db, sql`${sql.id(schema, 'erase_mentions')}(${company}, ${relation}::regclass, ${ownNameColumns(table, columns)}::text[])`);
 }

@@ -12,9 +12,9 @@
  * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
  */
 import { createHmac } from 'node:crypto';
+import { sql } from 'kysely';
 import { DIRECTORY } from '../resources/index.js';
-import { quoteIdent } from '../warehouse/db.js';
-import { rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { quoteIdent, warehouseDb, type SqlRunner, type WarehouseDb } from '../warehouse/db.js';
 
 /** Hex digits of a pseudonym: 80 bits, no collision in any realistic number of people. */
 const PSEUDONYM_HEX_DIGITS = 20;
@@ -61,7 +61,7 @@ export interface EnsurePseudonymsOptions {
 /** Where `keyId` stands among the keys of the warehouse. */
 interface KeyStanding {
   /** Its generation. */
-  readonly generation: string;
+  readonly generation: number;
   /** No newer key has been used. */
   readonly current: boolean;
 }
@@ -71,25 +71,26 @@ interface KeyStanding {
  * makes it the newest again with `activate`; then tells its generation and whether it
  * is the current key.
  */
-async function standingOf(db: SqlQueryable, schema: string, keyId: string, activate: boolean): Promise<KeyStanding> {
-  const s = quoteIdent(schema);
-  if (activate) {
-    await db.query(
-      `INSERT INTO ${s}.pseudonym_keys AS k (key_id) VALUES ($1)
-       ON CONFLICT (key_id) DO UPDATE SET generation = nextval($2::regclass), activated_at = now()
-        WHERE k.generation < (SELECT max(generation) FROM ${s}.pseudonym_keys)`,
-      [keyId, `${s}.pseudonym_key_generations`],
-    );
-  } else {
-    await db.query(`INSERT INTO ${s}.pseudonym_keys (key_id) VALUES ($1) ON CONFLICT (key_id) DO NOTHING`, [keyId]);
-  }
-  const [row] = await rowsOf<{ generation: string; current: boolean }>(
-    db,
-    `SELECT generation::text AS generation, generation = (SELECT max(generation) FROM ${s}.pseudonym_keys) AS current
-       FROM ${s}.pseudonym_keys WHERE key_id = $1`,
-    [keyId],
-  );
-  return row!;
+async function standingOf(db: WarehouseDb, schema: string, keyId: string, activate: boolean): Promise<KeyStanding> {
+  const newest = db.selectFrom('pseudonym_keys').select((eb) => eb.fn.max('generation').as('g'));
+  await db
+    .insertInto('pseudonym_keys')
+    .values({ key_id: keyId })
+    .onConflict((oc) =>
+      activate
+        ? oc
+            .column('key_id')
+            .doUpdateSet({ generation: sql`nextval(${`${quoteIdent(schema)}.pseudonym_key_generations`}::regclass)`, activated_at: sql`now()` })
+            .where('pseudonym_keys.generation', '<', newest)
+        : oc.column('key_id').doNothing(),
+    )
+    .execute();
+  return db
+    .selectFrom('pseudonym_keys')
+    .select((eb) => ['generation', eb('generation', '=', newest).as('current')])
+    .$narrowType<{ current: boolean }>()
+    .where('key_id', '=', keyId)
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -100,42 +101,43 @@ async function standingOf(db: SqlQueryable, schema: string, keyId: string, activ
  * concurrently, with the same key or not; run it in the caller's transaction or on its own.
  */
 export async function ensurePseudonyms(
-  db: SqlQueryable,
+  runner: SqlRunner,
   schema: string,
   key: string,
   options: EnsurePseudonymsOptions = {},
 ): Promise<PseudonymStats> {
-  const s = quoteIdent(schema);
+  const db = warehouseDb(runner, schema);
   const keyId = keyIdOf(key);
-  const standing = await standingOf(db, schema, keyId, options.activate === true);
-  if (!standing.current) return { mapped: 0, pruned: 0, current: false };
-  const rows = await rowsOf<{ cpf: string }>(
-    db,
-    `SELECT DISTINCT c.cpf FROM ${s}.${quoteIdent(DIRECTORY.seen.table)} c
-      WHERE ($1::text IS NULL OR c.company_cnpj = $1) AND c.cpf ~ '^[0-9]{11}$'
-        AND NOT EXISTS (SELECT 1 FROM ${s}.cpf_pseudonyms p WHERE p.cpf = c.cpf AND p.key_generation >= $2::bigint)`,
-    [options.company ?? null, standing.generation],
-  );
+  const { generation, current } = await standingOf(db, schema, keyId, options.activate === true);
+  if (!current) return { mapped: 0, pruned: 0, current: false };
+  const company = options.company ?? null;
+  const { rows } = await sql<{ cpf: string }>`
+    SELECT DISTINCT c.cpf FROM ${sql.id(schema, DIRECTORY.seen.table)} c
+     WHERE (${company}::text IS NULL OR c.company_cnpj = ${company}) AND c.cpf ~ '^[0-9]{11}$'
+       AND NOT EXISTS (SELECT 1 FROM ${sql.id(schema, 'cpf_pseudonyms')} p WHERE p.cpf = c.cpf AND p.key_generation >= ${generation})`.execute(db);
   for (let i = 0; i < rows.length; i += BATCH) {
-    const cpfs = rows.slice(i, i + BATCH).map((r) => r.cpf);
+    const mappings = rows.slice(i, i + BATCH).map(({ cpf }) => ({ cpf, pseudonym: pseudonymOf(key, cpf), key_id: keyId, key_generation: generation }));
     // Only a mapping of an older key is replaced: a newer key's is never written over.
-    await db.query(
-      `INSERT INTO ${s}.cpf_pseudonyms (cpf, pseudonym, key_id, key_generation)
-       SELECT cpf, pseudonym, $3, $4::bigint FROM unnest($1::text[], $2::text[]) AS m(cpf, pseudonym)
-       ON CONFLICT (cpf) DO UPDATE SET pseudonym = excluded.pseudonym, key_id = excluded.key_id,
-         key_generation = excluded.key_generation, computed_at = now()
-        WHERE cpf_pseudonyms.key_generation < excluded.key_generation`,
-      [cpfs, cpfs.map((c) => pseudonymOf(key, c)), keyId, standing.generation],
-    );
+    await db
+      .insertInto('cpf_pseudonyms')
+      .values(mappings)
+      .onConflict((oc) =>
+        oc
+          .column('cpf')
+          .doUpdateSet((eb) => ({
+            pseudonym: eb.ref('excluded.pseudonym'),
+            key_id: eb.ref('excluded.key_id'),
+            key_generation: eb.ref('excluded.key_generation'),
+            computed_at: sql`now()`,
+          }))
+          .whereRef('cpf_pseudonyms.key_generation', '<', 'excluded.key_generation'),
+      )
+      .execute();
   }
   let pruned = 0;
   if (options.prune && options.company === undefined) {
-    const [gone] = await rowsOf<{ n: number }>(
-      db,
-      `WITH gone AS (DELETE FROM ${s}.cpf_pseudonyms p WHERE p.key_generation < $1::bigint RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-      [standing.generation],
-    );
-    pruned = gone!.n;
+    const gone = await db.deleteFrom('cpf_pseudonyms').where('key_generation', '<', generation).executeTakeFirst();
+    pruned = Number(gone.numDeletedRows);
   }
   return { mapped: rows.length, pruned, current: true };
 }

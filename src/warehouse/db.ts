@@ -45,7 +45,7 @@ export function quoteIdent(name: string): string {
 
 /** What a query runs on: a pg pool (each statement on a connection of its own) or one client (a transaction, a session). */
 export interface SqlRunner {
-  query(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount: number | null; command: string }>;
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null; command: string }>;
 }
 
 /** The typed query builder of the warehouse. */
