@@ -7,7 +7,8 @@
  */
 import type { DriftEvent } from '../api/drift.js';
 import { isCalendarDate } from '../util/time.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { sql } from 'kysely';
+import { warehouseDb } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 
 /** A record an answer held that could not be stored. */
@@ -92,64 +93,67 @@ export function rejectionSpan(record: unknown, window: StoredWindow): StoredWind
  * ({@link rejectionSpan}) — a record outside what was read stays open.
  */
 export async function recordRejections(client: MergeClient, schema: string, key: LoadKey, rejections: readonly Rejection[]): Promise<void> {
-  const table = `${quoteIdent(schema)}.rejected_records`;
+  const db = warehouseDb(client, schema);
   const current: StoredWindow = { from: key.from ?? null, to: key.to ?? null };
   const windowed = current.from !== null && current.to !== null;
-  const base = [key.connection, key.resource, key.company];
-  const overlapping = windowed ? 'window_start <= $5::date AND window_end >= $4::date' : 'window_start IS NULL';
-  const open = await client.query<{ id: string; endpoint: string; record: unknown; from: string | null; to: string | null; text: string }>(
-    `SELECT id::text, endpoint, record, record::text AS text, window_start::text AS from, window_end::text AS to FROM ${table}
-      WHERE connection = $1 AND resource = $2 AND company_cnpj = $3 AND resolved_at IS NULL AND ${overlapping}`,
-    windowed ? [...base, current.from, current.to] : base,
-  );
+  const base = { connection: key.connection, resource: key.resource, company_cnpj: key.company };
+  const open = await db
+    .selectFrom('rejected_records')
+    .select((eb) => ['id', 'endpoint', 'record', eb.cast<string>('record', 'text').as('text'), eb.cast<string | null>('window_start', 'text').as('from'), eb.cast<string | null>('window_end', 'text').as('to')])
+    .where((eb) => eb.and({ ...base, resolved_at: null }))
+    .where((eb) => (windowed ? eb.and([eb('window_start', '<=', current.to!), eb('window_end', '>=', current.from!)]) : eb('window_start', 'is', null)))
+    .execute();
   // Records as jsonb text, so that they compare with the stored ones whatever their key order.
   const texts = rejections.length === 0 ? [] : (
-    await client.query<{ text: string }>(`SELECT r::jsonb::text AS text FROM unnest($1::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`, [
-      rejections.map((r) => JSON.stringify(r.record ?? null)),
-    ])
+    await sql<{ text: string }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(r.record ?? null))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(db)
   ).rows.map((r) => r.text);
 
   // A record of a per-day read is told apart by its day too: its window is that day.
   const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
   const perDay = new Set(rejections.filter((r) => r.date).map((r) => r.endpoint));
-  const storedIdentity = (r: (typeof open.rows)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
-  const stored = new Map<string, (typeof open.rows)[number]>();
-  for (const r of open.rows) {
+  const storedIdentity = (r: (typeof open)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
+  const stored = new Map<string, (typeof open)[number]>();
+  for (const r of open) {
     const identity = storedIdentity(r);
     if (!stored.has(identity)) stored.set(identity, r);
   }
   const seen = new Set<string>();
-  const seenRows = new Set<(typeof open.rows)[number]>();
+  const seenRows = new Set<(typeof open)[number]>();
   for (const [i, r] of rejections.entries()) {
     const identity = identityOf({ endpoint: r.endpoint, text: texts[i]!, day: r.date ?? null });
     if (seen.has(identity)) continue; // the same record twice in one load is one rejection
     seen.add(identity);
     const earlier = stored.get(identity);
     if (earlier) seenRows.add(earlier);
-    const values = [r.index, r.path, r.reason, texts[i], key.runId ?? null, r.cpf ?? null];
+    const values = { element_index: r.index, json_path: r.path, reason: r.reason, record: texts[i]!, run_id: key.runId ?? null, cpf: r.cpf ?? null };
     const mine: StoredWindow = r.date ? { from: r.date, to: r.date } : current;
     if (earlier) {
       // Seen again: the record lies in both windows.
       const from = windowed && earlier.from !== null && earlier.from > mine.from! ? earlier.from : mine.from;
       const to = windowed && earlier.to !== null && earlier.to < mine.to! ? earlier.to : mine.to;
-      await client.query(
-        `UPDATE ${table} SET last_rejected_at = now(), element_index = $1, json_path = $2, reason = $3, record = $4::jsonb, run_id = $5, cpf = $6,
-                window_start = $7::date, window_end = $8::date WHERE id = $9`,
-        [...values, from, to, earlier.id],
-      );
+      await db
+        .updateTable('rejected_records')
+        .set({ last_rejected_at: sql`now()`, ...values, window_start: from, window_end: to })
+        .where('id', '=', earlier.id)
+        .execute();
     } else {
-      await client.query(
-        `INSERT INTO ${table} (connection, resource, company_cnpj, window_start, window_end, endpoint, element_index, json_path, reason, record, run_id, cpf)
-         VALUES ($1, $2, $3, $4::date, $5::date, $6, $7, $8, $9, $10::jsonb, $11, $12)`,
-        [...base, mine.from, mine.to, r.endpoint, ...values],
-      );
+      await db
+        .insertInto('rejected_records')
+        .values({ ...base, window_start: mine.from, window_end: mine.to, endpoint: r.endpoint, ...values })
+        .execute();
     }
   }
 
   const covers = (w: StoredWindow) => !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
   // Fixed, or a second row of a record that keeps one (the first is the one updated).
-  const fixed = open.rows.filter((r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))));
-  if (fixed.length > 0) await client.query(`UPDATE ${table} SET resolved_at = now() WHERE id = ANY($1::bigint[])`, [fixed.map((r) => r.id)]);
+  const fixed = open.filter((r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))));
+  if (fixed.length > 0) {
+    await db
+      .updateTable('rejected_records')
+      .set({ resolved_at: sql`now()` })
+      .where('id', '=', (eb) => eb.fn.any(eb.val(fixed.map((r) => r.id))))
+      .execute();
+  }
 }
 
 /** Records what a complete load of a window held per table (replacing the previous load's figures). */
@@ -160,25 +164,52 @@ export async function recordWindowLoad(
   tables: Readonly<Record<string, TableStats>>,
   rejected: number,
 ): Promise<void> {
-  const names = Object.keys(tables);
-  await client.query(
-    `INSERT INTO ${quoteIdent(schema)}.window_loads (connection, company_cnpj, resource, window_start, window_end, table_name, received, rejected, run_id, loaded_at)
-     SELECT $1, $2, $3, $4, $5, t.name, t.received, $8, $9, now() FROM unnest($6::text[], $7::int[]) AS t(name, received)
-     ON CONFLICT (connection, company_cnpj, resource, window_start, window_end, table_name)
-     DO UPDATE SET received = excluded.received, rejected = excluded.rejected, run_id = excluded.run_id, loaded_at = excluded.loaded_at`,
-    [key.connection, key.company, key.resource, key.from, key.to, names, names.map((n) => tables[n]!.received), rejected, key.runId ?? null],
-  );
+  const rows = Object.entries(tables).map(([table_name, t]) => ({
+    connection: key.connection,
+    company_cnpj: key.company,
+    resource: key.resource,
+    window_start: key.from,
+    window_end: key.to,
+    table_name,
+    received: t.received,
+    rejected,
+    run_id: key.runId ?? null,
+    loaded_at: sql<Date>`now()`,
+  }));
+  if (rows.length === 0) return;
+  await warehouseDb(client, schema)
+    .insertInto('window_loads')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name']).doUpdateSet((eb) => ({
+        received: eb.ref('excluded.received'),
+        rejected: eb.ref('excluded.rejected'),
+        run_id: eb.ref('excluded.run_id'),
+        loaded_at: eb.ref('excluded.loaded_at'),
+      })),
+    )
+    .execute();
+}
+
+/** Records drift (a repeat of the same kind, endpoint, field and value refreshes `last_seen_at`). */
+async function recordDriftRows(client: MergeClient, schema: string, rows: readonly { kind: string; endpoint: string; field: string; value: string }[]): Promise<void> {
+  const db = warehouseDb(client, schema);
+  for (const row of rows) {
+    await db
+      .insertInto('schema_drift')
+      .values(row)
+      .onConflict((oc) => oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }))
+      .execute();
+  }
 }
 
 /** Records schema drift events (a repeat refreshes `last_seen_at`). */
 export async function recordDrift(client: MergeClient, schema: string, events: readonly DriftEvent[]): Promise<void> {
-  for (const e of events) {
-    await client.query(
-      `INSERT INTO ${quoteIdent(schema)}.schema_drift (kind, endpoint, field, value) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (kind, endpoint, field, value) DO UPDATE SET last_seen_at = now()`,
-      [e.kind, e.kind === 'unknown_field' ? e.endpoint : '', e.field, e.kind === 'new_value' ? e.value : ''],
-    );
-  }
+  await recordDriftRows(
+    client,
+    schema,
+    events.map((e) => ({ kind: e.kind, endpoint: e.kind === 'unknown_field' ? e.endpoint : '', field: e.field, value: e.kind === 'new_value' ? e.value : '' })),
+  );
 }
 
 /** Values of a warehouse column stored without a character Postgres cannot store (a NUL). */
@@ -191,11 +222,5 @@ export interface CleanedColumn {
 
 /** Records cleaned columns as schema drift of kind `cleaned_value`, field `table.column` (a repeat refreshes `last_seen_at`). */
 export async function recordCleanedValues(client: MergeClient, schema: string, cleaned: readonly CleanedColumn[]): Promise<void> {
-  for (const c of cleaned) {
-    await client.query(
-      `INSERT INTO ${quoteIdent(schema)}.schema_drift (kind, endpoint, field, value) VALUES ('cleaned_value', '', $1, '')
-       ON CONFLICT (kind, endpoint, field, value) DO UPDATE SET last_seen_at = now()`,
-      [`${c.table}.${c.column}`],
-    );
-  }
+  await recordDriftRows(client, schema, cleaned.map((c) => ({ kind: 'cleaned_value', endpoint: '', field: `${c.table}.${c.column}`, value: '' })));
 }
