@@ -16,7 +16,7 @@ import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { ensureDatabase } from '../demo/database-bootstrap.js';
 import { isPortFree } from '../demo/port-check.js';
 import { assertRedisReachable, ServiceUnavailableError } from '../probes/services.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { warehouseDb } from '../warehouse/db.js';
 import { formatDemoBanner } from '../demo/banner.js';
 import { opsBaseUrl } from '../http/server.js';
 import {
@@ -60,13 +60,10 @@ async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<
   client.on('error', () => undefined); // a dropped connection fails the query below instead of the process
   await client.connect();
   try {
-    const { rows } = await client.query<{ connection: string }>(
-      `select connection from ${quoteIdent(schema)}.sync_runs where connection is distinct from $1 limit 1`,
-      [DEMO_CONNECTION],
-    );
-    if (rows.length > 0) {
+    const real = await warehouseDb(client, schema).selectFrom('sync_runs').select('connection').where('connection', 'is distinct from', DEMO_CONNECTION).limit(1).executeTakeFirst();
+    if (real) {
       throw new DemoError(
-        `WAREHOUSE_SCHEMA ${schema} already holds data synced from connection "${rows[0]!.connection}"; ` +
+        `WAREHOUSE_SCHEMA ${schema} already holds data synced from connection "${real.connection}"; ` +
           'run the demo in a schema of its own, e.g. WAREHOUSE_SCHEMA=demo QUEUE_PREFIX=demo npm run demo',
         'demo_schema_in_use',
       );

@@ -16,7 +16,7 @@ import { todayIn } from '../util/time.js';
 import { scopeHasRows, type RemovalGuard } from '../warehouse/merge.js';
 import { openStaging } from '../warehouse/staging.js';
 import { columnNames, type LoadScope, type TableSpec } from '../warehouse/table-spec.js';
-import { quoteIdent } from '../warehouse/db.js';
+import { quoteIdent, warehouseDb } from '../warehouse/db.js';
 import { eraseMentions, hasStandingErasures } from '../privacy/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
@@ -122,7 +122,7 @@ async function copiesStraightIn(client: pg.PoolClient, schema: string, req: Load
 
 async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, allowDirect: boolean, signal: AbortSignal | undefined): Promise<LoadResult> {
   const { declaration } = req;
-  const items = declaration.items && req.window ? await declaration.items.list(ctx.pool, (name) => `${quoteIdent(ctx.schema)}.${quoteIdent(name)}`, req.company, req.window, req.force ?? false) : undefined;
+  const items = declaration.items && req.window ? await declaration.items.list(warehouseDb(ctx.pool, ctx.schema), req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);
   // Collaborator blocks seen in period data are added to the directory of people (by every resource but the directory's own).
   const addsSeen = declaration.reads.some((r) => r.people) && declaration.directory === undefined;

@@ -113,10 +113,10 @@ export async function runQualityChecks(
     if (!query) return;
     const started = Date.now();
     const rows = isCheckPool(pool)
-      ? ((await pool.query(query.text, query.values)).rows as Row[])
+      ? (await pool.query<Row>(query.text, query.values)).rows
       : await withTransaction(pool, async (client) => {
           await client.query(SET_LOCAL);
-          return (await client.query(query.text, query.values)).rows as Row[];
+          return (await client.query<Row>(query.text, query.values)).rows;
         });
     findings.push(...rows.map(findingOf));
     durations[checks.join('+')] = Date.now() - started;

@@ -35,16 +35,19 @@ export const absenceAttachments = defineResource({
   },
   items: {
     parent: 'absences',
-    list: async (db, table, company, w, force) => {
-      const { rows } = await db.query(
-        `SELECT a.absence_id FROM ${table('absences')} a
-          WHERE a.company_cnpj = $1 AND a.deleted_at IS NULL AND a.has_attachment
-            AND a.begins_at_local <= $3::timestamp AND a.ends_at_local >= $2::timestamp
-            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM ${table('absence_attachments')} x WHERE x.absence_id = a.absence_id)`}
-          ORDER BY a.absence_id`,
-        [company, `${w.from} 00:00:00`, `${w.to} 23:59:59`],
-      );
-      return rows.map((r) => Number(r.absence_id));
+    list: async (db, company, w, force) => {
+      const absences = await db
+        .selectFrom('absences as a')
+        .select('a.absence_id')
+        .where('a.company_cnpj', '=', company)
+        .where('a.deleted_at', 'is', null)
+        .where('a.has_attachment', '=', true)
+        .where('a.begins_at_local', '<=', `${w.to} 23:59:59`)
+        .where('a.ends_at_local', '>=', `${w.from} 00:00:00`)
+        .$if(!force, (q) => q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('absence_attachments as x').select('x.absence_id').whereRef('x.absence_id', '=', 'a.absence_id')))))
+        .orderBy('a.absence_id')
+        .execute();
+      return absences.map((r) => r.absence_id);
     },
   },
   reads: [

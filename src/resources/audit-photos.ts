@@ -33,15 +33,18 @@ export const auditPhotos = defineResource({
   },
   items: {
     parent: 'punches',
-    list: async (db, table, company, w, force) => {
-      const { rows } = await db.query(
-        `SELECT p.point_id FROM ${table('punches')} p
-          WHERE p.company_cnpj = $1 AND p.deleted_at IS NULL AND p.has_audit_photo AND p.work_date BETWEEN $2::date AND $3::date
-            ${force ? '' : `AND NOT EXISTS (SELECT 1 FROM ${table('audit_photos')} x WHERE x.point_id = p.point_id)`}
-          ORDER BY p.point_id`,
-        [company, w.from, w.to],
-      );
-      return rows.map((r) => Number(r.point_id));
+    list: async (db, company, w, force) => {
+      const punches = await db
+        .selectFrom('punches as p')
+        .select('p.point_id')
+        .where('p.company_cnpj', '=', company)
+        .where('p.deleted_at', 'is', null)
+        .where('p.has_audit_photo', '=', true)
+        .where((eb) => eb.between('p.work_date', w.from, w.to))
+        .$if(!force, (q) => q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_photos as x').select('x.point_id').whereRef('x.point_id', '=', 'p.point_id')))))
+        .orderBy('p.point_id')
+        .execute();
+      return punches.map((r) => r.point_id);
     },
   },
   reads: [

@@ -13,6 +13,7 @@ import type { CollaboratorBlock } from '../api/schemas.js';
 import type { Config } from '../config.js';
 import type { MartUpkeep } from '../marts/upkeep.js';
 import type { CellValue } from '../warehouse/copy-text.js';
+import type { WarehouseDb } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 import type { LoadScope, TableSpec } from '../warehouse/table-spec.js';
 import type { TableClass } from './column-classes.js';
@@ -103,9 +104,8 @@ export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope)
 
 /** Which items an `items` resource fetches for a company's window. */
 export type ItemsQuery = (
-  db: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }> },
-  /** Qualifies a warehouse table with the load's schema. */
-  table: (name: string) => string,
+  /** The warehouse, in the load's schema. */
+  db: WarehouseDb,
   company: string,
   window: Window,
   force: boolean,

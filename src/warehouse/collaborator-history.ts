@@ -43,7 +43,7 @@ export function buildHistoryStatements(schema: string, companyCnpj: string, stag
 /** Closes and opens history versions of one company from its staged list; stats as `collaborator_history`. */
 export async function recordHistory(client: MergeClient, schema: string, companyCnpj: string, stage: string): Promise<TableStats> {
   const q = buildHistoryStatements(schema, companyCnpj, stage);
-  const { closed } = (await client.query(q.close.text, q.close.values)).rows[0] as { closed: number };
-  const { received, opened } = (await client.query(q.open.text, q.open.values)).rows[0] as { received: number; opened: number };
+  const { closed } = (await client.query<{ closed: number }>(q.close.text, q.close.values)).rows[0]!;
+  const { received, opened } = (await client.query<{ received: number; opened: number }>(q.open.text, q.open.values)).rows[0]!;
   return { received, inserted: opened, updated: closed, deleted: 0, unchanged: received - opened };
 }

@@ -50,9 +50,9 @@ export class MassRemovalError extends PunchlineError<'mass_removal'> {
 /** The part of a pg client a merge needs. */
 export type MergeClient = Pick<pg.PoolClient, 'query'>;
 
-async function one<T>(client: MergeClient, query: BuiltQuery): Promise<T> {
-  const { rows } = await client.query(query.text, query.values);
-  return rows[0] as T;
+async function one<T extends pg.QueryResultRow>(client: MergeClient, query: BuiltQuery): Promise<T> {
+  const { rows } = await client.query<T>(query.text, query.values);
+  return rows[0]!;
 }
 
 /** Whether the load's scope of `spec` holds any row yet (soft-deleted and inactive ones too). */
