@@ -5,7 +5,7 @@
  * --prefer-offline` takes the tarballs from npm's cache, which `npm ci` filled.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -80,20 +80,23 @@ describe('the package installed from its tarball', () => {
     expect(existsSync(join(app, 'node_modules', 'punchline', 'src'))).toBe(false);
   });
 
-  it('gives TypeScript users the warehouse types as punchline/warehouse: a kysely query type-checks, an unknown column does not', async () => {
-    const query = (select: string) =>
-      `import type { Kysely } from 'kysely';\nimport type { Warehouse } from 'punchline/warehouse';\n` +
-      `export const latest = (db: Kysely<Warehouse>) => db.withSchema('workforce').selectFrom('sync_freshness').select(${select}).execute();\n` +
-      `export const at = async (db: Kysely<Warehouse>): Promise<Date | null | undefined> => (await latest(db))[0]?.last_success_at;\n`;
-    writeFileSync(join(app, 'good.mts'), query(`['company_cnpj', 'resource', 'last_success_at']`));
-    writeFileSync(join(app, 'bad.mts'), query(`['company_cnpj', 'no_such_column', 'last_success_at']`));
+  it('gives TypeScript users the warehouse types as punchline/warehouse: the example of docs/warehouse.md type-checks, with an unknown column it does not', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'warehouse.md'), 'utf8');
+    const example = /## From TypeScript\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(doc)![1]!;
+    expect(example).toContain("import type { Warehouse } from 'punchline/warehouse';");
+    // The consumer's own type packages for pg and Node (punchline's dependencies ship none).
+    mkdirSync(join(app, 'node_modules', '@types'), { recursive: true });
+    for (const types of ['pg', 'node']) symlinkSync(join(ROOT, 'node_modules', '@types', types), join(app, 'node_modules', '@types', types));
+    writeFileSync(join(app, 'good.mts'), example);
+    writeFileSync(join(app, 'bad.mts'), example.replace("'age_seconds'", "'no_such_column'"));
     const tsc = (file: string) =>
-      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--skipLibCheck', file], { cwd: app }).then(
+      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', file], { cwd: app }).then(
         () => '',
         (e: { stdout: string }) => e.stdout,
       );
     expect(await tsc('good.mts')).toBe('');
-    expect(await tsc('bad.mts')).toMatch(/^bad\.mts\(3,\d+\): error TS/); // the same query but for the column
+    const line = example.split('\n').findIndex((l) => l.includes("'age_seconds'")) + 1;
+    expect(await tsc('bad.mts')).toMatch(new RegExp(`^bad\\.mts\\(${line},\\d+\\): error TS`));
     const loaded = await run(process.execPath, ['--input-type=module', '-e', `import('punchline/warehouse').then((m) => console.log(Object.keys(m).length))`], { cwd: app });
     expect(loaded.stdout).toBe('0\n');
   });
