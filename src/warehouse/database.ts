@@ -488,6 +488,8 @@ export interface EmployeeDaily {
   is_absent: boolean | null;
   /** Overtime of the day in seconds, all bands and destinations (hour bank and paid): hour_bank_balances.total_overtime_seconds (spec 2.11 total_overtime); null when the day's balance was not synced. */
   overtime_seconds: number | null;
+  /** Hour-bank balance at the end of the day in seconds, signed, initial balance and payments included: hour_bank_balances.accumulated_balance_seconds (spec 2.11 accumulated_balance); null when the day's balance was not synced. */
+  bank_balance_seconds: number | null;
   /** True when the day had ended in the company's time zone when the row was written; a row of today is rewritten by the next sync of its window. */
   is_day_over: boolean;
   /** When punchline wrote the row. */
