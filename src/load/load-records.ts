@@ -131,16 +131,9 @@ export async function recordRejections(client: MergeClient, schema: string, key:
       // Seen again: the record lies in both windows.
       const from = windowed && earlier.from !== null && earlier.from > mine.from! ? earlier.from : mine.from;
       const to = windowed && earlier.to !== null && earlier.to < mine.to! ? earlier.to : mine.to;
-      await db
-        .updateTable('rejected_records')
-        .set({ last_rejected_at: sql`now()`, ...values, window_start: from, window_end: to })
-        .where('id', '=', earlier.id)
-        .execute();
+      await db.updateTable('rejected_records').set({ last_rejected_at: sql`now()`, ...values, window_start: from, window_end: to }).where('id', '=', earlier.id).execute();
     } else {
-      await db
-        .insertInto('rejected_records')
-        .values({ ...base, window_start: mine.from, window_end: mine.to, endpoint: r.endpoint, ...values })
-        .execute();
+      await db.insertInto('rejected_records').values({ ...base, window_start: mine.from, window_end: mine.to, endpoint: r.endpoint, ...values }).execute();
     }
   }
 
@@ -148,11 +141,7 @@ export async function recordRejections(client: MergeClient, schema: string, key:
   // Fixed, or a second row of a record that keeps one (the first is the one updated).
   const fixed = open.filter((r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))));
   if (fixed.length > 0) {
-    await db
-      .updateTable('rejected_records')
-      .set({ resolved_at: sql`now()` })
-      .where('id', '=', (eb) => eb.fn.any(eb.val(fixed.map((r) => r.id))))
-      .execute();
+    await db.updateTable('rejected_records').set({ resolved_at: sql`now()` }).where('id', '=', (eb) => eb.fn.any(eb.val(fixed.map((r) => r.id)))).execute();
   }
 }
 
@@ -165,28 +154,17 @@ export async function recordWindowLoad(
   rejected: number,
 ): Promise<void> {
   const rows = Object.entries(tables).map(([table_name, t]) => ({
-    connection: key.connection,
-    company_cnpj: key.company,
-    resource: key.resource,
-    window_start: key.from,
-    window_end: key.to,
-    table_name,
-    received: t.received,
-    rejected,
-    run_id: key.runId ?? null,
-    loaded_at: sql<Date>`now()`,
+    connection: key.connection, company_cnpj: key.company, resource: key.resource, window_start: key.from, window_end: key.to,
+    table_name, received: t.received, rejected, run_id: key.runId ?? null, loaded_at: sql<Date>`now()`,
   }));
   if (rows.length === 0) return;
   await warehouseDb(client, schema)
     .insertInto('window_loads')
     .values(rows)
     .onConflict((oc) =>
-      oc.columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name']).doUpdateSet((eb) => ({
-        received: eb.ref('excluded.received'),
-        rejected: eb.ref('excluded.rejected'),
-        run_id: eb.ref('excluded.run_id'),
-        loaded_at: eb.ref('excluded.loaded_at'),
-      })),
+      oc
+        .columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name'])
+        .doUpdateSet(({ ref }) => ({ received: ref('excluded.received'), rejected: ref('excluded.rejected'), run_id: ref('excluded.run_id'), loaded_at: ref('excluded.loaded_at') })),
     )
     .execute();
 }

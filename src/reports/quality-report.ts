@@ -45,31 +45,20 @@ function qualityStatusQuery(pool: SqlRunner, schema: string) {
         .$narrowType<{ check_name: NotNull; company_cnpj: NotNull; part: NotNull; scope: NotNull; status: QualityStatus; checked_at: NotNull }>(),
     )
     .with('parts', (db) =>
-      db
-        .selectFrom('ranked')
-        .select((eb) => ['check_name', 'company_cnpj', 'part', eb.fn.max('rank').as('worst'), eb.fn.max('checked_at').as('checked_at')])
-        .groupBy(['check_name', 'company_cnpj', 'part']),
+      db.selectFrom('ranked').select((eb) => ['check_name', 'company_cnpj', 'part', eb.fn.max('rank').as('worst'), eb.fn.max('checked_at').as('checked_at')]).groupBy(['check_name', 'company_cnpj', 'part']),
     )
     .selectFrom('parts as p')
     .select((eb) => {
       const parts = (rank: number) => eb.cast<number>(eb.fn.countAll().filterWhere('worst', '=', rank), 'integer');
       const notOk = eb.selectFrom('ranked as r').whereRef('r.check_name', '=', 'p.check_name').where('r.rank', '>', 0);
       return [
-        'p.check_name as check',
-        parts(0).as('ok'),
-        parts(1).as('warn'),
-        parts(2).as('fail'),
-        eb.fn.max('p.checked_at').as('last_checked_at'),
+        'p.check_name as check', parts(0).as('ok'), parts(1).as('warn'), parts(2).as('fail'), eb.fn.max('p.checked_at').as('last_checked_at'),
         notOk.where('r.scope', '<>', 'all').select((e) => e.cast<number>(e.fn.countAll(), 'integer').as('n')).$asScalar().as('findings'),
         notOk
           .select((e) => jsonBuildObject({ company: e.ref('r.company_cnpj'), part: e.ref('r.part'), scope: e.ref('r.scope'), status: e.ref('r.status'), detail: e.ref('r.detail') }).as('o'))
-          .orderBy('r.rank', 'desc')
-          .orderBy((e) => e('r.scope', '=', 'all'))
-          .orderBy('r.checked_at', 'desc')
+          .orderBy('r.rank', 'desc').orderBy((e) => e('r.scope', '=', 'all')).orderBy('r.checked_at', 'desc')
           .orderBy('r.company_cnpj').orderBy('r.part').orderBy('r.scope')
-          .limit(1)
-          .$asScalar()
-          .as('example'),
+          .limit(1).$asScalar().as('example'),
       ];
     })
     .groupBy('p.check_name')

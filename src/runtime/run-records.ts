@@ -62,32 +62,15 @@ export async function startRun(db: SqlRunner, schema: string, r: RunStart): Prom
   const runs = warehouseDb(db, schema);
   await runs
     .updateTable('sync_runs')
-    .set({
-      status: 'failed',
-      finished_at: sql`now()`,
-      duration_ms: sql`(extract(epoch from now() - started_at) * 1000)::int`,
-      error: 'abandoned: the worker stopped before finishing',
-    })
+    .set({ status: 'failed', finished_at: sql`now()`, duration_ms: sql`(extract(epoch from now() - started_at) * 1000)::int`, error: 'abandoned: the worker stopped before finishing' })
     .where('job_id', '=', r.jobId)
     .where('status', '=', 'running')
     .execute();
   const { id } = await runs
     .insertInto('sync_runs')
     .values({
-      job_id: r.jobId,
-      connection: r.connection,
-      resource: r.resource,
-      company_cnpj: r.company ?? null,
-      window_start: r.from ?? null,
-      window_end: r.to ?? null,
-      status: 'running',
-      attempt: r.attempt,
-      requests: 0,
-      rows_inserted: 0,
-      rows_updated: 0,
-      rows_deleted: 0,
-      started_at: sql`now()`,
-      worker: r.worker,
+      job_id: r.jobId, connection: r.connection, resource: r.resource, company_cnpj: r.company ?? null, window_start: r.from ?? null, window_end: r.to ?? null,
+      status: 'running', attempt: r.attempt, requests: 0, rows_inserted: 0, rows_updated: 0, rows_deleted: 0, started_at: sql`now()`, worker: r.worker,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -99,15 +82,8 @@ export async function finishRun(db: SqlRunner, schema: string, id: number, e: Ru
   await warehouseDb(db, schema)
     .updateTable('sync_runs')
     .set({
-      status: e.status,
-      requests: e.requests,
-      rows_inserted: e.inserted,
-      rows_updated: e.updated,
-      rows_deleted: e.deleted,
-      finished_at: sql`now()`,
-      duration_ms: Math.round(e.durationMs),
-      error: e.error ?? null,
-      rows_rejected: e.rejected ?? 0,
+      status: e.status, requests: e.requests, rows_inserted: e.inserted, rows_updated: e.updated, rows_deleted: e.deleted, finished_at: sql`now()`,
+      duration_ms: Math.round(e.durationMs), error: e.error ?? null, rows_rejected: e.rejected ?? 0,
     })
     .where('id', '=', id)
     .execute();
