@@ -55,17 +55,20 @@ export async function readOpenRejections(pool: SqlRunner, schema: string): Promi
           'resource',
           'endpoint',
           eb.cast<number>(eb.fn.countAll(), 'integer').as('open'),
-          eb.cast<number>(eb.fn.count('company_cnpj').distinct(), 'integer').as('companies'),
+          eb.cast<number>(eb.fn.count('company_cnpj').distinct(), 'integer').as('company_count'),
           eb.fn.min('first_rejected_at').as('oldest'),
           eb.fn.max('last_rejected_at').as('latest'),
           sql<NonNullable<typeof record.expressionType>>`(${oldestFirst})[1]`.as('example'),
         ];
       })
       .execute();
-    return rows.map(({ example, ...r }) => ({
-      ...r,
-      oldest: r.oldest.toISOString(),
-      latest: r.latest.toISOString(),
+    return rows.map(({ resource, endpoint, open, company_count, oldest, latest, example }) => ({
+      resource,
+      endpoint,
+      open,
+      companies: company_count,
+      oldest: oldest.toISOString(),
+      latest: latest.toISOString(),
       example: {
         company: example.company,
         ...(example.from && example.to ? { window: `${example.from}..${example.to}` } : {}),
