@@ -58,7 +58,8 @@ async function runStage(answer: Answer, stage: number): Promise<number> {
     return parsed.data.length;
   }
   const declaration = CATALOG[answer.resource];
-  const read = declaration.reads.find((r) => r.endpoint === answer.endpoint) as ReadDeclaration;
+  if (declaration.read === 'group') throw new Error(`${answer.resource} reads no elements`);
+  const read = (declaration.reads as readonly ReadDeclaration[]).find((r) => r.endpoint === answer.endpoint)!;
   const schema = elementSchema(ENDPOINTS[answer.endpoint])!;
   const tables = Object.values(declaration.tables as Record<string, TableSpec>).map((spec) => new StagedTable(spec, `stage_${spec.table}`));
   let rows = 0;

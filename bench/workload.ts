@@ -8,7 +8,9 @@ import { API_PREFIX } from '../src/api/endpoints.js';
 import { buildQuery, scopeParams, type Params } from '../src/api/query.js';
 import { backfillItems, planJobs } from '../src/plan/planner.js';
 import type { Resource } from '../src/plan/resources.js';
-import { dateTimeBounds, daysOf } from '../src/plan/windows.js';
+import { daysOf } from '../src/plan/windows.js';
+import { CATALOG } from '../src/resources/index.js';
+import type { CallTarget, ReadDeclaration, ReadEndpoint } from '../src/resources/declaration.js';
 
 /** One GET of the workload. */
 export interface PlannedRequest {
@@ -31,32 +33,10 @@ export interface WorkloadInput {
   readonly today: string;
 }
 
-/** spec 2.4 lookup lists, one GET each (src/resources/lookups.ts). */
-const LOOKUP_ENDPOINTS = [
-  'department',
-  'occupation',
-  'cost-center',
-  'unit',
-  'journey',
-  'point-rule',
-  'collaborator-settings',
-  'barrier',
-  'fired-type',
-  'absence/types',
-] as const;
-
-/** Period endpoints per resource (spec 4.1). */
-const PERIOD_ENDPOINTS: Partial<Record<Resource, string>> = {
-  punches: 'point/getFromPeriod',
-  hour_totals: 'collaborator/totalHours',
-  tardiness: 'tardiness',
-  adjustments: 'adjustment',
-  inconsistencies: 'inconsistency',
-};
-
-function get(endpoint: string, params: Params = {}): PlannedRequest {
+function get(endpoint: ReadEndpoint, params: Params = {}): PlannedRequest {
   const query = buildQuery(params);
-  return { endpoint, path: `${API_PREFIX}/${endpoint}${query ? `?${query}` : ''}` };
+  const { name, path } = typeof endpoint === 'string' ? { name: endpoint, path: `${API_PREFIX}/${endpoint}` } : endpoint;
+  return { endpoint: name, path: `${path}${query ? `?${query}` : ''}` };
 }
 
 /**
@@ -79,32 +59,28 @@ export function planWorkload(input: WorkloadInput): PlannedRequest[] {
   for (const job of plan.jobs) {
     const d = job.data;
     const scope = scopeParams(d.scoped && d.company ? { companyNationalRegistry: d.company } : undefined);
-    switch (d.resource) {
-      case 'companies':
-        out.push(get('economic-group'), get('company'));
-        if (scoped) out.push(get('company', { include_branches: true }));
+    const declaration = CATALOG[d.resource];
+    // The calls the engine makes for the job's read kind (src/load/read-calls.ts), from the declaration's reads.
+    const reads = declaration.read === 'group' ? [] : (declaration.reads as readonly ReadDeclaration[]);
+    const calls = (targets: readonly CallTarget[]) => targets.forEach((t) => reads.forEach((r) => out.push(get(r.endpoint, { ...r.query(t), ...scope }))));
+    const window = { from: d.from!, to: d.to! };
+    switch (declaration.read) {
+      case 'group':
+        out.push(get(declaration.walk.group), get(declaration.walk.company));
+        if (scoped) out.push(get(declaration.walk.company, { include_branches: true }));
         break;
-      case 'lookups':
-        for (const e of LOOKUP_ENDPOINTS) out.push(get(e, scope));
+      case 'list':
+        calls([{}]);
         break;
-      case 'collaborators':
-        out.push(get('collaborator', scope));
+      case 'month':
+        calls([{ window }]);
         break;
-      case 'hour_bank':
+      case 'day':
         // spec 4.1 overtime takes one date: one call per day of the window.
-        for (const date of daysOf({ from: d.from!, to: d.to! })) out.push(get('overtime', { date, ...scope }));
+        calls(daysOf(window).map((date) => ({ date })));
         break;
-      case 'absences': {
-        // spec 4.1: absence/getFromPeriod takes date-times.
-        const b = dateTimeBounds({ from: d.from!, to: d.to! });
-        out.push(get('absence/getFromPeriod', { begin_date: b.beginDate, end_date: b.endDate, ...scope }));
-        break;
-      }
-      default: {
-        const endpoint = PERIOD_ENDPOINTS[d.resource];
-        if (!endpoint) throw new RangeError(`the source floor cannot plan the requests of ${d.resource}`);
-        out.push(get(endpoint, { begin_date: d.from!, end_date: d.to!, ...scope }));
-      }
+      case 'items':
+        throw new RangeError(`the source floor cannot plan the requests of ${d.resource}`);
     }
   }
   return out;

@@ -14,6 +14,7 @@ import pg from 'pg';
 import { introspectSchema } from '../src/warehouse/introspection.js';
 import { composeWarehouseDoc, handWrittenPart, renderDatabaseTypes } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
+import { RESOURCE_SUMMARIES } from '../src/resources/index.js';
 import { LOCAL_POSTGRES_URL, createScratchDatabase } from '../src/warehouse/scratch-database.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,7 +33,7 @@ async function main(): Promise<number> {
     try {
       const relations = await introspectSchema(pool, 'workforce');
       const files = [
-        { file: DOC, generated: composeWarehouseDoc(handWrittenPart(committed), relations) },
+        { file: DOC, generated: composeWarehouseDoc(handWrittenPart(committed), relations, RESOURCE_SUMMARIES) },
         { file: TYPES, generated: renderDatabaseTypes(relations) },
       ];
       let stale = 0;

@@ -5,13 +5,22 @@ import {
   ENDPOINT_NAMES,
   READ_ENDPOINT_NAMES,
   WRITE_ENDPOINT_NAMES,
+  type StreamEndpoint,
 } from '../src/api/endpoints.js';
+import type { ReadDeclaration } from '../src/resources/declaration.js';
+import { CATALOG } from '../src/resources/index.js';
+
+/** The reads the resource declarations describe inline, outside the table. */
+const INLINE_ENDPOINTS = Object.values(CATALOG)
+  .flatMap((d) => (d.read === 'group' ? [] : (d.reads as readonly ReadDeclaration[]).map((r) => r.endpoint)))
+  .filter((e): e is StreamEndpoint => typeof e !== 'string');
+const INLINE = INLINE_ENDPOINTS.map((e) => e.name);
 
 describe('endpoint table (spec §4)', () => {
   it('has 31 endpoints: 22 reads and 9 writes', () => {
-    expect(READ_ENDPOINT_NAMES).toHaveLength(22);
+    expect([...READ_ENDPOINT_NAMES, ...INLINE]).toHaveLength(22);
     expect(WRITE_ENDPOINT_NAMES).toHaveLength(9);
-    expect(ENDPOINT_NAMES).toHaveLength(31);
+    expect([...ENDPOINT_NAMES, ...INLINE]).toHaveLength(31);
     expect(Object.keys(ENDPOINTS).sort()).toEqual([...ENDPOINT_NAMES].sort());
   });
 
@@ -22,6 +31,7 @@ describe('endpoint table (spec §4)', () => {
       expect(ENDPOINTS[name].body).toBe('query');
       expect(ENDPOINTS[name].successStatus).toBe(200);
     }
+    for (const e of INLINE_ENDPOINTS) expect(e.path).toBe(`${API_PREFIX}/${e.name}`);
     for (const name of WRITE_ENDPOINT_NAMES) {
       const [method, path] = name.split(' ');
       expect(ENDPOINTS[name].method).toBe(method);
@@ -31,12 +41,12 @@ describe('endpoint table (spec §4)', () => {
   });
 
   it('has a unique method + path per endpoint', () => {
-    const routes = ENDPOINT_NAMES.map((n) => `${ENDPOINTS[n].method} ${ENDPOINTS[n].path}`);
+    const routes = [...ENDPOINT_NAMES.map((n) => `${ENDPOINTS[n].method} ${ENDPOINTS[n].path}`), ...INLINE_ENDPOINTS.map((e) => `GET ${e.path}`)];
     expect(new Set(routes).size).toBe(31);
   });
 
   it('knows which endpoints return meta (spec 1.3.1: period endpoints always do)', () => {
-    const withMeta = ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta !== null).sort();
+    const withMeta = [...ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta !== null), ...INLINE_ENDPOINTS.filter((e) => e.meta !== null).map((e) => e.name)].sort();
     expect(withMeta).toEqual(
       [
         'absence/attachment',

@@ -14,6 +14,7 @@ import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
+import { hourMinuteToSeconds } from '../src/util/duration.js';
 import { addDays, todayIn } from '../src/util/time.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
@@ -111,7 +112,9 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     const late = new Map<string, number>();
     for (const co of h.emulator.companies) {
       for (const w of h.emulator.truth.workDays(co.cnpj, FROM, TO)) worked.set(`${co.cnpj}|${w.cpf}|${admission.get(w.collaboratorId)}|${w.date}`, w.workedSeconds);
-      for (const t of h.emulator.truth.tardiness(co.cnpj, FROM, TO)) late.set(`${co.cnpj}|${t.cpf}|${admission.get(t.collaboratorId)}|${t.date}`, t.minutesLateSeconds);
+      for (const { cpf, collaboratorId, entry: t } of h.emulator.truth.dayEntries('tardiness', co.cnpj, FROM, TO)) {
+        late.set(`${co.cnpj}|${cpf}|${admission.get(collaboratorId)}|${t.date}`, hourMinuteToSeconds(String(t.minutes_late)));
+      }
       for (const d of days(FROM, TO)) {
         for (const b of h.emulator.truth.hourBank(co.cnpj, d)) {
           overtime.set(`${co.cnpj}|${b.cpf}|${admission.get(b.collaboratorId)}|${d}`, b.totalOvertimeSeconds);

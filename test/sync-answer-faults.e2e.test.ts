@@ -8,7 +8,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { PROCESSORS } from '../jobs/index.js';
 import { metricsRegistry } from '../src/telemetry/metrics.js';
 import { createScrapeRegistry } from '../src/http/scrape-metrics.js';
 import { parseBackfillArgs } from '../src/backfill/args.js';
@@ -140,7 +139,7 @@ describe('answers that go wrong once', () => {
       const before = await punches(FROM, TO);
       h.emulator.resetStats();
       h.emulator.queueFault({ kind: 'empty', endpoint: 'point/getFromPeriod', company, count: 1 });
-      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SuspiciousAnswerError);
       expect(err).not.toBeInstanceOf(UnrecoverableError);
       // A glitch lasting a moment would answer an immediate re-read the same: the re-read waits for the job's back-off.
@@ -153,7 +152,7 @@ describe('answers that go wrong once', () => {
       expect(stored!.data.seenRemovals).toEqual(refused);
 
       // The retry reads the window again; its answer has the rows, so nothing is removed.
-      const retried = await runSyncJob(rt, stored!, { processors: PROCESSORS });
+      const retried = await runSyncJob(rt, stored!);
       expect(retried).toMatchObject({ deleted: 0 });
       expect(h.emulator.stats().requests[PERIOD]).toBe(2);
       expect((await punches(FROM, TO)).stored).toEqual(before.stored);
@@ -182,7 +181,7 @@ describe('answers that go wrong once', () => {
       // First attempt: every day of the read is empty.
       h.emulator.queueFault({ kind: 'empty', endpoint: 'overtime', company, count: days });
       const job = await windowJob('hour_bank', FROM, TO);
-      const first = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const first = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(first).toBeInstanceOf(SuspiciousAnswerError);
       expect(first).not.toBeInstanceOf(UnrecoverableError);
       expect((first as Error).message).toMatch(/would remove (\d+) of the window's \1 live hour_bank_balances rows; nothing was removed, the next attempt reads the window again/);
@@ -192,14 +191,14 @@ describe('answers that go wrong once', () => {
 
       // Second attempt: 20 of the days are still empty, so it disagrees with the first and is suspicious too.
       h.emulator.queueFault({ kind: 'empty', endpoint: 'overtime', company, count: 20 });
-      const second = await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const second = await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!).catch((e: unknown) => e);
       expect(second).toBeInstanceOf(SuspiciousAnswerError);
       expect((second as Error).message).toMatch(/; the previous attempt's answer differed \((\d+) of \1 hour_bank_balances\); nothing was removed/);
       expect(h.emulator.queuedFaults()).toEqual([]);
       expect(await digest()).toEqual(before);
 
       // Third attempt: the source answers whole again; nothing was ever removed.
-      expect(await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!, { processors: PROCESSORS })).toMatchObject({ deleted: 0, inserted: 0 });
+      expect(await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!)).toMatchObject({ deleted: 0, inserted: 0 });
       expect(await digest()).toEqual(before);
     });
   });
@@ -222,7 +221,7 @@ describe('answers that go wrong once', () => {
       const TO = '2026-06-05';
       const job = await windowJob('punches', FROM, TO);
       h.emulator.queueFault({ kind: 'cut', endpoint: 'point/getFromPeriod', company });
-      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       // Elements had been handed over when the connection closed, so the job fails (retryably) rather than the call retrying.
       expect(err).not.toBeInstanceOf(UnrecoverableError);
       expect(err).toMatchObject({ retryable: true });
@@ -230,7 +229,7 @@ describe('answers that go wrong once', () => {
       expect(none[0]!.n).toBe(0);
       expect((await punches(FROM, TO)).stored).toEqual([]);
 
-      await runSyncJob(rt, job, { processors: PROCESSORS });
+      await runSyncJob(rt, job);
       const p = await punches(FROM, TO);
       expect(p.stored.length).toBeGreaterThan(20);
       expect(p.stored).toEqual(p.truth);

@@ -15,6 +15,7 @@ import { migrate } from '../src/migrations/migrate.js';
 import { JOBS } from '../jobs/index.js';
 import { openRuntime, type SyncRuntime } from '../src/runtime/runtime.js';
 import { monthWindows, daysOf } from '../src/plan/windows.js';
+import { durationToSeconds, hourMinuteToSeconds } from '../src/util/duration.js';
 import {
   TEST_DATABASE_URL,
   TEST_REDIS_URL,
@@ -180,12 +181,12 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
         const vals = Object.keys(x.totals).sort().map((k) => `${k}=${x.totals[k as keyof typeof x.totals]}`);
         exp.hourTotals!.push(`${cnpj}|${x.cpf}|${w.from}|${w.to}|${vals.join(',')}`);
       }
-      for (const x of t.tardiness(cnpj, w.from, w.to)) {
-        exp.tardiness!.push(`${cnpj}|${x.cpf}|${x.date}|${x.journeyIn}|${x.punchIn}|${x.minutesLateSeconds}`);
+      for (const { cpf, entry: x } of t.dayEntries('tardiness', cnpj, w.from, w.to)) {
+        exp.tardiness!.push(`${cnpj}|${cpf}|${x.date}|${x.journey_in}|${x.punch_in}|${hourMinuteToSeconds(String(x.minutes_late))}`);
       }
-      for (const x of t.adjustments(cnpj, w.from, w.to)) exp.adjustments!.push(`${cnpj}|${x.cpf}|${x.date}|${x.type}|${x.status}`);
-      for (const x of t.inconsistencies(cnpj, w.from, w.to)) {
-        exp.inconsistencies!.push(`${cnpj}|${x.cpf}|${x.date}|${x.type}|${x.valueSeconds}|${x.status}`);
+      for (const { cpf, entry: x } of t.dayEntries('adjustment', cnpj, w.from, w.to)) exp.adjustments!.push(`${cnpj}|${cpf}|${x.date}|${x.type}|${x.status}`);
+      for (const { cpf, entry: x } of t.dayEntries('inconsistency', cnpj, w.from, w.to)) {
+        exp.inconsistencies!.push(`${cnpj}|${cpf}|${x.date}|${x.type}|${durationToSeconds(String(x.value))}|${x.status}`);
       }
     }
     for (const id of new Set(windows.flatMap((w) => t.absenceIds(cnpj, w.from, w.to)))) exp.absences!.push(`${cnpj}|${id}`);

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnrecoverableError, type Job } from 'bullmq';
-import { PROCESSORS } from '../jobs/index.js';
 import { planSchedule } from '../jobs/plan-schedule.js';
 import { ApiClient } from '../src/api/client.js';
 import { jobIdFor } from '../src/plan/job-ids.js';
@@ -49,7 +48,7 @@ describe('sync jobs', () => {
     it('fails the window permanently and loads nothing of it', async () => {
       // Unscoped, the headquarters token reads the headquarters: the branch's window gets foreign records.
       const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: false, from: '2026-06-01', to: '2026-06-10' });
-      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnrecoverableError);
       expect((err as Error).message).toMatch(new RegExp(`belongs to company ${hq}, but company ${branch} was asked for`));
       const n = await h.pool.query(`select count(*)::int as n from "${h.schema}".punches`);
@@ -59,7 +58,7 @@ describe('sync jobs', () => {
 
     it('loads the same window when the company is asked for with company_national_registry', async () => {
       const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' });
-      const result = await runSyncJob(rt, job, { processors: PROCESSORS });
+      const result = await runSyncJob(rt, job);
       expect(result.inserted).toBeGreaterThan(0);
       const ids = await h.pool.query<{ point_id: number }>(`select point_id from "${h.schema}".punches where company_cnpj = $1`, [branch]);
       expect(new Set(ids.rows.map((r) => Number(r.point_id)))).toEqual(new Set(h.emulator.truth.pointIds(branch, '2026-06-01', '2026-06-10')));
@@ -69,7 +68,7 @@ describe('sync jobs', () => {
   describe('audit photos (opt-in follow-up of a punches window)', () => {
     it('fetches the photo of every punch that has one, once', async () => {
       const data: SyncJobData = { connection: 'default', resource: 'audit_photos', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' };
-      const first = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      const first = await runSyncJob(rt, await addJob(rt, data));
       const expected = await h.pool.query<{ n: number }>(
         `select count(*)::int as n from "${h.schema}".punches where company_cnpj = $1 and has_audit_photo`,
         [branch],
@@ -83,13 +82,13 @@ describe('sync jobs', () => {
       );
       expect(stored.rows[0].n).toBe(expected.rows[0]!.n);
       await rt.queues.sync.remove(jobIdFor(data));
-      const again = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      const again = await runSyncJob(rt, await addJob(rt, data));
       expect(again.requests).toBe(0);
     });
 
     it('is queued by the punches window when asked to follow up', async () => {
       const data: SyncJobData = { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-11', to: '2026-06-12', followUp: true };
-      const result = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS });
+      const result = await runSyncJob(rt, await addJob(rt, data));
       const id = `audit_photos.default.${branch}.2026-06-11.2026-06-12`;
       expect(result.followUps).toEqual([{ queue: 'followups', id }]);
       expect(await rt.queues.followups.getJob(id)).toBeDefined();
@@ -100,10 +99,10 @@ describe('sync jobs', () => {
     it('is synced but never recorded as done', async () => {
       const data: SyncJobData = { connection: 'default', resource: 'tardiness', company: hq, scoped: true, from: '2026-10-20', to: '2026-10-25' };
       const now = () => new Date('2026-11-10T12:00:00Z');
-      const result = await runSyncJob(rt, await addJob(rt, data), { processors: PROCESSORS, now });
+      const result = await runSyncJob(rt, await addJob(rt, data), { now });
       expect(result.recorded).toBe(false);
       const older: SyncJobData = { ...data, from: '2026-09-01', to: '2026-09-30' };
-      expect((await runSyncJob(rt, await addJob(rt, older), { processors: PROCESSORS, now })).recorded).toBe(true);
+      expect((await runSyncJob(rt, await addJob(rt, older), { now })).recorded).toBe(true);
       const w = await h.pool.query(`select window_start::text from "${h.schema}".sync_windows where resource = 'tardiness'`);
       expect(w.rows).toEqual([{ window_start: '2026-09-01' }]);
     });
@@ -113,7 +112,7 @@ describe('sync jobs', () => {
     it('hands the 401 on after one request, never as a permanent failure (job-guard.ts pauses the connection)', async () => {
       const bad = await h.runtime({ SERVICE_API_TOKEN: 'wrong-token-123456' });
       const first = await addJob(bad, { connection: 'default', resource: 'collaborators', company: hq, scoped: true });
-      const err = await runSyncJob(bad, first, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const err = await runSyncJob(bad, first).catch((e: unknown) => e);
       expect(err).toMatchObject({ kind: 'invalid_service_token' });
       expect(err).not.toBeInstanceOf(UnrecoverableError);
       expect((err as Error).message).toMatch(/401 invalid_service_token/);
@@ -126,7 +125,7 @@ describe('sync jobs', () => {
     it('fails the job and queues a new group walk', async () => {
       const gone = h.emulator.inactiveCompany.cnpj;
       const job = await addJob(rt, { connection: 'default', resource: 'collaborators', company: gone, scoped: true });
-      const err = await runSyncJob(rt, job, { processors: PROCESSORS }).catch((e: unknown) => e);
+      const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnrecoverableError);
       expect((err as Error).message).toMatch(/company_not_found.*a new group walk was queued/);
       const walk = await rt.queues.sync.getJob('companies.default');
@@ -234,7 +233,7 @@ describe('when the API rejects exactly-31-day periods (strict emulator)', () => 
     const cnpj = h.emulator.companies[0]!.cnpj;
     const data: SyncJobData = { connection: 'default', resource: 'hour_totals', company: cnpj, scoped: true, from: '2026-07-01', to: '2026-07-31' };
     const job = await addJob(rt, data);
-    const result = await runSyncJob(rt, job, { processors: PROCESSORS });
+    const result = await runSyncJob(rt, job);
     expect(result.requests).toBe(3); // 31 days refused, then 16 + 15
     const periods = await h.pool.query<{ p: string }>(
       `select distinct period_start || '..' || period_end as p from "${h.schema}".hour_totals order by 1`,

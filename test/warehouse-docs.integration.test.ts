@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectSchema, type RelationInfo } from '../src/warehouse/introspection.js';
 import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDatabaseTypes, renderDictionary } from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
+import { RESOURCE_SUMMARIES } from '../src/resources/index.js';
 import { warehouseDocQuestions } from '../bench/example-questions.js';
 import { connectPostgres, dropSchema, TEST_DATABASE_URL, uniqueName } from './support/isolation.js';
 
@@ -33,12 +34,12 @@ afterAll(async () => {
 describe('docs/warehouse.md', () => {
   it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
     const committed = readFileSync(DOC, 'utf8');
-    const expected = composeWarehouseDoc(handWrittenPart(committed), relations);
+    const expected = composeWarehouseDoc(handWrittenPart(committed), relations, RESOURCE_SUMMARIES);
     expect(committed, 'docs/warehouse.md is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(expected);
   });
 
   it('describes every table and view with every column, its type and its comment', () => {
-    const lines = renderDictionary(relations).split('\n');
+    const lines = renderDictionary(relations, RESOURCE_SUMMARIES).split('\n');
     const asCell = (text: string | null) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
     for (const r of relations) {
       const at = lines.indexOf(`### ${r.name}`);
@@ -101,7 +102,7 @@ describe('the example questions of the marts', () => {
 
 describe('the relations of the ER diagram', () => {
   it('join facts to collaborators and companies by their shared key columns', () => {
-    const edges = deriveRelations(relations).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
+    const edges = deriveRelations(relations, RESOURCE_SUMMARIES.flatMap((r) => r.tables)).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
     expect(edges).toEqual(
       expect.arrayContaining([
         'collaborators <- punches (company_cnpj, cpf, collaborator_record) many',
@@ -119,7 +120,7 @@ describe('the relations of the ER diagram', () => {
   });
 
   it('leave out references another one implies', () => {
-    const edges = deriveRelations(relations).map((e) => `${e.parent} <- ${e.child}`);
+    const edges = deriveRelations(relations, RESOURCE_SUMMARIES.flatMap((r) => r.tables)).map((e) => `${e.parent} <- ${e.child}`);
     // punches -> companies is implied by punches -> collaborators; audit_photos -> companies by audit_photos -> punches.
     expect(edges).not.toContain('companies <- punches');
     expect(edges).not.toContain('companies <- audit_photos');

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api/errors.js';
 import type { Params } from '../src/api/query.js';
-import type { CollaboratorAdjustments, CollaboratorInconsistencies, CollaboratorTardiness, Company, OvertimeBalance } from '../src/api/schemas.js';
-import { companyRows } from '../src/resources/index.js';
+import type { CollaboratorAdjustments, CollaboratorTardiness, Company, OvertimeBalance } from '../src/api/schemas.js';
+import type { CollaboratorInconsistencies } from '../src/resources/inconsistencies.js';
 import { PermanentSyncError } from '../src/load/errors.js';
-import { loadRows } from '../src/load/load-rows.js';
 import { toPgArray } from '../src/warehouse/pg-array.js';
 import { FixtureApi, type Answers } from './support/fixture-api.js';
 import { absenceOf, block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
@@ -359,7 +358,9 @@ describe('warehouse loads through the engine', () => {
       { name: 'HQ', trading_name: 'HQ trading', national_registry: CNPJ_A, is_headquarter: true },
       { name: 'Branch', trading_name: 'Branch trading', national_registry: CNPJ_B, is_headquarter: false },
     ];
-    const load = (companies: Company[], entries: typeof group) => loadRows({ pool: t.w.pool, schema: t.schema }, companyRows(companies, entries));
+    /** The walk of a token whose own company is `own`: `records` are what `include_branches=1` lists. */
+    const load = async (records: Company[], entries: typeof group, own = records[0]) =>
+      (await loadWith(t, 'companies', {}, { 'economic-group': entries, company: (_q, call) => (call.scope?.includeBranches ? records : own!) })).tables;
 
     it('stores details and group membership, and a reload rewrites nothing', async () => {
       expect((await load([company(CNPJ_A, 'HQ'), company(CNPJ_B, 'Branch')], group)).companies).toEqual({ received: 2, inserted: 2, updated: 0, deleted: 0, unchanged: 0 });
@@ -374,7 +375,7 @@ describe('warehouse loads through the engine', () => {
 
     it('keeps the recorded headquarters when a branch token’s group lists only the branch', async () => {
       const before = await rows(`SELECT xmin::text, * FROM $S.companies ORDER BY cnpj`);
-      expect((await load([], [group[1]!])).companies).toEqual({ received: 1, inserted: 0, updated: 0, deleted: 0, unchanged: 1 });
+      expect((await load([], [group[1]!], company(CNPJ_B, 'Branch'))).companies).toEqual({ received: 1, inserted: 0, updated: 0, deleted: 0, unchanged: 1 });
       expect(await rows(`SELECT xmin::text, * FROM $S.companies ORDER BY cnpj`)).toEqual(before);
     });
 

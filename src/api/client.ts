@@ -42,7 +42,6 @@ import type {
   AuditPhoto,
   CollaboratorAdjustments,
   CollaboratorBlock,
-  CollaboratorInconsistencies,
   CollaboratorPoints,
   CollaboratorTardiness,
   CollaboratorTotalHours,
@@ -120,7 +119,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
     },
   );
 
-/** Typed client of the 31 endpoints of Customer API v2 (docs/client.md). */
+/** Typed client of Customer API v2 (docs/client.md): a method per endpoint of the table, `stream` for any list. */
 export class ApiClient {
   readonly #pool: Pool;
   readonly #basePath: string;
@@ -215,15 +214,6 @@ export class ApiClient {
   /** `GET adjustment`: punch-adjustment requests per collaborator. */
   async getAdjustments(q: PeriodByCpfQuery, scope?: Scope, opts?: CallOptions): Promise<CollaboratorAdjustments[]> {
     return this.#read('adjustment', periodByCpfParams(q), scope, opts);
-  }
-
-  /** `GET inconsistency`: inconsistencies per collaborator. */
-  async getInconsistencies(
-    q: PeriodByCpfQuery,
-    scope?: Scope,
-    opts?: CallOptions,
-  ): Promise<CollaboratorInconsistencies[]> {
-    return this.#read('inconsistency', periodByCpfParams(q), scope, opts);
   }
 
   /** `GET overtime`: overtime / hour-bank balance of one day per collaborator. */

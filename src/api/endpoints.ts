@@ -1,7 +1,10 @@
 /**
- * The 31 endpoints of Customer API v2 (spec §4: 22 reads, 9 writes) as data: method,
- * path, accepted parameters and the zod shapes of the success envelope's `data` and
- * `meta`. The client, the emulator's conformance suite and the docs all read this table.
+ * The endpoints of Customer API v2 (spec §4) that punchline calls by name, as data:
+ * method, path, accepted parameters and the zod shapes of the success envelope's `data`
+ * and `meta`. The client, the emulator's conformance suite and the docs all read this
+ * table. A GET endpoint only one resource reads is described inline by its declaration
+ * instead ({@link StreamEndpoint}, `inconsistency` in src/resources/inconsistencies.ts):
+ * with it, spec 4.1's 22 reads and 4.2's 9 writes.
  *
  * Names: a read is named by its path after `/customer/v2/` (`point/getFromPeriod`); a
  * write by its method and path (`POST point`), since some paths serve both.
@@ -14,7 +17,6 @@ import {
   auditPhoto,
   collaboratorAdjustments,
   collaboratorBlock,
-  collaboratorInconsistencies,
   collaboratorPoints,
   collaboratorTardiness,
   collaboratorTotalHours,
@@ -34,7 +36,7 @@ import {
 /** Path prefix of every endpoint (spec §9 rule 1). */
 export const API_PREFIX = '/customer/v2';
 
-/** The 22 read endpoints of spec 4.1, in the spec's order. */
+/** The read endpoints of spec 4.1 in the table, in the spec's order. */
 export const READ_ENDPOINT_NAMES = [
   'collaborator',
   'collaborator/totalHours',
@@ -42,7 +44,6 @@ export const READ_ENDPOINT_NAMES = [
   'point/audit',
   'tardiness',
   'adjustment',
-  'inconsistency',
   'overtime',
   'absence/types',
   'absence/getFromPeriod',
@@ -163,13 +164,6 @@ export const ENDPOINTS = {
   'point/audit': read('point/audit', auditPhoto, z.object({ point_id: z.number().int() }), ['point_id'], ['point_id']),
   tardiness: read('tardiness', z.array(collaboratorTardiness), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
   adjustment: read('adjustment', z.array(collaboratorAdjustments), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
-  inconsistency: read(
-    'inconsistency',
-    z.array(collaboratorInconsistencies),
-    periodMeta,
-    [...PERIOD, 'national_registry'],
-    PERIOD,
-  ),
   overtime: read('overtime', z.array(overtimeBalance), dateMeta, ['date', 'national_registry'], ['date']),
   'absence/types': read('absence/types', z.array(absenceType)),
   'absence/getFromPeriod': read('absence/getFromPeriod', z.array(absence), periodMeta, PERIOD, PERIOD),
@@ -302,22 +296,29 @@ export function elementSchema(def: EndpointDef): z.ZodType | undefined {
 }
 
 /**
- * A list endpoint described by its path and element schema instead of a row of the
- * endpoint table: how a resource declaration reads a GET endpoint that has no typed
- * client method (see docs/adding-a-resource.md). `name` is the path after `/customer/v2/`.
+ * A list endpoint described by its path, parameters and element schema instead of a row
+ * of the endpoint table: how a resource declaration reads a GET endpoint nothing else
+ * calls (see docs/adding-a-resource.md). `name` is the path after `/customer/v2/`.
  */
 export interface StreamEndpoint<T = unknown> {
   readonly name: string;
   readonly path: string;
+  /** Parameter names the spec lists (as the table's `params`). */
+  readonly params: readonly string[];
   /** Schema of one element of `data`. */
   readonly element: z.ZodType<T>;
   /** Schema of `meta`, or null when the endpoint sends none. */
   readonly meta: z.ZodType | null;
 }
 
+/** Describes the list endpoint `GET /customer/v2/<name>` inline: its element schema, its `meta` schema (null for none), its parameters. */
+export function streamEndpoint<T>(name: string, element: z.ZodType<T>, meta: z.ZodType | null, params: readonly string[] = []): StreamEndpoint<T> {
+  return { name, path: `${API_PREFIX}/${name}`, params, element, meta };
+}
+
 /** The name, path, element and meta schemas of a list endpoint, from the table or as described. */
 export function streamTarget(endpoint: ListEndpointName | StreamEndpoint): StreamEndpoint {
   if (typeof endpoint !== 'string') return endpoint;
   const def = ENDPOINTS[endpoint];
-  return { name: endpoint, path: def.path, element: elementSchema(def)!, meta: def.meta };
+  return streamEndpoint(endpoint, elementSchema(def)!, def.meta, def.params);
 }

@@ -66,7 +66,7 @@ export function openVocabulary(field: string, known: readonly string[]) {
 }
 
 /** A text field real records may lack (null or absent). */
-const optionalText = z.string().nullish();
+export const optionalText = z.string().nullish();
 /** spec 1.2: CNPJ, 14 digits (leading zeros kept). */
 export const cnpjString = z.string().regex(/^\d{14}$/, { message: 'expected a CNPJ of 14 digits (spec 1.2)' });
 
@@ -253,19 +253,6 @@ export const adjustmentRequest = z.object({
 });
 export const collaboratorAdjustments = collaboratorBlock.extend({ adjustments: z.array(adjustmentRequest) });
 export type CollaboratorAdjustments = z.infer<typeof collaboratorAdjustments>;
-
-/** spec 2.10: Inconsistency. */
-export const INCONSISTENCY_STATUSES = ['pending', 'acknowledged'] as const;
-export const inconsistency = z.object({
-  date: dateString,
-  type: z.string(),
-  value: durationString,
-  justification: optionalText,
-  status: openVocabulary('inconsistency.status', INCONSISTENCY_STATUSES),
-});
-export type Inconsistency = z.infer<typeof inconsistency>;
-export const collaboratorInconsistencies = collaboratorBlock.extend({ occurrences: z.array(inconsistency) });
-export type CollaboratorInconsistencies = z.infer<typeof collaboratorInconsistencies>;
 
 /** spec 2.11: hour-bank regimes. */
 export const REGIMES = ['BH', 'HE', 'Híbrido (BH)', 'Híbrido (HE)'] as const;

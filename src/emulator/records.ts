@@ -167,24 +167,26 @@ export function totalsJson(acc: Float64Array, decimal: boolean): Record<string, 
   return out;
 }
 
-/** spec 2.8 tardiness entry of a day, or null when the arrival was not late. */
-export function tardinessJson(world: World, r: DayRecord): Record<string, unknown> | null {
+/** spec 2.8 tardiness entry of a day: none when the arrival was not late. */
+function tardinessJson(world: World, r: DayRecord): Record<string, unknown>[] {
   const first = r.punches[0];
-  if (!r.plan.scheduled || r.plan.inProgress || !first) return null;
+  if (!r.plan.scheduled || r.plan.inProgress || !first) return [];
   const tol = world.journeyOf(r.collaborator).toleranceMin * 60;
   // spec 2.8: late after start + tolerance and before two hours; later is an absence.
-  if (first.sec <= r.plan.startSec + tol || first.sec >= r.plan.startSec + 7200) return null;
-  return {
-    date: dateOf(r.day),
-    journey_in: hourMinuteOf(r.plan.startSec),
-    punch_in: hourMinuteOf(first.sec),
-    minutes_late: secondsToHourMinute(first.sec - r.plan.startSec),
-    all_points: r.punches.map((p) => hourMinuteOf(p.sec)),
-  };
+  if (first.sec <= r.plan.startSec + tol || first.sec >= r.plan.startSec + 7200) return [];
+  return [
+    {
+      date: dateOf(r.day),
+      journey_in: hourMinuteOf(r.plan.startSec),
+      punch_in: hourMinuteOf(first.sec),
+      minutes_late: secondsToHourMinute(first.sec - r.plan.startSec),
+      all_points: r.punches.map((p) => hourMinuteOf(p.sec)),
+    },
+  ];
 }
 
 /** spec 2.9 adjustment requests of a day: approved for adjusted punches, pending for a forgotten one, refused ones. */
-export function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] {
+function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] {
   const date = dateOf(r.day);
   const next = dateOf(r.day + 1);
   const rng = rngFor(world.base, r.collaborator.id, r.day, 71);
@@ -239,7 +241,7 @@ export function adjustmentsJson(world: World, r: DayRecord): Record<string, unkn
 const JUSTIFICATIONS = ['Demanda extraordinária aprovada pela gestão', 'Cobertura de escala', 'Reunião com cliente'] as const;
 
 /** spec 2.10 inconsistencies of a day: short break, short rest between days, overtime above the limit. */
-export function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown>[] {
+function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown>[] {
   const m = r.metrics;
   const found: [string, number][] = [];
   if (m.intraShort > 0) found.push(['Intervalo intrajornada inferior a 1 hora', -m.intraShort]);
@@ -257,6 +259,18 @@ export function inconsistenciesJson(world: World, r: DayRecord): Record<string, 
     };
   });
 }
+
+/**
+ * The per-day period endpoints (spec 2.8–2.10), by endpoint name: each collaborator
+ * block lists, under `key`, the entries `entries` builds for each of its days. Their
+ * routes (http/read-routes.ts) and their truth (truth.ts `dayEntries`) read this table:
+ * an endpoint of this kind is one entry here and its builder.
+ */
+export const DAY_ENTRY_ENDPOINTS: Readonly<Record<string, { readonly key: string; entries(world: World, r: DayRecord): Record<string, unknown>[] }>> = {
+  tardiness: { key: 'tardiness', entries: tardinessJson },
+  adjustment: { key: 'adjustments', entries: adjustmentsJson },
+  inconsistency: { key: 'occurrences', entries: inconsistenciesJson },
+};
 
 /** spec 2.4 lookup record, with the `company` block of spec 1.4 rule 4. */
 export function lookupJson(id: number, labelKey: 'description' | 'name', label: string, company: CompanyBlock): Record<string, unknown> {

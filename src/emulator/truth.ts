@@ -4,13 +4,12 @@
  * the HTTP handlers, so truth and responses cannot drift apart.
  */
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
-import { durationToSeconds, hourMinuteToSeconds } from '../util/duration.js';
 import { localToUtc } from '../util/time.js';
 import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
-import { adjustmentsJson, inconsistenciesJson, isGeolocated, periodTotals, punchTraits, tardinessJson } from './records.js';
+import { DAY_ENTRY_ENDPOINTS, isGeolocated, periodTotals, punchTraits } from './records.js';
 import { phantomSeconds } from './contradictions.js';
 import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
 
@@ -121,12 +120,8 @@ export interface EmulatorTruth {
   workDays(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; date: string; workedSeconds: number }[];
   /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per collaborator record). */
   hourTotals(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[];
-  /** `tardiness` entries. */
-  tardiness(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; date: string; journeyIn: string; punchIn: string; minutesLateSeconds: number }[];
-  /** `adjustment` entries. */
-  adjustments(cnpj: string, from: string, to: string): { cpf: string; date: string; type: string; status: string }[];
-  /** `inconsistency` entries. */
-  inconsistencies(cnpj: string, from: string, to: string): { cpf: string; date: string; type: string; valueSeconds: number; status: string }[];
+  /** The entries of a per-day endpoint (`tardiness`, `adjustment`, `inconsistency`: records.ts `DAY_ENTRY_ENDPOINTS`) as sent, with whose they are. */
+  dayEntries(endpoint: string, cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; entry: Record<string, unknown> }[];
   /** `overtime` for one date, in seconds (one entry per collaborator record). */
   hourBank(
     cnpj: string,
@@ -181,6 +176,13 @@ export function createTruth(history: History): EmulatorTruth {
       if (Math.max(b, world.firstDay(c)) <= Math.min(e, world.lastDay(c))) yield [c, history.days(c, b, e)];
     }
   }
+  const dayEntries: EmulatorTruth['dayEntries'] = (endpoint, cnpj, from, to) => {
+    const build = DAY_ENTRY_ENDPOINTS[endpoint];
+    if (!build) throw new RangeError(`truth: ${endpoint} is no per-day endpoint`);
+    const out: ReturnType<EmulatorTruth['dayEntries']> = [];
+    for (const [c, days] of within(cnpj, from, to)) for (const r of days) for (const entry of build.entries(world, r)) out.push({ cpf: c.cpf, collaboratorId: c.id, entry });
+    return out;
+  };
   const companyOf = (co: CompanyEntity): TruthCompany => {
     const record = { ...world.companyRecord(co) } as Record<string, unknown>;
     return { cnpj: co.cnpj, timeZone: world.timeZoneOf(co), zipCode: String(record.zip_code), record };
@@ -269,34 +271,7 @@ export function createTruth(history: History): EmulatorTruth {
       }
       return out;
     },
-    tardiness: (cnpj, from, to) => {
-      const out: ReturnType<EmulatorTruth['tardiness']> = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) {
-          const t = tardinessJson(world, r) as { date: string; journey_in: string; punch_in: string; minutes_late: string } | null;
-          if (t) out.push({ cpf: c.cpf, collaboratorId: c.id, date: t.date, journeyIn: t.journey_in, punchIn: t.punch_in, minutesLateSeconds: hourMinuteToSeconds(t.minutes_late) });
-        }
-      }
-      return out;
-    },
-    adjustments: (cnpj, from, to) => {
-      const out: { cpf: string; date: string; type: string; status: string }[] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) for (const a of adjustmentsJson(world, r)) out.push({ cpf: c.cpf, date: String(a.date), type: String(a.type), status: String(a.status) });
-      }
-      return out;
-    },
-    inconsistencies: (cnpj, from, to) => {
-      const out: { cpf: string; date: string; type: string; valueSeconds: number; status: string }[] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) {
-          for (const i of inconsistenciesJson(world, r)) {
-            out.push({ cpf: c.cpf, date: String(i.date), type: String(i.type), valueSeconds: durationToSeconds(String(i.value)), status: String(i.status) });
-          }
-        }
-      }
-      return out;
-    },
+    dayEntries,
     hourBank: (cnpj, date) => {
       const day = dayOf(date);
       const out: ReturnType<EmulatorTruth['hourBank']> = [];

@@ -23,10 +23,10 @@ import { hashString, rngFor } from './random.js';
 import { generateRoster, type RosterContext } from './roster-generator.js';
 import { applyRosterQuirks } from './roster-quirks.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
-import type { LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
+import type { LookupTable } from '../resources/lookups.js';
 
 /** Lookup lists by the names of the warehouse tables (docs/warehouse.md). */
-export { LOOKUP_KINDS as LOOKUP_TABLES, type LookupKind as LookupTable } from '../warehouse/lookup-tables.js';
+export { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 
 /**
  * A collaborator block as the emulator sends it: the spec's block, except that quirk

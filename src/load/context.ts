@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import type { Logger } from '../logger.js';
-import type { ResourceDeclaration } from '../resources/index.js';
+import type { CallsResource, ResourceDeclaration } from '../resources/index.js';
 import type { TableStats } from '../warehouse/merge.js';
 import type { Removal } from '../plan/job-data.js';
 import type { DateWindow } from '../plan/windows.js';
@@ -30,7 +30,7 @@ export interface EngineContext {
   readonly pseudonymKey?: string;
 }
 
-/** One load: a resource for one company (and window). */
+/** One load: a resource for one company (and window), or the group walk of a connection. */
 export interface LoadRequest {
   /** Connection name (bookkeeping). */
   readonly connection: string;
@@ -40,8 +40,8 @@ export interface LoadRequest {
   readonly runId?: number;
   /** Its declaration. */
   readonly declaration: ResourceDeclaration;
-  /** CNPJ of the company. */
-  readonly company: string;
+  /** CNPJ of the company (none for the group walk). */
+  readonly company?: string;
   /** spec 1.4: scope parameters of the company (undefined for the token's own company). */
   readonly scope: Scope | undefined;
   /** IANA zone of the company's date-times (spec 1.2). */
@@ -52,6 +52,12 @@ export interface LoadRequest {
   readonly force?: boolean;
   /** Removals an earlier attempt refused; applied now only if this answer removes the same. */
   readonly seenRemovals?: readonly Removal[];
+}
+
+/** A load of one company's data: what the engine does after the walk. */
+export interface CompanyLoad extends LoadRequest {
+  readonly declaration: CallsResource;
+  readonly company: string;
 }
 
 /** What a load wrote, per table. */

@@ -12,7 +12,7 @@ import { pseudonymOf } from '../privacy/pseudonyms.js';
 import { createLocalTimeConverter } from '../util/local-time.js';
 import type { StagedRow, StagedTable, Staging } from '../warehouse/staging.js';
 import type { Protection, TableSpec } from '../warehouse/table-spec.js';
-import type { LoadRequest } from './context.js';
+import type { CompanyLoad } from './context.js';
 import { CompanyMismatchError, PermanentSyncError } from './errors.js';
 import type { Rejection } from './load-records.js';
 import type { SeenCollaborators } from './seen-collaborators.js';
@@ -34,7 +34,7 @@ const MAX_SALVAGE = 50;
 export class ElementWriter {
   /** Records rejected so far. */
   readonly rejections: Rejection[] = [];
-  readonly #req: LoadRequest;
+  readonly #req: CompanyLoad;
   readonly #staging: Staging;
   /** The staging's tables (the collaborators seen last, when the load adds them). */
   readonly #tables: readonly StagedTable[];
@@ -51,7 +51,7 @@ export class ElementWriter {
 
   /** `seen`: where the collaborator blocks go, when the load adds those it sees. */
   constructor(
-    req: LoadRequest,
+    req: CompanyLoad,
     staging: Staging,
     specs: readonly TableSpec[],
     seen: SeenCollaborators | undefined,

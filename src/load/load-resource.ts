@@ -11,18 +11,19 @@
  */
 import { errorClass } from '../util/errors.js';
 import type pg from 'pg';
-import { DIRECTORY } from '../resources/index.js';
+import { DIRECTORY, type GroupDeclaration } from '../resources/index.js';
+import { walkGroup } from '../plan/group-walk.js';
 import { todayIn } from '../util/time.js';
-import { scopeHasRows, type RemovalGuard } from '../warehouse/merge.js';
-import { openStaging } from '../warehouse/staging.js';
+import { mergeStaged, scopeHasRows, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
+import { openStaging, stageName, type StagedRow } from '../warehouse/staging.js';
 import { columnNames, type LoadScope, type TableSpec } from '../warehouse/table-spec.js';
 import { quoteIdent, warehouseDb } from '../warehouse/db.js';
 import { eraseMentions, hasStandingErasures } from '../privacy/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
-import type { EngineContext, LoadRequest, LoadResult } from './context.js';
+import type { CompanyLoad, EngineContext, LoadRequest, LoadResult } from './context.js';
 import { ElementWriter } from './element-writer.js';
-import { SuspiciousAnswerError } from './errors.js';
+import { InvalidJobError, SuspiciousAnswerError } from './errors.js';
 import { MassRemovals, mergeAll } from './merge-and-record.js';
 import { readAll } from './read-calls.js';
 import { SEEN_STAGE, SeenCollaborators, knownCollaborators } from './seen-collaborators.js';
@@ -70,8 +71,40 @@ export function loadResultAttributes(result: LoadResult): SpanAttributes {
   };
 }
 
-/** {@link loadResource} without its span: one load, read again once when a direct copy met a key. */
-async function loadGuarded(ctx: EngineContext, req: LoadRequest, signal: AbortSignal | undefined): Promise<LoadResult> {
+/** {@link loadResource} without its span: the walk, or one company's load, read again once when a direct copy met a key. */
+async function loadGuarded(ctx: EngineContext, { declaration, company, ...req }: LoadRequest, signal: AbortSignal | undefined): Promise<LoadResult> {
+  if (declaration.read === 'group') return loadWalk(ctx, declaration, signal);
+  if (company === undefined) throw new InvalidJobError(`${req.name} needs a company`);
+  return loadCompany(ctx, { ...req, declaration, company }, signal);
+}
+
+/**
+ * The group walk (spec 1.4): read through the declaration's walk before the transaction,
+ * then its kinds of rows staged and merged like any load's (no company scope, nothing to reconcile).
+ */
+async function loadWalk(ctx: EngineContext, { walk, tables }: GroupDeclaration, signal: AbortSignal | undefined): Promise<LoadResult> {
+  const opts = ctx.call(undefined, signal);
+  const found = await walkGroup(ctx.api, opts, walk);
+  // spec 4.1: with include_branches=1 a headquarters token gets every company in one call.
+  const records = found.headquarters ? await ctx.api.request(walk.company, { scope: { includeBranches: true } }, opts).then(({ data }) => (Array.isArray(data) ? data : [data])) : [found.own];
+  return withTransaction(ctx.pool, async (client) => {
+    const names = Object.keys(tables);
+    const staging = openStaging(client, Object.values(tables), { stages: names.map(stageName) });
+    const staged = staging.tables();
+    walk.rows(found.group, records, Object.fromEntries(names.map((name, i) => [name, (row: StagedRow) => staged[i]!.add(row)])));
+    await staging.finish();
+    const out: Record<string, TableStats> = {};
+    for (const t of staged) {
+      const s = await mergeStaged(client, ctx.schema, t, {});
+      const sum = (out[t.spec.table] ??= { received: 0, inserted: 0, updated: 0, deleted: 0, unchanged: 0 });
+      for (const k of ['received', 'inserted', 'updated', 'deleted', 'unchanged'] as const) sum[k] += s[k];
+    }
+    return { tables: out, rejected: 0 };
+  });
+}
+
+/** One company's load, read again once when a direct copy met a key. */
+async function loadCompany(ctx: EngineContext, req: CompanyLoad, signal: AbortSignal | undefined): Promise<LoadResult> {
   const seen = req.seenRemovals ?? [];
   // The same rows of the same table, not only as many.
   const agrees: RemovalGuard = (removal) =>
@@ -107,7 +140,7 @@ class DirectConflict extends errorClass('DirectConflict', 'direct_conflict') {}
  * specs, have derived columns, reconcile through the load's stages or work after the
  * merge are always merged.
  */
-async function copiesStraightIn(client: pg.PoolClient, schema: string, req: LoadRequest, specs: readonly TableSpec[], erasing: boolean): Promise<boolean> {
+async function copiesStraightIn(client: pg.PoolClient, schema: string, req: CompanyLoad, specs: readonly TableSpec[], erasing: boolean): Promise<boolean> {
   const { declaration } = req;
   // The stages of a company with erased people are cleaned of them before the merge.
   if (!req.window || declaration.read === 'items' || declaration.afterMerge || erasing) return false;
@@ -120,7 +153,7 @@ async function copiesStraightIn(client: pg.PoolClient, schema: string, req: Load
   return true;
 }
 
-async function loadOnce(ctx: EngineContext, req: LoadRequest, guard: RemovalGuard, allowDirect: boolean, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuard, allowDirect: boolean, signal: AbortSignal | undefined): Promise<LoadResult> {
   const { declaration } = req;
   const items = declaration.items && req.window ? await declaration.items.list(warehouseDb(ctx.pool, ctx.schema), req.company, req.window, req.force ?? false) : undefined;
   const specs = Object.values(declaration.tables);

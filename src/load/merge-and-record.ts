@@ -14,7 +14,7 @@ import { recordRejected } from '../telemetry/metrics.js';
 import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
 import { stageName, type Staging } from '../warehouse/staging.js';
 import type { LoadScope } from '../warehouse/table-spec.js';
-import type { EngineContext, LoadRequest, LoadResult } from './context.js';
+import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
 import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
 import { recordCleanedValues, recordRejections, recordWindowLoad } from './load-records.js';
@@ -32,7 +32,7 @@ export class MassRemovals extends PunchlineError<'mass_removal'> {
 /** Merges the staged tables and records the load, in its transaction; `items` are those answered. */
 export async function mergeAll(
   ctx: EngineContext,
-  req: LoadRequest,
+  req: CompanyLoad,
   client: pg.PoolClient,
   staging: Staging,
   writer: ElementWriter,
@@ -42,7 +42,7 @@ export async function mergeAll(
 ): Promise<LoadResult> {
   const { declaration } = req;
   const specs = Object.values(declaration.tables);
-  const scope: LoadScope = { company: req.company, ...(req.window ?? {}), ...(items ? { items } : {}), protect: writer.protection() };
+  const scope: LoadScope & { company: string } = { company: req.company, ...(req.window ?? {}), ...(items ? { items } : {}), protect: writer.protection() };
   const tables: Record<string, TableStats> = {};
   const refused: MassRemovalError[] = [];
   for (const spec of specs) {

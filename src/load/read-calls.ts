@@ -9,8 +9,9 @@ import { apiErrorHas, elementTooLarge, isApiError } from '../api/errors.js';
 import { ENDPOINTS, elementSchema, type ListEndpointName, type StreamEndpoint } from '../api/endpoints.js';
 import { endpointName, type CallTarget, type ReadDeclaration } from '../resources/declaration.js';
 import { chunkWindow, daysOf, halveWindow, windowDays, type DateWindow } from '../plan/windows.js';
-import type { EngineContext, LoadRequest } from './context.js';
+import type { EngineContext, CompanyLoad } from './context.js';
 import type { ElementWriter } from './element-writer.js';
+import { InvalidJobError } from './errors.js';
 
 /** True for failures a smaller window may avoid, when they came before any element. */
 function isSplittable(err: unknown): boolean {
@@ -21,17 +22,20 @@ function isSplittable(err: unknown): boolean {
 const spanHints = new Map<string, number>();
 
 /** Reads every call of the load into the writer; returns the items that were answered. */
-export async function readAll(ctx: EngineContext, req: LoadRequest, writer: ElementWriter, items: number[] | undefined, signal: AbortSignal | undefined): Promise<number[]> {
+export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: ElementWriter, items: number[] | undefined, signal: AbortSignal | undefined): Promise<number[]> {
   const { declaration } = req;
   const answered: number[] = [];
   const fanOut = new FanOut(ctx.fanOut, signal);
+  const window = req.window;
   switch (declaration.read) {
     case 'month':
-      for (const read of declaration.reads) await readWindow(ctx, req, read, writer, signal);
+      if (!window) throw new InvalidJobError(`${req.name} needs a window`);
+      for (const read of declaration.reads) await readWindow(ctx, req, window, read, writer, signal);
       break;
     case 'day':
+      if (!window) throw new InvalidJobError(`${req.name} needs a window`);
       await fanOut.run(
-        declaration.reads.flatMap((read) => daysOf(req.window!).map((date) => ({ read, date }))),
+        declaration.reads.flatMap((read) => daysOf(window).map((date) => ({ read, date }))),
         ({ read, date }, s) => readCall(ctx, req, read, writer, { date }, ctx.call(undefined, s)),
       );
       break;
@@ -52,8 +56,6 @@ export async function readAll(ctx: EngineContext, req: LoadRequest, writer: Elem
         },
       );
       break;
-    case 'group':
-      throw new Error(`${req.name}: group resources run through the group walk`);
   }
   return answered.sort((a, b) => a - b);
 }
@@ -64,10 +66,10 @@ export async function readAll(ctx: EngineContext, req: LoadRequest, writer: Elem
  * read in halves instead, down to single days. The size of the parts that worked is
  * remembered per endpoint and company, so the next window starts there.
  */
-async function readWindow(ctx: EngineContext, req: LoadRequest, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
+async function readWindow(ctx: EngineContext, req: CompanyLoad, window: DateWindow, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
   const hintKey = `${endpointName(read.endpoint)}:${req.company}`;
   const learned = spanHints.get(hintKey);
-  const pending: DateWindow[] = learned === undefined ? [req.window!] : chunkWindow(req.window!, learned);
+  const pending: DateWindow[] = learned === undefined ? [window] : chunkWindow(window, learned);
   let split = false;
   while (pending.length > 0) {
     const w = pending.shift()!;
@@ -89,7 +91,7 @@ async function readWindow(ctx: EngineContext, req: LoadRequest, read: ReadDeclar
 /** One call: streams a list answer element by element, or takes an object answer as one element. */
 async function readCall(
   ctx: EngineContext,
-  req: LoadRequest,
+  req: CompanyLoad,
   read: ReadDeclaration,
   writer: ElementWriter,
   target: CallTarget,

@@ -1,25 +1,32 @@
 /**
- * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies a connection's token reaches.
- * A headquarters token (its company is the group's `is_headquarter` entry and the group
- * has branches) syncs every company of the group, each read with
- * `company_national_registry`; any other token syncs only its own company, unscoped
- * (spec 1.4 rule 3: a branch token sees only itself).
+ * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies a connection's token reaches,
+ * read through the reads of the catalog's `group` resource. A headquarters token (its
+ * company is the group's `is_headquarter` entry and the group has branches) syncs every
+ * company of the group, each read with `company_national_registry`; any other token syncs
+ * only its own company, unscoped (spec 1.4 rule 3: a branch token sees only itself).
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
+import { CATALOG, type WalkDeclaration } from '../resources/index.js';
 
 /** What the walk found. */
 export interface GroupWalk {
   /** The token's own company (spec 4.1 `company` without scope). */
   readonly own: Company;
   /** The economic group as listed (spec 2.3). */
-  readonly group: EconomicGroupEntry[];
+  readonly group: readonly EconomicGroupEntry[];
   /** True for a headquarters token with branches. */
   readonly headquarters: boolean;
   /** CNPJs to sync, own company first. */
-  readonly companies: string[];
+  readonly companies: readonly string[];
   /** Read each company with `company_national_registry` (spec 1.4). */
   readonly scoped: boolean;
+}
+
+/** The walk of the catalog's group resource. */
+function catalogWalk(): WalkDeclaration {
+  for (const declaration of Object.values(CATALOG)) if (declaration.read === 'group') return declaration.walk;
+  throw new Error('the catalog declares no group resource');
 }
 
 /** Decides the companies to sync from the group and the token's company (pure). */
@@ -32,8 +39,8 @@ function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<G
 }
 
 /** Walks the group of the client's token: `GET economic-group` then `GET company`. */
-export async function walkGroup(api: Pick<ApiClient, 'getEconomicGroup' | 'getCompany'>, opts?: CallOptions): Promise<GroupWalk> {
-  const group = await api.getEconomicGroup(undefined, opts);
-  const own = await api.getCompany(undefined, opts);
+export async function walkGroup(api: Pick<ApiClient, 'request'>, opts?: CallOptions, walk: WalkDeclaration = catalogWalk()): Promise<GroupWalk> {
+  const { data: group } = await api.request(walk.group, {}, opts);
+  const { data: own } = await api.request(walk.company, {}, opts);
   return { own, group, ...companiesOf(own, group) };
 }

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { ApiClient, CallOptions } from '../api/client.js';
-import type { LookupKind } from '../warehouse/lookup-tables.js';
+import { LOOKUP_READS, type LookupTable } from '../resources/lookups.js';
 import { RowInvalid } from './row-invalid.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
@@ -29,28 +29,20 @@ export interface ReferenceSource {
   list(api: ApiClient, call: CallOptions): Promise<LabeledRecord[]>;
 }
 
-const described = (records: readonly { id: number; description: string }[]) => records.map((r) => ({ id: r.id, label: r.description }));
-const named = (records: readonly { id: number; name: string }[]) => records.map((r) => ({ id: r.id, label: r.name }));
-
-/** spec 2.4: the lookup lists a write may reference, by warehouse table. */
-export const REFERENCE_SOURCES = {
-  journeys: { label: 'description', endpoint: 'GET journey', list: async (api, c) => described(await api.listJourneys(undefined, c)) },
-  cost_centers: { label: 'name', endpoint: 'GET cost-center', list: async (api, c) => named(await api.listCostCenters(undefined, c)) },
-  departments: { label: 'description', endpoint: 'GET department', list: async (api, c) => described(await api.listDepartments(undefined, c)) },
-  units: { label: 'name', endpoint: 'GET unit', list: async (api, c) => named(await api.listUnits(undefined, c)) },
-  collaborator_settings: {
-    label: 'description',
-    endpoint: 'GET collaborator-settings',
-    list: async (api, c) => described(await api.listCollaboratorSettings(undefined, c)),
-  },
-  point_rules: { label: 'description', endpoint: 'GET point-rule', list: async (api, c) => described(await api.listPointRules(undefined, c)) },
-  occupations: { label: 'description', endpoint: 'GET occupation', list: async (api, c) => described(await api.listOccupations(undefined, c)) },
-  dismissal_types: { label: 'name', endpoint: 'GET fired-type', list: async (api, c) => named(await api.listFiredTypes(undefined, c)) },
-  absence_types: { label: 'description', endpoint: 'GET absence/types', list: async (api, c) => described(await api.listAbsenceTypes(undefined, c)) },
-} as const satisfies Partial<Record<LookupKind, ReferenceSource>>;
+/** spec 2.4: the lookup lists a write may reference, by warehouse table (src/resources/lookups.ts). */
+export const REFERENCE_SOURCES = Object.fromEntries(
+  LOOKUP_READS.map(({ endpoint, table, label }): [LookupTable, ReferenceSource] => [
+    table,
+    {
+      label,
+      endpoint: `GET ${endpoint}`,
+      list: async (api, c) => (await api.request(endpoint, {}, c)).data.map((r) => ({ id: r.id, label: 'description' in r ? r.description : r.name })),
+    },
+  ]),
+) as Readonly<Record<LookupTable, ReferenceSource>>;
 
 /** A lookup list a write may reference. */
-export type ReferenceTable = keyof typeof REFERENCE_SOURCES;
+export type ReferenceTable = LookupTable;
 
 /**
  * The form of a label used for matching: Unicode NFC, blanks collapsed, trimmed,

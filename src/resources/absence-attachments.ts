@@ -51,13 +51,13 @@ export const absenceAttachments = defineResource({
     },
   },
   reads: [
-    readOf(tables, {
+    readOf('items', tables, {
       endpoint: 'absence/attachment',
       query: ({ item }) => ({ absence_id: item }),
       gone: (err) => apiErrorHas(err, 'gone'),
       rows: (file, out, x) =>
         out.absence_attachments({
-          absence_id: x.item!,
+          absence_id: x.item,
           filename: file.filename,
           company_cnpj: x.company,
           mime_type: file.mime_type,

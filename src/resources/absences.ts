@@ -19,6 +19,7 @@ const tables = {
   absences: {
     table: 'absences',
     key: ['absence_id'],
+    referredBy: [['absence_id']],
     columns: {
       absence_id: 'int8',
       company_cnpj: 'text',
@@ -91,10 +92,10 @@ export const absences = defineResource({
   },
   marts: { absences: true },
   reads: [
-    readOf(tables, {
+    readOf('month', tables, {
       endpoint: 'absence/getFromPeriod',
       // spec 4.1: this endpoint takes date-times.
-      query: ({ window }) => ({ begin_date: `${window!.from} 00:00:00`, end_date: `${window!.to} 23:59:59` }),
+      query: ({ window }) => ({ begin_date: `${window.from} 00:00:00`, end_date: `${window.to} 23:59:59` }),
       people: (a) => a.collaborators,
       rows(a, out, x) {
         out.absences({

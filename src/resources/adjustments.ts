@@ -6,7 +6,7 @@
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
 import { sequencer } from './sequence.js';
 
 const tables = {
@@ -50,9 +50,9 @@ export const adjustments = defineResource({
     },
   },
   reads: [
-    readOf(tables, {
+    readOf('month', tables, {
       endpoint: 'adjustment',
-      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      query: windowQuery,
       people: (c) => [c],
       rows(c, out, x) {
         const seq = sequencer();

@@ -48,7 +48,7 @@ export const auditPhotos = defineResource({
     },
   },
   reads: [
-    readOf(tables, {
+    readOf('items', tables, {
       endpoint: 'point/audit',
       query: ({ item }) => ({ point_id: item }),
       mismatch: (photo, { item }) => (photo.point_id === item ? undefined : `asked for point ${item}, the API answered point ${photo.point_id}`),

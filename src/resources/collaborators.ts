@@ -91,6 +91,8 @@ const tables = {
     columns: COLUMNS,
     fixed: { active: 'true', source: `'list'` },
     missing: { mode: 'deactivate', where: wholeCompany },
+    // A fact names the collaborator record it is about; an erasure or a finding, the person.
+    referredBy: [['company_cnpj', 'cpf', 'collaborator_record'], ['company_cnpj', 'cpf']],
   },
 } as const satisfies Record<string, TableSpec>;
 
@@ -120,7 +122,7 @@ export const collaborators = defineResource({
     },
   },
   reads: [
-    readOf(tables, {
+    readOf('list', tables, {
       endpoint: 'collaborator',
       query: () => ({}),
       people: (c) => [c],
@@ -128,6 +130,6 @@ export const collaborators = defineResource({
     }),
   ],
   afterMerge: async (client, schema, scope) => ({
-    collaborator_history: await recordHistory(client, schema, scope.company!, stageName('collaborators')),
+    collaborator_history: await recordHistory(client, schema, scope.company, stageName('collaborators')),
   }),
 });

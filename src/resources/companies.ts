@@ -7,10 +7,9 @@
  * another connection recorded.
  */
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
-import type { StagedRow } from '../warehouse/staging.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { notPersonal, omitted } from './column-classes.js';
-import { HOUR, type ResourceDeclaration } from './declaration.js';
+import { defineResource, HOUR } from './declaration.js';
 
 const DETAILS = {
   cnpj: 'text',
@@ -28,59 +27,39 @@ const DETAILS = {
   email: 'text',
 } as const;
 
-const spec = (columns: TableSpec['columns']): TableSpec => ({ table: 'companies', key: ['cnpj'], columns });
+/** Membership: a headquarters unknown to the walk (a branch token's) leaves the recorded one. */
+const MEMBERSHIP = { is_headquarter: 'bool', headquarter_cnpj: 'text' } as const;
 
-/** One kind of company row and the rows of that kind. */
-export interface CompanyRows {
-  readonly spec: TableSpec;
-  readonly rows: readonly StagedRow[];
-}
+const company = <C extends TableSpec['columns']>(columns: C) =>
+  ({ table: 'companies', key: ['cnpj'], columns, keepOnNull: ['headquarter_cnpj'], referredBy: [['company_cnpj'], ['headquarter_cnpj']] }) as const;
 
-/** The rows a walk writes, by kind (pure): details with membership, details only, membership only. */
-export function companyRows(companies: readonly Company[], group: readonly EconomicGroupEntry[]): CompanyRows[] {
-  const hq = group.find((g) => g.is_headquarter)?.national_registry ?? null;
-  // A branch token's group lists only the branch: the headquarters is then unknown.
-  const membershipColumns: TableSpec['columns'] = hq === null ? { is_headquarter: 'bool' } : { is_headquarter: 'bool', headquarter_cnpj: 'text' };
-  const membership = (g: EconomicGroupEntry): StagedRow => (hq === null ? { is_headquarter: g.is_headquarter } : { is_headquarter: g.is_headquarter, headquarter_cnpj: hq });
-  const details = (c: Company): StagedRow => ({
-    cnpj: c.national_registry,
-    name: c.name,
-    trading_name: c.trading_name,
-    cei: c.cei,
-    caepf: c.caepf,
-    cno: c.cno,
-    address: c.address,
-    address_number: c.address_number,
-    complement: c.complement,
-    neighborhood: c.neighborhood,
-    zip_code: c.zip_code,
-    phone: c.phone,
-    email: c.email,
-  });
-  const members = new Map(group.map((g) => [g.national_registry, g]));
-  const detailed = new Set(companies.map((c) => c.national_registry));
-  const both: StagedRow[] = [];
-  const detailsOnly: StagedRow[] = [];
-  for (const c of companies) {
-    const g = members.get(c.national_registry);
-    if (g) both.push({ ...details(c), ...membership(g) });
-    else detailsOnly.push(details(c));
-  }
-  const groupOnly = group
-    .filter((g) => !detailed.has(g.national_registry))
-    .map((g) => ({ cnpj: g.national_registry, name: g.name, trading_name: g.trading_name, ...membership(g) }));
-  return [
-    { spec: spec({ ...DETAILS, ...membershipColumns }), rows: both },
-    { spec: spec(DETAILS), rows: detailsOnly },
-    { spec: spec({ cnpj: 'text', name: 'text', trading_name: 'text', ...membershipColumns }), rows: groupOnly },
-  ].filter((k) => k.rows.length > 0);
-}
+/** The three kinds of rows of one table: details with membership, details only, membership only. */
+const tables = {
+  companies: company({ ...DETAILS, ...MEMBERSHIP }),
+  company_details: company(DETAILS),
+  group_members: company({ cnpj: 'text', name: 'text', trading_name: 'text', ...MEMBERSHIP }),
+} as const satisfies Record<string, TableSpec>;
+
+const details = (c: Company) => ({
+  cnpj: c.national_registry,
+  name: c.name,
+  trading_name: c.trading_name,
+  cei: c.cei,
+  caepf: c.caepf,
+  cno: c.cno,
+  address: c.address,
+  address_number: c.address_number,
+  complement: c.complement,
+  neighborhood: c.neighborhood,
+  zip_code: c.zip_code,
+  phone: c.phone,
+  email: c.email,
+});
 
 /** `companies`: the group walk, once per connection and job. */
-export const companies: ResourceDeclaration = {
+export const companies = defineResource({
   read: 'group',
-  tables: { companies: spec({ ...DETAILS, is_headquarter: 'bool', headquarter_cnpj: 'text' }) },
-  reads: [],
+  tables,
   schedule: { directory: 'current' },
   staleAfter: 3 * HOUR,
   roles: { company: 'companies' },
@@ -100,4 +79,22 @@ export const companies: ResourceDeclaration = {
       },
     },
   },
-};
+  walk: {
+    group: 'economic-group',
+    company: 'company',
+    rows(group, records, out) {
+      const hq = group.find((g) => g.is_headquarter)?.national_registry ?? null;
+      const membership = (g: EconomicGroupEntry) => ({ is_headquarter: g.is_headquarter, headquarter_cnpj: hq });
+      const members = new Map(group.map((g) => [g.national_registry, g]));
+      for (const c of records) {
+        const g = members.get(c.national_registry);
+        if (g) out.companies({ ...details(c), ...membership(g) });
+        else out.company_details(details(c));
+      }
+      const detailed = new Set(records.map((c) => c.national_registry));
+      for (const g of group) {
+        if (!detailed.has(g.national_registry)) out.group_members({ cnpj: g.national_registry, name: g.name, trading_name: g.trading_name, ...membership(g) });
+      }
+    },
+  },
+});

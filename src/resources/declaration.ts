@@ -9,7 +9,7 @@
  */
 import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';
 import type { Params } from '../api/query.js';
-import type { CollaboratorBlock } from '../api/schemas.js';
+import type { CollaboratorBlock, Company, EconomicGroupEntry } from '../api/schemas.js';
 import type { Config } from '../config.js';
 import type { MartUpkeep } from '../marts/upkeep.js';
 import type { CellValue } from '../warehouse/copy-text.js';
@@ -36,20 +36,27 @@ export interface Window {
  * - `items`: per company and window, one call per item that a parent resource's window
  *   loaded (attachments of absences, audit photos of punches).
  */
-export type ReadKind = 'group' | 'list' | 'month' | 'day' | 'items';
+export type ReadKind = 'group' | CallKind;
 
-/** What one call asks for. */
-export interface CallTarget {
-  /** The (part of the) window read, for `month` reads. */
-  readonly window?: Window;
-  /** The day asked, for `day` reads. */
-  readonly date?: string;
-  /** The item fetched, for `items` reads. */
-  readonly item?: number;
+/** What one call asks for, by read kind: nothing more than the company, a window, a day or an item. */
+export interface TargetOf {
+  readonly list: object;
+  readonly month: { readonly window: Window };
+  readonly day: { readonly date: string };
+  readonly items: { readonly item: number };
 }
 
-/** What a row derivation gets besides the element. */
-export interface RowContext extends CallTarget {
+/** The read kinds whose declarations call their endpoints one target at a time. */
+export type CallKind = keyof TargetOf;
+
+/** What one call asks for, whatever the kind (the engine's view of {@link TargetOf}). */
+export type CallTarget = Partial<TargetOf['month'] & TargetOf['day'] & TargetOf['items']>;
+
+/** The query of a `month` read of spec 4.1's period endpoints: the window's first and last day. */
+export const windowQuery = ({ window }: TargetOf['month']): Params => ({ begin_date: window.from, end_date: window.to });
+
+/** What a row derivation gets besides the element: the call's target and the company's ways. */
+export type RowContext<K extends CallKind = CallKind> = TargetOf[K] & {
   /** CNPJ of the company whose data this is. */
   readonly company: string;
   /** The company's local date-time (spec 1.2) as an instant for a `timestamptz` column. */
@@ -58,7 +65,7 @@ export interface RowContext extends CallTarget {
   readonly storeBinaries: boolean;
   /** The CPF of a collaborator block exactly as sent, when it differed from its 11 digits. */
   cpfAsSent(block: CollaboratorBlock): string | null;
-}
+};
 
 /** An endpoint a declaration reads: a row of the endpoint table, or a list endpoint described inline. */
 export type ReadEndpoint = ReadEndpointName | StreamEndpoint;
@@ -81,26 +88,39 @@ export function endpointName(endpoint: ReadEndpoint): string {
 export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
 
 /** One writer per table of the resource. */
-export type Emitters<Ts extends Record<string, TableSpec>> = { readonly [K in keyof Ts]: (row: RowOf<Ts[K]>) => void };
+export type Emitters<Ts extends Tables> = { readonly [K in keyof Ts]: (row: RowOf<Ts[K]>) => void };
 
-/** How one endpoint is read and turned into rows. */
-export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
+/** How one endpoint is read, a `K` target at a time, and turned into rows. */
+export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts extends Tables = Tables, K extends CallKind = CallKind> {
   /** The endpoint (spec 4.1), by name or described inline; list answers are streamed element by element. */
   readonly endpoint: E;
   /** The query parameters of one call (spec 4.1), without scope parameters. */
-  query(target: CallTarget): Params;
+  query(target: TargetOf[K]): Params;
   /** The collaborator blocks an element carries (spec 2.1): checked against the company asked for, added to `collaborators` when new. */
   people?(element: ElementOfRead<E>): readonly CollaboratorBlock[];
   /** A reason the element cannot belong to the call (e.g. another item than asked); fails the window. */
-  mismatch?(element: ElementOfRead<E>, target: CallTarget): string | undefined;
+  mismatch?(element: ElementOfRead<E>, target: TargetOf[K]): string | undefined;
   /** True for a failure meaning the item is gone (`items` reads): skipped, not failed. */
   gone?(err: unknown): boolean;
   /** Writes the rows of one element. */
-  rows(element: ElementOfRead<E>, out: Emitters<Ts>, ctx: RowContext): void;
+  rows(element: ElementOfRead<E>, out: Emitters<Ts>, ctx: RowContext<K>): void;
+}
+
+/** A read endpoint of the endpoint table whose `data` is a `T`. */
+type Answering<T> = { [E in ReadEndpointName]: EndpointData<E> extends T ? E : never }[ReadEndpointName];
+
+/** How a `group` resource walks the group (spec 1.4) and turns what it found into rows. */
+export interface WalkDeclaration<Ts extends Tables = Tables> {
+  /** The group listing (spec 2.3): its members, and which is the headquarters. */
+  readonly group: Answering<readonly EconomicGroupEntry[]>;
+  /** The company record (spec 2.2): the token's own; with `include_branches=1` (spec 4.1), every company a headquarters token reaches. */
+  readonly company: Answering<Company>;
+  /** Writes the rows of the group as listed and of the company records the walk read. */
+  rows(group: readonly EconomicGroupEntry[], records: readonly Company[], out: Emitters<Ts>): void;
 }
 
 /** Work a resource does in the load's transaction after its tables are merged (e.g. SCD2 history). */
-export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope) => Promise<Record<string, TableStats>>;
+export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope & { readonly company: string }) => Promise<Record<string, TableStats>>;
 
 /** Which items an `items` resource fetches for a company's window. */
 export type ItemsQuery = (
@@ -159,20 +179,19 @@ export interface Directory {
   seenRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): Readonly<Record<string, CellValue>>;
 }
 
-/** Everything the engine needs to sync one resource. */
-export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Record<string, TableSpec>> {
-  /** How its answers are asked for. */
-  readonly read: ReadKind;
-  /** The warehouse tables it writes, by table name. */
+/** The warehouse tables a resource writes, by the name its rows are written under (the table's, unless several specs write one table). */
+type Tables = Record<string, TableSpec>;
+
+/** What every resource declares besides how it reads. */
+interface Declared<Ts extends Tables> {
+  /** The warehouse tables it writes. */
   readonly tables: Ts;
-  /** The endpoints it reads (most resources read one). */
-  readonly reads: readonly ReadDeclaration<ReadEndpoint, Ts>[];
-  /** For `items` resources: the resource whose windows list the items, and the query listing them. */
-  readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** Work after the merge, in the same transaction. */
   readonly afterMerge?: AfterMerge;
   /** What its loads feed into the analyst marts (src/marts/upkeep.ts), kept in the same transaction. */
   readonly marts?: MartUpkeep;
+  /** For `items` resources: the resource whose windows list the items, and the query listing them. */
+  readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** The schedules that read it and the days each tick reads (none for a follow-up: its parent's windows queue it). */
   readonly schedule?: { readonly [K in ScheduleKind]?: Horizon };
   /** Age in seconds after which `punchline status` calls a company's last success stale, a few runs of its schedule missed; default a missed night (30 h). */
@@ -191,6 +210,27 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
   readonly privacy?: Readonly<Record<string, TableClass>>;
 }
 
+/** A resource read by calls of its endpoints, one `K` target at a time. */
+export interface CallsDeclaration<Ts extends Tables = Tables, K extends CallKind = CallKind> extends Declared<Ts> {
+  /** How its answers are asked for. */
+  readonly read: K;
+  /** The endpoints it reads (most resources read one). */
+  readonly reads: readonly ReadDeclaration<ReadEndpoint, Ts, K>[];
+}
+
+/** The resource of the group walk. */
+export interface GroupDeclaration<Ts extends Tables = Tables> extends Declared<Ts> {
+  readonly read: 'group';
+  /** The walk's reads and rows. */
+  readonly walk: WalkDeclaration<Ts>;
+}
+
+/** A resource read by calls, of whichever kind. */
+export type CallsResource<Ts extends Tables = Tables> = { [K in CallKind]: CallsDeclaration<Ts, K> }[CallKind];
+
+/** Everything the engine needs to sync one resource. */
+export type ResourceDeclaration<Ts extends Tables = Tables> = GroupDeclaration<Ts> | CallsResource<Ts>;
+
 /**
  * What resources of facts the source changes for weeks share: re-read nightly over the
  * whole lookback horizon, checked for completeness and for rows about collaborators the
@@ -199,17 +239,16 @@ export interface ResourceDeclaration<Ts extends Record<string, TableSpec> = Reco
 export const HORIZON_FACTS = {
   schedule: { nightly: { days: ['lookback', 0] } },
   checks: ['window_completeness', 'unknown_collaborator'],
-} as const satisfies Partial<ResourceDeclaration>;
+} as const satisfies Partial<CallsDeclaration>;
 
-/** Declares a read with its element type checked against the endpoint. */
-export function readOf<E extends ReadEndpoint, Ts extends Record<string, TableSpec>>(
-  _tables: Ts,
-  read: ReadDeclaration<E, Ts>,
-): ReadDeclaration<ReadEndpoint, Ts> {
-  return read as unknown as ReadDeclaration<ReadEndpoint, Ts>;
+/** Declares a read of a `K` resource, its element type checked against the endpoint and its target against the kind. */
+export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(_kind: K, _tables: Ts, read: ReadDeclaration<E, Ts, K>): ReadDeclaration<ReadEndpoint, Ts, K> {
+  return read as unknown as ReadDeclaration<ReadEndpoint, Ts, K>;
 }
 
 /** Declares a resource; the catalog keeps it without its table types (the engine reads any). */
-export function defineResource<Ts extends Record<string, TableSpec>>(declaration: ResourceDeclaration<Ts>): ResourceDeclaration {
-  return declaration as unknown as ResourceDeclaration;
+export function defineResource<Ts extends Tables>(declaration: GroupDeclaration<Ts>): GroupDeclaration;
+export function defineResource<Ts extends Tables, K extends CallKind>(declaration: CallsDeclaration<Ts, K>): CallsDeclaration<Tables, K>;
+export function defineResource(declaration: object): ResourceDeclaration {
+  return declaration as ResourceDeclaration;
 }

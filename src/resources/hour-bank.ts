@@ -42,7 +42,7 @@ export const hourBank = defineResource({
   privacy: { hour_bank_balances: { columns: person() } },
   marts: { measure: 'overtime' },
   reads: [
-    readOf(tables, {
+    readOf('day', tables, {
       endpoint: 'overtime',
       query: ({ date }) => ({ date }),
       people: (b) => [b],
@@ -51,7 +51,7 @@ export const hourBank = defineResource({
           company_cnpj: x.company,
           cpf: b.national_registry,
           collaborator_record: collaboratorRecord(b),
-          balance_date: x.date!,
+          balance_date: x.date,
           regime: b.regime,
           total_overtime_seconds: durationToSeconds(b.total_overtime),
           missing_hours_seconds: durationToSeconds(b.missing_hours),

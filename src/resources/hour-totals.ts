@@ -10,7 +10,7 @@ import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person, shown } from './column-classes.js';
-import { defineResource, readOf } from './declaration.js';
+import { defineResource, readOf, windowQuery } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
 const totalColumns = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [`${k}_seconds`, 'int4' satisfies SqlType])) as TotalColumns;
@@ -37,17 +37,17 @@ export const hourTotals = defineResource({
     hour_totals: { columns: { ...person(), medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis') } },
   },
   reads: [
-    readOf(tables, {
+    readOf('month', tables, {
       endpoint: 'collaborator/totalHours',
-      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      query: windowQuery,
       people: (c) => [c],
       rows(c, out, x) {
         const row: Record<string, string | number> = {
           company_cnpj: x.company,
           cpf: c.national_registry,
           collaborator_record: collaboratorRecord(c),
-          period_start: x.window!.from,
-          period_end: x.window!.to,
+          period_start: x.window.from,
+          period_end: x.window.to,
         };
         // spec 1.2 / 2.7: HH:MM:SS (hours may exceed 99, signed) or decimal hours
         for (const k of TOTAL_HOURS_KEYS) row[`${k}_seconds`] = durationValueToSeconds(c.total_hours[k]);

@@ -1,14 +1,37 @@
 /**
- * Inconsistencies (spec 2.10, `inconsistency`). No id in the API: the window's rows are
- * replaced, each occurrence keyed by its position among the collaborator's occurrences
- * of the day. One CPF's records (a duplicate, a re-hire) are kept apart by collaborator_record.
+ * Inconsistencies (spec 2.10, `GET inconsistency`; nothing else in punchline calls it, so
+ * the endpoint is described here). No id in the API: the window's rows are replaced,
+ * each occurrence keyed by its position among the collaborator's occurrences of the day.
+ * One CPF's records (a duplicate, a re-hire) are kept apart by collaborator_record.
  */
+import { z } from 'zod';
+import { streamEndpoint } from '../api/endpoints.js';
+import { collaboratorBlock, dateString, durationString, openVocabulary, optionalText, periodMeta } from '../api/schemas.js';
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
 import { sequencer } from './sequence.js';
+
+/** spec 2.10: one occurrence of a collaborator's day; `value` is signed, negative when short. */
+const occurrence = z.object({
+  date: dateString,
+  type: z.string(),
+  value: durationString,
+  justification: optionalText,
+  status: openVocabulary('inconsistency.status', ['pending', 'acknowledged']),
+});
+
+/** spec 4.1 `inconsistency`: per collaborator (spec 2.1 block), the occurrences of the period. */
+export const inconsistency = streamEndpoint('inconsistency', collaboratorBlock.extend({ occurrences: z.array(occurrence) }), periodMeta, [
+  'begin_date',
+  'end_date',
+  'national_registry',
+]);
+
+/** One element of the answer. */
+export type CollaboratorInconsistencies = z.infer<typeof inconsistency.element>;
 
 const tables = {
   inconsistencies: {
@@ -36,9 +59,9 @@ export const inconsistencies = defineResource({
   ...HORIZON_FACTS,
   privacy: { inconsistencies: { columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") } } },
   reads: [
-    readOf(tables, {
-      endpoint: 'inconsistency',
-      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+    readOf('month', tables, {
+      endpoint: inconsistency,
+      query: windowQuery,
       people: (c) => [c],
       rows(c, out, x) {
         const seq = sequencer();
@@ -51,7 +74,6 @@ export const inconsistencies = defineResource({
             occurrence_date: o.date,
             seq: seq(o.date),
             inconsistency_type: o.type,
-            // spec 2.10: a signed duration, negative when short
             value_seconds: durationToSeconds(o.value),
             justification: o.justification,
             status: o.status,

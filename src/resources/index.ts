@@ -3,8 +3,9 @@
  * and how to store it.
  *
  * The catalog: every resource punchline syncs, by the name `--resources` takes, with its
- * declaration. Adding a GET endpoint means a declaration file here, its migration in
- * sql/, its tests, and a line in the docs (docs/adding-a-resource.md walks through it).
+ * declaration. Adding a GET endpoint means a declaration file here and its line below,
+ * its migration in sql/, the emulator's answer, its tests and regenerated docs
+ * (docs/adding-a-resource.md walks through it).
  */
 import { absenceAttachments } from './absence-attachments.js';
 import { absences } from './absences.js';
@@ -12,35 +13,20 @@ import { adjustments } from './adjustments.js';
 import { auditPhotos } from './audit-photos.js';
 import { collaborators } from './collaborators.js';
 import { companies } from './companies.js';
-import type { Directory, ResourceDeclaration, TableRole } from './declaration.js';
 import { hourBank } from './hour-bank.js';
 import { hourTotals } from './hour-totals.js';
 import { inconsistencies } from './inconsistencies.js';
 import { lookups } from './lookups.js';
 import { punches } from './punches.js';
 import { tardiness } from './tardiness.js';
+import type { ResourceSummary } from '../warehouse/dictionary.js';
+import { endpointName, type Directory, type ReadEndpoint, type ResourceDeclaration, type TableRole } from './declaration.js';
 
-/** Every resource name, in the order a backfill runs them. */
-export const RESOURCES = [
-  'companies',
-  'lookups',
-  'collaborators',
-  'punches',
-  'hour_totals',
-  'tardiness',
-  'adjustments',
-  'inconsistencies',
-  'hour_bank',
-  'absences',
-  'audit_photos',
-  'absence_attachments',
-] as const;
-
-/** One sync resource. */
-export type Resource = (typeof RESOURCES)[number];
-
-/** The declaration of every resource. */
-export const CATALOG: Readonly<Record<Resource, ResourceDeclaration>> = Object.freeze({
+/**
+ * The declaration of every resource, by the name `--resources`, job ids, `sync_runs` and
+ * the metrics use, in the order a backfill runs them: the one list a resource joins.
+ */
+export const CATALOG = Object.freeze({
   companies,
   lookups,
   collaborators,
@@ -55,12 +41,28 @@ export const CATALOG: Readonly<Record<Resource, ResourceDeclaration>> = Object.f
   absence_attachments: absenceAttachments,
 });
 
+/** One sync resource. */
+export type Resource = keyof typeof CATALOG;
+
+/** Every resource name, in the order a backfill runs them. */
+export const RESOURCES = Object.keys(CATALOG) as [Resource, ...Resource[]];
+
+/** The catalog as the dictionary of docs/warehouse.md tells it (`npm run docs:warehouse`). */
+export const RESOURCE_SUMMARIES: readonly ResourceSummary[] = RESOURCES.map((name) => {
+  const d: ResourceDeclaration = CATALOG[name];
+  return {
+    name,
+    read: d.items ? `items of \`${d.items.parent}\`` : d.read,
+    endpoints: d.read === 'group' ? [d.walk.group, d.walk.company] : (d.reads as readonly { endpoint: ReadEndpoint }[]).map((r) => endpointName(r.endpoint)),
+    tables: Object.values(d.tables),
+  };
+});
+
 /** The directory of people: declared by one resource. */
 export const DIRECTORY: Directory = RESOURCES.map((r) => CATALOG[r].directory).find((d) => d !== undefined)!;
 
 /** The table of each role (see {@link TableRole}), from the declarations. */
 export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].roles)));
 
-export type { ReadKind, ResourceDeclaration, Window } from './declaration.js';
+export type { CallKind, CallsResource, GroupDeclaration, ReadKind, ResourceDeclaration, WalkDeclaration, Window } from './declaration.js';
 export { collaboratorRecord } from './collaborators.js';
-export { companyRows } from './companies.js';

@@ -1,57 +1,51 @@
 /**
  * The ten lookup lists of a company (spec 2.4), read once per company in one job: upserted
  * by (company, id); a record no longer listed becomes `active = false` (the API lists only
- * active ones) and active again when it is listed again.
+ * active ones) and active again when it is listed again. The one list of them: the
+ * emulator, privacy and push derive theirs from {@link LOOKUP_LISTS} and {@link LOOKUP_TABLES}.
  */
-import type { ReadEndpointName } from '../api/endpoints.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
 import { notPersonal } from './column-classes.js';
-import { defineResource, HOUR, readOf, type ReadDeclaration, type ReadEndpoint } from './declaration.js';
+import { defineResource, HOUR, readOf } from './declaration.js';
 
-/** A lookup list with `description` or `name` (spec 2.4). */
-function lookup<T extends string, L extends 'description' | 'name'>(table: T, label: L) {
-  return {
-    table,
-    key: ['company_cnpj', 'id'],
-    columns: { company_cnpj: 'text', id: 'int4', [label]: 'text' } as { company_cnpj: 'text'; id: 'int4' } & { [K in L]: 'text' },
-    fixed: { active: 'true' },
-    missing: { mode: 'deactivate', where: wholeCompany },
-  } as const satisfies TableSpec;
-}
+/** The lists of `{ id, description | name }` records (spec 2.4): endpoint, warehouse table, label field. */
+export const LOOKUP_LISTS = [
+  { endpoint: 'department', table: 'departments', label: 'description' },
+  { endpoint: 'occupation', table: 'occupations', label: 'description' },
+  { endpoint: 'cost-center', table: 'cost_centers', label: 'name' },
+  { endpoint: 'unit', table: 'units', label: 'name' },
+  { endpoint: 'journey', table: 'journeys', label: 'description' },
+  { endpoint: 'point-rule', table: 'point_rules', label: 'description' },
+  { endpoint: 'collaborator-settings', table: 'collaborator_settings', label: 'description' },
+  { endpoint: 'barrier', table: 'digital_fences', label: 'name' },
+  { endpoint: 'fired-type', table: 'dismissal_types', label: 'name' },
+] as const;
 
-const tables = {
-  departments: lookup('departments', 'description'),
-  occupations: lookup('occupations', 'description'),
-  cost_centers: lookup('cost_centers', 'name'),
-  units: lookup('units', 'name'),
-  journeys: lookup('journeys', 'description'),
-  point_rules: lookup('point_rules', 'description'),
-  collaborator_settings: lookup('collaborator_settings', 'description'),
-  digital_fences: lookup('digital_fences', 'name'),
-  dismissal_types: lookup('dismissal_types', 'name'),
+/** One lookup table; `absence_types` (spec 2.4 `absence/types`) says more of its records than a label. */
+export type LookupTable = (typeof LOOKUP_LISTS)[number]['table'] | 'absence_types';
+
+/** Every lookup list: endpoint, warehouse table, label field; in the order they are read. */
+export const LOOKUP_READS = [...LOOKUP_LISTS, { endpoint: 'absence/types', table: 'absence_types', label: 'description' } as const];
+
+/** Every lookup table, in the order they are read. */
+export const LOOKUP_TABLES: readonly LookupTable[] = LOOKUP_READS.map((l) => l.table);
+
+/** A lookup table of `columns` besides (company, id). */
+const lookup = (table: LookupTable, columns: TableSpec['columns']): TableSpec => ({
+  table,
+  key: ['company_cnpj', 'id'],
+  columns: { company_cnpj: 'text', id: 'int4', ...columns },
+  fixed: { active: 'true' },
+  missing: { mode: 'deactivate', where: wholeCompany },
+});
+
+const tables: Record<LookupTable, TableSpec> = {
+  ...(Object.fromEntries(LOOKUP_LISTS.map((l) => [l.table, lookup(l.table, { [l.label]: 'text' })])) as Record<(typeof LOOKUP_LISTS)[number]['table'], TableSpec>),
   absence_types: {
-    table: 'absence_types',
-    key: ['company_cnpj', 'id'],
-    columns: { company_cnpj: 'text', id: 'int4', description: 'text', paid_leave: 'bool', comp_time: 'bool', compensation: 'bool', can_request_app: 'bool' },
-    fixed: { active: 'true' },
-    missing: { mode: 'deactivate', where: wholeCompany },
+    ...lookup('absence_types', { description: 'text', paid_leave: 'bool', comp_time: 'bool', compensation: 'bool', can_request_app: 'bool' }),
+    referredBy: [['company_cnpj', 'absence_type_id']],
   },
-} as const satisfies Record<string, TableSpec>;
-
-type Tables = typeof tables;
-
-/** A list read of `{ id, description | name }` records (spec 2.4) into `table`. */
-function listRead(endpoint: ReadEndpointName, table: Exclude<keyof Tables, 'absence_types'>): ReadDeclaration<ReadEndpoint, Tables> {
-  const label = 'description' in tables[table].columns ? 'description' : 'name';
-  return readOf(tables, {
-    endpoint,
-    query: () => ({}),
-    rows: (r, out, x) => {
-      const record = r as unknown as Record<string, string | number>;
-      (out[table] as (row: Record<string, unknown>) => void)({ company_cnpj: x.company, id: record.id, [label]: record[label] });
-    },
-  });
-}
+};
 
 /** `lookups`: every lookup list of the company, once per job. */
 export const lookups = defineResource({
@@ -60,20 +54,16 @@ export const lookups = defineResource({
   schedule: { directory: 'current' },
   staleAfter: 3 * HOUR,
   recordId: 'id',
-  privacy: Object.fromEntries(
-    Object.values(tables).map((t) => [t.table, { columns: { ['name' in t.columns ? 'name' : 'description']: notPersonal('label of a lookup record') } }]),
-  ),
+  privacy: Object.fromEntries(LOOKUP_READS.map(({ table, label }) => [table, { columns: { [label]: notPersonal('label of a lookup record') } }])),
   reads: [
-    listRead('department', 'departments'),
-    listRead('occupation', 'occupations'),
-    listRead('cost-center', 'cost_centers'),
-    listRead('unit', 'units'),
-    listRead('journey', 'journeys'),
-    listRead('point-rule', 'point_rules'),
-    listRead('collaborator-settings', 'collaborator_settings'),
-    listRead('barrier', 'digital_fences'),
-    listRead('fired-type', 'dismissal_types'),
-    readOf(tables, {
+    ...LOOKUP_LISTS.map(({ endpoint, table, label }) =>
+      readOf('list', tables, {
+        endpoint,
+        query: () => ({}),
+        rows: (r, out, x) => out[table]({ company_cnpj: x.company, id: r.id, [label]: 'description' in r ? r.description : r.name }),
+      }),
+    ),
+    readOf('list', tables, {
       endpoint: 'absence/types',
       query: () => ({}),
       rows: (t, out, x) =>

@@ -8,7 +8,7 @@ import { durationValueToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { notPersonal, omitted, person } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HOUR, readOf, windowQuery } from './declaration.js';
 
 const tables = {
   work_days: {
@@ -21,6 +21,7 @@ const tables = {
   punches: {
     table: 'punches',
     key: ['point_id'],
+    referredBy: [['point_id']],
     columns: {
       point_id: 'int8',
       company_cnpj: 'text',
@@ -73,9 +74,9 @@ export const punches = defineResource({
     work_days: { columns: person() },
   },
   reads: [
-    readOf(tables, {
+    readOf('month', tables, {
       endpoint: 'point/getFromPeriod',
-      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      query: windowQuery,
       people: (c) => [c],
       rows(c, out, x) {
         const cpf = c.national_registry;

@@ -6,7 +6,7 @@ import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
 function clockTime(field: string, value: string): string {
@@ -31,9 +31,9 @@ export const tardiness = defineResource({
   privacy: { tardiness: { columns: person() } },
   marts: { measure: 'lateness' },
   reads: [
-    readOf(tables, {
+    readOf('month', tables, {
       endpoint: 'tardiness',
-      query: ({ window }) => ({ begin_date: window!.from, end_date: window!.to }),
+      query: windowQuery,
       people: (c) => [c],
       rows(c, out, x) {
         const record = collaboratorRecord(c);

@@ -20,12 +20,12 @@ import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from '../load/errors.js';
 import type { CallOptions } from '../api/client.js';
-import type { JobContext, JobProcessor } from './job-context.js';
+import type { JobContext } from './job-context.js';
 import { syncJobData, type SyncJobData, type SyncJobResult } from '../plan/job-data.js';
 import { jobIdFor } from '../plan/job-ids.js';
 import { jobLogger } from './job-log.js';
 import { planJobs } from '../plan/planner.js';
-import { GROUP_WALK, isWindowed, type Resource } from '../plan/resources.js';
+import { GROUP_WALK, isWindowed } from '../plan/resources.js';
 import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
 import { isSettled, windowDays, type DateWindow } from '../plan/windows.js';
@@ -35,8 +35,6 @@ const WINDOW_CALL_ATTEMPTS = 3;
 
 /** Options of {@link runSyncJob}. */
 export interface RunJobOptions {
-  /** Processor by resource, instead of the runtime's. */
-  readonly processors?: Readonly<Record<Resource, JobProcessor>>;
   /** Aborted when the worker closes or cancels the job. */
   readonly signal?: AbortSignal;
   /** Clock (tests). */
@@ -60,7 +58,7 @@ function parseJobData(raw: unknown): SyncJobData {
 }
 
 /** Runs `job` (sync or follow-up queue) and returns its result for `backfill`. */
-export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptions): Promise<SyncJobResult> {
+export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptions = {}): Promise<SyncJobResult> {
   const started = Date.now();
   const queueName = job.queueName;
   const data = parseJobData(job.data);
@@ -154,7 +152,7 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   };
 
   try {
-    await (options.processors ?? rt.processors.byResource)[data.resource](ctx);
+    await rt.processors.sync(ctx);
   } catch (err) {
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err);

@@ -13,7 +13,6 @@ import { openCheckPool, type CheckPool } from '../quality/check-pool.js';
 import { createWarehouse, type Warehouse } from '../warehouse/db.js';
 import { createConnectionClient, type ConnectionClient } from '../connections/api-clients.js';
 import type { JobProcessor } from './job-context.js';
-import type { Resource } from '../plan/resources.js';
 import { UnknownConnectionError } from '../load/errors.js';
 import { openQueues, type SyncQueues } from './queues.js';
 import { createRedis } from './redis.js';
@@ -46,8 +45,8 @@ export function openSyncWarehouse(config: Pick<Config, 'databaseUrl' | 'warehous
 
 /** The job processors of jobs/, handed to the runtime by whoever opens it (commands, tests). */
 export interface Processors {
-  /** The processor of each resource's jobs. */
-  readonly byResource: Readonly<Record<Resource, JobProcessor>>;
+  /** The processor of every resource's jobs (the load engine reads the resource's declaration). */
+  readonly sync: JobProcessor;
   /** A tick of an incremental schedule (its job data is validated by the processor). */
   schedule(rt: SyncRuntime, data: unknown, options?: TickOptions): Promise<unknown>;
 }

@@ -1,16 +1,29 @@
 /**
  * The data dictionary of docs/warehouse.md, rendered from the schema's introspection (introspection.ts):
  * every table and view with its comment, columns, types and keys, and an ER diagram of
- * how the tables relate; and the same relations as the TypeScript types kysely queries
+ * how the tables relate (by the keys the resource declarations name); and the same relations as the TypeScript types kysely queries
  * them with (src/warehouse/database.ts). Pure: the generator (scripts/warehouse-docs.ts)
  * introspects a freshly migrated schema and writes the results: the page below
  * its hand-written part, which it keeps as it is, and the types file whole.
  */
 import type { ColumnInfo, RelationInfo } from './introspection.js';
+import type { TableSpec } from './table-spec.js';
 
 /** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
 export const GENERATED_MARKER =
   '<!-- Generated below by `npm run docs:warehouse` from the migrated schema: edit the COMMENTs in sql/ (a new migration) or the text above this line, never below it. -->';
+
+/** A resource as the dictionary tells it (src/resources/): what fills which tables, read how, from which endpoints. */
+export interface ResourceSummary {
+  /** The name `--resources` takes. */
+  readonly name: string;
+  /** Its read kind (`month`, `items of punches`, …). */
+  readonly read: string;
+  /** The endpoints it reads (spec §4 names). */
+  readonly endpoints: readonly string[];
+  /** The specs it loads its tables with. */
+  readonly tables: readonly TableSpec[];
+}
 
 /** A way one table refers to another by shared key columns. */
 export interface KeyReference {
@@ -24,19 +37,16 @@ export interface KeyReference {
 
 /**
  * How the warehouse's tables refer to each other. Few relations are declared as foreign
- * keys (rows arrive in any order, window by window), so they are named here: a table that
- * has these columns refers to that table.
+ * keys (rows arrive in any order, window by window), so the loaded tables say how they
+ * are named (`referredBy` of their specs): a table that has those columns refers to that
+ * table. The bookkeeping adds its runs.
  */
-const KEY_REFERENCES: readonly KeyReference[] = [
-  { columns: ['company_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
-  { columns: ['headquarter_cnpj'], parent: 'companies', parentColumns: ['cnpj'] },
-  { columns: ['company_cnpj', 'cpf'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf'] },
-  { columns: ['company_cnpj', 'cpf', 'collaborator_record'], parent: 'collaborators', parentColumns: ['company_cnpj', 'cpf', 'collaborator_record'] },
-  { columns: ['point_id'], parent: 'punches', parentColumns: ['point_id'] },
-  { columns: ['absence_id'], parent: 'absences', parentColumns: ['absence_id'] },
-  { columns: ['company_cnpj', 'absence_type_id'], parent: 'absence_types', parentColumns: ['company_cnpj', 'id'] },
-  { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
-];
+function keyReferences(specs: readonly TableSpec[]): KeyReference[] {
+  return [
+    ...specs.flatMap((s) => (s.referredBy ?? []).map((columns) => ({ columns, parent: s.table, parentColumns: s.key.slice(0, columns.length) }))),
+    { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
+  ];
+}
 
 /** One edge of the ER diagram. */
 export interface TableRelation extends KeyReference {
@@ -67,13 +77,15 @@ function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, re
 }
 
 /**
- * The relations between tables: declared foreign keys and {@link KEY_REFERENCES}. A
+ * The relations between tables: declared foreign keys and the key references of `specs`
+ * ({@link keyReferences}). A
  * reference implied by another one of the same table is left out: by a wider one
  * (company_cnpj by company_cnpj + cpf), or by one to a table that makes the same
  * reference itself (an audit photo's company is its punch's company). So is a table's
  * reference to itself through its own key.
  */
-export function deriveRelations(relations: readonly RelationInfo[], references: readonly KeyReference[] = KEY_REFERENCES): TableRelation[] {
+export function deriveRelations(relations: readonly RelationInfo[], specs: readonly TableSpec[]): TableRelation[] {
+  const references = keyReferences(specs);
   const tables = relations.filter((r) => r.kind === 'table');
   const names = new Set(tables.map((t) => t.name));
   const candidates = new Map(tables.map((t) => [t.name, candidateReferences(t, names, references)]));
@@ -150,11 +162,24 @@ function section(r: RelationInfo, edges: readonly TableRelation[]): string[] {
   return lines;
 }
 
-/** The generated part of docs/warehouse.md: index, ER diagram, tables, views. */
-export function renderDictionary(relations: readonly RelationInfo[]): string {
+/** What a complete answer's silence does to a row of the load's scope. */
+const MISSING = { 'soft-delete': '`deleted_at`', delete: 'deleted', deactivate: '`active = false`' } as const;
+
+/** The table of the resources and the tables each fills. */
+function resourcesTable(resources: readonly ResourceSummary[]): string[] {
+  const row = (r: ResourceSummary) => {
+    const tables = r.tables.filter((s, i) => r.tables.findIndex((o) => o.table === s.table) === i);
+    const filled = tables.map((s) => `[${s.table}](${anchor(s.table)}) (${s.missing ? MISSING[s.missing.mode] : 'kept'})`).join(', ');
+    return `| \`${r.name}\` | ${r.read} | ${r.endpoints.map((e) => `\`${e}\``).join(', ')} | ${filled} |`;
+  };
+  return ['| resource | read kind | endpoints | tables (a row of the load\'s scope missing from a complete answer) |', '|---|---|---|---|', ...resources.map(row)];
+}
+
+/** The generated part of docs/warehouse.md: the resources, index, ER diagram (the relations their specs name), tables, views. */
+export function renderDictionary(relations: readonly RelationInfo[], resources: readonly ResourceSummary[]): string {
   const tables = relations.filter((r) => r.kind === 'table');
   const views = relations.filter((r) => r.kind === 'view');
-  const edges = deriveRelations(relations);
+  const edges = deriveRelations(relations, resources.flatMap((r) => r.tables));
   const index = (list: readonly RelationInfo[]) => list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
   const lines = [
     '## Dictionary',
@@ -162,6 +187,15 @@ export function renderDictionary(relations: readonly RelationInfo[]): string {
     `${tables.length} tables: ${index(tables)}.`,
     '',
     `${views.length} views: ${index(views)}.`,
+    '',
+    '### Resources',
+    '',
+    'Each resource (`src/resources/`, by the name `--resources` takes) reads its endpoints ' +
+      'into its tables, in the order a backfill runs them. A row of the load\'s scope (the company; for `month` ' +
+      'and `day` reads its window, for `items` reads the items asked) that a complete answer no longer holds ' +
+      'is kept, soft-deleted (`deleted_at`), deleted or deactivated (`active = false`):',
+    '',
+    ...resourcesTable(resources),
     '',
     '### How the tables relate',
     '',
@@ -189,8 +223,8 @@ export function handWrittenPart(doc: string): string {
 }
 
 /** The whole page: the hand-written part, the marker, the generated dictionary. */
-export function composeWarehouseDoc(handWritten: string, relations: readonly RelationInfo[]): string {
-  return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations)}`;
+export function composeWarehouseDoc(handWritten: string, relations: readonly RelationInfo[], resources: readonly ResourceSummary[]): string {
+  return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations, resources)}`;
 }
 
 /**

@@ -119,9 +119,10 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
     : `${q(stage)} s`;
 
   const valueCols = names.filter((n) => !spec.key.includes(n));
+  const loaded = (n: string) => (spec.keepOnNull?.includes(n) ? `coalesce(excluded.${q(n)}, t.${q(n)})` : `excluded.${q(n)}`);
   const oldRow = [...valueCols.map((n) => `t.${q(n)}`), ...fixed.map(([n]) => `t.${q(n)}`), ...(spec.softDelete ? ['t.deleted_at'] : [])];
   const newRow = [
-    ...valueCols.map((n) => `excluded.${q(n)}`),
+    ...valueCols.map(loaded),
     ...fixed.map(([, expr]) => expr),
     ...(spec.softDelete ? ['NULL::timestamptz'] : []),
   ];
@@ -132,7 +133,7 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
     onConflict = `ON CONFLICT (${conflictTarget}) DO NOTHING`;
   } else {
     const updates = [
-      ...valueCols.map((n) => `${q(n)} = excluded.${q(n)}`),
+      ...valueCols.map((n) => `${q(n)} = ${loaded(n)}`),
       ...fixed.map(([n, expr]) => `${q(n)} = ${expr}`),
       ...(spec.softDelete ? ['deleted_at = NULL'] : []),
       'synced_at = excluded.synced_at',

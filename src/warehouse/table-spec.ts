@@ -94,6 +94,13 @@ export interface TableSpec {
   readonly updateWhen?: string;
   /** Reconciliation of a complete answer; absent when missing rows are kept. */
   readonly missing?: MissingRule;
+  /** Columns whose stored value a null does not replace (a load that cannot know them). */
+  readonly keepOnNull?: readonly string[];
+  /**
+   * How other tables name a row of this one (the ER diagram of docs/warehouse.md): each
+   * entry the columns a referring table carries, standing for the key's first columns.
+   */
+  readonly referredBy?: readonly (readonly string[])[];
 }
 
 /** Column names of a spec, in order. */

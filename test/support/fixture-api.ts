@@ -14,8 +14,8 @@ import { validatePart } from '../../src/api/validate.js';
 
 /** One call the engine made. */
 export interface FixtureCall {
-  /** Endpoint asked. */
-  readonly endpoint: ReadEndpointName;
+  /** Endpoint asked (a name of the endpoint table, or of an endpoint a declaration describes inline). */
+  readonly endpoint: string;
   /** Query parameters, without scope. */
   readonly query: Params;
   /** spec 1.4 scope parameters, when sent. */
@@ -27,8 +27,8 @@ export interface FixtureCall {
 /** The `data` of an answer, or a function of the call giving it (which may throw an API error). */
 export type Answer = ((query: Params, call: FixtureCall) => unknown) | readonly unknown[] | Record<string, unknown>;
 
-/** Answers by endpoint. */
-export type Answers = Partial<Record<ReadEndpointName, Answer>>;
+/** Answers by endpoint name. */
+export type Answers = Partial<Record<ReadEndpointName, Answer>> & Readonly<Record<string, Answer>>;
 
 /** The fixture API: {@link stream} and {@link request} as the engine uses them. */
 export class FixtureApi {
@@ -41,13 +41,13 @@ export class FixtureApi {
   }
 
   /** Sets (or replaces) the answer of `endpoint`. */
-  answer(endpoint: ReadEndpointName, answer: Answer): this {
+  answer(endpoint: string, answer: Answer): this {
     this.#answers.set(endpoint, answer);
     return this;
   }
 
   /** The calls made to `endpoint`. */
-  callsTo(endpoint: ReadEndpointName): FixtureCall[] {
+  callsTo(endpoint: string): FixtureCall[] {
     return this.calls.filter((c) => c.endpoint === endpoint);
   }
 
@@ -59,8 +59,7 @@ export class FixtureApi {
     opts: CallOptions = {},
   ): AsyncGenerator<StreamedElement<E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never>> {
     type Out = E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never;
-    const { name, element: schema } = streamTarget(target);
-    const endpoint = name as ReadEndpointName;
+    const { name: endpoint, element: schema } = streamTarget(target);
     if (!schema) throw new TypeError(`fixture API: ${endpoint} does not answer a list`);
     const data = this.#data(endpoint, query, scope, opts.signal);
     if (!Array.isArray(data)) throw new TypeError(`fixture API: the answer of ${endpoint} must be a list`);
@@ -83,14 +82,15 @@ export class FixtureApi {
     }
   }
 
-  /** An object answer (or a list taken whole), validated with the endpoint's `data` schema. */
+  /** An object answer (or a list taken whole), validated with the endpoint's `data` schema (spec 4.1: `include_branches=1` may change it). */
   async request<E extends EndpointName>(endpoint: E, params: RequestParams = {}, opts: CallOptions = {}): Promise<ApiResponse<EndpointData<E>>> {
-    const data = this.#data(endpoint as ReadEndpointName, params.query ?? {}, params.scope, opts.signal);
-    const valid = validatePart(endpoint, 'data', (ENDPOINTS[endpoint] as EndpointDef).data, data) as EndpointData<E>;
+    const data = this.#data(endpoint, params.query ?? {}, params.scope, opts.signal);
+    const def: EndpointDef = ENDPOINTS[endpoint];
+    const valid = validatePart(endpoint, 'data', (params.scope?.includeBranches ? def.dataWithBranches : undefined) ?? def.data, data) as EndpointData<E>;
     return { status: 200, data: valid, bytes: JSON.stringify(data).length };
   }
 
-  #data(endpoint: ReadEndpointName, query: Params, scope: Scope | undefined, signal: AbortSignal | undefined): unknown {
+  #data(endpoint: string, query: Params, scope: Scope | undefined, signal: AbortSignal | undefined): unknown {
     signal?.throwIfAborted();
     const call: FixtureCall = { endpoint, query, scope, n: this.callsTo(endpoint).length + 1 };
     this.calls.push(call);

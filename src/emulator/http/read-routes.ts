@@ -8,21 +8,8 @@ import { dayOf } from '../calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from '../entities.js';
 import { ApiFault } from '../errors.js';
 import { facePng } from '../attachments.js';
-import {
-  absenceJson,
-  absenceTypeJson,
-  adjustmentsJson,
-  dayJson,
-  duration,
-  inconsistenciesJson,
-  lookupJson,
-  periodTotals,
-  punchTraits,
-  tardinessJson,
-  totalsJson,
-} from '../records.js';
-import type { DayRecord } from '../history.js';
-import type { LookupTable } from '../world.js';
+import { absenceJson, absenceTypeJson, DAY_ENTRY_ENDPOINTS, dayJson, duration, lookupJson, periodTotals, punchTraits, totalsJson } from '../records.js';
+import { LOOKUP_LISTS } from '../../resources/lookups.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
 import { markCorrupt } from '../corrupt-element.js';
 import { bodySpoilerOf, DEFAULT_HUGE_BYTES, DEFAULT_TRICKLE_MS, endlessly, hugeBase64, repeatFirst, spoilBody, spoilElements, trickle, withForeignCompany } from '../answer-faults.js';
@@ -173,32 +160,20 @@ function cpfFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity
 }
 
 /** A per-day endpoint: one item per collaborator with the entries of its days. */
-function perDay(key: string, entries: (ctx: EmulatorContext, r: DayRecord) => Record<string, unknown>[]): Handler {
+function perDay({ key, entries }: (typeof DAY_ENTRY_ENDPOINTS)[string]): Handler {
   return (ctx, _company, scope, q, reply) => {
     const keep = cpfFilter(ctx, q);
     const p = q.period('date', ctx.options);
     const items = function* () {
       for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
         const list: Record<string, unknown>[] = [];
-        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) list.push(...entries(ctx, r));
+        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) list.push(...entries(ctx.world, r));
         yield { ...ctx.world.collaboratorBlock(c), [key]: list };
       }
     };
     return streamList(reply, items(), p.meta);
   };
 }
-
-const LOOKUP_ROUTES: [string, LookupTable, 'description' | 'name'][] = [
-  ['/department', 'departments', 'description'],
-  ['/occupation', 'occupations', 'description'],
-  ['/fired-type', 'dismissal_types', 'name'],
-  ['/cost-center', 'cost_centers', 'name'],
-  ['/collaborator-settings', 'collaborator_settings', 'description'],
-  ['/point-rule', 'point_rules', 'description'],
-  ['/journey', 'journeys', 'description'],
-  ['/barrier', 'digital_fences', 'name'],
-  ['/unit', 'units', 'name'],
-];
 
 /** Registers every read endpoint of spec 4.1. */
 export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -263,12 +238,7 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return sendData(reply, 200, data, { point_id: pointId });
   });
 
-  get(app, ctx, '/tardiness', perDay('tardiness', (ctx, r) => {
-    const t = tardinessJson(ctx.world, r);
-    return t ? [t] : [];
-  }));
-  get(app, ctx, '/adjustment', perDay('adjustments', (ctx, r) => adjustmentsJson(ctx.world, r)));
-  get(app, ctx, '/inconsistency', perDay('occurrences', (ctx, r) => inconsistenciesJson(ctx.world, r)));
+  for (const [name, endpoint] of Object.entries(DAY_ENTRY_ENDPOINTS)) get(app, ctx, `/${name}`, perDay(endpoint));
 
   get(app, ctx, '/overtime', (ctx, _co, scope, q, reply) => {
     const keep = cpfFilter(ctx, q);
@@ -343,9 +313,9 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return sendData(reply, 200, data);
   });
 
-  for (const [path, table, labelKey] of LOOKUP_ROUTES) {
-    get(app, ctx, path, (ctx, _co, scope, _q, reply) =>
-      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => lookupJson(r.id, labelKey, r.label, co.block)))),
+  for (const { endpoint, table, label } of LOOKUP_LISTS) {
+    get(app, ctx, `/${endpoint}`, (ctx, _co, scope, _q, reply) =>
+      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => lookupJson(r.id, label, r.label, co.block)))),
     );
   }
 }
