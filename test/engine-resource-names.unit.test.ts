@@ -16,9 +16,6 @@ const ENGINE = [
   ...['quality', 'warehouse', 'privacy', 'migrations'],
 ].map((d) => `src/${d}`).concat('jobs');
 
-/** Files that issue 26 point 2 (another branch) frees of table names; each must still need it. */
-const AWAITING = ['src/warehouse/dictionary.ts', 'src/warehouse/lookup-tables.ts'];
-
 /** The resource names and the names of the tables their declarations write. */
 const NAMES = [...new Set([...RESOURCES, ...RESOURCES.flatMap((r) => Object.values(CATALOG[r].tables).map((t) => t.table))])];
 
@@ -80,11 +77,7 @@ describe('the engine', () => {
   it('names no resource and no table of one: what it needs comes from the declarations', () => {
     const files = ENGINE.flatMap((d) => sourcesUnder(join(ROOT, d)));
     expect(files.length).toBeGreaterThan(100);
-    expect(files.filter((f) => !AWAITING.includes(relative(ROOT, f))).flatMap(scan)).toEqual([]);
-  });
-
-  it('still needs every exemption it makes', () => {
-    for (const file of AWAITING) expect(existsSync(join(ROOT, file)) ? scan(join(ROOT, file)) : [], file).not.toEqual([]);
+    expect(files.flatMap(scan)).toEqual([]);
   });
 });
 
