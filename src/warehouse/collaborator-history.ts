@@ -1,12 +1,10 @@
 /**
- * SCD type 2 history of collaborator records (the tracked attributes: registration,
- * e-mail, name, occupation, department, team, unit), kept from the authoritative list
- * (`GET collaborator`) staged for a load: open versions whose attributes differ from
- * the list are closed, then a version is opened for every listed record left without
- * one. Versions are kept per record, so two concurrent records of one CPF never close
- * each other's. Two statements, because the partial unique index on open versions is
- * checked row by row. Records seen only in period data never open history: old windows
- * carry old or duplicate records.
+ * SCD type 2 history of collaborator records, kept from the list (`GET collaborator`)
+ * staged for a load: open versions whose tracked attributes differ are closed, then every
+ * listed record left without one gets a version. Per record, so two concurrent records of
+ * one CPF never close each other's; two statements, because the partial unique index on
+ * open versions is checked row by row. Period data never opens history: old windows carry
+ * old or duplicate records.
  */
 import { quoteIdent } from './db.js';
 import type { MergeClient, TableStats } from './merge.js';

@@ -1,8 +1,4 @@
-/**
- * Postgres array literals for query parameters. Loaders send each column as one array
- * parameter (`unnest($1::int8[], ...)`); building the literal here is much cheaper than
- * pg's generic serializer and lets an array column travel as one literal per row.
- */
+/** Postgres array literals for array columns' COPY text: cheaper than pg's generic serializer. */
 
 /** A value of one array element. */
 export type ArrayElement = string | number | boolean | Buffer | null | undefined;

@@ -1,9 +1,7 @@
 /**
- * Retention of the tables that grow with every run: rows older than the configured
- * number of days are deleted by the nightly schedule tick. Each such table is one rule
- * of {@link RETENTION_RULES}; a log-like table added later joins with a rule, a
- * `<TABLE>_RETENTION_DAYS` variable in src/config.ts and a line in
- * docs/configuration.md.
+ * Retention of the tables that grow with every run: the nightly tick deletes rows older
+ * than the configured days. A log-like table added later joins with a rule here, a
+ * `<TABLE>_RETENTION_DAYS` variable in src/config.ts and a line in docs/configuration.md.
  */
 import type { Config, RetainedTable } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -11,16 +9,12 @@ import { quoteIdent } from './db.js';
 
 /** How one table is trimmed. */
 export interface RetentionRule {
-  /** The table. */
   readonly table: RetainedTable;
   /** Its key column, by which rows are deleted in batches. */
   readonly key: string;
   /** Timestamp column that dates a row. */
   readonly timeColumn: string;
-  /**
-   * Rows kept whatever their age, as a `select <key> from <table>` query (`$table` is
-   * replaced by the qualified table name); omit to keep none.
-   */
+  /** Rows kept whatever their age: a `select <key> from $table` query (`$table` the qualified name). */
   readonly keep?: string;
 }
 
@@ -69,7 +63,7 @@ export function buildRetentionDelete(schema: string, rule: RetentionRule, batch 
   );
 }
 
-/** The subset of a pg Pool that retention needs. */
+/** The part of a pg Pool retention needs. */
 export interface RetentionDb {
   query(sql: string, values?: unknown[]): Promise<{ rowCount?: number | null }>;
 }
@@ -85,10 +79,7 @@ export interface RetentionOptions {
   readonly batch?: number;
 }
 
-/**
- * Deletes, for every rule whose retention is not 0, the rows dated before `now - days`.
- * Returns how many rows each table lost.
- */
+/** Deletes, for each rule with a retention, the rows older than its days; returns rows lost per table. */
 export async function applyRetention(
   db: RetentionDb,
   schema: string,
@@ -121,10 +112,7 @@ export interface NightlyRetentionContext {
   readonly logger: Logger;
 }
 
-/**
- * Applies retention from the nightly schedule tick. A failure is logged, never thrown:
- * trimming history must not stop the night's sync.
- */
+/** Applies retention from the nightly tick; a failure is logged, not thrown, so the night's sync goes on. */
 export async function runNightlyRetention(rt: NightlyRetentionContext, now: Date = new Date()): Promise<void> {
   try {
     const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, { now });
