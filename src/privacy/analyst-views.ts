@@ -1,10 +1,9 @@
 /**
- * The analyst views (pure builder): one view in `<schema>_analyst` per table and view of
- * the warehouse schema, generated from the live catalog and the classification of
- * personal-data.ts. A CPF column becomes its pseudonym (joined from cpf_pseudonyms; an
- * erased person's tombstone is shown as is), omitted columns are left out, relations
- * excluded from analysts get no view. Whatever a later migration adds is covered the
- * next time migrate runs, by the rules of `classifyColumn`.
+ * The analyst views (pure builder): one view in `<schema>_analyst` per relation of the
+ * warehouse schema, from the live catalog and personal-data.ts. A CPF column becomes its
+ * pseudonym (from cpf_pseudonyms; a tombstone is shown as is), omitted columns are left
+ * out, excluded relations get no view; what a later migration adds is covered by the
+ * next migrate, by the rules of `classifyColumn`.
  */
 import { quoteIdent } from '../warehouse/db.js';
 import type { SchemaInfo, RelationInfo } from '../warehouse/introspection.js';
@@ -30,13 +29,10 @@ export function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** One analyst view, ready to create. */
+/** One analyst view (named as its relation), ready to create: its columns, the base columns left out. */
 export interface AnalystView {
-  /** View name (the base relation's). */
   readonly name: string;
-  /** Output columns, in order. */
   readonly columns: readonly string[];
-  /** Base columns left out. */
   readonly omitted: readonly string[];
   /** `CREATE OR REPLACE VIEW ...`. */
   readonly create: string;
@@ -44,13 +40,10 @@ export interface AnalystView {
   readonly comments: readonly string[];
 }
 
-function describePseudonym(column: string): string {
-  return (
-    `Pseudonym of ${column}: the same person has the same pseudonym in every analyst view and every sync ` +
-    `(HMAC-SHA-256 computed by punchline with a key the warehouse does not hold; docs/privacy.md). ` +
-    `${TOMBSTONE_PREFIX}<n> for a person whose data was erased; null until punchline has computed it.`
-  );
-}
+const describePseudonym = (column: string) =>
+  `Pseudonym of ${column}: the same person has the same pseudonym in every analyst view and every sync ` +
+  `(HMAC-SHA-256 computed by punchline with a key the warehouse does not hold; docs/privacy.md). ` +
+  `${TOMBSTONE_PREFIX}<n> for a person whose data was erased; null until punchline has computed it.`;
 
 /** The analyst view of one relation, or null when it gets none (excluded, or nothing left to show). */
 export function buildAnalystView(relation: RelationInfo, schema: string): AnalystView | null {
@@ -104,7 +97,7 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
   };
 }
 
-/** Every analyst view of `catalog` (the relations of `schema`), in name order. */
+/** Every analyst view of the relations of `schema`, in their order. */
 export function buildAnalystViews(relations: SchemaInfo, schema: string): AnalystView[] {
   return relations.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
 }
