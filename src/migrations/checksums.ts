@@ -15,23 +15,15 @@ export interface EarlierChecksum {
   readonly sql: string;
 }
 
-/** The lines of a migration that count: SQL lines trimmed, without whole-line `--` comments and blank lines. */
-function significantSql(text: string): string {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('--'))
-    .join('\n');
-}
-
-/** SHA-256 (hex) of a migration's {@link significantSql}: its checksum in `schema_migrations`. */
-export function sqlChecksum(text: string): string {
-  return createHash('sha256').update(significantSql(text), 'utf8').digest('hex');
-}
-
 /** SHA-256 (hex) of a file's raw text: the checksum punchline recorded before {@link sqlChecksum}. */
 export function rawChecksum(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A migration's checksum in `schema_migrations`: {@link rawChecksum} of its SQL lines, trimmed, as above. */
+export function sqlChecksum(text: string): string {
+  const lines = text.split(/\r?\n/).map((line) => line.trim());
+  return rawChecksum(lines.filter((line) => line !== '' && !line.startsWith('--')).join('\n'));
 }
 
 /** Raw-text checksums recorded for each version before the SQL-only rule, by version: [raw, sql]. */
