@@ -75,7 +75,8 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function adminClient(serverUrl: string): Promise<pg.Client> {
+/** Runs `fn` on a connection to the `postgres` database of the server, closed afterwards. */
+async function withAdmin<T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres'), connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   try {
@@ -86,7 +87,11 @@ async function adminClient(serverUrl: string): Promise<pg.Client> {
       cause: err,
     });
   }
-  return client;
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Drops this host's scratch databases whose process is gone, but those in use; resolves their names. */
@@ -94,8 +99,7 @@ export async function dropAbandonedScratchDatabases(
   serverUrl: string,
   isRunning: (pid: number) => boolean = processIsRunning,
 ): Promise<string[]> {
-  const admin = await adminClient(serverUrl);
-  try {
+  return withAdmin(serverUrl, async (admin) => {
     const { rows } = await admin.query<{ datname: string; comment: string | null }>(
       `SELECT datname, shobj_description(oid, 'pg_database') AS comment
          FROM pg_database WHERE datname LIKE 'punchline\\_%'`,
@@ -111,32 +115,23 @@ export async function dropAbandonedScratchDatabases(
       }
     }
     return dropped;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
+  });
 }
 
 /** Creates an empty database for this run on the server of `serverUrl`, after dropping abandoned ones. */
 export async function createScratchDatabase(serverUrl: string, purpose: ScratchPurpose): Promise<ScratchDatabase> {
   await dropAbandonedScratchDatabases(serverUrl);
   const name = scratchDatabaseName(purpose, process.pid);
-  const admin = await adminClient(serverUrl);
-  try {
+  await withAdmin(serverUrl, async (admin) => {
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     await admin.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`);
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
+  });
   return {
     name,
     url: withDatabase(serverUrl, name),
     async drop() {
-      const client = await adminClient(serverUrl);
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
+      const drop = `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`;
+      await withAdmin(serverUrl, (admin) => admin.query(drop));
     },
   };
 }
