@@ -50,11 +50,9 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
   if (PERSONAL_DATA[relation.name]?.excludedFromAnalysts !== undefined) return null;
   const base = quoteIdent(schema);
   const analyst = quoteIdent(analystSchemaOf(schema));
-  const select: string[] = [];
   const joins: string[] = [];
-  const columns: string[] = [];
   const omitted: string[] = [];
-  const comments: { column: string; text: string | null }[] = [];
+  const shown: { name: string; expression: string; comment: string | null }[] = [];
   for (const c of relation.columns) {
     const cls = classifyColumn(relation.name, c.name, c.udt);
     const col = `t.${quoteIdent(c.name)}`;
@@ -62,21 +60,19 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
       omitted.push(c.name);
     } else if (cls.analyst === 'pseudonym') {
       const alias = `p${joins.length + 1}`;
-      const out = pseudonymColumnName(c.name);
+      const name = pseudonymColumnName(c.name);
       joins.push(`LEFT JOIN ${base}.cpf_pseudonyms ${alias} ON ${alias}.cpf = ${col}`);
-      select.push(`CASE WHEN ${col} LIKE '${TOMBSTONE_PREFIX}%' THEN ${col} ELSE ${alias}.pseudonym END AS ${quoteIdent(out)}`);
-      columns.push(out);
-      comments.push({ column: out, text: describePseudonym(c.name) });
+      const value = `CASE WHEN ${col} LIKE '${TOMBSTONE_PREFIX}%' THEN ${col} ELSE ${alias}.pseudonym END`;
+      const comment = describePseudonym(c.name);
+      shown.push({ name, expression: `${value} AS ${quoteIdent(name)}`, comment });
     } else {
-      select.push(col);
-      columns.push(c.name);
-      comments.push({ column: c.name, text: c.comment });
+      shown.push({ name: c.name, expression: col, comment: c.comment });
     }
   }
-  if (columns.length === 0) return null;
+  if (shown.length === 0) return null;
   const view = `${analyst}.${quoteIdent(relation.name)}`;
   const create =
-    `CREATE OR REPLACE VIEW ${view} AS\nSELECT ${select.join(',\n       ')}\n` +
+    `CREATE OR REPLACE VIEW ${view} AS\nSELECT ${shown.map((c) => c.expression).join(',\n       ')}\n` +
     `  FROM ${base}.${quoteIdent(relation.name)} t${joins.map((j) => `\n  ${j}`).join('')}`;
   const summary =
     `Analyst view of ${schema}.${relation.name}` +
@@ -85,14 +81,14 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
     (relation.comment ? ` ${relation.comment}` : '');
   return {
     name: relation.name,
-    columns,
+    columns: shown.map((c) => c.name),
     omitted,
     create,
     comments: [
       `COMMENT ON VIEW ${view} IS ${quoteLiteral(summary)}`,
-      ...comments
-        .filter((c) => c.text)
-        .map((c) => `COMMENT ON COLUMN ${view}.${quoteIdent(c.column)} IS ${quoteLiteral(c.text!)}`),
+      ...shown
+        .filter((c) => c.comment)
+        .map((c) => `COMMENT ON COLUMN ${view}.${quoteIdent(c.name)} IS ${quoteLiteral(c.comment!)}`),
     ],
   };
 }
