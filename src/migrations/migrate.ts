@@ -1,6 +1,5 @@
 /**
- * src/migrations/ — the migrations of sql/: reading them, their checksums, applying them,
- * the status every command checks.
+ * src/migrations/ — the migrations of sql/: reading, checksums, applying, status.
  *
  * `punchline migrate`: applies the pending migrations in order, each in its transaction,
  * under an advisory lock so concurrent workers cannot race, recording each version with

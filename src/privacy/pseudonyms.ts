@@ -1,13 +1,10 @@
 /**
- * Pseudonyms of CPFs for the analyst views: HMAC-SHA-256 with PSEUDONYM_KEY, computed in
- * punchline because the key must never reach the warehouse (its readers can neither
- * compute nor reverse a pseudonym). A CPF keeps its pseudonym everywhere until the key
- * changes; `cpf_pseudonyms` holds the mapping the views join.
- *
- * `pseudonym_keys` numbers keys in the order they came into use, and each mapping carries
- * its key's generation. A new key becomes current; a process on an older key writes
- * nothing, and a write racing the rotation only replaces a mapping of an older
- * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
+ * Pseudonyms of CPFs for the analyst views (`cpf_pseudonyms`, the same everywhere until the
+ * key changes): HMAC-SHA-256 with PSEUDONYM_KEY, computed here because the key must never
+ * reach the warehouse, whose readers can then neither compute nor reverse one.
+ * `pseudonym_keys` numbers keys as they come into use and each mapping carries its key's
+ * generation: a process on an older key writes nothing, and a write racing a rotation only
+ * replaces an older generation's mapping, never the new key's.
  */
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';

@@ -1,10 +1,9 @@
 /**
- * SCD type 2 history of collaborator records, kept from the list (`GET collaborator`)
- * staged for a load: open versions whose tracked attributes differ are closed, then every
- * listed record left without one gets a version. Per record, so two concurrent records of
- * one CPF never close each other's; two statements, because the partial unique index on
- * open versions is checked row by row. Period data never opens history: old windows carry
- * old or duplicate records.
+ * SCD type 2 history of collaborator records from the list (`GET collaborator`) staged for
+ * a load: open versions whose tracked attributes differ are closed, then listed records
+ * left without one get one; per record, so two records of one CPF never close each other's.
+ * Two statements: the partial unique index on open versions is checked row by row. Period
+ * data never opens history (old windows carry old or duplicate records).
  */
 import { quoteIdent } from './db.js';
 import type { MergeClient, TableStats } from './merge.js';

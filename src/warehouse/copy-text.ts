@@ -1,11 +1,9 @@
 /**
- * Rows in the text format of `COPY ... FROM STDIN` (tab-separated, `\N` for null,
- * backslash, tab, newline and carriage return escaped), which Postgres parses far more
- * cheaply than array parameters or VALUES lists.
- *
- * Postgres cannot store a NUL in text and would refuse the whole COPY, and the window, at
- * every retry: a value holding one is stored without it and counted in {@link Cleaning}.
- * The check rides on the escape test every value passes: clean values cost nothing more.
+ * Rows in the text format of `COPY ... FROM STDIN` (tab-separated, `\N` for null, `\`,
+ * tab, newline and carriage return escaped), far cheaper for Postgres than parameters.
+ * Postgres cannot store a NUL in text and would refuse the COPY, and the window, at every
+ * retry: a value holding one is stored without it and counted in {@link Cleaning}. The
+ * check rides on the escape test every value passes: clean values cost nothing more.
  */
 import { toPgArray } from './pg-array.js';
 import type { SqlType } from './table-spec.js';
