@@ -26,8 +26,6 @@ import { readMigrationStatus, type MigrationStatus } from './status.js';
 export interface MigrateOptions {
   /** Directory of the migration files (default: the `sql/` shipped with punchline). */
   dir?: string;
-  /** How long to wait for another migration of the same schema to finish (default 10 min). */
-  lockTimeoutMs?: number;
 }
 
 /** Outcome of {@link migrate}. */
@@ -93,8 +91,9 @@ async function inTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promis
   }
 }
 
-async function acquireLock(client: pg.Client, schema: string, timeoutMs: number): Promise<void> {
-  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+/** Waits up to 10 minutes for another migration of the same schema to finish. */
+async function acquireLock(client: pg.Client, schema: string, timeoutMs = 600_000): Promise<void> {
+  await client.query(`SET lock_timeout = ${timeoutMs}`);
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
   } catch (err) {
@@ -178,7 +177,7 @@ export async function migrate(
 ): Promise<MigrateResult> {
   const files = readMigrations(options.dir);
   return withClient(databaseUrl, async (client) => {
-    await acquireLock(client, schema, options.lockTimeoutMs ?? 600_000);
+    await acquireLock(client, schema);
     try {
       const applied = await bootstrap(client, schema);
       const pending = planMigrations(files, applied, schema);
