@@ -1,9 +1,8 @@
 /**
- * What a migration's checksum covers: its SQL only (no whole-line `--` comments, blank
- * lines or surrounding spaces), so a file's explanation can be corrected after it was
- * applied while a change to what it does is still refused. Checksums used to cover the
- * raw text; those of the files as they stood then are listed here, so a warehouse
- * migrated back then is accepted, and its records updated, while the SQL is the same.
+ * A migration's checksum covers its SQL only (not whole-line `--` comments, blank lines or
+ * spaces around lines): an applied file's explanation may be corrected, not what it does.
+ * The raw-text checksums used before are listed, so a warehouse migrated then is accepted
+ * (and its records updated) while the SQL is the same.
  */
 import { createHash } from 'node:crypto';
 

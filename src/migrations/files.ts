@@ -85,10 +85,7 @@ export function renderMigration(sql: string, schema: string): string {
   return sql.split('{{schema}}').join(quoteIdent(schema));
 }
 
-/**
- * What to apply, in order. Refuses (throws) when an applied migration's SQL changed
- * or its file disappeared: the schema would no longer be what the files describe.
- */
+/** What to apply, in order; throws when an applied migration's SQL changed or its file is gone. */
 export function planMigrations(
   files: readonly MigrationFile[],
   applied: readonly AppliedMigration[],

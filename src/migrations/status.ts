@@ -1,8 +1,7 @@
 /**
- * Which migrations a schema has against those this punchline ships: `punchline migrate
- * --status`, and the check at a worker's or backfill's start so that code and schema of
- * different versions never run together (code behind would write columns that no longer
- * mean what it thinks; code ahead, columns that do not exist yet).
+ * Which migrations a schema has against those this punchline ships (`migrate --status`), and
+ * the check at a worker's or backfill's start that code and schema of different versions
+ * never run together (writing columns that mean something else, or do not exist yet).
  */
 import { sql } from 'kysely';
 import { quoteIdent, warehouseDb, type SqlRunner } from '../warehouse/db.js';

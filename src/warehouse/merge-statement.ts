@@ -1,9 +1,8 @@
 /**
  * The statements that move a staged table into its warehouse table (pure builders):
- * reconciliation first (rows of the scope the stage lacks are soft-deleted, deleted or
- * deactivated), then one `INSERT … SELECT … ON CONFLICT` by natural key rewriting only
- * changed rows. Reconciling first makes a fresh window (most of a backfill) cost one
- * empty index range scan, and the upsert never compares a row it has just written.
+ * reconciliation of the scope's rows the stage lacks, then one `INSERT … ON CONFLICT`
+ * rewriting only changed rows. Reconciling first makes a fresh window (most of a backfill)
+ * cost one empty index range scan, and the upsert never compares a row it just wrote.
  */
 import { quoteIdent } from './db.js';
 import { columnNames, type LoadScope, type Param, type TableSpec } from './table-spec.js';
