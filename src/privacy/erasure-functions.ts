@@ -114,11 +114,8 @@ function rekeyStatements(schema: string, relation: RelationInfo, filter: string,
       const set = k.preserve.map((c) => `${quoteIdent(c)} = g.${quoteIdent(c)}`).join(', ');
       out.push(`UPDATE ${t} AS m SET ${set}\n    FROM ${t} AS g, ${erasures}\n    ${where};`);
     }
-    out.push(
-      k.drop === 'target'
-        ? counted(`DELETE FROM ${t} AS g USING ${t} AS m, ${erasures}\n    ${where}`)
-        : counted(`DELETE FROM ${t} AS m USING ${t} AS g, ${erasures}\n    ${where}`),
-    );
+    const [dropped, kept] = k.drop === 'target' ? ['g', 'm'] : ['m', 'g'];
+    out.push(counted(`DELETE FROM ${t} AS ${dropped} USING ${t} AS ${kept}, ${erasures}\n    ${where}`));
   }
   const set = [`cpf = e.${k.to}`, ...k.blank.map((c) => `${quoteIdent(c)} = NULL`)].join(', ');
   out.push(counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${erasures}\n    WHERE ${filter} AND ${at('m', k.from)}`));
