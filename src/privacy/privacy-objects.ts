@@ -3,9 +3,9 @@
  * functions from the live schema after every `punchline migrate`. Idempotent; in the
  * caller's transaction under migrate's lock, so a reader sees the old objects or the new.
  */
-import { quoteIdent } from '../warehouse/db.js';
+import { quoteIdent, type SqlRunner } from '../warehouse/db.js';
 import { analystSchemaOf, buildAnalystViews, quoteLiteral } from './analyst-views.js';
-import { introspectSchema, rowsOf, type SqlQueryable } from '../warehouse/introspection.js';
+import { introspectSchema, rowsOf } from '../warehouse/introspection.js';
 import { buildErasureFunctions } from './erasure-functions.js';
 import { PrivacyError } from '../warehouse/errors.js';
 
@@ -26,7 +26,7 @@ const codeOf = (err: unknown) => (err as { code?: string }).code;
  * schema to the reader roles) and the erasure functions of `schema`; does nothing and
  * returns null without the privacy tables (a migrations directory without 011_privacy).
  */
-export async function refreshPrivacyObjects(db: SqlQueryable, schema: string): Promise<PrivacyRefresh | null> {
+export async function refreshPrivacyObjects(db: SqlRunner, schema: string): Promise<PrivacyRefresh | null> {
   const base = quoteIdent(schema);
   const [{ ready }] = await rowsOf<{ ready: boolean }>(db, `SELECT to_regclass($1) IS NOT NULL AS ready`, [
     `${base}.erasures`,
@@ -71,7 +71,7 @@ export async function refreshPrivacyObjects(db: SqlQueryable, schema: string): P
   return { analystSchema, views: views.length, dropped };
 }
 
-async function dropView(db: SqlQueryable, analyst: string, name: string): Promise<void> {
+async function dropView(db: SqlRunner, analyst: string, name: string): Promise<void> {
   try {
     await db.query(`DROP VIEW IF EXISTS ${analyst}.${quoteIdent(name)}`);
   } catch (err) {

@@ -3,14 +3,10 @@
  * comment, columns, unique indexes and foreign keys. docs/warehouse.md, the analyst views
  * and the erasure functions are generated from it, so all follow what migrations created.
  */
-
-/** The part of a pg client or pool the schema readers need. */
-export interface SqlQueryable {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-}
+import type { SqlRunner } from './db.js';
 
 /** Runs `text` and returns its rows as `R` (the caller knows the columns it selects). */
-export async function rowsOf<R>(db: SqlQueryable, text: string, values: unknown[] = []): Promise<R[]> {
+export async function rowsOf<R>(db: SqlRunner, text: string, values: unknown[] = []): Promise<R[]> {
   return (await db.query(text, values)).rows as R[];
 }
 
@@ -67,7 +63,7 @@ const attnames = (rel: string, keys: string) =>
      JOIN pg_attribute a ON a.attrelid = ${rel} AND a.attnum = k.attnum ORDER BY k.pos)`;
 
 /** Every table and view of `schema`, in one query: Postgres builds each relation's JSON. */
-export async function introspectSchema(db: SqlQueryable, schema: string): Promise<RelationInfo[]> {
+export async function introspectSchema(db: SqlRunner, schema: string): Promise<RelationInfo[]> {
   return rowsOf<RelationInfo>(
     db,
     `SELECT c.relname AS name, CASE WHEN c.relkind IN ('r', 'p') THEN 'table' ELSE 'view' END AS kind,
