@@ -5,7 +5,7 @@
  */
 import type { Config, RetainedTable } from '../config.js';
 import type { Logger } from '../logger.js';
-import { quoteIdent } from './db.js';
+import { quoteIdent, type SqlRunner } from './db.js';
 
 /** How one table is trimmed. */
 export interface RetentionRule {
@@ -63,11 +63,6 @@ export function buildRetentionDelete(schema: string, rule: RetentionRule, batch 
   );
 }
 
-/** The part of a pg Pool retention needs. */
-export interface RetentionDb {
-  query(sql: string, values?: unknown[]): Promise<{ rowCount?: number | null }>;
-}
-
 /** Rows deleted per table. */
 export type RetentionResult = Partial<Record<RetainedTable, number>>;
 
@@ -81,7 +76,7 @@ export interface RetentionOptions {
 
 /** Deletes, for each rule with a retention, the rows older than its days; returns rows lost per table. */
 export async function applyRetention(
-  db: RetentionDb,
+  db: SqlRunner,
   schema: string,
   days: Readonly<Record<RetainedTable, number>>,
   options: RetentionOptions = {},
@@ -108,7 +103,7 @@ export async function applyRetention(
 /** What the nightly tick hands over: the warehouse, the retention settings, the logger. */
 export interface NightlyRetentionContext {
   readonly config: Pick<Config, 'retentionDays'>;
-  readonly warehouse: { readonly pool: RetentionDb; readonly schema: string };
+  readonly warehouse: { readonly pool: SqlRunner; readonly schema: string };
   readonly logger: Logger;
 }
 
