@@ -128,11 +128,7 @@ async function callCount(db: SqlRunner, call: ReturnType<typeof sql>): Promise<n
 }
 
 /** What `punchline forget --lift` is asked to lift: in `company`, or in every company. */
-export interface LiftRequest {
-  readonly cpf: string;
-  readonly company?: string;
-  readonly by: string;
-}
+export type LiftRequest = Pick<ForgetRequest, 'cpf' | 'company' | 'by'>;
 
 /**
  * Lifts a person's standing erasures and gives the tombstone rows the CPF back; erased
@@ -150,24 +146,18 @@ export async function liftErasure(db: SqlRunner, schema: string, request: LiftRe
   return lifted;
 }
 
-/** What {@link upholdPrivacy} did: rows erased again, CPFs given a pseudonym. */
-export interface PrivacyUpkeep {
-  erased: number;
-  mapped: number;
-  /** The key given is older than one already used on the warehouse: no pseudonym was written. */
-  staleKey: boolean;
-}
-
 /**
  * After a company's data is loaded: erase its erased people again, then give new CPFs
  * their pseudonym (with a key). Pass the job's transaction client to run both inside it.
+ * Returns the rows erased, CPFs mapped, and `staleKey` when a newer key is in use (no
+ * pseudonym was written).
  */
 export async function upholdPrivacy(
   db: SqlRunner,
   schema: string,
   company: string,
   pseudonymKey: string | undefined,
-): Promise<PrivacyUpkeep> {
+): Promise<{ erased: number; mapped: number; staleKey: boolean }> {
   const erased = await applyErasures(db, schema, company);
   if (pseudonymKey === undefined) return { erased, mapped: 0, staleKey: false };
   const { mapped, current } = await ensurePseudonyms(db, schema, pseudonymKey, { company });
