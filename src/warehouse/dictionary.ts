@@ -4,7 +4,7 @@
  * src/warehouse/database.ts, rendered from a schema's introspection. Pure:
  * scripts/warehouse-docs.ts introspects a freshly migrated schema and writes both.
  */
-import type { ColumnInfo, RelationInfo } from './introspection.js';
+import type { ColumnInfo, ForeignKeyInfo, RelationInfo } from './introspection.js';
 import type { TableSpec } from './table-spec.js';
 
 /** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
@@ -22,15 +22,8 @@ export interface ResourceSummary {
   readonly tables: readonly TableSpec[];
 }
 
-/** A way one table refers to another (`parent`) by shared key columns, in the same order. */
-export interface KeyReference {
-  readonly columns: readonly string[];
-  readonly parent: string;
-  readonly parentColumns: readonly string[];
-}
-
 /** One edge of the ER diagram, from the referring table `child`. */
-export interface TableRelation extends KeyReference {
+export interface TableRelation extends ForeignKeyInfo {
   readonly child: string;
   /** `one` when the referring columns are the child's whole primary key (zero or one child per parent). */
   readonly cardinality: 'one' | 'many';
@@ -42,7 +35,11 @@ const naturalKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary k
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 /** The references a table's columns make, before implied ones are left out. */
-function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, references: readonly KeyReference[]): KeyReference[] {
+function candidateReferences(
+  table: RelationInfo,
+  names: ReadonlySet<string>,
+  references: readonly ForeignKeyInfo[],
+): ForeignKeyInfo[] {
   const columns = table.columns.map((c) => c.name);
   const found = [
     ...table.foreignKeys,
@@ -65,7 +62,7 @@ function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, re
 export function deriveRelations(relations: readonly RelationInfo[], specs: readonly TableSpec[]): TableRelation[] {
   // Few relations are foreign keys (rows arrive window by window in any order), so specs say
   // how they are named (`referredBy`): a table with those columns refers to that table.
-  const references: KeyReference[] = [
+  const references: ForeignKeyInfo[] = [
     ...specs.flatMap((s) => (s.referredBy ?? []).map((columns) => ({ columns, parent: s.table, parentColumns: s.key.slice(0, columns.length) }))),
     { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
   ];
@@ -75,7 +72,7 @@ export function deriveRelations(relations: readonly RelationInfo[], specs: reado
   const out: TableRelation[] = [];
   for (const table of tables) {
     const own = candidates.get(table.name)!;
-    const implied = (ref: KeyReference) =>
+    const implied = (ref: ForeignKeyInfo) =>
       own.some(
         (other) =>
           (other.columns.length > ref.columns.length && ref.columns.every((c) => other.columns.includes(c))) ||

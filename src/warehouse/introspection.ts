@@ -35,7 +35,7 @@ export interface KeyInfo {
   readonly where: string | null;
 }
 
-/** A declared foreign key: its columns, and the table and columns it references. */
+/** A way one table refers to another (`parent`) by shared key columns: a foreign key, or as specs declare. */
 export interface ForeignKeyInfo {
   readonly columns: readonly string[];
   readonly parent: string;
