@@ -23,11 +23,7 @@ export interface MigrationFile {
 }
 
 /** A row of `schema_migrations`. */
-export interface AppliedMigration {
-  version: string;
-  name: string;
-  checksum: string;
-}
+export type AppliedMigration = Pick<MigrationFile, 'version' | 'name' | 'checksum'>;
 
 const FILE_RE = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
 
