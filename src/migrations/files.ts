@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { MigrationError } from '../warehouse/errors.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { packageRoot } from '../util/package-root.js';
-import { isSameMigration, sqlChecksum, type EarlierChecksum, EARLIER_CHECKSUMS } from './checksums.js';
+import { isSameMigration, sqlChecksum } from './checksums.js';
 
 /** One `sql/NNN_name.sql` file. */
 export interface MigrationFile {
@@ -15,45 +15,30 @@ export interface MigrationFile {
   version: string;
   /** File name without `.sql`, e.g. `003_lookups`. */
   name: string;
-  /** Absolute path. */
   path: string;
   /** The file's text, with the `{{schema}}` placeholder. */
   sql: string;
-  /** SHA-256 (hex) of the file's SQL without comment lines (checksums.ts): an applied file whose SQL changed is refused. */
+  /** {@link sqlChecksum} of the text: an applied file whose SQL changed is refused. */
   checksum: string;
 }
 
 /** A row of `schema_migrations`. */
-export interface AppliedMigration {
-  version: string;
-  name: string;
-  checksum: string;
-}
+export type AppliedMigration = Pick<MigrationFile, 'version' | 'name' | 'checksum'>;
 
 const FILE_RE = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
-/** Placeholder replaced by the quoted schema name. */
-const SCHEMA_PLACEHOLDER = '{{schema}}';
-
-/**
- * The `sql/` directory shipped with punchline, beside its package.json, so it works from
- * `src/` (tsx), from `dist/src/` (compiled) and from an installed package.
- */
-export function defaultMigrationsDir(from?: string): string {
-  let dir: string | undefined;
-  try {
-    dir = join(packageRoot(from), 'sql');
-  } catch {
-    dir = undefined;
-  }
-  if (dir === undefined || !existsSync(dir)) {
-    throw new MigrationError('migration_dir', `cannot find the sql/ migrations directory of punchline above ${from ?? 'its modules'}`);
-  }
-  return dir;
-}
 
 /** The checksum of a migration's text: SHA-256 (hex) of its SQL, comment lines and blank lines left out. */
-export function checksumOf(sql: string): string {
-  return sqlChecksum(sql);
+export { sqlChecksum as checksumOf };
+
+/** The `sql/` beside punchline's package.json, from `src/` (tsx), `dist/src/` or an installed package. */
+export function defaultMigrationsDir(): string {
+  try {
+    const dir = join(packageRoot(), 'sql');
+    if (existsSync(dir)) return dir;
+  } catch {
+    // No package.json above: the same error as no sql/ beside it.
+  }
+  throw new MigrationError('migration_dir', 'cannot find the sql/ migrations directory of punchline above its modules');
 }
 
 /** Reads every `NNN_name.sql` of `dir`, in version order; other files are ignored. */
@@ -76,7 +61,7 @@ export function readMigrations(dir: string = defaultMigrationsDir()): MigrationF
       );
     }
     const sql = readFileSync(join(dir, entry), 'utf8');
-    files.push({ version: m[1]!, name: entry.slice(0, -4), path: join(dir, entry), sql, checksum: checksumOf(sql) });
+    files.push({ version: m[1]!, name: entry.slice(0, -4), path: join(dir, entry), sql, checksum: sqlChecksum(sql) });
   }
   files.sort((a, b) => Number(a.version) - Number(b.version));
   for (let i = 1; i < files.length; i++) {
@@ -91,23 +76,16 @@ export function readMigrations(dir: string = defaultMigrationsDir()): MigrationF
   return files;
 }
 
-/** The SQL to run for `schema`: the placeholder replaced by the quoted schema name. */
+/** The SQL to run for `schema`: the `{{schema}}` placeholder replaced by the quoted schema name. */
 export function renderMigration(sql: string, schema: string): string {
-  return sql.split(SCHEMA_PLACEHOLDER).join(quoteIdent(schema));
+  return sql.split('{{schema}}').join(quoteIdent(schema));
 }
 
-/** Earlier checksums accepted per version (checksums.ts). */
-type EarlierChecksums = Readonly<Record<string, readonly EarlierChecksum[]>>;
-
-/**
- * What to apply, in order. Refuses (throws) when an applied migration's SQL changed
- * or its file disappeared: the schema would no longer be what the files describe.
- */
+/** What to apply, in order; throws when an applied migration's SQL changed or its file is gone. */
 export function planMigrations(
   files: readonly MigrationFile[],
   applied: readonly AppliedMigration[],
   schema: string,
-  earlier: EarlierChecksums = EARLIER_CHECKSUMS,
 ): MigrationFile[] {
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   for (const a of applied) {
@@ -119,7 +97,7 @@ export function planMigrations(
         { file: `${a.name}.sql` },
       );
     }
-    if (!isSameMigration(file.version, a.checksum, file.sql, earlier)) {
+    if (!isSameMigration(file.version, a.checksum, file.sql)) {
       throw new MigrationError(
         'migration_changed',
         `migration ${file.name}.sql was changed after it was applied to schema ${schema} (checksum ${file.checksum.slice(0, 12)}, applied ${a.checksum.slice(0, 12)}): restore the file and put the change in a new migration`,
@@ -141,18 +119,14 @@ export function planMigrations(
   return pending;
 }
 
-/**
- * Applied migrations recorded under an accepted older checksum of their file (see
- * {@link planMigrations}), with the checksum to record instead.
- */
+/** Applied migrations recorded under an accepted older checksum, with the checksum to record instead. */
 export function checksumsToUpdate(files: readonly MigrationFile[], applied: readonly AppliedMigration[]): AppliedMigration[] {
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
-  const out: AppliedMigration[] = [];
-  for (const a of applied) {
+  return applied.flatMap((a) => {
     const file = byVersion.get(Number(a.version));
-    if (file && file.checksum !== a.checksum) out.push({ version: a.version, name: a.name, checksum: file.checksum });
-  }
-  return out;
+    const stale = file !== undefined && file.checksum !== a.checksum;
+    return stale ? [{ version: a.version, name: a.name, checksum: file.checksum }] : [];
+  });
 }
 
 /** 1-based line of a character position (1-based, as Postgres reports it) in `text`. */

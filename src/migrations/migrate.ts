@@ -1,11 +1,9 @@
 /**
- * src/migrations/ — the migrations of sql/: reading them, their checksums, applying them,
- * the status every command checks.
+ * src/migrations/ — the migrations of sql/: reading, checksums, applying, status.
  *
- * `punchline migrate`: applies the pending `sql/` migrations to the warehouse schema, in
- * order, each in its own transaction, under an advisory lock so that concurrent workers
- * cannot race, recording every applied version with its checksum in
- * `schema_migrations`.
+ * `punchline migrate`: applies the pending migrations in order, each in its transaction,
+ * under an advisory lock so concurrent workers cannot race, recording each version with
+ * its checksum in `schema_migrations`.
  */
 import pg from 'pg';
 import type { Logger } from '../logger.js';
@@ -28,15 +26,12 @@ import { readMigrationStatus, type MigrationStatus } from './status.js';
 export interface MigrateOptions {
   /** Directory of the migration files (default: the `sql/` shipped with punchline). */
   dir?: string;
-  /** How long to wait for another migration of the same schema to finish (default 10 min). */
-  lockTimeoutMs?: number;
 }
 
 /** Outcome of {@link migrate}. */
 export interface MigrateResult {
   /** Migrations applied by this run (file names without `.sql`), in order. */
   applied: string[];
-  /** Migrations that were already applied before this run. */
   alreadyApplied: number;
   /** The analyst views and erasure functions regenerated afterwards (null without 011_privacy). */
   privacy: PrivacyRefresh | null;
@@ -61,9 +56,8 @@ COMMENT ON COLUMN schema_migrations.applied_at IS 'When the migration was applie
 COMMENT ON COLUMN schema_migrations.duration_ms IS 'How long applying it took, in milliseconds.';
 `;
 
-export { redactUrl };
-
-async function connect(databaseUrl: string): Promise<pg.Client> {
+/** Runs `fn` on a connection of its own to `databaseUrl`, closed afterwards. */
+async function withClient<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl, application_name: 'punchline migrate' });
   // A server restart mid-migration errors the running query; without a listener the
   // client's 'error' event would also crash the process.
@@ -78,7 +72,11 @@ async function connect(databaseUrl: string): Promise<pg.Client> {
       { cause: err },
     );
   }
-  return client;
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 async function inTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promise<T> {
@@ -93,8 +91,9 @@ async function inTransaction<T>(client: pg.Client, fn: () => Promise<T>): Promis
   }
 }
 
-async function acquireLock(client: pg.Client, schema: string, timeoutMs: number): Promise<void> {
-  await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+/** Waits up to 10 minutes for another migration of the same schema to finish. */
+async function acquireLock(client: pg.Client, schema: string, timeoutMs = 600_000): Promise<void> {
+  await client.query(`SET lock_timeout = ${timeoutMs}`);
   try {
     await client.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
   } catch (err) {
@@ -167,9 +166,8 @@ async function recordCurrentChecksums(client: pg.Client, schema: string, rows: A
 }
 
 /**
- * Brings `schema` of `databaseUrl` up to date with the migration files. Idempotent: a
- * second run applies nothing; a concurrent run waits for the lock and then finds
- * nothing to do. Refuses to run when an applied file changed.
+ * Brings `schema` up to date with the migration files. Idempotent (a concurrent run waits
+ * for the lock, then finds nothing to do); refuses to run when an applied file changed.
  */
 export async function migrate(
   databaseUrl: string,
@@ -178,9 +176,8 @@ export async function migrate(
   options: MigrateOptions = {},
 ): Promise<MigrateResult> {
   const files = readMigrations(options.dir);
-  const client = await connect(databaseUrl);
-  try {
-    await acquireLock(client, schema, options.lockTimeoutMs ?? 600_000);
+  return withClient(databaseUrl, async (client) => {
+    await acquireLock(client, schema);
     try {
       const applied = await bootstrap(client, schema);
       const pending = planMigrations(files, applied, schema);
@@ -199,18 +196,11 @@ export async function migrate(
     } finally {
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema]).catch(() => undefined);
     }
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  });
 }
 
 /** Applied and pending migrations of `schema` (`punchline migrate --status`); changes nothing. */
 export async function migrationStatus(databaseUrl: string, schema: string, options: Pick<MigrateOptions, 'dir'> = {}): Promise<MigrationStatus> {
   const files = readMigrations(options.dir);
-  const client = await connect(databaseUrl);
-  try {
-    return await readMigrationStatus(client, schema, files);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  return withClient(databaseUrl, (client) => readMigrationStatus(client, schema, files));
 }

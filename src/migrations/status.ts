@@ -1,22 +1,17 @@
 /**
- * Which migrations a warehouse schema has against the ones this punchline ships: the
- * listing of `punchline migrate --status`, and the check a worker or backfill makes at
- * start so that code and schema of different versions never run together (a worker
- * behind the schema would write columns that no longer mean what it thinks; one ahead
- * would write to columns that do not exist yet).
+ * Which migrations a schema has against those this punchline ships (`migrate --status`), and
+ * the check at a worker's or backfill's start that code and schema of different versions
+ * never run together (writing columns that mean something else, or do not exist yet).
  */
 import { sql } from 'kysely';
 import { quoteIdent, warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { MigrationError } from '../warehouse/errors.js';
 import { readMigrations, type MigrationFile } from './files.js';
 
-/** One applied migration. */
+/** One applied migration (version, file name, when). */
 export interface AppliedStatus {
-  /** Numeric prefix, e.g. `003`. */
   readonly version: string;
-  /** File name without `.sql`. */
   readonly name: string;
-  /** When it was applied (ISO 8601). */
   readonly appliedAt: string;
   /** False when this punchline has no file of that version (the schema is ahead). */
   readonly known: boolean;
@@ -24,13 +19,10 @@ export interface AppliedStatus {
   readonly changed: boolean;
 }
 
-/** Applied and pending migrations of a schema. */
+/** Applied migrations and files not applied yet of a schema, in version order. */
 export interface MigrationStatus {
-  /** The warehouse schema. */
   readonly schema: string;
-  /** Applied migrations, in version order. */
   readonly applied: readonly AppliedStatus[];
-  /** Files of this punchline not applied yet, in version order. */
   readonly pending: readonly Pick<MigrationFile, 'version' | 'name'>[];
 }
 
@@ -49,13 +41,8 @@ export async function readMigrationStatus(
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   const applied = rows.map((r): AppliedStatus => {
     const file = byVersion.get(Number(r.version));
-    return {
-      version: r.version,
-      name: r.name,
-      appliedAt: r.applied_at,
-      known: file !== undefined,
-      changed: file !== undefined && file.checksum !== r.checksum,
-    };
+    const changed = file !== undefined && file.checksum !== r.checksum;
+    return { version: r.version, name: r.name, appliedAt: r.applied_at, known: file !== undefined, changed };
   });
   const done = new Set(applied.map((a) => Number(a.version)));
   const pending = files.filter((f) => !done.has(Number(f.version))).map((f) => ({ version: f.version, name: f.name }));

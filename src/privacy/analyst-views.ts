@@ -1,10 +1,9 @@
 /**
- * The analyst views (pure builder): one view in `<schema>_analyst` per table and view of
- * the warehouse schema, generated from the live catalog and the classification of
- * personal-data.ts. A CPF column becomes its pseudonym (joined from cpf_pseudonyms; an
- * erased person's tombstone is shown as is), omitted columns are left out, relations
- * excluded from analysts get no view. Whatever a later migration adds is covered the
- * next time migrate runs, by the rules of `classifyColumn`.
+ * The analyst views (pure builder): one view in `<schema>_analyst` per relation of the
+ * warehouse schema, from the live catalog and personal-data.ts. A CPF column becomes its
+ * pseudonym (from cpf_pseudonyms; a tombstone is shown as is), omitted columns are left
+ * out, excluded relations get no view; what a later migration adds is covered by the
+ * next migrate, by the rules of `classifyColumn`.
  */
 import { quoteIdent } from '../warehouse/db.js';
 import type { SchemaInfo, RelationInfo } from '../warehouse/introspection.js';
@@ -30,13 +29,10 @@ export function quoteLiteral(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** One analyst view, ready to create. */
+/** One analyst view (named as its relation), ready to create: its columns, the base columns left out. */
 export interface AnalystView {
-  /** View name (the base relation's). */
   readonly name: string;
-  /** Output columns, in order. */
   readonly columns: readonly string[];
-  /** Base columns left out. */
   readonly omitted: readonly string[];
   /** `CREATE OR REPLACE VIEW ...`. */
   readonly create: string;
@@ -44,24 +40,19 @@ export interface AnalystView {
   readonly comments: readonly string[];
 }
 
-function describePseudonym(column: string): string {
-  return (
-    `Pseudonym of ${column}: the same person has the same pseudonym in every analyst view and every sync ` +
-    `(HMAC-SHA-256 computed by punchline with a key the warehouse does not hold; docs/privacy.md). ` +
-    `${TOMBSTONE_PREFIX}<n> for a person whose data was erased; null until punchline has computed it.`
-  );
-}
+const describePseudonym = (column: string) =>
+  `Pseudonym of ${column}: the same person has the same pseudonym in every analyst view and every sync ` +
+  `(HMAC-SHA-256 computed by punchline with a key the warehouse does not hold; docs/privacy.md). ` +
+  `${TOMBSTONE_PREFIX}<n> for a person whose data was erased; null until punchline has computed it.`;
 
 /** The analyst view of one relation, or null when it gets none (excluded, or nothing left to show). */
 export function buildAnalystView(relation: RelationInfo, schema: string): AnalystView | null {
   if (PERSONAL_DATA[relation.name]?.excludedFromAnalysts !== undefined) return null;
   const base = quoteIdent(schema);
   const analyst = quoteIdent(analystSchemaOf(schema));
-  const select: string[] = [];
   const joins: string[] = [];
-  const columns: string[] = [];
   const omitted: string[] = [];
-  const comments: { column: string; text: string | null }[] = [];
+  const shown: { name: string; expression: string; comment: string | null }[] = [];
   for (const c of relation.columns) {
     const cls = classifyColumn(relation.name, c.name, c.udt);
     const col = `t.${quoteIdent(c.name)}`;
@@ -69,21 +60,19 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
       omitted.push(c.name);
     } else if (cls.analyst === 'pseudonym') {
       const alias = `p${joins.length + 1}`;
-      const out = pseudonymColumnName(c.name);
+      const name = pseudonymColumnName(c.name);
       joins.push(`LEFT JOIN ${base}.cpf_pseudonyms ${alias} ON ${alias}.cpf = ${col}`);
-      select.push(`CASE WHEN ${col} LIKE '${TOMBSTONE_PREFIX}%' THEN ${col} ELSE ${alias}.pseudonym END AS ${quoteIdent(out)}`);
-      columns.push(out);
-      comments.push({ column: out, text: describePseudonym(c.name) });
+      const value = `CASE WHEN ${col} LIKE '${TOMBSTONE_PREFIX}%' THEN ${col} ELSE ${alias}.pseudonym END`;
+      const comment = describePseudonym(c.name);
+      shown.push({ name, expression: `${value} AS ${quoteIdent(name)}`, comment });
     } else {
-      select.push(col);
-      columns.push(c.name);
-      comments.push({ column: c.name, text: c.comment });
+      shown.push({ name: c.name, expression: col, comment: c.comment });
     }
   }
-  if (columns.length === 0) return null;
+  if (shown.length === 0) return null;
   const view = `${analyst}.${quoteIdent(relation.name)}`;
   const create =
-    `CREATE OR REPLACE VIEW ${view} AS\nSELECT ${select.join(',\n       ')}\n` +
+    `CREATE OR REPLACE VIEW ${view} AS\nSELECT ${shown.map((c) => c.expression).join(',\n       ')}\n` +
     `  FROM ${base}.${quoteIdent(relation.name)} t${joins.map((j) => `\n  ${j}`).join('')}`;
   const summary =
     `Analyst view of ${schema}.${relation.name}` +
@@ -92,19 +81,19 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
     (relation.comment ? ` ${relation.comment}` : '');
   return {
     name: relation.name,
-    columns,
+    columns: shown.map((c) => c.name),
     omitted,
     create,
     comments: [
       `COMMENT ON VIEW ${view} IS ${quoteLiteral(summary)}`,
-      ...comments
-        .filter((c) => c.text)
-        .map((c) => `COMMENT ON COLUMN ${view}.${quoteIdent(c.column)} IS ${quoteLiteral(c.text!)}`),
+      ...shown
+        .filter((c) => c.comment)
+        .map((c) => `COMMENT ON COLUMN ${view}.${quoteIdent(c.name)} IS ${quoteLiteral(c.comment!)}`),
     ],
   };
 }
 
-/** Every analyst view of `catalog` (the relations of `schema`), in name order. */
+/** Every analyst view of the relations of `schema`, in their order. */
 export function buildAnalystViews(relations: SchemaInfo, schema: string): AnalystView[] {
   return relations.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
 }

@@ -1,9 +1,8 @@
 /**
  * The right to be forgotten in the warehouse: `punchline forget` records an erasure per
- * company in `erasures` and applies it at once; every later sync of the company applies
- * the standing erasures again ({@link applyErasures}), so the API cannot bring the person
- * back; `forget --lift` ends one. The work itself is done by the functions migrate
- * generates (erasure-functions.ts); these are their thin callers.
+ * company and applies it; every later sync of the company applies it again, so the API
+ * cannot bring the person back; `forget --lift` ends it. These are thin callers of the
+ * functions migrate generates (erasure-functions.ts).
  */
 import { sql } from 'kysely';
 import { DIRECTORY } from '../resources/index.js';
@@ -13,6 +12,7 @@ import { PrivacyError } from '../warehouse/errors.js';
 import { withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
 import { ownNameColumns } from './personal-data.js';
+import { REGISTER_TABLES } from './erasure-functions.js';
 
 /** Fails with a clear message when `schema` lacks the privacy tables (not migrated yet). */
 export async function checkPrivacyReady(db: SqlRunner, schema: string): Promise<void> {
@@ -29,11 +29,10 @@ export async function checkPrivacyReady(db: SqlRunner, schema: string): Promise<
 export interface ForgetRequest {
   /** CPF, 11 digits. */
   readonly cpf: string;
-  /** Only this company (CNPJ, 14 digits); default every company the person appears in. */
+  /** Only this company (CNPJ); default every company the person appears in. */
   readonly company?: string;
-  /** Who asks (recorded in the register). */
+  /** Who asks, and a free note (e.g. the request's ticket): recorded in the register. */
   readonly by: string;
-  /** Free note recorded with it (e.g. the request's ticket). */
   readonly note?: string;
 }
 
@@ -46,7 +45,6 @@ export interface ErasureOutcome {
   readonly tombstone: string;
   /** Rows changed now (0 when the erasure was already standing and nothing came back). */
   readonly rows: number;
-  /** True when the erasure already stood before this call. */
   readonly alreadyStanding: boolean;
 }
 
@@ -104,9 +102,6 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
   });
 }
 
-/** Tables of the erasure machinery itself, which forget leaves as they are. */
-const REGISTER_TABLES: ReadonlySet<string> = new Set(['erasures', 'cpf_pseudonyms']);
-
 /** The people erased in `cpf`'s standing erasures, as the places outside the warehouse are searched for them. */
 export async function erasedPeople(db: SqlRunner, schema: string, cpf: string): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
   return warehouseDb(db, schema)
@@ -119,35 +114,26 @@ export async function erasedPeople(db: SqlRunner, schema: string, cpf: string): 
 }
 
 /**
- * Applies the standing erasures of `company` again (or only `erasure`): the person's rows
- * the sync brought back are moved to the tombstone and their personal fields erased. One
- * statement, so it runs in the caller's transaction when there is one. Returns the rows
- * changed (0 at once when the company has no standing erasure).
+ * Applies the standing erasures of `company` (or only `erasure`) again to the rows a sync
+ * brought back, in the caller's transaction if any; returns the rows changed.
  */
 export async function applyErasures(db: SqlRunner, schema: string, company: string, erasure?: number): Promise<number> {
   return callCount(db, sql`${sql.id(schema, 'apply_erasures')}(${company}, ${erasure ?? null})`);
 }
 
-/** Runs a generated function that returns a count (bigint: a number, or text from a pool that keeps bigint as text). */
+/** Runs a generated function that returns a count (bigint: text from a pool that keeps it so). */
 async function callCount(db: SqlRunner, call: ReturnType<typeof sql>): Promise<number> {
   const { rows } = await sql<{ n: number | string }>`SELECT ${call} AS n`.execute(warehouseDb(db));
   return Number(rows[0]!.n);
 }
 
-/** What `punchline forget --lift` is asked to lift. */
-export interface LiftRequest {
-  readonly cpf: string;
-  /** Only in this company; default in every company. */
-  readonly company?: string;
-  /** Who lifts it. */
-  readonly by: string;
-}
+/** What `punchline forget --lift` is asked to lift: in `company`, or in every company. */
+export type LiftRequest = Pick<ForgetRequest, 'cpf' | 'company' | 'by'>;
 
 /**
- * Lifts the standing erasures of a person: records who and when, and gives the rows
- * kept under the tombstone the CPF back. Fields that were erased stay empty until a sync
- * of their window brings them again (`punchline backfill --force`). Returns how many
- * erasures were lifted; throws `erasure_not_found` when none stood.
+ * Lifts a person's standing erasures and gives the tombstone rows the CPF back; erased
+ * fields stay empty until a sync brings them again (`punchline backfill --force`).
+ * Returns how many were lifted; throws `erasure_not_found` when none stood.
  */
 export async function liftErasure(db: SqlRunner, schema: string, request: LiftRequest): Promise<number> {
   const lifted = await callCount(db, sql`${sql.id(schema, 'lift_erasures')}(${request.cpf}, ${request.company ?? null}, ${request.by})`);
@@ -160,27 +146,18 @@ export async function liftErasure(db: SqlRunner, schema: string, request: LiftRe
   return lifted;
 }
 
-/** What {@link upholdPrivacy} did after a sync job. */
-export interface PrivacyUpkeep {
-  /** Rows of erased people erased again. */
-  erased: number;
-  /** CPFs given a pseudonym (0 without a key). */
-  mapped: number;
-  /** The key given is older than one already used on the warehouse: no pseudonym was written. */
-  staleKey: boolean;
-}
-
 /**
- * What every sync of a company must do once its data is loaded: erase again the people
- * erased in that company, then give new CPFs their pseudonym (when a key is configured).
- * Pass the job's transaction client to run both inside it.
+ * After a company's data is loaded: erase its erased people again, then give new CPFs
+ * their pseudonym (with a key). Pass the job's transaction client to run both inside it.
+ * Returns the rows erased, CPFs mapped, and `staleKey` when a newer key is in use (no
+ * pseudonym was written).
  */
 export async function upholdPrivacy(
   db: SqlRunner,
   schema: string,
   company: string,
   pseudonymKey: string | undefined,
-): Promise<PrivacyUpkeep> {
+): Promise<{ erased: number; mapped: number; staleKey: boolean }> {
   const erased = await applyErasures(db, schema, company);
   if (pseudonymKey === undefined) return { erased, mapped: 0, staleKey: false };
   const { mapped, current } = await ensurePseudonyms(db, schema, pseudonymKey, { company });
@@ -194,11 +171,9 @@ export async function hasStandingErasures(db: SqlRunner, schema: string, company
 }
 
 /**
- * Replaces the CPF and names of `company`'s erased people with their tombstone in every
- * text column of `relation` (a qualified table, or a load's stage, `pg_temp.<stage>`)
- * holding rows of warehouse table `table`, but the columns that hold a row's own name
- * (a namesake keeps theirs); a JSON value that mentions them is dropped. Returns the rows
- * changed.
+ * Replaces `company`'s erased people with their tombstone in `relation` (a table, or a
+ * stage `pg_temp.<stage>`) holding rows of `table` (erase_mentions: own-name columns are
+ * skipped). Returns the rows changed.
  */
 export async function eraseMentions(db: SqlRunner, schema: string, company: string, relation: string, table: string, columns: readonly string[]): Promise<number> {
   return callCount(db, sql`${sql.id(schema, 'erase_mentions')}(${company}, ${relation}::regclass, ${ownNameColumns(table, columns)}::text[])`);

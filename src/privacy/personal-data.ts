@@ -3,15 +3,11 @@
  * Redis), and the analyst views and erasure functions derived from them.
  *
  * Which warehouse columns hold personal data (LGPD), of what kind, and what each reader
- * role sees of them — as data, so that the analyst views, `punchline forget` and
- * docs/privacy.md are all derived from one place (see docs/privacy.md): each resource
- * declaration classifies its own tables (src/resources/column-classes.ts), this file the rest.
- *
- * `workforce_reader` sees every column (but `erasures.cpf`); `workforce_analyst` sees a
- * column as its `analyst` access says. Columns not listed here are judged by
- * {@link classifyColumn}: a CPF column is pseudonymised, a column that looks personal by
- * its name or type is left out, any other is shown — so a table or column added by a
- * later migration is covered before anyone classifies it, on the safe side.
+ * role sees, as data from which the analyst views, `punchline forget` and docs/privacy.md
+ * derive: each resource declaration classifies its own tables, this file the rest.
+ * `workforce_reader` sees every column (but `erasures.cpf`); `workforce_analyst` as the
+ * `analyst` access says. Unlisted columns are judged by {@link classifyColumn}, so what a
+ * later migration adds is covered, on the safe side, before anyone classifies it.
  */
 import { CATALOG, RESOURCES } from '../resources/index.js';
 import { cpf, employmentAttributes, notPersonal, omitted, person, shown, type ColumnClass, type TableClass } from '../resources/column-classes.js';
@@ -25,11 +21,7 @@ const qualityFindings: TableClass = {
   },
 };
 
-/**
- * Every warehouse relation holding personal data, or columns that look personal, by name:
- * the tables of the resource declarations (src/resources/) as they classify them, and
- * here the bookkeeping, the views and the marts.
- */
+/** Every relation with personal or personal-looking columns: the declarations' tables, and here the rest. */
 export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   ...Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].privacy)),
   schema_migrations: {
@@ -118,15 +110,13 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
 /** Column names that say "CPF": pseudonymised for analysts wherever they appear. */
 const CPF_NAME_RE = /(^|_)cpf$/;
 /** Name parts that suggest personal data, for columns nobody classified yet. */
-const PERSONAL_WORDS = new Set([
-  'cpf', 'pis', 'rg', 'cnh', 'ctps', 'caepf', 'name', 'names', 'nome', 'email', 'mail', 'phone', 'telephone',
-  'mobile', 'address', 'street', 'neighborhood', 'complement', 'zip', 'cep', 'lat', 'latitude', 'lng', 'lon',
-  'longitude', 'geo', 'geolocation', 'location', 'photo', 'image', 'picture', 'face', 'selfie', 'biometric',
-  'content', 'base64', 'attachment', 'file', 'filename', 'cid', 'health', 'medical', 'diagnosis', 'professional',
-  'register', 'registration', 'birth', 'birthday', 'gender', 'sex', 'salary', 'reason', 'observation',
-  'justification', 'details', 'description', 'comment', 'comments', 'note', 'notes', 'by', 'error', 'payload',
-  'raw', 'record', 'body', 'pseudonym',
-]);
+const PERSONAL_WORDS = new Set(
+  `cpf pis rg cnh ctps caepf name names nome email mail phone telephone mobile address street neighborhood
+  complement zip cep lat latitude lng lon longitude geo geolocation location photo image picture face selfie
+  biometric content base64 attachment file filename cid health medical diagnosis professional register
+  registration birth birthday gender sex salary reason observation justification details description comment
+  comments note notes by error payload raw record body pseudonym`.split(/\s+/),
+);
 /** Types that can hold anything (a raw record, a file): never shown unless classified. */
 const OPAQUE_TYPES = new Set(['bytea', 'json', 'jsonb', '_bytea', '_json', '_jsonb']);
 
@@ -135,9 +125,8 @@ export function looksPersonal(column: string, udtType: string): boolean {
   return OPAQUE_TYPES.has(udtType) || column.split('_').some((w) => PERSONAL_WORDS.has(w));
 }
 
-/** A column's class as the analyst views and forget apply it. */
+/** A column's class as the analyst views and forget apply it: `classified` here, or `presumed`. */
 export interface EffectiveClass extends ColumnClass {
-  /** `classified` in {@link PERSONAL_DATA}, or `presumed` by the fallback rule. */
   readonly source: 'classified' | 'presumed';
 }
 
@@ -156,10 +145,9 @@ export function classifyColumn(table: string, column: string, udtType: string): 
 }
 
 /**
- * The columns of `table` that hold the name of the row's own person: classified as a
- * name, not {@link ColumnClass.someoneElse}, in a table whose rows are a person's (a CPF
- * column). Forget learns an erased person's names from them, and leaves them alone when
- * it replaces those names elsewhere (a namesake keeps their own name).
+ * The columns of `table` (with a CPF) holding its row's person's name (a name, not
+ * `someoneElse`): forget learns an erased person's names from them, and leaves them
+ * alone when it replaces those names elsewhere (a namesake keeps their own name).
  */
 export function ownNameColumns(table: string, columns: readonly string[]): string[] {
   if (!columns.includes('cpf')) return [];

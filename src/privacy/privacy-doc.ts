@@ -1,14 +1,13 @@
 /**
- * The personal-data table of docs/privacy.md and docs/warehouse.md, rendered from the classification of
- * personal-data.ts (pure), and the update of its generated block in the page. A test
- * fails when the committed page differs from what this renders; `npm run docs:privacy`
- * rewrites it.
+ * The personal-data table of docs/privacy.md and docs/warehouse.md, rendered from
+ * personal-data.ts, and its update in the pages (`npm run docs:privacy`; a test fails
+ * when a committed page differs).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { ColumnClass, TableClass } from '../resources/column-classes.js';
 import { PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
 
-/** The pages that hold the generated table, relative to the repository root. */
+/** The pages that hold the generated table, from the repository root. */
 export const PRIVACY_DOC_PAGES = ['docs/privacy.md', 'docs/warehouse.md'] as const;
 
 /** The markers around the generated block. */
@@ -19,7 +18,7 @@ export const PRIVACY_DOC_MARKERS = {
 
 const code = (s: string) => `\`${s}\``;
 
-function analystSees(table: string, cls: TableClass, column: string, c: ColumnClass): string {
+function analystSees(cls: TableClass, column: string, c: ColumnClass): string {
   if (cls.excludedFromAnalysts !== undefined) return 'no (no analyst view)';
   if (c.analyst === 'pseudonym') return `pseudonym, as ${code(pseudonymColumnName(column))}`;
   return c.analyst === 'shown' ? 'yes' : 'no';
@@ -45,7 +44,7 @@ export function renderPersonalDataTable(): string {
       }
       personal.push(
         `| ${code(table)} | ${code(column)} | ${c.category.replace('_', ' ')} | ${c.ownerOnly ? 'no (owner only)' : 'yes'} | ` +
-          `${analystSees(table, cls, column, c)} | ${forgetDoes(cls, column, c)} | ${c.note ?? ''} |`,
+          `${analystSees(cls, column, c)} | ${forgetDoes(cls, column, c)} | ${c.note ?? ''} |`,
       );
     }
   }

@@ -1,15 +1,10 @@
 /**
- * Pseudonyms of CPFs for the analyst views: a keyed hash (HMAC-SHA-256 with
- * PSEUDONYM_KEY) computed here, in punchline, because the key must never reach the
- * warehouse — whoever reads the warehouse can neither compute a CPF's pseudonym nor
- * reverse one. The same CPF gets the same pseudonym in every table, company and sync
- * until the key changes; `cpf_pseudonyms` holds the mapping the views join.
- *
- * Keys are numbered in `pseudonym_keys` in the order they came into use, and each
- * mapping carries the generation of its key. A key used for the first time becomes the
- * current one; a process still holding an older key after a rotation writes nothing,
- * and even a write racing the rotation only ever replaces a mapping of an older
- * generation, so workers on the old key cannot overwrite the new key's pseudonyms.
+ * Pseudonyms of CPFs for the analyst views (`cpf_pseudonyms`, the same everywhere until the
+ * key changes): HMAC-SHA-256 with PSEUDONYM_KEY, computed here because the key must never
+ * reach the warehouse, whose readers can then neither compute nor reverse one.
+ * `pseudonym_keys` numbers keys as they come into use and each mapping carries its key's
+ * generation: a process on an older key writes nothing, and a write racing a rotation only
+ * replaces an older generation's mapping, never the new key's.
  */
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
@@ -36,7 +31,7 @@ export function keyIdOf(key: string): string {
 export interface PseudonymStats {
   /** CPFs given a pseudonym of the current key (new ones, and ones of an older key). */
   mapped: number;
-  /** Mappings of an older key whose CPF is gone from the warehouse, removed (only with `prune`). */
+  /** Mappings of an older key whose CPF is gone, removed (only with `prune`). */
   pruned: number;
   /** False when a newer key is in use on this warehouse: nothing was written. */
   current: boolean;
@@ -46,32 +41,17 @@ export interface PseudonymStats {
 export interface EnsurePseudonymsOptions {
   /** Only the CPFs of this company (what a sync job of the company touched). */
   company?: string;
-  /**
-   * Also remove the mappings of an older key left over once every CPF is mapped with the
-   * current one (their CPF is gone from the warehouse). Ignored with `company`.
-   */
+  /** Also remove the older key's mappings left once every CPF has the current one. Ignored with `company`. */
   prune?: boolean;
-  /**
-   * Make `key` the current key even when a newer one has been used (an operator's
-   * choice: `punchline pseudonyms`); without it an older key writes nothing.
-   */
+  /** Make `key` current even if a newer key was used (`punchline pseudonyms`); else it writes nothing. */
   activate?: boolean;
 }
 
-/** Where `keyId` stands among the keys of the warehouse. */
-interface KeyStanding {
-  /** Its generation. */
-  readonly generation: number;
-  /** No newer key has been used. */
-  readonly current: boolean;
-}
-
 /**
- * Registers `keyId` in `pseudonym_keys` when it is new (it becomes the newest key), or
- * makes it the newest again with `activate`; then tells its generation and whether it
- * is the current key.
+ * Registers `keyId` in `pseudonym_keys` when new (it becomes the newest), or makes it the
+ * newest again with `activate`; then tells its generation and whether no newer key was used.
  */
-async function standingOf(db: WarehouseDb, schema: string, keyId: string, activate: boolean): Promise<KeyStanding> {
+async function standingOf(db: WarehouseDb, schema: string, keyId: string, activate: boolean) {
   const newest = db.selectFrom('pseudonym_keys').select((eb) => eb.fn.max('generation').as('g'));
   await db
     .insertInto('pseudonym_keys')
@@ -95,10 +75,9 @@ async function standingOf(db: WarehouseDb, schema: string, keyId: string, activa
 
 /**
  * Gives every CPF of the directory of people (where every CPF the sync stores lands, see
- * addSeenCollaborators) a pseudonym of `key`: new CPFs, and CPFs mapped with an older
- * key, which is how a key rotation reaches the warehouse. When a newer key has been
- * used, writes nothing and says so (`current: false`). Idempotent, and safe to run
- * concurrently, with the same key or not; run it in the caller's transaction or on its own.
+ * addSeenCollaborators) without one a pseudonym of `key`, also replacing an older key's:
+ * how a rotation reaches the warehouse. With a newer key in use, writes nothing
+ * (`current: false`). Idempotent, safe concurrently, in a transaction or on its own.
  */
 export async function ensurePseudonyms(
   runner: SqlRunner,

@@ -1,12 +1,9 @@
 /**
- * SCD type 2 history of collaborator records (the tracked attributes: registration,
- * e-mail, name, occupation, department, team, unit), kept from the authoritative list
- * (`GET collaborator`) staged for a load: open versions whose attributes differ from
- * the list are closed, then a version is opened for every listed record left without
- * one. Versions are kept per record, so two concurrent records of one CPF never close
- * each other's. Two statements, because the partial unique index on open versions is
- * checked row by row. Records seen only in period data never open history: old windows
- * carry old or duplicate records.
+ * SCD type 2 history of collaborator records from the list (`GET collaborator`) staged for
+ * a load: open versions whose tracked attributes differ are closed, then listed records
+ * left without one get one; per record, so two records of one CPF never close each other's.
+ * Two statements: the partial unique index on open versions is checked row by row. Period
+ * data never opens history (old windows carry old or duplicate records).
  */
 import { quoteIdent } from './db.js';
 import type { MergeClient, TableStats } from './merge.js';

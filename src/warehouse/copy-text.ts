@@ -1,13 +1,9 @@
 /**
- * Rows in the text format of `COPY ... FROM STDIN`: one line per row, columns separated
- * by tabs, `\N` for null, and backslash, tab, newline and carriage return escaped with a
- * backslash. Postgres parses this far more cheaply than array parameters or VALUES lists.
- *
- * Postgres cannot store a NUL character in text (`invalid byte sequence for encoding
- * "UTF8": 0x00`), and would refuse the whole COPY, and the window with it, at every retry:
- * a value holding one is stored without it and counted in the caller's {@link Cleaning}.
- * The check rides on the escape test every value already passes, so clean values cost
- * nothing more.
+ * Rows in the text format of `COPY ... FROM STDIN` (tab-separated, `\N` for null, `\`,
+ * tab, newline and carriage return escaped), far cheaper for Postgres than parameters.
+ * Postgres cannot store a NUL in text and would refuse the COPY, and the window, at every
+ * retry: a value holding one is stored without it and counted in {@link Cleaning}. The
+ * check rides on the escape test every value passes: clean values cost nothing more.
  */
 import { toPgArray } from './pg-array.js';
 import type { SqlType } from './table-spec.js';
@@ -18,9 +14,8 @@ export type CellValue = string | number | boolean | Buffer | readonly (string | 
 const NEEDS_ESCAPE = /[\\\t\n\r\0]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** Counts the values stored without characters Postgres cannot store. */
+/** Counts the values stored without characters Postgres cannot store (a NUL). */
 export interface Cleaning {
-  /** Values that held a NUL character. */
   removed: number;
 }
 
@@ -40,10 +35,7 @@ export class CellError extends RangeError {
   override readonly name = 'CellError';
 }
 
-/**
- * One value as COPY text. Strings of dates and times are sent as they are (Postgres checks
- * them). A text losing a NUL character is counted in `cleaning`.
- */
+/** One value as COPY text; dates and times go as they are (Postgres checks them). */
 export function cell(type: SqlType, value: CellValue, cleaning?: Cleaning): string {
   if (value === null || value === undefined) return '\\N';
   switch (type) {

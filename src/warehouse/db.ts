@@ -3,34 +3,27 @@
  * connection, COPY staging, merge and reconciliation, SCD2 history, retention,
  * introspection, the dictionary.
  *
- * The warehouse connection: one pg pool whose connections work in the warehouse schema.
- * It returns `date` and local `timestamp` values as the strings Postgres prints (no
- * time-zone guessing) and `bigint` as number. Code reads and writes it through kysely
- * ({@link warehouseDb}) with the generated types of database.ts, but for the bulk load
- * (COPY and merge) and the set-based statements of the marts and checks.
+ * The warehouse connection: a pg pool working in the warehouse schema, returning `date`
+ * and local `timestamp` as Postgres prints them (no time-zone guessing) and `bigint` as
+ * number. Code uses it through kysely ({@link warehouseDb}, types of database.ts), but for
+ * the bulk load (COPY and merge) and the set-based statements of the marts and checks.
  */
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database.js';
 
-/** An open warehouse. */
+/** An open warehouse: a pool whose connections have search_path set to the schema (WAREHOUSE_SCHEMA). */
 export interface Warehouse {
-  /** The pool (its connections have search_path set to the schema). */
   pool: pg.Pool;
-  /** The warehouse schema (WAREHOUSE_SCHEMA). */
   schema: string;
-  /** Closes the pool. */
   close(): Promise<void>;
 }
-
-/** The part of a {@link Warehouse} the loaders need. */
-export type WarehouseHandle = Pick<Warehouse, 'pool' | 'schema'>;
 
 const OID = { int8: 20, date: 1082, timestamp: 1114 } as const;
 const asText = (value: string): string => value;
 
 /** Type parsers of the warehouse pool: see the module comment. */
-export const warehouseTypes: pg.CustomTypesConfig = {
+const warehouseTypes: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === OID.date || oid === OID.timestamp) return asText;
     if (oid === OID.int8) return (value: string) => Number(value);
@@ -52,9 +45,8 @@ export interface SqlRunner {
 export type WarehouseDb = Kysely<Database>;
 
 /**
- * The kysely builder of the warehouse in `schema` over `runner`: the one place one is
- * made. Its statements go through `runner.query`, so on a client they join its
- * transaction; kysely's own transactions are not used.
+ * The kysely builder of the warehouse in `schema` over `runner` (the one place one is made):
+ * statements go through `runner.query`, so on a client they join its transaction.
  */
 export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
   const client = { query: (text: string, values: readonly unknown[]) => runner.query(text, [...values]), release: () => undefined };
@@ -64,13 +56,11 @@ export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
 }
 
 /** Options of {@link createWarehouse}. */
-export interface WarehouseOptions {
+interface WarehouseOptions {
   /** Most pool connections (default 10). */
   max?: number;
   /** Name shown in pg_stat_activity. */
   applicationName?: string;
-  /** Told when an idle pooled connection fails (a server restart); default: nothing (see createWarehouse). */
-  onIdleError?: (err: Error) => void;
   /** Settings every session of the pool starts with (`-c name=value`; values without spaces). */
   settings?: Readonly<Record<string, string>>;
 }
@@ -82,12 +72,10 @@ export interface ErrorEmittingPool {
 }
 
 /**
- * Keeps a lost connection from crashing the process. A server restart or failover
- * resets every connection; pg then emits 'error' on each client (and the pool re-emits
- * it for idle ones), and an 'error' event without a listener kills Node. Idle clients
- * are dropped by the pool, which opens new ones on the next query; a checked-out client
- * fails its queries and is discarded on release. Either way the failure reaches the
- * caller of the query (the sync waits for the warehouse: src/runtime/warehouse-gate.ts).
+ * Keeps a lost connection from crashing the process: after a server restart pg emits
+ * 'error' on each client (the pool re-emits it for idle ones), and an unheard 'error'
+ * kills Node. The pool replaces idle clients; a checked-out one fails its queries, so the
+ * failure reaches the query's caller (the sync waits for the warehouse: warehouse-gate.ts).
  */
 export function listenForConnectionErrors(pool: ErrorEmittingPool, onError: (err: Error) => void = () => undefined): void {
   pool.on('error', onError);
@@ -106,7 +94,7 @@ export function createWarehouse(databaseUrl: string, schema: string, options: Wa
     // Statements may use unqualified names (views, declarations' predicates).
     options: [`-c search_path=${quoteIdent(schema)},public`, ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`)].join(' '),
   });
-  listenForConnectionErrors(pool, options.onIdleError);
+  listenForConnectionErrors(pool);
   return {
     pool,
     schema,

@@ -1,12 +1,10 @@
 /**
- * The data dictionary of docs/warehouse.md, rendered from the schema's introspection (introspection.ts):
- * every table and view with its comment, columns, types and keys, and an ER diagram of
- * how the tables relate (by the keys the resource declarations name); and the same relations as the TypeScript types kysely queries
- * them with (src/warehouse/database.ts). Pure: the generator (scripts/warehouse-docs.ts)
- * introspects a freshly migrated schema and writes the results: the page below
- * its hand-written part, which it keeps as it is, and the types file whole.
+ * The data dictionary of docs/warehouse.md (tables and views with comments, columns, keys,
+ * and an ER diagram by the keys the resource declarations name), and the kysely types of
+ * src/warehouse/database.ts, rendered from a schema's introspection. Pure:
+ * scripts/warehouse-docs.ts introspects a freshly migrated schema and writes both.
  */
-import type { ColumnInfo, RelationInfo } from './introspection.js';
+import type { ColumnInfo, ForeignKeyInfo, RelationInfo } from './introspection.js';
 import type { TableSpec } from './table-spec.js';
 
 /** The line that separates the hand-written part of docs/warehouse.md from the generated one. */
@@ -21,36 +19,11 @@ export interface ResourceSummary {
   readonly read: string;
   /** The endpoints it reads (spec §4 names). */
   readonly endpoints: readonly string[];
-  /** The specs it loads its tables with. */
   readonly tables: readonly TableSpec[];
 }
 
-/** A way one table refers to another by shared key columns. */
-export interface KeyReference {
-  /** Columns of the referring table. */
-  readonly columns: readonly string[];
-  /** The table referred to. */
-  readonly parent: string;
-  /** Its key columns, in the order of {@link columns}. */
-  readonly parentColumns: readonly string[];
-}
-
-/**
- * How the warehouse's tables refer to each other. Few relations are declared as foreign
- * keys (rows arrive in any order, window by window), so the loaded tables say how they
- * are named (`referredBy` of their specs): a table that has those columns refers to that
- * table. The bookkeeping adds its runs.
- */
-function keyReferences(specs: readonly TableSpec[]): KeyReference[] {
-  return [
-    ...specs.flatMap((s) => (s.referredBy ?? []).map((columns) => ({ columns, parent: s.table, parentColumns: s.key.slice(0, columns.length) }))),
-    { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
-  ];
-}
-
-/** One edge of the ER diagram. */
-export interface TableRelation extends KeyReference {
-  /** The referring table. */
+/** One edge of the ER diagram, from the referring table `child`. */
+export interface TableRelation extends ForeignKeyInfo {
   readonly child: string;
   /** `one` when the referring columns are the child's whole primary key (zero or one child per parent). */
   readonly cardinality: 'one' | 'many';
@@ -62,7 +35,11 @@ const naturalKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary k
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c));
 
 /** The references a table's columns make, before implied ones are left out. */
-function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, references: readonly KeyReference[]): KeyReference[] {
+function candidateReferences(
+  table: RelationInfo,
+  names: ReadonlySet<string>,
+  references: readonly ForeignKeyInfo[],
+): ForeignKeyInfo[] {
   const columns = table.columns.map((c) => c.name);
   const found = [
     ...table.foreignKeys,
@@ -77,22 +54,25 @@ function candidateReferences(table: RelationInfo, names: ReadonlySet<string>, re
 }
 
 /**
- * The relations between tables: declared foreign keys and the key references of `specs`
- * ({@link keyReferences}). A
- * reference implied by another one of the same table is left out: by a wider one
- * (company_cnpj by company_cnpj + cpf), or by one to a table that makes the same
- * reference itself (an audit photo's company is its punch's company). So is a table's
- * reference to itself through its own key.
+ * The relations between tables: foreign keys and the key references of `specs`, leaving
+ * out those implied by a wider one (company_cnpj by company_cnpj + cpf) or by one to a
+ * table making the same reference (an audit photo's company is its punch's), and a
+ * table's reference to itself through its own key.
  */
 export function deriveRelations(relations: readonly RelationInfo[], specs: readonly TableSpec[]): TableRelation[] {
-  const references = keyReferences(specs);
+  // Few relations are foreign keys (rows arrive window by window in any order), so specs say
+  // how they are named (`referredBy`): a table with those columns refers to that table.
+  const references: ForeignKeyInfo[] = [
+    ...specs.flatMap((s) => (s.referredBy ?? []).map((columns) => ({ columns, parent: s.table, parentColumns: s.key.slice(0, columns.length) }))),
+    { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
+  ];
   const tables = relations.filter((r) => r.kind === 'table');
   const names = new Set(tables.map((t) => t.name));
   const candidates = new Map(tables.map((t) => [t.name, candidateReferences(t, names, references)]));
   const out: TableRelation[] = [];
   for (const table of tables) {
     const own = candidates.get(table.name)!;
-    const implied = (ref: KeyReference) =>
+    const implied = (ref: ForeignKeyInfo) =>
       own.some(
         (other) =>
           (other.columns.length > ref.columns.length && ref.columns.every((c) => other.columns.includes(c))) ||
@@ -109,14 +89,10 @@ export function deriveRelations(relations: readonly RelationInfo[], specs: reado
 }
 
 /** Text for one Markdown table cell. */
-function cell(text: string | null): string {
-  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
-}
+const cell = (text: string | null) => (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 
 /** A Markdown anchor for a heading of a relation name (GitHub's rule for plain lower-case names). */
-function anchor(name: string): string {
-  return `#${name}`;
-}
+const anchor = (name: string) => `#${name}`;
 
 function mermaid(relations: readonly RelationInfo[], edges: readonly TableRelation[]): string[] {
   const lines = ['```mermaid', 'erDiagram'];
@@ -151,12 +127,12 @@ function section(r: RelationInfo, edges: readonly TableRelation[]): string[] {
   const lines = [`### ${r.name}`, '', cell(r.comment) || '(no comment)', ''];
   const keys = keyLines(r, edges);
   if (keys.length > 0) lines.push(...keys, '');
-  if (r.kind === 'table') {
-    lines.push('| column | type | null | meaning |', '|---|---|---|---|');
-    for (const c of r.columns) lines.push(`| \`${c.name}\` | ${cell(c.type)} | ${c.nullable ? 'yes' : 'no'} | ${cell(c.comment)} |`);
-  } else {
-    lines.push('| column | type | meaning |', '|---|---|---|');
-    for (const c of r.columns) lines.push(`| \`${c.name}\` | ${cell(c.type)} | ${cell(c.comment)} |`);
+  // Views have no null column: Postgres says every view column is nullable.
+  const table = r.kind === 'table';
+  lines.push(`| column | type |${table ? ' null |' : ''} meaning |`, `|---|---|${table ? '---|' : ''}---|`);
+  for (const c of r.columns) {
+    const nullable = table ? ` ${c.nullable ? 'yes' : 'no'} |` : '';
+    lines.push(`| \`${c.name}\` | ${cell(c.type)} |${nullable} ${cell(c.comment)} |`);
   }
   lines.push('');
   return lines;
@@ -227,10 +203,7 @@ export function composeWarehouseDoc(handWritten: string, relations: readonly Rel
   return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations, resources)}`;
 }
 
-/**
- * The TypeScript type of each Postgres type, as the warehouse pool returns it (db.ts:
- * bigint as number, date and local timestamp as text) and as a query may write it.
- */
+/** Each Postgres type's TypeScript type, as the warehouse pool (db.ts) reads it and a query writes it. */
 const TS_TYPES: Readonly<Record<string, string>> = {
   bool: 'boolean',
   bytea: 'Uint8Array',

@@ -6,16 +6,9 @@ import { PunchlineError } from '../util/errors.js';
 
 /** Codes of {@link MigrationError}. */
 export type MigrationErrorCode =
-  | 'migration_changed'
-  | 'migration_missing'
-  | 'migration_invalid_name'
-  | 'migration_out_of_order'
-  | 'migration_dir'
-  | 'migration_failed'
-  | 'migration_lock_timeout'
-  | 'warehouse_unreachable'
-  | 'warehouse_behind'
-  | 'warehouse_ahead';
+  | 'migration_changed' | 'migration_missing' | 'migration_invalid_name' | 'migration_out_of_order'
+  | 'migration_dir' | 'migration_failed' | 'migration_lock_timeout'
+  | 'warehouse_unreachable' | 'warehouse_behind' | 'warehouse_ahead';
 
 /** Codes of {@link PrivacyError}. */
 export type PrivacyErrorCode = 'privacy_view_in_use' | 'privacy_not_migrated' | 'person_not_found' | 'erasure_not_found';
@@ -36,18 +29,12 @@ export class MigrationError extends WarehouseError<MigrationErrorCode> {
   }
 }
 
-/**
- * The analyst views could not be regenerated (other objects depend on one), the schema
- * lacks the privacy tables, or forget / forget --lift found nobody.
- */
+/** The analyst views could not be regenerated, the privacy tables are missing, or forget found nobody. */
 export class PrivacyError extends WarehouseError<PrivacyErrorCode> {
   override readonly name = 'PrivacyError';
 }
 
-/**
- * The warehouse schema lacks the tables a command needs: `punchline migrate` has not run
- * on it (docs/operations.md "Exit codes": the command cannot start, exit 2).
- */
+/** The schema lacks the tables a command needs: not migrated (docs/operations.md "Exit codes": exit 2). */
 export class WarehouseNotMigratedError extends WarehouseError<'warehouse_not_migrated'> {
   override readonly name = 'WarehouseNotMigratedError';
   constructor(schema: string, options?: { cause?: unknown }) {

@@ -1,10 +1,8 @@
 /**
  * The statements that move a staged table into its warehouse table (pure builders):
- * reconciliation first — rows of the load's scope that the staged answer lacks are
- * soft-deleted, deleted or deactivated — then one `INSERT … SELECT … ON CONFLICT` by
- * natural key that rewrites only rows whose values changed. Reconciling first means a
- * fresh window (the common case of a backfill) costs one empty index range scan, and
- * the upsert never compares a row it has just written.
+ * reconciliation of the scope's rows the stage lacks, then one `INSERT … ON CONFLICT`
+ * rewriting only changed rows. Reconciling first makes a fresh window (most of a backfill)
+ * cost one empty index range scan, and the upsert never compares a row it just wrote.
  */
 import { quoteIdent } from './db.js';
 import { columnNames, type LoadScope, type Param, type TableSpec } from './table-spec.js';
@@ -15,32 +13,20 @@ export interface BuiltQuery {
   readonly values: unknown[];
 }
 
-function builder(): { param: Param; values: unknown[] } {
-  const values: unknown[] = [];
-  return {
-    values,
-    param: (value) => {
-      values.push(value);
-      return `$${values.length}`;
-    },
-  };
-}
-
 const q = quoteIdent;
 const target = (schema: string, spec: TableSpec) => `${q(schema)}.${q(spec.table)}`;
 
-/** The predicate of rows that still count as present: not soft-deleted, or active. */
-function liveCondition(spec: TableSpec): string {
-  if (!spec.missing) return 'true';
-  switch (spec.missing.mode) {
-    case 'soft-delete':
-      return 't.deleted_at IS NULL';
-    case 'deactivate':
-      return 't.active';
-    case 'delete':
-      return 'true';
-  }
+/** The rows of `scope` in `spec`'s table `t`, with the parameters the predicate registered. */
+function scoped(schema: string, spec: TableSpec, scope: LoadScope) {
+  if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
+  const values: unknown[] = [];
+  const param: Param = (value) => `$${values.push(value)}`;
+  return { param, values, where: spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`) };
 }
+
+/** The predicate of rows that still count as present (not soft-deleted, or active), by missing mode. */
+const LIVE = { 'soft-delete': 't.deleted_at IS NULL', deactivate: 't.active', delete: 'true' } as const;
+const liveCondition = (spec: TableSpec) => (spec.missing ? LIVE[spec.missing.mode] : 'true');
 
 /** `NOT EXISTS` a staged row with the key of `t`. */
 function absentFromStage(spec: TableSpec, stage: string): string {
@@ -50,18 +36,15 @@ function absentFromStage(spec: TableSpec, stage: string): string {
 
 /** Counts the live rows of the scope (the base of the mass-removal guard). */
 export function buildLiveCount(schema: string, spec: TableSpec, scope: LoadScope): BuiltQuery {
-  if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
-  const { param, values } = builder();
-  const text = `SELECT count(*)::int AS live FROM ${target(schema, spec)} t WHERE (${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AND ${liveCondition(spec)}`;
+  const { where, values } = scoped(schema, spec, scope);
+  const text = `SELECT count(*)::int AS live FROM ${target(schema, spec)} t WHERE (${where}) AND ${liveCondition(spec)}`;
   return { text, values };
 }
 
 /** Whether the scope holds any row at all, live or not (a load into an empty scope copies straight in). */
 export function buildScopeHasRows(schema: string, spec: TableSpec, scope: LoadScope): BuiltQuery {
-  if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
-  const { param, values } = builder();
-  const text = `SELECT EXISTS (SELECT 1 FROM ${target(schema, spec)} t WHERE ${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AS any`;
-  return { text, values };
+  const { where, values } = scoped(schema, spec, scope);
+  return { text: `SELECT EXISTS (SELECT 1 FROM ${target(schema, spec)} t WHERE ${where}) AS any`, values };
 }
 
 /** The predicate that keeps the rows of rejected records out of reconciliation (see Protection). */
@@ -79,24 +62,18 @@ function protectedRows(spec: TableSpec, scope: LoadScope, param: Param): string 
 
 /** Soft-deletes, deletes or deactivates the live rows of the scope that the stage lacks; returns `removed` and the `digest` of their keys. */
 export function buildReconcile(schema: string, spec: TableSpec, stage: string, scope: LoadScope): BuiltQuery {
-  if (!spec.missing) throw new Error(`${spec.table}: no reconciliation declared`);
-  const { param, values } = builder();
+  const { param, values, where: inScope } = scoped(schema, spec, scope);
   const table = target(schema, spec);
-  const where = `(${spec.missing.where(param, scope, (name) => `${q(schema)}.${q(name)}`)}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}${protectedRows(spec, scope, param)}`;
+  const live = `(${inScope}) AND ${liveCondition(spec)} AND ${absentFromStage(spec, stage)}`;
+  const where = `${live}${protectedRows(spec, scope, param)}`;
   // The removed rows' natural keys, one text each, for the digest of what was removed.
   const key = `concat_ws(E'\\x1f', ${spec.key.map((k) => `t.${q(k)}::text`).join(', ')}) AS k`;
-  let body: string;
-  switch (spec.missing.mode) {
-    case 'soft-delete':
-      body = `UPDATE ${table} AS t SET deleted_at = now(), synced_at = now() WHERE ${where} RETURNING ${key}`;
-      break;
-    case 'deactivate':
-      body = `UPDATE ${table} AS t SET active = false, synced_at = now() WHERE ${where} RETURNING ${key}`;
-      break;
-    case 'delete':
-      body = `DELETE FROM ${table} AS t WHERE ${where} RETURNING ${key}`;
-      break;
-  }
+  const mode = spec.missing!.mode;
+  const set = mode === 'soft-delete' ? 'deleted_at = now()' : 'active = false';
+  const body =
+    mode === 'delete'
+      ? `DELETE FROM ${table} AS t WHERE ${where} RETURNING ${key}`
+      : `UPDATE ${table} AS t SET ${set}, synced_at = now() WHERE ${where} RETURNING ${key}`;
   return {
     text: `WITH gone AS (${body}) SELECT count(*)::int AS removed, md5(coalesce(string_agg(k, E'\\x1e' ORDER BY k), '')) AS digest FROM gone`,
     values,
@@ -104,10 +81,9 @@ export function buildReconcile(schema: string, spec: TableSpec, stage: string, s
 }
 
 /**
- * Upserts the staged rows by natural key; returns `inserted` and `updated` (rows whose
- * values changed, or that came back from deleted/inactive). With `dedupe`, a key staged
- * twice keeps its last row (one statement cannot touch a row twice); without it such an
- * answer fails with a cardinality violation, which the caller retries with `dedupe`.
+ * Upserts the staged rows by natural key; returns `inserted` and `updated` (changed, or back
+ * from deleted/inactive). A key staged twice fails with a cardinality violation (a statement
+ * cannot touch a row twice) unless `dedupe` keeps its last row, as the caller retries.
  */
 export function buildUpsert(schema: string, spec: TableSpec, stage: string, options: { dedupe?: boolean } = {}): BuiltQuery {
   const names = columnNames(spec);

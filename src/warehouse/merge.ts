@@ -1,7 +1,6 @@
 /**
  * Moves a staged table into its warehouse table inside the load's transaction:
- * reconciliation (with the mass-removal guard), then the upsert. Counts are honest:
- * inserted, updated (values changed or the row came back), removed, unchanged.
+ * reconciliation (with the mass-removal guard), then the upsert, with honest counts.
  */
 import type pg from 'pg';
 import { PunchlineError } from '../util/errors.js';
@@ -13,7 +12,6 @@ import type { LoadScope, TableSpec } from './table-spec.js';
 export interface TableStats {
   /** Distinct rows (by natural key) the answer held for the table. */
   received: number;
-  /** Rows inserted. */
   inserted: number;
   /** Rows whose values changed, or that came back after deleted_at / inactive. */
   updated: number;
@@ -36,9 +34,8 @@ export interface PendingRemoval {
 export type RemovalGuard = (removal: PendingRemoval) => boolean;
 
 /**
- * A load would remove so large a share of a window's live rows that one answer is not
- * enough to believe it (an empty answer from a glitching source looks the same as
- * everything deleted). Nothing of the table was changed.
+ * A load would remove too large a share of a window's live rows to believe one answer (a
+ * glitching source's empty answer looks like everything deleted); the table is unchanged.
  */
 export class MassRemovalError extends PunchlineError<'mass_removal'> {
   override readonly name = 'MassRemovalError';
@@ -61,9 +58,8 @@ export async function scopeHasRows(client: MergeClient, schema: string, spec: Ta
 }
 
 /**
- * Merges one staged table: reconciles the scope (when the spec has a missing rule),
- * asking `guard` before a removal is applied — a refusal throws {@link MassRemovalError}
- * with the table untouched — then upserts the staged rows.
+ * Merges one staged table: reconciles the scope (with a missing rule), asking `guard`
+ * before a removal (a refusal throws {@link MassRemovalError}), then upserts the rows.
  */
 export async function mergeStaged(
   client: MergeClient,

@@ -1,8 +1,4 @@
-/**
- * Postgres array literals for query parameters. Loaders send each column as one array
- * parameter (`unnest($1::int8[], ...)`); building the literal here is much cheaper than
- * pg's generic serializer and lets an array column travel as one literal per row.
- */
+/** Postgres array literals for array columns' COPY text: cheaper than pg's generic serializer. */
 
 /** A value of one array element. */
 export type ArrayElement = string | number | boolean | Buffer | null | undefined;
@@ -13,17 +9,11 @@ const JSON_ONLY_ESCAPE = /\\[bfnrtu]/;
 
 function element(value: ArrayElement): string {
   if (value === null || value === undefined) return 'NULL';
-  switch (typeof value) {
-    case 'number':
-      return String(value);
-    case 'boolean':
-      return value ? 't' : 'f';
-    case 'string':
-      return NEEDS_ESCAPE.test(value) ? `"${value.replace(/[\\"]/g, '\\$&')}"` : `"${value}"`;
-    default:
-      // bytea in hex format; the backslash is escaped for the array parser.
-      return `"\\\\x${value.toString('hex')}"`;
-  }
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  // bytea in hex format; the backslash is escaped for the array parser.
+  if (typeof value !== 'string') return `"\\\\x${value.toString('hex')}"`;
+  return NEEDS_ESCAPE.test(value) ? `"${value.replace(/[\\"]/g, '\\$&')}"` : `"${value}"`;
 }
 
 /** The Postgres array literal of `values` (one dimension), e.g. `{1,NULL,"a b"}`. */

@@ -1,26 +1,20 @@
 /**
- * Retention of the tables that grow with every run: rows older than the configured
- * number of days are deleted by the nightly schedule tick. Each such table is one rule
- * of {@link RETENTION_RULES}; a log-like table added later joins with a rule, a
- * `<TABLE>_RETENTION_DAYS` variable in src/config.ts and a line in
- * docs/configuration.md.
+ * Retention of the tables that grow with every run: the nightly tick deletes rows older
+ * than the configured days. A log-like table added later joins with a rule here, a
+ * `<TABLE>_RETENTION_DAYS` variable in src/config.ts and a line in docs/configuration.md.
  */
 import type { Config, RetainedTable } from '../config.js';
 import type { Logger } from '../logger.js';
-import { quoteIdent } from './db.js';
+import { quoteIdent, type SqlRunner } from './db.js';
 
 /** How one table is trimmed. */
 export interface RetentionRule {
-  /** The table. */
   readonly table: RetainedTable;
   /** Its key column, by which rows are deleted in batches. */
   readonly key: string;
   /** Timestamp column that dates a row. */
   readonly timeColumn: string;
-  /**
-   * Rows kept whatever their age, as a `select <key> from <table>` query (`$table` is
-   * replaced by the qualified table name); omit to keep none.
-   */
+  /** Rows kept whatever their age: a `select <key> from $table` query (`$table` the qualified name). */
   readonly keep?: string;
 }
 
@@ -69,11 +63,6 @@ export function buildRetentionDelete(schema: string, rule: RetentionRule, batch 
   );
 }
 
-/** The subset of a pg Pool that retention needs. */
-export interface RetentionDb {
-  query(sql: string, values?: unknown[]): Promise<{ rowCount?: number | null }>;
-}
-
 /** Rows deleted per table. */
 export type RetentionResult = Partial<Record<RetainedTable, number>>;
 
@@ -85,12 +74,9 @@ export interface RetentionOptions {
   readonly batch?: number;
 }
 
-/**
- * Deletes, for every rule whose retention is not 0, the rows dated before `now - days`.
- * Returns how many rows each table lost.
- */
+/** Deletes, for each rule with a retention, the rows older than its days; returns rows lost per table. */
 export async function applyRetention(
-  db: RetentionDb,
+  db: SqlRunner,
   schema: string,
   days: Readonly<Record<RetainedTable, number>>,
   options: RetentionOptions = {},
@@ -117,14 +103,11 @@ export async function applyRetention(
 /** What the nightly tick hands over: the warehouse, the retention settings, the logger. */
 export interface NightlyRetentionContext {
   readonly config: Pick<Config, 'retentionDays'>;
-  readonly warehouse: { readonly pool: RetentionDb; readonly schema: string };
+  readonly warehouse: { readonly pool: SqlRunner; readonly schema: string };
   readonly logger: Logger;
 }
 
-/**
- * Applies retention from the nightly schedule tick. A failure is logged, never thrown:
- * trimming history must not stop the night's sync.
- */
+/** Applies retention from the nightly tick; a failure is logged, not thrown, so the night's sync goes on. */
 export async function runNightlyRetention(rt: NightlyRetentionContext, now: Date = new Date()): Promise<void> {
   try {
     const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, { now });

@@ -1,10 +1,8 @@
 /**
- * Databases of their own for the tests, the benchmark and the documentation generator:
- * one per run, named after the run's process, created on a Postgres server that needs
- * nothing prepared, and dropped when the run ends. A run that was killed before it could
- * drop its database leaves it behind; the next run on the same host drops it once the
- * process that made it is gone, so a shared server does not fill up with leftovers and
- * concurrent runs never touch each other's databases.
+ * A database of its own per run of the tests, the benchmark and the docs generator, named
+ * after the run's process on a server needing nothing prepared, dropped when the run ends.
+ * A killed run's database is dropped by the next run on its host once its process is
+ * gone, so a shared server does not fill up and concurrent runs never meet.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -14,7 +12,6 @@ import { redactUrl } from '../util/database-url.js';
 
 /** What a scratch database is for; part of its name. */
 const SCRATCH_PURPOSES = ['test', 'bench', 'docs'] as const;
-/** One of {@link SCRATCH_PURPOSES}. */
 export type ScratchPurpose = (typeof SCRATCH_PURPOSES)[number];
 
 /** The local server the tools use when nothing else is configured (Debian's default cluster, trust auth). */
@@ -25,11 +22,9 @@ const NAME_RE = new RegExp(`^punchline_(${SCRATCH_PURPOSES.join('|')})_(\\d+)_[0
 /** Postgres SQLSTATE for "database is being accessed by other users". */
 const PG_OBJECT_IN_USE = '55006';
 
-/** A database created for one run. */
+/** A database created for one run (`punchline_test_4711_0a1b2c3d`), with its connection string. */
 export interface ScratchDatabase {
-  /** Database name, e.g. `punchline_test_4711_0a1b2c3d`. */
   readonly name: string;
-  /** Connection string of the database (the server's URL with this database). */
   readonly url: string;
   /** Drops the database, closing any session still connected to it (idempotent). */
   drop(): Promise<void>;
@@ -51,11 +46,7 @@ export function scratchComment(purpose: ScratchPurpose, host: string, pid: numbe
   return `punchline ${purpose} run on host ${host}, pid ${pid}; dropped when the run ends`;
 }
 
-/**
- * Whether a database left on the server may be dropped: it is a scratch database made on
- * this host (its comment says so) by a process that no longer runs. Another host's
- * databases, or a live process's, are never taken.
- */
+/** Whether a database may be dropped: a scratch database of this host whose process is gone (its comment). */
 export function isAbandoned(
   name: string,
   comment: string | null,
@@ -84,7 +75,8 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-async function adminClient(serverUrl: string): Promise<pg.Client> {
+/** Runs `fn` on a connection to the `postgres` database of the server, closed afterwards. */
+async function withAdmin<T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres'), connectionTimeoutMillis: 5000 });
   client.on('error', () => undefined);
   try {
@@ -95,19 +87,19 @@ async function adminClient(serverUrl: string): Promise<pg.Client> {
       cause: err,
     });
   }
-  return client;
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
-/**
- * Drops the scratch databases of this host whose process is gone. A database someone is
- * still connected to is left alone. Resolves the names dropped.
- */
+/** Drops this host's scratch databases whose process is gone, but those in use; resolves their names. */
 export async function dropAbandonedScratchDatabases(
   serverUrl: string,
   isRunning: (pid: number) => boolean = processIsRunning,
 ): Promise<string[]> {
-  const admin = await adminClient(serverUrl);
-  try {
+  return withAdmin(serverUrl, async (admin) => {
     const { rows } = await admin.query<{ datname: string; comment: string | null }>(
       `SELECT datname, shobj_description(oid, 'pg_database') AS comment
          FROM pg_database WHERE datname LIKE 'punchline\\_%'`,
@@ -123,36 +115,23 @@ export async function dropAbandonedScratchDatabases(
       }
     }
     return dropped;
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
+  });
 }
 
-/**
- * Creates an empty database for this run of `purpose` on the server of `serverUrl` (any
- * database of it; the `postgres` database is used to create the new one), after dropping
- * abandoned ones of earlier runs.
- */
+/** Creates an empty database for this run on the server of `serverUrl`, after dropping abandoned ones. */
 export async function createScratchDatabase(serverUrl: string, purpose: ScratchPurpose): Promise<ScratchDatabase> {
   await dropAbandonedScratchDatabases(serverUrl);
   const name = scratchDatabaseName(purpose, process.pid);
-  const admin = await adminClient(serverUrl);
-  try {
+  await withAdmin(serverUrl, async (admin) => {
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     await admin.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`);
-  } finally {
-    await admin.end().catch(() => undefined);
-  }
+  });
   return {
     name,
     url: withDatabase(serverUrl, name),
     async drop() {
-      const client = await adminClient(serverUrl);
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
+      const drop = `DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`;
+      await withAdmin(serverUrl, (admin) => admin.query(drop));
     },
   };
 }

@@ -1,9 +1,8 @@
 /**
- * Staging of one load: a temporary table per warehouse table, created in the load's
- * transaction when first needed and dropped at its end, filled with `COPY ... FROM
- * STDIN` in bounded batches while the answer is still being read. Memory holds the batch
- * being built and the one being sent, whatever the size of the answer; the merge
- * statements then move staged rows into the warehouse (merge-statement.ts).
+ * Staging of one load: a temporary table per warehouse table (created when first needed,
+ * dropped at commit), filled by `COPY ... FROM STDIN` in bounded batches while the answer
+ * is read, so memory holds two batches whatever the answer's size; merge-statement.ts
+ * then moves the staged rows into the warehouse.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -16,17 +15,10 @@ import { columnNames, type SqlType, type TableSpec } from './table-spec.js';
 /** Bytes of COPY text built before a batch is sent. */
 export const DEFAULT_BATCH_BYTES = 512 * 1024;
 
-/** Bytes of one chunk of a batch being built. */
 const CHUNK_BYTES = 64 * 1024;
 
 /** Where a staged table stood, to drop the rows added since (see {@link StagedTable.rollback}). */
-export interface StagingMark {
-  readonly rows: number;
-  readonly chunks: number;
-  readonly chunk: Buffer;
-  readonly used: number;
-  readonly bytes: number;
-}
+export type StagingMark = ReturnType<StagedTable['mark']>;
 
 /** A staged row: a value for every column of the table's spec. */
 export type StagedRow = Readonly<Record<string, CellValue>>;
@@ -34,18 +26,9 @@ export type StagedRow = Readonly<Record<string, CellValue>>;
 /** The part of a pg client staging needs: queries and COPY streams. */
 export type StagingClient = Pick<pg.PoolClient, 'query'>;
 
-/**
- * One staged table: rows are encoded as they come and sent in batches — into a temporary
- * table, or straight into the warehouse table after {@link StagedTable.copyInto}.
- */
+/** One staged table: rows encoded as they come, sent in batches to the stage (or the table: copyInto). */
 export class StagedTable {
-  /** The warehouse table's spec. */
-  readonly spec: TableSpec;
-  /** Name of the temporary table (unqualified; temporary tables live in pg_temp). */
-  readonly stage: string;
-  /** The qualified warehouse table the rows are copied into instead of the stage, if any. */
   #direct: string | undefined;
-  /** Rows staged so far. */
   rows = 0;
   readonly #names: string[];
   readonly #types: SqlType[];
@@ -54,14 +37,12 @@ export class StagedTable {
   #chunk: Buffer = Buffer.allocUnsafe(0);
   #used = 0;
   #bytes = 0;
-  /** Values stored without a NUL character (copy-text.ts), in all. */
+  /** Values stored without a NUL character (copy-text.ts), in all and per column. */
   readonly #cleaning: Cleaning = { removed: 0 };
-  /** Of those, how many per column. */
   readonly #cleanedColumns = new Map<string, number>();
 
-  constructor(spec: TableSpec, stage: string) {
-    this.spec = spec;
-    this.stage = stage;
+  /** `stage` names the temporary table (unqualified: temporary tables live in pg_temp). */
+  constructor(readonly spec: TableSpec, readonly stage: string) {
     this.#names = columnNames(spec);
     this.#types = this.#names.map((n) => spec.columns[n]!);
   }
@@ -71,16 +52,12 @@ export class StagedTable {
     return this.#direct;
   }
 
-  /**
-   * Copies the rows straight into `table` (qualified) instead of the stage: for a load
-   * whose scope holds no row yet, where nothing needs merging. Call before any row is sent.
-   */
+  /** Copies rows straight into `table` (qualified), for a scope with no row yet; call before any is sent. */
   copyInto(table: string): void {
     if (this.rows > 0) throw new Error(`staging: ${this.spec.table} already has rows staged`);
     this.#direct = table;
   }
 
-  /** Bytes built and not yet sent. */
   get pendingBytes(): number {
     return this.#bytes;
   }
@@ -122,7 +99,7 @@ export class StagedTable {
   }
 
   /** A point to return to with {@link StagedTable.rollback} (rows staged so far). */
-  mark(): StagingMark {
+  mark() {
     return { rows: this.rows, chunks: this.#chunks.length, chunk: this.#chunk, used: this.#used, bytes: this.#bytes };
   }
 
@@ -177,7 +154,6 @@ export class Staging {
   readonly #onBatch: StagingOptions['onBatch'];
   #inFlight: Promise<void> = Promise.resolve();
   #failure: { err: unknown } | undefined;
-  /** Stages whose temporary table exists. */
   readonly #created = new Set<StagedTable>();
   readonly #mergedOnlyWithRows: ReadonlySet<string>;
 
@@ -195,7 +171,6 @@ export class Staging {
     throw new Error(`staging: no staged table for ${name}`);
   }
 
-  /** Every staged table. */
   tables(): StagedTable[] {
     return [...this.#tables.values()];
   }
@@ -206,18 +181,12 @@ export class Staging {
     return false;
   }
 
-  /**
-   * Sends the batches that are full. At most one batch is on the wire at a time: this
-   * waits for the previous one, so a slow database slows the reading of the answer.
-   */
+  /** Sends the full batches, one on the wire at a time: a slow database slows the reading of the answer. */
   async flushFull(): Promise<void> {
     for (const t of this.#tables.values()) if (t.pendingBytes >= this.#batchBytes) await this.#send(t);
   }
 
-  /**
-   * Sends every pending batch and waits until all have been copied; every stage then
-   * exists (empty or not), but an empty one of {@link StagingOptions.mergedOnlyWithRows}.
-   */
+  /** Sends every pending batch and waits; every stage then exists, but empty ones of `mergedOnlyWithRows`. */
   async finish(): Promise<void> {
     for (const t of this.#tables.values()) await this.#send(t);
     await this.#inFlight;
@@ -226,9 +195,8 @@ export class Staging {
   }
 
   /**
-   * Creates the stage of `t` before its first rows are sent to it. A table copied
-   * straight into its warehouse table never needs one: creating and dropping a
-   * temporary table writes the catalog, a cost worth sparing on every load of a backfill.
+   * Creates the stage of `t` before its first rows are sent. A table copied straight in
+   * needs none: a temporary table writes the catalog, a cost worth sparing in a backfill.
    */
   async #create(t: StagedTable): Promise<void> {
     if (t.direct !== undefined || this.#created.has(t)) return;
@@ -258,11 +226,7 @@ export function stageName(table: string): string {
   return `stage_${table}`;
 }
 
-/**
- * The staging of `specs`; each temporary table is created when rows are first sent to it,
- * or by {@link Staging.finish}. A spec's stage is {@link stageName} of its table; `stages`
- * names them otherwise (several specs of one table).
- */
+/** The staging of `specs`, each staged as {@link stageName} of its table or as `stages` names it. */
 export function openStaging(client: StagingClient, specs: readonly TableSpec[], options: StagingOptions & { stages?: readonly string[] } = {}): Staging {
   const tables = specs.map((spec, i) => new StagedTable(spec, options.stages?.[i] ?? stageName(spec.table)));
   return new Staging(client, tables, options);

@@ -1,24 +1,13 @@
 /**
- * How one warehouse table is loaded: its natural key, the columns a load sends and
- * their types, and what a row of the load's scope that a complete answer no longer
- * holds means (soft-delete, delete or deactivate). Resource declarations
- * (src/resources/) name these; the staging writer and the merge statements read them.
+ * How one warehouse table is loaded: natural key, the columns a load sends with their
+ * types, and what a row of the scope missing from a complete answer means. Resource
+ * declarations (src/resources/) name these; staging and the merge statements read them.
  */
 
 /** Column types a load sends (Postgres type names; `[]` for arrays). */
 export type SqlType =
-  | 'int4'
-  | 'int8'
-  | 'float8'
-  | 'text'
-  | 'bool'
-  | 'date'
-  | 'timestamp'
-  | 'timestamptz'
-  | 'time'
-  | 'bytea'
-  | 'text[]'
-  | 'time[]';
+  | 'int4' | 'int8' | 'float8' | 'text' | 'bool' | 'date'
+  | 'timestamp' | 'timestamptz' | 'time' | 'bytea' | 'text[]' | 'time[]';
 
 /** What happens to a row of the load's scope that the answer no longer holds. */
 export type MissingMode = 'soft-delete' | 'delete' | 'deactivate';
@@ -30,9 +19,8 @@ export type Param = (value: unknown) => string;
 export interface LoadScope {
   /** CNPJ of the company loaded (absent for group-level loads). */
   readonly company?: string;
-  /** First day of the window, `YYYY-MM-DD` (windowed loads). */
+  /** First and last day (inclusive) of the window, `YYYY-MM-DD` (windowed loads). */
   readonly from?: string;
-  /** Last day of the window, inclusive. */
   readonly to?: string;
   /** The items asked for, for loads of items (attachments of these absences). */
   readonly items?: readonly number[];
@@ -41,9 +29,8 @@ export interface LoadScope {
 }
 
 /**
- * What records a load rejected stand for, so that their rows are never taken for
- * deleted: the CPFs they belong to, key values they carried (their declaration's
- * `recordId`, e.g. `point_id`), or everything when a rejected record told neither.
+ * What a load's rejected records stand for, so their rows are never taken for deleted: their
+ * CPFs, key values (the declaration's `recordId`, e.g. `point_id`), or all when they told neither.
  */
 export interface Protection {
   /** Skip reconciliation altogether. */
@@ -58,23 +45,18 @@ export interface Protection {
 export interface MissingRule {
   /** Soft-delete (`deleted_at`), delete, or deactivate (`active = false`). */
   readonly mode: MissingMode;
-  /**
-   * The rows of the scope: an SQL predicate on the table aliased `t`. `table` qualifies
-   * another warehouse table the predicate reads (with the load's schema).
-   */
+  /** The rows of the scope: an SQL predicate on table `t`; `table` qualifies another table it reads. */
   readonly where: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
   /**
-   * The rows one window holds, when `where` reads more than the window (the load's
-   * staging): what the completeness check counts
-   * (docs/warehouse.md "Reconciliation checks"). Default `where`. A load with such a
-   * rule is always merged (never copied straight in): `where` needs the stages.
+   * The rows one window holds when `where` reads more (the stages): what the completeness
+   * check counts (docs/warehouse.md "Reconciliation checks"); default `where`. A load with
+   * such a rule is always merged, never copied straight in.
    */
   readonly windowRows?: (param: Param, scope: LoadScope, table: (name: string) => string) => string;
 }
 
 /** How one table is loaded. */
 export interface TableSpec {
-  /** Warehouse table. */
   readonly table: string;
   /** Natural key: the primary key or a unique constraint, the conflict target. */
   readonly key: readonly string[];
@@ -86,27 +68,18 @@ export interface TableSpec {
   readonly softDelete?: boolean;
   /** `nothing` never changes an existing row (insert-only). Default `update`. */
   readonly onConflict?: 'update' | 'nothing';
-  /**
-   * With `update`: an SQL condition on the existing row `t` and the loaded one
-   * (`excluded`) that must also hold for an existing row to change, e.g. "only rows no
-   * list holds, with newer data". Default: any row whose values differ.
-   */
+  /** With `update`: an SQL condition on `t` and `excluded` that must also hold for a row to be rewritten. */
   readonly updateWhen?: string;
   /** Reconciliation of a complete answer; absent when missing rows are kept. */
   readonly missing?: MissingRule;
   /** Columns whose stored value a null does not replace (a load that cannot know them). */
   readonly keepOnNull?: readonly string[];
-  /**
-   * How other tables name a row of this one (the ER diagram of docs/warehouse.md): each
-   * entry the columns a referring table carries, standing for the key's first columns.
-   */
+  /** How other tables name a row (docs/warehouse.md ER diagram): columns standing for the key's first. */
   readonly referredBy?: readonly (readonly string[])[];
 }
 
 /** Column names of a spec, in order. */
-export function columnNames(spec: TableSpec): string[] {
-  return Object.keys(spec.columns);
-}
+export const columnNames = (spec: TableSpec): string[] => Object.keys(spec.columns);
 
 /** The rows of the company's window, on a date column: `company_cnpj` and `column` between `from` and `to`. */
 export function inWindow(column: string): MissingRule['where'] {
