@@ -1,8 +1,7 @@
 /**
- * spec 4.2: the four lookup creations (department, occupation, fired type, cost
- * center), declared by one factory: a row names the record, it exists when the API's
- * list (spec 2.4) has a record with the same description or name (compared without
- * case and surrounding blanks), and a creation refreshes the company's lookups.
+ * spec 4.2: the four lookup creations, by one factory: a row names the record; it exists when the
+ * API's list (spec 2.4) has one with the same description or name (without case and surrounding
+ * blanks); a creation refreshes the company's lookups.
  */
 import type { ApiClient, CallOptions } from '../../api/client.js';
 import type { WriteEndpointName } from '../../api/endpoints.js';
@@ -13,7 +12,6 @@ import { REFERENCE_SOURCES, byLabel, normalizeLabel, type ReferenceTable } from 
 export type LookupBody = Readonly<Record<string, string>>;
 
 interface LookupKindSpec {
-  readonly name: string;
   readonly endpoint: WriteEndpointName;
   readonly summary: string;
   /** spec 4.2: `description` or `name`. */
@@ -25,10 +23,10 @@ interface LookupKindSpec {
   readonly create: (api: ApiClient, body: LookupBody, call: CallOptions) => Promise<{ id: number }>;
 }
 
-function lookupKind(spec: LookupKindSpec): WriteKind<LookupBody> {
+function lookupKind(name: string, spec: LookupKindSpec): WriteKind<LookupBody> {
   const { field } = spec;
   return {
-    name: spec.name,
+    name,
     endpoint: spec.endpoint,
     summary: spec.summary,
     columns: { [field]: { type: 'text', required: true, doc: `the ${field} of the new record` }, ...spec.extra },
@@ -58,44 +56,36 @@ function lookupKind(spec: LookupKindSpec): WriteKind<LookupBody> {
   };
 }
 
-/** `push departments`: spec 4.2 `POST department`. */
-export const departments = lookupKind({
-  name: 'departments',
-  endpoint: 'POST department',
-  summary: 'creates departments (active)',
-  field: 'description',
-  table: 'departments',
-  create: (api, body, call) => api.createDepartment({ description: body.description! }, call),
-});
-
-/** `push occupations`: spec 4.2 `POST occupation`. */
-export const occupations = lookupKind({
-  name: 'occupations',
-  endpoint: 'POST occupation',
-  summary: 'creates occupations (active), with their CBO code when given',
-  field: 'description',
-  table: 'occupations',
-  extra: { number_cbo: { type: 'text', doc: 'occupation classification code (CBO), optional' } },
-  create: (api, body, call) =>
-    api.createOccupation({ description: body.description!, ...(body.number_cbo ? { number_cbo: body.number_cbo } : {}) }, call),
-});
-
-/** `push fired-types`: spec 4.2 `POST fired-type`. */
-export const firedTypes = lookupKind({
-  name: 'fired-types',
-  endpoint: 'POST fired-type',
-  summary: 'creates dismissal types',
-  field: 'name',
-  table: 'dismissal_types',
-  create: (api, body, call) => api.createFiredType({ name: body.name! }, call),
-});
-
-/** `push cost-centers`: spec 4.2 `POST cost-center`. */
-export const costCenters = lookupKind({
-  name: 'cost-centers',
-  endpoint: 'POST cost-center',
-  summary: 'creates cost centers (always active)',
-  field: 'name',
-  table: 'cost_centers',
-  create: (api, body, call) => api.createCostCenter({ name: body.name! }, call),
-});
+/** spec 4.2: `push departments`, `occupations`, `fired-types` and `cost-centers`, by name. */
+export const LOOKUP_KINDS = {
+  departments: lookupKind('departments', {
+    endpoint: 'POST department',
+    summary: 'creates departments (active)',
+    field: 'description',
+    table: 'departments',
+    create: (api, body, call) => api.createDepartment({ description: body.description! }, call),
+  }),
+  occupations: lookupKind('occupations', {
+    endpoint: 'POST occupation',
+    summary: 'creates occupations (active), with their CBO code when given',
+    field: 'description',
+    table: 'occupations',
+    extra: { number_cbo: { type: 'text', doc: 'occupation classification code (CBO), optional' } },
+    create: (api, body, call) =>
+      api.createOccupation({ description: body.description!, ...(body.number_cbo ? { number_cbo: body.number_cbo } : {}) }, call),
+  }),
+  'fired-types': lookupKind('fired-types', {
+    endpoint: 'POST fired-type',
+    summary: 'creates dismissal types',
+    field: 'name',
+    table: 'dismissal_types',
+    create: (api, body, call) => api.createFiredType({ name: body.name! }, call),
+  }),
+  'cost-centers': lookupKind('cost-centers', {
+    endpoint: 'POST cost-center',
+    summary: 'creates cost centers (always active)',
+    field: 'name',
+    table: 'cost_centers',
+    create: (api, body, call) => api.createCostCenter({ name: body.name! }, call),
+  }),
+};

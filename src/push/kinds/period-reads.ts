@@ -1,7 +1,6 @@
 /**
- * Reads of `point/getFromPeriod` (spec 4.1) for the checks before writing: the
- * collaborators of a list of CPFs over one window of at most 31 days (spec §8), a
- * bounded number of CPFs per request so no URL grows without end.
+ * Reads of `point/getFromPeriod` (spec 4.1) for the checks before writing: a list of CPFs over one
+ * window of at most 31 days (spec §8), a bounded number per request so no URL grows without end.
  */
 import type { CollaboratorPoints } from '../../api/schemas.js';
 import type { DateWindow } from '../../plan/windows.js';

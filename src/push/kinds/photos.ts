@@ -1,9 +1,8 @@
 /**
- * spec 4.2 `POST collaborator/photo`: the face photo of a collaborator, found by CPF,
- * from an image file next to the input (`photo`) or inline (`photo_base64`). No read
- * of the API tells whether a face was already sent, so a photo counts as existing when
- * punchline's own receipts (receipts.ts) show the same image (SHA-256) sent for the
- * same CPF in the company; sending it again would only replace it with itself.
+ * spec 4.2 `POST collaborator/photo`: the face photo of a collaborator found by CPF, from an image
+ * file (`photo`) or inline (`photo_base64`). No read of the API shows faces, so a photo exists when
+ * punchline's receipts (receipts.ts) show the same image (SHA-256) sent for the same CPF in the
+ * company; sending it again would only replace it with itself.
  */
 import { createHash } from 'node:crypto';
 import type { CollaboratorPhoto } from '../../api/client.js';
@@ -42,7 +41,7 @@ export const photos: WriteKind<PhotoBody> = {
   },
   key: (body) => `${body.national_registry}|${body.sha256}`,
   async check(ctx, candidates) {
-    const sent = await findReceipts(ctx.db, ctx.schema, ctx.company, 'photos', candidates.map((c) => c.key));
+    const sent = await findReceipts(ctx, 'photos', candidates.map((c) => c.key));
     const out = new Map<number, Existing>();
     for (const c of candidates) {
       const r = sent.get(c.key);
