@@ -1,10 +1,8 @@
 /**
- * `punchline demo` (docs/operations.md "First run"): zero configuration. Starts the emulator (or uses
- * `--emulator-url`), creates and migrates the warehouse, backfills the last 90 days with
- * a progress bar through the same code as `punchline backfill`, then runs the worker
- * with its schedules and dashboard and prints where to look, until Ctrl-C.
- * SERVICE_API_* are ignored; DATABASE_URL, REDIS_URL, WAREHOUSE_SCHEMA, QUEUE_PREFIX and
- * OPS_PORT are honoured.
+ * `punchline demo` (docs/operations.md "First run"), zero configuration: starts the emulator (or uses
+ * `--emulator-url`), creates and migrates the warehouse, backfills 90 days through `punchline backfill`,
+ * then runs the worker and its dashboard until Ctrl-C. SERVICE_API_* are ignored; DATABASE_URL,
+ * REDIS_URL, WAREHOUSE_SCHEMA, QUEUE_PREFIX and OPS_PORT are honoured.
  */
 import { relative } from 'node:path';
 import pg from 'pg';
@@ -34,9 +32,7 @@ import {
 
 /** Options of `punchline demo`. */
 export interface DemoOptions {
-  /** `--days <n>`: days of history to backfill (default 90). */
   days?: string;
-  /** `--emulator-url <url>`: use this running emulator instead of starting one (docker compose). */
   emulatorUrl?: string;
 }
 
@@ -76,10 +72,8 @@ async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<
 /** Resolves once `url` answers HTTP at all, or rejects when `running` settles first or time runs out. */
 async function waitForHttp(url: string, running: Promise<unknown>, timeoutMs = 60_000): Promise<void> {
   let settled = false;
-  running.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
+  const settle = () => (settled = true);
+  running.then(settle, settle);
   const deadline = Date.now() + timeoutMs;
   while (!settled && Date.now() < deadline) {
     try {
@@ -165,16 +159,8 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
     const running = workerCommand(demoCtx, { schedules: true, ops: true });
     const opsUrl = opsBaseUrl(config.opsHost, config.opsPort);
     await waitForHttp(`${opsUrl}/healthz`, running);
-    out.write(
-      formatDemoBanner({
-        opsUrl,
-        emulatorUrl: api.url,
-        companies: api.companies,
-        databaseUrl,
-        schema: config.warehouseSchema,
-        cli: cliInvocation(),
-      }),
-    );
+    const banner = { opsUrl, emulatorUrl: api.url, companies: api.companies, databaseUrl, cli: cliInvocation() };
+    out.write(formatDemoBanner({ ...banner, schema: config.warehouseSchema }));
     const code = await running;
     say('punchline demo: stopped');
     return code;

@@ -1,10 +1,9 @@
 /**
  * `punchline migrate` (docs/operations.md "Migrations"): applies the pending `sql/` migrations to
- * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did;
- * `--status` only lists the applied and pending migrations.
+ * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did; `--status`
+ * only lists the applied and pending migrations.
  */
-import type { CommandContext } from './context.js';
-import { EXIT } from './context.js';
+import { EXIT, type CommandContext } from './context.js';
 import { migrate, migrationStatus } from '../migrations/migrate.js';
 import { versionSkew, type MigrationStatus } from '../migrations/status.js';
 import { renderTable } from '../reports/status-format.js';
