@@ -13,14 +13,12 @@ import { PUSH_KINDS } from './push/kind-names.js';
 import { QUIRK_NAMES, quirkFlag } from './emulator/quirks.js';
 import { packageVersion } from './util/package-root.js';
 
-type Action = (ctx: CommandContext) => Promise<number>;
-
 function fail(message: string, code: number): never {
   process.stderr.write(`punchline: ${message}\n`);
   process.exit(code);
 }
 
-async function execute(action: Action): Promise<void> {
+async function execute(action: (ctx: CommandContext) => Promise<number>): Promise<void> {
   loadDotenv({ quiet: true });
   let config: Config;
   try {

@@ -196,15 +196,14 @@ export async function runPush(
     }
   }
 
-  const touched: WorkItem[] = [];
-  let interrupted = false;
   if (!options.apply) {
     for (const [index, p] of pending) {
       results.set(index, { line: p.line, outcome: 'would_create', key: p.label, ...(p.note ? { message: p.note } : {}) });
     }
-  } else {
-    interrupted = await writeAll(deps, ctx, kind, options, checkedAt, pending, results, touched);
   }
+  const touched: WorkItem[] = [];
+  const interrupted =
+    options.apply && (await writeAll(deps, ctx, kind, options, checkedAt, pending, results, touched));
 
   const ordered = [...rows.keys()].map((i) => results.get(i)!);
   return {

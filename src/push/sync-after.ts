@@ -21,7 +21,6 @@ export interface PushTarget {
 
 /** The sync jobs of `items` for `target` (pure). */
 export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): PlannedJob[] {
-  if (items.length === 0) return [];
   return planJobs({
     connection: target.connection,
     companies: [target.company],
