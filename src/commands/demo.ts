@@ -31,10 +31,7 @@ import {
 } from '../demo/setup.js';
 
 /** Options of `punchline demo`. */
-export interface DemoOptions {
-  days?: string;
-  emulatorUrl?: string;
-}
+export type DemoOptions = Partial<Record<'days' | 'emulatorUrl', string>>;
 
 /** Checks Redis and Postgres together, so one message names every service to start. */
 async function checkServices(redisUrl: string, databaseUrl: string): Promise<boolean> {

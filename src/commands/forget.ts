@@ -7,22 +7,13 @@
 import { hostname, userInfo } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { digitsOnly } from '../util/national-registry.js';
+import type { ForgetRequest } from '../privacy/erasures.js';
 
 /** Options of `punchline forget` as commander gives them. */
 export type ForgetArgs = Partial<Record<'cpf' | 'company' | 'by' | 'note' | 'lift', unknown>>;
 
-/** Checked options of `punchline forget`. */
-export interface ForgetOptions {
-  /** CPF, 11 digits (punctuation removed). */
-  readonly cpf: string;
-  /** CNPJ, 14 digits, when given. */
-  readonly company?: string;
-  /** Who asks: `--by`, default `user@host`. */
-  readonly by: string;
-  readonly note?: string;
-  /** `--lift`: end the erasure instead. */
-  readonly lift: boolean;
-}
+/** Checked options of `punchline forget`: what to erase (CPF and CNPJ as digits), or `lift` it instead. */
+export type ForgetOptions = ForgetRequest & { readonly lift: boolean };
 
 /** Checks the arguments of `punchline forget`; throws {@link UsageError}. */
 export function parseForgetArgs(args: ForgetArgs): ForgetOptions {

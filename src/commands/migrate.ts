@@ -8,11 +8,8 @@ import { migrate, migrationStatus } from '../migrations/migrate.js';
 import { versionSkew, type MigrationStatus } from '../migrations/status.js';
 import { renderTable } from '../reports/status-format.js';
 
-/** Options of `punchline migrate`. */
-export interface MigrateArgs {
-  /** List applied and pending migrations instead of applying. */
-  status?: boolean;
-}
+/** Options of `punchline migrate`: `status` lists the applied and pending migrations instead of applying. */
+export type MigrateArgs = { status?: boolean };
 
 /** The `--status` listing (pure). */
 export function formatMigrationStatus(s: MigrationStatus): string {

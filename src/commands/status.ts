@@ -18,13 +18,7 @@ import { zonesFromConfig } from '../reports/time-zone-report.js';
 import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline status`. */
-export interface StatusOptions {
-  json?: boolean;
-  /** `--stale-after <minutes>`: one threshold for every resource instead of the defaults. */
-  staleAfter?: string;
-  check?: boolean;
-  all?: boolean;
-}
+export type StatusOptions = Partial<Record<'json' | 'check' | 'all', boolean>> & { staleAfter?: string };
 
 /** `punchline status`. */
 export async function statusCommand(ctx: CommandContext, opts: StatusOptions): Promise<number> {
@@ -35,14 +29,13 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
     throw new UsageError((err as Error).message);
   }
   const { config } = ctx;
-  const databaseUrl = config.databaseUrl;
-  await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
+  await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(config.databaseUrl)]);
 
   const redis = createRedis(config.redisUrl, 'punchline-status', ctx.logger);
   const queues = openQueues(config, redis);
   const pauses = new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs });
   const names = config.connections.map((c) => c.name);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
   listenForConnectionErrors(pool);
   try {
     const report = await collectStatus({

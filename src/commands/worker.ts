@@ -23,10 +23,7 @@ import { startWorkers } from '../runtime/workers.js';
 const PAUSE_CHECK_MS = 15_000;
 
 /** Options of `punchline worker`: each false with its `--no-...` flag. */
-export interface WorkerArgs {
-  schedules?: boolean;
-  ops?: boolean;
-}
+export type WorkerArgs = Partial<Record<'schedules' | 'ops', boolean>>;
 
 /**
  * Webhook alerts (NOTIFY_WEBHOOK_URL): the notifier receives the sync's events and checks freshness

@@ -10,15 +10,9 @@ import { inputFormatOf } from './input.js';
 import { PUSH_KINDS, isPushKind, type PushKind } from './kind-names.js';
 import { reportFormatOf } from './report.js';
 
-/** Options as commander passes them (`--file`, `--apply`, ...; `progress` false with `--no-progress`). */
-export interface PushArgs {
-  file?: string;
-  apply?: boolean;
-  report?: string;
-  filesDir?: string;
-  connection?: string;
-  progress?: boolean;
-}
+/** Options as commander passes them (`progress` false with `--no-progress`). */
+export type PushArgs = Partial<Record<'file' | 'report' | 'filesDir' | 'connection', string>> &
+  Partial<Record<'apply' | 'progress', boolean>>;
 
 /** Checked options of a push. */
 export interface PushOptions {
