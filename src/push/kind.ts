@@ -8,7 +8,7 @@ import type { WriteEndpointName } from '../api/endpoints.js';
 import type { WorkItem } from '../plan/planner.js';
 import type { SqlRunner } from '../warehouse/db.js';
 import type { FieldType } from './fields.js';
-import type { ReferenceTable } from './references.js';
+import type { LookupTable } from '../resources/lookups.js';
 
 /** One accepted column: its type, whether a row must have it, and a line for the docs. */
 export interface ColumnSpec {
@@ -30,7 +30,7 @@ export interface Reference {
   readonly idField: string;
   /** Column naming the entity instead. */
   readonly nameColumn: string;
-  readonly table: ReferenceTable;
+  readonly table: LookupTable;
   /** A row must give the id or the name. */
   readonly required: boolean;
 }

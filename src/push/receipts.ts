@@ -9,18 +9,8 @@ import { PermanentSyncError } from '../load/errors.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import type { CheckContext } from './kind.js';
 
-/** A receipt as read back. */
-export interface StoredReceipt {
-  /** When the write succeeded. */
-  readonly createdAt: Date;
-  /** Input file and line of that push. */
-  readonly file: string;
-  readonly line: number;
-}
-
-/** The receipts of the created entities among `keys` of one kind and company, by key. */
+/** When, and from which file and line, the entities among `keys` of one kind and company were created. */
 export async function findReceipts(ctx: CheckContext, kind: string, keys: readonly string[]) {
-  if (keys.length === 0) return new Map<string, StoredReceipt>();
   const rows = await warehouseDb(ctx.db, ctx.schema)
     .selectFrom('push_receipts')
     .select(['row_key', 'created_at as createdAt', 'source_file as file', 'source_line as line'])

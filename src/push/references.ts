@@ -39,9 +39,6 @@ export const REFERENCE_SOURCES = Object.fromEntries(
   ]),
 ) as Readonly<Record<LookupTable, ReferenceSource>>;
 
-/** A lookup list a write may reference. */
-export type ReferenceTable = LookupTable;
-
 /**
  * The form of a label used for matching: Unicode NFC, blanks collapsed, trimmed, case folded.
  * "Vendas ", "vendas" and "VENDAS" are the same department.
@@ -58,7 +55,7 @@ export function byLabel(records: readonly LabeledRecord[]): Map<string, LabeledR
 /** Resolves names to ids for one run and company; see the file comment. */
 export class ReferenceResolver {
   /** The company's active records of `table` in the warehouse, by label. */
-  private readonly warehouse = readOnce((table: ReferenceTable) =>
+  private readonly warehouse = readOnce((table: LookupTable) =>
     warehouseDb(this.deps.db, this.deps.schema)
       .selectFrom(table)
       .select(['id', sql.ref<string>(REFERENCE_SOURCES[table].label).as('label')])
@@ -69,7 +66,7 @@ export class ReferenceResolver {
   );
 
   /** The API's list of `table`, by label (read once per run). */
-  private readonly api = readOnce((table: ReferenceTable) =>
+  private readonly api = readOnce((table: LookupTable) =>
     REFERENCE_SOURCES[table].list(this.deps.api, this.deps.call).then(byLabel),
   );
 
@@ -78,7 +75,7 @@ export class ReferenceResolver {
   ) {}
 
   /** The id of the record of `table` named `name`; throws {@link RowInvalid} when none or several match. */
-  async resolve(table: ReferenceTable, column: string, name: string): Promise<number> {
+  async resolve(table: LookupTable, column: string, name: string): Promise<number> {
     const key = normalizeLabel(name);
     let hits = (await this.warehouse(table)).get(key);
     if (!hits) hits = (await this.api(table)).get(key);

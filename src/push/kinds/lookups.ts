@@ -6,7 +6,8 @@
 import type { ApiClient, CallOptions } from '../../api/client.js';
 import type { WriteEndpointName } from '../../api/endpoints.js';
 import { RowInvalid, type ColumnSpec, type Existing, type WriteKind } from '../kind.js';
-import { REFERENCE_SOURCES, byLabel, normalizeLabel, type ReferenceTable } from '../references.js';
+import type { LookupTable } from '../../resources/lookups.js';
+import { REFERENCE_SOURCES, byLabel, normalizeLabel } from '../references.js';
 
 /** Body of a lookup creation: the label field, plus `number_cbo` for occupations. */
 export type LookupBody = Readonly<Record<string, string>>;
@@ -17,7 +18,7 @@ interface LookupKindSpec {
   /** spec 4.2: `description` or `name`. */
   readonly field: 'description' | 'name';
   /** The list it is added to. */
-  readonly table: ReferenceTable;
+  readonly table: LookupTable;
   /** Optional columns besides the label. */
   readonly extra?: Readonly<Record<string, ColumnSpec>>;
   readonly create: (api: ApiClient, body: LookupBody, call: CallOptions) => Promise<{ id: number }>;
