@@ -31,9 +31,7 @@ export function registerSecret(secret: string): void {
 
 /** Replaces every registered secret in `text` with `[REDACTED]`. */
 export function scrubSecrets(text: string): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
+  return [...secrets].reduce((out, s) => out.replaceAll(s, REDACTED), text);
 }
 
 /**
@@ -57,12 +55,9 @@ function serializeError(err: unknown): unknown {
 /** A CPF as 11 digits or formatted (`123.456.789-09`), never inside a longer number. */
 const CPF_SHAPED = /(?<![0-9])(?:[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}|[0-9]{11})(?![0-9])/g;
 
-/** What replaces a CPF-shaped number in a text that leaves the process. */
-const CPF_WITHHELD = '[cpf]';
-
-/** Replaces anything shaped like a CPF in `text` (a last line: messages are written without them). */
+/** Replaces anything shaped like a CPF in `text` with `[cpf]` (a last line: messages are written without them). */
 export function scrubPersonal(text: string): string {
-  return text.replace(CPF_SHAPED, CPF_WITHHELD);
+  return text.replace(CPF_SHAPED, '[cpf]');
 }
 
 /** A Postgres error (pg's DatabaseError): a five-character SQLSTATE and a severity. */

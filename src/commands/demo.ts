@@ -87,11 +87,9 @@ async function waitForHttp(url: string, running: Promise<unknown>, timeoutMs = 6
 /** How to call the CLI in the banner: the way this process was started, where possible. */
 function cliInvocation(): string {
   const script = process.argv[1] ?? '';
-  if (script.endsWith('bin/punchline.js')) {
-    const rel = relative(process.cwd(), script);
-    return rel.startsWith('..') ? 'punchline' : `node ${rel}`;
-  }
-  return 'punchline';
+  if (!script.endsWith('bin/punchline.js')) return 'punchline';
+  const rel = relative(process.cwd(), script);
+  return rel.startsWith('..') ? 'punchline' : `node ${rel}`;
 }
 
 /** Runs `punchline demo` until a signal. */
@@ -111,8 +109,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   const databaseUrl = config.databaseUrl;
 
   say('punchline demo: checking Postgres and Redis...');
-  const created = await checkServices(config.redisUrl, databaseUrl);
-  if (created) say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
+  if (await checkServices(config.redisUrl, databaseUrl)) say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
   if (!(await isPortFree(config.opsPort))) {
     throw new DemoError(
       `OPS_PORT ${config.opsPort} is in use (is another punchline worker or demo running? stop it or set OPS_PORT to a free port)`,
@@ -134,8 +131,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
       say(`punchline demo: emulator running at ${emulator.url} (${api.companies} companies, seed "${DEMO_SEED}")`);
     }
     registerSecret(api.token);
-    const demo = demoConfig(config, api, databaseUrl);
-    const demoCtx: CommandContext = { ...ctx, config: demo, logger };
+    const demoCtx: CommandContext = { ...ctx, config: demoConfig(config, api, databaseUrl), logger };
 
     say(`punchline demo: migrating schema ${config.warehouseSchema}...`);
     const m = await migrate(databaseUrl, config.warehouseSchema, logger);
