@@ -5,7 +5,7 @@
  */
 import type { ApiClient, CallOptions } from '../../api/client.js';
 import type { WriteEndpointName } from '../../api/endpoints.js';
-import { RowInvalid, type ColumnSpec, type Existing, type WriteKind } from '../kind.js';
+import { RowInvalid, valuesAsBody, type ColumnSpec, type Existing, type WriteKind } from '../kind.js';
 import type { LookupTable } from '../../resources/lookups.js';
 import { REFERENCE_SOURCES, byLabel, normalizeLabel } from '../references.js';
 
@@ -33,11 +33,8 @@ function lookupKind(name: string, spec: LookupKindSpec): WriteKind<LookupBody> {
     columns: { [field]: { type: 'text', required: true, doc: `the ${field} of the new record` }, ...spec.extra },
     references: [],
     body(values) {
-      const label = values[field] as string;
-      if (normalizeLabel(label) === '') throw new RowInvalid(`${field}: is empty`);
-      const body: Record<string, string> = { [field]: label };
-      for (const k of Object.keys(spec.extra ?? {})) if (values[k] !== undefined) body[k] = values[k] as string;
-      return body;
+      if (normalizeLabel(values[field] as string) === '') throw new RowInvalid(`${field}: is empty`);
+      return valuesAsBody(values);
     },
     key: (body) => normalizeLabel(body[field]!),
     label: (body) => body[field]!,

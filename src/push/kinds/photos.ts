@@ -5,7 +5,6 @@
  * company; sending it again would only replace it with itself.
  */
 import { createHash } from 'node:crypto';
-import type { CollaboratorPhoto } from '../../api/client.js';
 import { RowInvalid, type Existing, type WriteKind } from '../kind.js';
 import { readPrepared, type PreparedFile } from '../files.js';
 import { findReceipts } from '../receipts.js';
@@ -56,8 +55,7 @@ export const photos: WriteKind<PhotoBody> = {
   },
   async write(api, body, call) {
     const photo_base64 = body.photo_base64 ?? (await readPrepared(body.photo!)).toString('base64');
-    const request: CollaboratorPhoto = { national_registry: body.national_registry, photo_base64 };
-    await api.uploadCollaboratorPhoto(request, call);
+    await api.uploadCollaboratorPhoto({ national_registry: body.national_registry, photo_base64 }, call);
     return {};
   },
   // No read of the API shows face photos: nothing to sync.
