@@ -1,7 +1,8 @@
 /**
  * `punchline backfill` (docs/operations.md "Backfill"): arguments are checked before any work (exit 2),
- * Redis, the warehouse, the API and the token before anything is queued (exit 2 or 3, "Exit codes");
- * then every window is synced with progress, and a summary printed. Exit 0 only when all succeeded, else 1.
+ * Redis, the warehouse, the API and the token before anything is queued (exit 2 or 3,
+ * docs/operations.md "Exit codes"); then every window is synced with progress, and a summary
+ * printed. Exit 0 only when all succeeded, else 1.
  */
 import { EXIT, type CommandContext } from './context.js';
 import { assertRedisReachable } from '../probes/services.js';

@@ -62,8 +62,7 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
       );
       return EXIT.ok;
     }
-    const done = await erasures.forgetPerson(w.pool, schema, options);
-    for (const e of done) {
+    for (const e of await erasures.forgetPerson(w.pool, schema, options)) {
       ctx.logger.info({ erasure: e.id, company: e.company, rows: e.rows }, 'person erased');
       ctx.out.write(
         e.alreadyStanding

@@ -45,10 +45,9 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
 
 /** The MIME type of an image by its first bytes (JPEG or PNG), or undefined. */
 export function imageType(head: Uint8Array): 'image/jpeg' | 'image/png' | undefined {
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (head.length >= png.length && png.every((b, i) => head[i] === b)) return 'image/png';
-  return undefined;
+  return png.every((b, i) => head[i] === b) ? 'image/png' : undefined;
 }
 
 /** `1.5 MiB`, `300 KiB`, `12 bytes`. */

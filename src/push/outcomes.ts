@@ -1,6 +1,6 @@
 /**
- * Every outcome an input row of `punchline push` may have, exactly one (docs/push.md "Outcomes and
- * exit codes"):
+ * Every outcome an input row of `punchline push` may have, exactly one
+ * (docs/push.md "Outcomes and exit codes"):
  * - `created`: written; `id` is the new id when the endpoint returns one;
  * - `would_create`: a plan (no `--apply`) would write it;
  * - `skipped`: it already exists (in the API, or earlier in the same file);

@@ -67,8 +67,7 @@ export function spreadsheetText(value: string): string {
 
 /** Writes the report of `r` to `path` (CSV or JSON by extension). */
 export async function writeReport(path: string, r: PushResult): Promise<void> {
-  const format = reportFormatOf(path);
-  if (format === 'json') {
+  if (reportFormatOf(path) === 'json') {
     const doc = { kind: r.kind, file: r.file, applied: r.applied, interrupted: r.interrupted, counts: r.counts, rows: r.rows };
     await pipeline(Readable.from([`${JSON.stringify(doc, null, 2)}\n`]), createWriteStream(path));
     return;
