@@ -251,37 +251,36 @@ function parseCompanyTimezones(name: string, value: string): Record<string, stri
   return out;
 }
 
+/** One connection of the PUNCHLINE_CONFIG file. */
+const connectionSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
+    baseUrl: url('http:', 'https:')('baseUrl'),
+    token: z.string().min(1).optional(),
+    tokenEnv: z.string().min(1).optional(),
+    tokenFile: z.string().min(1).optional(),
+    timezone: zone('timezone').optional(),
+    companyTimezones: z
+      .record(z.string(), zone('companyTimezones'))
+      .superRefine((zones, ctx) => {
+        for (const cnpj of Object.keys(zones)) {
+          if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
+        }
+      })
+      .optional(),
+    rateLimit: z
+      .object({ rps: z.number().int().min(1).max(10_000).optional(), concurrency: z.number().int().min(1).max(1_000).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((c) => [c.token, c.tokenEnv, c.tokenFile].filter((t) => t !== undefined).length === 1, {
+    message: 'give exactly one of "token", "tokenEnv" or "tokenFile"',
+  });
+
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
 const fileSchema = z.object({
-  connections: z
-    .array(
-      z
-        .object({
-          name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
-          baseUrl: url('http:', 'https:')('baseUrl'),
-          token: z.string().min(1).optional(),
-          tokenEnv: z.string().min(1).optional(),
-          tokenFile: z.string().min(1).optional(),
-          timezone: zone('timezone').optional(),
-          companyTimezones: z
-            .record(z.string(), zone('companyTimezones'))
-            .superRefine((zones, ctx) => {
-              for (const cnpj of Object.keys(zones)) {
-                if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
-              }
-            })
-            .optional(),
-          rateLimit: z
-            .object({ rps: z.number().int().min(1).max(10_000).optional(), concurrency: z.number().int().min(1).max(1_000).optional() })
-            .strict()
-            .optional(),
-        })
-        .strict()
-        .refine((c) => [c.token, c.tokenEnv, c.tokenFile].filter((t) => t !== undefined).length === 1, {
-          message: 'give exactly one of "token", "tokenEnv" or "tokenFile"',
-        }),
-    )
-    .min(1, 'connections must list at least one connection'),
+  connections: z.array(connectionSchema).min(1, 'connections must list at least one connection'),
 });
 
 /** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
