@@ -1,9 +1,8 @@
 /**
  * Configuration (docs/configuration.md). Every environment variable is written once, in
- * {@link SETTINGS}: its name, its type with its validation, its default and its line of
- * docs; the {@link Config} type and the parsing derive from it. Parsed once from the
- * environment (and the optional PUNCHLINE_CONFIG file) into a frozen object: nothing else
- * in the project reads `process.env`.
+ * {@link SETTINGS}: name, type with validation, default and line of docs; {@link Config} and the
+ * parsing derive from it. Parsed once from the environment (and the optional PUNCHLINE_CONFIG file)
+ * into a frozen object: nothing else in the project reads `process.env`.
  */
 import { readFileSync } from 'node:fs';
 import cronParser from 'cron-parser';
@@ -34,10 +33,7 @@ export interface Connection {
   readonly token: string;
   /** IANA zone of the API's local date-times, for companies {@link companyTimezones} does not name. */
   readonly timezone: string;
-  /**
-   * spec 1.2: zones of companies whose local time is not `timezone`, by CNPJ
-   * (COMPANY_TIMEZONES, then the connection's `companyTimezones`); absent when none is named.
-   */
+  /** spec 1.2: zones of companies whose local time is not `timezone`, by CNPJ; absent when none is named. */
   readonly companyTimezones?: Readonly<Record<string, string>>;
   /** Request budget of this connection. */
   readonly rateLimit: RateLimit;
@@ -83,11 +79,7 @@ const url = (...protocols: string[]) => (name: string) =>
     // Before parsing: an unencoded "/" in a password makes a valid URL of another host.
     const problem = userinfoProblem(v);
     if (problem) return ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
-    try {
-      if (protocols.includes(new URL(v).protocol)) return;
-    } catch {
-      // not a URL: the issue below
-    }
+    if (URL.canParse(v) && protocols.includes(new URL(v).protocol)) return;
     ctx.addIssue({ code: 'custom', message: `${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL` });
   });
 
@@ -126,8 +118,10 @@ export interface Setting {
 }
 
 /** Settings grouped the way {@link Config} holds them. */
-interface Settings {
-  readonly [key: string]: Setting | Settings;
+type Settings = { readonly [key: string]: Setting | Settings };
+
+function isSetting(s: Setting | Settings): s is Setting {
+  return 'env' in s && typeof s.env === 'string';
 }
 
 /** Every environment variable punchline reads, where its value lands in {@link Config}. */
@@ -219,7 +213,7 @@ export type RetainedTable = keyof Config['retentionDays'];
 
 /** Every setting of a group, in table order. */
 function settingsOf(group: Settings): Setting[] {
-  return Object.values(group).flatMap((s) => ('env' in s && typeof s.env === 'string' ? [s as Setting] : settingsOf(s as Settings)));
+  return Object.values(group).flatMap((s) => (isSetting(s) ? [s] : settingsOf(s)));
 }
 
 /** Every environment variable of {@link SETTINGS} (docs/configuration.md lists them all, test/docs-config.unit.test.ts checks it). */
@@ -238,10 +232,7 @@ function cronProblem(pattern: string): string | null {
   }
 }
 
-/**
- * Parses `CNPJ=Zone` pairs separated by commas (COMPANY_TIMEZONES) into a map by CNPJ;
- * throws {@link ConfigError} naming `name` and the bad pair.
- */
+/** COMPANY_TIMEZONES (`CNPJ=Zone,...`) as a map by CNPJ; throws {@link ConfigError} naming a bad pair. */
 function parseCompanyTimezones(name: string, value: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const raw of value.split(',')) {
@@ -260,37 +251,36 @@ function parseCompanyTimezones(name: string, value: string): Record<string, stri
   return out;
 }
 
+/** One connection of the PUNCHLINE_CONFIG file. */
+const connectionSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
+    baseUrl: url('http:', 'https:')('baseUrl'),
+    token: z.string().min(1).optional(),
+    tokenEnv: z.string().min(1).optional(),
+    tokenFile: z.string().min(1).optional(),
+    timezone: zone('timezone').optional(),
+    companyTimezones: z
+      .record(z.string(), zone('companyTimezones'))
+      .superRefine((zones, ctx) => {
+        for (const cnpj of Object.keys(zones)) {
+          if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
+        }
+      })
+      .optional(),
+    rateLimit: z
+      .object({ rps: z.number().int().min(1).max(10_000).optional(), concurrency: z.number().int().min(1).max(1_000).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict()
+  .refine((c) => [c.token, c.tokenEnv, c.tokenFile].filter((t) => t !== undefined).length === 1, {
+    message: 'give exactly one of "token", "tokenEnv" or "tokenFile"',
+  });
+
 /** Shape of the PUNCHLINE_CONFIG file (docs/configuration.md). */
 const fileSchema = z.object({
-  connections: z
-    .array(
-      z
-        .object({
-          name: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: 'name must be 1-40 letters, digits, "_" or "-"' }),
-          baseUrl: url('http:', 'https:')('baseUrl'),
-          token: z.string().min(1).optional(),
-          tokenEnv: z.string().min(1).optional(),
-          tokenFile: z.string().min(1).optional(),
-          timezone: zone('timezone').optional(),
-          companyTimezones: z
-            .record(z.string(), zone('companyTimezones'))
-            .superRefine((zones, ctx) => {
-              for (const cnpj of Object.keys(zones)) {
-                if (!/^\d{14}$/.test(cnpj)) ctx.addIssue({ code: 'custom', path: [cnpj], message: 'companyTimezones keys must be CNPJs of 14 digits' });
-              }
-            })
-            .optional(),
-          rateLimit: z
-            .object({ rps: z.number().int().min(1).max(10_000).optional(), concurrency: z.number().int().min(1).max(1_000).optional() })
-            .strict()
-            .optional(),
-        })
-        .strict()
-        .refine((c) => [c.token, c.tokenEnv, c.tokenFile].filter((t) => t !== undefined).length === 1, {
-          message: 'give exactly one of "token", "tokenEnv" or "tokenFile"',
-        }),
-    )
-    .min(1, 'connections must list at least one connection'),
+  connections: z.array(connectionSchema).min(1, 'connections must list at least one connection'),
 });
 
 /** Reads a secret file: its content without surrounding whitespace (`echo` adds a newline). */
@@ -308,10 +298,7 @@ function readSecretFile(what: string, path: string, holds: string): string {
   return value;
 }
 
-/**
- * The text of `s` in `env` (empty counts as unset), or of the file its `<env>_FILE` names;
- * both set is an error. `from` says where a value read from a file came from.
- */
+/** The text of `s` in `env` (empty = unset) or of the file `<env>_FILE` names (`from`), not both. */
 function textOf(s: Setting, env: Env): { text?: string; from?: string } {
   const own = env[s.env] === '' ? undefined : env[s.env];
   const path = s.file ? env[`${s.env}_FILE`]?.trim() : undefined;
@@ -334,20 +321,13 @@ function parseSetting(s: Setting, env: Env): unknown {
 }
 
 function parseGroup<S extends Settings>(group: S, env: Env): ValueOf<S> {
-  const entries = Object.entries(group).map(([key, s]) => [key, 'env' in s && typeof s.env === 'string' ? parseSetting(s as Setting, env) : parseGroup(s as Settings, env)]);
+  const entries = Object.entries(group).map(([key, s]) => [key, isSetting(s) ? parseSetting(s, env) : parseGroup(s, env)]);
   return Object.freeze(Object.fromEntries(entries)) as ValueOf<S>;
 }
 
-function firstIssue(error: z.ZodError, where: string): string {
-  const issue = error.issues[0]!;
-  const path = issue.path.join('.');
-  return `${where}${path ? ` ${path}` : ''}: ${issue.message}`;
-}
-
 /**
- * Parses OTEL_EXPORTER_OTLP_HEADERS, `key=value` pairs separated by commas with the values
- * percent-encoded (the OpenTelemetry convention). An error names the bad pair by its
- * position only: the values are credentials.
+ * Parses OTEL_EXPORTER_OTLP_HEADERS, `key=value` pairs separated by commas, values percent-encoded
+ * (the OpenTelemetry convention). An error names a bad pair by position only: values are credentials.
  */
 function parseOtlpHeaders(text: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
@@ -371,11 +351,7 @@ function parseOtlpHeaders(text: string | undefined): Record<string, string> {
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Defaults every connection starts from. */
-interface ConnectionDefaults {
-  readonly timezone: string;
-  readonly companyTimezones: Readonly<Record<string, string>>;
-  readonly rateLimit: RateLimit;
-}
+type ConnectionDefaults = Required<Pick<Connection, 'timezone' | 'rateLimit' | 'companyTimezones'>>;
 
 /** A frozen connection: `own` settings over the defaults; its company zones are COMPANY_TIMEZONES, then its own (absent when none). */
 function connection(d: ConnectionDefaults, c: { name: string; baseUrl: string; token: string; timezone?: string; companyTimezones?: Record<string, string>; rateLimit?: Partial<RateLimit> }): Connection {
@@ -405,7 +381,10 @@ function connectionsFromFile(path: string, env: Env, defaults: ConnectionDefault
     throw new ConfigError(`PUNCHLINE_CONFIG ${path}: ${reason} (point it at a JSON file with "connections")`);
   }
   const parsed = fileSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(firstIssue(parsed.error, `PUNCHLINE_CONFIG ${path}`));
+  if (!parsed.success) {
+    const { path: at, message } = parsed.error.issues[0]!;
+    throw new ConfigError(`PUNCHLINE_CONFIG ${path}${at.length ? ` ${at.join('.')}` : ''}: ${message}`);
+  }
   const names = new Set<string>();
   return parsed.data.connections.map((c, i) => {
     if (names.has(c.name)) throw new ConfigError(`PUNCHLINE_CONFIG ${path}: connection name "${c.name}" is used twice`);
@@ -431,10 +410,7 @@ function connectionsOf(api: Parsed['api'], env: Env, defaults: ConnectionDefault
   return [connection(defaults, { name: 'default', baseUrl: api.baseUrl, token: api.token })];
 }
 
-/**
- * Parses the configuration from `env` (default `process.env`) into a frozen object.
- * Throws {@link ConfigError} with one line naming the bad or missing value.
- */
+/** Parses `env` into a frozen {@link Config}; a {@link ConfigError} names a bad or missing value. */
 export function loadConfig(env: Env = process.env): Config {
   const { api, dashboard, otel, ...direct } = parseGroup(SETTINGS, env);
   const companyTimezones = Object.freeze(api.companyTimezones ?? {});
@@ -450,10 +426,7 @@ export function loadConfig(env: Env = process.env): Config {
   });
 }
 
-/**
- * The connections a sync command works on: all of them, or the one named.
- * Throws {@link ConfigError} when none is configured or the name is unknown.
- */
+/** The connections a sync command works on: all, or the one named; {@link ConfigError} if none or unknown. */
 export function selectConnections(config: Config, name?: string): readonly Connection[] {
   if (config.connections.length === 0) throw new ConfigError('no API connection configured: set SERVICE_API_BASE_URL and SERVICE_API_TOKEN, or PUNCHLINE_CONFIG');
   if (name === undefined) return config.connections;
@@ -463,18 +436,16 @@ export function selectConnections(config: Config, name?: string): readonly Conne
 }
 
 /**
- * spec 1.2: the IANA zone of a company's local date-times on `connection`: the zone
- * COMPANY_TIMEZONES (or the connection's `companyTimezones`) names for it, else the
- * connection's. Without a company (group-level work), the connection's.
+ * spec 1.2: the IANA zone of a company's local date-times on `connection`: the one COMPANY_TIMEZONES
+ * (or the connection's `companyTimezones`) names for it, else (or for group-level work) the connection's.
  */
 export function companyTimezone(connection: Pick<Connection, 'timezone' | 'companyTimezones'>, cnpj: string | undefined): string {
   return (cnpj === undefined ? undefined : connection.companyTimezones?.[cnpj]) ?? connection.timezone;
 }
 
 /**
- * Every secret of `config` that must never reach a log line: API tokens, the passwords
- * of the warehouse and Redis URLs, the dashboard token, the webhook URL and the tracing
- * collector's headers and password.
+ * Every secret of `config` that must never reach a log line: API tokens, the pseudonym key, the
+ * warehouse and Redis passwords, the dashboard token, the webhook URL, the tracing secrets.
  */
 export function configSecrets(config: Config): string[] {
   return [

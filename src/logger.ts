@@ -1,31 +1,22 @@
 /**
- * Logging with pino. The API token is a password (spec §5 rule 6): any field named
- * `token` or `apiServiceToken` is redacted by path, and every token the process knows
- * is scrubbed from the serialized line as well, so it cannot leak through an error
- * message, a URL or a nested object either. Errors are logged under one key, `err`,
- * with pino's standard serializer (type, message and stack with their causes, and the
- * error's own fields), less the fields of a Postgres error that quote row values.
+ * Logging with pino. The API token is a password (spec §5 rule 6): any field named `token` or
+ * `apiServiceToken` is redacted by path, and every token the process knows is scrubbed from the
+ * serialized line as well, so it cannot leak through an error message, a URL or a nested object.
+ * Errors are logged under `err` with pino's standard serializer (type, message, stack, causes, own
+ * fields), less the fields of a Postgres error that quote row values.
  *
- * A CPF or a name is personal data: messages identify a person by a pseudonym or a
- * record's place in its answer, never so. As a last line, every log line (and every
- * error text that leaves the process, {@link scrubPersonal}, {@link withoutPersonalData})
- * has anything shaped like a CPF replaced.
+ * A CPF or a name is personal data: messages identify a person by a pseudonym or a record's place
+ * in its answer. As a last line, every log line (and every error text that leaves the process,
+ * {@link scrubPersonal}, {@link withoutPersonalData}) has anything shaped like a CPF replaced.
  */
 import { hostname } from 'node:os';
 import { pino, stdSerializers, type Logger, type DestinationStream } from 'pino';
 
 export type { Logger } from 'pino';
 
+/** The token's fields, at the top of a line and two levels down, and in request headers. */
 const REDACT_PATHS = [
-  'token',
-  'apiServiceToken',
-  'apiservicetoken',
-  '*.token',
-  '*.apiServiceToken',
-  '*.apiservicetoken',
-  '*.*.token',
-  '*.*.apiServiceToken',
-  '*.*.apiservicetoken',
+  ...['', '*.', '*.*.'].flatMap((at) => ['token', 'apiServiceToken', 'apiservicetoken'].map((f) => at + f)),
   'headers.apiServiceToken',
   'req.headers.apiservicetoken',
 ];
@@ -40,15 +31,12 @@ export function registerSecret(secret: string): void {
 
 /** Replaces every registered secret in `text` with `[REDACTED]`. */
 export function scrubSecrets(text: string): string {
-  let out = text;
-  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
-  return out;
+  return [...secrets].reduce((out, s) => out.replaceAll(s, REDACTED), text);
 }
 
 /**
- * Fields of node-postgres's errors that can quote the values of a row (`Key (cpf)=(…)
- * already exists`, the COPY line that failed, the query of a function): personal data,
- * never logged. The message, the SQLSTATE `code`, the table and the constraint stay.
+ * Fields of node-postgres's errors that can quote a row's values (`Key (cpf)=(…) already exists`, a
+ * failed COPY line, a function's query): never logged; message, SQLSTATE, table, constraint stay.
  */
 const ROW_VALUE_FIELDS = ['detail', 'where', 'hint', 'internalQuery'] as const;
 
@@ -67,12 +55,9 @@ function serializeError(err: unknown): unknown {
 /** A CPF as 11 digits or formatted (`123.456.789-09`), never inside a longer number. */
 const CPF_SHAPED = /(?<![0-9])(?:[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2}|[0-9]{11})(?![0-9])/g;
 
-/** What replaces a CPF-shaped number in a text that leaves the process. */
-const CPF_WITHHELD = '[cpf]';
-
-/** Replaces anything shaped like a CPF in `text` (a last line: messages are written without them). */
+/** Replaces anything shaped like a CPF in `text` with `[cpf]` (a last line: messages are written without them). */
 export function scrubPersonal(text: string): string {
-  return text.replace(CPF_SHAPED, CPF_WITHHELD);
+  return text.replace(CPF_SHAPED, '[cpf]');
 }
 
 /** A Postgres error (pg's DatabaseError): a five-character SQLSTATE and a severity. */
@@ -82,11 +67,10 @@ function isDatabaseError(err: unknown): err is Error & { code: string; severity:
 }
 
 /**
- * Makes an error fit to leave the process (a job's failure in Redis, a run's error in
- * the warehouse, an alert): the fields of a database error that quote a row dropped and
- * the values its message quotes withheld (`invalid input syntax for type date: "…"`),
- * anything shaped like a CPF replaced in its message and stack. Changes `err` itself and
- * returns it.
+ * Makes `err` itself fit to leave the process (a job's failure in Redis, a run's error in the
+ * warehouse, an alert) and returns it: a database error's row-quoting fields dropped and the values
+ * its message quotes withheld (`invalid input syntax for type date: "…"`), anything shaped like a
+ * CPF replaced in its message and stack.
  */
 export function withoutPersonalData<E extends Error>(err: E): E {
   if (isDatabaseError(err)) {
@@ -121,9 +105,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       base: options.base ?? { pid: process.pid, host: hostname() },
       serializers: { err: serializeError },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
-      hooks: {
-        streamWrite: (line) => scrubPersonal(scrubSecrets(line)),
-      },
+      hooks: { streamWrite: (line) => scrubPersonal(scrubSecrets(line)) },
     },
     options.destination ?? pino.destination(2),
   );

@@ -1,12 +1,10 @@
 /**
- * `punchline backfill --from D --to D [--resources ...] [--company CNPJ] [--connection NAME] [--force]`
- * (docs/operations.md "Backfill"): arguments are checked before any work (exit 2); Redis, the warehouse,
- * the API and the token are checked before anything is queued (exit 2 or 3, docs/operations.md
- * "Exit codes"); then every window is synced with a progress bar on a TTY or plain lines
- * otherwise, and a summary is printed. Exit 0 only when every job succeeded, else 1.
+ * `punchline backfill` (docs/operations.md "Backfill"): arguments are checked before any work (exit 2),
+ * Redis, the warehouse, the API and the token before anything is queued (exit 2 or 3,
+ * docs/operations.md "Exit codes"); then every window is synced with progress, and a summary
+ * printed. Exit 0 only when all succeeded, else 1.
  */
-import type { CommandContext } from './context.js';
-import { EXIT } from './context.js';
+import { EXIT, type CommandContext } from './context.js';
 import { assertRedisReachable } from '../probes/services.js';
 import { JOBS } from '../../jobs/index.js';
 import { parseBackfillArgs, type BackfillArgs } from '../backfill/args.js';

@@ -1,15 +1,12 @@
 /**
- * src/commands/ — the `punchline` commands, one file each; src/cli.ts parses and dispatches.
- *
- * What every command receives: the parsed configuration, the logger, and where to
- * print its human-readable output. Commands return their exit code.
+ * src/commands/ — the `punchline` commands, one file each; src/cli.ts parses and dispatches. Each
+ * receives the configuration, the logger and where to print its output, and returns its exit code.
  */
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 
 /** Shared inputs of a command. */
 export interface CommandContext {
-  /** Frozen configuration (src/config.ts). */
   readonly config: Config;
   /** Process logger (stderr, JSON, token-redacted). */
   readonly logger: Logger;

@@ -1,10 +1,8 @@
 /**
- * `punchline demo` (docs/operations.md "First run"): zero configuration. Starts the emulator (or uses
- * `--emulator-url`), creates and migrates the warehouse, backfills the last 90 days with
- * a progress bar through the same code as `punchline backfill`, then runs the worker
- * with its schedules and dashboard and prints where to look, until Ctrl-C.
- * SERVICE_API_* are ignored; DATABASE_URL, REDIS_URL, WAREHOUSE_SCHEMA, QUEUE_PREFIX and
- * OPS_PORT are honoured.
+ * `punchline demo` (docs/operations.md "First run"), zero configuration: starts the emulator (or uses
+ * `--emulator-url`), creates and migrates the warehouse, backfills 90 days through `punchline backfill`,
+ * then runs the worker and its dashboard until Ctrl-C. SERVICE_API_* are ignored; DATABASE_URL,
+ * REDIS_URL, WAREHOUSE_SCHEMA, QUEUE_PREFIX and OPS_PORT are honoured.
  */
 import { relative } from 'node:path';
 import pg from 'pg';
@@ -33,12 +31,7 @@ import {
 } from '../demo/setup.js';
 
 /** Options of `punchline demo`. */
-export interface DemoOptions {
-  /** `--days <n>`: days of history to backfill (default 90). */
-  days?: string;
-  /** `--emulator-url <url>`: use this running emulator instead of starting one (docker compose). */
-  emulatorUrl?: string;
-}
+export type DemoOptions = Partial<Record<'days' | 'emulatorUrl', string>>;
 
 /** Checks Redis and Postgres together, so one message names every service to start. */
 async function checkServices(redisUrl: string, databaseUrl: string): Promise<boolean> {
@@ -76,10 +69,8 @@ async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<
 /** Resolves once `url` answers HTTP at all, or rejects when `running` settles first or time runs out. */
 async function waitForHttp(url: string, running: Promise<unknown>, timeoutMs = 60_000): Promise<void> {
   let settled = false;
-  running.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
+  const settle = () => (settled = true);
+  running.then(settle, settle);
   const deadline = Date.now() + timeoutMs;
   while (!settled && Date.now() < deadline) {
     try {
@@ -96,11 +87,9 @@ async function waitForHttp(url: string, running: Promise<unknown>, timeoutMs = 6
 /** How to call the CLI in the banner: the way this process was started, where possible. */
 function cliInvocation(): string {
   const script = process.argv[1] ?? '';
-  if (script.endsWith('bin/punchline.js')) {
-    const rel = relative(process.cwd(), script);
-    return rel.startsWith('..') ? 'punchline' : `node ${rel}`;
-  }
-  return 'punchline';
+  if (!script.endsWith('bin/punchline.js')) return 'punchline';
+  const rel = relative(process.cwd(), script);
+  return rel.startsWith('..') ? 'punchline' : `node ${rel}`;
 }
 
 /** Runs `punchline demo` until a signal. */
@@ -120,8 +109,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   const databaseUrl = config.databaseUrl;
 
   say('punchline demo: checking Postgres and Redis...');
-  const created = await checkServices(config.redisUrl, databaseUrl);
-  if (created) say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
+  if (await checkServices(config.redisUrl, databaseUrl)) say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
   if (!(await isPortFree(config.opsPort))) {
     throw new DemoError(
       `OPS_PORT ${config.opsPort} is in use (is another punchline worker or demo running? stop it or set OPS_PORT to a free port)`,
@@ -143,8 +131,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
       say(`punchline demo: emulator running at ${emulator.url} (${api.companies} companies, seed "${DEMO_SEED}")`);
     }
     registerSecret(api.token);
-    const demo = demoConfig(config, api, databaseUrl);
-    const demoCtx: CommandContext = { ...ctx, config: demo, logger };
+    const demoCtx: CommandContext = { ...ctx, config: demoConfig(config, api, databaseUrl), logger };
 
     say(`punchline demo: migrating schema ${config.warehouseSchema}...`);
     const m = await migrate(databaseUrl, config.warehouseSchema, logger);
@@ -165,16 +152,8 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
     const running = workerCommand(demoCtx, { schedules: true, ops: true });
     const opsUrl = opsBaseUrl(config.opsHost, config.opsPort);
     await waitForHttp(`${opsUrl}/healthz`, running);
-    out.write(
-      formatDemoBanner({
-        opsUrl,
-        emulatorUrl: api.url,
-        companies: api.companies,
-        databaseUrl,
-        schema: config.warehouseSchema,
-        cli: cliInvocation(),
-      }),
-    );
+    const banner = { opsUrl, emulatorUrl: api.url, companies: api.companies, databaseUrl, cli: cliInvocation() };
+    out.write(formatDemoBanner({ ...banner, schema: config.warehouseSchema }));
     const code = await running;
     say('punchline demo: stopped');
     return code;

@@ -1,7 +1,8 @@
 /**
- * `punchline emulator`: runs the Customer API v2 emulator until SIGINT/SIGTERM and
- * prints its URL and the companies' tokens (fake tokens of a local emulator).
+ * `punchline emulator`: runs the Customer API v2 emulator until SIGINT/SIGTERM and prints its URL
+ * and the companies' tokens (fake tokens of a local emulator).
  */
+import { once } from 'node:events';
 import { isCalendarDate } from '../util/time.js';
 import {
   EmulatorOptionError,
@@ -14,19 +15,10 @@ import {
 } from '../emulator/index.js';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 
+type TextOption = 'port' | 'host' | 'seed' | 'scale' | 'from' | 'today' | 'faults' | 'latency' | 'quirks';
+
 /** Options as commander hands them over (see src/cli.ts). */
-export interface EmulatorCommandOptions {
-  port?: string;
-  host?: string;
-  seed?: string;
-  scale?: string;
-  from?: string;
-  today?: string;
-  faults?: string;
-  strict?: boolean;
-  latency?: string;
-  quirks?: string;
-}
+export type EmulatorCommandOptions = Partial<Record<TextOption, string>> & { strict?: boolean };
 
 /** Checks the CLI options into {@link EmulatorOptions}; a bad value is a one-line {@link UsageError}. */
 export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOptions {
@@ -39,10 +31,8 @@ export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       const v = opts[key];
       if (v !== undefined && !isCalendarDate(v)) throw new UsageError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
     }
-    let latencyMs: number | undefined;
-    if (opts.latency !== undefined) {
-      latencyMs = Number(opts.latency);
-      if (!/^\d+$/.test(opts.latency)) throw new UsageError(`--latency must be a whole number of milliseconds, got ${JSON.stringify(opts.latency)}`);
+    if (opts.latency !== undefined && !/^\d+$/.test(opts.latency)) {
+      throw new UsageError(`--latency must be a whole number of milliseconds, got ${JSON.stringify(opts.latency)}`);
     }
     return {
       port,
@@ -53,7 +43,7 @@ export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       today: opts.today,
       faults: opts.faults === undefined ? undefined : parseFaultsSpec(opts.faults),
       strict: opts.strict ?? false,
-      latencyMs,
+      latencyMs: opts.latency === undefined ? undefined : Number(opts.latency),
       quirks: opts.quirks === undefined ? undefined : parseQuirksSpec(opts.quirks),
     };
   } catch (err) {
@@ -86,10 +76,7 @@ export async function emulatorCommand(ctx: CommandContext, opts: Record<string, 
     out.write(`    ${c.isHeadquarter ? 'HQ    ' : 'branch'} ${c.cnpj}  token ${c.token}  ${c.name}\n`);
   }
   out.write(`  admin: ${emu.url}/__emulator/companies, /__emulator/stats, /__emulator/faults, /__emulator/faults/next, /__emulator/tokens/revoke\n`);
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) resolve();
-    else ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
+  if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   await emu.close();
   out.write('emulator stopped\n');
   return EXIT.ok;

@@ -1,46 +1,22 @@
 /**
- * `punchline forget --cpf X [--company C] [--by WHO] [--note TEXT]`: erases a person's
- * personal fields from the warehouse, keeping their hours, punch times and balances
- * under a tombstone, replaces what other rows and texts say of them (their CPF in any
- * form, their names), does the same in Redis under the queue prefix (jobs, failure
- * reasons, alerts), and records the erasure so that later syncs erase them again.
- * `--lift` ends a standing erasure. See docs/privacy.md. Arguments are checked before
- * any work (exit 2). The CPF is never logged.
+ * `punchline forget` (docs/privacy.md): erases a person's personal fields from the warehouse, keeping
+ * hours, punch times and balances under a tombstone; replaces what other rows, texts and Redis values
+ * under the queue prefix say of them (CPF in any form, names); records the erasure so later syncs erase
+ * them again (`--lift` ends it). Arguments are checked before any work (exit 2). The CPF is never logged.
  */
 import { hostname, userInfo } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
 import { digitsOnly } from '../util/national-registry.js';
+import type { ForgetRequest } from '../privacy/erasures.js';
 
 /** Options of `punchline forget` as commander gives them. */
-export interface ForgetArgs {
-  cpf?: unknown;
-  company?: unknown;
-  by?: unknown;
-  note?: unknown;
-  lift?: unknown;
-}
+export type ForgetArgs = Partial<Record<'cpf' | 'company' | 'by' | 'note' | 'lift', unknown>>;
 
-/** Checked options of `punchline forget`. */
-export interface ForgetOptions {
-  /** CPF, 11 digits (punctuation removed). */
-  readonly cpf: string;
-  /** CNPJ, 14 digits, when given. */
-  readonly company?: string;
-  /** Who asks: `--by`, default `user@host`. */
-  readonly by: string;
-  /** `--note`, when given. */
-  readonly note?: string;
-  /** `--lift`: end the erasure instead. */
-  readonly lift: boolean;
-}
+/** Checked options of `punchline forget`: what to erase (CPF and CNPJ as digits), or `lift` it instead. */
+export type ForgetOptions = ForgetRequest & { readonly lift: boolean };
 
-/** The default of `--by`: the operating-system user and host. */
-export function defaultRequester(): string {
-  return `${userInfo().username}@${hostname()}`;
-}
-
-/** Checks the arguments of `punchline forget` (pure); throws {@link UsageError}. */
-export function parseForgetArgs(args: ForgetArgs, requester: () => string = defaultRequester): ForgetOptions {
+/** Checks the arguments of `punchline forget`; throws {@link UsageError}. */
+export function parseForgetArgs(args: ForgetArgs): ForgetOptions {
   if (args.cpf === undefined) throw new UsageError('--cpf is required (the CPF of the person to forget)');
   const cpf = digitsOnly(String(args.cpf));
   // The CPF itself is not echoed: this line may end up in a log.
@@ -52,7 +28,7 @@ export function parseForgetArgs(args: ForgetArgs, requester: () => string = defa
       throw new UsageError(`--company ${JSON.stringify(String(args.company))} is not a CNPJ (14 digits)`);
     }
   }
-  const by = args.by === undefined ? requester() : String(args.by).trim();
+  const by = args.by === undefined ? `${userInfo().username}@${hostname()}` : String(args.by).trim();
   if (by === '') throw new UsageError('--by is empty (say who asks for the erasure)');
   const lift = args.lift === true;
   const note = args.note === undefined ? undefined : String(args.note).trim();
@@ -86,8 +62,7 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
       );
       return EXIT.ok;
     }
-    const done = await erasures.forgetPerson(w.pool, schema, options);
-    for (const e of done) {
+    for (const e of await erasures.forgetPerson(w.pool, schema, options)) {
       ctx.logger.info({ erasure: e.id, company: e.company, rows: e.rows }, 'person erased');
       ctx.out.write(
         e.alreadyStanding

@@ -1,19 +1,15 @@
 /**
  * `punchline migrate` (docs/operations.md "Migrations"): applies the pending `sql/` migrations to
- * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did;
- * `--status` only lists the applied and pending migrations.
+ * WAREHOUSE_SCHEMA of DATABASE_URL, regenerates the analyst views, and says what it did; `--status`
+ * only lists the applied and pending migrations.
  */
-import type { CommandContext } from './context.js';
-import { EXIT } from './context.js';
+import { EXIT, type CommandContext } from './context.js';
 import { migrate, migrationStatus } from '../migrations/migrate.js';
 import { versionSkew, type MigrationStatus } from '../migrations/status.js';
 import { renderTable } from '../reports/status-format.js';
 
-/** Options of `punchline migrate`. */
-export interface MigrateArgs {
-  /** List applied and pending migrations instead of applying. */
-  status?: boolean;
-}
+/** Options of `punchline migrate`: `status` lists the applied and pending migrations instead of applying. */
+export type MigrateArgs = { status?: boolean };
 
 /** The `--status` listing (pure). */
 export function formatMigrationStatus(s: MigrationStatus): string {

@@ -1,10 +1,7 @@
 /**
- * `punchline pseudonyms`: gives every CPF of the warehouse its pseudonym under the
- * configured key (PSEUDONYM_KEY or PSEUDONYM_KEY_FILE), in one transaction, and makes it
- * the warehouse's current key (even one used before: going back to an older key is the
- * operator's call). After a key rotation this recomputes them all at once and removes
- * the old key's leftovers, instead of waiting for each company's next sync to do it
- * (docs/privacy.md "Rotating the key").
+ * `punchline pseudonyms` (docs/privacy.md "Rotating the key"): gives every CPF its pseudonym under
+ * PSEUDONYM_KEY in one transaction and makes it the current key (an older one too: the operator's
+ * call), so a rotation takes effect at once and the old key's leftovers go, not at each next sync.
  */
 import { ConfigError } from '../config.js';
 import { EXIT, type CommandContext } from './context.js';

@@ -1,11 +1,8 @@
 /**
- * `punchline push <kind> --file F [--apply] [--report R] [--files-dir D] [--connection NAME]`
- * (docs/push.md): arguments and every row of the file are checked before any request
- * (a bad argument or an unusable file exits 2); then Redis, the warehouse and the
- * connection are checked (2 or 3 when they fail, docs/operations.md "Exit codes"); then
- * what exists is checked and, with `--apply`, the rest is written and the sync of what
- * was created is queued. Exit 0 only when every row was created or skipped, 1 when some
- * were not (see the report).
+ * `punchline push` (docs/push.md): arguments and every row are checked before any request (exit 2),
+ * then Redis, the warehouse and the connection (2 or 3, docs/operations.md "Exit codes"); then what
+ * exists is checked and, with `--apply`, the rest written and its sync queued. Exit 0 only when every
+ * row was created or skipped, else 1 (see the report).
  */
 import { EXIT, type CommandContext } from './context.js';
 import { JOBS } from '../../jobs/index.js';

@@ -1,10 +1,8 @@
 /**
- * `punchline status` (docs/operations.md): queue counts, failing jobs with their last error,
- * per company × resource the last successful sync and its age (stale ones flagged; summed
- * per resource with the worst companies when there are many), open rejected records,
- * schema drift and companies read in a doubtful time zone. `--json` prints the same
- * report, whole, for scripts; `--check` makes the exit code say whether all is well, for
- * cron and probes (docs/operations.md "Exit codes").
+ * `punchline status` (docs/operations.md): queue counts, failing jobs, per company × resource the last
+ * successful sync and its age (stale ones flagged; summed per resource when there are many), open
+ * rejected records, schema drift and doubtful time zones. `--json` prints it whole for scripts;
+ * `--check` makes the exit code say whether all is well (docs/operations.md "Exit codes").
  */
 import pg from 'pg';
 import { UsageError, EXIT, type CommandContext } from './context.js';
@@ -20,16 +18,7 @@ import { zonesFromConfig } from '../reports/time-zone-report.js';
 import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline status`. */
-export interface StatusOptions {
-  /** Print the report as JSON. */
-  json?: boolean;
-  /** `--stale-after <minutes>`: one threshold for every resource instead of the defaults. */
-  staleAfter?: string;
-  /** `--check`: exit 1 when data is stale, a job failed for good or a connection is paused. */
-  check?: boolean;
-  /** `--all`: one line per company × resource however many there are. */
-  all?: boolean;
-}
+export type StatusOptions = Partial<Record<'json' | 'check' | 'all', boolean>> & { staleAfter?: string };
 
 /** `punchline status`. */
 export async function statusCommand(ctx: CommandContext, opts: StatusOptions): Promise<number> {
@@ -40,14 +29,13 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
     throw new UsageError((err as Error).message);
   }
   const { config } = ctx;
-  const databaseUrl = config.databaseUrl;
-  await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(databaseUrl)]);
+  await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(config.databaseUrl)]);
 
   const redis = createRedis(config.redisUrl, 'punchline-status', ctx.logger);
   const queues = openQueues(config, redis);
   const pauses = new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs });
   const names = config.connections.map((c) => c.name);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
   listenForConnectionErrors(pool);
   try {
     const report = await collectStatus({

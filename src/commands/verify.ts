@@ -1,9 +1,7 @@
 /**
- * `punchline verify [--from D] [--to D] [--company CNPJ] [--json]` (docs/operations.md
- * "Verifying the warehouse"): runs the reconciliation checks inside the warehouse now,
- * records their outcome in `quality_checks`, prints a short table (or every row with
- * `--json`) and exits 1 when a check fails. Warnings do not fail it. Bad arguments and
- * an unmigrated warehouse exit 2 (docs/operations.md "Exit codes").
+ * `punchline verify` (docs/operations.md "Verifying the warehouse"): runs the reconciliation checks in
+ * the warehouse now, records them in `quality_checks`, prints a table (every row with `--json`) and
+ * exits 1 when a check fails (not on warnings); bad arguments or an unmigrated warehouse exit 2.
  */
 import { availableParallelism } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
@@ -18,12 +16,7 @@ import type { QualityScope } from '../quality/checks.js';
 import { WarehouseNotMigratedError } from '../warehouse/errors.js';
 
 /** Options of `punchline verify` as commander gives them. */
-export interface VerifyArgs {
-  from?: unknown;
-  to?: unknown;
-  company?: unknown;
-  json?: unknown;
-}
+export type VerifyArgs = Partial<Record<'from' | 'to' | 'company' | 'json', unknown>>;
 
 /** Checks the arguments of `punchline verify` (pure); throws {@link UsageError}. */
 export function parseVerifyArgs(args: VerifyArgs): QualityScope & { readonly json: boolean } {
@@ -47,13 +40,10 @@ export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Prom
   const { pool, close } = openCheckPool(config.databaseUrl, config.warehouseSchema, { max: concurrency, applicationName: 'punchline verify' });
   try {
     const started = Date.now();
-    let findings;
-    try {
-      ({ findings } = await runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), { concurrency }));
-    } catch (err) {
-      if (isMissingRelation(err)) throw new WarehouseNotMigratedError(config.warehouseSchema, { cause: err });
-      throw err;
-    }
+    const run = runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), { concurrency });
+    const { findings } = await run.catch((err) => {
+      throw isMissingRelation(err) ? new WarehouseNotMigratedError(config.warehouseSchema, { cause: err }) : err;
+    });
     const durationMs = Date.now() - started;
     const failed = [...partStatuses(findings).values()].some((p) => p.status === 'fail');
     if (json) {

@@ -1,11 +1,11 @@
 /**
  * `punchline worker` (docs/operations.md "Worker"): processes sync jobs, registers the incremental
  * schedules, serves the ops HTTP port (dashboard, /status, /metrics, /healthz), and stops
- * gracefully on SIGTERM/SIGINT: it takes no new job and lets the active ones finish
- * (a second signal abandons them to another worker's stalled check).
+ * gracefully on SIGTERM/SIGINT: it takes no new job and lets the active ones finish (a second
+ * signal abandons them to another worker's stalled check).
  */
-import type { CommandContext } from './context.js';
-import { EXIT } from './context.js';
+import { once } from 'node:events';
+import { EXIT, type CommandContext } from './context.js';
 import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../runtime/preflight.js';
 import { JOBS } from '../../jobs/index.js';
@@ -22,17 +22,12 @@ import { startWorkers } from '../runtime/workers.js';
 /** How often a worker looks for paused queues, ms. */
 const PAUSE_CHECK_MS = 15_000;
 
-/** Options of `punchline worker`. */
-export interface WorkerArgs {
-  /** False with `--no-schedules`. */
-  schedules?: boolean;
-  /** False with `--no-ops`. */
-  ops?: boolean;
-}
+/** Options of `punchline worker`: each false with its `--no-...` flag. */
+export type WorkerArgs = Partial<Record<'schedules' | 'ops', boolean>>;
 
 /**
- * Webhook alerts (NOTIFY_WEBHOOK_URL): the notifier receives the sync's events and checks
- * freshness every minute; `stop` ends both and lets the messages in flight go out.
+ * Webhook alerts (NOTIFY_WEBHOOK_URL): the notifier receives the sync's events and checks freshness
+ * every minute; `stop` ends both and lets the messages in flight go out.
  */
 async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Promise<void> }> {
   const { WebhookNotifier, startStalenessWatch } = await import('../alerts/notify.js');
@@ -96,16 +91,12 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
     if (config.pseudonymKey === undefined) {
       logger.warn('PSEUDONYM_KEY is not set: the analyst views show no pseudonyms (docs/privacy.md)');
     }
-    await new Promise<void>((resolve) => {
-      if (ctx.signal.aborted) return resolve();
-      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
+    if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
     logger.info('stopping: finishing active jobs (signal again to abandon them)');
-    const force = new Promise<boolean>((resolve) => {
-      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve(true));
+    const force = new Promise<void>((resolve) => {
+      for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => resolve());
     });
-    const closing = pool.close(false);
-    await Promise.race([closing, force.then(() => pool!.close(true))]);
+    await Promise.race([pool.close(false), force.then(() => pool!.close(true))]);
     pool = undefined;
     return EXIT.ok;
   } finally {

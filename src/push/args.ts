@@ -1,6 +1,5 @@
 /**
- * The arguments of `punchline push <kind> --file F [--apply] [--report R]
- * [--files-dir D] [--connection NAME]`, checked before any work: a problem is a {@link UsageError}
+ * The arguments of `punchline push`, checked before any work: a problem is a {@link UsageError}
  * (one line, exit 2) and nothing is read from the API or written.
  */
 import { statSync } from 'node:fs';
@@ -11,31 +10,17 @@ import { inputFormatOf } from './input.js';
 import { PUSH_KINDS, isPushKind, type PushKind } from './kind-names.js';
 import { reportFormatOf } from './report.js';
 
-/** Options as commander passes them. */
-export interface PushArgs {
-  /** `--file`. */
-  file?: string;
-  /** `--apply`. */
-  apply?: boolean;
-  /** `--report`. */
-  report?: string;
-  /** `--files-dir`. */
-  filesDir?: string;
-  /** `--connection`. */
-  connection?: string;
-  /** False with `--no-progress`. */
-  progress?: boolean;
-}
+/** Options as commander passes them (`progress` false with `--no-progress`). */
+export type PushArgs = Partial<Record<'file' | 'report' | 'filesDir' | 'connection', string>> &
+  Partial<Record<'apply' | 'progress', boolean>>;
 
 /** Checked options of a push. */
 export interface PushOptions {
-  /** The kind. */
   readonly kind: PushKind;
   /** Input file as given. */
   readonly file: string;
   /** Write (otherwise plan). */
   readonly apply: boolean;
-  /** Report path, if asked. */
   readonly report?: string;
   /** The folder file columns are read from (the input file's folder without `--files-dir`). */
   readonly filesDir: string;
@@ -45,17 +30,10 @@ export interface PushOptions {
   readonly progress: boolean;
 }
 
-function isFile(path: string): boolean {
+/** True when `path` can be stat'ed and is a file (`isFile`) or a directory (`isDirectory`). */
+function statIs(path: string, is: 'isFile' | 'isDirectory'): boolean {
   try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
+    return statSync(path)[is]();
   } catch {
     return false;
   }
@@ -67,13 +45,13 @@ export function parsePushArgs(kind: string, args: PushArgs, config: Config): Pus
   const file = args.file;
   if (!file) throw new UsageError('--file is required (a .csv or .jsonl file)');
   if (!inputFormatOf(file)) throw new UsageError(`--file ${file}: use a .csv or .jsonl file`);
-  if (!isFile(file)) throw new UsageError(`--file ${file}: no such file`);
+  if (!statIs(file, 'isFile')) throw new UsageError(`--file ${file}: no such file`);
   if (args.report !== undefined) {
     if (!reportFormatOf(args.report)) throw new UsageError(`--report ${args.report}: use a .csv or .json file name`);
-    if (!isDirectory(dirname(resolve(args.report)))) throw new UsageError(`--report ${args.report}: its directory does not exist`);
+    if (!statIs(dirname(resolve(args.report)), 'isDirectory')) throw new UsageError(`--report ${args.report}: its directory does not exist`);
     if (resolve(args.report) === resolve(file)) throw new UsageError('--report must not overwrite --file');
   }
-  if (args.filesDir !== undefined && !isDirectory(args.filesDir)) throw new UsageError(`--files-dir ${args.filesDir}: no such directory`);
+  if (args.filesDir !== undefined && !statIs(args.filesDir, 'isDirectory')) throw new UsageError(`--files-dir ${args.filesDir}: no such directory`);
   const connections = selectConnections(config, args.connection);
   if (connections.length > 1) {
     throw new UsageError(

@@ -1,22 +1,16 @@
 /**
- * The engine of `punchline push`, one for every write kind (kinds/): after the local
- * checks (prepare.ts) it resolves names into ids, builds each request body, drops
- * repeats of an entity within the file, asks the API (and the warehouse) what already
- * exists, and only then — with `apply` — writes what is left, one write per entity.
+ * The engine of `punchline push`, one for every write kind (kinds/): after the local checks
+ * (prepare.ts) it resolves names into ids, builds each body, drops repeats of an entity within the
+ * file, asks the API (and the warehouse) what already exists, and only with `apply` writes the rest.
  *
- * Every row is validated and checked before the first write, so a row that cannot be
- * sent (a missing attachment, an unknown department) never leaves a half-done file
- * behind it. Each row is claimed in the warehouse before its write and its outcome
- * recorded after (claims.ts), so runs of the same file at once write it once; a claim
- * an earlier run left without an outcome is resolved by reading the API again. A write
- * is never retried unless it certainly did not reach the server (the client's rule for
- * writes); one without a conclusive answer is reported `failed` and a rerun of the same
- * file settles it through the check before writing.
+ * Every row is checked before the first write, so a row that cannot be sent never leaves a half-done
+ * file behind it. Each row is claimed before its write and its outcome recorded after (claims.ts), so
+ * concurrent runs of a file write it once; a claim left without an outcome is resolved by reading the
+ * API again. A write is retried only when it certainly did not reach the server; one without a
+ * conclusive answer is `failed`, and a rerun settles it through the check before writing.
  */
 import pLimit from 'p-limit';
-import type { ApiClient } from '../api/client.js';
 import { ApiError, isApiError } from '../api/errors.js';
-import { errorClass } from '../util/errors.js';
 import type { WorkItem } from '../plan/planner.js';
 import type { SqlRunner } from '../warehouse/db.js';
 import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
@@ -27,11 +21,9 @@ import { ReferenceResolver } from './references.js';
 
 /** Progress of the writes of an `--apply` run. */
 export interface PushProgress {
-  /** Writes finished. */
   readonly done: number;
   /** Writes to make. */
   readonly total: number;
-  /** Rows created so far. */
   readonly created: number;
   /** Rows refused or failed so far. */
   readonly notDone: number;
@@ -39,23 +31,14 @@ export interface PushProgress {
   readonly elapsedMs: number;
 }
 
-/** What the engine works with. */
-export interface PushDeps {
-  /** The connection's budget-limited client. */
-  readonly api: ApiClient;
+/** What the engine works with: the check's context (without its call options) and more. */
+export interface PushDeps extends Omit<CheckContext, 'db' | 'call'> {
   /** Warehouse pool (lookups, collaborators, receipts, and a session for the run's claims). */
   readonly db: SqlRunner & ClaimPool;
-  /** Warehouse schema. */
-  readonly schema: string;
-  /** CNPJ of the token's company (spec 1.4 rule 2: writes act there). */
-  readonly company: string;
   /** Connection name (receipts). */
   readonly connection: string;
-  /** Today in the connection's time zone. */
-  readonly today: string;
   /** Stops the run: writes not yet sent are reported `failed` (interrupted). */
   readonly signal?: AbortSignal;
-  /** Told of each write's progress. */
   readonly onProgress?: (p: PushProgress) => void;
   /** Told of each row decided by a write (tests). */
   readonly onWritten?: (row: RowResult) => void;
@@ -73,15 +56,12 @@ export interface PushRunOptions {
 
 /** The result of a run. */
 export interface PushResult {
-  /** Kind pushed. */
   readonly kind: string;
-  /** Input file. */
   readonly file: string;
   /** True when the run wrote (`--apply`). */
   readonly applied: boolean;
   /** One result per input row, in file order. */
   readonly rows: RowResult[];
-  /** Rows per outcome. */
   readonly counts: OutcomeCounts;
   /** Sync work that shows what was created (deduplicated). */
   readonly touched: WorkItem[];
@@ -103,11 +83,9 @@ interface Pending {
 
 /** How a failed write is reported. */
 export interface WriteError {
-  /** The row's outcome. */
   readonly outcome: 'invalid' | 'refused' | 'failed';
   /** spec §7 code, or punchline's. */
   readonly code: string;
-  /** Why, in words. */
   readonly message: string;
   /** The write may have taken effect (its claim is left for the API to settle). */
   readonly uncertain: boolean;
@@ -136,9 +114,8 @@ export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError
 
 /** Deduplicates work items by resource and window. */
 function uniqueItems(items: readonly WorkItem[]): WorkItem[] {
-  const seen = new Map<string, WorkItem>();
-  for (const i of items) seen.set(`${i.resource}|${i.window?.from ?? ''}|${i.window?.to ?? ''}`, i);
-  return [...seen.values()];
+  const key = (i: WorkItem) => `${i.resource}|${i.window?.from ?? ''}|${i.window?.to ?? ''}`;
+  return [...new Map(items.map((i) => [key(i), i] as const)).values()];
 }
 
 /** Resolves names, builds the body and key of each prepared row; invalid rows get their result. */
@@ -188,11 +165,9 @@ export async function runPush(
   rows: readonly LocalRow[],
   options: PushRunOptions,
 ): Promise<PushResult> {
-  const call = deps.signal ? { signal: deps.signal } : {};
-  const ctx: CheckContext = { api: deps.api, db: deps.db, schema: deps.schema, company: deps.company, today: deps.today, call };
+  const ctx: CheckContext = { ...deps, call: deps.signal ? { signal: deps.signal } : {} };
   const results = new Map<number, RowResult>();
-  const resolver = new ReferenceResolver({ db: deps.db, schema: deps.schema, company: deps.company, api: deps.api, call });
-  const pending = await buildBodies(kind, rows, resolver, results);
+  const pending = await buildBodies(kind, rows, new ReferenceResolver(ctx), results);
 
   // The same entity twice in one file: the first row speaks for it.
   const firstLine = new Map<string, number>();
@@ -213,7 +188,7 @@ export async function runPush(
   for (const [index, e] of existing) {
     const p = pending.get(index)!;
     if (e.exists) {
-      results.set(index, { line: p.line, outcome: 'skipped', key: p.label, code: 'exists', message: e.note, ...(e.id ? { id: e.id } : {}) });
+      results.set(index, skipped(p, e.note, e.id));
       pending.delete(index);
     } else {
       p.body = e.body;
@@ -221,15 +196,14 @@ export async function runPush(
     }
   }
 
-  const touched: WorkItem[] = [];
-  let interrupted = false;
   if (!options.apply) {
     for (const [index, p] of pending) {
       results.set(index, { line: p.line, outcome: 'would_create', key: p.label, ...(p.note ? { message: p.note } : {}) });
     }
-  } else {
-    interrupted = await writeAll(deps, ctx, kind, options, checkedAt, pending, results, touched);
   }
+  const touched: WorkItem[] = [];
+  const interrupted =
+    options.apply && (await writeAll(deps, ctx, kind, options, checkedAt, pending, results, touched));
 
   const ordered = [...rows.keys()].map((i) => results.get(i)!);
   return {
@@ -266,6 +240,54 @@ async function writeAll(
     const why = stopped ?? 'the push was interrupted before this write';
     return { line: p.line, outcome: 'failed', key: p.label, code: 'not_sent', message: `${why}; nothing was sent: run the same file again` };
   };
+  const at = { company: deps.company, connection: deps.connection };
+  const recorded = (body: unknown) => kind.recorded?.(deps.db, deps.schema, at, body);
+
+  /**
+   * Writes one row this run has claimed and records the outcome on the claim. With `recheck` an
+   * earlier run may have written it unrecorded: the kind's check reads the API first, and only what is
+   * still missing is written.
+   */
+  const writeClaimed = async (p: Pending, recheck: boolean): Promise<RowResult> => {
+    const base = { line: p.line, key: p.label };
+    let checking = recheck;
+    try {
+      if (recheck) {
+        const found = (await kind.check(ctx, [{ index: 0, body: p.asked, key: p.key }])).get(0);
+        if (found?.exists) {
+          await claims.created(p.key, p.line, found.id);
+          await recorded(p.asked);
+          return skipped(p, `${found.note} (an earlier push that was stopped or got no answer had sent it)`, found.id);
+        }
+        p.body = found ? found.body : p.asked;
+        p.note = found?.note;
+        checking = false;
+      }
+      if (deps.signal?.aborted) {
+        await claims.release(p.key).catch(() => undefined);
+        const message = 'the push was interrupted before this write; nothing was sent: run the same file again';
+        return { ...base, outcome: 'failed', code: 'not_sent', message };
+      }
+      const { id } = await kind.write(deps.api, p.body, ctx.call);
+      const result: RowResult = { ...base, outcome: 'created', ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
+      try {
+        await claims.created(p.key, p.line, id);
+        await recorded(p.body);
+        return result;
+      } catch (err) {
+        // The claim stays without an outcome: the next run reads the API before writing this row.
+        return { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
+      }
+    } catch (err) {
+      const e = writeErrorResult(err, deps.signal);
+      if (e.stop) stopped = `the API rejected the token (${e.code})`;
+      // A claim that cannot be settled here stays as it is: the next run reads the API for it.
+      await (e.uncertain || checking ? claims.unresolved(p.key) : claims.release(p.key)).catch(() => undefined);
+      const message = checking ? `an earlier push left this row unsettled and the API could not be read to settle it: ${e.message}` : e.message;
+      return { ...base, outcome: checking ? 'failed' : e.outcome, code: e.code, message };
+    }
+  };
+
   report();
   try {
     await Promise.all(
@@ -275,17 +297,15 @@ async function writeAll(
             results.set(index, notSent(p));
             return;
           }
-          const claim = await claims.claim(p.key, p.line, { checkedAt, ...(deps.signal ? { signal: deps.signal } : {}) });
+          const claim = await claims.claim(p.key, p.line, { checkedAt, ...ctx.call });
           let result: RowResult;
           if (claim.kind === 'stopped') {
             result = notSent(p);
           } else if (claim.kind === 'created') {
             const where = `${claim.file === options.file ? 'line' : `${claim.file} line`} ${claim.line}`;
-            result = { line: p.line, outcome: 'skipped', key: p.label, code: 'exists', message: `created meanwhile by another push run (${where})`, ...(claim.id ? { id: claim.id } : {}) };
+            result = skipped(p, `created meanwhile by another push run (${where})`, claim.id);
           } else {
-            result = await writeClaimed(deps, ctx, kind, claims, p, claim.recheck, (e) => {
-              if (e.stop) stopped = `the API rejected the token (${e.code})`;
-            });
+            result = await writeClaimed(p, claim.recheck);
             if (result.outcome === 'created') touched.push(...kind.touches(p.body));
           }
           results.set(index, result);
@@ -302,59 +322,7 @@ async function writeAll(
   return deps.signal?.aborted === true;
 }
 
-/**
- * Writes one row this run has claimed, and records the outcome on the claim. With
- * `recheck` an earlier run may have written it without recording it, so the API is read
- * for the row first (the kind's check), and only what is still missing is written.
- */
-async function writeClaimed(
-  deps: PushDeps,
-  ctx: CheckContext,
-  kind: WriteKind<unknown>,
-  claims: ClaimRun,
-  p: Pending,
-  recheck: boolean,
-  onError: (e: WriteError) => void,
-): Promise<RowResult> {
-  const base = { line: p.line, key: p.label };
-  let checking = recheck;
-  try {
-    if (recheck) {
-      const found = (await kind.check(ctx, [{ index: 0, body: p.asked, key: p.key }])).get(0);
-      if (found?.exists) {
-        await claims.created(p.key, p.line, found.id);
-        await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.asked);
-        const message = `${found.note} (an earlier push that was stopped or got no answer had sent it)`;
-        return { ...base, outcome: 'skipped', code: 'exists', message, ...(found.id ? { id: found.id } : {}) };
-      }
-      p.body = found ? found.body : p.asked;
-      p.note = found?.note;
-      checking = false;
-    }
-    if (deps.signal?.aborted) throw new WriteNotSent('the push was interrupted before this write; nothing was sent: run the same file again');
-    const { id } = await kind.write(deps.api, p.body, deps.signal ? { signal: deps.signal } : {});
-    let result: RowResult = { ...base, outcome: 'created', ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
-    try {
-      await claims.created(p.key, p.line, id);
-      await kind.recorded?.(deps.db, deps.schema, { company: deps.company, connection: deps.connection }, p.body);
-    } catch (err) {
-      // The claim stays without an outcome: the next run reads the API before writing this row.
-      result = { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
-    }
-    return result;
-  } catch (err) {
-    if (err instanceof WriteNotSent) {
-      await claims.release(p.key).catch(() => undefined);
-      return { ...base, outcome: 'failed', code: err.code, message: err.message };
-    }
-    const e = writeErrorResult(err, deps.signal);
-    onError(e);
-    // A claim that cannot be settled here stays as it is: the next run reads the API for it.
-    await (e.uncertain || checking ? claims.unresolved(p.key) : claims.release(p.key)).catch(() => undefined);
-    const message = checking ? `an earlier push left this row unsettled and the API could not be read to settle it: ${e.message}` : e.message;
-    return { ...base, outcome: checking ? 'failed' : e.outcome, code: e.code, message };
-  }
+/** A row skipped because its entity exists (`id` when a read shows it). */
+function skipped(p: Pending, message: string, id: string | undefined): RowResult {
+  return { line: p.line, outcome: 'skipped', key: p.label, code: 'exists', message, ...(id ? { id } : {}) };
 }
-
-/** The run stopped between the claim and the write: nothing was sent. */
-class WriteNotSent extends errorClass('WriteNotSent', 'not_sent') {}

@@ -1,19 +1,14 @@
 /**
- * Reading the value of one column of an input row into what the write wants (spec 1.2
- * formats), pure. CSV gives strings; JSONL may give numbers, booleans and arrays too.
- * Surrounding blanks are trimmed and an empty value counts as absent.
+ * Reading the value of one column of an input row into what the write wants (spec 1.2 formats),
+ * pure. CSV gives strings; JSONL may give numbers, booleans and arrays too. Surrounding blanks are
+ * trimmed and an empty value counts as absent.
  */
 import { DATE_TIME_RE, isCalendarDate } from '../util/time.js';
 import { isValidCpf, padCpf } from '../util/national-registry.js';
 import { RowInvalid } from './row-invalid.js';
 
-/** The closed set of column types. */
-export const FIELD_TYPES = ['text', 'integer', 'date', 'datetime', 'boolean', 'cpf', 'cpfs', 'email', 'base64', 'file', 'files'] as const;
-/** One column type. */
-export type FieldType = (typeof FIELD_TYPES)[number];
-
-/** How each type is written in a file, for messages and docs. */
-const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
+/** The closed set of column types, each with how it is written in a file (for messages and docs). */
+const FIELD_FORMATS = {
   text: 'text',
   integer: 'a whole number',
   date: 'a date YYYY-MM-DD',
@@ -25,7 +20,9 @@ const FIELD_FORMATS: Readonly<Record<FieldType, string>> = {
   base64: 'base64 text without a data: prefix',
   file: "a file path inside the files folder (the input file's folder, or --files-dir)",
   files: "one or more file paths separated by |, inside the files folder (the input file's folder, or --files-dir)",
-};
+} as const;
+/** One column type. */
+export type FieldType = keyof typeof FIELD_FORMATS;
 
 /** Separator of several values in one CSV cell (`;` and `,` separate the cells). */
 const LIST_SEPARATOR = '|';
@@ -56,60 +53,48 @@ function cpf(column: string, value: string): string {
 
 const DATE_TIME_LOOSE = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
 
-/**
- * Reads `raw` as `type`; returns undefined when blank. Throws {@link RowInvalid}
- * naming the column and what was expected.
- */
+/** Reads a non-blank raw value of a column; `bad` throws the message naming what the type expects. */
+type Reader = (column: string, raw: unknown, bad: () => never) => unknown;
+
+/** The text of a value when `ok` accepts it. */
+function checked(ok: (v: string) => boolean): Reader {
+  return (column, raw, bad) => (ok(text(column, raw)) ? text(column, raw) : bad());
+}
+
+const READERS: Readonly<Record<FieldType, Reader>> = {
+  text,
+  integer: (column, raw, bad) => {
+    if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : bad();
+    return Number(checked((v) => /^\d{1,15}$/.test(v))(column, raw, bad));
+  },
+  date: checked(isCalendarDate),
+  datetime: (column, raw, bad) => {
+    // spec 1.2 wants `YYYY-MM-DD HH:MM:SS`; a `T` or missing seconds (spreadsheets) are normalised.
+    const m = DATE_TIME_LOOSE.exec(text(column, raw));
+    if (!m) return bad();
+    const v = `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}`;
+    return DATE_TIME_RE.test(v) && isCalendarDate(m[1]!) ? v : bad();
+  },
+  boolean: (column, raw, bad) => {
+    const v = typeof raw === 'boolean' ? String(raw) : text(column, raw).toLowerCase();
+    return v === '1' || v === 'true' ? true : v === '0' || v === 'false' ? false : bad();
+  },
+  cpf: (column, raw) => cpf(column, text(column, raw)),
+  cpfs: (column, raw) => [...new Set(list(column, raw).map((v) => cpf(column, v)))],
+  email: checked((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)),
+  base64: (column, raw, bad) => {
+    const v = text(column, raw).replace(/\s+/g, '');
+    if (v.startsWith('data:')) throw new RowInvalid(`${column}: send the base64 without the data:... prefix (spec 4.2)`);
+    return /^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0 ? v : bad();
+  },
+  file: text,
+  files: list,
+};
+
+/** Reads `raw` as `type` (blank: undefined); {@link RowInvalid} names the column and what was expected. */
 export function readField(column: string, type: FieldType, raw: unknown): unknown {
   if (isBlank(raw)) return undefined;
-  const bad = (): never => {
+  return READERS[type](column, raw, () => {
     throw new RowInvalid(`${column}: expected ${FIELD_FORMATS[type]}, got ${JSON.stringify(raw)}`);
-  };
-  switch (type) {
-    case 'text':
-      return text(column, raw);
-    case 'integer': {
-      if (typeof raw === 'number') return Number.isSafeInteger(raw) && raw >= 0 ? raw : bad();
-      const v = text(column, raw);
-      return /^\d{1,15}$/.test(v) ? Number(v) : bad();
-    }
-    case 'date': {
-      const v = text(column, raw);
-      return isCalendarDate(v) ? v : bad();
-    }
-    case 'datetime': {
-      // spec 1.2 wants `YYYY-MM-DD HH:MM:SS`; a `T` or missing seconds (spreadsheets) are normalised.
-      const m = DATE_TIME_LOOSE.exec(text(column, raw));
-      if (!m) return bad();
-      const v = `${m[1]} ${m[2]}:${m[3]}:${m[4] ?? '00'}`;
-      return DATE_TIME_RE.test(v) && isCalendarDate(m[1]!) ? v : bad();
-    }
-    case 'boolean': {
-      if (raw === true || raw === 1) return true;
-      if (raw === false || raw === 0) return false;
-      const v = text(column, raw).toLowerCase();
-      if (v === '1' || v === 'true') return true;
-      if (v === '0' || v === 'false') return false;
-      return bad();
-    }
-    case 'cpf':
-      return cpf(column, text(column, raw));
-    case 'cpfs': {
-      const cpfs = list(column, raw).map((v) => cpf(column, v));
-      return [...new Set(cpfs)];
-    }
-    case 'email': {
-      const v = text(column, raw);
-      return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? v : bad();
-    }
-    case 'base64': {
-      const v = text(column, raw).replace(/\s+/g, '');
-      if (v.startsWith('data:')) throw new RowInvalid(`${column}: send the base64 without the data:... prefix (spec 4.2)`);
-      return /^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0 ? v : bad();
-    }
-    case 'file':
-      return text(column, raw);
-    case 'files':
-      return list(column, raw);
-  }
+  });
 }

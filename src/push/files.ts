@@ -1,10 +1,8 @@
 /**
- * Files named by input rows (absence attachments, face photos): found inside the files
- * folder (the input file's folder, or `--files-dir`) and nowhere else, checked to exist
- * and to be within the size limit while the rows are validated, before anything is
- * sent, and read only at the moment of the write. A row is data from whoever wrote the
- * file: a path that leads out of the folder (`/etc/passwd`, `../../secrets`, `~/.ssh/id_rsa`,
- * a symbolic link pointing elsewhere) makes its row invalid and is never read.
+ * Files named by input rows (attachments, face photos): found inside the files folder (the input's
+ * folder, or `--files-dir`) and nowhere else, checked while the rows are validated, read only when
+ * writing. A row is data from whoever wrote the file: a path leading out of the folder (`/etc/passwd`,
+ * `../../secrets`, `~/.ssh/id_rsa`, a symbolic link elsewhere) makes its row invalid and is never read.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
@@ -28,7 +26,6 @@ export interface PreparedFile {
 
 /** What a column's files must be. */
 export interface FileRule {
-  /** Largest size accepted, in bytes. */
   readonly maxBytes: number;
   /** `image`: JPEG or PNG only (spec 4.2 photo). */
   readonly accept?: 'image';
@@ -48,10 +45,9 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
 
 /** The MIME type of an image by its first bytes (JPEG or PNG), or undefined. */
 export function imageType(head: Uint8Array): 'image/jpeg' | 'image/png' | undefined {
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
   const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-  if (head.length >= png.length && png.every((b, i) => head[i] === b)) return 'image/png';
-  return undefined;
+  return png.every((b, i) => head[i] === b) ? 'image/png' : undefined;
 }
 
 /** `1.5 MiB`, `300 KiB`, `12 bytes`. */
@@ -67,7 +63,8 @@ async function sha256Of(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-async function headOf(path: string, bytes: number): Promise<Buffer> {
+/** The first `bytes` bytes of the file at `path` (fewer when it is shorter). */
+export async function headOf(path: string, bytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
     const buf = Buffer.alloc(bytes);
@@ -86,10 +83,12 @@ function isInside(folder: string, path: string): boolean {
 
 const OUTSIDE_HINT = "file columns name files inside the input file's folder, or inside --files-dir";
 
-/**
- * Where `given` is inside `filesDir`, symbolic links resolved; throws {@link RowInvalid}
- * naming the column and the reason when it leads anywhere else.
- */
+/** Why a file system call on a file failed, for a row's message. */
+function unreadable(err: NodeJS.ErrnoException): string {
+  return `cannot be read (${err.code ?? err.message})`;
+}
+
+/** Where `given` lies inside `filesDir`, links resolved; {@link RowInvalid} when it leads elsewhere. */
 async function locate(filesDir: string, column: string, given: string): Promise<string> {
   if (given.includes('\0')) throw new RowInvalid(`${column}: the path holds a NUL character`);
   if (given.startsWith('~')) throw new RowInvalid(`${column}: ${given} starts with ~, which is not expanded (${OUTSIDE_HINT})`);
@@ -97,15 +96,10 @@ async function locate(filesDir: string, column: string, given: string): Promise<
   const folder = resolve(filesDir);
   const path = resolve(folder, given);
   if (!isInside(folder, path)) throw new RowInvalid(`${column}: ${given} is outside the files folder (${OUTSIDE_HINT})`);
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new RowInvalid(
-      `${column}: ${given} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (err as Error).message})`} (paths are relative to the files folder)`,
-    );
-  }
+  const real = await realpath(path).catch((err: NodeJS.ErrnoException) => {
+    const why = err.code === 'ENOENT' ? 'does not exist' : unreadable(err);
+    throw new RowInvalid(`${column}: ${given} ${why} (paths are relative to the files folder)`);
+  });
   if (!isInside(await realpath(folder), real)) {
     throw new RowInvalid(`${column}: ${given} is a link to a file outside the files folder (${OUTSIDE_HINT})`);
   }
@@ -113,22 +107,16 @@ async function locate(filesDir: string, column: string, given: string): Promise<
 }
 
 /**
- * Checks the file `given` of `column`, a path relative to `filesDir`: it lies inside
- * that folder (links resolved), exists, is a regular file within `rule.maxBytes`, and an
- * image when the rule says so. Throws {@link RowInvalid} naming the file and the problem.
+ * Checks the file `given` of `column`, relative to `filesDir`: inside it (links resolved), a regular
+ * file within `rule.maxBytes`, an image if the rule says so; else {@link RowInvalid} naming the problem.
  */
 export async function prepareFile(filesDir: string, column: string, given: string, rule: FileRule): Promise<PreparedFile> {
   const path = await locate(filesDir, column, given);
-  let size: number;
-  try {
-    const s = await stat(path);
-    if (!s.isFile()) throw new RowInvalid(`${column}: ${given} is not a file`);
-    size = s.size;
-  } catch (err) {
-    if (err instanceof RowInvalid) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new RowInvalid(`${column}: ${given} cannot be read (${code ?? (err as Error).message})`);
-  }
+  const stats = await stat(path).catch((err: NodeJS.ErrnoException) => {
+    throw new RowInvalid(`${column}: ${given} ${unreadable(err)}`);
+  });
+  if (!stats.isFile()) throw new RowInvalid(`${column}: ${given} is not a file`);
+  const { size } = stats;
   if (size === 0) throw new RowInvalid(`${column}: ${given} is empty`);
   if (size > rule.maxBytes) {
     throw new RowInvalid(`${column}: ${given} is ${formatBytes(size)}, above the limit of ${formatBytes(rule.maxBytes)} (PUSH_MAX_FILE_BYTES)`);
@@ -142,10 +130,7 @@ export async function prepareFile(filesDir: string, column: string, given: strin
   return { path, name: basename(given), size, sha256: await sha256Of(path), mimeType };
 }
 
-/**
- * Reads a prepared file at the moment of sending, refusing one that became a link
- * elsewhere or whose size changed since the check.
- */
+/** Reads a prepared file when sending; refuses one that became a link elsewhere or changed size since. */
 export async function readPrepared(file: PreparedFile): Promise<Buffer> {
   if ((await realpath(file.path).catch(() => undefined)) !== file.path) {
     throw new RowInvalid(`${file.name} was moved or replaced by a link after the check; nothing was sent`);

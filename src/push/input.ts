@@ -1,17 +1,15 @@
 /**
- * Reading an input file of `punchline push` row by row, streaming: CSV (csv-parse:
- * quoting, UTF-8 with or without BOM, `;` or `,` detected from the header line) or
- * JSONL (one JSON object per line). What breaks the whole file is a {@link UsageError}
- * raised before anything is sent (an unknown, duplicate or missing column in the CSV
- * header, a quote never closed); what breaks one line is that row's error, so the row
- * is reported invalid and the others go on. Blank lines are not rows.
+ * Reading a `punchline push` input file row by row, streaming: CSV (csv-parse: quoting, UTF-8 with or
+ * without BOM, `;` or `,` detected from the header) or JSONL. What breaks the whole file (an unknown,
+ * duplicate or missing CSV column, a quote never closed) is a {@link UsageError} before anything is
+ * sent; what breaks one line makes that row invalid and the others go on. Blank lines are not rows.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { UsageError } from '../util/usage-error.js';
+import { headOf } from './files.js';
 
 /** Formats an input file may have, by extension. */
 const INPUT_FORMATS = { '.csv': 'csv', '.jsonl': 'jsonl', '.ndjson': 'jsonl' } as const;
@@ -30,7 +28,6 @@ export type RawRow =
 
 /** The columns a file may have, and which must be there (each inner list: one of them). */
 export interface ColumnRules {
-  /** Every accepted column. */
   readonly accepted: readonly string[];
   /** Groups of which at least one column must be present (e.g. `[department_id, department]`). */
   readonly required: readonly (readonly string[])[];
@@ -52,11 +49,8 @@ function checkHeader(file: string, header: readonly string[], rules: ColumnRules
     if (seen.has(n)) throw new UsageError(`${file}: column "${n}" appears twice in the header`);
     seen.add(n);
   });
-  for (const group of rules.required) {
-    if (!group.some((c) => seen.has(c))) {
-      throw new UsageError(`${file}: missing column ${group.map((c) => `"${c}"`).join(' or ')}`);
-    }
-  }
+  const missing = rules.required.find((group) => !group.some((c) => seen.has(c)));
+  if (missing) throw new UsageError(`${file}: missing column ${missing.map((c) => `"${c}"`).join(' or ')}`);
   return names;
 }
 
@@ -66,19 +60,9 @@ export function detectDelimiter(headerLine: string): ';' | ',' {
   return count(';') > count(',') ? ';' : ',';
 }
 
-async function firstLine(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
-  } finally {
-    await handle.close();
-  }
-}
-
 async function* readCsv(path: string, rules: ColumnRules): AsyncGenerator<RawRow> {
-  const delimiter = detectDelimiter(await firstLine(path));
+  const head = (await headOf(path, 64 * 1024)).toString('utf8').replace(/^\uFEFF/, '');
+  const delimiter = detectDelimiter(head.split(/\r?\n/)[0] ?? '');
   const skipped: RawRow[] = [];
   let fatal: UsageError | undefined;
   let lastGoodLine = 1;
@@ -118,37 +102,28 @@ async function* readCsv(path: string, rules: ColumnRules): AsyncGenerator<RawRow
   yield* skipped.splice(0);
 }
 
+/** The values of one JSONL line, or why it is not a row. */
+function jsonlRow(text: string, rules: ColumnRules) {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { error: `not valid JSON: ${(err as Error).message}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'not a JSON object' };
+  const fields = Object.entries(parsed).map(([k, v]) => ({ k, name: columnName(k), v }));
+  const unknown = fields.filter((f) => !rules.accepted.includes(f.name)).map((f) => `"${f.k}"`);
+  if (unknown.length > 0) return { error: `unknown field ${unknown.join(', ')} (accepted: ${rules.accepted.join(', ')})` };
+  return { values: Object.fromEntries(fields.map((f) => [f.name, f.v])) };
+}
+
 async function* readJsonl(path: string, rules: ColumnRules): AsyncGenerator<RawRow> {
-  const accepted = new Set(rules.accepted);
   const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
   for await (const rawText of lines) {
     line += 1;
     const text = line === 1 ? rawText.replace(/^\uFEFF/, '') : rawText;
-    if (text.trim() === '') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      yield { line, error: `not valid JSON: ${(err as Error).message}` };
-      continue;
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      yield { line, error: 'not a JSON object' };
-      continue;
-    }
-    const values: Record<string, unknown> = {};
-    const unknown: string[] = [];
-    for (const [k, v] of Object.entries(parsed)) {
-      const name = columnName(k);
-      if (accepted.has(name)) values[name] = v;
-      else unknown.push(k);
-    }
-    if (unknown.length > 0) {
-      yield { line, error: `unknown field ${unknown.map((u) => `"${u}"`).join(', ')} (accepted: ${rules.accepted.join(', ')})` };
-      continue;
-    }
-    yield { line, values };
+    if (text.trim() !== '') yield { line, ...jsonlRow(text, rules) };
   }
 }
 

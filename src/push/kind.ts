@@ -1,21 +1,19 @@
 /**
- * What a write kind of `punchline push` is, as data: the columns it takes, the names
- * it resolves into ids, how a row becomes the request body, how an existing entity is
- * recognised before writing, how the write is sent and which sync windows it touches.
- * One engine (engine.ts) runs plan, apply and report for every kind declared so.
+ * A write kind of `punchline push` as data: its columns, the names it resolves into ids, how a row
+ * becomes the body, how an existing entity is recognised before writing, how the write is sent and
+ * which sync windows it touches. One engine (engine.ts) runs every kind declared so.
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { WriteEndpointName } from '../api/endpoints.js';
 import type { WorkItem } from '../plan/planner.js';
 import type { SqlRunner } from '../warehouse/db.js';
 import type { FieldType } from './fields.js';
-import type { ReferenceTable } from './references.js';
+import type { LookupTable } from '../resources/lookups.js';
 
 /** One accepted column: its type, whether a row must have it, and a line for the docs. */
 export interface ColumnSpec {
   /** How the value is read (fields.ts). */
   readonly type: FieldType;
-  /** A row without it is invalid. */
   readonly required?: boolean;
   /** What the column holds (docs/push.md, `--help`). */
   readonly doc: string;
@@ -24,17 +22,15 @@ export interface ColumnSpec {
 }
 
 /**
- * A body field that wants an id and may instead be given by name: `department_id`
- * (an integer) or `department` (the department's description), resolved in the
- * token's company from the warehouse, else from the API's lookup list.
+ * A body field that wants an id and may instead be given by name (`department_id` or `department`),
+ * resolved in the token's company from the warehouse, else from the API's lookup list.
  */
 export interface Reference {
   /** Field of the request body (spec 4.2), also accepted as a column. */
   readonly idField: string;
   /** Column naming the entity instead. */
   readonly nameColumn: string;
-  /** Lookup list the name is looked up in. */
-  readonly table: ReferenceTable;
+  readonly table: LookupTable;
   /** A row must give the id or the name. */
   readonly required: boolean;
 }
@@ -43,6 +39,11 @@ export interface Reference {
 export type RowValues = Readonly<Record<string, unknown>>;
 
 export { RowInvalid } from './row-invalid.js';
+
+/** A row's values as its body: its columns and id fields are the body's fields (spec 4.2), each when given. */
+export function valuesAsBody<B>(values: RowValues): B {
+  return { ...values } as B;
+}
 
 /** What the check before writing found for one row. */
 export type Existing =
@@ -57,7 +58,6 @@ export interface CheckContext {
   readonly api: ApiClient;
   /** The warehouse (lookups, collaborators, push receipts). */
   readonly db: SqlRunner;
-  /** Warehouse schema. */
   readonly schema: string;
   /** CNPJ of the token's company: writes act there (spec 1.4 rule 2). */
   readonly company: string;
@@ -67,20 +67,11 @@ export interface CheckContext {
   readonly call: CallOptions;
 }
 
-/** One row the check looks at: its position in the candidate list, its body and key. */
+/** One row the check looks at: its index in the run's rows, its body and {@link WriteKind.key}. */
 export interface Candidate<B> {
-  /** Index in the run's rows. */
   readonly index: number;
-  /** The request body built from the row. */
   readonly body: B;
-  /** {@link WriteKind.key} of the body. */
   readonly key: string;
-}
-
-/** What a successful write returned: the new id when the endpoint gives one. */
-export interface WriteResult {
-  /** `data.id`, `point_id` or `absence_id`; undefined for photos and dismissals. */
-  readonly id?: string;
 }
 
 /** One write kind of `punchline push`; see the file comment. */
@@ -101,15 +92,33 @@ export interface WriteKind<B = unknown> {
   key(body: B): string;
   /** How the entity is named in the summary and report (default: its key). */
   label?(body: B): string;
-  /**
-   * The check before writing (the API has no idempotency key): for each candidate,
-   * whether the entity already exists. Candidates come in file order.
-   */
+  /** The check before writing (the API has no idempotency key): which candidates, in file order, exist. */
   check(ctx: CheckContext, candidates: readonly Candidate<B>[]): Promise<Map<number, Existing>>;
-  /** Sends the write. Files are read here, at the moment of sending. */
-  write(api: ApiClient, body: B, opts: CallOptions): Promise<WriteResult>;
+  /** Sends the write, reading files at that moment; `id` is the new id when the endpoint gives one. */
+  write(api: ApiClient, body: B, opts: CallOptions): Promise<{ readonly id?: string }>;
   /** The sync work that shows the new entity in the warehouse. */
   touches(body: B): WorkItem[];
   /** What the warehouse keeps of a successful write besides its receipt (e.g. a dismissal's date, which no read shows). */
   recorded?(db: SqlRunner, schema: string, at: { readonly company: string; readonly connection: string }, body: B): Promise<void>;
+}
+
+/** `read` with each answer kept by its argument (as JSON): a check asks for each window or list once. */
+export function readOnce<A, R>(read: (arg: A) => R): (arg: A) => R {
+  const answers = new Map<string, R>();
+  return (arg) => {
+    const key = JSON.stringify(arg);
+    if (!answers.has(key)) answers.set(key, read(arg));
+    return answers.get(key)!;
+  };
+}
+
+/** `items` grouped by `keyOf`, each group in the items' order. */
+export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (groups.has(key)) groups.get(key)!.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
 }

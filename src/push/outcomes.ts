@@ -1,17 +1,13 @@
 /**
- * What becomes of each input row of `punchline push`: exactly one outcome, and whether
- * they add up to a push that did everything (docs/push.md "Outcomes and exit codes").
- */
-
-/**
- * Every outcome a row may have:
+ * Every outcome an input row of `punchline push` may have, exactly one
+ * (docs/push.md "Outcomes and exit codes"):
  * - `created`: written; `id` is the new id when the endpoint returns one;
  * - `would_create`: a plan (no `--apply`) would write it;
  * - `skipped`: it already exists (in the API, or earlier in the same file);
  * - `invalid`: refused before sending, with the reason (nothing was sent for it);
  * - `refused`: the API answered an error (spec §7 code and message);
- * - `failed`: no conclusive answer (connection lost, timeout, server error,
- *   interrupted): it may or may not have taken effect; a rerun settles it.
+ * - `failed`: no conclusive answer (connection lost, timeout, server error, interrupted): it may or
+ *   may not have taken effect; a rerun settles it.
  */
 export const OUTCOMES = ['created', 'would_create', 'skipped', 'invalid', 'refused', 'failed'] as const;
 /** One outcome. */
@@ -21,7 +17,6 @@ export type Outcome = (typeof OUTCOMES)[number];
 export interface RowResult {
   /** Line of the input file (the last line of a multi-line CSV record). */
   readonly line: number;
-  /** What became of it. */
   readonly outcome: Outcome;
   /** The entity's identity (CPF, CPF and date-time, description...), when the row could be read. */
   readonly key?: string;
@@ -29,7 +24,6 @@ export interface RowResult {
   readonly id?: string;
   /** spec §7 error code (refused), or punchline's code (invalid, failed). */
   readonly code?: string;
-  /** Why, in words. */
   readonly message?: string;
 }
 

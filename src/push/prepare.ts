@@ -1,27 +1,27 @@
 /**
- * The local half of a push, before any request: every row of the input file is read,
- * its columns checked against the kind's declaration (types, required columns, an id
- * or a name for each reference), and the files it names found inside the files folder
- * and size-checked (files.ts). A
- * problem with one row makes that row invalid with the reason; the run goes on.
+ * The local half of a push, before any request: every row is read, checked against the kind's
+ * declaration (types, required columns, an id or a name per reference), and its files found inside
+ * the files folder (files.ts). A problem makes its row invalid with the reason; the run goes on.
  */
 import { dirname } from 'node:path';
 import { formatBytes, imageType, prepareFile } from './files.js';
 import { readField } from './fields.js';
-import { inputFormatOf, readRows, type ColumnRules } from './input.js';
+import { inputFormatOf, readRows, type ColumnRules, type RawRow } from './input.js';
 import { RowInvalid, type Reference, type WriteKind } from './kind.js';
 import type { RowResult } from './outcomes.js';
 import { UsageError } from '../util/usage-error.js';
 
 /** A row after the local checks: its values, and the names still to resolve into ids. */
 export interface PreparedRow {
-  /** Line in the input file. */
   readonly line: number;
   /** Column values read (files as PreparedFile, ids given directly as numbers). */
   readonly values: Record<string, unknown>;
   /** References given by name, resolved once the API and warehouse are reachable. */
   readonly names: readonly { readonly ref: Reference; readonly name: string }[];
 }
+
+/** A row as read, without a problem reading it. */
+type ReadRow = Extract<RawRow, { values: unknown }>;
 
 /** Every row of a file: prepared, or already decided (invalid). */
 export type LocalRow = PreparedRow | RowResult;
@@ -42,22 +42,13 @@ export interface PrepareOptions {
 /** The columns a kind accepts and requires (for the CSV header check). */
 export function columnRules(kind: WriteKind<unknown>): ColumnRules {
   const accepted = [...Object.keys(kind.columns), ...kind.references.flatMap((r) => [r.idField, r.nameColumn])];
-  const required = [
-    ...Object.entries(kind.columns)
-      .filter(([, spec]) => spec.required)
-      .map(([name]) => [name]),
-    ...kind.references.filter((r) => r.required).map((r) => [r.idField, r.nameColumn]),
-  ];
+  const required = Object.entries(kind.columns).flatMap(([name, spec]) => (spec.required ? [[name]] : []));
+  required.push(...kind.references.filter((r) => r.required).map((r) => [r.idField, r.nameColumn]));
   return { accepted, required };
 }
 
-async function prepareRow(
-  kind: WriteKind<unknown>,
-  filesDir: string,
-  line: number,
-  raw: Readonly<Record<string, unknown>>,
-  options: PrepareOptions,
-): Promise<PreparedRow> {
+/** Reads and checks the values of one row; throws {@link RowInvalid} naming all its problems. */
+async function prepareRow(kind: WriteKind, filesDir: string, maxBytes: number, { line, values: raw }: ReadRow) {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [column, spec] of Object.entries(kind.columns)) {
@@ -67,20 +58,19 @@ async function prepareRow(
         if (spec.required) problems.push(`${column}: missing`);
         continue;
       }
+      const rule = { maxBytes, ...(spec.accept ? { accept: spec.accept } : {}) };
       if (spec.type === 'file') {
-        values[column] = await prepareFile(filesDir, column, value as string, { maxBytes: options.maxFileBytes, ...(spec.accept ? { accept: spec.accept } : {}) });
+        values[column] = await prepareFile(filesDir, column, value as string, rule);
       } else if (spec.type === 'files') {
         const files = [];
-        for (const p of value as string[]) files.push(await prepareFile(filesDir, column, p, { maxBytes: options.maxFileBytes }));
+        for (const p of value as string[]) files.push(await prepareFile(filesDir, column, p, rule));
         values[column] = files;
-      } else if (spec.type === 'base64') {
-        const bytes = Buffer.from(value as string, 'base64');
-        if (bytes.length > options.maxFileBytes) {
-          throw new RowInvalid(`${column}: ${formatBytes(bytes.length)}, above the limit of ${formatBytes(options.maxFileBytes)} (PUSH_MAX_FILE_BYTES)`);
-        }
-        if (spec.accept === 'image' && !imageType(bytes)) throw new RowInvalid(`${column}: not a JPEG or PNG image (spec 4.2)`);
-        values[column] = value;
       } else {
+        const bytes = spec.type === 'base64' ? Buffer.from(value as string, 'base64') : undefined;
+        if (bytes && bytes.length > maxBytes) {
+          throw new RowInvalid(`${column}: ${formatBytes(bytes.length)}, above the limit of ${formatBytes(maxBytes)} (PUSH_MAX_FILE_BYTES)`);
+        }
+        if (bytes && spec.accept === 'image' && !imageType(bytes)) throw new RowInvalid(`${column}: not a JPEG or PNG image (spec 4.2)`);
         values[column] = value;
       }
     } catch (err) {
@@ -106,10 +96,7 @@ async function prepareRow(
   return { line, values, names };
 }
 
-/**
- * Reads and checks every row of `file` for `kind`. Throws {@link UsageError} when the
- * file as a whole cannot be used (see input.ts); otherwise returns one entry per row.
- */
+/** Reads and checks every row of `file`, one entry each; {@link UsageError} if the file is unusable. */
 export async function prepareRows(kind: WriteKind<unknown>, file: string, options: PrepareOptions): Promise<LocalRow[]> {
   const format = inputFormatOf(file);
   if (!format) throw new UsageError(`${file}: unknown input format (use a .csv or .jsonl file)`);
@@ -121,7 +108,7 @@ export async function prepareRows(kind: WriteKind<unknown>, file: string, option
       continue;
     }
     try {
-      out.push(await prepareRow(kind, filesDir, raw.line, raw.values, options));
+      out.push(await prepareRow(kind, filesDir, options.maxFileBytes, raw));
     } catch (err) {
       if (!(err instanceof RowInvalid)) throw err;
       out.push({ line: raw.line, outcome: 'invalid', code: 'invalid_row', message: err.message });

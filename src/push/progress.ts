@@ -1,7 +1,6 @@
 /**
- * Progress of the writes of a long push, in the style of the backfill's
- * (src/backfill/progress.ts): a cli-progress bar on a TTY, plain throttled lines
- * otherwise (logs, CI).
+ * Progress of the writes of a long push, in the style of the backfill's (src/backfill/progress.ts):
+ * a cli-progress bar on a TTY, plain throttled lines otherwise (logs, CI).
  */
 import cliProgress from 'cli-progress';
 import { formatSeconds } from '../backfill/progress.js';
@@ -9,7 +8,6 @@ import type { PushProgress } from './engine.js';
 
 /** Receives progress and ends the display. */
 export interface PushProgressReporter {
-  /** Called after every write. */
   update(p: PushProgress): void;
   /** Ends the display (the last state stays visible). */
   stop(): void;
@@ -63,12 +61,11 @@ export function barPushReporter(kind: string, out: NodeJS.WritableStream): PushP
   return {
     update(p) {
       const payload = { created: p.created, notDone: p.notDone, etaText: formatSeconds(etaSeconds(p)) };
-      if (!started) {
-        if (p.total === 0) return;
+      if (started) {
+        bar.update(p.done, payload);
+      } else if (p.total > 0) {
         bar.start(p.total, p.done, payload);
         started = true;
-      } else {
-        bar.update(p.done, payload);
       }
     },
     stop() {

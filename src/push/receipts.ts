@@ -1,37 +1,20 @@
 /**
- * The `push_receipts` table (sql/010_push_receipts.sql, 017): one row per entity that
- * `punchline push --apply` created, and per row a run has claimed and not yet settled
- * (claims.ts). The face photo is the one write whose result no read of the API shows,
- * so its check before writing reads the receipts of created photos; for every kind they
- * are the record of what punchline wrote, when, and from which line.
+ * The `push_receipts` table (sql/010_push_receipts.sql, 017): one row per entity `punchline push
+ * --apply` created, and per row a run has claimed and not settled (claims.ts): the record of what
+ * punchline wrote, when, and from which line. No read of the API shows a face photo, so the photo
+ * check before writing reads these receipts.
  */
 import type { NotNull } from 'kysely';
 import { PermanentSyncError } from '../load/errors.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
+import type { CheckContext } from './kind.js';
 
-/** A receipt as read back. */
-export interface StoredReceipt {
-  /** When the write succeeded. */
-  readonly createdAt: Date;
-  /** Input file of that push. */
-  readonly file: string;
-  /** Its line. */
-  readonly line: number;
-}
-
-/** The receipts of the created entities among `keys` of one kind and company, by key. */
-export async function findReceipts(
-  db: SqlRunner,
-  schema: string,
-  company: string,
-  kind: string,
-  keys: readonly string[],
-): Promise<Map<string, StoredReceipt>> {
-  if (keys.length === 0) return new Map();
-  const rows = await warehouseDb(db, schema)
+/** When, and from which file and line, the entities among `keys` of one kind and company were created. */
+export async function findReceipts(ctx: CheckContext, kind: string, keys: readonly string[]) {
+  const rows = await warehouseDb(ctx.db, ctx.schema)
     .selectFrom('push_receipts')
     .select(['row_key', 'created_at as createdAt', 'source_file as file', 'source_line as line'])
-    .where('company_cnpj', '=', company)
+    .where('company_cnpj', '=', ctx.company)
     .where('kind', '=', kind)
     .where('row_key', '=', (eb) => eb.fn.any(eb.val([...keys])))
     .where('state', '=', 'created')

@@ -1,19 +1,18 @@
 /**
- * Names given instead of ids (`department` instead of `department_id`, `fired_type`
- * instead of `fired_type_id`, ...), resolved in the token's company: first from the
- * warehouse's lookup tables (active rows, no request), then, for a name the warehouse
- * lacks (not synced yet, or created since), from the API's lookup list, read once per
- * run. A name that matches several records is refused rather than guessed.
+ * Names given instead of ids (`department` for `department_id`, ...), resolved in the token's company:
+ * first from the warehouse's lookup tables (active rows, no request), then, for a name it lacks (not
+ * synced yet, or created since), from the API's list, read once per run. A name that matches several
+ * records is refused rather than guessed.
  */
 import { sql } from 'kysely';
 import type { ApiClient, CallOptions } from '../api/client.js';
 import { LOOKUP_READS, type LookupTable } from '../resources/lookups.js';
+import { groupBy, readOnce } from './kind.js';
 import { RowInvalid } from './row-invalid.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
 /** A lookup record as far as resolution needs it. */
 export interface LabeledRecord {
-  /** Id in the API. */
   readonly id: number;
   /** Its description or name. */
   readonly label: string;
@@ -25,7 +24,6 @@ export interface ReferenceSource {
   readonly label: 'description' | 'name';
   /** Read endpoint, for messages. */
   readonly endpoint: string;
-  /** Reads the list from the API. */
   list(api: ApiClient, call: CallOptions): Promise<LabeledRecord[]>;
 }
 
@@ -41,12 +39,9 @@ export const REFERENCE_SOURCES = Object.fromEntries(
   ]),
 ) as Readonly<Record<LookupTable, ReferenceSource>>;
 
-/** A lookup list a write may reference. */
-export type ReferenceTable = LookupTable;
-
 /**
- * The form of a label used for matching: Unicode NFC, blanks collapsed, trimmed,
- * case folded. "Vendas ", "vendas" and "VENDAS" are the same department.
+ * The form of a label used for matching: Unicode NFC, blanks collapsed, trimmed, case folded.
+ * "Vendas ", "vendas" and "VENDAS" are the same department.
  */
 export function normalizeLabel(label: string): string {
   return label.normalize('NFC').replace(/\s+/g, ' ').trim().toLocaleLowerCase('pt-BR');
@@ -54,27 +49,33 @@ export function normalizeLabel(label: string): string {
 
 /** Groups records by normalised label. */
 export function byLabel(records: readonly LabeledRecord[]): Map<string, LabeledRecord[]> {
-  const out = new Map<string, LabeledRecord[]>();
-  for (const r of records) {
-    const k = normalizeLabel(r.label);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
+  return groupBy(records, (r) => normalizeLabel(r.label));
 }
 
 /** Resolves names to ids for one run and company; see the file comment. */
 export class ReferenceResolver {
-  private readonly fromWarehouse = new Map<ReferenceTable, Promise<Map<string, LabeledRecord[]>>>();
-  private readonly fromApi = new Map<ReferenceTable, Promise<Map<string, LabeledRecord[]>>>();
+  /** The company's active records of `table` in the warehouse, by label. */
+  private readonly warehouse = readOnce((table: LookupTable) =>
+    warehouseDb(this.deps.db, this.deps.schema)
+      .selectFrom(table)
+      .select(['id', sql.ref<string>(REFERENCE_SOURCES[table].label).as('label')])
+      .where('company_cnpj', '=', this.deps.company)
+      .where('active', '=', true)
+      .execute()
+      .then(byLabel),
+  );
+
+  /** The API's list of `table`, by label (read once per run). */
+  private readonly api = readOnce((table: LookupTable) =>
+    REFERENCE_SOURCES[table].list(this.deps.api, this.deps.call).then(byLabel),
+  );
 
   constructor(
     private readonly deps: { db: SqlRunner; schema: string; company: string; api: ApiClient; call: CallOptions },
   ) {}
 
   /** The id of the record of `table` named `name`; throws {@link RowInvalid} when none or several match. */
-  async resolve(table: ReferenceTable, column: string, name: string): Promise<number> {
+  async resolve(table: LookupTable, column: string, name: string): Promise<number> {
     const key = normalizeLabel(name);
     let hits = (await this.warehouse(table)).get(key);
     if (!hits) hits = (await this.api(table)).get(key);
@@ -88,31 +89,5 @@ export class ReferenceResolver {
       throw new RowInvalid(`${column}: ${JSON.stringify(name)} matches ids ${hits.map((h) => h.id).join(', ')}; give the id column instead`);
     }
     return hits[0]!.id;
-  }
-
-  private warehouse(table: ReferenceTable): Promise<Map<string, LabeledRecord[]>> {
-    let p = this.fromWarehouse.get(table);
-    if (!p) {
-      const { db, schema, company } = this.deps;
-      const label = REFERENCE_SOURCES[table].label;
-      p = warehouseDb(db, schema)
-        .selectFrom(table)
-        .select(['id', sql.ref<string>(label).as('label')])
-        .where('company_cnpj', '=', company)
-        .where('active', '=', true)
-        .execute()
-        .then(byLabel);
-      this.fromWarehouse.set(table, p);
-    }
-    return p;
-  }
-
-  private api(table: ReferenceTable): Promise<Map<string, LabeledRecord[]>> {
-    let p = this.fromApi.get(table);
-    if (!p) {
-      p = REFERENCE_SOURCES[table].list(this.deps.api, this.deps.call).then(byLabel);
-      this.fromApi.set(table, p);
-    }
-    return p;
   }
 }

@@ -1,8 +1,7 @@
 /**
- * The summary a push prints and the `--report` file it writes: one line per input row
- * with its outcome, as CSV (csv-stringify) or JSON by the report's extension. A CSV
- * report is opened in spreadsheets, and its cells repeat what the input and the API
- * said: a cell that a spreadsheet would run as a formula is written as text.
+ * The summary a push prints and its `--report` file: one line per input row with its outcome, as CSV
+ * (csv-stringify) or JSON by extension. A CSV report is opened in spreadsheets and its cells repeat
+ * what the input and the API said: a cell a spreadsheet would run as a formula is written as text.
  */
 import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
@@ -25,14 +24,8 @@ export function reportFormatOf(path: string): ReportFormat | undefined {
 /** Columns of a CSV report, in order. */
 const REPORT_COLUMNS = ['line', 'outcome', 'key', 'id', 'code', 'message'] as const;
 
-const WORDS: Record<Outcome, string> = {
-  created: 'created',
-  would_create: 'would be created',
-  skipped: 'skipped',
-  invalid: 'invalid',
-  refused: 'refused',
-  failed: 'failed',
-};
+/** An outcome in words. */
+const word = (o: Outcome) => (o === 'would_create' ? 'would be created' : o);
 
 /** Rows listed per outcome in the printed summary (all of them are in the report). */
 const LISTED_PER_OUTCOME = 20;
@@ -46,17 +39,17 @@ function clip(text: string | undefined): string | undefined {
 
 /** The summary lines of a push (pure). */
 export function summaryLines(r: PushResult, reportPath?: string): string[] {
-  const counts = OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => `${r.counts[o]} ${WORDS[o]}`);
+  const counts = OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => `${r.counts[o]} ${word(o)}`);
   const head = r.applied ? `push ${r.kind}` : `push ${r.kind} (plan: nothing was written)`;
   const lines = [`${head}: ${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.file}${counts.length ? `: ${counts.join(', ')}` : ''}`];
   for (const outcome of OUTCOMES) {
     const rows = r.rows.filter((x) => x.outcome === outcome);
     for (const x of rows.slice(0, LISTED_PER_OUTCOME)) {
       const detail = [clip(x.key), x.id ? `id ${x.id}` : undefined, x.code && x.code !== 'exists' ? x.code : undefined, clip(x.message)].filter(Boolean).join(': ');
-      lines.push(`  line ${x.line}: ${WORDS[outcome]}${detail ? `: ${detail}` : ''}`);
+      lines.push(`  line ${x.line}: ${word(outcome)}${detail ? `: ${detail}` : ''}`);
     }
     if (rows.length > LISTED_PER_OUTCOME) {
-      lines.push(`  ... ${rows.length - LISTED_PER_OUTCOME} more ${WORDS[outcome]}${reportPath ? ` (see ${reportPath})` : ' (use --report for every row)'}`);
+      lines.push(`  ... ${rows.length - LISTED_PER_OUTCOME} more ${word(outcome)}${reportPath ? ` (see ${reportPath})` : ' (use --report for every row)'}`);
     }
   }
   if (r.interrupted) lines.push('interrupted: run the same file again to finish (what was created is skipped)');
@@ -74,19 +67,11 @@ export function spreadsheetText(value: string): string {
 
 /** Writes the report of `r` to `path` (CSV or JSON by extension). */
 export async function writeReport(path: string, r: PushResult): Promise<void> {
-  const format = reportFormatOf(path);
-  if (format === 'json') {
+  if (reportFormatOf(path) === 'json') {
     const doc = { kind: r.kind, file: r.file, applied: r.applied, interrupted: r.interrupted, counts: r.counts, rows: r.rows };
     await pipeline(Readable.from([`${JSON.stringify(doc, null, 2)}\n`]), createWriteStream(path));
     return;
   }
-  const records = r.rows.map((x) => ({
-    line: x.line,
-    outcome: x.outcome,
-    key: spreadsheetText(x.key ?? ''),
-    id: spreadsheetText(x.id ?? ''),
-    code: spreadsheetText(x.code ?? ''),
-    message: spreadsheetText(x.message ?? ''),
-  }));
-  await pipeline(Readable.from(records), stringify({ header: true, columns: [...REPORT_COLUMNS] }), createWriteStream(path));
+  const csv = stringify({ header: true, columns: [...REPORT_COLUMNS], cast: { string: spreadsheetText } });
+  await pipeline(Readable.from(r.rows), csv, createWriteStream(path));
 }

@@ -1,11 +1,7 @@
 /**
- * src/push/ — `punchline push`: rows of a file written through the API's write endpoints,
- * then synced back.
- *
- * One push against a running sync runtime, as the command and the tests drive it:
- * check the warehouse and the connection (the group walk names the token's company),
- * run the engine with the connection's budget-limited client, and queue the sync of
- * what was created.
+ * src/push/ — `punchline push`: rows of a file written through the API, then synced back. One push
+ * against a running sync runtime: check the warehouse and the connection (the group walk names the
+ * token's company), run the engine with the connection's client, queue the sync of what was created.
  */
 import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { SyncRuntime } from '../runtime/runtime.js';
@@ -21,9 +17,7 @@ import { queueSyncAfterPush, type PushTarget } from './sync-after.js';
 
 /** What a push did. */
 export interface PushRun {
-  /** Where the writes acted. */
   readonly target: PushTarget;
-  /** Outcome per row. */
   readonly result: PushResult;
   /** Sync jobs queued after an `--apply` that created something. */
   readonly queued?: EnqueueResult;
@@ -46,22 +40,11 @@ export async function pushRows(
   const client = rt.client(connection.name);
   const walk = await checkConnection(client);
   const target: PushTarget = { connection: connection.name, company: walk.own.national_registry, scoped: walk.scoped };
-  const result = await runPush(
-    {
-      api: client.api,
-      db,
-      schema,
-      company: target.company,
-      connection: connection.name,
-      today: hooks.today ?? todayIn(companyTimezone(connection, target.company)),
-      ...(hooks.signal ? { signal: hooks.signal } : {}),
-      ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
-      ...(hooks.onWritten ? { onWritten: hooks.onWritten } : {}),
-    },
-    WRITE_KINDS[options.kind],
-    rows,
-    { file: options.file, apply: options.apply, concurrency: connection.rateLimit.concurrency },
-  );
+  const { company } = target;
+  const today = hooks.today ?? todayIn(companyTimezone(connection, company));
+  const deps = { ...hooks, api: client.api, db, schema, company, connection: connection.name, today };
+  const run = { file: options.file, apply: options.apply, concurrency: connection.rateLimit.concurrency };
+  const result = await runPush(deps, WRITE_KINDS[options.kind], rows, run);
   if (!result.applied || result.touched.length === 0) return { target, result };
   return { target, result, queued: await queueSyncAfterPush(rt.queues, target, result.touched) };
 }

@@ -1,9 +1,7 @@
 /**
- * After `punchline push --apply`, the windows the writes touched are queued for sync
- * at once, so the warehouse shows the new rows without waiting for the schedule: the
- * company's collaborators (collaborators, dismissals), its lookups (the four lookup
- * kinds), the calendar months of new punches and of new absences (with their
- * attachments). The sync's own planner names the jobs, so a window already waiting is
+ * After `punchline push --apply`, the windows the writes touched are queued for sync at once, so the
+ * warehouse shows the new rows without waiting for the schedule (collaborators, lookups, the months of
+ * new punches and absences). The sync's own planner names the jobs, so a window already waiting is
  * not queued twice.
  */
 import { enqueueJobs, type EnqueueResult } from '../runtime/enqueue.js';
@@ -23,7 +21,6 @@ export interface PushTarget {
 
 /** The sync jobs of `items` for `target` (pure). */
 export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): PlannedJob[] {
-  if (items.length === 0) return [];
   return planJobs({
     connection: target.connection,
     companies: [target.company],
@@ -38,7 +35,5 @@ export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): Pl
 
 /** Queues the sync of what a push created; returns the jobs added and those already pending. */
 export async function queueSyncAfterPush(queues: SyncQueues, target: PushTarget, items: readonly WorkItem[]): Promise<EnqueueResult> {
-  const jobs = pushSyncJobs(target, items);
-  if (jobs.length === 0) return { added: [], pending: [] };
-  return enqueueJobs(queues, jobs);
+  return enqueueJobs(queues, pushSyncJobs(target, items));
 }

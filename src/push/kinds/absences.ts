@@ -1,17 +1,14 @@
 /**
- * spec 4.2 `POST absence` (multipart): one absence per row for one or more CPFs, with
- * optional attachments read from files next to the input. An absence exists for a
- * CPF when `absence/getFromPeriod` shows one of the same type, first day and last day
- * that includes that CPF. A row whose CPFs all have it is skipped; a row where only
- * some have it is sent for the others only, so nobody gets the absence twice. Rows of
- * the same file count as existing for the rows after them.
+ * spec 4.2 `POST absence` (multipart): one absence per row for one or more CPFs, with attachments
+ * read from files next to the input. A CPF has it when `absence/getFromPeriod` shows one of the same
+ * type, first and last day that includes that CPF. A row whose CPFs all have it is skipped; one where
+ * only some do is sent for the others only, so nobody gets it twice. Earlier rows of the file count.
  */
 import type { Attachment, NewAbsence } from '../../api/client.js';
-import type { Absence } from '../../api/schemas.js';
 import { dateTimeBounds, monthWindows, MAX_WINDOW_DAYS, type DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
 import { readPrepared, type PreparedFile } from '../files.js';
-import { RowInvalid, type Existing, type WriteKind } from '../kind.js';
+import { readOnce, RowInvalid, valuesAsBody, type Existing, type WriteKind } from '../kind.js';
 import { monthOf } from './period-reads.js';
 
 /** An absence row: the multipart fields and the checked attachment files. */
@@ -19,8 +16,6 @@ export interface AbsenceBody {
   readonly fields: NewAbsence;
   readonly attachments: readonly PreparedFile[];
 }
-
-const FLAGS = ['paid', 'full_day', 'sum_on_work_time', 'sum_total_on_work_time'] as const;
 
 /** The coverage key of one CPF's absence: type, span and CPF. */
 function coverKey(typeId: number, begin: string, end: string, cpf: string): string {
@@ -52,35 +47,17 @@ export const absences: WriteKind<AbsenceBody> = {
   },
   references: [{ idField: 'absence_type_id', nameColumn: 'absence_type', table: 'absence_types', required: true }],
   body(v) {
-    const begin = v.begin_date as string;
-    const end = v.end_date as string;
+    // The files aside, the row's values are the multipart fields.
+    const { attachment, ...fields } = valuesAsBody<NewAbsence & { attachment?: PreparedFile[] }>(v);
+    const { begin_date: begin, end_date: end } = fields;
     if (end < begin) throw new RowInvalid(`end_date ${end} is before begin_date ${begin}`);
-    const flags = Object.fromEntries(FLAGS.map((f) => [f, v[f] as boolean])) as Record<(typeof FLAGS)[number], boolean>;
-    return {
-      fields: {
-        national_registry: v.national_registry as string[],
-        absence_type_id: v.absence_type_id as number,
-        description: v.description as string,
-        details: v.details as string,
-        begin_date: begin,
-        end_date: end,
-        ...flags,
-      },
-      attachments: (v.attachment as PreparedFile[] | undefined) ?? [],
-    };
+    return { fields, attachments: attachment ?? [] };
   },
   key: ({ fields: f }) => `${f.absence_type_id}|${f.begin_date}|${f.end_date}|${[...f.national_registry].sort().join(',')}`,
   async check(ctx, candidates) {
-    const reads = new Map<string, Promise<Absence[]>>();
-    const read = (w: DateWindow) => {
-      const k = `${w.from}|${w.to}`;
-      let p = reads.get(k);
-      if (!p) {
-        p = ctx.api.getAbsencesFromPeriod(dateTimeBounds(w), undefined, ctx.call);
-        reads.set(k, p);
-      }
-      return p;
-    };
+    const read = readOnce((w: DateWindow) =>
+      ctx.api.getAbsencesFromPeriod(dateTimeBounds(w), undefined, ctx.call),
+    );
     const covered = new Map<string, string>();
     const out = new Map<number, Existing>();
     for (const c of candidates) {

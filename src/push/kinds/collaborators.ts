@@ -1,10 +1,10 @@
 /**
- * spec 4.2 `POST collaborator`: one row per new collaborator of the token's company.
- * The six required ids (and the optional occupation) may be given by name. A CPF that
- * already has an active collaborator in the company (`GET collaborator`) is skipped.
+ * spec 4.2 `POST collaborator`: one row per new collaborator of the token's company. The six
+ * required ids (and the optional occupation) may be given by name. A CPF that already has an active
+ * collaborator in the company (`GET collaborator`) is skipped.
  */
 import type { NewCollaborator } from '../../api/client.js';
-import type { Existing, WriteKind } from '../kind.js';
+import { valuesAsBody, type Existing, type WriteKind } from '../kind.js';
 
 /** `push collaborators`. */
 export const collaborators: WriteKind<NewCollaborator> = {
@@ -30,26 +30,7 @@ export const collaborators: WriteKind<NewCollaborator> = {
     { idField: 'point_rule_id', nameColumn: 'point_rule', table: 'point_rules', required: true },
     { idField: 'occupation_id', nameColumn: 'occupation', table: 'occupations', required: false },
   ],
-  body(v) {
-    const optional = <K extends keyof NewCollaborator>(k: K) => (v[k] === undefined ? {} : { [k]: v[k] as NewCollaborator[K] });
-    return {
-      name: v.name as string,
-      national_registry: v.national_registry as string,
-      email: v.email as string,
-      birth_date: v.birth_date as string,
-      begin_date: v.begin_date as string,
-      journey_id: v.journey_id as number,
-      cost_center_id: v.cost_center_id as number,
-      department_id: v.department_id as number,
-      unit_id: v.unit_id as number,
-      collaborator_settings_id: v.collaborator_settings_id as number,
-      point_rule_id: v.point_rule_id as number,
-      ...optional('registration_number'),
-      ...optional('admission_date'),
-      ...optional('pis'),
-      ...optional('occupation_id'),
-    };
-  },
+  body: valuesAsBody,
   key: (body) => body.national_registry,
   async check(ctx, candidates) {
     // spec 1.4 rule 1: without scope parameters the list is the token's own company.

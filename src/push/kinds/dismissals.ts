@@ -1,35 +1,28 @@
 /**
- * spec 4.2 `PUT collaborator/dismissal`: dismisses a collaborator found by CPF or
- * registration number. The API accepts a dismissal of someone already dismissed (and
- * would move the date), and no read shows dismissals, so the check is indirect:
+ * spec 4.2 `PUT collaborator/dismissal`: dismisses a collaborator found by CPF or registration
+ * number. The API accepts a dismissal of someone already dismissed (and would move the date), and
+ * no read shows dismissals, so the check is indirect:
  * - a collaborator in the active list (`GET collaborator`) is dismissed;
- * - one not in it but known in the company (the warehouse's collaborators, or the
- *   company's period data of the 31 days up to the dismissal date,
- *   `collaborator/totalHours`, which names everyone with days in the period by CPF and
- *   registration number) is already dismissed (or blocked) and skipped;
- * - one found nowhere is sent, and the API answers `collaborator_not_found` when the
- *   person is unknown.
- * A row identified only by `collaborator_id` is refused before sending: no read shows
- * collaborator ids, so whether it is already dismissed cannot be checked.
+ * - one not in it but known in the company (the warehouse's collaborators, or the company's period
+ *   data of the 31 days up to the dismissal date, `collaborator/totalHours`, which names everyone
+ *   with days in the period by CPF and registration number) is already dismissed (or blocked) and
+ *   skipped;
+ * - one found nowhere is sent, and the API answers `collaborator_not_found` if it is unknown.
+ * A row identified only by `collaborator_id` is refused before sending: no read shows collaborator
+ * ids, so whether it is already dismissed cannot be checked.
  */
 import type { Dismissal } from '../../api/client.js';
 import type { CollaboratorBlock } from '../../api/schemas.js';
-import type { DateWindow } from '../../plan/windows.js';
+import { MAX_WINDOW_DAYS, type DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
-import { MAX_WINDOW_DAYS } from '../../plan/windows.js';
 import { warehouseDb } from '../../warehouse/db.js';
-import { RowInvalid, type CheckContext, type Existing, type WriteKind } from '../kind.js';
+import { readOnce, RowInvalid, valuesAsBody, type CheckContext, type Existing, type WriteKind } from '../kind.js';
 
 /** The CPFs the warehouse knows in the company, and registration number → CPF. */
-async function knownToWarehouse(ctx: CheckContext): Promise<{ cpfs: Set<string>; byRegistration: Map<string, string> }> {
+async function knownToWarehouse(ctx: CheckContext) {
   const rows = await warehouseDb(ctx.db, ctx.schema).selectFrom('collaborators').select(['cpf', 'registration_number']).where('company_cnpj', '=', ctx.company).execute();
-  const cpfs = new Set<string>();
-  const byRegistration = new Map<string, string>();
-  for (const row of rows) {
-    cpfs.add(row.cpf);
-    byRegistration.set(String(row.registration_number), row.cpf);
-  }
-  return { cpfs, byRegistration };
+  const byRegistration = new Map(rows.map((r): [string, string] => [String(r.registration_number), r.cpf]));
+  return { cpfs: new Set(rows.map((r) => r.cpf)), byRegistration };
 }
 
 /** The 31 days (spec §8) up to the dismissal date, or up to today for a date still ahead. */
@@ -57,11 +50,7 @@ export const dismissals: WriteKind<Dismissal> = {
         'give national_registry or registration_number: no read of the API shows collaborator ids, so a dismissal by collaborator_id alone could not be checked',
       );
     }
-    const body: Dismissal = { dismissal_date: v.dismissal_date as string, fired_type_id: v.fired_type_id as number };
-    for (const k of ['collaborator_id', 'registration_number', 'national_registry', 'fired_description'] as const) {
-      if (v[k] !== undefined) Object.assign(body, { [k]: v[k] });
-    }
-    return body;
+    return valuesAsBody(v);
   },
   key: (body) => (body.national_registry !== undefined ? `cpf:${body.national_registry}` : `registration:${body.registration_number}`),
   async check(ctx, candidates) {
@@ -69,16 +58,9 @@ export const dismissals: WriteKind<Dismissal> = {
     const activeByCpf = new Map(active.map((c) => [c.national_registry, c]));
     const activeByRegistration = new Map(active.map((c) => [c.registration_number, c]));
     let warehouse: Awaited<ReturnType<typeof knownToWarehouse>> | undefined;
-    const reads = new Map<string, Promise<CollaboratorBlock[]>>();
-    const inPeriod = (w: DateWindow): Promise<CollaboratorBlock[]> => {
-      const k = `${w.from}|${w.to}`;
-      let p = reads.get(k);
-      if (!p) {
-        p = ctx.api.getTotalHours({ beginDate: w.from, endDate: w.to }, undefined, ctx.call);
-        reads.set(k, p);
-      }
-      return p;
-    };
+    const inPeriod = readOnce((w: DateWindow) =>
+      ctx.api.getTotalHours({ beginDate: w.from, endDate: w.to }, undefined, ctx.call),
+    );
     const planned = new Map<string, number>();
     const out = new Map<number, Existing>();
     for (const c of candidates) {

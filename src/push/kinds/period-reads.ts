@@ -1,17 +1,15 @@
-/**
- * Reads of `point/getFromPeriod` (spec 4.1) for the checks before writing: the
- * collaborators of a list of CPFs over one window of at most 31 days (spec §8), a
- * bounded number of CPFs per request so no URL grows without end.
- */
 import type { CollaboratorPoints } from '../../api/schemas.js';
 import type { DateWindow } from '../../plan/windows.js';
 import { endOfMonth } from '../../util/time.js';
 import type { CheckContext } from '../kind.js';
 
-/** CPFs per `national_registry_list[]` request. */
+/** CPFs per `national_registry_list[]` request: a bounded number, so no URL grows without end. */
 const CPFS_PER_READ = 50;
 
-/** The period data of `cpfs` in the token's company over `window` (spec 1.4 rule 1: no scope). */
+/**
+ * `point/getFromPeriod` (spec 4.1) for the checks before writing: the period data of `cpfs` in the
+ * token's company (spec 1.4 rule 1: no scope) over `window`, at most 31 days (spec §8).
+ */
 export async function pointsOf(ctx: CheckContext, window: DateWindow, cpfs: readonly string[]): Promise<CollaboratorPoints[]> {
   const unique = [...new Set(cpfs)];
   const out: CollaboratorPoints[] = [];

@@ -1,12 +1,10 @@
 /**
- * spec 4.2 `POST collaborator/photo`: the face photo of a collaborator, found by CPF,
- * from an image file next to the input (`photo`) or inline (`photo_base64`). No read
- * of the API tells whether a face was already sent, so a photo counts as existing when
- * punchline's own receipts (receipts.ts) show the same image (SHA-256) sent for the
- * same CPF in the company; sending it again would only replace it with itself.
+ * spec 4.2 `POST collaborator/photo`: the face photo of a collaborator found by CPF, from an image
+ * file (`photo`) or inline (`photo_base64`). No read of the API shows faces, so a photo exists when
+ * punchline's receipts (receipts.ts) show the same image (SHA-256) sent for the same CPF in the
+ * company; sending it again would only replace it with itself.
  */
 import { createHash } from 'node:crypto';
-import type { CollaboratorPhoto } from '../../api/client.js';
 import { RowInvalid, type Existing, type WriteKind } from '../kind.js';
 import { readPrepared, type PreparedFile } from '../files.js';
 import { findReceipts } from '../receipts.js';
@@ -42,7 +40,7 @@ export const photos: WriteKind<PhotoBody> = {
   },
   key: (body) => `${body.national_registry}|${body.sha256}`,
   async check(ctx, candidates) {
-    const sent = await findReceipts(ctx.db, ctx.schema, ctx.company, 'photos', candidates.map((c) => c.key));
+    const sent = await findReceipts(ctx, 'photos', candidates.map((c) => c.key));
     const out = new Map<number, Existing>();
     for (const c of candidates) {
       const r = sent.get(c.key);
@@ -57,8 +55,7 @@ export const photos: WriteKind<PhotoBody> = {
   },
   async write(api, body, call) {
     const photo_base64 = body.photo_base64 ?? (await readPrepared(body.photo!)).toString('base64');
-    const request: CollaboratorPhoto = { national_registry: body.national_registry, photo_base64 };
-    await api.uploadCollaboratorPhoto(request, call);
+    await api.uploadCollaboratorPhoto({ national_registry: body.national_registry, photo_base64 }, call);
     return {};
   },
   // No read of the API shows face photos: nothing to sync.

@@ -1,11 +1,10 @@
 /**
- * spec 4.2 `POST point`: one punch per row (CPF and local date-time). A punch exists
- * when `point/getFromPeriod` shows a punch of that CPF at the same second; the reads
- * are grouped by calendar month with many CPFs per request, so a file of thousands of
- * punches costs a few reads, not one per row.
+ * spec 4.2 `POST point`: one punch per row (CPF and local date-time). It exists when
+ * `point/getFromPeriod` shows a punch of that CPF at the same second; the reads are grouped by month,
+ * many CPFs per request, so thousands of punches cost a few reads, not one per row.
  */
 import type { NewPoint } from '../../api/client.js';
-import type { Candidate, Existing, WriteKind } from '../kind.js';
+import { groupBy, type Existing, type WriteKind } from '../kind.js';
 import { monthOf, pointsOf } from './period-reads.js';
 
 /** `push punches`. */
@@ -21,13 +20,7 @@ export const punches: WriteKind<NewPoint> = {
   body: (v) => ({ national_registry: v.national_registry as string, datetime: v.datetime as string }),
   key: (body) => `${body.national_registry}|${body.datetime}`,
   async check(ctx, candidates) {
-    const byMonth = new Map<string, Candidate<NewPoint>[]>();
-    for (const c of candidates) {
-      const month = c.body.datetime.slice(0, 7);
-      const list = byMonth.get(month);
-      if (list) list.push(c);
-      else byMonth.set(month, [c]);
-    }
+    const byMonth = groupBy(candidates, (c) => c.body.datetime.slice(0, 7));
     const out = new Map<number, Existing>();
     for (const list of byMonth.values()) {
       const days = list.map((c) => c.body.datetime.slice(0, 10)).sort();
