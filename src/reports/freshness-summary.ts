@@ -12,7 +12,6 @@ export type StateCounts = Readonly<Record<FreshnessState, number>>;
 
 /** One resource across the companies that have it. */
 export interface ResourceFreshness {
-  /** Resource name. */
   readonly resource: string;
   /** Companies (or `group`) per state. */
   readonly counts: StateCounts;
@@ -32,9 +31,8 @@ export interface CompanyFreshness {
   readonly entries: readonly FreshnessEntry[];
 }
 
-function emptyCounts(): Record<FreshnessState, number> {
-  return Object.fromEntries(FRESHNESS_STATES.map((s) => [s, 0])) as Record<FreshnessState, number>;
-}
+const emptyCounts = () =>
+  Object.fromEntries(FRESHNESS_STATES.map((s) => [s, 0])) as Record<FreshnessState, number>;
 
 /** How far `e` is towards its threshold: 1 at the threshold, Infinity when never synced. */
 export function overdue(e: Pick<FreshnessEntry, 'ageSeconds' | 'staleAfterSeconds'>): number {
@@ -53,16 +51,12 @@ export function freshnessByResource(entries: readonly FreshnessEntry[]): Resourc
   return [...byResource].map(([resource, r]) => ({ resource, counts: r.counts, oldestAgeSeconds: r.oldest }));
 }
 
-/**
- * Companies worst first: most stale or never-synced resources, then the furthest past
- * its threshold, then most aging ones; ties by CNPJ.
- */
+/** Companies worst first: most stale or never synced, furthest past its threshold, most aging; then CNPJ. */
 export function companiesWorstFirst(entries: readonly FreshnessEntry[]): CompanyFreshness[] {
   const byCompany = new Map<string, FreshnessEntry[]>();
   for (const e of entries) {
-    const list = byCompany.get(e.company);
-    if (list) list.push(e);
-    else byCompany.set(e.company, [e]);
+    if (!byCompany.has(e.company)) byCompany.set(e.company, []);
+    byCompany.get(e.company)!.push(e);
   }
   const companies = [...byCompany].map(([company, list]): CompanyFreshness => {
     const counts = emptyCounts();
