@@ -9,11 +9,7 @@ import { quoteIdent } from '../warehouse/db.js';
 /** Postgres SQLSTATE for "database already exists" (another process created it first). */
 const PG_DUPLICATE_DATABASE = '42P04';
 
-/**
- * Makes sure the database of `databaseUrl` exists, creating it when missing. Resolves
- * `true` when it created it. Throws {@link ServiceUnavailableError} when the server is
- * not reachable or the database cannot be created.
- */
+/** Creates the database of `databaseUrl` when missing (true when it did); else ServiceUnavailableError. */
 export async function ensureDatabase(databaseUrl: string, timeoutMs = 3000): Promise<boolean> {
   try {
     await assertPostgresReachable(databaseUrl, timeoutMs);
