@@ -1,10 +1,9 @@
 /**
- * The checks that follow a completed sync run
- * (docs/warehouse.md "Reconciliation checks"): only those the run's data can change, scoped to what it touched — its
- * window (completeness), the months or totals periods the window lies in (agreement and
- * consistency), its company and resource (coverage), the company's history (after the
- * collaborator list). A check that cannot run is logged and counted; it never fails the
- * run, whose data is loaded already.
+ * The checks that follow a completed sync run (docs/warehouse.md "Reconciliation checks"): only
+ * those its data can change, scoped to what it touched — its window (completeness), the months or
+ * totals periods around it (agreement, consistency), its company and resource (coverage), the
+ * company's history (after the collaborator list). A check that cannot run is logged and counted;
+ * it never fails the run, whose data is loaded already.
  */
 import type { Logger } from '../logger.js';
 import { CATALOG, type Resource } from '../resources/index.js';
@@ -36,20 +35,16 @@ export function checksAfter(run: CompletedRun): QualityScope[] {
   return scopes;
 }
 
-/** Where the checks after a run report. */
+/** Where the checks after a run report; `onError` is told when a check could not run. */
 export interface AfterRunContext {
   readonly pool: CheckPool;
   readonly schema: string;
   readonly settings: QualitySettings;
   readonly logger: Logger;
-  /** Told when a check could not run. */
   readonly onError?: (err: unknown) => void;
 }
 
-/**
- * Runs the checks that follow `run` and returns what they found; never throws (a check
- * that fails to run is logged, counted through `onError`, and the run stays a success).
- */
+/** Runs the checks that follow `run` and returns what they found; never throws (the run stays a success). */
 export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Promise<QualityFinding[]> {
   const found: QualityFinding[] = [];
   for (const scope of checksAfter(run)) {

@@ -1,9 +1,8 @@
 /**
- * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): what one run of
- * them is asked to cover, and what they write; their names are in the declaration shape
- * (src/resources/declaration.ts), where a resource names those that follow its windows.
- * Each check is one set-based statement run inside Postgres (the builders next to this
- * file); a check never changes data, it only writes its outcome to `quality_checks`.
+ * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): what one run covers and
+ * what it writes. Their names are in the declaration shape (src/resources/declaration.ts), where a
+ * resource names those that follow its windows; each is one set-based statement (the builders next
+ * to this file) that never changes data, only writes its outcome to `quality_checks`.
  */
 import type { QualityCheck } from '../resources/declaration.js';
 
@@ -11,7 +10,7 @@ export { QUALITY_CHECKS, type QualityCheck } from '../resources/declaration.js';
 
 /** Outcomes of a check, from best to worst. */
 export const QUALITY_STATUSES = ['ok', 'warn', 'fail'] as const;
-/** One outcome. */
+/** One of {@link QUALITY_STATUSES}. */
 export type QualityStatus = (typeof QUALITY_STATUSES)[number];
 
 /** The worse of two outcomes. */
@@ -21,15 +20,13 @@ export function worse(a: QualityStatus, b: QualityStatus): QualityStatus {
 
 /** What one run of the checks covers; every field narrows it. */
 export interface QualityScope {
-  /** First day checked (`YYYY-MM-DD`); parts overlapping the range are checked whole. Default: no limit. */
+  /** First and last day checked (`YYYY-MM-DD`, inclusive); parts overlapping the range are checked whole. */
   readonly from?: string;
-  /** Last day checked, inclusive. Default: no limit. */
   readonly to?: string;
   /** Only this company (CNPJ). */
   readonly company?: string;
   /** Only these resources (completeness, coverage and the unknown-collaborator tables they write); default all. */
   readonly resources?: readonly string[];
-  /** Only these checks; default all. */
   readonly checks?: readonly QualityCheck[];
 }
 
@@ -51,9 +48,8 @@ export interface QualitySettings {
 export interface QualityFinding {
   readonly check: QualityCheck;
   readonly company: string;
-  /** The part of the warehouse the run examined as a whole. */
+  /** The part of the warehouse the run examined as a whole, and what the row is about within it. */
   readonly part: string;
-  /** What the row is about within the part. */
   readonly scope: string;
   /** CPF of the collaborator the scope is about, when it is one. */
   readonly cpf: string | null;

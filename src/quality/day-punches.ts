@@ -1,18 +1,14 @@
 /**
- * Punches against their work days (pure builder), in one pass over both tables:
+ * Punches against their work days (pure builder), in one pass over both tables; parts are company months.
  *
- * - `day_vs_punches`: the API lists a day's punches inside the day object that states
- *   its worked time (spec 2.12), and worked time is the time between an entry and the
- *   exit after it. Per collaborator record and day, the sum of the complete pairs of its
- *   live punches (first to second, third to fourth, …; an unpaired last punch counts
- *   nothing) must equal the day's `worked_time`, to the minute. A difference is a
- *   warning, not a failure: a source may also count an absence as worked time (spec 4.2
- *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are
- *   left out.
- * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not
- *   live. The API sends every punch inside its day, so this is the warehouse's fault.
- *
- * Parts are company months.
+ * - `day_vs_punches`: the API lists a day's punches inside the day object that states its worked
+ *   time (spec 2.12), the time between an entry and the exit after it. Per collaborator record and
+ *   day, the sum of the complete pairs of its live punches (first to second, third to fourth, …; an
+ *   unpaired last punch counts nothing) must equal the day's `worked_time`, to the minute. A
+ *   difference is a warning: a source may also count an absence as worked time (spec 4.2
+ *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are left out.
+ * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live. The
+ *   API sends every punch inside its day, so this is the warehouse's fault.
  */
 import { ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
@@ -25,14 +21,12 @@ const DAY_TOLERANCE = 60;
 const KEY = 'company_cnpj, cpf, collaborator_record, work_date';
 
 /**
- * The pair sum of each day's punches. Sorting millions of punches by day and time costs
- * five times what hashing them does, so a day of up to four punches (nearly all of them)
- * is paired from order-free aggregates of its times t₁ ≤ … ≤ tₙ: two punches pair to
- * t₂ − t₁; three to the middle one minus the first; four to (t₄ − t₁) − (t₃ − t₂), where
- * t₃ − t₂ = √(2(t₂² + t₃²) − (t₂ + t₃)²) and t₂ + t₃, t₂² + t₃² are the sums less the
- * extremes (seconds since the day began: sums of integers, and squares exact in double
- * precision, which sums faster than numeric). Only the punches of a day of five or more
- * are sorted, day by day.
+ * The pair sum of each day's punches. Sorting millions of punches by day and time costs five times
+ * what hashing them does, so a day of up to four punches (nearly all) is paired from order-free
+ * aggregates of its times t₁ ≤ … ≤ tₙ: two pair to t₂ − t₁; three to the middle one minus the first;
+ * four to (t₄ − t₁) − (t₃ − t₂), where t₃ − t₂ = √(2(t₂² + t₃²) − (t₂ + t₃)²) and t₂ + t₃, t₂² + t₃²
+ * are the sums less the extremes (seconds since the day began: integer sums, squares exact in double
+ * precision, which sums faster than numeric). Only days of five or more are sorted, day by day.
  */
 function pairedDays(s: CheckStatement): string {
   const punches = s.table(ROLE_TABLES.punch);

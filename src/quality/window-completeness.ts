@@ -1,14 +1,11 @@
 /**
- * Window completeness (pure builder): for every completed window and table, the rows
- * the answer held (`window_loads.received`, records rejected as unstorable left out)
- * against the live rows the warehouse holds for that window now. A load records what it
- * received in its own transaction, so right after it the two agree; a row deleted, added
- * or moved by anything but a load of that window shows as a difference.
- *
- * "The rows of a window" is the same predicate reconciliation applies to the window
- * (each table's missing rule in src/resources/), so the check and the load can never
- * disagree on what a window holds. A window that a later load re-read in part is not
- * compared: its days are checked through that later load.
+ * Window completeness (pure builder): for every completed window and table, the rows the answer
+ * held (`window_loads.received`, records rejected as unstorable left out) against the live rows the
+ * warehouse holds for that window now. A load records what it received in its own transaction, so
+ * right after it the two agree; a row deleted, added or moved by anything but a load of that window
+ * shows as a difference. "The rows of a window" is the predicate reconciliation applies (each
+ * table's missing rule in src/resources/), so the check and the load never disagree on what a
+ * window holds. A window a later load re-read in part is checked through that later load.
  */
 import { CATALOG, RESOURCES } from '../resources/index.js';
 import type { MissingMode, TableSpec } from '../warehouse/table-spec.js';
@@ -34,11 +31,7 @@ function windowTables(): WindowTable[] {
   });
 }
 
-/**
- * The live rows of the window of `window_loads` row `w`, as a scalar subquery. A rule
- * takes its window as parameters; given the columns of `w` instead, one statement
- * counts every window's rows.
- */
+/** The live rows of the window of `window_loads` row `w`, as a subquery: the rule given `w`'s columns. */
 function liveRows(s: CheckStatement, { spec }: WindowTable): string {
   const rows = spec.missing.windowRows ?? spec.missing.where;
   const predicate = rows((column) => String(column), { company: 'w.company_cnpj', from: 'w.window_start', to: 'w.window_end' }, (name) => s.table(name));
