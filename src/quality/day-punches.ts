@@ -55,9 +55,8 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   const orphans = checks.includes('punch_without_day');
   if (!days && !orphans) return '';
   const tolerance = s.param(DAY_TOLERANCE, 'int8');
-  const selects: string[] = [];
-  if (days) {
-    selects.push(`
+  const selects = [
+    days && `
   SELECT ${checkName('day_vs_punches')}, r.company_cnpj, to_char(r.month, 'YYYY-MM'),
          'day ' || r.work_date || ' record ' || coalesce(nullif(r.collaborator_record, ''), '(no admission date)'), r.cpf,
          'seconds', r.expected, r.worked, ${tolerance}, 'warn',
@@ -70,15 +69,13 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
          ${tolerance} * m.days, CASE WHEN m.differing > 0 THEN 'warn' ELSE 'ok' END,
          m.differing || ' of ' || m.days || ' days differ from their punch pairs' ||
            CASE WHEN m.differing > ${DETAIL_ROWS_PER_PART} THEN ' (the first ${DETAIL_ROWS_PER_PART} are listed)' ELSE '' END
-    FROM months m WHERE m.days > 0`);
-  }
-  if (orphans) {
-    selects.push(`
+    FROM months m WHERE m.days > 0`,
+    orphans && `
   SELECT ${checkName('punch_without_day')}, m.company_cnpj, to_char(m.month, 'YYYY-MM'), ${s.text(ROLE_TABLES.punch)}, NULL, 'findings', 0::bigint, m.orphans, 0::bigint,
          CASE WHEN m.orphans > 0 THEN 'fail' ELSE 'ok' END,
          CASE WHEN m.orphans > 0 THEN m.orphans || ' live punch(es) without a live work day, e.g. point ' || m.orphan END
-    FROM months m WHERE m.punch_days > 0`);
-  }
+    FROM months m WHERE m.punch_days > 0`,
+  ].filter(Boolean);
   return `
   WITH ${pairedDays(s)}, joined AS (
     SELECT company_cnpj, cpf, collaborator_record, work_date, ${s.month('work_date')} AS month, w.worked_seconds::bigint AS worked,

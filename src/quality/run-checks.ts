@@ -57,22 +57,20 @@ type Row = Record<(typeof FINDING_COLUMNS)[number] | 'difference', unknown>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function findingOf(r: Row): QualityFinding {
-  return {
-    check: r.check_name as QualityCheck,
-    company: String(r.company_cnpj),
-    part: String(r.part),
-    scope: String(r.scope),
-    cpf: (r.cpf as string | null) ?? null,
-    measure: String(r.measure),
-    expected: num(r.expected),
-    actual: num(r.actual),
-    difference: num(r.difference),
-    tolerance: Number(r.tolerance),
-    status: r.status as QualityStatus,
-    detail: (r.detail as string | null) ?? null,
-  };
-}
+const findingOf = (r: Row): QualityFinding => ({
+  check: r.check_name as QualityCheck,
+  company: String(r.company_cnpj),
+  part: String(r.part),
+  scope: String(r.scope),
+  cpf: (r.cpf as string | null) ?? null,
+  measure: String(r.measure),
+  expected: num(r.expected),
+  actual: num(r.actual),
+  difference: num(r.difference),
+  tolerance: Number(r.tolerance),
+  status: r.status as QualityStatus,
+  detail: (r.detail as string | null) ?? null,
+});
 
 /** What one run of the checks found. */
 export interface QualityRun {

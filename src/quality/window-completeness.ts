@@ -42,13 +42,10 @@ function liveRows(s: CheckStatement, { spec }: WindowTable): string {
 export const windowCompleteness: CheckBuilder = (s) => {
   const tables = windowTables().filter((t) => s.includesResource(t.resource));
   if (tables.length === 0) return '';
-  const counted = tables
-    .map(
-      (t) =>
-        `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
-        `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
-    )
-    .join('\n    UNION ALL\n    ');
+  const counted = tables.map((t) =>
+    `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
+    `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
+  ).join('\n    UNION ALL\n    ');
   const loads = s.table('window_loads');
   return `
   WITH latest AS (
