@@ -60,19 +60,16 @@ export function carriesCredential(authorization: string | undefined, credential:
 function crossOrigin(origin: string | undefined, host: string | undefined): boolean {
   if (origin === undefined) return false;
   if (origin === 'null') return true; // an opaque origin: a sandboxed frame or a file
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
+  return !URL.canParse(origin) || new URL(origin).host !== host;
 }
 
 /** How to present the credential, as refusals say it. */
 const PRESENT = '(basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)';
 
-/** A refusal that asks for the credential (browsers show the realm in their login prompt). */
+/** Refusals: one asking for the credential (browsers show the realm in their login prompt), one not. */
 const unauthorized = (reason: string): DashboardDecision =>
   ({ allow: false, status: 401, reason, challenge: 'Basic realm="punchline dashboard", charset="UTF-8"' });
+const forbidden = (reason: string): DashboardDecision => ({ allow: false, status: 403, reason });
 
 /** Decides whether `req` may go on to the matched route of the board (pure; the server applies it). */
 export function decideDashboardAccess(req: DashboardRequest, credential: DashboardCredential | undefined): DashboardDecision {
@@ -81,15 +78,13 @@ export function decideDashboardAccess(req: DashboardRequest, credential: Dashboa
     return unauthorized(`the dashboard shows jobs only to the operator ${PRESENT}`);
   }
   if (!credential) {
-    return {
-      allow: false,
-      status: 403,
-      reason: 'the dashboard is read-only: set OPS_DASHBOARD_TOKEN or OPS_DASHBOARD_TOKEN_FILE on the worker to allow write actions',
-    };
+    return forbidden(
+      'the dashboard is read-only: set OPS_DASHBOARD_TOKEN or OPS_DASHBOARD_TOKEN_FILE on the worker to allow write actions',
+    );
   }
   // A page of another site must not borrow the operator's browser login (basic auth is resent by browsers).
   if (crossOrigin(req.origin, req.host)) {
-    return { allow: false, status: 403, reason: 'write actions are refused from pages of another origin' };
+    return forbidden('write actions are refused from pages of another origin');
   }
   if (!carriesCredential(req.authorization, credential)) {
     return unauthorized(`write actions need the operator credential ${PRESENT}`);

@@ -41,6 +41,8 @@ export interface ScrapeSources {
 
 /** One series of a gauge: its labels and value. */
 type Series<L extends string> = readonly [Partial<Record<L, string>>, number];
+/** Reads the series of a gauge. */
+type SeriesRead<L extends string> = () => Promise<readonly Series<L>[]>;
 
 /**
  * A registry with every process metric of {@link metricsRegistry} plus the scrape-time
@@ -67,12 +69,7 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
     pool && schema ? () => read(pool, schema) : undefined;
 
   /** A gauge whose series `series` gives afresh at every scrape. */
-  const gauge = <L extends string>(
-    name: string,
-    labels: readonly L[],
-    help: string,
-    series: () => Promise<readonly Series<L>[]>,
-  ) =>
+  const gauge = <L extends string>(name: string, labels: readonly L[], help: string, series: SeriesRead<L>) =>
     new Gauge({
       name,
       help,

@@ -32,7 +32,7 @@ const DASHBOARD_PATH = '/dashboard';
 const STATUS_PATH = '/status';
 const STATUS_JSON_PATH = '/status.json';
 
-/** The status page loads nothing but itself (inline style, no script): it works offline and pulls nothing in. */
+/** The status page loads nothing but itself (inline style, no script): works offline, pulls nothing in. */
 const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The ops port is taken by another process. */
@@ -158,12 +158,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
         return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`status unavailable: ${reason}\n`);
       }
     };
-  app.get(
-    STATUS_PATH,
-    statusRoute('text/html; charset=utf-8', (report) => renderStatusPage(report, { dashboardPath: DASHBOARD_PATH, jsonPath: STATUS_JSON_PATH }), {
-      'content-security-policy': STATUS_PAGE_CSP,
-    }),
-  );
+  const page = { dashboardPath: DASHBOARD_PATH, jsonPath: STATUS_JSON_PATH };
+  const csp = { 'content-security-policy': STATUS_PAGE_CSP };
+  app.get(STATUS_PATH, statusRoute('text/html; charset=utf-8', (r) => renderStatusPage(r, page), csp));
   app.get(STATUS_JSON_PATH, statusRoute('application/json; charset=utf-8', (report) => `${JSON.stringify(report, null, 2)}\n`));
 
   app.get('/healthz', async (_req, reply) => {
