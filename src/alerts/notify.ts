@@ -59,7 +59,6 @@ export interface NotifierRedis {
 export interface NotifierOptions {
   /** Where messages are posted (a secret). */
   readonly url: string;
-  /** Shared state of all worker processes. */
   readonly redis: NotifierRedis;
   /** Key prefix (the queue prefix); keys are `<prefix>:notify:*`. */
   readonly prefix: string;
@@ -209,16 +208,11 @@ export class WebhookNotifier implements OpsEventSink {
     const now = this.#o.now();
     const entries = freshnessEntriesOf(await readFreshness(sources.pool, sources.schema), now);
     const staleIds = new Set<string>();
-    for (const e of entries ?? []) {
-      if (!e.stale) continue;
-      const c: Condition = {
-        condition: 'stale',
-        company: e.company,
-        resource: e.resource,
-        detail: e.lastSuccessAt
-          ? `Last successful sync ${e.lastSuccessAt}; stale after ${Math.round(e.staleAfterSeconds / 60)} min.`
-          : 'Never synced, while other companies have this resource.',
-      };
+    for (const e of (entries ?? []).filter((x) => x.stale)) {
+      const detail = e.lastSuccessAt
+        ? `Last successful sync ${e.lastSuccessAt}; stale after ${Math.round(e.staleAfterSeconds / 60)} min.`
+        : 'Never synced, while other companies have this resource.';
+      const c: Condition = { condition: 'stale', company: e.company, resource: e.resource, detail };
       staleIds.add(conditionId(c));
       const since = e.lastSuccessAt ? new Date(Date.parse(e.lastSuccessAt) + e.staleAfterSeconds * 1000) : now;
       await this.raise(c, since);
@@ -312,8 +306,7 @@ export function startStalenessWatch(
       .then(() => notifier.check(sources, Math.max(1000, intervalMs - 1000)))
       .catch((err: unknown) => options.logger?.warn({ err }, 'notifier: staleness check failed'));
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  const timer = setInterval(tick, intervalMs).unref();
   tick();
   return {
     async stop() {

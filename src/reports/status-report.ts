@@ -18,7 +18,6 @@ import { readQualityStatus, type QualitySummary } from './quality-report.js';
 /** A job that failed for good, or failed and waits for its next attempt. */
 export interface FailingJob {
   readonly queue: string;
-  /** BullMQ job id. */
   readonly id: string;
   /** `failed` (attempts exhausted or permanent error) or `retrying` (delayed after a failure). */
   readonly state: 'failed' | 'retrying';
@@ -65,7 +64,7 @@ export interface StatusReport {
   /** When the report was made (ISO 8601). */
   readonly generatedAt: string;
   readonly queues: readonly QueueCounts[];
-  /** Failing jobs, most recent first (at most the limit asked for). */
+  /** Failing jobs, most recent first (at most 20). */
   readonly failing: readonly FailingJob[];
   /** Freshness per company × resource, or null when the warehouse is not migrated. */
   readonly freshness: readonly FreshnessEntry[] | null;

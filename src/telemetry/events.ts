@@ -18,7 +18,6 @@ export interface ConditionScope {
 /** A job that failed for good. */
 export interface JobFailure extends ConditionScope {
   readonly queue: string;
-  /** BullMQ job id. */
   readonly jobId?: string;
   /** Its last error, one line, secrets scrubbed. */
   readonly detail: string;
