@@ -5,9 +5,9 @@
  * fields) when a job failed for good, a connection's token was rejected, or a company's data
  * is older than its schedule allows, and again when it clears. Conditions live in Redis
  * under the queue prefix, shared by every worker process; one Lua script per transition
- * decides atomically who announces. A condition is announced at most once per hour
- * (`intervalMs`; one back within the hour is announced when the hour is over, if it still
- * holds), a clear only when its start was. Event conditions clear on a later successful run
+ * decides atomically who announces. A condition is announced at most once per hour (one
+ * back within the hour is announced when the hour is over, if it still holds), a clear only
+ * when its start was. Event conditions clear on a later successful run
  * of the same connection (and company × resource), staleness when the data is fresh again.
  * The URL is a secret (Slack's carries its key): the CLI registers it with the logger, and
  * it is never put in a log line or an error here.
@@ -64,17 +64,15 @@ export interface NotifierOptions {
   readonly prefix: string;
   /** Never given the URL. */
   readonly logger?: Logger;
-  /** Fewest milliseconds between two announcements of one condition (default one hour). */
-  readonly intervalMs?: number;
-  /** Deadline of one POST, ms (default 10 s). */
-  readonly timeoutMs?: number;
   readonly now?: () => Date;
 }
 
 /** The warehouse the periodic check reads. */
 export type CheckSources = { readonly pool: SqlRunner; readonly schema: string };
 
-const HOUR_MS = 60 * 60 * 1000;
+/** Fewest milliseconds between two announcements of one condition, and the deadline of one POST. */
+const ANNOUNCE_INTERVAL_MS = 60 * 60 * 1000;
+const POST_TIMEOUT_MS = 10_000;
 
 // KEYS: open set, condition hash, last-announced key. ARGV: id, now ms, interval ms,
 // fields JSON, since ms. Opens the condition if needed; returns 1 when the caller must
@@ -149,12 +147,11 @@ export function buildMessage(c: Condition, state: 'raised' | 'cleared', since: D
 
 /** Posts alerts to a webhook, once per condition and hour across every worker process. */
 export class WebhookNotifier implements OpsEventSink {
-  readonly #o: NotifierOptions & Required<Pick<NotifierOptions, 'intervalMs' | 'timeoutMs' | 'now'>>;
+  readonly #o: NotifierOptions & { readonly now: () => Date };
   readonly #pending = new Set<Promise<void>>();
 
   constructor(options: NotifierOptions) {
-    const { intervalMs = HOUR_MS, timeoutMs = 10_000, now = () => new Date() } = options;
-    this.#o = { ...options, intervalMs, timeoutMs, now };
+    this.#o = { ...options, now: options.now ?? (() => new Date()) };
   }
 
   jobFailedForGood(e: JobFailure): void {
@@ -179,7 +176,7 @@ export class WebhookNotifier implements OpsEventSink {
   async raise(c: Condition, since: Date = this.#o.now()): Promise<boolean> {
     const id = conditionId(c);
     const [key, last] = [this.#key('condition', id), this.#key('last', id)];
-    const args = [id, this.#o.now().getTime(), this.#o.intervalMs, JSON.stringify(c), since.getTime()];
+    const args = [id, this.#o.now().getTime(), ANNOUNCE_INTERVAL_MS, JSON.stringify(c), since.getTime()];
     if (Number(await this.#o.redis.eval(RAISE, 3, this.#key('open'), key, last, ...args)) !== 1) return false;
     const opened = Number((await this.#o.redis.hget(key, 'since')) ?? since.getTime());
     if (await this.#post(buildMessage(c, 'raised', new Date(opened)))) return true;
@@ -251,7 +248,7 @@ export class WebhookNotifier implements OpsEventSink {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),
-        signal: AbortSignal.timeout(this.#o.timeoutMs),
+        signal: AbortSignal.timeout(POST_TIMEOUT_MS),
         redirect: 'error',
       });
       await res.body?.cancel().catch(() => undefined);
@@ -290,23 +287,20 @@ async function succeededSince(sources: CheckSources, c: Condition, since: Date):
   return run !== undefined;
 }
 
-/**
- * Runs `notifier.check` every `intervalMs` (default one minute) until `stop`, which waits
- * for a check in progress; failures are logged.
- */
+/** Runs `notifier.check` every minute until `stop`, which waits for a check in progress; failures are logged. */
 export function startStalenessWatch(
   notifier: Pick<WebhookNotifier, 'check'>,
   sources: CheckSources,
-  options: { intervalMs?: number; logger?: Logger } = {},
+  options: { logger?: Logger } = {},
 ): { stop(): Promise<void> } {
-  const intervalMs = options.intervalMs ?? 60_000;
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
+    // The lock lasts just under a minute: one process checks per tick.
     running = running
-      .then(() => notifier.check(sources, Math.max(1000, intervalMs - 1000)))
+      .then(() => notifier.check(sources, 59_000))
       .catch((err: unknown) => options.logger?.warn({ err }, 'notifier: staleness check failed'));
   };
-  const timer = setInterval(tick, intervalMs).unref();
+  const timer = setInterval(tick, 60_000).unref();
   tick();
   return {
     async stop() {
