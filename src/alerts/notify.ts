@@ -287,7 +287,7 @@ async function succeededSince(sources: CheckSources, c: Condition, since: Date):
   return run !== undefined;
 }
 
-/** Runs `notifier.check` every minute until `stop`, which waits for a check in progress; failures are logged. */
+/** Runs `notifier.check` every minute until `stop` (which waits for a check in progress); logs failures. */
 export function startStalenessWatch(
   notifier: Pick<WebhookNotifier, 'check'>,
   sources: CheckSources,

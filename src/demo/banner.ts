@@ -1,8 +1,3 @@
-/**
- * What `punchline demo` prints once everything runs: where to look (dashboard, metrics,
- * the emulator, psql) and a few queries that show the data. Pure.
- */
-
 /** Inputs of {@link formatDemoBanner}. */
 export interface DemoBannerInput {
   /** Base URLs of the ops server (e.g. `http://127.0.0.1:9464`) and of the emulator. */
@@ -61,7 +56,7 @@ function withoutPassword(url: string): string {
 const shellQuote = (value: string) =>
   /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 
-/** The banner text. */
+/** What `punchline demo` prints once everything runs: where to look and a few queries that show the data. */
 export function formatDemoBanner(i: DemoBannerInput): string {
   const psql = `PGOPTIONS=${shellQuote(`-c search_path=${i.schema}`)} psql ${shellQuote(withoutPassword(i.databaseUrl))}`;
   const lines = [

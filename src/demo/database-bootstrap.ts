@@ -1,7 +1,3 @@
-/**
- * First-run help for the demo: create the warehouse database when the server runs but
- * the database does not exist yet, by connecting to the server's `postgres` database.
- */
 import pg from 'pg';
 import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from '../probes/services.js';
 import { quoteIdent } from '../warehouse/db.js';
@@ -9,7 +5,10 @@ import { quoteIdent } from '../warehouse/db.js';
 /** Postgres SQLSTATE for "database already exists" (another process created it first). */
 const PG_DUPLICATE_DATABASE = '42P04';
 
-/** Creates the database of `databaseUrl` when missing (true when it did); else ServiceUnavailableError. */
+/**
+ * First-run help: creates the database of `databaseUrl` through the server's `postgres` database when the
+ * server runs but the database is missing (true when it did); else ServiceUnavailableError.
+ */
 export async function ensureDatabase(databaseUrl: string, timeoutMs = 3000): Promise<boolean> {
   try {
     await assertPostgresReachable(databaseUrl, timeoutMs);

@@ -1,13 +1,3 @@
-/**
- * Gauges computed when `/metrics` is scraped rather than when something happens: queue
- * depth per queue and state, the age of the oldest waiting job, per company × resource
- * the last successful sync, its age and whether it is stale, the open rejected records,
- * the standing outcome of the reconciliation checks, and per company whether its time
- * zone disagrees with its CEP. They are read from Redis and the warehouse, so every
- * worker process reports the same, correct figure whichever process ran the jobs;
- * freshness is built exactly as `punchline status` builds it (src/reports/status-report.ts), so both
- * always agree.
- */
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
@@ -45,9 +35,10 @@ type Series<L extends string> = readonly [Partial<Record<L, string>>, number];
 type SeriesRead<L extends string> = () => Promise<readonly Series<L>[]>;
 
 /**
- * A registry with every process metric of {@link metricsRegistry} plus the scrape-time
- * gauges over `sources`. One per ops server, so several servers in a process (tests)
- * do not share sources.
+ * A registry with every process metric of {@link metricsRegistry} plus the gauges computed when `/metrics` is
+ * scraped, read from Redis and the warehouse so every process reports the same figure whichever ran the jobs;
+ * freshness is built as `punchline status` builds it. One per ops server: servers in a process (tests) do not
+ * share sources.
  */
 export function createScrapeRegistry(sources: ScrapeSources): Registry {
   const { pool, schema, zonesInUse, logger } = sources;

@@ -1,13 +1,11 @@
-/**
- * Schema drift the sync recorded (`schema_drift`, src/load/drift-log.ts): values of
- * source-owned lists not seen before (a new punch origin) and fields no schema names.
- * Neither stops the sync; `punchline status` lists them so someone decides whether the
- * warehouse or the reports should know them.
- */
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { unlessMissing } from './freshness.js';
 
-/** One piece of drift. */
+/**
+ * One piece of schema drift the sync recorded (src/load/drift-log.ts): a value of a source-owned list
+ * not seen before, or a field no schema names. It never stops the sync; `punchline status` lists it
+ * so someone decides whether the warehouse or the reports should know it.
+ */
 export interface DriftEntry {
   /** `new_value`, `unknown_field`, or `cleaned_value` (values of a column stored without a NUL character). */
   readonly kind: 'new_value' | 'unknown_field' | 'cleaned_value';

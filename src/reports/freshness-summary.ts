@@ -1,9 +1,3 @@
-/**
- * Freshness at a glance, for deployments of many companies: per resource how many
- * companies are fresh, aging, stale or never synced, and the companies ordered worst
- * first. `punchline status` prints these instead of one line per company and resource
- * when there are many, and the status page shows them above its grid. Pure.
- */
 import { FRESHNESS_STATES, type FreshnessState } from './staleness.js';
 import type { FreshnessEntry } from './status-report.js';
 
@@ -39,7 +33,11 @@ export function overdue(e: Pick<FreshnessEntry, 'ageSeconds' | 'staleAfterSecond
   return e.ageSeconds === null ? Number.POSITIVE_INFINITY : e.ageSeconds / e.staleAfterSeconds;
 }
 
-/** Counts per resource, in the order resources first appear in `entries`. */
+/**
+ * Counts per resource (fresh, aging, stale, never synced) in the order resources first appear: what
+ * `status` prints instead of a line per company and resource when there are many, and the status page
+ * shows above its grid.
+ */
 export function freshnessByResource(entries: readonly FreshnessEntry[]): ResourceFreshness[] {
   const byResource = new Map<string, { counts: Record<FreshnessState, number>; oldest: number | null }>();
   for (const e of entries) {

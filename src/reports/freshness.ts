@@ -1,8 +1,3 @@
-/**
- * Freshness of the warehouse: the last successful sync per company × resource, read from
- * the `sync_freshness` view (docs/architecture.md "Bookkeeping") so every process sees the
- * same figure, whichever worker ran the job.
- */
 import type { NotNull } from 'kysely';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
@@ -34,7 +29,10 @@ export async function unlessMissing<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
-/** Reads every company × resource of the `sync_freshness` view; null when the view does not exist yet. */
+/**
+ * Reads the last successful sync per company × resource from the `sync_freshness` view (docs/architecture.md
+ * "Bookkeeping"): the same in every process, whichever worker ran the job; null before the view exists.
+ */
 export function readFreshness(pool: SqlRunner, schema: string): Promise<FreshnessRow[] | null> {
   const query = warehouseDb(pool, schema)
     .selectFrom('sync_freshness')

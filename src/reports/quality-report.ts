@@ -1,9 +1,3 @@
-/**
- * The standing outcome of the reconciliation checks (the `quality_status` view, docs/warehouse.md
- * "Reconciliation checks"), summed per check for `punchline status` and `/metrics`: how
- * many parts of the warehouse are ok, warned or failed, how many scopes are not ok, and
- * the worst one to look at first.
- */
 import { QUALITY_CHECKS, type QualityStatus } from '../quality/checks.js';
 import type { NotNull } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
@@ -20,7 +14,7 @@ export interface QualityExample {
   readonly detail: string | null;
 }
 
-/** The standing outcome of one check. */
+/** The standing outcome of one check (`quality_status`, docs/warehouse.md "Reconciliation checks"). */
 export interface QualitySummary {
   /** quality_checks.check_name. */
   readonly check: string;

@@ -1,8 +1,3 @@
-/**
- * Job counts of the BullMQ queues, by state: read at scrape time by `/metrics` and by
- * `punchline status`, so they are right whichever process ran the jobs.
- */
-
 /** The job states we report, in display order. */
 export const QUEUE_STATES = [
   'waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused', 'failed', 'completed',
@@ -24,7 +19,7 @@ export interface QueueCounts {
   readonly counts: Readonly<Record<QueueState, number>>;
 }
 
-/** Reads the counts of every queue, in the order given. */
+/** Reads the counts of every queue, in the order given, when asked: right whichever process ran the jobs. */
 export async function readQueueCounts(queues: readonly CountableQueue[]): Promise<QueueCounts[]> {
   return Promise.all(
     queues.map(async (q) => {

@@ -1,9 +1,3 @@
-/**
- * Open rejected records (`rejected_records` with no `resolved_at`): records an answer held
- * that the sync could not store, summed per resource and endpoint for `punchline status`
- * and `/metrics`. A later sync that receives a valid record resolves it, so an open one is
- * either still wrong at the source or not re-read since.
- */
 import { sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
@@ -20,7 +14,11 @@ export interface RejectionExample {
   readonly reason: string;
 }
 
-/** Open rejections of one resource and endpoint. */
+/**
+ * Open rejections (records an answer held that the sync could not store) of one resource and endpoint.
+ * A later sync that receives a record valid resolves it: an open one is still wrong at the source, or
+ * not re-read since.
+ */
 export interface RejectionSummary {
   /** Resource synced (as in `--resources`) and the endpoint that answered them. */
   readonly resource: string;

@@ -1,7 +1,3 @@
-/**
- * When a company × resource counts as stale in `punchline status`: a few runs of its
- * incremental schedule (docs/operations.md "Schedules") have passed without a success.
- */
 import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 
 const MINUTE = 60;
@@ -10,7 +6,10 @@ const HOUR = 60 * MINUTE;
 /** Threshold of resources that declare none, and of those this version does not know (a newer worker wrote them): a missed night. */
 const DEFAULT_STALE_AFTER = 30 * HOUR;
 
-/** Age in seconds after which `resource` is stale (its declaration's `staleAfter`); `overrideSeconds` (from `--stale-after`) wins. */
+/**
+ * Age in seconds after which `resource` is stale, a few runs of its schedule (docs/operations.md
+ * "Schedules"): its declaration's `staleAfter`; `overrideSeconds` (from `--stale-after`) wins.
+ */
 export function staleAfterSeconds(resource: string, overrideSeconds?: number): number {
   if (overrideSeconds !== undefined) return overrideSeconds;
   return (RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : undefined) ?? DEFAULT_STALE_AFTER;

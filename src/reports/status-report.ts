@@ -12,7 +12,8 @@ import { ageSeconds, readFreshness, type FreshnessRow } from './freshness.js';
 import { freshnessState, staleAfterSeconds, type FreshnessState } from './staleness.js';
 import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
 import { readSchemaDrift, type DriftEntry } from './drift-report.js';
-import { readCompanyAddresses, timeZoneWarnings, type TimeZoneWarning, type ZonesInUse } from './time-zone-report.js';
+import { readCompanyAddresses, timeZoneWarnings } from './time-zone-report.js';
+import type { TimeZoneWarning, ZonesInUse } from './time-zone-report.js';
 import { readQualityStatus, type QualitySummary } from './quality-report.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */

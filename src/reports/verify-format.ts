@@ -1,8 +1,3 @@
-/**
- * The human-readable `punchline verify`: one line per check (parts ok, warned, failed,
- * and findings), then the findings to look at first. Pure: a run in, text out; the JSON
- * output carries every row.
- */
 import { QUALITY_CHECKS, QUALITY_STATUSES, worse, type QualityFinding, type QualityStatus } from '../quality/checks.js';
 import { oneLine, renderTable } from './status-format.js';
 
@@ -45,7 +40,7 @@ export function formatDifference(f: QualityFinding): string {
   return unit ? `${sign}${n} ${unit}${n === 1 ? '' : 's'}` : `${sign}${n}`;
 }
 
-/** Formats a run of the checks for a terminal. */
+/** Formats a run of the checks for a terminal: a line per check, then the findings to look at first. */
 export function formatVerify(findings: readonly QualityFinding[], info: VerifyRunInfo): string {
   const range = info.from || info.to ? `${info.from ?? 'the first synced day'}..${info.to ?? 'the last'}` : 'everything synced';
   const out: string[] = [`Quality checks of ${range}, ${info.company ? `company ${info.company}` : 'every company'} (${(info.durationMs / 1000).toFixed(1)} s)`];

@@ -1,9 +1,3 @@
-/**
- * The events of the sync that a person may need to hear about, reported in one call where
- * they happen: a job failed for good, or the API rejected a connection's token. Each counts
- * in `/metrics` and goes to the process-wide sink the worker installed (the webhook notifier
- * of src/alerts/notify.ts), if any, so the sync needs no extra parameter to report.
- */
 import { scrubPersonal, scrubSecrets } from '../logger.js';
 import { recordJobFailedForGood } from './metrics.js';
 
@@ -23,7 +17,7 @@ export interface JobFailure extends ConditionScope {
   readonly detail: string;
 }
 
-/** Receives the events (the webhook notifier). */
+/** Receives the events a person may need to hear about (the webhook notifier of src/alerts/notify.ts). */
 export interface OpsEventSink {
   jobFailedForGood(e: JobFailure): void;
   /** The API rejected the token of `connection` (401). */
@@ -32,7 +26,10 @@ export interface OpsEventSink {
 
 let sink: OpsEventSink | undefined;
 
-/** Installs the process's sink; returns the function that removes it. */
+/**
+ * Installs the process's sink; returns the function that removes it. Process-wide like the metrics
+ * registry, so the sync reports events where they happen without an extra parameter.
+ */
 export function setOpsEventSink(next: OpsEventSink): () => void {
   sink = next;
   return () => {
