@@ -1,9 +1,6 @@
 /**
  * src/demo/ — `punchline demo`: its configuration, the first-run database, the port check,
  * the banner.
- *
- * Here the demo's connection to the emulator, its configuration and date range, and the
- * headquarters token read from a separately running emulator (docker compose).
  */
 import type { Config, Connection } from '../config.js';
 import { addDays } from '../util/time.js';

@@ -1,11 +1,3 @@
-/**
- * Who may use the dashboard. Without an operator credential it only reads, for whoever
- * reaches the ops port (loopback by default), and nobody may write. With one, every route
- * of the board needs it, reads too, since jobs carry their data and failure reasons. The
- * verdict is taken on the route the server matched, whatever form the URL took (server.ts),
- * and enforced on the server: bull-board's read-only flag only hides the buttons and
- * guards some of its routes.
- */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DashboardCredential } from '../config.js';
 
@@ -71,7 +63,13 @@ const unauthorized = (reason: string): DashboardDecision =>
   ({ allow: false, status: 401, reason, challenge: 'Basic realm="punchline dashboard", charset="UTF-8"' });
 const forbidden = (reason: string): DashboardDecision => ({ allow: false, status: 403, reason });
 
-/** Decides whether `req` may go on to the matched route of the board (pure; the server applies it). */
+/**
+ * Decides whether `req` may go on to the matched route of the board (pure; the server applies it, on
+ * the route it matched whatever form the URL took: bull-board's read-only flag only hides buttons and
+ * guards some routes). Without an operator credential the board only reads, for whoever reaches the ops
+ * port (loopback by default). With one, every route needs it, reads too: jobs carry their data and
+ * failure reasons.
+ */
 export function decideDashboardAccess(req: DashboardRequest, credential: DashboardCredential | undefined): DashboardDecision {
   if (req.kind === 'read') {
     if (!credential || carriesCredential(req.authorization, credential)) return { allow: true };

@@ -1,9 +1,3 @@
-/**
- * The connections the checks run on. Their sessions start with the checks' settings, so each
- * check is one statement sent once (no BEGIN, SET and COMMIT around it), and their number bounds
- * the checks at once whatever the jobs, so verifying never crowds the loads. On any other pool
- * each check runs in a transaction that sets them first.
- */
 import type pg from 'pg';
 import { createWarehouse, type Warehouse } from '../warehouse/db.js';
 
@@ -23,7 +17,12 @@ export type CheckPool = Pick<pg.Pool, 'connect' | 'query'>;
 
 const opened = new WeakSet<object>();
 
-/** Opens a pool whose sessions are set up for the checks (`application_name` names it in pg_stat_activity). */
+/**
+ * Opens a pool for the checks (`application_name` names it in pg_stat_activity). Its sessions start
+ * with the checks' settings, so each check is one statement sent once (no BEGIN, SET and COMMIT around
+ * it), and its size bounds the checks at once whatever the jobs, so verifying never crowds the loads.
+ * On any other pool each check runs in a transaction that sets them first.
+ */
 export function openCheckPool(databaseUrl: string, schema: string, options: { readonly max: number; readonly applicationName: string }): Warehouse {
   const w = createWarehouse(databaseUrl, schema, { ...options, settings: CHECK_SETTINGS });
   opened.add(w.pool);

@@ -1,9 +1,3 @@
-/**
- * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): what one run covers and
- * what it writes. Their names are in the declaration shape (src/resources/declaration.ts), where a
- * resource names those that follow its windows; each is one set-based statement (the builders next
- * to this file) that never changes data, only writes its outcome to `quality_checks`.
- */
 import type { QualityCheck } from '../resources/declaration.js';
 
 export { QUALITY_CHECKS, type QualityCheck } from '../resources/declaration.js';
@@ -44,7 +38,12 @@ export interface QualitySettings {
   readonly now?: Date;
 }
 
-/** One row a run wrote: the outcome of a check for one scope of one part. */
+/**
+ * One row a run wrote to `quality_checks`: the outcome of a check
+ * (docs/warehouse.md "Reconciliation checks") for one scope of one part. Each check is one set-based
+ * statement (the builders next to this file) that never changes data; a resource's declaration
+ * (src/resources/declaration.ts) names those following its windows.
+ */
 export interface QualityFinding {
   readonly check: QualityCheck;
   readonly company: string;

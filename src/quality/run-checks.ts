@@ -1,10 +1,6 @@
 /**
  * src/quality/ — the reconciliation checks, run inside Postgres after every window and by
  * `punchline verify`.
- *
- * The executor (the statements are built next to this file): each check is one set-based
- * statement that compares and writes its findings to `quality_checks`; checks read the
- * warehouse and write only their own outcome, never changing data.
  */
 import pLimit from 'p-limit';
 import { withTransaction } from '../warehouse/transaction.js';
@@ -81,10 +77,10 @@ export interface QualityRun {
 }
 
 /**
- * Runs the checks of `scope` (all by default) over the warehouse of `schema`, each in its own
- * short transaction, records their outcome in `quality_checks` and returns it; errors are
- * thrown as is. `concurrency` statements run at once, each on its own connection (default 1:
- * after a sync run, the checks must not crowd the loads).
+ * Runs the checks of `scope` (all by default) over the warehouse of `schema`: each is one set-based
+ * statement in its own short transaction that compares and writes its findings, never changing data, to
+ * `quality_checks`. Returns them; errors are thrown as is. `concurrency` statements run at once, each
+ * on its own connection (default 1: after a sync run, the checks must not crowd the loads).
  */
 export async function runQualityChecks(
   pool: CheckPool,

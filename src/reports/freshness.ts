@@ -30,8 +30,9 @@ export async function unlessMissing<T>(read: Promise<T>): Promise<T | null> {
 }
 
 /**
- * Reads the last successful sync per company × resource from the `sync_freshness` view (docs/architecture.md
- * "Bookkeeping"): the same in every process, whichever worker ran the job; null before the view exists.
+ * Reads the last successful sync per company × resource from the `sync_freshness` view
+ * (docs/architecture.md "Bookkeeping"): the same in every process, whichever worker ran the job; null
+ * before the view exists.
  */
 export function readFreshness(pool: SqlRunner, schema: string): Promise<FreshnessRow[] | null> {
   const query = warehouseDb(pool, schema)

@@ -7,8 +7,9 @@ const HOUR = 60 * MINUTE;
 const DEFAULT_STALE_AFTER = 30 * HOUR;
 
 /**
- * Age in seconds after which `resource` is stale, a few runs of its schedule (docs/operations.md
- * "Schedules"): its declaration's `staleAfter`; `overrideSeconds` (from `--stale-after`) wins.
+ * Age in seconds after which `resource` is stale, a few runs of its schedule
+ * (docs/operations.md "Schedules"): its declaration's `staleAfter`; `overrideSeconds` (from
+ * `--stale-after`) wins.
  */
 export function staleAfterSeconds(resource: string, overrideSeconds?: number): number {
   if (overrideSeconds !== undefined) return overrideSeconds;

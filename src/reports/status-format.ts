@@ -1,9 +1,3 @@
-/**
- * The human-readable `punchline status`: plain-text tables (queues, failing jobs,
- * freshness with stale entries flagged — summed per resource, with the worst companies,
- * when there are many — then the quality checks that ran, open rejected records, schema
- * drift and time-zone warnings when there are any). Pure: a report in, text out.
- */
 import { companiesWorstFirst, freshnessByResource } from './freshness-summary.js';
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
 import type { FreshnessEntry, StatusReport } from './status-report.js';
@@ -95,7 +89,11 @@ function freshnessSummary(entries: readonly FreshnessEntry[], worstCompanies: nu
   return out;
 }
 
-/** Formats the whole report for a terminal. */
+/**
+ * Formats the whole report for a terminal (pure): queues, failing jobs, freshness with stale entries
+ * flagged (summed per resource, with the worst companies, when there are many), then the data sections
+ * that have something to say.
+ */
 export function formatStatus(report: StatusReport, options: StatusFormatOptions = {}): string {
   const maxLines = options.maxFreshnessLines ?? 40;
   const worstCompanies = options.worstCompanies ?? 10;

@@ -1,10 +1,6 @@
 /**
  * src/reports/ — what `punchline status` and `punchline verify` report, read from Redis and
  * the warehouse, as data and as text.
- *
- * What `punchline status` reports, gathered from Redis (queue counts, failing jobs, paused
- * connections) and the warehouse (`sync_freshness`, open `rejected_records`, `schema_drift`,
- * companies' CEPs against their zones, `quality_status`); status-format.ts formats it.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
 import type { SqlRunner } from '../warehouse/db.js';
@@ -188,7 +184,11 @@ export function checkOf(
   return { ok: problems.length === 0, problems };
 }
 
-/** Gathers the status report. */
+/**
+ * Gathers the status report from Redis (queue counts, failing jobs, paused connections) and the
+ * warehouse (freshness, open rejections, schema drift, companies' CEPs against their zones,
+ * quality_status).
+ */
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
   const limit = 20; // failing jobs listed

@@ -1,11 +1,3 @@
-/**
- * Time-zone warnings: a company whose address (`companies.zip_code`) lies in a Brazilian
- * state whose legal time differs from the zone the sync reads its date-times in (spec 1.2:
- * the company's local time; COMPANY_TIMEZONES, else the connection's zone). Every punch of
- * such a company is stored an hour or two off, silently, so `status` and `/metrics` say so.
- * The zone in use comes from the configuration of the process that asks; the connections
- * are those that synced the company (sync_runs), or every configured one before any did.
- */
 import { companyTimezone, type Config } from '../config.js';
 import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
 import { sql, type Selectable } from 'kysely';
@@ -59,7 +51,13 @@ export interface CompanyAddress {
   readonly syncedBy: readonly string[];
 }
 
-/** The warnings of `companies` (pure): one per company and zone in use that disagrees with its CEP at `now`. */
+/**
+ * The warnings of `companies` (pure): one per company and zone in use (spec 1.2: the company's local
+ * time; COMPANY_TIMEZONES, else the connection's) that is not the legal time of the Brazilian state of
+ * its CEP (`companies.zip_code`) at `now`. Every punch of such a company is stored an hour or two off,
+ * silently, so `status` and `/metrics` say so. The zones come from the asking process's configuration,
+ * for the connections that synced the company (sync_runs), or every configured one before any did.
+ */
 export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUse: ZonesInUse, now: Date): TimeZoneWarning[] {
   return companies.flatMap((c) =>
     zonesInUse(c.cnpj, c.syncedBy).flatMap(({ connection, zone }) => {

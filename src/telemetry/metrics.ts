@@ -1,15 +1,14 @@
 /**
  * src/telemetry/ — what punchline reports about itself: Prometheus metrics, the events an
  * alert hears, tracing spans.
- *
- * Prometheus metrics (prom-client) of one process: API traffic, retries, 429 and budget
- * waits, rows loaded, job outcomes and sync freshness, exposed at `/metrics`. The dashboard
- * and alert rules under deploy/ query these names (a test checks them).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DriftLabels } from './drift-labels.js';
 
-/** The registry served at `/metrics`. */
+/**
+ * The registry served at `/metrics`: this process's API traffic, retries, waits, rows loaded and jobs.
+ * The dashboard and alert rules under deploy/ query these names (a test checks them).
+ */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry, prefix: 'punchline_process_' });
 
