@@ -7,10 +7,9 @@
  * under the queue prefix, shared by every worker process; one Lua script per transition
  * decides atomically who announces. A condition is announced at most once per hour (one
  * back within the hour is announced when the hour is over, if it still holds), a clear only
- * when its start was. Event conditions clear on a later successful run
- * of the same connection (and company × resource), staleness when the data is fresh again.
- * The URL is a secret (Slack's carries its key): the CLI registers it with the logger, and
- * it is never put in a log line or an error here.
+ * when its start was. Event conditions clear on a later successful run of the same connection
+ * (and company × resource), staleness when the data is fresh again. The URL is a secret
+ * (Slack's carries its key): the CLI registers it with the logger; no log line or error here has it.
  */
 import type { Logger } from '../logger.js';
 import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';

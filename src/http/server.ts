@@ -1,11 +1,5 @@
 /**
  * src/http/ — the ops HTTP port of a worker: dashboard, status page, `/metrics`, `/healthz`.
- *
- * The worker's ops server (docs/operations.md "The ops HTTP port"): bull-board's dashboard of every
- * queue, the report of `punchline status` as a page and as JSON, Prometheus metrics and a
- * Redis + Postgres (+ API connections) health check. It binds loopback unless told
- * otherwise; its dashboard only reads unless an operator credential is configured, which
- * then guards every route of the board (dashboard-access.ts; docs/operations.md "Threat model").
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
@@ -89,7 +83,12 @@ export function opsBaseUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
-/** Starts the ops server; resolves once it listens. */
+/**
+ * Starts the ops server (docs/operations.md "The ops HTTP port"); resolves once it listens. It binds
+ * loopback unless told otherwise; the bull-board dashboard only reads unless an operator credential is
+ * configured, which then guards every route of the board (dashboard-access.ts;
+ * docs/operations.md "Threat model").
+ */
 export async function startOpsServer(options: OpsServerOptions): Promise<RunningOpsServer> {
   const { logger, dashboardCredential: credential } = options;
   const host = options.host ?? '127.0.0.1';

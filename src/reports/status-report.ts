@@ -212,7 +212,6 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     readQualityStatus(pool, schema),
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
-  const failing = allFailing.slice(0, limit);
   const freshness = freshnessEntriesOf(rows, now, sources.staleAfterSeconds);
   const summary = {
     stale: freshness?.filter((f) => f.stale).length ?? 0,
@@ -223,7 +222,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   return {
     generatedAt: now.toISOString(),
     queues,
-    failing,
+    failing: allFailing.slice(0, limit),
     freshness,
     summary,
     check: checkOf(summary, paused ?? []),
