@@ -132,16 +132,8 @@ export function buildMessage(c: Condition, state: 'raised' | 'cleared', since: D
     state === 'raised'
       ? `:rotating_light: punchline: ${summary(c)}. ${c.detail}`
       : `:white_check_mark: punchline: resolved: ${summary(c)} (since ${since.toISOString()}).`;
-  return {
-    text,
-    condition: c.condition,
-    state,
-    connection: c.connection ?? null,
-    company: c.company ?? null,
-    resource: c.resource ?? null,
-    since: since.toISOString(),
-    detail: c.detail,
-  };
+  const { condition, connection = null, company = null, resource = null, detail } = c;
+  return { text, condition, state, connection, company, resource, since: since.toISOString(), detail };
 }
 
 /** Posts alerts to a webhook, once per condition and hour across every worker process. */

@@ -181,13 +181,10 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
 }
 
 /** How each kind of schema drift reads. */
-export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
-  new_value: 'new value',
-  unknown_field: 'unknown field',
-  cleaned_value: 'cleaned value',
-};
+export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> =
+  { new_value: 'new value', unknown_field: 'unknown field', cleaned_value: 'cleaned value' };
 
-/** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say; at most `maxZones` zone lines). */
+/** The sections about the data itself, each only when it has something to say (at most `maxZones` zone lines). */
 function dataSections(report: StatusReport, maxZones: number): string[] {
   const out: string[] = [];
   const quality = report.quality ?? [];
