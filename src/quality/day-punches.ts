@@ -1,14 +1,12 @@
 /**
- * Punches against their work days (pure builder), in one pass over both tables; parts are company months.
- *
- * - `day_vs_punches`: the API lists a day's punches inside the day object that states its worked
- *   time (spec 2.12), the time between an entry and the exit after it. Per collaborator record and
- *   day, the sum of the complete pairs of its live punches (first to second, third to fourth, …; an
- *   unpaired last punch counts nothing) must equal the day's `worked_time`, to the minute. A
- *   difference is a warning: a source may also count an absence as worked time (spec 4.2
+ * Punches against their work days (pure builder), one pass over both tables; parts are company months.
+ * - `day_vs_punches`: a day lists its punches and states its worked time (spec 2.12), the time between
+ *   an entry and the exit after it. Per record and day, the complete pairs of its live punches (first to
+ *   second, third to fourth, …; an unpaired last one counts nothing) must sum to `worked_time`, to the
+ *   minute. A difference only warns: a source may count an absence as worked (spec 4.2
  *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are left out.
- * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live. The
- *   API sends every punch inside its day, so this is the warehouse's fault.
+ * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live: the
+ *   warehouse's fault, as the API sends every punch inside its day.
  */
 import { ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
