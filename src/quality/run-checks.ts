@@ -26,8 +26,7 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */
-const SET_LOCAL = Object.entries(CHECK_SETTINGS)
-  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
+const SET_LOCAL = Object.entries(CHECK_SETTINGS).map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
   .join('; ');
 
 /** The statement running `checks` (of one of {@link STATEMENTS}) over `scope`; null when nothing to check. */
