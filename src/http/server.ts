@@ -55,8 +55,9 @@ export interface OpsServerOptions {
   readonly dashboardCredential?: DashboardCredential;
   /** Secrets `/healthz` must never show besides those registered with the logger (the Redis password is added). */
   readonly secrets?: readonly string[];
-  /** Deadline of each health or scrape probe in milliseconds (default 1500). */
+  /** Deadlines (ms) of each health or scrape probe (default 1500) and of the `/status` report (10 000). */
   readonly probeTimeoutMs?: number;
+  readonly statusTimeoutMs?: number;
   readonly now?: () => Date;
   /** States of the worker's API connections, shown by `/healthz` (a paused one makes it `degraded`). */
   readonly connections?: () => Promise<Readonly<Record<string, ConnectionHealth>>>;
@@ -64,8 +65,6 @@ export interface OpsServerOptions {
   readonly zonesInUse?: ZonesInUse;
   /** The connections paused after a 401, for `/status`. */
   readonly pausedConnections?: () => Promise<readonly PausedConnection[]>;
-  /** Deadline of gathering the `/status` report in milliseconds (default 10 000). */
-  readonly statusTimeoutMs?: number;
 }
 
 /** A running ops server. */

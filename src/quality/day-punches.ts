@@ -1,13 +1,3 @@
-/**
- * Punches against their work days (pure builder), one pass over both tables; parts are company months.
- * - `day_vs_punches`: a day lists its punches and states its worked time (spec 2.12), the time between
- *   an entry and the exit after it. Per record and day, the complete pairs of its live punches (first to
- *   second, third to fourth, …; an unpaired last one counts nothing) must sum to `worked_time`, to the
- *   minute. A difference only warns: a source may count an absence as worked (spec 4.2
- *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are left out.
- * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live: the
- *   warehouse's fault, as the API sends every punch inside its day.
- */
 import { ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
@@ -47,7 +37,17 @@ function pairedDays(s: CheckStatement): string {
   )`;
 }
 
-/** The findings of `day_vs_punches` and `punch_without_day`, as `checks` asks. */
+/**
+ * The findings of `day_vs_punches` and `punch_without_day` as `checks` asks (pure builder), in one pass
+ * over both tables; parts are company months.
+ * - `day_vs_punches`: a day lists its punches and states its worked time (spec 2.12), the time between
+ *   an entry and the exit after it. Per record and day, the complete pairs of its live punches (first to
+ *   second, third to fourth, …; an unpaired last one counts nothing) must sum to `worked_time`, to the
+ *   minute. A difference only warns: a source may count an absence as worked (spec 4.2
+ *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are left out.
+ * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live: the
+ *   warehouse's fault, as the API sends every punch inside its day.
+ */
 export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   const days = checks.includes('day_vs_punches');
   const orphans = checks.includes('punch_without_day');

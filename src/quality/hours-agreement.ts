@@ -1,16 +1,3 @@
-/**
- * Cross-endpoint agreement of worked time (pure builders): the API states it as the period's totals
- * (`collaborator/totalHours`, spec 2.7) and day by day (`point/getFromPeriod`, spec 2.12 `worked_time`).
- * Per record and totals period, the days must sum to:
- * - `totals_vs_days`: the totals' `worked_actual_time` ("hours actually punched"), to the minute a day
- *   (a source that rounds each day to the minute);
- * - `rule_vs_days`: the totals' `worked_time` ("hours computed by the rule"), within the point rule's
- *   10 minutes a worked day (punch clock variations up to 10 minutes a day are neither discounted nor
- *   overtime, CLT art. 58 §1).
- * Only settled periods (ending before the lookback horizon: inside it the endpoints are read at different
- * times while the source changes) whose days all lie in completed punches windows are compared (the
- * coverage check names missing days).
- */
 import { CATALOG, RESOURCES, ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
@@ -32,7 +19,20 @@ function uncoveredDays(s: CheckStatement, p: string): string {
   );
 }
 
-/** The findings of the agreement checks in `checks`, in one pass over the totals and the days. */
+/**
+ * The findings of the agreement checks in `checks` (pure builder), in one pass over the totals and the
+ * days. The API states worked time as the period's totals (`collaborator/totalHours`, spec 2.7) and
+ * day by day (`point/getFromPeriod`, spec 2.12 `worked_time`). Per record and totals period, the days
+ * must sum to:
+ * - `totals_vs_days`: the totals' `worked_actual_time` ("hours actually punched"), to the minute a day
+ *   (a source that rounds each day to the minute);
+ * - `rule_vs_days`: the totals' `worked_time` ("hours computed by the rule"), within the point rule's
+ *   10 minutes a worked day (punch clock variations up to 10 minutes a day are neither discounted nor
+ *   overtime, CLT art. 58 §1).
+ * Only settled periods (ending before the lookback horizon: inside it the endpoints are read at different
+ * times while the source changes) whose days all lie in completed punches windows are compared (the
+ * coverage check names missing days).
+ */
 export const hoursAgreement: CheckBuilder = (s, checks) => {
   const wanted = (Object.keys(AGREEMENTS) as (keyof typeof AGREEMENTS)[]).filter((c) => checks.includes(c));
   if (wanted.length === 0) return '';

@@ -1,12 +1,3 @@
-/**
- * Window completeness (pure builder): for every completed window and table, the rows the answer
- * held (`window_loads.received`, records rejected as unstorable left out) against the live rows the
- * warehouse holds for that window now. A load records what it received in its own transaction, so
- * right after it the two agree; a row deleted, added or moved by anything but a load of that window
- * shows as a difference. "The rows of a window" is the predicate reconciliation applies (each
- * table's missing rule in src/resources/), so the check and the load never disagree on what a
- * window holds. A window a later load re-read in part is checked through that later load.
- */
 import { CATALOG, RESOURCES } from '../resources/index.js';
 import type { MissingMode, TableSpec } from '../warehouse/table-spec.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
@@ -38,7 +29,15 @@ function liveRows(s: CheckStatement, { spec }: WindowTable): string {
   return `(SELECT count(*) FROM ${s.table(spec.table)} t WHERE (${predicate}) AND ${LIVE[spec.missing.mode]})`;
 }
 
-/** The completeness findings: one row per window and table (see the file comment). */
+/**
+ * The completeness findings (pure builder), one row per completed window and table: the rows the answer
+ * held (`window_loads.received`, records rejected as unstorable left out) against the live rows the
+ * warehouse holds for that window now. A load records what it received in its own transaction, so right
+ * after it the two agree; a row deleted, added or moved by anything but a load of that window shows as
+ * a difference. "The rows of a window" is the predicate reconciliation applies (each table's missing
+ * rule in src/resources/), so the check and the load never disagree on what a window holds. A window a
+ * later load re-read in part is checked through that later load.
+ */
 export const windowCompleteness: CheckBuilder = (s) => {
   const tables = windowTables().filter((t) => s.includesResource(t.resource));
   if (tables.length === 0) return '';

@@ -12,12 +12,8 @@ export interface CountableQueue {
   getJobCounts(...types: QueueState[]): Promise<Record<string, number>>;
 }
 
-/** Counts of one queue. */
-export interface QueueCounts {
-  readonly queue: string;
-  /** Jobs per state (0 when none). */
-  readonly counts: Readonly<Record<QueueState, number>>;
-}
+/** Counts of one queue: its jobs per state (0 when none). */
+export type QueueCounts = { readonly queue: string; readonly counts: Readonly<Record<QueueState, number>> };
 
 /** Reads the counts of every queue, in the order given, when asked: right whichever process ran the jobs. */
 export async function readQueueCounts(queues: readonly CountableQueue[]): Promise<QueueCounts[]> {

@@ -6,12 +6,8 @@ import type { Companies } from '../warehouse/database.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { unlessMissing } from './freshness.js';
 
-/** A zone the sync uses for a company, and through which connection. */
-export interface ZoneInUse {
-  /** Connection name, or null when no connection is configured (API_TIMEZONE and COMPANY_TIMEZONES). */
-  readonly connection: string | null;
-  readonly zone: string;
-}
+/** A zone the sync uses for a company, and through which connection (null: none configured, API_TIMEZONE). */
+export type ZoneInUse = { readonly connection: string | null; readonly zone: string };
 
 /** Which zones the sync uses for a company, given the connections that synced it. */
 export type ZonesInUse = (cnpj: string, syncedBy: readonly string[]) => readonly ZoneInUse[];
@@ -43,11 +39,10 @@ export interface TimeZoneWarning {
   readonly legalOffset: string;
 }
 
-/** A company as the check reads it. */
+/** A company as the check reads it: its CEP, and the connections that synced it. */
 export interface CompanyAddress {
   readonly cnpj: string;
   readonly zipCode: string | null;
-  /** Connections that synced it. */
   readonly syncedBy: readonly string[];
 }
 
