@@ -1,9 +1,3 @@
-/**
- * What every check's statement shares (pure): its parameters, the warehouse's qualified
- * tables, the filters of a run's scope (company, date range widened to whole months where
- * parts are months, resources) and each company's calendar day in its own time zone
- * (spec 1.2; COMPANY_TIMEZONES).
- */
 import { quoteIdent } from '../warehouse/db.js';
 import { DETAIL_ROWS_PER_PART, type QualityCheck, type QualityScope, type QualitySettings } from './checks.js';
 
@@ -15,7 +9,12 @@ const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 /** The conjunction of the predicates given (`true` without any). */
 const and = (...predicates: (string | false)[]) => predicates.filter(Boolean).join(' AND ') || 'true';
 
-/** A check's statement under construction. */
+/**
+ * A check's statement under construction, with what every check shares (pure): its parameters, the
+ * warehouse's qualified tables, the filters of a run's scope (company, date range widened to whole
+ * months where parts are months, resources) and each company's calendar day in its own time zone
+ * (spec 1.2; COMPANY_TIMEZONES).
+ */
 export class CheckStatement {
   /** Values of the `$n` placeholders, in order. */
   readonly values: unknown[] = [];
