@@ -1,21 +1,15 @@
 /**
  * src/alerts/ — webhook alerts for the conditions that need a person.
  *
- * Alerts for teams without Prometheus: a JSON POST to `NOTIFY_WEBHOOK_URL` (Slack's
- * incoming-webhook `text`, plus structured fields) when a condition that needs a person
- * starts — a job failed for good, a connection's token was rejected, a company's data is
- * older than its schedule allows — and again when it clears.
- *
- * Conditions live in Redis under the queue prefix, so every worker process shares them:
- * whichever process sees a condition first opens it, and one Lua script per transition
- * decides atomically who announces it. A condition is announced at most once per hour
- * (`intervalMs`): one that clears and comes back within the hour is announced when the
- * hour is over, if it still holds. A clear is announced only for a condition that was.
- * Event conditions clear when the warehouse shows a later successful run of the same
- * connection (and company × resource); staleness clears when the data is fresh again.
- *
- * The URL is a secret (Slack's carries its key): it is registered with the logger by
- * the CLI and never put in a log line or an error here.
+ * A JSON POST to `NOTIFY_WEBHOOK_URL` (Slack's incoming-webhook `text`, plus structured
+ * fields) when a job failed for good, a connection's token was rejected, or a company's data
+ * is older than its schedule allows, and again when it clears. Conditions live in Redis
+ * under the queue prefix, shared by every worker process; one Lua script per transition
+ * decides atomically who announces. A condition is announced at most once per hour (one
+ * back within the hour is announced when the hour is over, if it still holds), a clear only
+ * when its start was. Event conditions clear on a later successful run of the same connection
+ * (and company × resource), staleness when the data is fresh again. The URL is a secret
+ * (Slack's carries its key): the CLI registers it with the logger; no log line or error here has it.
  */
 import type { Logger } from '../logger.js';
 import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';
@@ -25,13 +19,11 @@ import { freshnessEntriesOf } from '../reports/status-report.js';
 
 /** Kinds of condition, as the `condition` field of a message. */
 export const CONDITIONS = ['job_failed', 'token_rejected', 'stale'] as const;
-
 /** One of {@link CONDITIONS}. */
 export type ConditionKind = (typeof CONDITIONS)[number];
 
 /** A condition: its kind and where it applies. */
 export interface Condition extends ConditionScope {
-  /** Kind. */
   readonly condition: ConditionKind;
   /** What a person should know, one line. */
   readonly detail: string;
@@ -41,7 +33,6 @@ export interface Condition extends ConditionScope {
 export interface NotificationMessage {
   /** Plain text for chat tools (Slack, Mattermost, Teams via Slack-compatible hooks). */
   readonly text: string;
-  /** Kind of condition. */
   readonly condition: ConditionKind;
   /** `raised` when it starts, `cleared` when it ends. */
   readonly state: 'raised' | 'cleared';
@@ -49,11 +40,9 @@ export interface NotificationMessage {
   readonly connection: string | null;
   /** Company CNPJ (`group` for group-level resources), or null. */
   readonly company: string | null;
-  /** Resource, or null. */
   readonly resource: string | null;
   /** When the condition started (ISO 8601). */
   readonly since: string;
-  /** Details, one line. */
   readonly detail: string;
 }
 
@@ -69,29 +58,20 @@ export interface NotifierRedis {
 export interface NotifierOptions {
   /** Where messages are posted (a secret). */
   readonly url: string;
-  /** Shared state of all worker processes. */
   readonly redis: NotifierRedis;
   /** Key prefix (the queue prefix); keys are `<prefix>:notify:*`. */
   readonly prefix: string;
-  /** Logger (never given the URL). */
+  /** Never given the URL. */
   readonly logger?: Logger;
-  /** Fewest milliseconds between two announcements of one condition (default one hour). */
-  readonly intervalMs?: number;
-  /** Deadline of one POST, ms (default 10 s). */
-  readonly timeoutMs?: number;
-  /** Clock (tests). */
   readonly now?: () => Date;
 }
 
 /** The warehouse the periodic check reads. */
-export interface CheckSources {
-  /** Warehouse pool. */
-  readonly pool: SqlRunner;
-  /** Warehouse schema. */
-  readonly schema: string;
-}
+export type CheckSources = { readonly pool: SqlRunner; readonly schema: string };
 
-const HOUR_MS = 60 * 60 * 1000;
+/** Fewest milliseconds between two announcements of one condition, and the deadline of one POST. */
+const ANNOUNCE_INTERVAL_MS = 60 * 60 * 1000;
+const POST_TIMEOUT_MS = 10_000;
 
 // KEYS: open set, condition hash, last-announced key. ARGV: id, now ms, interval ms,
 // fields JSON, since ms. Opens the condition if needed; returns 1 when the caller must
@@ -152,47 +132,25 @@ export function buildMessage(c: Condition, state: 'raised' | 'cleared', since: D
     state === 'raised'
       ? `:rotating_light: punchline: ${summary(c)}. ${c.detail}`
       : `:white_check_mark: punchline: resolved: ${summary(c)} (since ${since.toISOString()}).`;
-  return {
-    text,
-    condition: c.condition,
-    state,
-    connection: c.connection ?? null,
-    company: c.company ?? null,
-    resource: c.resource ?? null,
-    since: since.toISOString(),
-    detail: c.detail,
-  };
+  const { condition, connection = null, company = null, resource = null, detail } = c;
+  return { text, condition, state, connection, company, resource, since: since.toISOString(), detail };
 }
 
 /** Posts alerts to a webhook, once per condition and hour across every worker process. */
 export class WebhookNotifier implements OpsEventSink {
-  readonly #url: string;
-  readonly #redis: NotifierRedis;
-  readonly #prefix: string;
-  readonly #logger: Logger | undefined;
-  readonly #intervalMs: number;
-  readonly #timeoutMs: number;
-  readonly #now: () => Date;
+  readonly #o: NotifierOptions & { readonly now: () => Date };
   readonly #pending = new Set<Promise<void>>();
 
   constructor(options: NotifierOptions) {
-    this.#url = options.url;
-    this.#redis = options.redis;
-    this.#prefix = `${options.prefix}:notify`;
-    this.#logger = options.logger;
-    this.#intervalMs = options.intervalMs ?? HOUR_MS;
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#now = options.now ?? (() => new Date());
+    this.#o = { ...options, now: options.now ?? (() => new Date()) };
   }
 
-  /** {@inheritDoc OpsEventSink.jobFailedForGood} */
   jobFailedForGood(e: JobFailure): void {
     const { connection, company, resource } = e;
     const detail = `${e.jobId ? `job ${e.jobId}: ` : ''}${e.detail}`;
     this.#track(this.raise({ condition: 'job_failed', connection, company, resource, detail }));
   }
 
-  /** {@inheritDoc OpsEventSink.tokenRejected} */
   tokenRejected(e: { readonly connection: string; readonly detail: string }): void {
     this.#track(this.raise({ condition: 'token_rejected', connection: e.connection, detail: e.detail }));
   }
@@ -206,33 +164,21 @@ export class WebhookNotifier implements OpsEventSink {
    * Opens `c` (from `since`, default now) if it is not open, and announces it unless it
    * was announced already or within the interval. Resolves true when this call posted.
    */
-  async raise(c: Condition, since: Date = this.#now()): Promise<boolean> {
+  async raise(c: Condition, since: Date = this.#o.now()): Promise<boolean> {
     const id = conditionId(c);
-    const now = this.#now().getTime();
-    const lastKey = this.#key('last', id);
-    const announce = await this.#redis.eval(
-      RAISE,
-      3,
-      this.#key('open'),
-      this.#key('condition', id),
-      lastKey,
-      id,
-      now,
-      this.#intervalMs,
-      JSON.stringify(c),
-      since.getTime(),
-    );
-    if (Number(announce) !== 1) return false;
-    const opened = Number((await this.#redis.hget(this.#key('condition', id), 'since')) ?? since.getTime());
+    const [key, last] = [this.#key('condition', id), this.#key('last', id)];
+    const args = [id, this.#o.now().getTime(), ANNOUNCE_INTERVAL_MS, JSON.stringify(c), since.getTime()];
+    if (Number(await this.#o.redis.eval(RAISE, 3, this.#key('open'), key, last, ...args)) !== 1) return false;
+    const opened = Number((await this.#o.redis.hget(key, 'since')) ?? since.getTime());
     if (await this.#post(buildMessage(c, 'raised', new Date(opened)))) return true;
-    await this.#redis.eval(UNANNOUNCE, 2, this.#key('condition', id), lastKey);
+    await this.#o.redis.eval(UNANNOUNCE, 2, key, last);
     return false;
   }
 
   /** Closes `c` if open; announces the clear when its start was announced. Resolves true when this call posted. */
   async clear(c: Condition): Promise<boolean> {
     const id = conditionId(c);
-    const closed = (await this.#redis.eval(CLEAR, 2, this.#key('open'), this.#key('condition', id), id)) as
+    const closed = (await this.#o.redis.eval(CLEAR, 2, this.#key('open'), this.#key('condition', id), id)) as
       | [string | null, string | null]
       | null;
     if (!closed || closed[0] !== '1') return false;
@@ -241,36 +187,30 @@ export class WebhookNotifier implements OpsEventSink {
 
   /**
    * The periodic check: raises staleness for every company × resource older than its
-   * schedule allows, clears conditions that no longer hold, and announces open ones
-   * that could not be announced before (interval, failed POST). One worker process does
-   * it per `lockMs` (0: no lock).
+   * schedule allows, clears conditions that no longer hold, and announces open ones that
+   * could not be announced before (interval, failed POST). One process does it per `lockMs` (0: no lock).
    */
   async check(sources: CheckSources, lockMs = 50_000): Promise<void> {
-    if (lockMs > 0 && (await this.#redis.set(this.#key('check-lock'), String(process.pid), 'PX', lockMs, 'NX')) !== 'OK') {
-      return;
-    }
-    const now = this.#now();
+    const lock = () => this.#o.redis.set(this.#key('check-lock'), String(process.pid), 'PX', lockMs, 'NX');
+    if (lockMs > 0 && (await lock()) !== 'OK') return;
+    const now = this.#o.now();
     const entries = freshnessEntriesOf(await readFreshness(sources.pool, sources.schema), now);
     const staleIds = new Set<string>();
-    for (const e of entries ?? []) {
-      if (!e.stale) continue;
-      const c: Condition = {
-        condition: 'stale',
-        company: e.company,
-        resource: e.resource,
-        detail: e.lastSuccessAt
-          ? `Last successful sync ${e.lastSuccessAt}; stale after ${Math.round(e.staleAfterSeconds / 60)} min.`
-          : 'Never synced, while other companies have this resource.',
-      };
+    for (const e of (entries ?? []).filter((x) => x.stale)) {
+      const detail = e.lastSuccessAt
+        ? `Last successful sync ${e.lastSuccessAt}; stale after ${Math.round(e.staleAfterSeconds / 60)} min.`
+        : 'Never synced, while other companies have this resource.';
+      const c: Condition = { condition: 'stale', company: e.company, resource: e.resource, detail };
       staleIds.add(conditionId(c));
       const since = e.lastSuccessAt ? new Date(Date.parse(e.lastSuccessAt) + e.staleAfterSeconds * 1000) : now;
       await this.raise(c, since);
     }
-    for (const id of await this.#redis.smembers(this.#key('open'))) {
-      const fields = await this.#redis.hget(this.#key('condition', id), 'fields');
+    for (const id of await this.#o.redis.smembers(this.#key('open'))) {
+      const key = this.#key('condition', id);
+      const fields = await this.#o.redis.hget(key, 'fields');
       if (fields === null) continue;
       const c = JSON.parse(fields) as Condition;
-      const since = new Date(Number((await this.#redis.hget(this.#key('condition', id), 'since')) ?? now.getTime()));
+      const since = new Date(Number((await this.#o.redis.hget(key, 'since')) ?? now.getTime()));
       const holds = c.condition === 'stale' ? entries === null || staleIds.has(id) : !(await succeededSince(sources, c, since));
       if (!holds) await this.clear(c);
       else if (c.condition !== 'stale') await this.raise(c, since);
@@ -278,38 +218,40 @@ export class WebhookNotifier implements OpsEventSink {
   }
 
   #key(...parts: string[]): string {
-    return [this.#prefix, ...parts].join(':');
+    return [this.#o.prefix, 'notify', ...parts].join(':');
   }
 
   #track(work: Promise<unknown>): void {
     const p: Promise<void> = work
       .then(() => undefined)
-      .catch((err: unknown) => this.#logger?.warn({ err }, 'notifier: could not record a condition'))
+      .catch((err: unknown) => this.#o.logger?.warn({ err }, 'notifier: could not record a condition'))
       .finally(() => this.#pending.delete(p));
     this.#pending.add(p);
   }
 
   /** Posts one message; false (logged, without the URL) when it could not be delivered. */
   async #post(message: NotificationMessage): Promise<boolean> {
-    const fields = { condition: message.condition, state: message.state, company: message.company, resource: message.resource };
+    const { condition, state, company, resource } = message;
+    const fields = { condition, state, company, resource };
+    const logger = this.#o.logger;
     try {
-      const res = await fetch(this.#url, {
+      const res = await fetch(this.#o.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(message),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        signal: AbortSignal.timeout(POST_TIMEOUT_MS),
         redirect: 'error',
       });
       await res.body?.cancel().catch(() => undefined);
       if (res.ok) {
-        this.#logger?.info(fields, 'notification sent');
+        logger?.info(fields, 'notification sent');
         return true;
       }
-      this.#logger?.warn({ ...fields, status: res.status }, 'notification refused by the webhook');
+      logger?.warn({ ...fields, status: res.status }, 'notification refused by the webhook');
     } catch (err) {
       // undici's errors name the address it tried; the cause's code says enough.
       const e = err as Error & { cause?: { code?: string } };
-      this.#logger?.warn({ ...fields, reason: e.cause?.code ?? e.name }, 'notification could not be sent');
+      logger?.warn({ ...fields, reason: e.cause?.code ?? e.name }, 'notification could not be sent');
     }
     return false;
   }
@@ -336,27 +278,20 @@ async function succeededSince(sources: CheckSources, c: Condition, since: Date):
   return run !== undefined;
 }
 
-/** A running periodic check. */
-export interface StalenessWatch {
-  /** Stops it and waits for a check in progress. */
-  stop(): Promise<void>;
-}
-
-/** Runs `notifier.check` every `intervalMs` (default one minute) until stopped; failures are logged. */
+/** Runs `notifier.check` every minute until `stop` (which waits for a check in progress); logs failures. */
 export function startStalenessWatch(
   notifier: Pick<WebhookNotifier, 'check'>,
   sources: CheckSources,
-  options: { intervalMs?: number; logger?: Logger } = {},
-): StalenessWatch {
-  const intervalMs = options.intervalMs ?? 60_000;
+  options: { logger?: Logger } = {},
+): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
+    // The lock lasts just under a minute: one process checks per tick.
     running = running
-      .then(() => notifier.check(sources, Math.max(1000, intervalMs - 1000)))
+      .then(() => notifier.check(sources, 59_000))
       .catch((err: unknown) => options.logger?.warn({ err }, 'notifier: staleness check failed'));
   };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
+  const timer = setInterval(tick, 60_000).unref();
   tick();
   return {
     async stop() {

@@ -1,19 +1,12 @@
-/**
- * What `punchline demo` prints once everything runs: where to look (dashboard, metrics,
- * the emulator, psql) and a few queries that show the data. Pure.
- */
-
 /** Inputs of {@link formatDemoBanner}. */
 export interface DemoBannerInput {
-  /** Ops server base URL, e.g. `http://127.0.0.1:9464`. */
+  /** Base URLs of the ops server (e.g. `http://127.0.0.1:9464`) and of the emulator. */
   readonly opsUrl: string;
-  /** Emulator base URL. */
   readonly emulatorUrl: string;
   /** Companies in the emulated group. */
   readonly companies: number;
-  /** Warehouse connection string (its password is left out). */
+  /** Warehouse connection string (its password is left out) and schema. */
   readonly databaseUrl: string;
-  /** Warehouse schema. */
   readonly schema: string;
   /** How to call the CLI here, e.g. `node bin/punchline.js` or `punchline`. */
   readonly cli: string;
@@ -60,11 +53,10 @@ function withoutPassword(url: string): string {
 }
 
 /** Quotes a value for a POSIX shell. */
-function shellQuote(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
+const shellQuote = (value: string) =>
+  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 
-/** The banner text. */
+/** What `punchline demo` prints once everything runs: where to look and a few queries that show the data. */
 export function formatDemoBanner(i: DemoBannerInput): string {
   const psql = `PGOPTIONS=${shellQuote(`-c search_path=${i.schema}`)} psql ${shellQuote(withoutPassword(i.databaseUrl))}`;
   const lines = [
@@ -79,9 +71,6 @@ export function formatDemoBanner(i: DemoBannerInput): string {
     '',
     'Try in psql:',
   ];
-  for (const q of DEMO_QUERIES) {
-    lines.push('', `  -- ${q.title}`, ...q.sql.split('\n').map((l) => `  ${l}`));
-  }
-  lines.push('');
-  return `${lines.join('\n')}\n`;
+  for (const q of DEMO_QUERIES) lines.push('', `  -- ${q.title}`, ...q.sql.split('\n').map((l) => `  ${l}`));
+  return `${lines.join('\n')}\n\n`;
 }

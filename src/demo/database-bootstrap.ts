@@ -1,7 +1,3 @@
-/**
- * First-run help for the demo: create the warehouse database when the server runs but
- * the database does not exist yet, by connecting to the server's `postgres` database.
- */
 import pg from 'pg';
 import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from '../probes/services.js';
 import { quoteIdent } from '../warehouse/db.js';
@@ -10,9 +6,8 @@ import { quoteIdent } from '../warehouse/db.js';
 const PG_DUPLICATE_DATABASE = '42P04';
 
 /**
- * Makes sure the database of `databaseUrl` exists, creating it when missing. Resolves
- * `true` when it created it. Throws {@link ServiceUnavailableError} when the server is
- * not reachable or the database cannot be created.
+ * First-run help: creates the database of `databaseUrl` through the server's `postgres` database when the
+ * server runs but the database is missing (true when it did); else ServiceUnavailableError.
  */
 export async function ensureDatabase(databaseUrl: string, timeoutMs = 3000): Promise<boolean> {
   try {

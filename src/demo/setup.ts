@@ -1,10 +1,6 @@
 /**
  * src/demo/ — `punchline demo`: its configuration, the first-run database, the port check,
  * the banner.
- *
- * The pieces of `punchline demo` that need no running service: the demo's connection
- * to the emulator, its configuration, its date range, and the emulator's headquarters
- * token read from a separately running emulator (docker compose).
  */
 import type { Config, Connection } from '../config.js';
 import { addDays } from '../util/time.js';
@@ -18,10 +14,7 @@ export const DEMO_TIMEZONE = 'America/Sao_Paulo';
 export const DEMO_EMULATOR_PORT = 4010;
 /** Seed of the demo data, so every demo shows the same people. */
 export const DEMO_SEED = 'punchline';
-/**
- * Request budget against the demo's own emulator: it has no rate limit, so the demo
- * can go faster than the conservative defaults meant for the real API.
- */
+/** The demo's own emulator has no rate limit: faster than the defaults meant for the real API. */
 const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
 
 /** Codes of {@link DemoError}: each says which class of exit code it gets (docs/operations.md "Exit codes"). */
@@ -35,10 +28,7 @@ export class DemoError extends PunchlineError<DemoErrorCode> {
   }
 }
 
-/**
- * The configuration the demo runs with: the user's (DATABASE_URL, REDIS_URL, schema,
- * prefix, OPS_PORT...) with one connection to the emulator instead of any SERVICE_API_*.
- */
+/** The user's configuration with one connection to the emulator instead of any SERVICE_API_*. */
 export function demoConfig(config: Config, emulator: { url: string; token: string }, databaseUrl: string): Config {
   const connection: Connection = Object.freeze({
     name: DEMO_CONNECTION,
@@ -73,20 +63,11 @@ export function parseDays(value: unknown): number {
 export function parseEmulatorUrl(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
-  try {
-    const u = new URL(s);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return s.replace(/\/+$/, '');
-  } catch {
-    // fall through
-  }
+  if (URL.canParse(s) && /^https?:$/.test(new URL(s).protocol)) return s.replace(/\/+$/, '');
   throw new RangeError(`--emulator-url must be an http(s) URL such as http://emulator:4010 (got ${JSON.stringify(value)})`);
 }
 
-/**
- * Reads the headquarters token of a running emulator from its admin surface
- * (`GET /__emulator/companies`, not part of the spec), waiting up to `timeoutMs` for it
- * to come up.
- */
+/** Reads a running emulator's headquarters token (`GET /__emulator/companies`), waiting up to `timeoutMs`. */
 export async function fetchEmulatorHeadquarters(
   url: string,
   { timeoutMs = 60_000, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) } = {},

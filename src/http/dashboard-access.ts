@@ -1,20 +1,8 @@
-/**
- * Who may use the dashboard. Without an operator credential it only reads, for whoever
- * reaches the ops port (it binds loopback by default), and nobody may write. With one,
- * every route of the board needs it: the routes that change something (retry, promote,
- * clean, remove, pause, add...) and the reads too, since jobs carry their data and
- * failure reasons. The verdict is taken on the route the server matched, whatever form
- * the URL took (server.ts), and enforced on the server: bull-board's read-only flag only
- * hides the buttons and guards some of its routes.
- */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DashboardCredential } from '../config.js';
 
 /** Methods that never change anything (bull-board reads with GET only; HEAD is GET without a body). */
 const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
-
-/** Realm of the basic-auth challenge, shown by browsers in their login prompt. */
-const DASHBOARD_REALM = 'punchline dashboard';
 
 /** What a route of the board does: only reads, or may change the queues. */
 export type DashboardRouteKind = 'read' | 'write';
@@ -29,11 +17,9 @@ export function dashboardRouteKind(methods: string | readonly string[]): Dashboa
 export interface DashboardRequest {
   /** What the matched route does ({@link dashboardRouteKind}). */
   readonly kind: DashboardRouteKind;
-  /** `Authorization` header, if any. */
+  /** The `Authorization`, `Origin` (browsers send it with every write) and `Host` headers. */
   readonly authorization?: string;
-  /** `Origin` header, if any (browsers send it with every write). */
   readonly origin?: string;
-  /** `Host` header. */
   readonly host?: string;
 }
 
@@ -45,9 +31,7 @@ export type DashboardDecision =
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 /** Compares secrets in constant time (digests first, so lengths do not leak either). */
-function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected));
-}
+const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 /** True when `authorization` carries `credential`: basic auth with its user and token, or a bearer token. */
 export function carriesCredential(authorization: string | undefined, credential: DashboardCredential): boolean {
@@ -68,44 +52,40 @@ export function carriesCredential(authorization: string | undefined, credential:
 function crossOrigin(origin: string | undefined, host: string | undefined): boolean {
   if (origin === undefined) return false;
   if (origin === 'null') return true; // an opaque origin: a sandboxed frame or a file
-  try {
-    return new URL(origin).host !== host;
-  } catch {
-    return true;
-  }
+  return !URL.canParse(origin) || new URL(origin).host !== host;
 }
 
-const CHALLENGE = `Basic realm="${DASHBOARD_REALM}", charset="UTF-8"`;
+/** How to present the credential, as refusals say it. */
+const PRESENT = '(basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)';
 
-/** Decides whether `req` may go on to the matched route of the board (pure; the server applies it). */
+/** Refusals: one asking for the credential (browsers show the realm in their login prompt), one not. */
+const unauthorized = (reason: string): DashboardDecision =>
+  ({ allow: false, status: 401, reason, challenge: 'Basic realm="punchline dashboard", charset="UTF-8"' });
+const forbidden = (reason: string): DashboardDecision => ({ allow: false, status: 403, reason });
+
+/**
+ * Decides whether `req` may go on to the matched route of the board (pure; the server applies it, on
+ * the route it matched whatever form the URL took: bull-board's read-only flag only hides buttons and
+ * guards some routes). Without an operator credential the board only reads, for whoever reaches the ops
+ * port (loopback by default). With one, every route needs it, reads too: jobs carry their data and
+ * failure reasons.
+ */
 export function decideDashboardAccess(req: DashboardRequest, credential: DashboardCredential | undefined): DashboardDecision {
   if (req.kind === 'read') {
     if (!credential || carriesCredential(req.authorization, credential)) return { allow: true };
-    return {
-      allow: false,
-      status: 401,
-      reason: 'the dashboard shows jobs only to the operator (basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)',
-      challenge: CHALLENGE,
-    };
+    return unauthorized(`the dashboard shows jobs only to the operator ${PRESENT}`);
   }
   if (!credential) {
-    return {
-      allow: false,
-      status: 403,
-      reason: 'the dashboard is read-only: set OPS_DASHBOARD_TOKEN or OPS_DASHBOARD_TOKEN_FILE on the worker to allow write actions',
-    };
+    return forbidden(
+      'the dashboard is read-only: set OPS_DASHBOARD_TOKEN or OPS_DASHBOARD_TOKEN_FILE on the worker to allow write actions',
+    );
   }
   // A page of another site must not borrow the operator's browser login (basic auth is resent by browsers).
   if (crossOrigin(req.origin, req.host)) {
-    return { allow: false, status: 403, reason: 'write actions are refused from pages of another origin' };
+    return forbidden('write actions are refused from pages of another origin');
   }
   if (!carriesCredential(req.authorization, credential)) {
-    return {
-      allow: false,
-      status: 401,
-      reason: 'write actions need the operator credential (basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)',
-      challenge: CHALLENGE,
-    };
+    return unauthorized(`write actions need the operator credential ${PRESENT}`);
   }
   return { allow: true };
 }

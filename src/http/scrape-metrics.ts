@@ -1,13 +1,3 @@
-/**
- * Gauges computed when `/metrics` is scraped rather than when something happens: queue
- * depth per queue and state, the age of the oldest waiting job, per company × resource
- * the last successful sync, its age and whether it is stale, the open rejected records,
- * the standing outcome of the reconciliation checks, and per company whether its time
- * zone disagrees with its CEP. They are read from Redis and the warehouse, so every
- * worker process reports the same, correct figure whichever process ran the jobs;
- * freshness is built exactly as `punchline status` builds it (src/reports/status-report.ts), so both
- * always agree.
- */
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
@@ -20,18 +10,16 @@ import { ROLE_TABLES } from '../resources/index.js';
 import { withTimeout } from '../util/timeout.js';
 import { readOpenRejections } from '../reports/rejections-report.js';
 import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from '../reports/time-zone-report.js';
-import { readQualityStatus, type QualitySummary } from '../reports/quality-report.js';
+import { readQualityStatus } from '../reports/quality-report.js';
 import { QUALITY_STATUSES } from '../quality/checks.js';
 
 /** Sources of the scrape-time gauges. */
 export interface ScrapeSources {
   /** Queues whose depth and oldest waiting job are reported. */
   readonly queues: readonly (CountableQueue & Partial<WaitingQueue>)[];
-  /** Warehouse pool for the `sync_freshness` view; omit to report no freshness. */
+  /** Warehouse pool and schema for the warehouse's gauges; omit to report none of them. */
   readonly pool?: SqlRunner;
-  /** Warehouse schema holding `sync_freshness`. */
   readonly schema?: string;
-  /** Clock (injected in tests). */
   readonly now?: () => Date;
   /** Longest a scrape waits on Redis or Postgres, in milliseconds (default 2000). */
   readonly timeoutMs?: number;
@@ -41,50 +29,67 @@ export interface ScrapeSources {
   readonly zonesInUse?: ZonesInUse;
 }
 
+/** One series of a gauge: its labels and value. */
+type Series<L extends string> = readonly [Partial<Record<L, string>>, number];
+/** Reads the series of a gauge. */
+type SeriesRead<L extends string> = () => Promise<readonly Series<L>[]>;
+
 /**
- * A registry with every process metric of {@link metricsRegistry} plus the scrape-time
- * gauges over `sources`. One per ops server, so several servers in a process (tests)
- * do not share sources.
+ * A registry with every process metric of {@link metricsRegistry} plus the gauges computed when `/metrics` is
+ * scraped, read from Redis and the warehouse so every process reports the same figure whichever ran the jobs;
+ * freshness is built as `punchline status` builds it. One per ops server: servers in a process (tests) do not
+ * share sources.
  */
 export function createScrapeRegistry(sources: ScrapeSources): Registry {
+  const { pool, schema, zonesInUse, logger } = sources;
   const now = sources.now ?? (() => new Date());
-  const timeoutMs = sources.timeoutMs ?? 2000;
   const own = new Registry();
 
-  new Gauge({
-    name: 'punchline_queue_jobs',
-    help: 'Jobs in each BullMQ queue by state, read from Redis at scrape time',
-    labelNames: ['queue', 'state'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      try {
-        const all = await withTimeout(readQueueCounts(sources.queues), timeoutMs, 'Redis (queue counts)');
-        for (const { queue, counts } of all) {
-          for (const [state, n] of Object.entries(counts)) this.set({ queue, state }, n);
-        }
-      } catch (err) {
-        sources.logger?.warn({ err }, 'metrics: could not read queue counts');
-      }
-    },
-  });
+  type Read<T> = (() => Promise<readonly T[] | null>) | undefined;
+  /** What `read` gives within the deadline; none when it fails (logged) or is not given. */
+  const guarded = async <T>(read: Read<T>, what: string, failure: string) => {
+    try {
+      return (read && (await withTimeout(read(), sources.timeoutMs ?? 2000, what))) ?? [];
+    } catch (err) {
+      logger?.warn({ err }, failure);
+      return [];
+    }
+  };
+  /** A warehouse read, when the sources name a warehouse. */
+  const fromWarehouse = <T>(read: (pool: SqlRunner, schema: string) => Promise<T>) =>
+    pool && schema ? () => read(pool, schema) : undefined;
 
-  new Gauge({
-    name: 'punchline_queue_oldest_waiting_seconds',
-    help: 'Seconds the oldest waiting job of each queue has waited (0 when none waits), read from Redis at scrape time',
-    labelNames: ['queue'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
+  /** A gauge whose series `series` gives afresh at every scrape. */
+  const gauge = <L extends string>(name: string, labels: readonly L[], help: string, series: SeriesRead<L>) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: labels,
+      registers: [own],
+      async collect() {
+        this.reset();
+        for (const [values, value] of await series()) this.set(values, value);
+      },
+    });
+
+  gauge('punchline_queue_jobs', ['queue', 'state'],
+    'Jobs in each BullMQ queue by state, read from Redis at scrape time',
+    async () => {
+      const all = await guarded(() => readQueueCounts(sources.queues),
+        'Redis (queue counts)', 'metrics: could not read queue counts');
+      return all.flatMap(({ queue, counts }) =>
+        Object.entries(counts).map(([state, n]) => [{ queue, state }, n] as const),
+      );
+    });
+
+  gauge('punchline_queue_oldest_waiting_seconds', ['queue'],
+    'Seconds the oldest waiting job of each queue has waited (0 when none waits), read from Redis at scrape time',
+    async () => {
       const waiting = sources.queues.filter((q): q is CountableQueue & WaitingQueue => typeof q.getWaiting === 'function');
-      try {
-        const all = await withTimeout(readOldestWaiting(waiting, now()), timeoutMs, 'Redis (oldest waiting job)');
-        for (const { queue, seconds } of all) this.set({ queue }, seconds);
-      } catch (err) {
-        sources.logger?.warn({ err }, 'metrics: could not read the oldest waiting jobs');
-      }
-    },
-  });
+      const all = await guarded(() => readOldestWaiting(waiting, now()),
+        'Redis (oldest waiting job)', 'metrics: could not read the oldest waiting jobs');
+      return all.map(({ queue, seconds }) => [{ queue }, seconds] as const);
+    });
 
   // Per company × resource, each from the same freshness entry.
   const perEntry: readonly { name: string; help: string; value: (e: FreshnessEntry) => number | null }[] = [
@@ -106,114 +111,62 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
   ];
 
   // One read of sync_freshness serves every freshness gauge of a scrape (the thresholds' too).
-  const freshness = sharedBy(perEntry.length + 1, async (): Promise<FreshnessEntry[]> => {
-    if (!sources.pool || !sources.schema) return [];
-    try {
-      const rows = await withTimeout(readFreshness(sources.pool, sources.schema), timeoutMs, 'Postgres (freshness)');
-      return freshnessEntriesOf(rows, now()) ?? [];
-    } catch (err) {
-      sources.logger?.warn({ err }, 'metrics: could not read sync_freshness');
-      return [];
-    }
-  });
+  const freshness = sharedBy(perEntry.length + 1, () =>
+    guarded(fromWarehouse(async (p, s) => freshnessEntriesOf(await readFreshness(p, s), now())),
+      'Postgres (freshness)', 'metrics: could not read sync_freshness'),
+  );
 
   for (const spec of perEntry) {
-    new Gauge({
-      name: spec.name,
-      help: spec.help,
-      labelNames: ['company', 'resource'] as const,
-      registers: [own],
-      async collect() {
-        this.reset();
-        for (const e of await freshness()) {
-          const v = spec.value(e);
-          if (v !== null) this.set({ company: e.company, resource: e.resource }, v);
-        }
-      },
-    });
+    gauge(spec.name, ['company', 'resource'], spec.help, async () =>
+      (await freshness()).flatMap((e) => {
+        const v = spec.value(e);
+        return v === null ? [] : [[{ company: e.company, resource: e.resource }, v] as const];
+      }),
+    );
   }
 
-  new Gauge({
-    name: 'punchline_sync_stale_after_seconds',
-    help: 'Age after which a resource counts as stale (a few runs of its schedule)',
-    labelNames: ['resource'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      for (const resource of new Set((await freshness()).map((e) => e.resource))) {
-        this.set({ resource }, staleAfterSeconds(resource));
-      }
-    },
-  });
+  gauge('punchline_sync_stale_after_seconds', ['resource'],
+    'Age after which a resource counts as stale (a few runs of its schedule)',
+    async () => {
+      const resources = new Set((await freshness()).map((e) => e.resource));
+      return [...resources].map((resource) => [{ resource }, staleAfterSeconds(resource)] as const);
+    });
 
-  new Gauge({
-    name: 'punchline_rejected_records_open',
-    help: 'Rejected records not yet resolved by a later sync, by resource and endpoint (from the warehouse rejected_records table at scrape time)',
-    labelNames: ['resource', 'endpoint'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      if (!sources.pool || !sources.schema) return;
-      try {
-        const open = await withTimeout(readOpenRejections(sources.pool, sources.schema), timeoutMs, 'Postgres (rejected records)');
-        for (const r of open ?? []) this.set({ resource: r.resource, endpoint: r.endpoint }, r.open);
-      } catch (err) {
-        sources.logger?.warn({ err }, 'metrics: could not read rejected_records');
-      }
-    },
-  });
+  gauge('punchline_rejected_records_open', ['resource', 'endpoint'],
+    'Rejected records not yet resolved by a later sync, by resource and endpoint (from the warehouse rejected_records table at scrape time)',
+    async () => {
+      const open = await guarded(fromWarehouse(readOpenRejections),
+        'Postgres (rejected records)', 'metrics: could not read rejected_records');
+      return open.map((r) => [{ resource: r.resource, endpoint: r.endpoint }, r.open] as const);
+    });
 
   // One read of quality_status serves both quality gauges of a scrape.
-  const quality = sharedBy(2, async (): Promise<QualitySummary[]> => {
-    if (!sources.pool || !sources.schema) return [];
-    try {
-      return (await withTimeout(readQualityStatus(sources.pool, sources.schema), timeoutMs, 'Postgres (quality_status)')) ?? [];
-    } catch (err) {
-      sources.logger?.warn({ err }, 'metrics: could not read quality_status');
-      return [];
-    }
-  });
+  const quality = sharedBy(2, () =>
+    guarded(fromWarehouse(readQualityStatus),
+      'Postgres (quality_status)', 'metrics: could not read quality_status'),
+  );
 
-  new Gauge({
-    name: 'punchline_quality_checks',
-    help: 'Parts of the warehouse (windows, months, totals periods, resources) by reconciliation check and the status of its latest run: ok, warn or fail (from the warehouse quality_status view at scrape time)',
-    labelNames: ['check', 'status'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      for (const q of await quality()) for (const status of QUALITY_STATUSES) this.set({ check: q.check, status }, q.parts[status]);
-    },
-  });
+  gauge('punchline_quality_checks', ['check', 'status'],
+    'Parts of the warehouse (windows, months, totals periods, resources) by reconciliation check and the status of its latest run: ok, warn or fail (from the warehouse quality_status view at scrape time)',
+    async () =>
+      (await quality()).flatMap((q) =>
+        QUALITY_STATUSES.map((status) => [{ check: q.check, status }, q.parts[status]] as const),
+      ));
 
-  new Gauge({
-    name: 'punchline_quality_findings',
-    help: 'Scopes (tables of a window, collaborator records, days, gaps) a reconciliation check reports as warn or fail in its latest runs (from quality_status at scrape time)',
-    labelNames: ['check'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      for (const q of await quality()) this.set({ check: q.check }, q.findings);
-    },
-  });
+  gauge('punchline_quality_findings', ['check'],
+    'Scopes (tables of a window, collaborator records, days, gaps) a reconciliation check reports as warn or fail in its latest runs (from quality_status at scrape time)',
+    async () => (await quality()).map((q) => [{ check: q.check }, q.findings] as const));
 
-  new Gauge({
-    name: 'punchline_company_time_zone_mismatch',
-    help: `1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (${ROLE_TABLES.company}.zip_code), else 0`,
-    labelNames: ['company'] as const,
-    registers: [own],
-    async collect() {
-      this.reset();
-      const { pool, schema, zonesInUse } = sources;
-      if (!pool || !schema || !zonesInUse) return;
-      try {
-        const companies = (await withTimeout(readCompanyAddresses(pool, schema), timeoutMs, 'Postgres (companies)')) ?? [];
+  gauge('punchline_company_time_zone_mismatch', ['company'],
+    `1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (${ROLE_TABLES.company}.zip_code), else 0`,
+    () => {
+      const read = zonesInUse && fromWarehouse(async (p, s) => {
+        const companies = (await readCompanyAddresses(p, s)) ?? [];
         const warned = new Set(timeZoneWarnings(companies, zonesInUse, now()).map((w) => w.company));
-        for (const c of companies) this.set({ company: c.cnpj }, warned.has(c.cnpj) ? 1 : 0);
-      } catch (err) {
-        sources.logger?.warn({ err }, 'metrics: could not check the companies\' time zones');
-      }
-    },
-  });
+        return companies.map((c) => [{ company: c.cnpj }, warned.has(c.cnpj) ? 1 : 0] as const);
+      });
+      return guarded(read, 'Postgres (companies)', "metrics: could not check the companies' time zones");
+    });
 
   return Registry.merge([metricsRegistry, own]);
 }

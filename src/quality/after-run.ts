@@ -1,11 +1,3 @@
-/**
- * The checks that follow a completed sync run
- * (docs/warehouse.md "Reconciliation checks"): only those the run's data can change, scoped to what it touched — its
- * window (completeness), the months or totals periods the window lies in (agreement and
- * consistency), its company and resource (coverage), the company's history (after the
- * collaborator list). A check that cannot run is logged and counted; it never fails the
- * run, whose data is loaded already.
- */
 import type { Logger } from '../logger.js';
 import { CATALOG, type Resource } from '../resources/index.js';
 import type { QualityFinding, QualityScope, QualitySettings } from './checks.js';
@@ -21,7 +13,12 @@ export interface CompletedRun {
   readonly window?: { readonly from: string; readonly to: string };
 }
 
-/** The runs of the checks that follow `run` (pure): empty when nothing it loaded can be checked. */
+/**
+ * The checks that follow `run` (pure; docs/warehouse.md "Reconciliation checks"): only those its data can
+ * change, scoped to what it touched — its window (completeness), the months or totals periods around it
+ * (agreement, consistency), its company and resource (coverage), the company's history (after the
+ * collaborator list). Empty when nothing it loaded can be checked.
+ */
 export function checksAfter(run: CompletedRun): QualityScope[] {
   if (run.company === undefined) return [];
   const checks = CATALOG[run.resource].checks ?? [];
@@ -36,20 +33,16 @@ export function checksAfter(run: CompletedRun): QualityScope[] {
   return scopes;
 }
 
-/** Where the checks after a run report. */
+/** Where the checks after a run report; `onError` is told when a check could not run. */
 export interface AfterRunContext {
   readonly pool: CheckPool;
   readonly schema: string;
   readonly settings: QualitySettings;
   readonly logger: Logger;
-  /** Told when a check could not run. */
   readonly onError?: (err: unknown) => void;
 }
 
-/**
- * Runs the checks that follow `run` and returns what they found; never throws (a check
- * that fails to run is logged, counted through `onError`, and the run stays a success).
- */
+/** Runs the checks that follow `run` and returns what they found; never throws (the run's data is loaded). */
 export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Promise<QualityFinding[]> {
   const found: QualityFinding[] = [];
   for (const scope of checksAfter(run)) {

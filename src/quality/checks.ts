@@ -1,17 +1,10 @@
-/**
- * The reconciliation checks (docs/warehouse.md "Reconciliation checks"): what one run of
- * them is asked to cover, and what they write; their names are in the declaration shape
- * (src/resources/declaration.ts), where a resource names those that follow its windows.
- * Each check is one set-based statement run inside Postgres (the builders next to this
- * file); a check never changes data, it only writes its outcome to `quality_checks`.
- */
 import type { QualityCheck } from '../resources/declaration.js';
 
 export { QUALITY_CHECKS, type QualityCheck } from '../resources/declaration.js';
 
 /** Outcomes of a check, from best to worst. */
 export const QUALITY_STATUSES = ['ok', 'warn', 'fail'] as const;
-/** One outcome. */
+/** One of {@link QUALITY_STATUSES}. */
 export type QualityStatus = (typeof QUALITY_STATUSES)[number];
 
 /** The worse of two outcomes. */
@@ -21,15 +14,13 @@ export function worse(a: QualityStatus, b: QualityStatus): QualityStatus {
 
 /** What one run of the checks covers; every field narrows it. */
 export interface QualityScope {
-  /** First day checked (`YYYY-MM-DD`); parts overlapping the range are checked whole. Default: no limit. */
+  /** First and last day checked (`YYYY-MM-DD`, inclusive); parts overlapping the range are checked whole. */
   readonly from?: string;
-  /** Last day checked, inclusive. Default: no limit. */
   readonly to?: string;
   /** Only this company (CNPJ). */
   readonly company?: string;
   /** Only these resources (completeness, coverage and the unknown-collaborator tables they write); default all. */
   readonly resources?: readonly string[];
-  /** Only these checks; default all. */
   readonly checks?: readonly QualityCheck[];
 }
 
@@ -47,13 +38,17 @@ export interface QualitySettings {
   readonly now?: Date;
 }
 
-/** One row a run wrote: the outcome of a check for one scope of one part. */
+/**
+ * One row a run wrote to `quality_checks`: the outcome of a check
+ * (docs/warehouse.md "Reconciliation checks") for one scope of one part. Each check is one set-based
+ * statement (the builders next to this file) that never changes data; a resource's declaration
+ * (src/resources/declaration.ts) names those following its windows.
+ */
 export interface QualityFinding {
   readonly check: QualityCheck;
   readonly company: string;
-  /** The part of the warehouse the run examined as a whole. */
+  /** The part of the warehouse the run examined as a whole, and what the row is about within it. */
   readonly part: string;
-  /** What the row is about within the part. */
   readonly scope: string;
   /** CPF of the collaborator the scope is about, when it is one. */
   readonly cpf: string | null;

@@ -1,14 +1,11 @@
 /**
- * Internal consistency of the warehouse (pure builders): facts a load writes together
- * must still be together. None of these can come from the API itself — a punch arrives
- * inside its day, a collaborator block with every record — so any finding is the
- * warehouse's: a row changed by hand, or a sync defect.
- *
- * - `unknown_collaborator`: a fact row whose company, CPF and record the directory of
- *   people does not hold; parts are company months, one row per table.
- * - `history_overlap`: collaborator_history versions of one collaborator record that overlap
- *   (a version, open or closed, that does not end before the next one begins); one part
- *   per company.
+ * Internal consistency of the warehouse (pure builders): facts a load writes together must still be
+ * together. None can come from the API itself (a punch arrives inside its day, a collaborator block
+ * with every record), so any finding is the warehouse's: a row changed by hand, or a sync defect.
+ * - `unknown_collaborator`: a fact row whose company, CPF and record the directory of people does
+ *   not hold; parts are company months, one row per table.
+ * - `history_overlap`: collaborator_history versions of one record that overlap (a version, open or
+ *   closed, that does not end before the next one begins); one part per company.
  */
 import { CATALOG, DIRECTORY, RESOURCES, type Resource } from '../resources/index.js';
 import type { TableSpec } from '../warehouse/table-spec.js';

@@ -1,16 +1,14 @@
-/**
- * Coverage (pure builder): every day of the synced range of each company × resource lies
- * inside a completed window — one whose load completed (`window_loads`) or that is
- * recorded as done (`sync_windows`, which also holds windows loaded before loads were
- * recorded). The range is the scope's `from`..`to` when given, else from the first
- * window's first day to the last window's last day; it never goes past the company's
- * today (in its own time zone: a day that has not begun there cannot have been synced).
- * One part per company and resource: an `all` row (days in the range against days
- * covered) and a row per gap, a run of consecutive days no window covers.
- */
 import { checkName, type CheckBuilder } from './statement.js';
 
-/** The `coverage` findings (see the file comment). */
+/**
+ * The `coverage` findings (pure builder): every day of the synced range of each company × resource lies
+ * inside a completed window, one whose load completed (`window_loads`) or recorded as done
+ * (`sync_windows`, which also holds windows loaded before loads were recorded). The range is the
+ * scope's `from`..`to` when given, else the first window's first day to the last one's last; never past
+ * the company's today in its own time zone (a day not begun there cannot have been synced). One part
+ * per company and resource: an `all` row (days in the range against days covered) and a row per gap of
+ * consecutive days no window covers.
+ */
 export const coverage: CheckBuilder = (s) => {
   const windows = (table: string) =>
     `SELECT company_cnpj, resource, window_start, window_end FROM ${s.table(table)} WHERE ${s.company('company_cnpj')} AND ${s.resources('resource')}`;

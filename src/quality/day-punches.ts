@@ -1,19 +1,3 @@
-/**
- * Punches against their work days (pure builder), in one pass over both tables:
- *
- * - `day_vs_punches`: the API lists a day's punches inside the day object that states
- *   its worked time (spec 2.12), and worked time is the time between an entry and the
- *   exit after it. Per collaborator record and day, the sum of the complete pairs of its
- *   live punches (first to second, third to fourth, …; an unpaired last punch counts
- *   nothing) must equal the day's `worked_time`, to the minute. A difference is a
- *   warning, not a failure: a source may also count an absence as worked time (spec 4.2
- *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are
- *   left out.
- * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not
- *   live. The API sends every punch inside its day, so this is the warehouse's fault.
- *
- * Parts are company months.
- */
 import { ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
@@ -25,14 +9,12 @@ const DAY_TOLERANCE = 60;
 const KEY = 'company_cnpj, cpf, collaborator_record, work_date';
 
 /**
- * The pair sum of each day's punches. Sorting millions of punches by day and time costs
- * five times what hashing them does, so a day of up to four punches (nearly all of them)
- * is paired from order-free aggregates of its times t₁ ≤ … ≤ tₙ: two punches pair to
- * t₂ − t₁; three to the middle one minus the first; four to (t₄ − t₁) − (t₃ − t₂), where
- * t₃ − t₂ = √(2(t₂² + t₃²) − (t₂ + t₃)²) and t₂ + t₃, t₂² + t₃² are the sums less the
- * extremes (seconds since the day began: sums of integers, and squares exact in double
- * precision, which sums faster than numeric). Only the punches of a day of five or more
- * are sorted, day by day.
+ * The pair sum of each day's punches. Sorting millions of punches by day and time costs five times
+ * what hashing them does, so a day of up to four punches (nearly all) is paired from order-free
+ * aggregates of its times t₁ ≤ … ≤ tₙ: two pair to t₂ − t₁; three to the middle one minus the first;
+ * four to (t₄ − t₁) − (t₃ − t₂), where t₃ − t₂ = √(2(t₂² + t₃²) − (t₂ + t₃)²) and t₂ + t₃, t₂² + t₃²
+ * are the sums less the extremes (seconds since the day began: integer sums, squares exact in double
+ * precision, which sums faster than numeric). Only days of five or more are sorted, day by day.
  */
 function pairedDays(s: CheckStatement): string {
   const punches = s.table(ROLE_TABLES.punch);
@@ -55,15 +37,24 @@ function pairedDays(s: CheckStatement): string {
   )`;
 }
 
-/** The findings of `day_vs_punches` and `punch_without_day`, as `checks` asks. */
+/**
+ * The findings of `day_vs_punches` and `punch_without_day` as `checks` asks (pure builder), in one pass
+ * over both tables; parts are company months.
+ * - `day_vs_punches`: a day lists its punches and states its worked time (spec 2.12), the time between
+ *   an entry and the exit after it. Per record and day, the complete pairs of its live punches (first to
+ *   second, third to fourth, …; an unpaired last one counts nothing) must sum to `worked_time`, to the
+ *   minute. A difference only warns: a source may count an absence as worked (spec 4.2
+ *   `sum_on_work_time`) or deduct a break nobody punched. Days in progress (today) are left out.
+ * - `punch_without_day`: a live punch whose work day (company, CPF, record, date) is not live: the
+ *   warehouse's fault, as the API sends every punch inside its day.
+ */
 export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   const days = checks.includes('day_vs_punches');
   const orphans = checks.includes('punch_without_day');
   if (!days && !orphans) return '';
   const tolerance = s.param(DAY_TOLERANCE, 'int8');
-  const selects: string[] = [];
-  if (days) {
-    selects.push(`
+  const selects = [
+    days && `
   SELECT ${checkName('day_vs_punches')}, r.company_cnpj, to_char(r.month, 'YYYY-MM'),
          'day ' || r.work_date || ' record ' || coalesce(nullif(r.collaborator_record, ''), '(no admission date)'), r.cpf,
          'seconds', r.expected, r.worked, ${tolerance}, 'warn',
@@ -76,15 +67,13 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
          ${tolerance} * m.days, CASE WHEN m.differing > 0 THEN 'warn' ELSE 'ok' END,
          m.differing || ' of ' || m.days || ' days differ from their punch pairs' ||
            CASE WHEN m.differing > ${DETAIL_ROWS_PER_PART} THEN ' (the first ${DETAIL_ROWS_PER_PART} are listed)' ELSE '' END
-    FROM months m WHERE m.days > 0`);
-  }
-  if (orphans) {
-    selects.push(`
+    FROM months m WHERE m.days > 0`,
+    orphans && `
   SELECT ${checkName('punch_without_day')}, m.company_cnpj, to_char(m.month, 'YYYY-MM'), ${s.text(ROLE_TABLES.punch)}, NULL, 'findings', 0::bigint, m.orphans, 0::bigint,
          CASE WHEN m.orphans > 0 THEN 'fail' ELSE 'ok' END,
          CASE WHEN m.orphans > 0 THEN m.orphans || ' live punch(es) without a live work day, e.g. point ' || m.orphan END
-    FROM months m WHERE m.punch_days > 0`);
-  }
+    FROM months m WHERE m.punch_days > 0`,
+  ].filter(Boolean);
   return `
   WITH ${pairedDays(s)}, joined AS (
     SELECT company_cnpj, cpf, collaborator_record, work_date, ${s.month('work_date')} AS month, w.worked_seconds::bigint AS worked,

@@ -1,39 +1,12 @@
-/**
- * Cross-endpoint agreement of worked time (pure builders): the API states a
- * collaborator's worked time twice, as the period's totals (`collaborator/totalHours`,
- * spec 2.7) and day by day (`point/getFromPeriod`, spec 2.12 `worked_time`). Per
- * collaborator record and totals period, the sum of the record's days must equal:
- *
- * - `totals_vs_days`: the totals' `worked_actual_time` ("hours actually punched"), to the
- *   minute a day (a source that rounds each day to the minute);
- * - `rule_vs_days`: the totals' `worked_time` ("hours computed by the rule"), within the
- *   point rule's tolerance of 10 minutes a worked day (variations of the punch clock up
- *   to 10 minutes a day are neither discounted nor overtime, CLT art. 58 §1).
- *
- * Only settled periods are compared (ending before the lookback horizon: inside it the
- * two endpoints are read at different times while the source still changes), and only
- * when every day of the period lies in a completed punches window (otherwise the days
- * are not all there; the coverage check says which are missing).
- */
 import { CATALOG, RESOURCES, ROLE_TABLES } from '../resources/index.js';
 import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, hms, type CheckBuilder, type CheckStatement } from './statement.js';
 
-/** One comparison of the totals with the days. */
-interface Agreement {
-  /** Column of the totals compared. */
-  readonly column: string;
-  /** Allowed difference per day with worked time, in seconds. */
-  readonly perDay: number;
-  /** The spec's name of the figure, for details. */
-  readonly figure: string;
-}
-
-/** What each check compares. */
-const AGREEMENTS: Readonly<Record<'totals_vs_days' | 'rule_vs_days', Agreement>> = {
+/** Per check: the totals' column, the allowed seconds per worked day, the spec's name of the figure. */
+const AGREEMENTS = {
   totals_vs_days: { column: 'worked_actual_time_seconds', perDay: 60, figure: 'worked_actual_time' },
   rule_vs_days: { column: 'worked_time_seconds', perDay: 600, figure: 'worked_time' },
-};
+} as const;
 
 /** The days of the company's period that no completed window of the days' resource covers (none for a checkable period). */
 function uncoveredDays(s: CheckStatement, p: string): string {
@@ -46,7 +19,20 @@ function uncoveredDays(s: CheckStatement, p: string): string {
   );
 }
 
-/** The findings of the agreement checks in `checks`, in one pass over the totals and the days. */
+/**
+ * The findings of the agreement checks in `checks` (pure builder), in one pass over the totals and the
+ * days. The API states worked time as the period's totals (`collaborator/totalHours`, spec 2.7) and
+ * day by day (`point/getFromPeriod`, spec 2.12 `worked_time`). Per record and totals period, the days
+ * must sum to:
+ * - `totals_vs_days`: the totals' `worked_actual_time` ("hours actually punched"), to the minute a day
+ *   (a source that rounds each day to the minute);
+ * - `rule_vs_days`: the totals' `worked_time` ("hours computed by the rule"), within the point rule's
+ *   10 minutes a worked day (punch clock variations up to 10 minutes a day are neither discounted nor
+ *   overtime, CLT art. 58 §1).
+ * Only settled periods (ending before the lookback horizon: inside it the endpoints are read at different
+ * times while the source changes) whose days all lie in completed punches windows are compared (the
+ * coverage check names missing days).
+ */
 export const hoursAgreement: CheckBuilder = (s, checks) => {
   const wanted = (Object.keys(AGREEMENTS) as (keyof typeof AGREEMENTS)[]).filter((c) => checks.includes(c));
   if (wanted.length === 0) return '';

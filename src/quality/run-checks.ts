@@ -1,11 +1,6 @@
 /**
  * src/quality/ — the reconciliation checks, run inside Postgres after every window and by
  * `punchline verify`.
- *
- * Runs the reconciliation checks (the executor; the statements are built next to this
- * file): each check is one set-based statement inside Postgres that compares, and
- * writes its findings to `quality_checks` in the same statement. Checks read the
- * warehouse and write only their own outcome: they never change data.
  */
 import pLimit from 'p-limit';
 import { withTransaction } from '../warehouse/transaction.js';
@@ -31,14 +26,10 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */
-const SET_LOCAL = Object.entries(CHECK_SETTINGS)
-  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
+const SET_LOCAL = Object.entries(CHECK_SETTINGS).map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
   .join('; ');
 
-/**
- * The statement that runs `checks` (all of one entry of {@link STATEMENTS} or some) over
- * `scope` and writes their findings; null when the scope leaves it nothing to check.
- */
+/** The statement running `checks` (of one of {@link STATEMENTS}) over `scope`; null when nothing to check. */
 function buildStatement(schema: string, build: CheckBuilder, checks: readonly QualityCheck[], scope: QualityScope, settings: QualitySettings) {
   const s = new CheckStatement(schema, scope, settings);
   const select = build(s, checks).trim();
@@ -61,22 +52,20 @@ type Row = Record<(typeof FINDING_COLUMNS)[number] | 'difference', unknown>;
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function findingOf(r: Row): QualityFinding {
-  return {
-    check: r.check_name as QualityCheck,
-    company: String(r.company_cnpj),
-    part: String(r.part),
-    scope: String(r.scope),
-    cpf: (r.cpf as string | null) ?? null,
-    measure: String(r.measure),
-    expected: num(r.expected),
-    actual: num(r.actual),
-    difference: num(r.difference),
-    tolerance: Number(r.tolerance),
-    status: r.status as QualityStatus,
-    detail: (r.detail as string | null) ?? null,
-  };
-}
+const findingOf = (r: Row): QualityFinding => ({
+  check: r.check_name as QualityCheck,
+  company: String(r.company_cnpj),
+  part: String(r.part),
+  scope: String(r.scope),
+  cpf: (r.cpf as string | null) ?? null,
+  measure: String(r.measure),
+  expected: num(r.expected),
+  actual: num(r.actual),
+  difference: num(r.difference),
+  tolerance: Number(r.tolerance),
+  status: r.status as QualityStatus,
+  detail: (r.detail as string | null) ?? null,
+});
 
 /** What one run of the checks found. */
 export interface QualityRun {
@@ -86,28 +75,23 @@ export interface QualityRun {
   readonly durations: Readonly<Record<string, number>>;
 }
 
-/** How {@link runQualityChecks} runs its statements. */
-export interface RunOptions {
-  /** Statements run at once, each on its own connection (default 1: after a sync run, the checks must not crowd the loads). */
-  readonly concurrency?: number;
-}
-
 /**
- * Runs the checks of `scope` (all of them by default) over the warehouse of `schema` and
- * records their outcome in `quality_checks`; returns what they wrote. Each check runs in
- * its own short transaction; an error (the warehouse unreachable) is thrown as is.
+ * Runs the checks of `scope` (all by default) over the warehouse of `schema`: each is one set-based
+ * statement in its own short transaction that compares and writes its findings, never changing data, to
+ * `quality_checks`. Returns them; errors are thrown as is. `concurrency` statements run at once, each
+ * on its own connection (default 1: after a sync run, the checks must not crowd the loads).
  */
 export async function runQualityChecks(
   pool: CheckPool,
   schema: string,
   scope: QualityScope = {},
   settings: QualitySettings = {},
-  options: RunOptions = {},
+  options: { readonly concurrency?: number } = {},
 ): Promise<QualityRun> {
   const findings: QualityFinding[] = [];
   const durations: Record<string, number> = {};
   const limit = pLimit(Math.max(1, options.concurrency ?? 1));
-  const run = async (statement: (typeof STATEMENTS)[number]): Promise<void> => {
+  const run = async (statement: (typeof STATEMENTS)[number]) => {
     const checks = statement.checks.filter((c) => !scope.checks || scope.checks.includes(c));
     const query = checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
     if (!query) return;

@@ -1,12 +1,10 @@
-/**
- * The settings of the checks taken from the configuration: each company's time zone
- * (COMPANY_TIMEZONES and the connections' `companyTimezones`, docs/configuration.md
- * "Time zones") and the lookback horizon (SYNC_LOOKBACK_DAYS).
- */
 import type { Config } from '../config.js';
 import type { QualitySettings } from './checks.js';
 
-/** Settings of a run of the checks outside a sync job (`punchline verify`). */
+/**
+ * Settings of a run of the checks outside a sync job (`punchline verify`), from the configuration: each
+ * company's time zone (docs/configuration.md "Time zones") and the lookback horizon (SYNC_LOOKBACK_DAYS).
+ */
 export function qualitySettingsFromConfig(config: Pick<Config, 'connections' | 'apiTimezone' | 'companyTimezones' | 'syncLookbackDays'>): QualitySettings {
   const timeZones: Record<string, string> = { ...config.companyTimezones };
   for (const c of config.connections) Object.assign(timeZones, c.companyTimezones ?? {});

@@ -1,9 +1,3 @@
-/**
- * What every check's statement shares (pure): its parameters, the qualified tables of
- * the warehouse schema, and the filters of a run's scope — the company, the date range
- * (widened to whole months for the checks whose parts are months), the resources — and
- * each company's calendar day in its own time zone (spec 1.2; COMPANY_TIMEZONES).
- */
 import { quoteIdent } from '../warehouse/db.js';
 import { DETAIL_ROWS_PER_PART, type QualityCheck, type QualityScope, type QualitySettings } from './checks.js';
 
@@ -12,20 +6,25 @@ const DEFAULT_LOOKBACK_DAYS = 35;
 /** The zone of companies no setting names (API_TIMEZONE's default). */
 const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
-/** A check's statement under construction. */
+/** The conjunction of the predicates given (`true` without any). */
+const and = (...predicates: (string | false)[]) => predicates.filter(Boolean).join(' AND ') || 'true';
+
+/**
+ * A check's statement under construction, with what every check shares (pure): its parameters, the
+ * warehouse's qualified tables, the filters of a run's scope (company, date range widened to whole
+ * months where parts are months, resources) and each company's calendar day in its own time zone
+ * (spec 1.2; COMPANY_TIMEZONES).
+ */
 export class CheckStatement {
   /** Values of the `$n` placeholders, in order. */
   readonly values: unknown[] = [];
-  readonly #schema: string;
-  readonly #scope: QualityScope;
-  readonly #settings: QualitySettings;
   readonly #memo = new Map<string, string>();
 
-  constructor(schema: string, scope: QualityScope, settings: QualitySettings) {
-    this.#schema = schema;
-    this.#scope = scope;
-    this.#settings = settings;
-  }
+  constructor(
+    private readonly schema: string,
+    private readonly scope: QualityScope,
+    private readonly settings: QualitySettings,
+  ) {}
 
   /** A placeholder for `value`, cast to `type`; the same value and type share one placeholder. */
   param(value: unknown, type: string): string {
@@ -41,7 +40,7 @@ export class CheckStatement {
 
   /** A warehouse table or view, qualified with the schema. */
   table(name: string): string {
-    return `${quoteIdent(this.#schema)}.${quoteIdent(name)}`;
+    return `${quoteIdent(this.schema)}.${quoteIdent(name)}`;
   }
 
   /** A text literal as a parameter. */
@@ -51,35 +50,33 @@ export class CheckStatement {
 
   /** The predicate "column is the scope's company" (true without one). */
   company(column: string): string {
-    const c = this.#scope.company;
-    return c === undefined ? 'true' : `${column} = ${this.text(c)}`;
+    return this.scope.company === undefined ? 'true' : `${column} = ${this.text(this.scope.company)}`;
   }
 
   /** The predicate "column is one of the scope's resources" (true without a list). */
   resources(column: string): string {
-    const r = this.#scope.resources;
+    const r = this.scope.resources;
     return r === undefined ? 'true' : `${column} = ANY(${this.param(r, 'text[]')})`;
   }
 
   /** True when the scope names this resource, or names none. */
   includesResource(resource: string): boolean {
-    return this.#scope.resources === undefined || this.#scope.resources.includes(resource);
+    return this.scope.resources === undefined || this.scope.resources.includes(resource);
   }
 
   /** The scope's first day, or null without one. */
   get from(): string | null {
-    return this.#scope.from === undefined ? null : this.param(this.#scope.from, 'date');
+    return this.scope.from === undefined ? null : this.param(this.scope.from, 'date');
   }
 
   /** The scope's last day, or null without one. */
   get to(): string | null {
-    return this.#scope.to === undefined ? null : this.param(this.#scope.to, 'date');
+    return this.scope.to === undefined ? null : this.param(this.scope.to, 'date');
   }
 
   /** The predicate "the period [start, end] overlaps the scope's range". */
   overlaps(start: string, end: string): string {
-    const parts = [this.to === null ? '' : `${start} <= ${this.to}`, this.from === null ? '' : `${end} >= ${this.from}`];
-    return parts.filter((p) => p !== '').join(' AND ') || 'true';
+    return and(this.to !== null && `${start} <= ${this.to}`, this.from !== null && `${end} >= ${this.from}`);
   }
 
   /** The first day of the month of a date expression (on timestamp: without a time zone to look up, for every row). */
@@ -89,24 +86,23 @@ export class CheckStatement {
 
   /** The predicate "the date column lies in the months the scope's range touches" (parts are whole months). */
   inMonths(column: string): string {
-    const parts = [
-      this.from === null ? '' : `${column} >= ${this.month(this.from)}`,
-      this.to === null ? '' : `${column} < (${this.month(this.to)} + interval '1 month')::date`,
-    ];
-    return parts.filter((p) => p !== '').join(' AND ') || 'true';
+    return and(
+      this.from !== null && `${column} >= ${this.month(this.from)}`,
+      this.to !== null && `${column} < (${this.month(this.to)} + interval '1 month')::date`,
+    );
   }
 
   /** The calendar day of the company in `column` today, in its own time zone. */
   today(column: string): string {
-    const zones = this.param(JSON.stringify(this.#settings.timeZones ?? {}), 'jsonb');
-    const fallback = this.text(this.#settings.defaultTimeZone ?? DEFAULT_TIME_ZONE);
-    const now = this.param((this.#settings.now ?? new Date()).toISOString(), 'timestamptz');
+    const zones = this.param(JSON.stringify(this.settings.timeZones ?? {}), 'jsonb');
+    const fallback = this.text(this.settings.defaultTimeZone ?? DEFAULT_TIME_ZONE);
+    const now = this.param((this.settings.now ?? new Date()).toISOString(), 'timestamptz');
     return `(${now} AT TIME ZONE coalesce(${zones} ->> ${column}, ${fallback}))::date`;
   }
 
   /** The first day of the company in `column` that the source may still change (docs/architecture.md "The lookback horizon"). */
   horizon(column: string): string {
-    return `(${this.today(column)} - ${this.param(this.#settings.lookbackDays ?? DEFAULT_LOOKBACK_DAYS, 'int4')})`;
+    return `(${this.today(column)} - ${this.param(this.settings.lookbackDays ?? DEFAULT_LOOKBACK_DAYS, 'int4')})`;
   }
 
   /** Most detail rows per part. */
@@ -117,17 +113,8 @@ export class CheckStatement {
 
 /** The columns every check's SELECT returns, in order: what `quality_checks` takes. */
 export const FINDING_COLUMNS = [
-  'check_name',
-  'company_cnpj',
-  'part',
-  'scope',
-  'cpf',
-  'measure',
-  'expected',
-  'actual',
-  'tolerance',
-  'status',
-  'detail',
+  'check_name', 'company_cnpj', 'part', 'scope', 'cpf', 'measure',
+  'expected', 'actual', 'tolerance', 'status', 'detail',
 ] as const;
 
 /** The SELECT of the findings of `checks` (those of them the builder computes), built on a statement; empty when none. */

@@ -1,15 +1,3 @@
-/**
- * Window completeness (pure builder): for every completed window and table, the rows
- * the answer held (`window_loads.received`, records rejected as unstorable left out)
- * against the live rows the warehouse holds for that window now. A load records what it
- * received in its own transaction, so right after it the two agree; a row deleted, added
- * or moved by anything but a load of that window shows as a difference.
- *
- * "The rows of a window" is the same predicate reconciliation applies to the window
- * (each table's missing rule in src/resources/), so the check and the load can never
- * disagree on what a window holds. A window that a later load re-read in part is not
- * compared: its days are checked through that later load.
- */
 import { CATALOG, RESOURCES } from '../resources/index.js';
 import type { MissingMode, TableSpec } from '../warehouse/table-spec.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
@@ -34,28 +22,29 @@ function windowTables(): WindowTable[] {
   });
 }
 
-/**
- * The live rows of the window of `window_loads` row `w`, as a scalar subquery. A rule
- * takes its window as parameters; given the columns of `w` instead, one statement
- * counts every window's rows.
- */
+/** The live rows of the window of `window_loads` row `w`, as a subquery: the rule given `w`'s columns. */
 function liveRows(s: CheckStatement, { spec }: WindowTable): string {
   const rows = spec.missing.windowRows ?? spec.missing.where;
   const predicate = rows((column) => String(column), { company: 'w.company_cnpj', from: 'w.window_start', to: 'w.window_end' }, (name) => s.table(name));
   return `(SELECT count(*) FROM ${s.table(spec.table)} t WHERE (${predicate}) AND ${LIVE[spec.missing.mode]})`;
 }
 
-/** The completeness findings: one row per window and table (see the file comment). */
+/**
+ * The completeness findings (pure builder), one row per completed window and table: the rows the answer
+ * held (`window_loads.received`, records rejected as unstorable left out) against the live rows the
+ * warehouse holds for that window now. A load records what it received in its own transaction, so right
+ * after it the two agree; a row deleted, added or moved by anything but a load of that window shows as
+ * a difference. "The rows of a window" is the predicate reconciliation applies (each table's missing
+ * rule in src/resources/), so the check and the load never disagree on what a window holds. A window a
+ * later load re-read in part is checked through that later load.
+ */
 export const windowCompleteness: CheckBuilder = (s) => {
   const tables = windowTables().filter((t) => s.includesResource(t.resource));
   if (tables.length === 0) return '';
-  const counted = tables
-    .map(
-      (t) =>
-        `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
-        `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
-    )
-    .join('\n    UNION ALL\n    ');
+  const counted = tables.map((t) =>
+    `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
+    `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
+  ).join('\n    UNION ALL\n    ');
   const loads = s.table('window_loads');
   return `
   WITH latest AS (

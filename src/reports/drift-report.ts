@@ -1,13 +1,11 @@
-/**
- * Schema drift the sync recorded (`schema_drift`, src/load/drift-log.ts): values of
- * source-owned lists not seen before (a new punch origin) and fields no schema names.
- * Neither stops the sync; `punchline status` lists them so someone decides whether the
- * warehouse or the reports should know them.
- */
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
-import { isMissingRelation } from './freshness.js';
+import { unlessMissing } from './freshness.js';
 
-/** One piece of drift. */
+/**
+ * One piece of schema drift the sync recorded (src/load/drift-log.ts): a value of a source-owned list
+ * not seen before, or a field no schema names. It never stops the sync; `punchline status` lists it
+ * so someone decides whether the warehouse or the reports should know it.
+ */
 export interface DriftEntry {
   /** `new_value`, `unknown_field`, or `cleaned_value` (values of a column stored without a NUL character). */
   readonly kind: 'new_value' | 'unknown_field' | 'cleaned_value';
@@ -17,24 +15,19 @@ export interface DriftEntry {
   readonly field: string;
   /** The new value (empty for an unknown field). */
   readonly value: string;
-  /** When the sync first saw it (ISO 8601). */
+  /** When the sync first and last saw it (ISO 8601). */
   readonly firstSeenAt: string;
-  /** When it last saw it (ISO 8601). */
   readonly lastSeenAt: string;
 }
 
 /** Reads every recorded drift, new values first; null when the warehouse has no `schema_drift` yet. */
 export async function readSchemaDrift(pool: SqlRunner, schema: string): Promise<DriftEntry[] | null> {
-  try {
-    const rows = await warehouseDb(pool, schema)
-      .selectFrom('schema_drift')
-      .select(['kind', 'endpoint', 'field', 'value', 'first_seen_at', 'last_seen_at'])
-      .orderBy('kind').orderBy('field').orderBy('value').orderBy('endpoint')
-      .$narrowType<{ kind: DriftEntry['kind'] }>()
-      .execute();
-    return rows.map(({ first_seen_at, last_seen_at, ...r }) => ({ ...r, firstSeenAt: first_seen_at.toISOString(), lastSeenAt: last_seen_at.toISOString() }));
-  } catch (err) {
-    if (isMissingRelation(err)) return null;
-    throw err;
-  }
+  const query = warehouseDb(pool, schema)
+    .selectFrom('schema_drift')
+    .select(['kind', 'endpoint', 'field', 'value', 'first_seen_at', 'last_seen_at'])
+    .orderBy('kind').orderBy('field').orderBy('value').orderBy('endpoint')
+    .$narrowType<{ kind: DriftEntry['kind'] }>();
+  const rows = await unlessMissing(query.execute());
+  return rows && rows.map(({ first_seen_at: first, last_seen_at: last, ...r }) =>
+    ({ ...r, firstSeenAt: first.toISOString(), lastSeenAt: last.toISOString() }));
 }

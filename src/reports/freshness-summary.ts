@@ -1,9 +1,3 @@
-/**
- * Freshness at a glance, for deployments of many companies: per resource how many
- * companies are fresh, aging, stale or never synced, and the companies ordered worst
- * first. `punchline status` prints these instead of one line per company and resource
- * when there are many, and the status page shows them above its grid. Pure.
- */
 import { FRESHNESS_STATES, type FreshnessState } from './staleness.js';
 import type { FreshnessEntry } from './status-report.js';
 
@@ -12,7 +6,6 @@ export type StateCounts = Readonly<Record<FreshnessState, number>>;
 
 /** One resource across the companies that have it. */
 export interface ResourceFreshness {
-  /** Resource name. */
   readonly resource: string;
   /** Companies (or `group`) per state. */
   readonly counts: StateCounts;
@@ -32,16 +25,19 @@ export interface CompanyFreshness {
   readonly entries: readonly FreshnessEntry[];
 }
 
-function emptyCounts(): Record<FreshnessState, number> {
-  return Object.fromEntries(FRESHNESS_STATES.map((s) => [s, 0])) as Record<FreshnessState, number>;
-}
+const emptyCounts = () =>
+  Object.fromEntries(FRESHNESS_STATES.map((s) => [s, 0])) as Record<FreshnessState, number>;
 
 /** How far `e` is towards its threshold: 1 at the threshold, Infinity when never synced. */
 export function overdue(e: Pick<FreshnessEntry, 'ageSeconds' | 'staleAfterSeconds'>): number {
   return e.ageSeconds === null ? Number.POSITIVE_INFINITY : e.ageSeconds / e.staleAfterSeconds;
 }
 
-/** Counts per resource, in the order resources first appear in `entries`. */
+/**
+ * Counts per resource (fresh, aging, stale, never synced) in the order resources first appear: what
+ * `status` prints instead of a line per company and resource when there are many, and the status page
+ * shows above its grid.
+ */
 export function freshnessByResource(entries: readonly FreshnessEntry[]): ResourceFreshness[] {
   const byResource = new Map<string, { counts: Record<FreshnessState, number>; oldest: number | null }>();
   for (const e of entries) {
@@ -53,16 +49,12 @@ export function freshnessByResource(entries: readonly FreshnessEntry[]): Resourc
   return [...byResource].map(([resource, r]) => ({ resource, counts: r.counts, oldestAgeSeconds: r.oldest }));
 }
 
-/**
- * Companies worst first: most stale or never-synced resources, then the furthest past
- * its threshold, then most aging ones; ties by CNPJ.
- */
+/** Companies worst first: most stale or never synced, furthest past its threshold, most aging; then CNPJ. */
 export function companiesWorstFirst(entries: readonly FreshnessEntry[]): CompanyFreshness[] {
   const byCompany = new Map<string, FreshnessEntry[]>();
   for (const e of entries) {
-    const list = byCompany.get(e.company);
-    if (list) list.push(e);
-    else byCompany.set(e.company, [e]);
+    if (!byCompany.has(e.company)) byCompany.set(e.company, []);
+    byCompany.get(e.company)!.push(e);
   }
   const companies = [...byCompany].map(([company, list]): CompanyFreshness => {
     const counts = emptyCounts();

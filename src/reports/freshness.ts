@@ -1,8 +1,3 @@
-/**
- * Freshness of the warehouse: the last successful sync per company × resource, read
- * from the `sync_freshness` view (docs/architecture.md "Bookkeeping") so every process sees the same figure,
- * whichever worker ran the job.
- */
 import type { NotNull } from 'kysely';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 
@@ -24,25 +19,30 @@ export function isMissingRelation(err: unknown): boolean {
   return MISSING_RELATION.has((err as { code?: string } | null)?.code ?? '');
 }
 
-/**
- * Reads every company × resource of the `sync_freshness` view, or returns null when the
- * view does not exist yet (warehouse not migrated).
- */
-export async function readFreshness(pool: SqlRunner, schema: string): Promise<FreshnessRow[] | null> {
+/** What `read` resolves to, or null when a relation it reads does not exist (not migrated). */
+export async function unlessMissing<T>(read: Promise<T>): Promise<T | null> {
   try {
-    const rows = await warehouseDb(pool, schema)
-      .selectFrom('sync_freshness')
-      .select(['company_cnpj', 'resource', 'last_success_at'])
-      .where('last_success_at', 'is not', null)
-      .orderBy('company_cnpj', (o) => o.nullsFirst())
-      .orderBy('resource')
-      .$narrowType<{ resource: NotNull; last_success_at: NotNull }>()
-      .execute();
-    return rows.map((r) => ({ companyCnpj: r.company_cnpj, resource: r.resource, lastSuccessAt: r.last_success_at }));
+    return await read;
   } catch (err) {
     if (isMissingRelation(err)) return null;
     throw err;
   }
+}
+
+/**
+ * Reads the last successful sync per company × resource from the `sync_freshness` view
+ * (docs/architecture.md "Bookkeeping"): the same in every process, whichever worker ran the job; null
+ * before the view exists.
+ */
+export function readFreshness(pool: SqlRunner, schema: string): Promise<FreshnessRow[] | null> {
+  const query = warehouseDb(pool, schema)
+    .selectFrom('sync_freshness')
+    .select(['company_cnpj as companyCnpj', 'resource', 'last_success_at as lastSuccessAt'])
+    .where('last_success_at', 'is not', null)
+    .orderBy('company_cnpj', (o) => o.nullsFirst())
+    .orderBy('resource')
+    .$narrowType<{ resource: NotNull; lastSuccessAt: NotNull }>();
+  return unlessMissing(query.execute());
 }
 
 /** Whole seconds from `at` to `now`, never negative (clocks of hosts differ a little). */

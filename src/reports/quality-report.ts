@@ -1,14 +1,8 @@
-/**
- * The standing outcome of the reconciliation checks (the `quality_status` view, docs/warehouse.md
- * "Reconciliation checks"), summed per check for `punchline status` and `/metrics`: how
- * many parts of the warehouse are ok, warned or failed, how many scopes are not ok, and
- * the worst one to look at first.
- */
 import { QUALITY_CHECKS, type QualityStatus } from '../quality/checks.js';
 import type { NotNull } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
-import { isMissingRelation } from './freshness.js';
+import { unlessMissing } from './freshness.js';
 
 /** A scope that is not ok, to start with. */
 export interface QualityExample {
@@ -20,9 +14,9 @@ export interface QualityExample {
   readonly detail: string | null;
 }
 
-/** The standing outcome of one check. */
+/** The standing outcome of one check (`quality_status`, docs/warehouse.md "Reconciliation checks"). */
 export interface QualitySummary {
-  /** The check (quality_checks.check_name). */
+  /** quality_checks.check_name. */
   readonly check: string;
   /** Parts of the warehouse by the worst status of their latest run. */
   readonly parts: Readonly<Record<QualityStatus, number>>;
@@ -67,18 +61,13 @@ function qualityStatusQuery(pool: SqlRunner, schema: string) {
 
 /** Reads the outcome of every check that ran; null when the warehouse has no `quality_status` yet. */
 export async function readQualityStatus(pool: SqlRunner, schema: string): Promise<QualitySummary[] | null> {
-  try {
-    const rows = await qualityStatusQuery(pool, schema).execute();
-    const order = (check: string) => (QUALITY_CHECKS as readonly string[]).indexOf(check) >>> 0;
-    return rows.sort((a, b) => order(a.check) - order(b.check)).map((r) => ({
-      check: r.check,
-      parts: { ok: r.ok, warn: r.warn, fail: r.fail },
-      findings: r.findings ?? 0,
-      lastCheckedAt: r.last_checked_at.toISOString(),
-      ...(r.example ? { example: r.example } : {}),
-    }));
-  } catch (err) {
-    if (isMissingRelation(err)) return null;
-    throw err;
-  }
+  const rows = await unlessMissing(qualityStatusQuery(pool, schema).execute());
+  const order = (check: string) => (QUALITY_CHECKS as readonly string[]).indexOf(check) >>> 0;
+  return rows && rows.sort((a, b) => order(a.check) - order(b.check)).map((r) => ({
+    check: r.check,
+    parts: { ok: r.ok, warn: r.warn, fail: r.fail },
+    findings: r.findings ?? 0,
+    lastCheckedAt: r.last_checked_at.toISOString(),
+    ...(r.example ? { example: r.example } : {}),
+  }));
 }

@@ -1,20 +1,7 @@
-/**
- * Job counts of the BullMQ queues, by state: read at scrape time by `/metrics` and by
- * `punchline status`, so they are right whichever process ran the jobs.
- */
-
 /** The job states we report, in display order. */
 export const QUEUE_STATES = [
-  'waiting',
-  'active',
-  'delayed',
-  'prioritized',
-  'waiting-children',
-  'paused',
-  'failed',
-  'completed',
+  'waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused', 'failed', 'completed',
 ] as const;
-
 /** One of {@link QUEUE_STATES}. */
 export type QueueState = (typeof QUEUE_STATES)[number];
 
@@ -22,19 +9,13 @@ export type QueueState = (typeof QUEUE_STATES)[number];
 export interface CountableQueue {
   /** Queue name (without the prefix). */
   readonly name: string;
-  /** BullMQ `Queue#getJobCounts`. */
   getJobCounts(...types: QueueState[]): Promise<Record<string, number>>;
 }
 
-/** Counts of one queue. */
-export interface QueueCounts {
-  /** Queue name. */
-  readonly queue: string;
-  /** Jobs per state (0 when none). */
-  readonly counts: Readonly<Record<QueueState, number>>;
-}
+/** Counts of one queue: its jobs per state (0 when none). */
+export type QueueCounts = { readonly queue: string; readonly counts: Readonly<Record<QueueState, number>> };
 
-/** Reads the counts of every queue, in the order given. */
+/** Reads the counts of every queue, in the order given, when asked: right whichever process ran the jobs. */
 export async function readQueueCounts(queues: readonly CountableQueue[]): Promise<QueueCounts[]> {
   return Promise.all(
     queues.map(async (q) => {
@@ -47,9 +28,8 @@ export async function readQueueCounts(queues: readonly CountableQueue[]): Promis
 
 /** The subset of a BullMQ Queue that reading the oldest waiting job needs. */
 export interface WaitingQueue {
-  /** Queue name (without the prefix). */
   readonly name: string;
-  /** BullMQ `Queue#getWaiting`: oldest first. */
+  /** Oldest first. */
   getWaiting(start?: number, end?: number): Promise<readonly ({ timestamp: number; delay?: number } | undefined)[]>;
 }
 
@@ -58,10 +38,7 @@ export interface WaitingQueue {
  * behind the workers are, which a depth alone does not say. A delayed job counts from
  * the end of its delay (schedule ticks are queued ahead of time).
  */
-export async function readOldestWaiting(
-  queues: readonly WaitingQueue[],
-  now: Date,
-): Promise<{ queue: string; seconds: number }[]> {
+export async function readOldestWaiting(queues: readonly WaitingQueue[], now: Date) {
   return Promise.all(
     queues.map(async (q) => {
       const [oldest] = await q.getWaiting(0, 0);

@@ -1,7 +1,3 @@
-/**
- * When a company × resource counts as stale in `punchline status`: a few runs of its
- * incremental schedule (docs/operations.md "Schedules") have passed without a success.
- */
 import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 
 const MINUTE = 60;
@@ -10,7 +6,11 @@ const HOUR = 60 * MINUTE;
 /** Threshold of resources that declare none, and of those this version does not know (a newer worker wrote them): a missed night. */
 const DEFAULT_STALE_AFTER = 30 * HOUR;
 
-/** Age in seconds after which `resource` is stale (its declaration's `staleAfter`); `overrideSeconds` (from `--stale-after`) wins. */
+/**
+ * Age in seconds after which `resource` is stale, a few runs of its schedule
+ * (docs/operations.md "Schedules"): its declaration's `staleAfter`; `overrideSeconds` (from
+ * `--stale-after`) wins.
+ */
 export function staleAfterSeconds(resource: string, overrideSeconds?: number): number {
   if (overrideSeconds !== undefined) return overrideSeconds;
   return (RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : undefined) ?? DEFAULT_STALE_AFTER;
@@ -21,16 +21,12 @@ export const FRESHNESS_STATES = ['fresh', 'aging', 'stale', 'never'] as const;
 /** One of {@link FRESHNESS_STATES}: `never` is never synced while another company has the resource (stale too). */
 export type FreshnessState = (typeof FRESHNESS_STATES)[number];
 
-/** Margin before the stale threshold within which a resource is aging at the latest. */
-const AGING_MARGIN = 4 * HOUR;
-
 /**
- * Age in seconds after which a resource of stale threshold `staleAfter` is aging: half-way
- * to stale, but not earlier than four hours before it, so that a nightly resource is
- * aging once a night's run is missed, not every afternoon.
+ * Age after which a resource of stale threshold `staleAfter` is aging: half-way to stale, but at most
+ * four hours before it, so a nightly resource is aging once a night's run is missed, not every afternoon.
  */
 export function agingAfterSeconds(staleAfter: number): number {
-  return Math.max(Math.floor(staleAfter / 2), staleAfter - AGING_MARGIN);
+  return Math.max(Math.floor(staleAfter / 2), staleAfter - 4 * HOUR);
 }
 
 /** The state of an entry of age `age` (null: never synced) against its stale threshold. */
@@ -40,10 +36,7 @@ export function freshnessState(age: number | null, staleAfter: number): Freshnes
   return age > agingAfterSeconds(staleAfter) ? 'aging' : 'fresh';
 }
 
-/**
- * Parses `--stale-after <minutes>` into seconds; throws a RangeError naming the option
- * when it is not a positive whole number.
- */
+/** Parses `--stale-after <minutes>` into seconds (a RangeError unless a positive whole number). */
 export function parseStaleAfter(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();

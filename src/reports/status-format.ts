@@ -1,9 +1,3 @@
-/**
- * The human-readable `punchline status`: plain-text tables (queues, failing jobs,
- * freshness with stale entries flagged — summed per resource, with the worst companies,
- * when there are many — then the quality checks that ran, open rejected records, schema
- * drift and time-zone warnings when there are any). Pure: a report in, text out.
- */
 import { companiesWorstFirst, freshnessByResource } from './freshness-summary.js';
 import { QUEUE_STATES, type QueueState } from './queue-counts.js';
 import type { FreshnessEntry, StatusReport } from './status-report.js';
@@ -11,14 +5,11 @@ import type { DriftEntry } from './drift-report.js';
 
 /** Options of {@link formatStatus}. */
 export interface StatusFormatOptions {
-  /** Most company × resource lines printed one by one; past it, counts per resource and the worst companies (default 40). */
+  /** Most company × resource lines printed one by one (default 40, three companies), else a summary. */
   readonly maxFreshnessLines?: number;
-  /** Companies listed worst first in that summary, and most time-zone warnings listed (default 10). */
+  /** Companies listed worst first in the summary, and time-zone warnings listed (default 10). */
   readonly worstCompanies?: number;
 }
-
-/** Default of {@link StatusFormatOptions.maxFreshnessLines}: about three companies' worth. */
-const MAX_FRESHNESS_LINES = 40;
 
 /** States always shown as columns; the others only when some queue has such jobs. */
 const CORE_STATES: readonly QueueState[] = ['waiting', 'active', 'delayed', 'failed', 'completed'];
@@ -35,9 +26,7 @@ export function formatAge(seconds: number): string {
 }
 
 /** `2025-03-10 11:50 UTC`. */
-function formatInstant(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
+const formatInstant = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 
 /** `text` on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(text: string, max: number): string {
@@ -49,33 +38,19 @@ export function oneLine(text: string, max: number): string {
 export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
-      .join('  ')
-      .trimEnd();
+    cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(headers), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
 }
 
-/** The `STALE (older than …)` or `aging` flag of an entry. */
-function flagOf(f: FreshnessEntry): string {
-  if (f.state === 'never') return 'STALE (never synced)';
-  if (f.stale) return `STALE (older than ${formatAge(f.staleAfterSeconds)})`;
-  return f.state === 'aging' ? 'aging' : '';
-}
-
-/** One line per company × resource. */
-function freshnessTable(entries: readonly FreshnessEntry[]): string {
-  return renderTable(
-    ['company', 'resource', 'last success', 'age', ''],
-    entries.map((f) => [
-      f.company,
-      f.resource,
-      f.lastSuccessAt === null ? 'never' : formatInstant(f.lastSuccessAt),
-      f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
-      flagOf(f),
-    ]),
-    new Set([3]),
-  );
+/** The last success, age and flag (`STALE (older than …)`, `aging`) columns of an entry. */
+function freshnessCells(f: FreshnessEntry): string[] {
+  return [
+    f.lastSuccessAt === null ? 'never' : formatInstant(f.lastSuccessAt),
+    f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
+    f.state === 'never'
+      ? 'STALE (never synced)'
+      : f.stale ? `STALE (older than ${formatAge(f.staleAfterSeconds)})` : f.state === 'aging' ? 'aging' : '',
+  ];
 }
 
 /** Counts per resource, then the companies with the oldest data. */
@@ -105,13 +80,8 @@ function freshnessSummary(entries: readonly FreshnessEntry[], worstCompanies: nu
     renderTable(
       ['company', 'stale', 'aging', 'worst resource', 'last success', 'age', ''],
       shown.map((c) => [
-        c.company,
-        String(c.counts.stale + c.counts.never),
-        String(c.counts.aging),
-        c.worst.resource,
-        c.worst.lastSuccessAt === null ? 'never' : formatInstant(c.worst.lastSuccessAt),
-        c.worst.ageSeconds === null ? '-' : formatAge(c.worst.ageSeconds),
-        flagOf(c.worst),
+        c.company, String(c.counts.stale + c.counts.never), String(c.counts.aging), c.worst.resource,
+        ...freshnessCells(c.worst),
       ]),
       new Set([1, 2, 5]),
     ),
@@ -119,48 +89,46 @@ function freshnessSummary(entries: readonly FreshnessEntry[], worstCompanies: nu
   return out;
 }
 
-/** Formats the whole report for a terminal. */
+/**
+ * Formats the whole report for a terminal (pure): queues, failing jobs, freshness with stale entries
+ * flagged (summed per resource, with the worst companies, when there are many), then the data sections
+ * that have something to say.
+ */
 export function formatStatus(report: StatusReport, options: StatusFormatOptions = {}): string {
-  const maxLines = options.maxFreshnessLines ?? MAX_FRESHNESS_LINES;
+  const maxLines = options.maxFreshnessLines ?? 40;
   const worstCompanies = options.worstCompanies ?? 10;
   const out: string[] = [];
   const paused = report.pausedConnections ?? [];
   if (paused.length > 0) {
-    out.push('Paused connections (the API rejects their token: their jobs wait, the token is re-checked on a slow timer)');
     out.push(
+      'Paused connections (the API rejects their token: their jobs wait, the token is re-checked on a slow timer)',
       renderTable(
         ['connection', 'since', 'next check', 'reason'],
         paused.map((p) => [p.connection, formatInstant(p.since), formatInstant(p.nextCheckAt), oneLine(p.reason, MAX_ERROR_CHARS)]),
       ),
+      '',
     );
-    out.push('');
   }
 
   const states = QUEUE_STATES.filter((s) => CORE_STATES.includes(s) || report.queues.some((q) => q.counts[s] > 0));
-  out.push('Queues');
   out.push(
+    'Queues',
     renderTable(
       ['queue', ...states],
       report.queues.map((q) => [q.queue, ...states.map((s) => String(q.counts[s]))]),
       new Set(states.map((_, i) => i + 1)),
     ),
+    '',
   );
-
-  out.push('');
   if (report.failing.length === 0) {
     out.push('Failing jobs: none');
   } else {
-    out.push(`Failing jobs (${report.summary.failed} failed, ${report.summary.retrying} retrying; most recent first)`);
     out.push(
+      `Failing jobs (${report.summary.failed} failed, ${report.summary.retrying} retrying; most recent first)`,
       renderTable(
         ['state', 'queue', 'resource', 'company', 'window', 'tries', 'last error'],
         report.failing.map((f) => [
-          f.state,
-          f.queue,
-          f.resource ?? '-',
-          f.company ?? '-',
-          f.window ?? '-',
-          String(f.attempts),
+          f.state, f.queue, f.resource ?? '-', f.company ?? '-', f.window ?? '-', String(f.attempts),
           oneLine(f.lastError, MAX_ERROR_CHARS),
         ]),
         new Set([5]),
@@ -176,8 +144,14 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
   } else if (report.freshness.length > maxLines) {
     out.push(...freshnessSummary(report.freshness, worstCompanies));
   } else {
-    out.push('Freshness (last successful sync per company and resource)');
-    out.push(freshnessTable(report.freshness));
+    out.push(
+      'Freshness (last successful sync per company and resource)',
+      renderTable(
+        ['company', 'resource', 'last success', 'age', ''],
+        report.freshness.map((f) => [f.company, f.resource, ...freshnessCells(f)]),
+        new Set([3]),
+      ),
+    );
   }
 
   out.push(...dataSections(report, worstCompanies));
@@ -207,27 +181,22 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
 }
 
 /** How each kind of schema drift reads. */
-export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
-  new_value: 'new value',
-  unknown_field: 'unknown field',
-  cleaned_value: 'cleaned value',
-};
+export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> =
+  { new_value: 'new value', unknown_field: 'unknown field', cleaned_value: 'cleaned value' };
 
-/** The sections about the data itself: reconciliation checks, open rejections, schema drift, time zones (each only when there is something to say; at most `maxZones` zone lines). */
+/** The sections about the data itself, each only when it has something to say (at most `maxZones` zone lines). */
 function dataSections(report: StatusReport, maxZones: number): string[] {
   const out: string[] = [];
   const quality = report.quality ?? [];
   if (quality.length > 0) {
-    out.push('', 'Quality checks (latest outcome of each part of the warehouse: windows, months, totals periods, resources)');
     out.push(
+      '',
+      'Quality checks (latest outcome of each part of the warehouse: windows, months, totals periods, resources)',
       renderTable(
         ['check', 'ok', 'warn', 'fail', 'findings', 'last run', 'worst'],
         quality.map((q) => [
           q.check,
-          String(q.parts.ok),
-          String(q.parts.warn),
-          String(q.parts.fail),
-          String(q.findings),
+          ...[q.parts.ok, q.parts.warn, q.parts.fail, q.findings].map(String),
           formatInstant(q.lastCheckedAt),
           q.example ? oneLine(`${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`, MAX_ERROR_CHARS) : '-',
         ]),
@@ -243,16 +212,13 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
   }
   const rejections = report.rejections ?? [];
   if (rejections.length > 0) {
-    out.push('', 'Rejected records (open: the sync could not store them; the rest of their windows loaded)');
     out.push(
+      '',
+      'Rejected records (open: the sync could not store them; the rest of their windows loaded)',
       renderTable(
         ['resource', 'endpoint', 'open', 'companies', 'oldest', 'oldest record'],
         rejections.map((r) => [
-          r.resource,
-          r.endpoint,
-          String(r.open),
-          String(r.companies),
-          formatInstant(r.oldest),
+          r.resource, r.endpoint, String(r.open), String(r.companies), formatInstant(r.oldest),
           oneLine(`${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`, MAX_ERROR_CHARS),
         ]),
         new Set([2, 3]),
@@ -268,17 +234,14 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
   }
   const drift = report.schemaDrift ?? [];
   if (drift.length > 0) {
-    out.push('', 'Schema drift (what the API sends that its spec does not say; stored or ignored, never rejected)');
     out.push(
+      '',
+      'Schema drift (what the API sends that its spec does not say; stored or ignored, never rejected)',
       renderTable(
         ['kind', 'field', 'value', 'endpoint', 'first seen', 'last seen'],
         drift.map((d) => [
-          DRIFT_KINDS[d.kind],
-          d.field,
-          d.value === '' ? '-' : d.value,
-          d.endpoint === '' ? '-' : d.endpoint,
-          formatInstant(d.firstSeenAt),
-          formatInstant(d.lastSeenAt),
+          DRIFT_KINDS[d.kind], d.field, d.value || '-', d.endpoint || '-',
+          formatInstant(d.firstSeenAt), formatInstant(d.lastSeenAt),
         ]),
       ),
     );
@@ -288,8 +251,9 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
   }
   const zones = report.timeZoneWarnings ?? [];
   if (zones.length > 0) {
-    out.push('', "Time zones (companies whose date-times are read in a zone that is not the legal time at their address's CEP)");
     out.push(
+      '',
+      "Time zones (companies whose date-times are read in a zone that is not the legal time at their address's CEP)",
       renderTable(
         ['company', 'zip code', 'state', 'connection', 'zone in use', 'legal time'],
         zones.slice(0, maxZones).map((z) => [z.company, z.zipCode, z.state, z.connection ?? '-', `${z.zone} (${z.offset})`, `${z.legalZone} (${z.legalOffset})`]),
@@ -297,8 +261,10 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
     );
     if (zones.length > maxZones) out.push(`  … and ${zones.length - maxZones} more (--all or --json lists every one)`);
     const z = zones[0]!;
-    out.push(`  Every date-time of such a company is stored off by the difference. If the CEP is right, set COMPANY_TIMEZONES=${z.company}=${z.legalZone}`);
-    out.push('  (docs/configuration.md) and re-read its history with punchline backfill --force.');
+    out.push(
+      `  Every date-time of such a company is stored off by the difference. If the CEP is right, set COMPANY_TIMEZONES=${z.company}=${z.legalZone}`,
+      '  (docs/configuration.md) and re-read its history with punchline backfill --force.',
+    );
   }
   return out;
 }

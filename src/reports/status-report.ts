@@ -1,11 +1,6 @@
 /**
  * src/reports/ — what `punchline status` and `punchline verify` report, read from Redis and
  * the warehouse, as data and as text.
- *
- * What `punchline status` reports, gathered from Redis (queue counts, failing jobs, paused
- * connections) and the warehouse (`sync_freshness`, open `rejected_records`, `schema_drift`,
- * companies' CEPs against their zones, `quality_status`): the executor half; formatting is
- * in status-format.ts.
  */
 import { readQueueCounts, type CountableQueue, type QueueCounts } from './queue-counts.js';
 import type { SqlRunner } from '../warehouse/db.js';
@@ -13,26 +8,21 @@ import { ageSeconds, readFreshness, type FreshnessRow } from './freshness.js';
 import { freshnessState, staleAfterSeconds, type FreshnessState } from './staleness.js';
 import { readOpenRejections, type RejectionSummary } from './rejections-report.js';
 import { readSchemaDrift, type DriftEntry } from './drift-report.js';
-import { readTimeZoneWarnings, type TimeZoneWarning, type ZonesInUse } from './time-zone-report.js';
+import { readCompanyAddresses, timeZoneWarnings } from './time-zone-report.js';
+import type { TimeZoneWarning, ZonesInUse } from './time-zone-report.js';
 import { readQualityStatus, type QualitySummary } from './quality-report.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */
 export interface FailingJob {
-  /** Queue name. */
   readonly queue: string;
-  /** BullMQ job id. */
   readonly id: string;
   /** `failed` (attempts exhausted or permanent error) or `retrying` (delayed after a failure). */
   readonly state: 'failed' | 'retrying';
-  /** Resource of the job, when its data names one. */
+  /** Resource, company CNPJ and window (`from..to`), when the job's data names them. */
   readonly resource?: string;
-  /** Company CNPJ, when the job has one. */
   readonly company?: string;
-  /** Window, `from..to`, when the job has one. */
   readonly window?: string;
-  /** Attempts made so far. */
   readonly attempts: number;
-  /** The last error message. */
   readonly lastError: string;
   /** When it last failed (ISO 8601), if known. */
   readonly failedAt?: string;
@@ -42,11 +32,9 @@ export interface FailingJob {
 export interface FreshnessEntry {
   /** CNPJ, or `group` for group-level runs. */
   readonly company: string;
-  /** Resource name. */
   readonly resource: string;
-  /** Last successful sync (ISO 8601), or null when never synced. */
+  /** Last successful sync (ISO 8601) and seconds since then; null when never synced. */
   readonly lastSuccessAt: string | null;
-  /** Seconds since then, or null when never synced. */
   readonly ageSeconds: number | null;
   /** Age after which it counts as stale. */
   readonly staleAfterSeconds: number;
@@ -58,15 +46,13 @@ export interface FreshnessEntry {
 
 /** An API connection paused because the API rejected its token (src/connections/connection-pause.ts). */
 export interface PausedConnection {
-  /** Connection name. */
   readonly connection: string;
   /** The API's `error.code`. */
   readonly code: string;
   /** What was rejected (never the token). */
   readonly reason: string;
-  /** When it paused (ISO 8601). */
+  /** When it paused, and when its token is checked again (ISO 8601). */
   readonly since: string;
-  /** When its token is checked again (ISO 8601). */
   readonly nextCheckAt: string;
 }
 
@@ -74,9 +60,8 @@ export interface PausedConnection {
 export interface StatusReport {
   /** When the report was made (ISO 8601). */
   readonly generatedAt: string;
-  /** Job counts per queue and state. */
   readonly queues: readonly QueueCounts[];
-  /** Failing jobs, most recent first (at most the limit asked for). */
+  /** Failing jobs, most recent first (at most 20). */
   readonly failing: readonly FailingJob[];
   /** Freshness per company × resource, or null when the warehouse is not migrated. */
   readonly freshness: readonly FreshnessEntry[] | null;
@@ -117,15 +102,10 @@ export interface StatusQueue extends CountableQueue {
 export interface StatusSources {
   /** Every queue of the deployment. */
   readonly queues: readonly StatusQueue[];
-  /** Warehouse pool. */
   readonly pool: SqlRunner;
-  /** Warehouse schema. */
   readonly schema: string;
   /** `--stale-after` in seconds, overriding the per-resource defaults. */
   readonly staleAfterSeconds?: number;
-  /** Most failing jobs listed (default 20). */
-  readonly failingLimit?: number;
-  /** Clock (injected in tests). */
   readonly now?: () => Date;
   /** Reads the paused connections (from Redis). */
   readonly pausedConnections?: () => Promise<readonly PausedConnection[]>;
@@ -135,16 +115,15 @@ export interface StatusSources {
 
 function describeJob(queue: string, job: JobLike, state: FailingJob['state']): FailingJob {
   const d = (job.data ?? {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const from = str(d.from);
-  const to = str(d.to);
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const [resource, company, from, to] = [d.resource, d.company, d.from, d.to].map(text);
   const at = job.finishedOn ?? job.processedOn;
   return {
     queue,
     id: job.id ?? '?',
     state,
-    ...(str(d.resource) ? { resource: str(d.resource) } : {}),
-    ...(str(d.company) ? { company: str(d.company) } : {}),
+    ...(resource ? { resource } : {}),
+    ...(company ? { company } : {}),
     ...(from && to ? { window: from === to ? from : `${from}..${to}` } : {}),
     attempts: job.attemptsMade,
     lastError: job.failedReason ?? '(no error recorded)',
@@ -169,18 +148,11 @@ export function buildFreshnessEntries(
   return keys.map(([company, resource]) => {
     const threshold = staleAfterSeconds(resource, overrideSeconds);
     const row = byKey.get(`${company}\u0000${resource}`);
-    if (!row) return { company, resource, lastSuccessAt: null, ageSeconds: null, staleAfterSeconds: threshold, stale: true, state: 'never' };
-    const age = ageSeconds(row.lastSuccessAt, now);
+    const age = row ? ageSeconds(row.lastSuccessAt, now) : null;
     const state = freshnessState(age, threshold);
-    return {
-      company,
-      resource,
-      lastSuccessAt: row.lastSuccessAt.toISOString(),
-      ageSeconds: age,
-      staleAfterSeconds: threshold,
-      stale: state === 'stale',
-      state,
-    };
+    const lastSuccessAt = row ? row.lastSuccessAt.toISOString() : null;
+    const stale = state === 'stale' || state === 'never';
+    return { company, resource, lastSuccessAt, ageSeconds: age, staleAfterSeconds: threshold, stale, state };
   });
 }
 
@@ -189,17 +161,9 @@ export function buildFreshnessEntries(
  * migrated), group-level runs under company `group`: what `status`, `/metrics` and the
  * notifier all report.
  */
-export function freshnessEntriesOf(
-  rows: readonly FreshnessRow[] | null,
-  now: Date,
-  overrideSeconds?: number,
-): FreshnessEntry[] | null {
-  if (rows === null) return null;
-  return buildFreshnessEntries(
-    rows.map((r) => ({ company: r.companyCnpj ?? 'group', resource: r.resource, lastSuccessAt: r.lastSuccessAt })),
-    now,
-    overrideSeconds,
-  );
+export function freshnessEntriesOf(rows: readonly FreshnessRow[] | null, now: Date, override?: number) {
+  const entries = rows?.map((r) => ({ ...r, company: r.companyCnpj ?? 'group' }));
+  return entries ? buildFreshnessEntries(entries, now, override) : null;
 }
 
 /**
@@ -220,11 +184,16 @@ export function checkOf(
   return { ok: problems.length === 0, problems };
 }
 
-/** Gathers the status report. */
+/**
+ * Gathers the status report from Redis (queue counts, failing jobs, paused connections) and the
+ * warehouse (freshness, open rejections, schema drift, companies' CEPs against their zones,
+ * quality_status).
+ */
 export async function collectStatus(sources: StatusSources): Promise<StatusReport> {
   const now = (sources.now ?? (() => new Date()))();
-  const limit = sources.failingLimit ?? 20;
-  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, timeZoneWarnings, quality] = await Promise.all([
+  const limit = 20; // failing jobs listed
+  const { pool, schema, zonesInUse } = sources;
+  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, companies, quality] = await Promise.all([
     readQueueCounts(sources.queues),
     Promise.all(
       sources.queues.map(async (q) => {
@@ -235,15 +204,14 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
         ];
       }),
     ),
-    readFreshness(sources.pool, sources.schema),
+    readFreshness(pool, schema),
     sources.pausedConnections?.(),
-    readOpenRejections(sources.pool, sources.schema),
-    readSchemaDrift(sources.pool, sources.schema),
-    sources.zonesInUse ? readTimeZoneWarnings(sources.pool, sources.schema, sources.zonesInUse, now) : undefined,
-    readQualityStatus(sources.pool, sources.schema),
+    readOpenRejections(pool, schema),
+    readSchemaDrift(pool, schema),
+    zonesInUse && readCompanyAddresses(pool, schema),
+    readQualityStatus(pool, schema),
   ]);
   const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
-  const failing = allFailing.slice(0, limit);
   const freshness = freshnessEntriesOf(rows, now, sources.staleAfterSeconds);
   const summary = {
     stale: freshness?.filter((f) => f.stale).length ?? 0,
@@ -254,14 +222,14 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   return {
     generatedAt: now.toISOString(),
     queues,
-    failing,
+    failing: allFailing.slice(0, limit),
     freshness,
     summary,
     check: checkOf(summary, paused ?? []),
     ...(paused ? { pausedConnections: paused } : {}),
     rejections,
     schemaDrift,
-    ...(timeZoneWarnings ? { timeZoneWarnings } : {}),
+    ...(zonesInUse ? { timeZoneWarnings: timeZoneWarnings(companies ?? [], zonesInUse, now) } : {}),
     quality,
   };
 }

@@ -1,26 +1,13 @@
-/**
- * Time-zone warnings: a company whose address (`companies.zip_code`) lies in a Brazilian
- * state whose legal time differs from the zone the sync reads its date-times in (spec 1.2:
- * the company's local time; COMPANY_TIMEZONES, else the connection's zone). Every punch of
- * such a company is stored an hour or two off, silently, so `status` and `/metrics` say so.
- * The zone in use comes from the configuration of the process that asks; the connections
- * are those that synced the company (sync_runs), or every configured one before any did.
- */
 import { companyTimezone, type Config } from '../config.js';
 import { checkZoneAgainstCep, formatOffset } from '../util/legal-time.js';
 import { sql, type Selectable } from 'kysely';
 import { ROLE_TABLES } from '../resources/index.js';
 import type { Companies } from '../warehouse/database.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
-import { isMissingRelation } from './freshness.js';
+import { unlessMissing } from './freshness.js';
 
-/** A zone the sync uses for a company, and through which connection. */
-export interface ZoneInUse {
-  /** Connection name, or null when no connection is configured (API_TIMEZONE and COMPANY_TIMEZONES). */
-  readonly connection: string | null;
-  /** IANA zone. */
-  readonly zone: string;
-}
+/** A zone the sync uses for a company, and through which connection (null: none configured, API_TIMEZONE). */
+export type ZoneInUse = { readonly connection: string | null; readonly zone: string };
 
 /** Which zones the sync uses for a company, given the connections that synced it. */
 export type ZonesInUse = (cnpj: string, syncedBy: readonly string[]) => readonly ZoneInUse[];
@@ -37,17 +24,14 @@ export function zonesFromConfig(config: Pick<Config, 'connections' | 'apiTimezon
 
 /** A company whose zone in use is not the legal time at its address. */
 export interface TimeZoneWarning {
-  /** CNPJ. */
   readonly company: string;
-  /** `zip_code` as stored. */
+  /** `zip_code` as stored, and the state of the CEP (`AM`). */
   readonly zipCode: string;
-  /** State of the CEP (`AM`). */
   readonly state: string;
   /** Connection that reads it in `zone` (null when none is configured). */
   readonly connection: string | null;
-  /** The zone in use. */
+  /** The zone in use, and its UTC offset now, e.g. `UTC−3`. */
   readonly zone: string;
-  /** Its UTC offset now, e.g. `UTC−3`. */
   readonly offset: string;
   /** The state's legal zone, e.g. `America/Manaus`. */
   readonly legalZone: string;
@@ -55,22 +39,26 @@ export interface TimeZoneWarning {
   readonly legalOffset: string;
 }
 
-/** A company as the check reads it. */
+/** A company as the check reads it: its CEP, and the connections that synced it. */
 export interface CompanyAddress {
   readonly cnpj: string;
   readonly zipCode: string | null;
-  /** Connections that synced it. */
   readonly syncedBy: readonly string[];
 }
 
-/** The warnings of `companies` (pure): one per company and zone in use that disagrees with its CEP at `now`. */
+/**
+ * The warnings of `companies` (pure): one per company and zone in use (spec 1.2: the company's local
+ * time; COMPANY_TIMEZONES, else the connection's) that is not the legal time of the Brazilian state of
+ * its CEP (`companies.zip_code`) at `now`. Every punch of such a company is stored an hour or two off,
+ * silently, so `status` and `/metrics` say so. The zones come from the asking process's configuration,
+ * for the connections that synced the company (sync_runs), or every configured one before any did.
+ */
 export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUse: ZonesInUse, now: Date): TimeZoneWarning[] {
-  const out: TimeZoneWarning[] = [];
-  for (const c of companies) {
-    for (const { connection, zone } of zonesInUse(c.cnpj, c.syncedBy)) {
+  return companies.flatMap((c) =>
+    zonesInUse(c.cnpj, c.syncedBy).flatMap(({ connection, zone }) => {
       const check = checkZoneAgainstCep(zone, c.zipCode, now);
-      if (!check || check.agrees) continue;
-      out.push({
+      if (!check || check.agrees) return [];
+      return [{
         company: c.cnpj,
         zipCode: c.zipCode ?? '',
         state: check.legal.state,
@@ -79,28 +67,17 @@ export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUs
         offset: formatOffset(check.offsetInUse),
         legalZone: check.legal.zones[0]!,
         legalOffset: check.legalOffsets.map(formatOffset).join(' or '),
-      });
-    }
-  }
-  return out;
+      }];
+    }),
+  );
 }
 
 /** Reads the companies' CEPs and who synced them; null when the warehouse is not migrated. */
 export async function readCompanyAddresses(pool: SqlRunner, schema: string): Promise<CompanyAddress[] | null> {
-  try {
-    // The company table is the declarations' (ROLE_TABLES): the row type names its columns.
-    const { rows } = await sql<Pick<Selectable<Companies>, 'cnpj'> & { zipCode: string | null; syncedBy: string[] }>`
+  // The company table is the declarations' (ROLE_TABLES): the row type names its columns.
+  const query = sql<Pick<Selectable<Companies>, 'cnpj'> & { zipCode: string | null; syncedBy: string[] }>`
       select c.cnpj, c.zip_code as "zipCode",
              coalesce((select array_agg(distinct r.connection) from ${sql.id(schema, 'sync_runs')} r where r.company_cnpj = c.cnpj and r.status = 'succeeded'), '{}') as "syncedBy"
-        from ${sql.id(schema, ROLE_TABLES.company)} c order by c.cnpj`.execute(warehouseDb(pool, schema));
-    return rows;
-  } catch (err) {
-    if (isMissingRelation(err)) return null;
-    throw err;
-  }
-}
-
-/** Reads the companies and checks them (empty when the warehouse is not migrated). */
-export async function readTimeZoneWarnings(pool: SqlRunner, schema: string, zonesInUse: ZonesInUse, now: Date): Promise<TimeZoneWarning[]> {
-  return timeZoneWarnings((await readCompanyAddresses(pool, schema)) ?? [], zonesInUse, now);
+        from ${sql.id(schema, ROLE_TABLES.company)} c order by c.cnpj`;
+  return (await unlessMissing(query.execute(warehouseDb(pool, schema))))?.rows ?? null;
 }

@@ -1,20 +1,14 @@
-/**
- * The human-readable `punchline verify`: one line per check (parts ok, warned, failed,
- * and findings), then the findings to look at first. Pure: a run in, text out; the JSON
- * output carries every row.
- */
 import { QUALITY_CHECKS, QUALITY_STATUSES, worse, type QualityFinding, type QualityStatus } from '../quality/checks.js';
 import { oneLine, renderTable } from './status-format.js';
 
 /** Findings listed in the text (the rest are in quality_status and in --json). */
 const LISTED_FINDINGS = 20;
 
-/** What a run of `punchline verify` checked. */
+/** What a run of `punchline verify` checked, and the milliseconds it took. */
 export interface VerifyRunInfo {
   readonly from?: string;
   readonly to?: string;
   readonly company?: string;
-  /** Milliseconds the checks took. */
   readonly durationMs: number;
 }
 
@@ -39,19 +33,14 @@ export function formatDifference(f: QualityFinding): string {
   if (d === null) return '-';
   const sign = d > 0 ? '+' : d < 0 ? '-' : '';
   const n = Math.abs(d);
-  switch (f.measure) {
-    case 'seconds':
-      return `${sign}${Math.floor(n / 3600)}:${String(Math.floor((n % 3600) / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}`;
-    case 'rows':
-      return `${sign}${n} row${n === 1 ? '' : 's'}`;
-    case 'days':
-      return `${sign}${n} day${n === 1 ? '' : 's'}`;
-    default:
-      return `${sign}${n}`;
-  }
+  const pad = (x: number) => String(x).padStart(2, '0');
+  const hours = Math.floor(n / 3600);
+  if (f.measure === 'seconds') return `${sign}${hours}:${pad(Math.floor((n % 3600) / 60))}:${pad(n % 60)}`;
+  const unit = f.measure === 'rows' ? 'row' : f.measure === 'days' ? 'day' : undefined;
+  return unit ? `${sign}${n} ${unit}${n === 1 ? '' : 's'}` : `${sign}${n}`;
 }
 
-/** Formats a run of the checks for a terminal. */
+/** Formats a run of the checks for a terminal: a line per check, then the findings to look at first. */
 export function formatVerify(findings: readonly QualityFinding[], info: VerifyRunInfo): string {
   const range = info.from || info.to ? `${info.from ?? 'the first synced day'}..${info.to ?? 'the last'}` : 'everything synced';
   const out: string[] = [`Quality checks of ${range}, ${info.company ? `company ${info.company}` : 'every company'} (${(info.durationMs / 1000).toFixed(1)} s)`];

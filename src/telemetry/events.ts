@@ -1,36 +1,24 @@
-/**
- * The events of the sync that a person may need to hear about, reported in one call
- * where they happen: a job failed for good, or the API rejected a connection's token.
- * Each report counts in `/metrics` and is passed on to the sink the worker installed
- * (the webhook notifier of src/alerts/notify.ts), if any. The sink is process-wide, like the
- * metrics registry, so the sync needs no extra parameter to report.
- */
 import { scrubPersonal, scrubSecrets } from '../logger.js';
 import { recordJobFailedForGood } from './metrics.js';
 
 /** Where a condition applies; absent fields do not apply (e.g. no company for a group-level job). */
 export interface ConditionScope {
-  /** Connection name. */
   readonly connection?: string;
   /** Company CNPJ, or `group`. */
   readonly company?: string;
-  /** Resource. */
   readonly resource?: string;
 }
 
 /** A job that failed for good. */
 export interface JobFailure extends ConditionScope {
-  /** Queue of the job. */
   readonly queue: string;
-  /** BullMQ job id. */
   readonly jobId?: string;
   /** Its last error, one line, secrets scrubbed. */
   readonly detail: string;
 }
 
-/** Receives the events (the webhook notifier). */
+/** Receives the events a person may need to hear about (the webhook notifier of src/alerts/notify.ts). */
 export interface OpsEventSink {
-  /** A job failed for good. */
   jobFailedForGood(e: JobFailure): void;
   /** The API rejected the token of `connection` (401). */
   tokenRejected(e: { readonly connection: string; readonly detail: string }): void;
@@ -38,7 +26,10 @@ export interface OpsEventSink {
 
 let sink: OpsEventSink | undefined;
 
-/** Installs the process's sink; returns the function that removes it. */
+/**
+ * Installs the process's sink; returns the function that removes it. Process-wide like the metrics
+ * registry, so the sync reports events where they happen without an extra parameter.
+ */
 export function setOpsEventSink(next: OpsEventSink): () => void {
   sink = next;
   return () => {
@@ -52,30 +43,22 @@ function oneLineDetail(err: unknown): string {
   return scrubPersonal(scrubSecrets(text.replace(/\s+/g, ' ').trim())).slice(0, 500);
 }
 
-const textField = (data: unknown, key: string): string | undefined => {
-  const v = (data as Record<string, unknown> | null | undefined)?.[key];
-  return typeof v === 'string' ? v : undefined;
-};
-
 /** The code of the error the sync raises for a rejected token (its own event covers it). */
 const TOKEN_REJECTED_CODE = 'invalid_service_token';
 
 /** Reports a job of `queue` that failed for good (no attempt left, or a permanent error). */
 export function reportJobFailedForGood(queue: string, job: { id?: string; data?: unknown } | undefined, err: unknown): void {
-  const resource = textField(job?.data, 'resource');
-  recordJobFailedForGood({ queue, ...(resource ? { resource } : {}) });
+  const scope = Object.fromEntries(
+    (['connection', 'company', 'resource'] as const).flatMap((key) => {
+      const v = (job?.data as Record<string, unknown> | null | undefined)?.[key];
+      return typeof v === 'string' && v !== '' ? [[key, v]] : [];
+    }),
+  ) as ConditionScope;
+  recordJobFailedForGood({ queue, resource: scope.resource });
   // Every job of a connection whose token was rejected fails; one token message says it all.
   if ((err as { code?: unknown } | undefined)?.code === TOKEN_REJECTED_CODE) return;
-  const connection = textField(job?.data, 'connection');
-  const company = textField(job?.data, 'company');
-  sink?.jobFailedForGood({
-    queue,
-    ...(job?.id ? { jobId: job.id } : {}),
-    ...(connection ? { connection } : {}),
-    ...(company ? { company } : {}),
-    ...(resource ? { resource } : {}),
-    detail: oneLineDetail(err),
-  });
+  const detail = oneLineDetail(err);
+  sink?.jobFailedForGood({ queue, ...(job?.id ? { jobId: job.id } : {}), ...scope, detail });
 }
 
 /** Reports that the API rejected the token of `connection` (401). */
