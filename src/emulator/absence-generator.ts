@@ -1,10 +1,6 @@
 /**
- * Absences and vacations of one company for one month (spec 2.5), generated from the
- * seed: yearly vacations (often spanning two months), medical certificates with
- * diagnosis codes and attachments, partial-day consultations, unpaid and
- * compensatory days off, company-defined types, and trainings shared by several
- * collaborators. Ids encode the month and company, so any absence can be found again
- * from its id alone.
+ * Absences and vacations of one company for one month (spec 2.5), generated from the seed.
+ * Ids encode the month and company, so any absence can be found again from its id alone.
  */
 import { dateOf, monthEnd, monthStart, weekday } from './calendar.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
@@ -14,9 +10,8 @@ import { CIDS, DOCTORS, HEALTH_UNITS } from './names.js';
 import { rngFor } from './random.js';
 import { isScheduledDay } from './day-plan.js';
 
-/** Slots per month for companies in absence ids. */
+/** Slots in absence ids: companies per month, absences per company-month. */
 const COMPANY_SLOTS = 16;
-/** Slots per company-month in absence ids. */
 const SEQ_SLOTS = 10_000;
 
 /** What the generator needs to know about the world. */

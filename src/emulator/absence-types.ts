@@ -1,7 +1,4 @@
-/**
- * Absence types of spec 2.4: global ones shared by every company, plus the
- * company-defined ones created by {@link companyAbsenceTypes}.
- */
+/** Absence types of spec 2.4: global ones, and each company's own. */
 import type { AbsenceTypeEntity } from './entities.js';
 
 /** Global absence types (ids 1..9, the same in every company). */

@@ -1,8 +1,6 @@
 /**
- * Day arithmetic on integer day numbers (days since 1970-01-01), which the generators
- * use as keys: cheaper than Date objects and free of time-zone effects. The emulator
- * speaks the company's local time (spec 1.2) and Brazil has no daylight saving time
- * since 2019, so local wall-clock strings are produced directly.
+ * Day arithmetic on day numbers (days since 1970-01-01): cheaper than Dates, free of time zones.
+ * Brazil has no daylight saving time since 2019, so local wall-clock strings (spec 1.2) come directly.
  */
 
 /** Day number of a `YYYY-MM-DD` date. */

@@ -1,7 +1,6 @@
 /**
- * The economic group (spec 1.4): a headquarters, its active branches and one
- * inactive branch, with CNPJs sharing the group's root (branches are orders
- * 0002, 0003, … of the headquarters' root, as in the real registry).
+ * The economic group (spec 1.4): a headquarters, its active branches and one inactive branch,
+ * with CNPJs sharing the group's root (branches are orders 0002, 0003, … as in the real registry).
  */
 import { createHash } from 'node:crypto';
 import type { Company, CompanyBlock } from '../api/schemas.js';

@@ -1,10 +1,6 @@
 /**
- * What one day is worth, computed from its effective punches (generated, minus
- * deleted, plus moved and API punches): worked time as the sum of complete punch
- * pairs, the rule's worked time (10-minute daily tolerance), overtime by band and
- * day/night, missing hours, faults, justified time from absences, night time, break
- * and rest violations, and the hour-bank credit and debt of the collaborator's regime
- * (spec 2.7, 2.11). Every total and balance is a sum of these, so they agree.
+ * What one day is worth, computed from its effective punches (spec 2.7, 2.11). Every total
+ * and balance is a sum of these, so they agree.
  */
 import type { Regime } from './entities.js';
 import type { DayPlan } from './day-plan.js';
@@ -17,7 +13,6 @@ export interface DayMetrics {
   ruleWorked: number;
   /** Time between pairs (breaks). */
   intervals: number;
-  /** Scheduled work. */
   sched: number;
   /** Overtime of the day, all destinations. */
   overtime: number;
@@ -38,9 +33,8 @@ export interface DayMetrics {
   bands: number[];
   /** Raw hour-bank movement (overtime to the bank minus debt). */
   bankRaw: number;
-  /** Factored credit to the hour bank. */
+  /** Factored credit to the hour bank, and debit from it. */
   credit: number;
-  /** Debit from the hour bank. */
   debt: number;
 }
 

@@ -4,6 +4,7 @@
  */
 import { EmulatorOptionError, checkFaults, NO_FAULTS, type Faults } from './options.js';
 
+/** Names a spec may use, lower-cased: every fault's own, and three short ones. */
 const ALIASES: Record<string, keyof Faults> = {
   error403: 'error403',
   '403': 'error403',

@@ -1,10 +1,7 @@
 /**
- * History derived on demand: each collaborator day is planned from the seed
- * ({@link planDay}), then the overlays of writes and admin mutations are applied
- * (punches added through the API, deleted or moved punches, absences created through
- * the API, dismissals), then valued ({@link computeDayMetrics}). Nothing is stored per
- * day except overlays; caches are small (absences per company-month, hour-bank sums
- * per collaborator-month) and are dropped when an overlay touches them.
+ * History derived on demand: each collaborator day is planned from the seed ({@link planDay}),
+ * overlaid with writes and admin mutations, then valued ({@link computeDayMetrics}). Only
+ * overlays and small caches are stored; the caches are dropped when an overlay touches them.
  */
 import { monthEnd, monthOf, monthStart } from './calendar.js';
 import { generateMonthAbsences, decodeAbsenceId, type AbsenceWorld } from './absence-generator.js';
@@ -123,8 +120,6 @@ export class History {
     };
   }
 
-  // ---- absences ----
-
   /** Generated absences starting in a month, indexed by collaborator (cached). */
   private monthAbsences(company: CompanyEntity, month: number): MonthAbsences {
     const key = company.index * 1_000_000 + month;
@@ -189,8 +184,6 @@ export class History {
       this.bankCache.delete(id);
     }
   }
-
-  // ---- days ----
 
   /** Point id of a generated punch. */
   pointId(c: CollaboratorEntity, day: number, slot: number): number {
@@ -278,11 +271,7 @@ export class History {
     }
   }
 
-  /**
-   * Quirk `contradictions`: the day of `month` on which `c` is listed without its
-   * punches — the first day with at least two of them — or null (the quirk is off, `c`
-   * is not the one it picked, or no such day has passed).
-   */
+  /** Quirk `contradictions`: the first day of `month` with two punches, listed without them; or null. */
   droppedDay(c: CollaboratorEntity, month: number): number | null {
     if (this.contradicting.punches !== c) return null;
     let day = this.droppedDays.get(month);
@@ -307,8 +296,6 @@ export class History {
     for (const r of this.days(c, day, day)) return r;
     return null;
   }
-
-  // ---- punch overlays ----
 
   private overlay(c: CollaboratorEntity, day: number): DayOverlay {
     const key = dayKey(c, day);

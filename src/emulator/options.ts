@@ -1,8 +1,4 @@
-/**
- * Options of the emulator (docs/emulator.md) and their resolution into a checked,
- * complete configuration. Bad values raise {@link EmulatorOptionError} with a
- * one-line message naming the option.
- */
+/** Options of the emulator (docs/emulator.md), checked into a complete configuration. */
 import { isCalendarDate } from '../util/time.js';
 import { dayOf } from './calendar.js';
 import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';

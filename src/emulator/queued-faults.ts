@@ -1,8 +1,6 @@
 /**
- * One-off faults queued at run time (admin `POST /__emulator/faults/next`,
- * `RunningEmulator.queueFault`): the next `count` GET answers of an endpoint, optionally
- * only those reading one company, go wrong in a chosen way. Unlike the probabilistic
- * faults of options.ts they are exact, so a test can cause one glitch where it wants it.
+ * One-off faults queued at run time: the next `count` GET answers of an endpoint (of a company) go
+ * wrong in a chosen way. Unlike the rates of options.ts they are exact, so a test can aim a glitch.
  */
 import { EmulatorOptionError } from './option-error.js';
 

@@ -1,8 +1,6 @@
 /**
- * Data quirks of real sources that the clean generated data leaves out (docs/emulator.md,
- * "Data quirks"). Each is off by default, so the default data stays byte-identical; when
- * on, it is a deterministic function of the seed like the rest of the data, and the
- * ground truth (truth.ts) says what the sync should end with.
+ * Data quirks of real sources (docs/emulator.md, "Data quirks"). Each is off by default, so the
+ * default data stays byte-identical; when on, it is seeded like the rest, and truth.ts knows it.
  */
 import { EmulatorOptionError } from './option-error.js';
 

@@ -1,8 +1,4 @@
-/**
- * Builders of the JSON records of spec §2 from the model, with the key order of the
- * spec tables (so equal data gives equal bytes). Durations follow spec 1.2
- * (`HH:MM:SS`, signed, or decimal hours with `decimal_format=1`).
- */
+/** Builders of the JSON records of spec §2, in the key order of the spec tables (equal data, equal bytes). */
 import { createHash } from 'node:crypto';
 import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
@@ -261,10 +257,8 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
 }
 
 /**
- * The per-day period endpoints (spec 2.8–2.10), by endpoint name: each collaborator
- * block lists, under `key`, the entries `entries` builds for each of its days. Their
- * routes (http/read-routes.ts) and their truth (truth.ts `dayEntries`) read this table:
- * an endpoint of this kind is one entry here and its builder.
+ * The per-day period endpoints (spec 2.8–2.10) by name: each collaborator block lists, under `key`, the
+ * `entries` of its days. Their routes and their truth (`dayEntries`) read this table.
  */
 export const DAY_ENTRY_ENDPOINTS: Readonly<Record<string, { readonly key: string; entries(world: World, r: DayRecord): Record<string, unknown>[] }>> = {
   tardiness: { key: 'tardiness', entries: tardinessJson },

@@ -1,17 +1,11 @@
 /**
- * The roster side of the data quirks (quirks.ts), applied after the clean roster is
- * generated and before it is indexed. Records are replaced or appended, never drawn
- * anew, so every collaborator the quirks do not touch keeps its data:
- * - `nulls`: the last collaborator of each active company is a contractor (no
- *   `registration_number`, no `pis`);
- * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading
- *   zeros, sent without them;
- * - `newEnums`: the first `BH` collaborator of the headquarters is sent with a regime the
- *   spec does not list;
- * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently
- *   active record (a second contract: new registration, other journey);
- * - `rehireInMonth`: a collaborator of the second branch is dismissed and admitted again
- *   with a new registration thirteen days later, in the same calendar month.
+ * The roster side of the data quirks (quirks.ts). Records are replaced or appended, never drawn anew,
+ * so every collaborator the quirks do not touch keeps its data:
+ * - `nulls`: the last collaborator of each active company is a contractor (no registration, no PIS);
+ * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading zeros, sent without;
+ * - `newEnums`: the headquarters' first `BH` collaborator is sent with a regime the spec does not list;
+ * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently active contract;
+ * - `rehireInMonth`: one of the second branch is dismissed and admitted again 13 days later, same month.
  */
 import { makeCpf } from '../util/national-registry.js';
 import { dateOf, monthOf, monthStart } from './calendar.js';

@@ -1,7 +1,4 @@
-/**
- * `startEmulator`: builds the world from the options and serves the Customer API v2
- * (spec §4) plus the admin surface over HTTP with fastify.
- */
+/** `startEmulator`: builds the world and serves the Customer API v2 (spec §4) and the admin surface. */
 import fastify, { type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,6 @@
 /**
- * Ground truth straight from the model (docs/emulator.md, `truth`), for tests
- * that compare the warehouse with the emulator by sets. It uses the same builders as
- * the HTTP handlers, so truth and responses cannot drift apart.
+ * Ground truth straight from the model (docs/emulator.md, `truth`), for tests that compare the
+ * warehouse with the emulator by sets. It uses the handlers' builders, so the two cannot drift apart.
  */
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { localToUtc } from '../util/time.js';
@@ -19,7 +18,6 @@ import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './w
  * it without its leading zeros (`sentNationalRegistry`).
  */
 export interface TruthCollaborator extends SentCollaboratorBlock {
-  /** `collaborator_id`. */
   readonly collaboratorId: number;
   /** The CPF exactly as the API sends it. */
   readonly sentNationalRegistry: string;

@@ -1,8 +1,4 @@
-/**
- * The generated world: the economic group, its lookups and rosters, indexed for the
- * handlers. It holds only small per-company state; history is derived on demand by
- * {@link History}.
- */
+/** The generated world: the group, its lookups and rosters; history is derived apart (history.ts). */
 import type { CollaboratorBlock, Company } from '../api/schemas.js';
 import { dayOf, monthOf } from './calendar.js';
 import { generateCompanies } from './company-generator.js';

@@ -1,9 +1,6 @@
 /**
- * The non-spec admin surface under `/__emulator/` (docs/emulator.md "Admin surface"):
- * companies and tokens (revoke, restore), request statistics, faults at run time (rates,
- * and one-off faults queued for the next answers), and mutations that change the source
- * behind the sync's back (delete or move a punch, change a collaborator, dismiss). It
- * needs no token.
+ * The admin surface under `/__emulator/` (docs/emulator.md "Admin surface"), needing no token: tokens,
+ * statistics, faults, and mutations that change the source behind the sync's back.
  */
 import type { FastifyInstance } from 'fastify';
 import { dayOf } from '../calendar.js';

@@ -1,8 +1,4 @@
-/**
- * Reading query parameters the way the API validates them: list parameters only as
- * repeated `name[]` keys (spec 1.3), booleans as `1`/`0` (spec 1.2), dates and
- * date-times in the formats of spec 1.2, periods of at most 31 days (spec §8).
- */
+/** Query parameters read as the API checks them: lists (spec 1.3), values (spec 1.2), periods (spec §8). */
 import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import { ApiFault, INVALID_LIST_PARAMETER, badListSyntax, invalidField, missingFields } from '../errors.js';
@@ -48,10 +44,7 @@ export class QueryParams {
     return v === undefined || v === '' ? undefined : v;
   }
 
-  /**
-   * A list parameter (spec 1.3): only `name[]` repeated per item. `name` without `[]`,
-   * an indexed `name[0]`, a JSON value or a comma-separated value is rejected with 422.
-   */
+  /** A list parameter (spec 1.3): only `name[]` repeated; `name`, `name[0]`, JSON or commas get 422. */
   list(name: string): string[] | undefined {
     for (const key of new Set(this.sp.keys())) {
       if (key === name || (key.startsWith(`${name}[`) && key !== `${name}${LIST_SUFFIX}`)) {

@@ -1,10 +1,4 @@
-/**
- * What happens to every spec request before its handler: it is counted (per
- * endpoint, start times per token, requests in flight), delayed by the fixed
- * latency, checked against the per-token rate limit (429 with `Retry-After`), and
- * exposed to the injected faults (403 generic errors, 500s, dropped connections,
- * slow responses).
- */
+/** What meets every spec request before its handler: counting, the per-token rate limit, injected faults. */
 import { ApiFault } from '../errors.js';
 import { Rng, hashString } from '../random.js';
 import type { Faults } from '../options.js';
