@@ -1,7 +1,10 @@
 /** Options of the emulator (docs/emulator.md), checked into a complete configuration. */
 import { isCalendarDate } from '../util/time.js';
 import { dayOf } from './calendar.js';
+import { EmulatorOptionError } from './option-error.js';
 import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';
+
+export { EmulatorOptionError };
 
 /** Fault injection of spec requests (not of the admin surface). */
 export interface Faults {
@@ -80,20 +83,8 @@ export interface EmulatorOptions {
   quirks?: QuirksOption;
 }
 
-import { EmulatorOptionError } from './option-error.js';
-
-export { EmulatorOptionError };
-
-/** Shape of a generated economic group. */
-export interface ScalePlan {
-  /** Active companies: the headquarters first, then its branches. */
-  readonly companies: number;
-  /** Collaborators per active company (same length as `companies`). */
-  readonly perCompany: readonly number[];
-}
-
-/** How many companies and collaborators a scale means. */
-export function planScale(scale: Scale): ScalePlan {
+/** How many active companies a scale means (the headquarters first), and collaborators of each. */
+export function planScale(scale: Scale): { companies: number; perCompany: number[] } {
   if (scale === 'small') return { companies: 3, perCompany: [6, 3, 3] };
   if (scale === 'demo') return { companies: 3, perCompany: [30, 18, 12] };
   if (scale === 'large') return { companies: 5, perCompany: [1000, 1000, 1000, 1000, 1000] };
@@ -127,47 +118,10 @@ function checkCount(n: number, raw: string): number {
   return n;
 }
 
-/** Fully resolved options. */
-export interface ResolvedOptions {
-  /** Port to listen on (0 = any free one). */
-  readonly port: number;
-  /** Address to bind. */
-  readonly host: string;
-  /** Data seed. */
-  readonly seed: string;
-  /** Data size. */
-  readonly scale: Scale;
-  /** First day of history, `YYYY-MM-DD`. */
-  readonly from: string;
-  /** The emulator's calendar day, `YYYY-MM-DD`. */
-  readonly today: string;
-  /** True when `today` was given (the clock is frozen at the end of that day). */
-  readonly pinned: boolean;
-  /** Initial faults. */
-  readonly faults: Faults;
-  /** Stricter readings of the spec's gaps. */
-  readonly strict: boolean;
-  /** Fixed delay per spec request, ms. */
-  readonly latencyMs: number;
-  /** `error.code` of list-syntax errors. */
-  readonly listParameterErrorCode: string;
-  /** Wall clock, ms since the epoch. */
-  readonly now: () => number;
-  /** Data quirks that are on. */
-  readonly quirks: Quirks;
-}
-
-/** Today's date in Brasília time. */
-function realToday(now: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(now));
-}
-
-/** Shifts a date by whole years (Feb 29 becomes Feb 28). */
-function minusYears(date: string, years: number): string {
-  const y = Number(date.slice(0, 4)) - years;
-  const md = date.slice(5) === '02-29' ? '02-28' : date.slice(5);
-  return `${y}-${md}`;
-}
+/** Options with every default filled in; `pinned` when `today` was given (the clock is frozen at its end). */
+export type ResolvedOptions = Readonly<
+  Required<Omit<EmulatorOptions, 'faults' | 'quirks'>> & { pinned: boolean; faults: Faults; quirks: Quirks }
+>;
 
 /** Checks options and fills defaults. */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
@@ -182,8 +136,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       throw new EmulatorOptionError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
     }
   }
-  const today = options.today ?? realToday(now());
-  const from = options.from ?? minusYears(today, 2);
+  const brasilia = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
+  const today = options.today ?? brasilia.format(now());
+  // Two years before today (Feb 29 becomes Feb 28).
+  const from = options.from ?? `${+today.slice(0, 4) - 2}${today.slice(4)}`.replace(/-02-29$/, '-02-28');
   if (dayOf(from) > dayOf(today)) {
     throw new EmulatorOptionError(`--from (${from}) must not be after --today (${today})`);
   }

@@ -22,18 +22,8 @@ import { EmulatorOptionError } from './option-error.js';
  *   twice, or whose element names another company (answer-faults.ts).
  */
 export const QUEUED_FAULT_KINDS = [
-  'empty',
-  'html',
-  'cut',
-  'rate-limit',
-  'corrupt',
-  'range-exceeded',
-  'refuse',
-  'trickle',
-  'endless',
-  'huge-attachment',
-  'repeat',
-  'foreign-company',
+  'empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse',
+  'trickle', 'endless', 'huge-attachment', 'repeat', 'foreign-company',
 ] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
@@ -73,36 +63,27 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
     throw new EmulatorOptionError(`queued fault kind must be one of ${QUEUED_FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}`);
   }
   const count = f.count ?? 1;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
-    throw new EmulatorOptionError(`queued fault count must be a whole number from 1 to 100000, got ${JSON.stringify(f.count)}`);
-  }
+  wholeInRange('count', count, 1, 100_000, f.count);
   if (f.endpoint !== undefined && (typeof f.endpoint !== 'string' || !/^[a-z][a-zA-Z/-]*$/.test(f.endpoint))) {
     throw new EmulatorOptionError(`queued fault endpoint must be a path after /customer/v2/ such as point/getFromPeriod, got ${JSON.stringify(f.endpoint)}`);
   }
   if (f.company !== undefined && (typeof f.company !== 'string' || !/^\d{14}$/.test(f.company))) {
     throw new EmulatorOptionError(`queued fault company must be a CNPJ of 14 digits, got ${JSON.stringify(f.company)}`);
   }
-  const retry = f.retryAfterSeconds;
-  if (retry !== undefined && (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0 || retry > 86_400)) {
-    throw new EmulatorOptionError(`queued fault retryAfterSeconds must be a whole number from 0 to 86400, got ${JSON.stringify(retry)}`);
+  wholeInRange('retryAfterSeconds', f.retryAfterSeconds, 0, 86_400);
+  wholeInRange('intervalMs', f.intervalMs, 0, 600_000);
+  wholeInRange('bytes', f.bytes, 1, 2 ** 33);
+  const fields = known.map((k) => [k, k === 'count' ? count : f[k]]).filter(([, v]) => v !== undefined);
+  return Object.fromEntries(fields) as QueuedFault;
+}
+
+/** Throws unless `value` is absent or a whole number from `min` to `max`; the message shows `sent`. */
+function wholeInRange(field: string, value: unknown, min: number, max: number, sent = value): void {
+  const ok = typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+  if (value !== undefined && !ok) {
+    const what = `a whole number from ${min} to ${max}`;
+    throw new EmulatorOptionError(`queued fault ${field} must be ${what}, got ${JSON.stringify(sent)}`);
   }
-  const interval = f.intervalMs;
-  if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 600_000)) {
-    throw new EmulatorOptionError(`queued fault intervalMs must be a whole number from 0 to 600000, got ${JSON.stringify(interval)}`);
-  }
-  const bytes = f.bytes;
-  if (bytes !== undefined && (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1 || bytes > 2 ** 33)) {
-    throw new EmulatorOptionError(`queued fault bytes must be a whole number from 1 to ${2 ** 33}, got ${JSON.stringify(bytes)}`);
-  }
-  return {
-    kind: f.kind as QueuedFaultKind,
-    count,
-    ...(f.endpoint !== undefined ? { endpoint: f.endpoint as string } : {}),
-    ...(f.company !== undefined ? { company: f.company as string } : {}),
-    ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
-    ...(interval !== undefined ? { intervalMs: interval } : {}),
-    ...(bytes !== undefined ? { bytes } : {}),
-  };
 }
 
 /** The queue of one emulator: faults are taken in the order they were queued. */
