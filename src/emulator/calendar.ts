@@ -21,11 +21,6 @@ export function civil(day: number): [number, number, number] {
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 }
 
-/** Day number of a civil date. */
-function dayFromCivil(y: number, m: number, d: number): number {
-  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
-}
-
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
 /** `YYYY-MM-DD` of a day number. */
@@ -47,7 +42,7 @@ export function monthOf(day: number): number {
 
 /** First day number of a month index. */
 export function monthStart(month: number): number {
-  return dayFromCivil(1970 + Math.floor(month / 12), (month % 12) + 1, 1);
+  return Math.round(Date.UTC(1970 + Math.floor(month / 12), month % 12, 1) / 86_400_000);
 }
 
 /** Last day number of a month index. */
@@ -57,9 +52,7 @@ export function monthEnd(month: number): number {
 
 /** `HH:MM:SS` of seconds since midnight (0 ≤ s < 86400). */
 export function clockOf(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return `${pad2(h)}:${pad2(m)}:${pad2(seconds % 60)}`;
+  return `${hourMinuteOf(seconds)}:${pad2(seconds % 60)}`;
 }
 
 /** `HH:MM` of seconds since midnight. */

@@ -5,6 +5,7 @@
  * time for every 15th of a month than its days of `point/getFromPeriod` hold (spec 2.7 against 2.12);
  * the next one has its first day with punches of every month listed without its punches.
  */
+import { employmentEnd } from './absence-generator.js';
 import { civil } from './calendar.js';
 import type { CollaboratorEntity } from './entities.js';
 import type { World } from './world.js';
@@ -30,13 +31,9 @@ export const NO_CONTRADICTIONS: Contradicting = Object.freeze({ totals: null, pu
  */
 export function pickContradicting(world: World): Contradicting {
   const hq = world.headquarters.collaborators;
+  const alone = (c: CollaboratorEntity): boolean => hq.filter((x) => x.cpf === c.cpf).length === 1;
   const steady = hq.filter(
-    (c) =>
-      c.generated &&
-      c.dismissalDay === null &&
-      c.inactiveFromDay === null &&
-      c.beginDay <= world.fromDay &&
-      hq.filter((x) => x.cpf === c.cpf).length === 1,
+    (c) => c.generated && employmentEnd(c) === Infinity && c.beginDay <= world.fromDay && alone(c),
   );
   return { totals: steady[0] ?? null, punches: steady[1] ?? steady[0] ?? null };
 }

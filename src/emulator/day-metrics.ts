@@ -47,6 +47,9 @@ const INTERJOURNEY = 11 * 3600;
 /** Daily tolerance of the rule (CLT art. 58 §1). */
 const RULE_TOLERANCE = 600;
 
+/** Overtime band of work on each kind of rest day. */
+const REST_BANDS = { saturday: 3, sunday: 4, holiday: 5 } as const;
+
 /** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
 function nightOverlap(a: number, b: number): number {
   return Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) + Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START));
@@ -92,24 +95,10 @@ export function computeDayMetrics(
 ): DayMetrics {
   const { worked, intervals, night, lastEnd } = pairTotals(secs);
   const m: DayMetrics = {
-    worked,
-    ruleWorked: worked,
-    intervals,
-    sched: plan.schedSec,
-    overtime: 0,
-    missing: 0,
-    faultFull: 0,
-    faultPartial: 0,
-    justified: 0,
-    justifiedNotPaid: 0,
-    medical: 0,
-    night,
-    interShort: 0,
-    intraShort: 0,
-    bands: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    bankRaw: 0,
-    credit: 0,
-    debt: 0,
+    worked, ruleWorked: worked, intervals, sched: plan.schedSec, night,
+    overtime: 0, missing: 0, faultFull: 0, faultPartial: 0, justified: 0, justifiedNotPaid: 0, medical: 0,
+    interShort: 0, intraShort: 0, bankRaw: 0, credit: 0, debt: 0,
+    bands: new Array<number>(12).fill(0),
   };
   // A day in progress only shows what was punched so far.
   if (plan.inProgress) return m;
@@ -159,9 +148,7 @@ export function computeDayMetrics(
   if (paidTo > paidFrom) {
     // Overtime is the end of the worked time: offset t is clock time (lastEnd - o + t).
     const t0 = lastEnd - o;
-    if (plan.rest === 'sunday') putBand(m.bands, 4, 0, o, paidFrom, paidTo, t0);
-    else if (plan.rest === 'holiday') putBand(m.bands, 5, 0, o, paidFrom, paidTo, t0);
-    else if (plan.rest === 'saturday') putBand(m.bands, 3, 0, o, paidFrom, paidTo, t0);
+    if (plan.rest) putBand(m.bands, REST_BANDS[plan.rest], 0, o, paidFrom, paidTo, t0);
     else {
       putBand(m.bands, 0, 0, 3600, paidFrom, paidTo, t0);
       putBand(m.bands, 1, 3600, OVERTIME_LIMIT, paidFrom, paidTo, t0);

@@ -12,15 +12,7 @@ import { dateOf, monthOf, monthStart } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { rngFor } from './random.js';
-
-/** What the roster quirks need to know. */
-export interface RosterQuirkContext {
-  readonly base: number;
-  readonly fromDay: number;
-  readonly todayDay: number;
-  /** Next collaborator id; appended records take ids from here. */
-  nextId: number;
-}
+import type { RosterContext } from './roster-generator.js';
 
 /** Registration number of the `n`-th record a quirk appends to a company. */
 function extraRegistration(company: CompanyEntity, n: number): string {
@@ -43,7 +35,7 @@ function rehireDays(fromDay: number, todayDay: number): { dismissal: number; rea
 }
 
 /** Applies the roster quirks to the active companies (see the file comment). */
-export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterQuirkContext): void {
+export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterContext): void {
   const active = companies.filter((c) => c.active);
   const hq = active[0]!;
   const clean = (c: CollaboratorEntity): boolean => c.dismissalDay === null && c.inactiveFromDay === null;
