@@ -134,17 +134,9 @@ function addToTotals(acc: Float64Array, m: DayMetrics): void {
   });
 }
 
-/** A fresh totals accumulator. */
-function newTotals(): Float64Array {
-  return new Float64Array(TOTAL_HOURS_KEYS.length);
-}
-
-/**
- * The totals of a collaborator record over days [from, to] (spec 2.7): the sum of its
- * days, plus the worked time quirk `contradictions` adds that no day holds.
- */
+/** A record's totals over days [from, to] (spec 2.7): its days, plus quirk `contradictions`' phantom time. */
 export function periodTotals(history: History, c: CollaboratorEntity, from: number, to: number): Float64Array {
-  const acc = newTotals();
+  const acc = new Float64Array(TOTAL_HOURS_KEYS.length);
   for (const r of history.days(c, from, to)) {
     addToTotals(acc, r.metrics);
     const phantom = phantomSeconds(history.contradicting, c, r.day);
@@ -265,11 +257,6 @@ export const DAY_ENTRY_ENDPOINTS: Readonly<Record<string, { readonly key: string
   adjustment: { key: 'adjustments', entries: adjustmentsJson },
   inconsistency: { key: 'occurrences', entries: inconsistenciesJson },
 };
-
-/** spec 2.4 lookup record, with the `company` block of spec 1.4 rule 4. */
-export function lookupJson(id: number, labelKey: 'description' | 'name', label: string, company: CompanyBlock): Record<string, unknown> {
-  return { id, [labelKey]: label, company };
-}
 
 /** spec 2.4 absence type, with the `company` block. */
 export function absenceTypeJson(t: AbsenceTypeEntity, company: CompanyBlock): Record<string, unknown> {

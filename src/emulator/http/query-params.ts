@@ -14,12 +14,6 @@ export interface CheckedPeriod {
   readonly meta: { begin_date: string; end_date: string };
 }
 
-/** How periods are read. */
-export interface PeriodRules {
-  /** Reject a span of exactly 31 days and plain dates where date-times are asked (docs/emulator.md). */
-  readonly strict: boolean;
-}
-
 const LIST_SUFFIX = '[]';
 
 /** The query string of one request. */
@@ -82,16 +76,17 @@ export class QueryParams {
     return v;
   }
 
-  /** `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8). */
-  period(kind: 'date' | 'datetime', rules: PeriodRules): CheckedPeriod {
+  /**
+   * `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8); `strict` refuses
+   * exactly 31 days, and plain dates where date-times are asked (docs/emulator.md).
+   */
+  period(kind: 'date' | 'datetime', rules: { readonly strict: boolean }): CheckedPeriod {
     const begin = this.scalar('begin_date');
     const end = this.scalar('end_date');
-    const missing = [begin === undefined ? 'begin_date' : null, end === undefined ? 'end_date' : null].filter(
-      (x): x is string => x !== null,
-    );
-    if (missing.length > 0) throw missingFields(missing);
-    const b = parseBound('begin_date', begin!, kind, rules, 0);
-    const e = parseBound('end_date', end!, kind, rules, 86399);
+    const missing = Object.entries({ begin_date: begin, end_date: end }).filter(([, v]) => v === undefined);
+    if (begin === undefined || end === undefined) throw missingFields(missing.map(([name]) => name));
+    const b = parseBound('begin_date', begin, kind, rules.strict, 0);
+    const e = parseBound('end_date', end, kind, rules.strict, 86399);
     if (e.day < b.day || (e.day === b.day && e.sec < b.sec)) {
       throw invalidField('end_date', 'must be a date after or equal to begin_date');
     }
@@ -101,7 +96,7 @@ export class QueryParams {
     if (span > limit) {
       throw new ApiFault(422, 'date_range_exceeded', `The period may not exceed 31 days (got ${span} days including both ends).`);
     }
-    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin!, end_date: end! } };
+    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin, end_date: end } };
   }
 }
 
@@ -115,18 +110,13 @@ export function checkListValue(name: string, value: string, code: string = INVAL
   }
 }
 
-function parseBound(
-  name: string,
-  value: string,
-  kind: 'date' | 'datetime',
-  rules: PeriodRules,
-  dateOnlySec: number,
-): { day: number; sec: number } {
+/** One bound of a period; a plain date stands for second `sec` of its day. */
+function parseBound(name: string, value: string, kind: 'date' | 'datetime', strict: boolean, sec: number) {
   if (kind === 'datetime' && DATE_TIME_RE.test(value) && isCalendarDate(value.slice(0, 10))) {
     const [h, m, s] = value.slice(11).split(':').map(Number) as [number, number, number];
     return { day: dayOf(value.slice(0, 10)), sec: h * 3600 + m * 60 + s };
   }
   // A plain date is read as the whole day where a date-time is asked, unless strict.
-  if (isCalendarDate(value) && (kind === 'date' || !rules.strict)) return { day: dayOf(value), sec: dateOnlySec };
+  if (isCalendarDate(value) && (kind === 'date' || !strict)) return { day: dayOf(value), sec };
   throw invalidField(name, kind === 'date' ? 'must be a date in the format YYYY-MM-DD' : 'must be a date-time in the format YYYY-MM-DD HH:MM:SS');
 }
