@@ -6,46 +6,33 @@ import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';
 
 export { EmulatorOptionError };
 
-/** Fault injection of spec requests (not of the admin surface). */
-export interface Faults {
+/** Fault injection of spec requests (not of the admin surface), off unless asked for. */
+export const NO_FAULTS = Object.freeze({
   /** Probability of a 403 generic server error (spec §7: "Generic server error"). */
-  error403: number;
-  /** Probability of a 500. */
-  error500: number;
-  /** Probability that the connection is dropped without any response. */
-  drop: number;
-  /** Probability that a response is delayed by `slowMs`. */
-  slow: number;
-  /** Delay of a slow response, in milliseconds. */
-  slowMs: number;
-  /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
-  rateLimitRps: number;
-  /** Probability that a GET's body trickles: 64 bytes every `trickleMs` (answer-faults.ts). */
-  trickle: number;
-  /** Pause between two pieces of a trickling body, in milliseconds. */
-  trickleMs: number;
-  /** Probability that a GET's list answer never ends. */
-  endless: number;
-  /** Probability that a GET answer's attachment or photo (`base64`) grows by `hugeBytes`. */
-  huge: number;
-  /** Bytes a huge attachment grows by. */
-  hugeBytes: number;
-}
-
-/** Faults are off unless asked for. */
-export const NO_FAULTS: Readonly<Faults> = Object.freeze({
   error403: 0,
+  /** Probability of a 500. */
   error500: 0,
+  /** Probability that the connection is dropped without any response. */
   drop: 0,
+  /** Probability that a response is delayed by `slowMs`. */
   slow: 0,
+  /** Delay of a slow response, in milliseconds. */
   slowMs: 2000,
+  /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
   rateLimitRps: 0,
+  /** Probability that a GET's body trickles: 64 bytes every `trickleMs` (answer-faults.ts). */
   trickle: 0,
+  /** Pause between two pieces of a trickling body, in milliseconds. */
   trickleMs: 1000,
+  /** Probability that a GET's list answer never ends. */
   endless: 0,
+  /** Probability that a GET answer's attachment or photo (`base64`) grows by `hugeBytes`. */
   huge: 0,
+  /** Bytes a huge attachment grows by. */
   hugeBytes: 64 * 1024 * 1024,
 });
+/** Fault injection of spec requests: the fields of {@link NO_FAULTS}, set. */
+export type Faults = { -readonly [K in keyof typeof NO_FAULTS]: number };
 
 /** Longest history in days (about 12 years); point ids reserve this many days per collaborator. */
 export const MAX_HISTORY_DAYS = 4400;

@@ -5,21 +5,12 @@
 import { EmulatorOptionError } from './option-error.js';
 
 /**
- * What a queued fault does to an answer:
- * - `empty`: 200 with `data: []` and the proper `meta` (spec 1.3.1), as if nothing existed;
- * - `html`: 200 with an HTML page (`text/html`), as a proxy's login or error page;
- * - `cut`: 200 whose connection closes halfway through the body;
- * - `rate-limit`: 429 `too_many_requests` with `Retry-After: retryAfterSeconds`;
- * - `corrupt`: 200 with one element of the list holding a date-time no system could
- *   store (`2025-13-45 25:00:00`; a date `2025-13-45` in an element without date-times),
- *   the rest as usual (corrupt-element.ts);
- * - `range-exceeded`: 422 `date_range_exceeded` (spec 8) whose `payload_data_required` is
- *   `null`, as some servers write the envelope, whatever the period (period endpoints only);
- * - `refuse`: 422 `validation_failed` without `payload_data_required`: a request the API
- *   refuses for good;
- * - `trickle`, `endless`, `huge-attachment`, `repeat`, `foreign-company`: a 200 whose body
- *   trickles, whose `data` never ends, whose attachment is huge, which holds an element
- *   twice, or whose element names another company (answer-faults.ts).
+ * What a queued fault does to an answer. A 200 that is `empty` (`data: []` with its proper `meta`,
+ * spec 1.3.1), `html` (a proxy's page), `cut` halfway, `corrupt` (one element with a date-time no
+ * system could store, corrupt-element.ts), or, by answer-faults.ts, that trickles, never ends, has a
+ * huge attachment, repeats an element or names another company. Or an error: `rate-limit` (429 with
+ * `Retry-After`), `range-exceeded` (422 `date_range_exceeded` with `payload_data_required: null`, as
+ * some servers write it; period endpoints only), `refuse` (422 `validation_failed`: refused for good).
  */
 export const QUEUED_FAULT_KINDS = [
   'empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse',
