@@ -4,24 +4,19 @@
  */
 import { dateOf, monthEnd, monthStart, weekday } from './calendar.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
-import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
+import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
 import { textPdf, scanPng } from './attachments.js';
 import { CIDS, DOCTORS, HEALTH_UNITS } from './names.js';
 import { rngFor } from './random.js';
 import { isScheduledDay } from './day-plan.js';
+import type { World } from './world.js';
 
 /** Slots in absence ids: companies per month, absences per company-month. */
 const COMPANY_SLOTS = 16;
 const SEQ_SLOTS = 10_000;
 
 /** What the generator needs to know about the world. */
-export interface AbsenceWorld {
-  readonly base: number;
-  readonly fromDay: number;
-  readonly todayDay: number;
-  readonly firstMonth: number;
-  journeyOf(c: CollaboratorEntity): JourneyEntity;
-}
+type AbsenceWorld = Pick<World, 'base' | 'fromDay' | 'todayDay' | 'firstMonth' | 'journeyOf'>;
 
 /** Absence id of the `seq`-th absence generated for a company in a month. */
 function absenceId(world: AbsenceWorld, companyIndex: number, month: number, seq: number): number {

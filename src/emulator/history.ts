@@ -38,15 +38,6 @@ export interface DayRecord {
   readonly metrics: DayMetrics;
 }
 
-/** Hour-bank position of a collaborator on a day (spec 2.11). */
-export interface BankPosition {
-  readonly record: DayRecord;
-  readonly dayBalance: number;
-  readonly accumulated: number;
-  readonly credit: number;
-  readonly debt: number;
-}
-
 /** A punch's new time and who adjusted it why. */
 type Edit = { sec: number; reason: string; by: string };
 /** Changes to one collaborator day: deleted and moved point ids, punches sent through the API. */
@@ -335,7 +326,7 @@ export class History {
    * initial balance; `Híbrido (HE)` pays a positive balance out when each half-year
    * window closes; credit and debt are summed from the start of the current window.
    */
-  bank(c: CollaboratorEntity, day: number): BankPosition | null {
+  bank(c: CollaboratorEntity, day: number) {
     const record = this.day(c, day);
     if (!record) return null;
     const target = monthOf(day);

@@ -3,17 +3,6 @@ import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import { ApiFault, INVALID_LIST_PARAMETER, badListSyntax, invalidField, missingFields } from '../errors.js';
 
-/** A checked period. */
-export interface CheckedPeriod {
-  readonly beginDay: number;
-  readonly endDay: number;
-  /** Seconds after midnight of the bounds (date-time periods; 0 and 86399 for dates). */
-  readonly beginSec: number;
-  readonly endSec: number;
-  /** spec 4.1: `meta` echoes the values as sent. */
-  readonly meta: { begin_date: string; end_date: string };
-}
-
 const LIST_SUFFIX = '[]';
 
 /** The query string of one request. */
@@ -78,9 +67,10 @@ export class QueryParams {
 
   /**
    * `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8); `strict` refuses
-   * exactly 31 days, and plain dates where date-times are asked (docs/emulator.md).
+   * exactly 31 days, and plain dates where date-times are asked (docs/emulator.md). The bounds' seconds
+   * are 0 and 86399 for dates; `meta` echoes the values as sent (spec 4.1).
    */
-  period(kind: 'date' | 'datetime', rules: { readonly strict: boolean }): CheckedPeriod {
+  period(kind: 'date' | 'datetime', rules: { readonly strict: boolean }) {
     const begin = this.scalar('begin_date');
     const end = this.scalar('end_date');
     const missing = Object.entries({ begin_date: begin, end_date: end }).filter(([, v]) => v === undefined);
