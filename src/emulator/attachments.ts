@@ -1,7 +1,4 @@
-/**
- * Real small files for audit photos (spec 2.13) and absence attachments (spec 2.6):
- * valid PNG images and one-page PDFs, built deterministically from a few numbers.
- */
+/** Small real files for audit photos (spec 2.13) and attachments (spec 2.6): PNGs and one-page PDFs. */
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = (() => {

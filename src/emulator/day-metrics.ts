@@ -1,7 +1,4 @@
-/**
- * What one day is worth, computed from its effective punches (spec 2.7, 2.11). Every total
- * and balance is a sum of these, so they agree.
- */
+/** What one day is worth (spec 2.7, 2.11): every total and balance sums these, so they agree. */
 import type { Regime } from './entities.js';
 import type { DayPlan } from './day-plan.js';
 

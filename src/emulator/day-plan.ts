@@ -1,7 +1,4 @@
-/**
- * One collaborator's day as generated from the seed: a pure function of (seed, collaborator,
- * date, journey, absences) that decides the punch times and the day's events.
- */
+/** One collaborator's day from the seed: a pure function of (seed, collaborator, date, journey, absences). */
 import { isHoliday, weekday } from './calendar.js';
 import type { AbsenceEntity, JourneyEntity } from './entities.js';
 import { shiftText } from './lookup-generator.js';

@@ -1,8 +1,6 @@
 /**
- * Lookup lists of one company (spec 2.4): journeys, departments, occupations, cost
- * centres, units, point rules, settings, fences and dismissal types, each with some
- * inactive records so that listings visibly filter them. Ids are unique across the
- * group, so an id of another company is detectable (spec 4.2: "belongs to another company").
+ * Lookup lists of one company (spec 2.4), each with inactive records so listings visibly filter them.
+ * Ids are unique across the group, so an id of another company is detectable (spec 4.2).
  */
 import { companyAbsenceTypes } from './absence-types.js';
 import { hourMinuteOf as hm } from './calendar.js';

@@ -96,10 +96,7 @@ export class FaultQueue {
     this.faults = [];
   }
 
-  /**
-   * Takes one use of the first fault matching a GET of `endpoint` over the companies
-   * `scope`, among the kinds `applicable` allows.
-   */
+  /** Takes one use of the first fault `applicable` allows that matches a GET of `endpoint` over `scope`. */
   take(endpoint: string, scope: readonly string[], applicable: (kind: QueuedFaultKind) => boolean): QueuedFault | undefined {
     const i = this.faults.findIndex(
       (f) =>

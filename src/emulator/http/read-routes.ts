@@ -1,7 +1,4 @@
-/**
- * The 22 read endpoints of spec 4.1. Each checks the token, the group scope and its
- * parameters, then reads the model; period endpoints stream their items.
- */
+/** The 22 read endpoints of spec 4.1: token, scope and parameters checked, period answers streamed. */
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dayOf } from '../calendar.js';
@@ -61,10 +58,7 @@ function emptyAnswer(ctx: EmulatorContext, path: string, handler: Handler, compa
   return handler(ctx, company, [], q, reply);
 }
 
-/**
- * Registers a GET route: token, then scope, then a queued one-off fault if one matches
- * (queued-faults.ts), then the handler (spec 1.4, §5).
- */
+/** Registers a GET route: token, scope (spec §5, 1.4), a queued fault if one matches, then the handler. */
 function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: Handler): void {
   app.get(`${PREFIX}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const company = authenticate(ctx, request);
@@ -130,10 +124,7 @@ function* perCollaborator(
   }
 }
 
-/**
- * spec 1.3 / 1.4 rule 6: filters by `national_registry_list[]` and `email_list[]` (either
- * matches). A CPF sent without its leading zeros (quirk `unpaddedCpf`) matches in either form.
- */
+/** spec 1.3 / 1.4 rule 6: `national_registry_list[]` or `email_list[]`; unpadded CPFs match either way. */
 function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
   const cpfs = q.list('national_registry_list');
   const emails = q.list('email_list');

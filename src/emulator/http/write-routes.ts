@@ -1,7 +1,4 @@
-/**
- * The 9 write endpoints of spec 4.2. Writes act on the token's company only (spec 1.4
- * rule 2: scope parameters are ignored) and change what later reads return.
- */
+/** The 9 write endpoints of spec 4.2, on the token's company only (spec 1.4 rule 2). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { isValidCpf, padCpf } from '../../util/national-registry.js';
