@@ -9,18 +9,8 @@ const BROKEN_DATE = '2025-13-45';
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Requests whose list answer `corrupt` spoils (set by the route, read by the senders of context.ts). */
-const corruptRequests = new WeakSet<object>();
-
-/** Marks the answer of `raw` (a request's Node request object) to be corrupted. */
-export function markCorrupt(raw: object): void {
-  corruptRequests.add(raw);
-}
-
-/** True when the answer of `raw` is to be corrupted. */
-export function isCorrupt(raw: object): boolean {
-  return corruptRequests.has(raw);
-}
+/** Node requests whose list answer `corrupt` spoils (added by the route, read by context.ts' senders). */
+export const corruptRequests = new WeakSet<object>();
 
 /** Path of the first string matching `re`, depth first in key order; undefined when none. */
 function findString(value: unknown, re: RegExp): (string | number)[] | undefined {

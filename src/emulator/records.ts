@@ -22,19 +22,11 @@ export function duration(seconds: number, decimal: boolean): string | number {
 /** Origins by preference index of the roster. */
 const ORIGINS = ['App Mobile', 'REP', 'Web'] as const;
 
-/** Where and how a punch was made, derived from the seed. */
-export interface PunchTraits {
-  /** spec 2.12's five origins, or the sixth of quirk `newEnums`. */
-  readonly origin: 'App Mobile' | 'Web' | 'REP' | 'Manual' | 'API' | typeof NEW_ENUM_VALUES.origin;
-  readonly method: string;
-  readonly accuracy: number;
-  readonly lat: number;
-  readonly lng: number;
-  readonly audit: boolean;
-}
-
-/** Traits of a punch (spec 2.12): origin, method, geolocation, whether it has an audit photo. */
-export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): PunchTraits {
+/**
+ * Where and how a punch was made (spec 2.12), from the seed: origin (the spec's five, or the sixth of
+ * quirk `newEnums`), method, geolocation, and whether it has an audit photo.
+ */
+export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch) {
   const unit = world.unitOf(c);
   if (p.api) return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
   if (p.manual) return { origin: 'Manual', method: 'Inclusão manual', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
@@ -61,7 +53,7 @@ export function punchTraits(world: World, c: CollaboratorEntity, day: number, p:
 }
 
 /** Quirk `nulls`: punches of physical clocks and those entered by a manager carry no GPS. */
-export function isGeolocated(world: World, t: PunchTraits): boolean {
+export function isGeolocated(world: World, t: ReturnType<typeof punchTraits>): boolean {
   return !(world.options.quirks.nulls && (t.origin === 'REP' || t.origin === 'Manual'));
 }
 

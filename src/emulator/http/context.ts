@@ -7,7 +7,7 @@ import type { History } from '../history.js';
 import type { ResolvedOptions } from '../options.js';
 import type { World } from '../world.js';
 import type { FaultQueue } from '../queued-faults.js';
-import { corruptOneElement, isCorrupt } from '../corrupt-element.js';
+import { corruptOneElement, corruptRequests } from '../corrupt-element.js';
 import { elementSpoilerOf } from '../answer-faults.js';
 import type { Traffic } from './traffic.js';
 import type { QueryParams } from './query-params.js';
@@ -53,9 +53,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sends `{"data": …, "meta": …}` with the given status. */
 export function sendData(reply: FastifyReply, status: number, data: unknown, meta?: unknown): FastifyReply {
+  const raw = reply.request.raw;
   // A list answer a queued fault spoils is streamed (an endless one cannot be built whole).
-  if (Array.isArray(data) && elementSpoilerOf(reply.request.raw)) return streamList(reply, data, meta);
-  const spoiled = Array.isArray(data) && isCorrupt(reply.request.raw) ? [...corruptOneElement(data)] : data;
+  if (Array.isArray(data) && elementSpoilerOf(raw)) return streamList(reply, data, meta);
+  const spoiled = Array.isArray(data) && corruptRequests.has(raw) ? [...corruptOneElement(data)] : data;
   const body = meta === undefined ? { data: spoiled } : { data: spoiled, meta };
   return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
 }
@@ -86,7 +87,7 @@ function* envelopeChunks(items: Iterable<unknown>, meta: unknown): Generator<Buf
 
 /** Streams a list envelope one item at a time as the client reads, so a large period never sits in memory. */
 export function streamList(reply: FastifyReply, items: Iterable<unknown>, meta?: unknown): FastifyReply {
-  const corrupt = isCorrupt(reply.request.raw) ? corruptOneElement(items) : items;
+  const corrupt = corruptRequests.has(reply.request.raw) ? corruptOneElement(items) : items;
   const sent = elementSpoilerOf(reply.request.raw)?.(corrupt) ?? corrupt;
   return reply.code(200).type(JSON_TYPE).send(Readable.from(envelopeChunks(sent, meta), { objectMode: false }));
 }

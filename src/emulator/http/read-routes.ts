@@ -8,7 +8,7 @@ import { facePng } from '../attachments.js';
 import { absenceJson, absenceTypeJson, DAY_ENTRY_ENDPOINTS, dayJson, duration, periodTotals, punchTraits, totalsJson } from '../records.js';
 import { LOOKUP_LISTS } from '../../resources/lookups.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
-import { markCorrupt } from '../corrupt-element.js';
+import { corruptRequests } from '../corrupt-element.js';
 import { bodySpoilerOf, DEFAULT_HUGE_BYTES, DEFAULT_TRICKLE_MS, endlessly, hugeBase64, repeatFirst, spoilBody, spoilElements, trickle, withForeignCompany } from '../answer-faults.js';
 import type { QueuedFault } from '../queued-faults.js';
 import { QueryParams } from './query-params.js';
@@ -76,7 +76,7 @@ function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: 
     }
     if (fault?.kind === 'range-exceeded') throw new ApiFault(422, 'date_range_exceeded', 'The period may not exceed 31 days.', null);
     if (fault?.kind === 'refuse') throw new ApiFault(422, 'validation_failed', 'The request was refused.');
-    if (fault?.kind === 'corrupt') markCorrupt(request.raw);
+    if (fault?.kind === 'corrupt') corruptRequests.add(request.raw);
     if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
     if (fault?.kind === 'empty') return emptyAnswer(ctx, path, handler, company, q, reply);
     if (fault?.kind === 'cut') cutRequests.add(request.raw);
