@@ -1,10 +1,9 @@
 /** Builders of the JSON records of spec §2, in the key order of the spec tables (equal data, equal bytes). */
-import { createHash } from 'node:crypto';
 import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
 import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
 import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
-import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity } from './entities.js';
 import { phantomSeconds } from './contradictions.js';
 import type { DayRecord, EffectivePunch, History } from './history.js';
 import { MANAGERS } from './names.js';
@@ -77,11 +76,6 @@ function pointJson(world: World, c: CollaboratorEntity, day: number, p: Effectiv
     // Quirk extraFields: a field the spec does not describe, as an additive API change sends it.
     ...(world.options.quirks.extraFields ? { [EXTRA_FIELDS.point]: `${t.origin === 'REP' ? 'REP' : 'DEV'}-${c.id}` } : {}),
   };
-}
-
-/** SHA-256 receipt of a punch registered through the API (spec 4.2). */
-export function punchReceipt(company: CompanyEntity, cpf: string, datetime: string, pointId: number): string {
-  return createHash('sha256').update(`${company.cnpj}|${cpf}|${datetime}|${pointId}`).digest('hex');
 }
 
 /** spec 2.12 day object. */
@@ -171,51 +165,44 @@ function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] 
   const next = dateOf(r.day + 1);
   const rng = rngFor(world.base, r.collaborator.id, r.day, 71);
   const at = (d: string, h: number): string => `${d} ${clockOf(h * 3600 + rng.int(3600))}`;
-  const reqs: { type: string; status: string; reason: string; obs: string; by: string; created: string; updated: string }[] = [];
-  for (const p of r.punches) {
-    if (!p.adjusted) continue;
-    const created = at(date, 18);
+  const reqs: Record<string, unknown>[] = [];
+  const add = (
+    type: string, status: string, reason: string, obs: string, by: string, created: string, updated: string,
+  ): void => {
+    // Quirk nulls: a request no manager has handled yet has no observation and no approver.
+    const unhandled = world.options.quirks.nulls && by === '';
     reqs.push({
-      type: p.manual && !p.api ? 'Inclusão de ponto' : 'Alteração de ponto',
-      status: 'Aprovado',
-      reason: p.reason ?? '',
-      obs: 'Ajuste conferido com a equipe',
-      by: p.by ?? '',
-      created,
-      updated: r.day < world.todayDay ? at(next, 9) : created,
+      date,
+      requests_in_day: 0,
+      type,
+      status,
+      collaborator_reason: reason,
+      manager_observation: unhandled ? null : obs,
+      approved_by: unhandled ? null : by,
+      created_at: created,
+      updated_at: updated,
     });
+  };
+  for (const p of r.punches.filter((x) => x.adjusted)) {
+    const created = at(date, 18);
+    const type = p.manual && !p.api ? 'Inclusão de ponto' : 'Alteração de ponto';
+    const updated = r.day < world.todayDay ? at(next, 9) : created;
+    add(type, 'Aprovado', p.reason ?? '', 'Ajuste conferido com a equipe', p.by ?? '', created, updated);
   }
   if (r.plan.missingSlot >= 0) {
     const created = at(date, 19);
     // Quirk newEnums: half the requests awaiting a manager are "under review", a status the spec does not list.
     const review = world.options.quirks.newEnums && rngFor(world.base, r.collaborator.id, r.day, 72).chance(0.5);
     const status = review ? NEW_ENUM_VALUES.adjustmentStatus : 'Pendente';
-    reqs.push({ type: 'Inclusão de ponto', status, reason: 'Esqueci de registrar a volta do intervalo', obs: '', by: '', created, updated: created });
+    add('Inclusão de ponto', status, 'Esqueci de registrar a volta do intervalo', '', '', created, created);
   }
   if (r.plan.refused) {
-    reqs.push({
-      type: r.plan.fault ? 'Abono de falta' : 'Alteração de ponto',
-      status: 'Recusado',
-      reason: r.plan.fault ? 'Estava doente e não tenho atestado' : 'Saí mais tarde e não registrei',
-      obs: 'Registro não comprovado',
-      by: rng.pick(MANAGERS),
-      created: at(date, 20),
-      updated: at(next, 10),
-    });
+    const [type, reason] = r.plan.fault
+      ? ['Abono de falta', 'Estava doente e não tenho atestado']
+      : ['Alteração de ponto', 'Saí mais tarde e não registrei'];
+    add(type, 'Recusado', reason, 'Registro não comprovado', rng.pick(MANAGERS), at(date, 20), at(next, 10));
   }
-  // Quirk nulls: a request no manager has handled yet has no observation and no approver.
-  const unhandled = (q: (typeof reqs)[number]): boolean => world.options.quirks.nulls && q.by === '';
-  return reqs.map((q) => ({
-    date,
-    requests_in_day: reqs.length,
-    type: q.type,
-    status: q.status,
-    collaborator_reason: q.reason,
-    manager_observation: unhandled(q) ? null : q.obs,
-    approved_by: unhandled(q) ? null : q.by,
-    created_at: q.created,
-    updated_at: q.updated,
-  }));
+  return reqs.map((q) => ({ ...q, requests_in_day: reqs.length }));
 }
 
 const JUSTIFICATIONS = ['Demanda extraordinária aprovada pela gestão', 'Cobertura de escala', 'Reunião com cliente'] as const;

@@ -1,4 +1,5 @@
 /** The 9 write endpoints of spec 4.2, on the token's company only (spec 1.4 rule 2). */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { isValidCpf, padCpf } from '../../util/national-registry.js';
@@ -7,7 +8,6 @@ import { dayOf } from '../calendar.js';
 import type { CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
 import { ApiFault, badListSyntax, invalidField } from '../errors.js';
 import { imageSize, looksLikeImage } from '../attachments.js';
-import { punchReceipt } from '../records.js';
 import { authenticate, sendData, type EmulatorContext } from './context.js';
 import { bool, date, dateTime, int, jsonObject, requireFields, str, type RawFields } from './body-fields.js';
 import { checkListValue } from './query-params.js';
@@ -195,7 +195,9 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     }
     const [h, m, s] = datetime.slice(11).split(':').map(Number) as [number, number, number];
     const pointId = ctx.history.addApiPunch(c, dayOf(datetime.slice(0, 10)), h * 3600 + m * 60 + s);
-    return sendData(reply, 201, { point_id: pointId, hash: punchReceipt(company, cpf, datetime, pointId) });
+    // spec 4.2: the receipt is a SHA-256 hash of the punch.
+    const hash = createHash('sha256').update(`${company.cnpj}|${cpf}|${datetime}|${pointId}`).digest('hex');
+    return sendData(reply, 201, { point_id: pointId, hash });
   });
 
   route(app, ctx, 'POST', '/absence', async (ctx, company, request, reply) => {
