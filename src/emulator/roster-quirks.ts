@@ -14,9 +14,22 @@ import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { rngFor } from './random.js';
 import type { RosterContext } from './roster-generator.js';
 
-/** Registration number of the `n`-th record a quirk appends to a company. */
-function extraRegistration(company: CompanyEntity, n: number): string {
-  return String(company.index * 10000 + 9000 + n).padStart(6, '0');
+/** Appends another contract of `c`'s person to its company from `day`, with a registration of its own. */
+function appendContract(
+  ctx: RosterContext, c: CollaboratorEntity, day: number, changes: Partial<CollaboratorEntity> = {},
+): void {
+  c.company.collaborators.push({
+    ...c,
+    id: ctx.nextId++,
+    registrationNumber: String(c.company.index * 10000 + 9001).padStart(6, '0'),
+    admissionDate: dateOf(day),
+    beginDay: day,
+    dismissalDay: null,
+    initialBalanceSec: 0,
+    overrides: {},
+    hasFacePhoto: false,
+    ...changes,
+  });
 }
 
 /** Replaces the record at `i` of its company's roster. */
@@ -63,38 +76,14 @@ export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Q
     const first = hq.collaborators[0]!;
     const journeys = hq.lookups.journeys.filter((j) => j.active);
     const other = journeys[(journeys.findIndex((j) => j.id === first.journeyId) + 2) % journeys.length]!;
-    const admission = ctx.fromDay - 100;
-    hq.collaborators.push({
-      ...first,
-      id: ctx.nextId++,
-      registrationNumber: extraRegistration(hq, 1),
-      admissionDate: dateOf(admission),
-      beginDay: admission,
-      dismissalDay: null,
-      journeyId: other.id,
-      regime: first.regime === 'HE' ? 'BH' : 'HE',
-      regimeLabel: undefined,
-      initialBalanceSec: 0,
-      overrides: {},
-      hasFacePhoto: false,
-    });
+    const regime = first.regime === 'HE' ? 'BH' : 'HE';
+    appendContract(ctx, first, ctx.fromDay - 100, { journeyId: other.id, regime, regimeLabel: undefined });
   }
 
   const days = rehireDays(ctx.fromDay, ctx.todayDay);
   const branch = active[2] ?? active[active.length - 1]!;
   const i = branch.collaborators.findIndex((c, k) => k > 0 && clean(c) && !c.contractor && days !== null && c.beginDay < days.dismissal - 30);
   if (quirks.rehireInMonth && days && i >= 0) {
-    const old = replace(branch, i, { dismissalDay: days.dismissal });
-    branch.collaborators.push({
-      ...old,
-      id: ctx.nextId++,
-      registrationNumber: extraRegistration(branch, 1),
-      admissionDate: dateOf(days.readmission),
-      beginDay: days.readmission,
-      dismissalDay: null,
-      initialBalanceSec: 0,
-      overrides: {},
-      hasFacePhoto: false,
-    });
+    appendContract(ctx, replace(branch, i, { dismissalDay: days.dismissal }), days.readmission);
   }
 }
