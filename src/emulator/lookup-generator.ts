@@ -90,25 +90,14 @@ export function generateLookups(
   ];
 
   const pointRules = simple(counters, 'pointRules', ['Regra padrão CLT', 'Regra com banco de horas'], ['Regra antiga 2019']);
-  const settings = simple(
-    counters,
-    'settings',
-    ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'],
-    ['Perfil legado'],
-  );
+  const profiles = ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'];
+  const settings = simple(counters, 'settings', profiles, ['Perfil legado']);
   const fences = simple(counters, 'fences', [`Cerca ${units[1]!.label}`, `Cerca ${units[0]!.label}`], ['Cerca obra encerrada']);
   const firedTypes = simple(counters, 'firedTypes', [...FIRED_TYPES], []);
+  const absenceTypes = companyAbsenceTypes(company.index, company.isHeadquarter);
   return {
-    journeys,
-    departments,
-    occupations,
-    costCenters,
-    units,
-    pointRules,
-    settings,
-    fences,
-    firedTypes,
-    absenceTypes: companyAbsenceTypes(company.index, company.isHeadquarter),
+    journeys, departments, occupations, costCenters, units,
+    pointRules, settings, fences, firedTypes, absenceTypes,
   };
 }
 
