@@ -15,10 +15,7 @@ import { applyRosterQuirks } from './roster-quirks.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
 import type { LookupTable } from '../resources/lookups.js';
 
-/**
- * A collaborator block as the emulator sends it: the spec's block, except that quirk
- * `nulls` sends contractors without `registration_number` and `pis`.
- */
+/** spec 2.1's collaborator block as sent: quirk `nulls` sends contractors without registration and PIS. */
 export type SentCollaboratorBlock = Omit<CollaboratorBlock, 'registration_number' | 'pis'> & {
   registration_number: string | null;
   pis: string | null;
