@@ -211,16 +211,14 @@ export function createTruth(history: History): EmulatorTruth {
     duplicates: (cnpj) => {
       const byCpf = new Map<string, CollaboratorEntity[]>();
       for (const c of company(cnpj).collaborators) byCpf.set(c.cpf, [...(byCpf.get(c.cpf) ?? []), c]);
-      const out: TruthDuplicate[] = [];
-      for (const [cpf, list] of byCpf) {
-        if (list.length < 2) continue;
+      return [...byCpf].filter(([, list]) => list.length > 1).map(([cpf, list]): TruthDuplicate => {
         const sorted = [...list].sort((a, b) => a.beginDay - b.beginDay || a.id - b.id);
         const concurrent = sorted.some((a, i) => sorted.slice(i + 1).some((b) => b.beginDay <= world.lastDay(a)));
         const sameMonth = sorted.some((a, i) => {
           const b = sorted[i + 1];
           return b !== undefined && a.dismissalDay !== null && monthOf(a.dismissalDay) === monthOf(b.beginDay);
         });
-        out.push({
+        return {
           cpf,
           kind: concurrent ? 'duplicateCpf' : sameMonth ? 'rehireInMonth' : 'rehire',
           records: sorted.map((c) => ({
@@ -229,9 +227,8 @@ export function createTruth(history: History): EmulatorTruth {
             admissionDate: c.admissionDate,
             dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
           })),
-        });
-      }
-      return out;
+        };
+      });
     },
     quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>
