@@ -1,32 +1,22 @@
 /**
- * Absences and vacations of one company for one month (spec 2.5), generated from the
- * seed: yearly vacations (often spanning two months), medical certificates with
- * diagnosis codes and attachments, partial-day consultations, unpaid and
- * compensatory days off, company-defined types, and trainings shared by several
- * collaborators. Ids encode the month and company, so any absence can be found again
- * from its id alone.
+ * Absences and vacations of one company for one month (spec 2.5), generated from the seed.
+ * Ids encode the month and company, so any absence can be found again from its id alone.
  */
 import { dateOf, monthEnd, monthStart, weekday } from './calendar.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
-import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
+import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
 import { textPdf, scanPng } from './attachments.js';
 import { CIDS, DOCTORS, HEALTH_UNITS } from './names.js';
 import { rngFor } from './random.js';
 import { isScheduledDay } from './day-plan.js';
+import type { World } from './world.js';
 
-/** Slots per month for companies in absence ids. */
+/** Slots in absence ids: companies per month, absences per company-month. */
 const COMPANY_SLOTS = 16;
-/** Slots per company-month in absence ids. */
 const SEQ_SLOTS = 10_000;
 
 /** What the generator needs to know about the world. */
-export interface AbsenceWorld {
-  readonly base: number;
-  readonly fromDay: number;
-  readonly todayDay: number;
-  readonly firstMonth: number;
-  journeyOf(c: CollaboratorEntity): JourneyEntity;
-}
+type AbsenceWorld = Pick<World, 'base' | 'fromDay' | 'todayDay' | 'firstMonth' | 'journeyOf'>;
 
 /** Absence id of the `seq`-th absence generated for a company in a month. */
 function absenceId(world: AbsenceWorld, companyIndex: number, month: number, seq: number): number {
@@ -43,28 +33,54 @@ export function decodeAbsenceId(world: AbsenceWorld, id: number): { companyIndex
 }
 
 /** Last day the collaborator works (dismissal or block), ignoring the clock. */
-function employmentEnd(c: CollaboratorEntity): number {
+export function employmentEnd(c: CollaboratorEntity): number {
   const blocked = c.inactiveFromDay === null ? Infinity : c.inactiveFromDay - 1;
   return Math.min(c.dismissalDay ?? Infinity, blocked);
 }
 
 const type = (kind: AbsenceTypeEntity['kind']): AbsenceTypeEntity => GLOBAL_ABSENCE_TYPES.find((t) => t.kind === kind)!;
 
+/** What a generator call says of an absence; the rest has defaults. */
+type NewAbsence = Partial<AbsenceEntity> & Pick<AbsenceEntity, 'type' | 'details' | 'beginDay' | 'endDay'>;
+
+const SINGLE_DAY_DETAILS = {
+  unpaid: 'Assuntos particulares',
+  comp_off: 'Compensação de horas do banco',
+  donation: 'Declaração do hemocentro',
+};
+
 /** Generates the absences starting in `month` for a company. */
 export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntity, month: number): AbsenceEntity[] {
   const first = monthStart(month);
-  const last = monthEnd(month);
-  const days = last - first + 1;
+  const days = monthEnd(month) - first + 1;
   if (month < world.firstMonth) return [];
   const out: AbsenceEntity[] = [];
   let seq = 0;
-  const add = (a: Omit<AbsenceEntity, 'id' | 'company'>): void => {
+  // Unless told otherwise: a paid full day without certificate or attachment.
+  const add = (ids: number[], a: NewAbsence): void => {
     if (seq >= SEQ_SLOTS) return;
-    out.push({ ...a, id: absenceId(world, company.index, month, seq++), company });
+    out.push({
+      description: a.type.description,
+      beginSec: 0,
+      endSec: 86399,
+      fullDay: true,
+      paid: true,
+      sumOnWorkTime: true,
+      sumTotalOnWorkTime: true,
+      crRegister: '',
+      professionalName: '',
+      healthUnit: '',
+      cidDescription: '',
+      cid: [],
+      attachments: [],
+      ...a,
+      collaboratorIds: ids,
+      id: absenceId(world, company.index, month, seq++),
+      company,
+    });
   };
   const employedOn = (c: CollaboratorEntity, from: number, to: number): boolean =>
     c.generated && c.beginDay <= from && employmentEnd(c) >= to && from >= world.fromDay;
-  const plain = { crRegister: '', professionalName: '', healthUnit: '', cidDescription: '', cid: [] as string[] };
 
   for (const c of company.collaborators) {
     if (!c.generated) continue;
@@ -75,22 +91,8 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       const start = first + rv.int(28);
       const len = rv.pick([10, 15, 20, 30]);
       if (employedOn(c, start, start + len - 1) && start - c.beginDay >= 180) {
-        add({
-          type: type('vacation'),
-          description: 'Férias',
-          details: `Férias do período aquisitivo ${year - 1}/${year} (${len} dias)`,
-          beginDay: start,
-          endDay: start + len - 1,
-          beginSec: 0,
-          endSec: 86399,
-          fullDay: true,
-          paid: true,
-          sumOnWorkTime: true,
-          sumTotalOnWorkTime: true,
-          ...plain,
-          attachments: [],
-          collaboratorIds: [c.id],
-        });
+        const details = `Férias do período aquisitivo ${year - 1}/${year} (${len} dias)`;
+        add([c.id], { type: type('vacation'), details, beginDay: start, endDay: start + len - 1 });
       }
     }
     const r = rngFor(world.base, c.id, month, 78);
@@ -103,33 +105,26 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       const doctor = r.pick(DOCTORS);
       const attachments: AttachmentEntity[] = [];
       if (r.chance(0.6)) {
+        const leave = `Afastamento: ${len} dia(s) a partir de ${dateOf(start)}`;
         attachments.push({
           filename: `atestado_${id}.pdf`,
           mimeType: 'application/pdf',
-          content: () => textPdf(['ATESTADO MEDICO', `Paciente: ${c.name}`, `Afastamento: ${len} dia(s) a partir de ${dateOf(start)}`, `CID: ${code}`, doctor]),
+          content: () => textPdf(['ATESTADO MEDICO', `Paciente: ${c.name}`, leave, `CID: ${code}`, doctor]),
         });
         if (r.chance(0.3)) attachments.push({ filename: `atestado_${id}_verso.png`, mimeType: 'image/png', content: () => scanPng(id) });
       }
       if (start + len - 1 < world.todayDay && employedOn(c, start, start + len - 1)) {
-        add({
+        add([c.id], {
           type: type('medical'),
-          description: 'Atestado médico',
           details: `Afastamento por ${len} dia(s)`,
           beginDay: start,
           endDay: start + len - 1,
-          beginSec: 0,
-          endSec: 86399,
-          fullDay: true,
-          paid: true,
-          sumOnWorkTime: true,
-          sumTotalOnWorkTime: true,
           crRegister: `CRM-${company.city.state} ${r.range(10000, 199999)}`,
           professionalName: doctor,
           healthUnit: r.pick(HEALTH_UNITS),
           cidDescription: desc,
           cid: [code],
           attachments,
-          collaboratorIds: [c.id],
         });
       }
     }
@@ -139,22 +134,8 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       const j = world.journeyOf(c);
       const end = j.startSec + j.workSec + j.breakSec;
       if (day < world.todayDay && isScheduledDay(j, day) && employedOn(c, day, day) && j.workSec > 4 * 3600) {
-        add({
-          type: type('consult'),
-          description: 'Consulta médica',
-          details: 'Consulta agendada',
-          beginDay: day,
-          endDay: day,
-          beginSec: end - 3 * 3600,
-          endSec: end,
-          fullDay: false,
-          paid: true,
-          sumOnWorkTime: true,
-          sumTotalOnWorkTime: true,
-          ...plain,
-          attachments: [],
-          collaboratorIds: [c.id],
-        });
+        const hours = { beginDay: day, endDay: day, beginSec: end - 3 * 3600, endSec: end, fullDay: false };
+        add([c.id], { type: type('consult'), details: 'Consulta agendada', ...hours });
       }
     }
     // Single days: unpaid justified absence, compensatory day off, blood donation.
@@ -164,22 +145,8 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       const day = first + r.int(days);
       const t = kind === 'donation' ? company.lookups.absenceTypes[0]! : type(kind);
       if (day < world.todayDay + 30 && weekday(day) !== 0 && employedOn(c, day, day)) {
-        add({
-          type: t,
-          description: t.description,
-          details: kind === 'unpaid' ? 'Assuntos particulares' : kind === 'comp_off' ? 'Compensação de horas do banco' : 'Declaração do hemocentro',
-          beginDay: day,
-          endDay: day,
-          beginSec: 0,
-          endSec: 86399,
-          fullDay: true,
-          paid: t.paidLeave,
-          sumOnWorkTime: t.paidLeave,
-          sumTotalOnWorkTime: t.paidLeave,
-          ...plain,
-          attachments: [],
-          collaboratorIds: [c.id],
-        });
+        const paid = { paid: t.paidLeave, sumOnWorkTime: t.paidLeave, sumTotalOnWorkTime: t.paidLeave };
+        add([c.id], { type: t, details: SINGLE_DAY_DETAILS[kind], beginDay: day, endDay: day, ...paid });
       }
     }
   }
@@ -196,23 +163,14 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       while (picked.size < n) picked.add(eligible[rg.int(eligible.length)]!.id);
       const id = absenceId(world, company.index, month, seq);
       const topic = rg.pick(['Treinamento NR-35 (trabalho em altura)', 'Curso de atendimento ao cliente', 'Integração de segurança do trabalho']);
-      add({
+      const list = { filename: `lista_presenca_${id}.pdf`, mimeType: 'application/pdf' };
+      const content = (): Buffer => textPdf(['LISTA DE PRESENCA', topic, `Data: ${dateOf(start)}`]);
+      add([...picked].sort((a, b) => a - b), {
         type: type('training'),
-        description: 'Treinamento externo',
         details: topic,
         beginDay: start,
         endDay: start + len - 1,
-        beginSec: 0,
-        endSec: 86399,
-        fullDay: true,
-        paid: true,
-        sumOnWorkTime: true,
-        sumTotalOnWorkTime: true,
-        ...plain,
-        attachments: rg.chance(0.5)
-          ? [{ filename: `lista_presenca_${id}.pdf`, mimeType: 'application/pdf', content: () => textPdf(['LISTA DE PRESENCA', topic, `Data: ${dateOf(start)}`]) }]
-          : [],
-        collaboratorIds: [...picked].sort((a, b) => a - b),
+        attachments: rg.chance(0.5) ? [{ ...list, content }] : [],
       });
     }
   }

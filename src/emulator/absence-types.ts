@@ -1,7 +1,4 @@
-/**
- * Absence types of spec 2.4: global ones shared by every company, plus the
- * company-defined ones created by {@link companyAbsenceTypes}.
- */
+/** Absence types of spec 2.4: global ones, and each company's own. */
 import type { AbsenceTypeEntity } from './entities.js';
 
 /** Global absence types (ids 1..9, the same in every company). */
@@ -17,12 +14,9 @@ export const GLOBAL_ABSENCE_TYPES: readonly AbsenceTypeEntity[] = [
   { id: 9, description: 'Abono de horas (compensação)', paidLeave: true, compTime: false, compensation: true, canRequestApp: false, kind: 'other' },
 ];
 
-/** First id of company-defined absence types; each company gets a block of ten. */
-const COMPANY_TYPE_BASE = 100;
-
-/** Company-defined absence types of company `index` (the headquarters has one more). */
+/** Company `index`'s own absence types: ids from 100 in blocks of ten (the headquarters has two). */
 export function companyAbsenceTypes(index: number, isHeadquarter: boolean): AbsenceTypeEntity[] {
-  const base = COMPANY_TYPE_BASE + index * 10;
+  const base = 100 + index * 10;
   const types: AbsenceTypeEntity[] = [
     { id: base + 1, description: 'Doação de sangue', paidLeave: true, compTime: false, compensation: false, canRequestApp: true, kind: 'other' },
   ];

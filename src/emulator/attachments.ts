@@ -1,7 +1,4 @@
-/**
- * Real small files for audit photos (spec 2.13) and absence attachments (spec 2.6):
- * valid PNG images and one-page PDFs, built deterministically from a few numbers.
- */
+/** Small real files for audit photos (spec 2.13) and attachments (spec 2.6): PNGs and one-page PDFs. */
 import { deflateSync } from 'node:zlib';
 
 const CRC_TABLE = (() => {
@@ -127,18 +124,14 @@ export function imageSize(buf: Buffer): { type: 'png' | 'jpeg'; width: number; h
   if (buf.length >= 24 && buf.readUInt32BE(0) === 0x89504e47 && buf.toString('ascii', 12, 16) === 'IHDR') {
     return { type: 'png', width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
   }
-  if (buf.length >= 4 && buf[0] === 0xff && buf[1] === 0xd8) {
-    let i = 2;
-    while (i + 9 < buf.length) {
-      if (buf[i] !== 0xff) return null;
-      const marker = buf[i + 1]!;
-      const len = buf.readUInt16BE(i + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { type: 'jpeg', height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
-      }
-      i += 2 + len;
+  if (buf.length < 4 || buf[0] !== 0xff || buf[1] !== 0xd8) return null;
+  // JPEG segments until the first start-of-frame marker (C0–CF but C4, C8, CC), which holds the size.
+  for (let i = 2; i + 9 < buf.length; i += 2 + buf.readUInt16BE(i + 2)) {
+    if (buf[i] !== 0xff) return null;
+    const marker = buf[i + 1]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { type: 'jpeg', height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
     }
-    return null;
   }
   return null;
 }

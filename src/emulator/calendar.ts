@@ -1,8 +1,6 @@
 /**
- * Day arithmetic on integer day numbers (days since 1970-01-01), which the generators
- * use as keys: cheaper than Date objects and free of time-zone effects. The emulator
- * speaks the company's local time (spec 1.2) and Brazil has no daylight saving time
- * since 2019, so local wall-clock strings are produced directly.
+ * Day arithmetic on day numbers (days since 1970-01-01): cheaper than Dates, free of time zones.
+ * Brazil has no daylight saving time since 2019, so local wall-clock strings (spec 1.2) come directly.
  */
 
 /** Day number of a `YYYY-MM-DD` date. */
@@ -21,11 +19,6 @@ export function civil(day: number): [number, number, number] {
   const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const m = mp < 10 ? mp + 3 : mp - 9;
   return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
-
-/** Day number of a civil date. */
-function dayFromCivil(y: number, m: number, d: number): number {
-  return Math.round(Date.UTC(y, m - 1, d) / 86_400_000);
 }
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
@@ -49,7 +42,7 @@ export function monthOf(day: number): number {
 
 /** First day number of a month index. */
 export function monthStart(month: number): number {
-  return dayFromCivil(1970 + Math.floor(month / 12), (month % 12) + 1, 1);
+  return Math.round(Date.UTC(1970 + Math.floor(month / 12), month % 12, 1) / 86_400_000);
 }
 
 /** Last day number of a month index. */
@@ -59,9 +52,7 @@ export function monthEnd(month: number): number {
 
 /** `HH:MM:SS` of seconds since midnight (0 ≤ s < 86400). */
 export function clockOf(seconds: number): string {
-  const h = Math.floor(seconds / 3600);
-  const m = Math.floor((seconds % 3600) / 60);
-  return `${pad2(h)}:${pad2(m)}:${pad2(seconds % 60)}`;
+  return `${hourMinuteOf(seconds)}:${pad2(seconds % 60)}`;
 }
 
 /** `HH:MM` of seconds since midnight. */

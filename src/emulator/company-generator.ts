@@ -1,34 +1,18 @@
 /**
- * The economic group (spec 1.4): a headquarters, its active branches and one
- * inactive branch, with CNPJs sharing the group's root (branches are orders
- * 0002, 0003, … of the headquarters' root, as in the real registry).
+ * The economic group (spec 1.4): a headquarters, its active branches and one inactive branch,
+ * with CNPJs sharing the group's root (branches are orders 0002, 0003, … as in the real registry).
  */
 import { createHash } from 'node:crypto';
-import type { Company, CompanyBlock } from '../api/schemas.js';
+import type { Company } from '../api/schemas.js';
 import { makeCnpj } from '../util/national-registry.js';
-import type { CompanyLookups } from './entities.js';
+import type { CompanyEntity } from './entities.js';
 import { generateLookups, type LookupIdCounters } from './lookup-generator.js';
-import { BUSINESS_LINES, CITIES, GROUP_BRANDS, NEIGHBORHOODS, OTHER_ZONE_CITIES, STREETS, type City } from './names.js';
+import { BUSINESS_LINES, CITIES, GROUP_BRANDS, NEIGHBORHOODS, OTHER_ZONE_CITIES, STREETS } from './names.js';
 import { hashString, type Rng } from './random.js';
 import type { Quirks } from './quirks.js';
 
 /** A generated company before its roster is attached. */
-export interface CompanySkeleton {
-  readonly index: number;
-  readonly cnpj: string;
-  readonly token: string;
-  readonly isHeadquarter: boolean;
-  readonly active: boolean;
-  readonly record: Company;
-  readonly block: CompanyBlock;
-  readonly city: City;
-  readonly lookups: CompanyLookups;
-}
-
-/** A company's fake token: derived from the seed, so it is stable across restarts. */
-function tokenFor(seed: string, cnpj: string): string {
-  return createHash('sha256').update(`${seed}|token|${cnpj}`).digest('hex').slice(0, 40);
-}
+type CompanySkeleton = Omit<CompanyEntity, 'collaborators'>;
 
 /** ASCII slug for e-mail domains and addresses. */
 export function slug(text: string, sep = ''): string {
@@ -53,7 +37,7 @@ export function generateCompanies(
   seed: string,
   activeCount: number,
   counters: LookupIdCounters,
-  quirks?: Pick<Quirks, 'otherTimeZone'>,
+  quirks: Quirks,
 ): CompanySkeleton[] {
   const brand = rng.pick(GROUP_BRANDS);
   const line = rng.pick(BUSINESS_LINES);
@@ -66,7 +50,7 @@ export function generateCompanies(
     const isHeadquarter = index === 0;
     const active = index < activeCount;
     const city =
-      quirks?.otherTimeZone && index === OTHER_ZONE_COMPANY_INDEX
+      quirks.otherTimeZone && index === OTHER_ZONE_COMPANY_INDEX
         ? OTHER_ZONE_CITIES[hashString(`${seed}|zone`) % OTHER_ZONE_CITIES.length]!
         : CITIES[(cityStart + index) % CITIES.length]!;
     const cnpj = makeCnpj(`${root}${String(index + 1).padStart(4, '0')}`);
@@ -91,7 +75,8 @@ export function generateCompanies(
     out.push({
       index,
       cnpj,
-      token: tokenFor(seed, cnpj),
+      // A fake token derived from the seed, so it is stable across restarts.
+      token: createHash('sha256').update(`${seed}|token|${cnpj}`).digest('hex').slice(0, 40),
       isHeadquarter,
       active,
       record,

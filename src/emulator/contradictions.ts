@@ -1,22 +1,17 @@
 /**
- * Quirk `contradictions` (docs/emulator.md "Data quirks"): a source that states the same
- * fact twice and disagrees with itself, as real ones sometimes do, so that the
- * warehouse's reconciliation checks have something to find:
- * - the headquarters' first collaborator employed since history began gets, in
- *   `collaborator/totalHours`, {@link PHANTOM_SECONDS} more `worked_time` and
- *   `worked_actual_time` for every 15th of a month in the period than its days of
- *   `point/getFromPeriod` hold (spec 2.7 against spec 2.12);
- * - the next such collaborator has its first day with punches of every month listed
- *   with its worked time but without its punches.
- * Off by default; the truth (truth.ts) knows both.
+ * Quirk `contradictions` (docs/emulator.md "Data quirks"): a source that disagrees with itself, so the
+ * warehouse's reconciliation checks have something to find. The headquarters' first collaborator
+ * employed since history began gets, in `collaborator/totalHours`, {@link PHANTOM_SECONDS} more worked
+ * time for every 15th of a month than its days of `point/getFromPeriod` hold (spec 2.7 against 2.12);
+ * the next one has its first day with punches of every month listed without its punches.
  */
+import { employmentEnd } from './absence-generator.js';
 import { civil } from './calendar.js';
 import type { CollaboratorEntity } from './entities.js';
 import type { World } from './world.js';
 
-/** Worked time the totals count on each {@link PHANTOM_DAY_OF_MONTH} that no day object holds: a phantom 8-hour day, beyond the point rule's tolerance too. */
+/** Worked time the totals count on each {@link PHANTOM_DAY_OF_MONTH} that no day holds (beyond tolerance). */
 const PHANTOM_SECONDS = 8 * 3600;
-/** The day of the month whose phantom worked time the totals add. */
 const PHANTOM_DAY_OF_MONTH = 15;
 
 /** Who the source contradicts itself about (null when the quirk is off). */
@@ -31,20 +26,14 @@ export interface Contradicting {
 export const NO_CONTRADICTIONS: Contradicting = Object.freeze({ totals: null, punches: null });
 
 /**
- * The collaborators of the headquarters the quirk picks: generated, neither dismissed nor
- * blocked, employed since history began, and the only record of their CPF in the
- * headquarters (so one item of its answers is theirs). The second one loses punches; a
- * headquarters with one such collaborator has both contradictions on it.
+ * Whom the quirk picks in the headquarters: generated records, neither dismissed nor blocked, employed
+ * since history began, alone with their CPF (so one item of an answer is theirs); one may take both.
  */
 export function pickContradicting(world: World): Contradicting {
   const hq = world.headquarters.collaborators;
+  const alone = (c: CollaboratorEntity): boolean => hq.filter((x) => x.cpf === c.cpf).length === 1;
   const steady = hq.filter(
-    (c) =>
-      c.generated &&
-      c.dismissalDay === null &&
-      c.inactiveFromDay === null &&
-      c.beginDay <= world.fromDay &&
-      hq.filter((x) => x.cpf === c.cpf).length === 1,
+    (c) => c.generated && employmentEnd(c) === Infinity && c.beginDay <= world.fromDay && alone(c),
   );
   return { totals: steady[0] ?? null, punches: steady[1] ?? steady[0] ?? null };
 }

@@ -1,31 +1,16 @@
 /**
- * The queued fault `corrupt` (queued-faults.ts): one element of a list answer with one
- * field no system could store — a date-time `2025-13-45 25:00:00` (or, in an element
- * without date-times, a date `2025-13-45`). The rest of the answer is untouched and the
- * ground truth does not know of it: a sync should load everything else, reject that one
- * record, and take nothing of it for deleted.
+ * The queued fault `corrupt`: one element of a list answer with one date-time (else date) no system
+ * could store, unknown to the truth: a sync should load the rest, reject that record, delete nothing.
  */
 
-/** What a broken date-time reads. */
 const BROKEN_DATE_TIME = '2025-13-45 25:00:00';
-/** What a broken date reads. */
 const BROKEN_DATE = '2025-13-45';
 
 const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Requests whose list answer `corrupt` spoils (set by the route, read by the senders of context.ts). */
-const corruptRequests = new WeakSet<object>();
-
-/** Marks the answer of `raw` (a request's Node request object) to be corrupted. */
-export function markCorrupt(raw: object): void {
-  corruptRequests.add(raw);
-}
-
-/** True when the answer of `raw` is to be corrupted. */
-export function isCorrupt(raw: object): boolean {
-  return corruptRequests.has(raw);
-}
+/** Node requests whose list answer `corrupt` spoils (added by the route, read by context.ts' senders). */
+export const corruptRequests = new WeakSet<object>();
 
 /** Path of the first string matching `re`, depth first in key order; undefined when none. */
 function findString(value: unknown, re: RegExp): (string | number)[] | undefined {
@@ -49,11 +34,7 @@ function breakOneField(item: unknown): unknown {
   return copy;
 }
 
-/**
- * The items with one of them broken: the first one after the first that has a date (so
- * the broken element sits in the middle of the answer), or the only one. Streams as it
- * goes: holds at most the first item.
- */
+/** The items with one broken: the first with a date after the first item (so mid-answer), or the only one. */
 export function* corruptOneElement(items: Iterable<unknown>): Generator<unknown> {
   let first: { item: unknown } | undefined;
   let broken = false;

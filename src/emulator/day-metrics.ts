@@ -1,11 +1,4 @@
-/**
- * What one day is worth, computed from its effective punches (generated, minus
- * deleted, plus moved and API punches): worked time as the sum of complete punch
- * pairs, the rule's worked time (10-minute daily tolerance), overtime by band and
- * day/night, missing hours, faults, justified time from absences, night time, break
- * and rest violations, and the hour-bank credit and debt of the collaborator's regime
- * (spec 2.7, 2.11). Every total and balance is a sum of these, so they agree.
- */
+/** What one day is worth (spec 2.7, 2.11): every total and balance sums these, so they agree. */
 import type { Regime } from './entities.js';
 import type { DayPlan } from './day-plan.js';
 
@@ -17,7 +10,6 @@ export interface DayMetrics {
   ruleWorked: number;
   /** Time between pairs (breaks). */
   intervals: number;
-  /** Scheduled work. */
   sched: number;
   /** Overtime of the day, all destinations. */
   overtime: number;
@@ -38,9 +30,8 @@ export interface DayMetrics {
   bands: number[];
   /** Raw hour-bank movement (overtime to the bank minus debt). */
   bankRaw: number;
-  /** Factored credit to the hour bank. */
+  /** Factored credit to the hour bank, and debit from it. */
   credit: number;
-  /** Debit from the hour bank. */
   debt: number;
 }
 
@@ -52,6 +43,9 @@ export const OVERTIME_LIMIT = 2 * 3600;
 const INTERJOURNEY = 11 * 3600;
 /** Daily tolerance of the rule (CLT art. 58 §1). */
 const RULE_TOLERANCE = 600;
+
+/** Overtime band of work on each kind of rest day. */
+const REST_BANDS = { saturday: 3, sunday: 4, holiday: 5 } as const;
 
 /** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
 function nightOverlap(a: number, b: number): number {
@@ -98,24 +92,10 @@ export function computeDayMetrics(
 ): DayMetrics {
   const { worked, intervals, night, lastEnd } = pairTotals(secs);
   const m: DayMetrics = {
-    worked,
-    ruleWorked: worked,
-    intervals,
-    sched: plan.schedSec,
-    overtime: 0,
-    missing: 0,
-    faultFull: 0,
-    faultPartial: 0,
-    justified: 0,
-    justifiedNotPaid: 0,
-    medical: 0,
-    night,
-    interShort: 0,
-    intraShort: 0,
-    bands: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    bankRaw: 0,
-    credit: 0,
-    debt: 0,
+    worked, ruleWorked: worked, intervals, sched: plan.schedSec, night,
+    overtime: 0, missing: 0, faultFull: 0, faultPartial: 0, justified: 0, justifiedNotPaid: 0, medical: 0,
+    interShort: 0, intraShort: 0, bankRaw: 0, credit: 0, debt: 0,
+    bands: new Array<number>(12).fill(0),
   };
   // A day in progress only shows what was punched so far.
   if (plan.inProgress) return m;
@@ -165,9 +145,7 @@ export function computeDayMetrics(
   if (paidTo > paidFrom) {
     // Overtime is the end of the worked time: offset t is clock time (lastEnd - o + t).
     const t0 = lastEnd - o;
-    if (plan.rest === 'sunday') putBand(m.bands, 4, 0, o, paidFrom, paidTo, t0);
-    else if (plan.rest === 'holiday') putBand(m.bands, 5, 0, o, paidFrom, paidTo, t0);
-    else if (plan.rest === 'saturday') putBand(m.bands, 3, 0, o, paidFrom, paidTo, t0);
+    if (plan.rest) putBand(m.bands, REST_BANDS[plan.rest], 0, o, paidFrom, paidTo, t0);
     else {
       putBand(m.bands, 0, 0, 3600, paidFrom, paidTo, t0);
       putBand(m.bands, 1, 3600, OVERTIME_LIMIT, paidFrom, paidTo, t0);

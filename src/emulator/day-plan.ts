@@ -1,10 +1,4 @@
-/**
- * One collaborator's day as generated from the seed: a pure function of
- * (seed, collaborator, date, journey, absences). It decides the punches (times only;
- * ids, origins and geolocation come later) and the day's events: late arrivals,
- * overtime, early leaves, short breaks, forgotten or manually adjusted punches,
- * unjustified absences, and occasional work on rest days.
- */
+/** One collaborator's day from the seed: a pure function of (seed, collaborator, date, journey, absences). */
 import { isHoliday, weekday } from './calendar.js';
 import type { AbsenceEntity, JourneyEntity } from './entities.js';
 import { shiftText } from './lookup-generator.js';
@@ -70,10 +64,7 @@ export interface PlanInput {
   readonly generated: boolean;
   readonly absence: AbsenceEntity | null;
   readonly partial: AbsenceEntity | null;
-  /**
-   * On today, the punches made until this second of the day are shown; -1 (a pinned
-   * clock) shows none, so responses do not depend on the wall clock.
-   */
+  /** Today's punches shown: those until this second; -1 (a pinned clock) shows none, whatever the clock. */
   readonly visibleUntilSec: number;
 }
 

@@ -1,8 +1,4 @@
-/**
- * The emulator's in-memory entities: the small per-company state (companies, lookup
- * lists, the collaborator roster, absence types). History (punches, balances,
- * absences) is not stored here; it is derived on demand from these and the seed.
- */
+/** The emulator's in-memory per-company state; history is derived on demand from it and the seed. */
 import type { Company, CompanyBlock } from '../api/schemas.js';
 import type { City } from './names.js';
 

@@ -1,7 +1,4 @@
-/**
- * Errors the emulator answers with, in the envelope of spec 1.1:
- * `{"error":{"code","message"},"payload_data_required"?:[...]}`.
- */
+/** Errors the emulator answers with, in the envelope of spec 1.1. */
 import { PunchlineError } from '../util/errors.js';
 
 /** An error response of the emulated API: HTTP status, `code` (spec §7, or a documented emulator choice), message. */
@@ -9,7 +6,6 @@ export class ApiFault extends PunchlineError {
   override readonly name = 'ApiFault';
 
   constructor(
-    /** HTTP status. */
     readonly status: number,
     code: string,
     message: string,

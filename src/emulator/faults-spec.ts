@@ -4,21 +4,12 @@
  */
 import { EmulatorOptionError, checkFaults, NO_FAULTS, type Faults } from './options.js';
 
+/** Names a spec may use, lower-cased: every fault's own, and three short ones. */
 const ALIASES: Record<string, keyof Faults> = {
-  error403: 'error403',
+  ...Object.fromEntries(Object.keys(NO_FAULTS).map((k) => [k.toLowerCase(), k])),
   '403': 'error403',
-  error500: 'error500',
   '500': 'error500',
-  drop: 'drop',
-  slow: 'slow',
-  slowms: 'slowMs',
   rps: 'rateLimitRps',
-  ratelimitrps: 'rateLimitRps',
-  trickle: 'trickle',
-  tricklems: 'trickleMs',
-  endless: 'endless',
-  huge: 'huge',
-  hugebytes: 'hugeBytes',
 };
 
 /** Faults whose `:N` suffix sets a second field. */

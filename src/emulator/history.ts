@@ -1,13 +1,10 @@
 /**
- * History derived on demand: each collaborator day is planned from the seed
- * ({@link planDay}), then the overlays of writes and admin mutations are applied
- * (punches added through the API, deleted or moved punches, absences created through
- * the API, dismissals), then valued ({@link computeDayMetrics}). Nothing is stored per
- * day except overlays; caches are small (absences per company-month, hour-bank sums
- * per collaborator-month) and are dropped when an overlay touches them.
+ * History derived on demand: each collaborator day is planned from the seed ({@link planDay}),
+ * overlaid with writes and admin mutations, then valued ({@link computeDayMetrics}). Only
+ * overlays and small caches are stored; the caches are dropped when an overlay touches them.
  */
 import { monthEnd, monthOf, monthStart } from './calendar.js';
-import { generateMonthAbsences, decodeAbsenceId, type AbsenceWorld } from './absence-generator.js';
+import { generateMonthAbsences, decodeAbsenceId } from './absence-generator.js';
 import { NO_CONTRADICTIONS, pickContradicting, type Contradicting } from './contradictions.js';
 import { computeDayMetrics, type DayMetrics } from './day-metrics.js';
 import { planDay, SLOTS_PER_DAY, type DayPlan } from './day-plan.js';
@@ -41,33 +38,12 @@ export interface DayRecord {
   readonly metrics: DayMetrics;
 }
 
-/** Hour-bank position of a collaborator on a day (spec 2.11). */
-export interface BankPosition {
-  readonly record: DayRecord;
-  readonly dayBalance: number;
-  readonly accumulated: number;
-  readonly credit: number;
-  readonly debt: number;
-}
-
-interface MovedPunch {
-  sec: number;
-  reason: string;
-  by: string;
-}
-interface ApiPunch {
-  id: number;
-  sec: number;
-}
-interface DayOverlay {
-  deleted: Set<number>;
-  moved: Map<number, MovedPunch>;
-  added: ApiPunch[];
-}
-interface MonthAbsences {
-  list: AbsenceEntity[];
-  byCollaborator: Map<number, AbsenceEntity[]>;
-}
+/** A punch's new time and who adjusted it why. */
+type Edit = { sec: number; reason: string; by: string };
+/** Changes to one collaborator day: deleted and moved point ids, punches sent through the API. */
+type DayOverlay = { deleted: Set<number>; moved: Map<number, Edit>; added: { id: number; sec: number }[] };
+type MonthAbsences = { list: AbsenceEntity[]; byCollaborator: Map<number, AbsenceEntity[]> };
+type DayAbsences = { full: AbsenceEntity | null; partial: AbsenceEntity | null };
 
 /** Company-months of generated absences kept in memory. */
 const ABSENCE_CACHE_LIMIT = 512;
@@ -76,18 +52,19 @@ const ABSENCE_CACHE_LIMIT = 512;
 const API_ABSENCE_BASE = 1_900_000_000;
 
 /** Keeps the first full-day and the first partial absence of `list` covering `day`. */
-function pickAbsences(
-  found: { full: AbsenceEntity | null; partial: AbsenceEntity | null },
-  list: readonly AbsenceEntity[] | undefined,
-  day: number,
-  fullOnly = false,
-): void {
-  if (!list) return;
+function pickAbsences(found: DayAbsences, list: AbsenceEntity[] = [], day: number, fullOnly = false): void {
   for (const a of list) {
     if (a.beginDay > day || a.endDay < day) continue;
     if (a.fullDay) found.full ??= a;
     else if (!fullOnly) found.partial ??= a;
   }
+}
+
+/** Hour-bank credit and debt summed over days. */
+function creditAndDebt(days: Iterable<DayRecord>): [number, number] {
+  let [credit, debt] = [0, 0];
+  for (const r of days) [credit, debt] = [credit + r.metrics.credit, debt + r.metrics.debt];
+  return [credit, debt];
 }
 
 /** Key of a collaborator day in the overlay map. */
@@ -105,7 +82,6 @@ export class History {
   private readonly apiAbsences: AbsenceEntity[] = [];
   private readonly apiAbsencesByCollaborator = new Map<number, AbsenceEntity[]>();
   private readonly bankCache = new Map<number, Float64Array>();
-  private readonly absenceWorld: AbsenceWorld;
   /** Quirk `contradictions`: whom the source contradicts itself about (contradictions.ts). */
   readonly contradicting: Contradicting;
   /** Quirk `contradictions`: the day of each month listed without its punches, by month. */
@@ -114,23 +90,14 @@ export class History {
   constructor(readonly world: World) {
     this.nextApiPoint = world.generatedPointMax + 1;
     this.contradicting = world.options.quirks.contradictions ? pickContradicting(world) : NO_CONTRADICTIONS;
-    this.absenceWorld = {
-      base: world.base,
-      fromDay: world.fromDay,
-      todayDay: world.todayDay,
-      firstMonth: world.firstMonth,
-      journeyOf: (c) => world.journeyOf(c),
-    };
   }
-
-  // ---- absences ----
 
   /** Generated absences starting in a month, indexed by collaborator (cached). */
   private monthAbsences(company: CompanyEntity, month: number): MonthAbsences {
     const key = company.index * 1_000_000 + month;
     const hit = this.absenceCache.get(key);
     if (hit) return hit;
-    const list = generateMonthAbsences(this.absenceWorld, company, month);
+    const list = generateMonthAbsences(this.world, company, month);
     const byCollaborator = new Map<number, AbsenceEntity[]>();
     for (const a of list) for (const id of a.collaboratorIds) byCollaborator.set(id, [...(byCollaborator.get(id) ?? []), a]);
     const entry = { list, byCollaborator };
@@ -140,8 +107,8 @@ export class History {
   }
 
   /** The absences of a collaborator touching a day: the first full-day one and the first partial one. */
-  absencesOfDay(c: CollaboratorEntity, day: number): { full: AbsenceEntity | null; partial: AbsenceEntity | null } {
-    const found: { full: AbsenceEntity | null; partial: AbsenceEntity | null } = { full: null, partial: null };
+  absencesOfDay(c: CollaboratorEntity, day: number): DayAbsences {
+    const found: DayAbsences = { full: null, partial: null };
     if (c.generated) {
       const m = monthOf(day);
       pickAbsences(found, this.monthAbsences(c.company, m - 1).byCollaborator.get(c.id), day);
@@ -170,27 +137,22 @@ export class History {
   /** Finds an absence by id (generated or created through the API). */
   absenceById(id: number): AbsenceEntity | undefined {
     if (id > API_ABSENCE_BASE) return this.apiAbsences.find((a) => a.id === id);
-    const d = decodeAbsenceId(this.absenceWorld, id);
+    const d = decodeAbsenceId(this.world, id);
     const company = d && this.world.companies[d.companyIndex];
     if (!d || !company) return undefined;
     return this.monthAbsences(company, d.month).list.find((a) => a.id === id);
   }
 
-  /** Id the next absence created through the API will get. */
-  nextApiAbsenceId(): number {
-    return API_ABSENCE_BASE + this.apiAbsences.length + 1;
-  }
-
-  /** Records an absence created through the API. */
-  addApiAbsence(a: AbsenceEntity): void {
+  /** Records an absence created through the API; returns its id. */
+  addApiAbsence(fields: Omit<AbsenceEntity, 'id'>): number {
+    const a = { ...fields, id: API_ABSENCE_BASE + this.apiAbsences.length + 1 };
     this.apiAbsences.push(a);
     for (const id of a.collaboratorIds) {
       this.apiAbsencesByCollaborator.set(id, [...(this.apiAbsencesByCollaborator.get(id) ?? []), a]);
       this.bankCache.delete(id);
     }
+    return a.id;
   }
-
-  // ---- days ----
 
   /** Point id of a generated punch. */
   pointId(c: CollaboratorEntity, day: number, slot: number): number {
@@ -225,33 +187,19 @@ export class History {
   punches(c: CollaboratorEntity, day: number, plan: DayPlan): EffectivePunch[] {
     const ov = this.overlays.size === 0 ? undefined : this.overlays.get(dayKey(c, day));
     const out: EffectivePunch[] = [];
+    // Slot -1 is a punch sent through the API; an edit marks the punch adjusted.
+    const push = (id: number, sec: number, slot: number, manual: boolean, edit: Edit | undefined): void => {
+      if (ov?.deleted.has(id)) return;
+      const e = ov?.moved.get(id) ?? edit;
+      const [adjusted, reason, by] = e ? [true, e.reason, e.by] : [false, null, null];
+      out.push({ id, sec: e?.sec ?? sec, slot, api: slot < 0, manual, adjusted, reason, by });
+    };
     for (const p of plan.punches) {
-      const id = this.pointId(c, day, p.slot);
-      if (ov?.deleted.has(id)) continue;
-      const moved = ov?.moved.get(id);
-      if (moved) {
-        out.push({ id, sec: moved.sec, slot: p.slot, api: false, manual: p.manual, adjusted: true, reason: moved.reason, by: moved.by });
-      } else if (p.manual) {
-        const r = rngFor(this.world.base, c.id, day, 41);
-        out.push({ id, sec: p.sec, slot: p.slot, api: false, manual: true, adjusted: true, reason: r.pick(ADJUSTMENT_REASONS), by: r.pick(MANAGERS) });
-      } else {
-        out.push({ id, sec: p.sec, slot: p.slot, api: false, manual: false, adjusted: false, reason: null, by: null });
-      }
+      const r = p.manual ? rngFor(this.world.base, c.id, day, 41) : undefined;
+      const edit = r && { sec: p.sec, reason: r.pick(ADJUSTMENT_REASONS), by: r.pick(MANAGERS) };
+      push(this.pointId(c, day, p.slot), p.sec, p.slot, p.manual, edit);
     }
-    for (const a of ov?.added ?? []) {
-      if (ov!.deleted.has(a.id)) continue;
-      const moved = ov!.moved.get(a.id);
-      out.push({
-        id: a.id,
-        sec: moved?.sec ?? a.sec,
-        slot: -1,
-        api: true,
-        manual: false,
-        adjusted: moved !== undefined,
-        reason: moved?.reason ?? null,
-        by: moved?.by ?? null,
-      });
-    }
+    for (const a of ov?.added ?? []) push(a.id, a.sec, -1, false, undefined);
     return out.sort((a, b) => a.sec - b.sec || a.id - b.id);
   }
 
@@ -278,11 +226,7 @@ export class History {
     }
   }
 
-  /**
-   * Quirk `contradictions`: the day of `month` on which `c` is listed without its
-   * punches — the first day with at least two of them — or null (the quirk is off, `c`
-   * is not the one it picked, or no such day has passed).
-   */
+  /** Quirk `contradictions`: the first day of `month` with two punches, listed without them; or null. */
   droppedDay(c: CollaboratorEntity, month: number): number | null {
     if (this.contradicting.punches !== c) return null;
     let day = this.droppedDays.get(month);
@@ -307,8 +251,6 @@ export class History {
     for (const r of this.days(c, day, day)) return r;
     return null;
   }
-
-  // ---- punch overlays ----
 
   private overlay(c: CollaboratorEntity, day: number): DayOverlay {
     const key = dayKey(c, day);
@@ -367,31 +309,16 @@ export class History {
     this.bankCache.delete(c.id);
   }
 
-  // ---- hour bank ----
-
-  /** Sums [balance, credit, debt] of one month, cached per collaborator. */
-  private monthBank(c: CollaboratorEntity, month: number): [number, number, number] {
-    const months = monthOf(this.world.todayDay) - this.world.firstMonth + 1;
+  /** Sums [credit, debt] of one month, cached per collaborator. */
+  private monthBank(c: CollaboratorEntity, month: number): [number, number] {
     let arr = this.bankCache.get(c.id);
     if (!arr) {
-      arr = new Float64Array(months * 3).fill(NaN);
+      arr = new Float64Array((monthOf(this.world.todayDay) - this.world.firstMonth + 1) * 2).fill(NaN);
       this.bankCache.set(c.id, arr);
     }
-    const i = (month - this.world.firstMonth) * 3;
-    if (Number.isNaN(arr[i]!)) {
-      let bal = 0;
-      let cr = 0;
-      let db = 0;
-      for (const r of this.days(c, monthStart(month), monthEnd(month))) {
-        cr += r.metrics.credit;
-        db += r.metrics.debt;
-        bal += r.metrics.credit - r.metrics.debt;
-      }
-      arr[i] = bal;
-      arr[i + 1] = cr;
-      arr[i + 2] = db;
-    }
-    return [arr[i]!, arr[i + 1]!, arr[i + 2]!];
+    const i = (month - this.world.firstMonth) * 2;
+    if (Number.isNaN(arr[i]!)) arr.set(creditAndDebt(this.days(c, monthStart(month), monthEnd(month))), i);
+    return [arr[i]!, arr[i + 1]!];
   }
 
   /**
@@ -399,7 +326,7 @@ export class History {
    * initial balance; `Híbrido (HE)` pays a positive balance out when each half-year
    * window closes; credit and debt are summed from the start of the current window.
    */
-  bank(c: CollaboratorEntity, day: number): BankPosition | null {
+  bank(c: CollaboratorEntity, day: number) {
     const record = this.day(c, day);
     if (!record) return null;
     const target = monthOf(day);
@@ -408,19 +335,16 @@ export class History {
     let credit = 0;
     let debt = 0;
     for (let m = this.world.firstMonth; m < target; m++) {
-      const [bal, cr, db] = this.monthBank(c, m);
-      acc += bal;
+      const [cr, db] = this.monthBank(c, m);
+      acc += cr - db;
       if (m >= windowStart) {
         credit += cr;
         debt += db;
       }
       if (c.regime === 'Híbrido (HE)' && (m % 12 === 5 || m % 12 === 11) && acc > 0) acc = 0;
     }
-    for (const r of this.days(c, Math.max(monthStart(target), this.world.firstDay(c)), day)) {
-      acc += r.metrics.credit - r.metrics.debt;
-      credit += r.metrics.credit;
-      debt += r.metrics.debt;
-    }
-    return { record, dayBalance: record.metrics.credit - record.metrics.debt, accumulated: acc, credit, debt };
+    const [cr, db] = creditAndDebt(this.days(c, Math.max(monthStart(target), this.world.firstDay(c)), day));
+    const dayBalance = record.metrics.credit - record.metrics.debt;
+    return { record, dayBalance, accumulated: acc + cr - db, credit: credit + cr, debt: debt + db };
   }
 }

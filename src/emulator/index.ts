@@ -1,6 +1,5 @@
 /**
- * src/emulator/ — the Customer API v2 emulator: a faithful, seeded stand-in for the real
- * API, used by the demo, the tests and the benchmarks (docs/emulator.md).
+ * src/emulator/ — the Customer API v2 emulator: a seeded stand-in for the real API (docs/emulator.md).
  */
 export { startEmulator, BODY_LIMIT, type RunningEmulator, type EmulatedCompany } from './server.js';
 export { NO_FAULTS, EmulatorOptionError, parseScale, type EmulatorOptions, type Faults, type Scale } from './options.js';

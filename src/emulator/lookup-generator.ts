@@ -1,63 +1,45 @@
 /**
- * Lookup lists of one company (spec 2.4): journeys, departments, occupations, cost
- * centres, units, point rules, settings, fences and dismissal types, each with some
- * inactive records so that listings visibly filter them. Ids are unique across the
- * group, so an id of another company is detectable (spec 4.2: "belongs to another company").
+ * Lookup lists of one company (spec 2.4), each with inactive records so listings visibly filter them.
+ * Ids are unique across the group, so an id of another company is detectable (spec 4.2).
  */
 import { companyAbsenceTypes } from './absence-types.js';
-import type { CompanyLookups, JourneyEntity, LookupEntity, OccupationEntity, UnitEntity } from './entities.js';
+import { hourMinuteOf as hm } from './calendar.js';
+import type { CompanyLookups, JourneyEntity, LookupEntity, UnitEntity } from './entities.js';
 import { COST_CENTERS, DEPARTMENTS, FIRED_TYPES, NEIGHBORHOODS, OCCUPATIONS, STREETS, type City } from './names.js';
 import type { Rng } from './random.js';
 
-/** Next id per lookup kind, shared by every company of the emulator. */
-export interface LookupIdCounters {
-  journeys: number;
-  departments: number;
-  occupations: number;
-  costCenters: number;
-  units: number;
-  pointRules: number;
-  settings: number;
-  fences: number;
-  firedTypes: number;
-}
+/** First id per lookup kind: each has its own range so ids read like a real system's. */
+const FIRST_IDS = {
+  journeys: 11, departments: 201, occupations: 301, costCenters: 401, units: 501,
+  pointRules: 601, settings: 701, fences: 801, firedTypes: 901,
+};
 
-/** Fresh counters; each kind has its own range so ids read like a real system's. */
+/** Next id per lookup kind, shared by every company of the emulator. */
+export type LookupIdCounters = Record<keyof typeof FIRST_IDS, number>;
+
+/** Fresh counters. */
 export function newLookupCounters(): LookupIdCounters {
-  return {
-    journeys: 11,
-    departments: 201,
-    occupations: 301,
-    costCenters: 401,
-    units: 501,
-    pointRules: 601,
-    settings: 701,
-    fences: 801,
-    firedTypes: 901,
-  };
+  return { ...FIRST_IDS };
 }
 
 const MON_FRI = 0b0111110;
 const MON_SAT = 0b1111110;
 const H = 3600;
 
-/** Journey templates: [description, start, work, break, weekdays, tolerance, lateShift]. */
-const JOURNEYS: readonly [string, number, number, number, number, number, boolean][] = [
-  ['Comercial 08:00-17:00 (seg-sex)', 8 * H, 8 * H, H, MON_FRI, 10, false],
-  ['Comercial 09:00-18:00 (seg-sex)', 9 * H, 8 * H, H, MON_FRI, 5, false],
-  ['Escala 6x1 07:00-15:20 (seg-sáb)', 7 * H, 7 * H + 20 * 60, H, MON_SAT, 10, false],
-  ['Intermediário 14:00-23:00 (seg-sex)', 14 * H, 8 * H, H, MON_FRI, 10, true],
-  ['Meio período 08:00-12:00 (seg-sex)', 8 * H, 4 * H, 0, MON_FRI, 5, false],
+/** Journey templates: [description, start, work, break, weekdays, tolerance, lateShift, active]. */
+const JOURNEYS: readonly [string, number, number, number, number, number, boolean, boolean][] = [
+  ['Comercial 08:00-17:00 (seg-sex)', 8 * H, 8 * H, H, MON_FRI, 10, false, true],
+  ['Comercial 09:00-18:00 (seg-sex)', 9 * H, 8 * H, H, MON_FRI, 5, false, true],
+  ['Escala 6x1 07:00-15:20 (seg-sáb)', 7 * H, 7 * H + 20 * 60, H, MON_SAT, 10, false, true],
+  ['Intermediário 14:00-23:00 (seg-sex)', 14 * H, 8 * H, H, MON_FRI, 10, true, true],
+  ['Meio período 08:00-12:00 (seg-sex)', 8 * H, 4 * H, 0, MON_FRI, 5, false, true],
+  ['Escala 12x36 (desativada)', 7 * H, 11 * H, H, MON_FRI, 10, false, false],
 ];
-
-function take(counters: LookupIdCounters, kind: keyof LookupIdCounters): number {
-  return counters[kind]++;
-}
 
 function simple(counters: LookupIdCounters, kind: keyof LookupIdCounters, active: string[], inactive: string[]): LookupEntity[] {
   return [
-    ...active.map((label) => ({ id: take(counters, kind), label, active: true })),
-    ...inactive.map((label) => ({ id: take(counters, kind), label, active: false })),
+    ...active.map((label) => ({ id: counters[kind]++, label, active: true })),
+    ...inactive.map((label) => ({ id: counters[kind]++, label, active: false })),
   ];
 }
 
@@ -67,34 +49,22 @@ export function generateLookups(
   counters: LookupIdCounters,
   company: { index: number; isHeadquarter: boolean; city: City },
 ): CompanyLookups {
-  const journeys: JourneyEntity[] = JOURNEYS.map(([label, startSec, workSec, breakSec, weekdays, toleranceMin, lateShift]) => ({
-    id: take(counters, 'journeys'),
+  const journeys = JOURNEYS.map(([label, startSec, workSec, breakSec, weekdays, tolerance, late, on]) => ({
+    id: counters.journeys++,
     label,
-    active: true,
+    active: on,
     startSec,
     workSec,
     breakSec,
     weekdays,
-    toleranceMin,
-    lateShift,
+    toleranceMin: tolerance,
+    lateShift: late,
     shift: shiftText({ workSec, breakSec }, startSec),
   }));
-  journeys.push({
-    id: take(counters, 'journeys'),
-    label: 'Escala 12x36 (desativada)',
-    active: false,
-    startSec: 7 * H,
-    workSec: 11 * H,
-    breakSec: H,
-    weekdays: MON_FRI,
-    toleranceMin: 10,
-    lateShift: false,
-    shift: shiftText({ workSec: 11 * H, breakSec: H }, 7 * H),
-  });
 
   const departments = simple(counters, 'departments', DEPARTMENTS.slice(0, 7), [DEPARTMENTS[7]]);
-  const occupations: OccupationEntity[] = OCCUPATIONS.map(([label, cbo], i) => ({
-    id: take(counters, 'occupations'),
+  const occupations = OCCUPATIONS.map(([label, cbo], i) => ({
+    id: counters.occupations++,
     label,
     active: i < 10,
     cbo,
@@ -103,12 +73,12 @@ export function generateLookups(
 
   const c = company.city;
   const unitAt = (label: string, active: boolean, isDefault: boolean, dLat: number, dLng: number): UnitEntity => ({
-    id: take(counters, 'units'),
+    id: counters.units++,
     label,
     active,
     isDefault,
-    lat: round6(c.lat + dLat),
-    lng: round6(c.lng + dLng),
+    lat: Math.round((c.lat + dLat) * 1e6) / 1e6,
+    lng: Math.round((c.lng + dLng) * 1e6) / 1e6,
     address: `${rng.pick(STREETS)}, ${rng.range(10, 2999)} - ${rng.pick(NEIGHBORHOODS)}, ${c.name} - ${c.state}`,
   });
   // The default unit is not the lowest id, so "default first" (spec 2.4) is visible.
@@ -120,34 +90,15 @@ export function generateLookups(
   ];
 
   const pointRules = simple(counters, 'pointRules', ['Regra padrão CLT', 'Regra com banco de horas'], ['Regra antiga 2019']);
-  const settings = simple(
-    counters,
-    'settings',
-    ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'],
-    ['Perfil legado'],
-  );
+  const profiles = ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'];
+  const settings = simple(counters, 'settings', profiles, ['Perfil legado']);
   const fences = simple(counters, 'fences', [`Cerca ${units[1]!.label}`, `Cerca ${units[0]!.label}`], ['Cerca obra encerrada']);
   const firedTypes = simple(counters, 'firedTypes', [...FIRED_TYPES], []);
+  const absenceTypes = companyAbsenceTypes(company.index, company.isHeadquarter);
   return {
-    journeys,
-    departments,
-    occupations,
-    costCenters,
-    units,
-    pointRules,
-    settings,
-    fences,
-    firedTypes,
-    absenceTypes: companyAbsenceTypes(company.index, company.isHeadquarter),
+    journeys, departments, occupations, costCenters, units,
+    pointRules, settings, fences, firedTypes, absenceTypes,
   };
-}
-
-function round6(n: number): number {
-  return Math.round(n * 1e6) / 1e6;
-}
-
-function hm(s: number): string {
-  return `${String(Math.floor(s / 3600)).padStart(2, '0')}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
 }
 
 const shiftCache = new Map<string, string>();

@@ -1,7 +1,4 @@
-/**
- * Word pools for realistic Brazilian records: people, companies, places and the
- * vocabulary of a time-and-attendance system. Pure data.
- */
+/** Word pools for realistic Brazilian records: people, companies, places, time-and-attendance terms. */
 
 /** Given names. */
 export const FIRST_NAMES = [
@@ -61,11 +58,7 @@ export const CITIES: readonly City[] = [
 /** Brasília time: the zone of every city above (spec 1.2's default). */
 export const BRASILIA_TIME_ZONE = 'America/Sao_Paulo';
 
-/**
- * Cities whose legal time is not Brasília time (quirk `otherTimeZone`): Amazonas and
- * Mato Grosso are UTC−4, Acre UTC−5. Their CEPs (69000–69099, 78000–78109, 69900–69923)
- * lie in those states.
- */
+/** Cities off Brasília time (quirk `otherTimeZone`): UTC−4 in AM and MT, UTC−5 in AC; their own CEPs. */
 export const OTHER_ZONE_CITIES: readonly City[] = [
   { name: 'Manaus', state: 'AM', lat: -3.119, lng: -60.0217, zipPrefix: '690', phoneArea: '92', timeZone: 'America/Manaus' },
   { name: 'Cuiabá', state: 'MT', lat: -15.601, lng: -56.0974, zipPrefix: '780', phoneArea: '65', timeZone: 'America/Cuiaba' },

@@ -1,52 +1,38 @@
-/**
- * Options of the emulator (docs/emulator.md) and their resolution into a checked,
- * complete configuration. Bad values raise {@link EmulatorOptionError} with a
- * one-line message naming the option.
- */
+/** Options of the emulator (docs/emulator.md), checked into a complete configuration. */
 import { isCalendarDate } from '../util/time.js';
 import { dayOf } from './calendar.js';
+import { EmulatorOptionError } from './option-error.js';
 import { resolveQuirks, type Quirks, type QuirksOption } from './quirks.js';
 
-/** Fault injection of spec requests (not of the admin surface). */
-export interface Faults {
-  /** Probability of a 403 generic server error (spec §7: "Generic server error"). */
-  error403: number;
-  /** Probability of a 500. */
-  error500: number;
-  /** Probability that the connection is dropped without any response. */
-  drop: number;
-  /** Probability that a response is delayed by `slowMs`. */
-  slow: number;
-  /** Delay of a slow response, in milliseconds. */
-  slowMs: number;
-  /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
-  rateLimitRps: number;
-  /** Probability that a GET's body trickles: 64 bytes every `trickleMs` (answer-faults.ts). */
-  trickle: number;
-  /** Pause between two pieces of a trickling body, in milliseconds. */
-  trickleMs: number;
-  /** Probability that a GET's list answer never ends. */
-  endless: number;
-  /** Probability that a GET answer's attachment or photo (`base64`) grows by `hugeBytes`. */
-  huge: number;
-  /** Bytes a huge attachment grows by. */
-  hugeBytes: number;
-}
+export { EmulatorOptionError };
 
-/** Faults are off unless asked for. */
-export const NO_FAULTS: Readonly<Faults> = Object.freeze({
+/** Fault injection of spec requests (not of the admin surface), off unless asked for. */
+export const NO_FAULTS = Object.freeze({
+  /** Probability of a 403 generic server error (spec §7: "Generic server error"). */
   error403: 0,
+  /** Probability of a 500. */
   error500: 0,
+  /** Probability that the connection is dropped without any response. */
   drop: 0,
+  /** Probability that a response is delayed by `slowMs`. */
   slow: 0,
+  /** Delay of a slow response, in milliseconds. */
   slowMs: 2000,
+  /** Requests per token in any sliding second past which the answer is 429 with `Retry-After`; 0 = off. */
   rateLimitRps: 0,
+  /** Probability that a GET's body trickles: 64 bytes every `trickleMs` (answer-faults.ts). */
   trickle: 0,
+  /** Pause between two pieces of a trickling body, in milliseconds. */
   trickleMs: 1000,
+  /** Probability that a GET's list answer never ends. */
   endless: 0,
+  /** Probability that a GET answer's attachment or photo (`base64`) grows by `hugeBytes`. */
   huge: 0,
+  /** Bytes a huge attachment grows by. */
   hugeBytes: 64 * 1024 * 1024,
 });
+/** Fault injection of spec requests: the fields of {@link NO_FAULTS}, set. */
+export type Faults = { -readonly [K in keyof typeof NO_FAULTS]: number };
 
 /** Longest history in days (about 12 years); point ids reserve this many days per collaborator. */
 export const MAX_HISTORY_DAYS = 4400;
@@ -84,20 +70,8 @@ export interface EmulatorOptions {
   quirks?: QuirksOption;
 }
 
-import { EmulatorOptionError } from './option-error.js';
-
-export { EmulatorOptionError };
-
-/** Shape of a generated economic group. */
-export interface ScalePlan {
-  /** Active companies: the headquarters first, then its branches. */
-  readonly companies: number;
-  /** Collaborators per active company (same length as `companies`). */
-  readonly perCompany: readonly number[];
-}
-
-/** How many companies and collaborators a scale means. */
-export function planScale(scale: Scale): ScalePlan {
+/** How many active companies a scale means (the headquarters first), and collaborators of each. */
+export function planScale(scale: Scale): { companies: number; perCompany: number[] } {
   if (scale === 'small') return { companies: 3, perCompany: [6, 3, 3] };
   if (scale === 'demo') return { companies: 3, perCompany: [30, 18, 12] };
   if (scale === 'large') return { companies: 5, perCompany: [1000, 1000, 1000, 1000, 1000] };
@@ -131,47 +105,10 @@ function checkCount(n: number, raw: string): number {
   return n;
 }
 
-/** Fully resolved options. */
-export interface ResolvedOptions {
-  /** Port to listen on (0 = any free one). */
-  readonly port: number;
-  /** Address to bind. */
-  readonly host: string;
-  /** Data seed. */
-  readonly seed: string;
-  /** Data size. */
-  readonly scale: Scale;
-  /** First day of history, `YYYY-MM-DD`. */
-  readonly from: string;
-  /** The emulator's calendar day, `YYYY-MM-DD`. */
-  readonly today: string;
-  /** True when `today` was given (the clock is frozen at the end of that day). */
-  readonly pinned: boolean;
-  /** Initial faults. */
-  readonly faults: Faults;
-  /** Stricter readings of the spec's gaps. */
-  readonly strict: boolean;
-  /** Fixed delay per spec request, ms. */
-  readonly latencyMs: number;
-  /** `error.code` of list-syntax errors. */
-  readonly listParameterErrorCode: string;
-  /** Wall clock, ms since the epoch. */
-  readonly now: () => number;
-  /** Data quirks that are on. */
-  readonly quirks: Quirks;
-}
-
-/** Today's date in Brasília time. */
-function realToday(now: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date(now));
-}
-
-/** Shifts a date by whole years (Feb 29 becomes Feb 28). */
-function minusYears(date: string, years: number): string {
-  const y = Number(date.slice(0, 4)) - years;
-  const md = date.slice(5) === '02-29' ? '02-28' : date.slice(5);
-  return `${y}-${md}`;
-}
+/** Options with every default filled in; `pinned` when `today` was given (the clock is frozen at its end). */
+export type ResolvedOptions = Readonly<
+  Required<Omit<EmulatorOptions, 'faults' | 'quirks'>> & { pinned: boolean; faults: Faults; quirks: Quirks }
+>;
 
 /** Checks options and fills defaults. */
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
@@ -186,8 +123,10 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       throw new EmulatorOptionError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
     }
   }
-  const today = options.today ?? realToday(now());
-  const from = options.from ?? minusYears(today, 2);
+  const brasilia = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' });
+  const today = options.today ?? brasilia.format(now());
+  // Two years before today (Feb 29 becomes Feb 28).
+  const from = options.from ?? `${+today.slice(0, 4) - 2}${today.slice(4)}`.replace(/-02-29$/, '-02-28');
   if (dayOf(from) > dayOf(today)) {
     throw new EmulatorOptionError(`--from (${from}) must not be after --today (${today})`);
   }

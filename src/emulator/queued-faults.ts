@@ -1,41 +1,20 @@
 /**
- * One-off faults queued at run time (admin `POST /__emulator/faults/next`,
- * `RunningEmulator.queueFault`): the next `count` GET answers of an endpoint, optionally
- * only those reading one company, go wrong in a chosen way. Unlike the probabilistic
- * faults of options.ts they are exact, so a test can cause one glitch where it wants it.
+ * One-off faults queued at run time: the next `count` GET answers of an endpoint (of a company) go
+ * wrong in a chosen way. Unlike the rates of options.ts they are exact, so a test can aim a glitch.
  */
 import { EmulatorOptionError } from './option-error.js';
 
 /**
- * What a queued fault does to an answer:
- * - `empty`: 200 with `data: []` and the proper `meta` (spec 1.3.1), as if nothing existed;
- * - `html`: 200 with an HTML page (`text/html`), as a proxy's login or error page;
- * - `cut`: 200 whose connection closes halfway through the body;
- * - `rate-limit`: 429 `too_many_requests` with `Retry-After: retryAfterSeconds`;
- * - `corrupt`: 200 with one element of the list holding a date-time no system could
- *   store (`2025-13-45 25:00:00`; a date `2025-13-45` in an element without date-times),
- *   the rest as usual (corrupt-element.ts);
- * - `range-exceeded`: 422 `date_range_exceeded` (spec 8) whose `payload_data_required` is
- *   `null`, as some servers write the envelope, whatever the period (period endpoints only);
- * - `refuse`: 422 `validation_failed` without `payload_data_required`: a request the API
- *   refuses for good;
- * - `trickle`, `endless`, `huge-attachment`, `repeat`, `foreign-company`: a 200 whose body
- *   trickles, whose `data` never ends, whose attachment is huge, which holds an element
- *   twice, or whose element names another company (answer-faults.ts).
+ * What a queued fault does to an answer. A 200 that is `empty` (`data: []` with its proper `meta`,
+ * spec 1.3.1), `html` (a proxy's page), `cut` halfway, `corrupt` (one element with a date-time no
+ * system could store, corrupt-element.ts), or, by answer-faults.ts, that trickles, never ends, has a
+ * huge attachment, repeats an element or names another company. Or an error: `rate-limit` (429 with
+ * `Retry-After`), `range-exceeded` (422 `date_range_exceeded` with `payload_data_required: null`, as
+ * some servers write it; period endpoints only), `refuse` (422 `validation_failed`: refused for good).
  */
 export const QUEUED_FAULT_KINDS = [
-  'empty',
-  'html',
-  'cut',
-  'rate-limit',
-  'corrupt',
-  'range-exceeded',
-  'refuse',
-  'trickle',
-  'endless',
-  'huge-attachment',
-  'repeat',
-  'foreign-company',
+  'empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse',
+  'trickle', 'endless', 'huge-attachment', 'repeat', 'foreign-company',
 ] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
@@ -75,36 +54,27 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
     throw new EmulatorOptionError(`queued fault kind must be one of ${QUEUED_FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}`);
   }
   const count = f.count ?? 1;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 100_000) {
-    throw new EmulatorOptionError(`queued fault count must be a whole number from 1 to 100000, got ${JSON.stringify(f.count)}`);
-  }
+  wholeInRange('count', count, 1, 100_000, f.count);
   if (f.endpoint !== undefined && (typeof f.endpoint !== 'string' || !/^[a-z][a-zA-Z/-]*$/.test(f.endpoint))) {
     throw new EmulatorOptionError(`queued fault endpoint must be a path after /customer/v2/ such as point/getFromPeriod, got ${JSON.stringify(f.endpoint)}`);
   }
   if (f.company !== undefined && (typeof f.company !== 'string' || !/^\d{14}$/.test(f.company))) {
     throw new EmulatorOptionError(`queued fault company must be a CNPJ of 14 digits, got ${JSON.stringify(f.company)}`);
   }
-  const retry = f.retryAfterSeconds;
-  if (retry !== undefined && (typeof retry !== 'number' || !Number.isInteger(retry) || retry < 0 || retry > 86_400)) {
-    throw new EmulatorOptionError(`queued fault retryAfterSeconds must be a whole number from 0 to 86400, got ${JSON.stringify(retry)}`);
+  wholeInRange('retryAfterSeconds', f.retryAfterSeconds, 0, 86_400);
+  wholeInRange('intervalMs', f.intervalMs, 0, 600_000);
+  wholeInRange('bytes', f.bytes, 1, 2 ** 33);
+  const fields = known.map((k) => [k, k === 'count' ? count : f[k]]).filter(([, v]) => v !== undefined);
+  return Object.fromEntries(fields) as QueuedFault;
+}
+
+/** Throws unless `value` is absent or a whole number from `min` to `max`; the message shows `sent`. */
+function wholeInRange(field: string, value: unknown, min: number, max: number, sent = value): void {
+  const ok = typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+  if (value !== undefined && !ok) {
+    const what = `a whole number from ${min} to ${max}`;
+    throw new EmulatorOptionError(`queued fault ${field} must be ${what}, got ${JSON.stringify(sent)}`);
   }
-  const interval = f.intervalMs;
-  if (interval !== undefined && (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 600_000)) {
-    throw new EmulatorOptionError(`queued fault intervalMs must be a whole number from 0 to 600000, got ${JSON.stringify(interval)}`);
-  }
-  const bytes = f.bytes;
-  if (bytes !== undefined && (typeof bytes !== 'number' || !Number.isInteger(bytes) || bytes < 1 || bytes > 2 ** 33)) {
-    throw new EmulatorOptionError(`queued fault bytes must be a whole number from 1 to ${2 ** 33}, got ${JSON.stringify(bytes)}`);
-  }
-  return {
-    kind: f.kind as QueuedFaultKind,
-    count,
-    ...(f.endpoint !== undefined ? { endpoint: f.endpoint as string } : {}),
-    ...(f.company !== undefined ? { company: f.company as string } : {}),
-    ...(retry !== undefined ? { retryAfterSeconds: retry } : {}),
-    ...(interval !== undefined ? { intervalMs: interval } : {}),
-    ...(bytes !== undefined ? { bytes } : {}),
-  };
 }
 
 /** The queue of one emulator: faults are taken in the order they were queued. */
@@ -126,10 +96,7 @@ export class FaultQueue {
     this.faults = [];
   }
 
-  /**
-   * Takes one use of the first fault matching a GET of `endpoint` over the companies
-   * `scope`, among the kinds `applicable` allows.
-   */
+  /** Takes one use of the first fault `applicable` allows that matches a GET of `endpoint` over `scope`. */
   take(endpoint: string, scope: readonly string[], applicable: (kind: QueuedFaultKind) => boolean): QueuedFault | undefined {
     const i = this.faults.findIndex(
       (f) =>

@@ -1,8 +1,6 @@
 /**
- * Data quirks of real sources that the clean generated data leaves out (docs/emulator.md,
- * "Data quirks"). Each is off by default, so the default data stays byte-identical; when
- * on, it is a deterministic function of the seed like the rest of the data, and the
- * ground truth (truth.ts) says what the sync should end with.
+ * Data quirks of real sources (docs/emulator.md, "Data quirks"). Each is off by default, so the
+ * default data stays byte-identical; when on, it is seeded like the rest, and truth.ts knows it.
  */
 import { EmulatorOptionError } from './option-error.js';
 
@@ -42,12 +40,6 @@ export function quirkFlag(name: QuirkName): string {
   return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** Normalises `nulls`, `new-enums`, `NEW_ENUMS` … to the option name, or undefined. */
-function quirkByName(raw: string): QuirkName | undefined {
-  const key = raw.replace(/[-_\s]/g, '').toLowerCase();
-  return QUIRK_NAMES.find((q) => q.toLowerCase() === key);
-}
-
 /** Checks a {@link QuirksOption} into the complete record. */
 export function resolveQuirks(option: QuirksOption | undefined): Quirks {
   if (option === undefined || option === false) return NO_QUIRKS;
@@ -73,7 +65,8 @@ export function parseQuirksSpec(spec: string): Quirks {
   if (parts.length === 0) throw new EmulatorOptionError('--quirks must name at least one quirk, or all or none');
   return resolveQuirks(
     parts.map((p) => {
-      const q = quirkByName(p);
+      // `nulls`, `new-enums`, `NEW_ENUMS` … all name a quirk.
+      const q = QUIRK_NAMES.find((x) => x.toLowerCase() === p.replace(/[-_\s]/g, '').toLowerCase());
       if (!q) throw new EmulatorOptionError(`--quirks: unknown quirk ${JSON.stringify(p)} (known: all, none, ${QUIRK_NAMES.join(', ')})`);
       return q;
     }),

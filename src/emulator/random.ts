@@ -1,9 +1,4 @@
-/**
- * Seeded, stateless randomness for the emulator: every generated value is a pure
- * function of the seed and a few integer keys (company, collaborator, day), so any
- * day of any collaborator can be produced on demand, in any order, identically
- * across restarts.
- */
+/** Seeded, stateless randomness: values are pure functions of seed and keys, so days come in any order. */
 
 /** 32-bit hash of a string (murmur3-style mixing of FNV-1a), used to turn the seed into a number. */
 export function hashString(value: string): number {

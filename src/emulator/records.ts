@@ -1,14 +1,9 @@
-/**
- * Builders of the JSON records of spec §2 from the model, with the key order of the
- * spec tables (so equal data gives equal bytes). Durations follow spec 1.2
- * (`HH:MM:SS`, signed, or decimal hours with `decimal_format=1`).
- */
-import { createHash } from 'node:crypto';
+/** Builders of the JSON records of spec §2, in the key order of the spec tables (equal data, equal bytes). */
 import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
 import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
 import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
-import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity } from './entities.js';
 import { phantomSeconds } from './contradictions.js';
 import type { DayRecord, EffectivePunch, History } from './history.js';
 import { MANAGERS } from './names.js';
@@ -26,19 +21,11 @@ export function duration(seconds: number, decimal: boolean): string | number {
 /** Origins by preference index of the roster. */
 const ORIGINS = ['App Mobile', 'REP', 'Web'] as const;
 
-/** Where and how a punch was made, derived from the seed. */
-export interface PunchTraits {
-  /** spec 2.12's five origins, or the sixth of quirk `newEnums`. */
-  readonly origin: 'App Mobile' | 'Web' | 'REP' | 'Manual' | 'API' | typeof NEW_ENUM_VALUES.origin;
-  readonly method: string;
-  readonly accuracy: number;
-  readonly lat: number;
-  readonly lng: number;
-  readonly audit: boolean;
-}
-
-/** Traits of a punch (spec 2.12): origin, method, geolocation, whether it has an audit photo. */
-export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): PunchTraits {
+/**
+ * Where and how a punch was made (spec 2.12), from the seed: origin (the spec's five, or the sixth of
+ * quirk `newEnums`), method, geolocation, and whether it has an audit photo.
+ */
+export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch) {
   const unit = world.unitOf(c);
   if (p.api) return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
   if (p.manual) return { origin: 'Manual', method: 'Inclusão manual', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
@@ -65,7 +52,7 @@ export function punchTraits(world: World, c: CollaboratorEntity, day: number, p:
 }
 
 /** Quirk `nulls`: punches of physical clocks and those entered by a manager carry no GPS. */
-export function isGeolocated(world: World, t: PunchTraits): boolean {
+export function isGeolocated(world: World, t: ReturnType<typeof punchTraits>): boolean {
   return !(world.options.quirks.nulls && (t.origin === 'REP' || t.origin === 'Manual'));
 }
 
@@ -89,11 +76,6 @@ function pointJson(world: World, c: CollaboratorEntity, day: number, p: Effectiv
     // Quirk extraFields: a field the spec does not describe, as an additive API change sends it.
     ...(world.options.quirks.extraFields ? { [EXTRA_FIELDS.point]: `${t.origin === 'REP' ? 'REP' : 'DEV'}-${c.id}` } : {}),
   };
-}
-
-/** SHA-256 receipt of a punch registered through the API (spec 4.2). */
-export function punchReceipt(company: CompanyEntity, cpf: string, datetime: string, pointId: number): string {
-  return createHash('sha256').update(`${company.cnpj}|${cpf}|${datetime}|${pointId}`).digest('hex');
 }
 
 /** spec 2.12 day object. */
@@ -138,17 +120,9 @@ function addToTotals(acc: Float64Array, m: DayMetrics): void {
   });
 }
 
-/** A fresh totals accumulator. */
-function newTotals(): Float64Array {
-  return new Float64Array(TOTAL_HOURS_KEYS.length);
-}
-
-/**
- * The totals of a collaborator record over days [from, to] (spec 2.7): the sum of its
- * days, plus the worked time quirk `contradictions` adds that no day holds.
- */
+/** A record's totals over days [from, to] (spec 2.7): its days, plus quirk `contradictions`' phantom time. */
 export function periodTotals(history: History, c: CollaboratorEntity, from: number, to: number): Float64Array {
-  const acc = newTotals();
+  const acc = new Float64Array(TOTAL_HOURS_KEYS.length);
   for (const r of history.days(c, from, to)) {
     addToTotals(acc, r.metrics);
     const phantom = phantomSeconds(history.contradicting, c, r.day);
@@ -191,51 +165,44 @@ function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] 
   const next = dateOf(r.day + 1);
   const rng = rngFor(world.base, r.collaborator.id, r.day, 71);
   const at = (d: string, h: number): string => `${d} ${clockOf(h * 3600 + rng.int(3600))}`;
-  const reqs: { type: string; status: string; reason: string; obs: string; by: string; created: string; updated: string }[] = [];
-  for (const p of r.punches) {
-    if (!p.adjusted) continue;
-    const created = at(date, 18);
+  const reqs: Record<string, unknown>[] = [];
+  const add = (
+    type: string, status: string, reason: string, obs: string, by: string, created: string, updated: string,
+  ): void => {
+    // Quirk nulls: a request no manager has handled yet has no observation and no approver.
+    const unhandled = world.options.quirks.nulls && by === '';
     reqs.push({
-      type: p.manual && !p.api ? 'Inclusão de ponto' : 'Alteração de ponto',
-      status: 'Aprovado',
-      reason: p.reason ?? '',
-      obs: 'Ajuste conferido com a equipe',
-      by: p.by ?? '',
-      created,
-      updated: r.day < world.todayDay ? at(next, 9) : created,
+      date,
+      requests_in_day: 0,
+      type,
+      status,
+      collaborator_reason: reason,
+      manager_observation: unhandled ? null : obs,
+      approved_by: unhandled ? null : by,
+      created_at: created,
+      updated_at: updated,
     });
+  };
+  for (const p of r.punches.filter((x) => x.adjusted)) {
+    const created = at(date, 18);
+    const type = p.manual && !p.api ? 'Inclusão de ponto' : 'Alteração de ponto';
+    const updated = r.day < world.todayDay ? at(next, 9) : created;
+    add(type, 'Aprovado', p.reason ?? '', 'Ajuste conferido com a equipe', p.by ?? '', created, updated);
   }
   if (r.plan.missingSlot >= 0) {
     const created = at(date, 19);
     // Quirk newEnums: half the requests awaiting a manager are "under review", a status the spec does not list.
     const review = world.options.quirks.newEnums && rngFor(world.base, r.collaborator.id, r.day, 72).chance(0.5);
     const status = review ? NEW_ENUM_VALUES.adjustmentStatus : 'Pendente';
-    reqs.push({ type: 'Inclusão de ponto', status, reason: 'Esqueci de registrar a volta do intervalo', obs: '', by: '', created, updated: created });
+    add('Inclusão de ponto', status, 'Esqueci de registrar a volta do intervalo', '', '', created, created);
   }
   if (r.plan.refused) {
-    reqs.push({
-      type: r.plan.fault ? 'Abono de falta' : 'Alteração de ponto',
-      status: 'Recusado',
-      reason: r.plan.fault ? 'Estava doente e não tenho atestado' : 'Saí mais tarde e não registrei',
-      obs: 'Registro não comprovado',
-      by: rng.pick(MANAGERS),
-      created: at(date, 20),
-      updated: at(next, 10),
-    });
+    const [type, reason] = r.plan.fault
+      ? ['Abono de falta', 'Estava doente e não tenho atestado']
+      : ['Alteração de ponto', 'Saí mais tarde e não registrei'];
+    add(type, 'Recusado', reason, 'Registro não comprovado', rng.pick(MANAGERS), at(date, 20), at(next, 10));
   }
-  // Quirk nulls: a request no manager has handled yet has no observation and no approver.
-  const unhandled = (q: (typeof reqs)[number]): boolean => world.options.quirks.nulls && q.by === '';
-  return reqs.map((q) => ({
-    date,
-    requests_in_day: reqs.length,
-    type: q.type,
-    status: q.status,
-    collaborator_reason: q.reason,
-    manager_observation: unhandled(q) ? null : q.obs,
-    approved_by: unhandled(q) ? null : q.by,
-    created_at: q.created,
-    updated_at: q.updated,
-  }));
+  return reqs.map((q) => ({ ...q, requests_in_day: reqs.length }));
 }
 
 const JUSTIFICATIONS = ['Demanda extraordinária aprovada pela gestão', 'Cobertura de escala', 'Reunião com cliente'] as const;
@@ -261,21 +228,14 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
 }
 
 /**
- * The per-day period endpoints (spec 2.8–2.10), by endpoint name: each collaborator
- * block lists, under `key`, the entries `entries` builds for each of its days. Their
- * routes (http/read-routes.ts) and their truth (truth.ts `dayEntries`) read this table:
- * an endpoint of this kind is one entry here and its builder.
+ * The per-day period endpoints (spec 2.8–2.10) by name: each collaborator block lists, under `key`, the
+ * `entries` of its days. Their routes and their truth (`dayEntries`) read this table.
  */
 export const DAY_ENTRY_ENDPOINTS: Readonly<Record<string, { readonly key: string; entries(world: World, r: DayRecord): Record<string, unknown>[] }>> = {
   tardiness: { key: 'tardiness', entries: tardinessJson },
   adjustment: { key: 'adjustments', entries: adjustmentsJson },
   inconsistency: { key: 'occurrences', entries: inconsistenciesJson },
 };
-
-/** spec 2.4 lookup record, with the `company` block of spec 1.4 rule 4. */
-export function lookupJson(id: number, labelKey: 'description' | 'name', label: string, company: CompanyBlock): Record<string, unknown> {
-  return { id, [labelKey]: label, company };
-}
 
 /** spec 2.4 absence type, with the `company` block. */
 export function absenceTypeJson(t: AbsenceTypeEntity, company: CompanyBlock): Record<string, unknown> {

@@ -33,14 +33,10 @@ export interface RosterContext {
   readonly usedCpfs: Set<string>;
 }
 
-interface Person {
-  cpf: string;
-  first: string;
-  last: string;
-  birthDate: string;
-}
+/** A person with a fresh CPF; one person may hold records in several companies. */
+type Person = ReturnType<typeof newPerson>;
 
-function newPerson(rng: Rng, ctx: RosterContext): Person {
+function newPerson(rng: Rng, ctx: RosterContext) {
   let cpf = '';
   do {
     const base = rng.digits(9);

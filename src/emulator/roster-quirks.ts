@@ -1,36 +1,35 @@
 /**
- * The roster side of the data quirks (quirks.ts), applied after the clean roster is
- * generated and before it is indexed. Records are replaced or appended, never drawn
- * anew, so every collaborator the quirks do not touch keeps its data:
- * - `nulls`: the last collaborator of each active company is a contractor (no
- *   `registration_number`, no `pis`);
- * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading
- *   zeros, sent without them;
- * - `newEnums`: the first `BH` collaborator of the headquarters is sent with a regime the
- *   spec does not list;
- * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently
- *   active record (a second contract: new registration, other journey);
- * - `rehireInMonth`: a collaborator of the second branch is dismissed and admitted again
- *   with a new registration thirteen days later, in the same calendar month.
+ * The roster side of the data quirks (quirks.ts). Records are replaced or appended, never drawn anew,
+ * so every collaborator the quirks do not touch keeps its data:
+ * - `nulls`: the last collaborator of each active company is a contractor (no registration, no PIS);
+ * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading zeros, sent without;
+ * - `newEnums`: the headquarters' first `BH` collaborator is sent with a regime the spec does not list;
+ * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently active contract;
+ * - `rehireInMonth`: one of the second branch is dismissed and admitted again 13 days later, same month.
  */
 import { makeCpf } from '../util/national-registry.js';
 import { dateOf, monthOf, monthStart } from './calendar.js';
 import type { CollaboratorEntity, CompanyEntity } from './entities.js';
 import { NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { rngFor } from './random.js';
+import type { RosterContext } from './roster-generator.js';
 
-/** What the roster quirks need to know. */
-export interface RosterQuirkContext {
-  readonly base: number;
-  readonly fromDay: number;
-  readonly todayDay: number;
-  /** Next collaborator id; appended records take ids from here. */
-  nextId: number;
-}
-
-/** Registration number of the `n`-th record a quirk appends to a company. */
-function extraRegistration(company: CompanyEntity, n: number): string {
-  return String(company.index * 10000 + 9000 + n).padStart(6, '0');
+/** Appends another contract of `c`'s person to its company from `day`, with a registration of its own. */
+function appendContract(
+  ctx: RosterContext, c: CollaboratorEntity, day: number, changes: Partial<CollaboratorEntity> = {},
+): void {
+  c.company.collaborators.push({
+    ...c,
+    id: ctx.nextId++,
+    registrationNumber: String(c.company.index * 10000 + 9001).padStart(6, '0'),
+    admissionDate: dateOf(day),
+    beginDay: day,
+    dismissalDay: null,
+    initialBalanceSec: 0,
+    overrides: {},
+    hasFacePhoto: false,
+    ...changes,
+  });
 }
 
 /** Replaces the record at `i` of its company's roster. */
@@ -49,7 +48,7 @@ function rehireDays(fromDay: number, todayDay: number): { dismissal: number; rea
 }
 
 /** Applies the roster quirks to the active companies (see the file comment). */
-export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterQuirkContext): void {
+export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterContext): void {
   const active = companies.filter((c) => c.active);
   const hq = active[0]!;
   const clean = (c: CollaboratorEntity): boolean => c.dismissalDay === null && c.inactiveFromDay === null;
@@ -77,38 +76,14 @@ export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Q
     const first = hq.collaborators[0]!;
     const journeys = hq.lookups.journeys.filter((j) => j.active);
     const other = journeys[(journeys.findIndex((j) => j.id === first.journeyId) + 2) % journeys.length]!;
-    const admission = ctx.fromDay - 100;
-    hq.collaborators.push({
-      ...first,
-      id: ctx.nextId++,
-      registrationNumber: extraRegistration(hq, 1),
-      admissionDate: dateOf(admission),
-      beginDay: admission,
-      dismissalDay: null,
-      journeyId: other.id,
-      regime: first.regime === 'HE' ? 'BH' : 'HE',
-      regimeLabel: undefined,
-      initialBalanceSec: 0,
-      overrides: {},
-      hasFacePhoto: false,
-    });
+    const regime = first.regime === 'HE' ? 'BH' : 'HE';
+    appendContract(ctx, first, ctx.fromDay - 100, { journeyId: other.id, regime, regimeLabel: undefined });
   }
 
   const days = rehireDays(ctx.fromDay, ctx.todayDay);
   const branch = active[2] ?? active[active.length - 1]!;
   const i = branch.collaborators.findIndex((c, k) => k > 0 && clean(c) && !c.contractor && days !== null && c.beginDay < days.dismissal - 30);
   if (quirks.rehireInMonth && days && i >= 0) {
-    const old = replace(branch, i, { dismissalDay: days.dismissal });
-    branch.collaborators.push({
-      ...old,
-      id: ctx.nextId++,
-      registrationNumber: extraRegistration(branch, 1),
-      admissionDate: dateOf(days.readmission),
-      beginDay: days.readmission,
-      dismissalDay: null,
-      initialBalanceSec: 0,
-      overrides: {},
-      hasFacePhoto: false,
-    });
+    appendContract(ctx, replace(branch, i, { dismissalDay: days.dismissal }), days.readmission);
   }
 }

@@ -1,7 +1,4 @@
-/**
- * `startEmulator`: builds the world from the options and serves the Customer API v2
- * (spec §4) plus the admin surface over HTTP with fastify.
- */
+/** `startEmulator`: builds the world and serves the Customer API v2 (spec §4) and the admin surface. */
 import fastify, { type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AddressInfo } from 'node:net';
@@ -118,12 +115,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = app.server.address() as AddressInfo;
   const host = resolved.host === '0.0.0.0' || resolved.host === '::' ? '127.0.0.1' : resolved.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  const toPublic = (c: (typeof world.companies)[number]): EmulatedCompany => ({
-    cnpj: c.cnpj,
-    name: c.record.name,
-    token: c.token,
-    isHeadquarter: c.isHeadquarter,
-  });
+  const toPublic = (c: (typeof world.companies)[number]): EmulatedCompany =>
+    ({ cnpj: c.cnpj, name: c.record.name, token: c.token, isHeadquarter: c.isHeadquarter });
   return {
     url,
     companies: world.activeCompanies().map(toPublic),

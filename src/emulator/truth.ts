@@ -1,17 +1,17 @@
 /**
- * Ground truth straight from the model (docs/emulator.md, `truth`), for tests
- * that compare the warehouse with the emulator by sets. It uses the same builders as
- * the HTTP handlers, so truth and responses cannot drift apart.
+ * Ground truth straight from the model (docs/emulator.md, `truth`), for tests that compare the
+ * warehouse with the emulator by sets. It uses the handlers' builders, so the two cannot drift apart.
  */
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
+import { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 import { localToUtc } from '../util/time.js';
 import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
-import type { CollaboratorEntity, CompanyEntity } from './entities.js';
-import type { History } from './history.js';
+import type { AbsenceEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import type { DayRecord, History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { DAY_ENTRY_ENDPOINTS, isGeolocated, periodTotals, punchTraits } from './records.js';
 import { phantomSeconds } from './contradictions.js';
-import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './world.js';
+import type { SentCollaboratorBlock } from './world.js';
 
 /**
  * A collaborator record as the model knows it. `national_registry` is the CPF as the
@@ -19,7 +19,6 @@ import { LOOKUP_TABLES, type LookupTable, type SentCollaboratorBlock } from './w
  * it without its leading zeros (`sentNationalRegistry`).
  */
 export interface TruthCollaborator extends SentCollaboratorBlock {
-  /** `collaborator_id`. */
   readonly collaboratorId: number;
   /** The CPF exactly as the API sends it. */
   readonly sentNationalRegistry: string;
@@ -33,6 +32,9 @@ export interface TruthCollaborator extends SentCollaboratorBlock {
   readonly lastDataDate: string;
 }
 
+/** An entry of one collaborator record: its zero-padded CPF and `collaborator_id`, then `T`. */
+type Owned<T> = { readonly cpf: string; readonly collaboratorId: number } & T;
+
 /** An absence as the model knows it (its ledger entry, spec 2.5). */
 export interface TruthAbsence {
   readonly absenceId: number;
@@ -42,7 +44,7 @@ export interface TruthAbsence {
   readonly beginDate: string;
   readonly endDate: string;
   /** The collaborator records it concerns. */
-  readonly collaborators: readonly { readonly cpf: string; readonly collaboratorId: number; readonly admissionDate: string }[];
+  readonly collaborators: readonly Owned<{ readonly admissionDate: string }>[];
 }
 
 /** A company as the model knows it. */
@@ -57,11 +59,8 @@ export interface TruthCompany {
 }
 
 /** A punch as the model knows it. */
-export interface TruthPoint {
+export type TruthPoint = Owned<{
   readonly pointId: number;
-  readonly collaboratorId: number;
-  /** Zero-padded CPF. */
-  readonly cpf: string;
   /** Local date-time as sent. */
   readonly datetime: string;
   /** The UTC instant of `datetime` in the company's time zone (ISO 8601). */
@@ -70,7 +69,7 @@ export interface TruthPoint {
   readonly method: string;
   /** False when sent without `geolocation`, `accuracy_meters` and `address` (quirk `nulls`). */
   readonly geolocated: boolean;
-}
+}>;
 
 /** Several records of one CPF in one company. */
 export interface TruthDuplicate {
@@ -100,6 +99,20 @@ export interface TruthQuirks {
   readonly extraFields: typeof EXTRA_FIELDS;
 }
 
+/** One entry of a per-day endpoint, as sent. */
+type DayEntry = Record<string, unknown>;
+
+/** spec 2.11 `overtime` of one collaborator record on one date, in seconds. */
+type TruthHourBank = Owned<{
+  regime: string;
+  dayBalanceSeconds: number;
+  accumulatedSeconds: number;
+  creditSeconds: number;
+  debtSeconds: number;
+  /** spec 2.11 `total_overtime` of the day. */
+  totalOvertimeSeconds: number;
+}>;
+
 /** Ground truth of one company (all ranges are inclusive `YYYY-MM-DD`). */
 export interface EmulatorTruth {
   /** Every company of the group, active ones first, with its time zone. */
@@ -117,26 +130,13 @@ export interface EmulatorTruth {
   /** Ids of the punches `point/getFromPeriod` returns for the range. */
   pointIds(cnpj: string, from: string, to: string): number[];
   /** Day objects of `point/getFromPeriod`, worked time in seconds. */
-  workDays(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; date: string; workedSeconds: number }[];
-  /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per collaborator record). */
-  hourTotals(cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[];
-  /** The entries of a per-day endpoint (`tardiness`, `adjustment`, `inconsistency`: records.ts `DAY_ENTRY_ENDPOINTS`) as sent, with whose they are. */
-  dayEntries(endpoint: string, cnpj: string, from: string, to: string): { cpf: string; collaboratorId: number; entry: Record<string, unknown> }[];
-  /** `overtime` for one date, in seconds (one entry per collaborator record). */
-  hourBank(
-    cnpj: string,
-    date: string,
-  ): {
-    cpf: string;
-    collaboratorId: number;
-    regime: string;
-    dayBalanceSeconds: number;
-    accumulatedSeconds: number;
-    creditSeconds: number;
-    debtSeconds: number;
-    /** spec 2.11 `total_overtime` of the day. */
-    totalOvertimeSeconds: number;
-  }[];
+  workDays(cnpj: string, from: string, to: string): Owned<{ date: string; workedSeconds: number }>[];
+  /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per record). */
+  hourTotals(cnpj: string, from: string, to: string): Owned<{ totals: Record<TotalHoursKey, number> }>[];
+  /** The entries of a per-day endpoint (records.ts `DAY_ENTRY_ENDPOINTS`) as sent, with whose they are. */
+  dayEntries(endpoint: string, cnpj: string, from: string, to: string): Owned<{ entry: DayEntry }>[];
+  /** `overtime` for one date (one entry per collaborator record). */
+  hourBank(cnpj: string, date: string): TruthHourBank[];
   /** Ids of absences overlapping the range. */
   absenceIds(cnpj: string, from: string, to: string): number[];
   /** The absences overlapping the range, with their days and collaborator records (the absence ledger). */
@@ -150,15 +150,13 @@ export interface EmulatorTruth {
 /** What quirk `contradictions` sends that disagrees with the rest of the answer (contradictions.ts). */
 export interface TruthContradictions {
   /** Days whose worked time the totals count but no day object holds: the totals exceed the days by `seconds`. */
-  readonly totals: readonly { readonly cpf: string; readonly collaboratorId: number; readonly date: string; readonly seconds: number }[];
+  readonly totals: readonly Owned<{ readonly date: string; readonly seconds: number }>[];
   /** Days listed with their worked time but without their punches, and the punches left out. */
-  readonly punches: readonly {
-    readonly cpf: string;
-    readonly collaboratorId: number;
+  readonly punches: readonly Owned<{
     readonly date: string;
     readonly workedSeconds: number;
     readonly pointIds: readonly number[];
-  }[];
+  }>[];
 }
 
 /** Builds the truth view of a history. */
@@ -169,63 +167,58 @@ export function createTruth(history: History): EmulatorTruth {
     if (!c) throw new RangeError(`truth: no company ${cnpj} in the emulator`);
     return c;
   };
-  function* within(cnpj: string, from: string, to: string): Generator<[CollaboratorEntity, ReturnType<History['days']>]> {
+  type Days = ReturnType<History['days']>;
+  function* within(cnpj: string, from: string, to: string): Generator<[CollaboratorEntity, Days]> {
     const b = dayOf(from);
     const e = dayOf(to);
     for (const c of company(cnpj).collaborators) {
       if (Math.max(b, world.firstDay(c)) <= Math.min(e, world.lastDay(c))) yield [c, history.days(c, b, e)];
     }
   }
-  const dayEntries: EmulatorTruth['dayEntries'] = (endpoint, cnpj, from, to) => {
-    const build = DAY_ENTRY_ENDPOINTS[endpoint];
-    if (!build) throw new RangeError(`truth: ${endpoint} is no per-day endpoint`);
-    const out: ReturnType<EmulatorTruth['dayEntries']> = [];
-    for (const [c, days] of within(cnpj, from, to)) for (const r of days) for (const entry of build.entries(world, r)) out.push({ cpf: c.cpf, collaboratorId: c.id, entry });
-    return out;
-  };
+  /** Every valued day of the company's records in the range, with whose it is. */
+  type Day = [CollaboratorEntity, DayRecord];
+  const eachDay = (cnpj: string, from: string, to: string): Day[] =>
+    [...within(cnpj, from, to)].flatMap(([c, days]) => Array.from(days, (r): Day => [c, r]));
+  const owner = (c: CollaboratorEntity): Owned<object> => ({ cpf: c.cpf, collaboratorId: c.id });
   const companyOf = (co: CompanyEntity): TruthCompany => {
     const record = { ...world.companyRecord(co) } as Record<string, unknown>;
     return { cnpj: co.cnpj, timeZone: world.timeZoneOf(co), zipCode: String(record.zip_code), record };
   };
+  const overlapping = (cnpj: string, from: string, to: string): AbsenceEntity[] =>
+    history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399);
   return {
     companies: () => world.companies.map(companyOf),
     timeZone: (cnpj) => world.timeZoneOf(company(cnpj)),
     points: (cnpj, from, to) => {
       const zone = world.timeZoneOf(company(cnpj));
-      const out: TruthPoint[] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) {
-          for (const p of r.punches) {
-            const t = punchTraits(world, c, r.day, p);
-            const datetime = `${dateOf(r.day)} ${clockOf(p.sec)}`;
-            out.push({
-              pointId: p.id,
-              collaboratorId: c.id,
-              cpf: c.cpf,
-              datetime,
-              instant: localToUtc(datetime, zone).toISOString(),
-              origin: t.origin,
-              method: t.method,
-              geolocated: isGeolocated(world, t),
-            });
-          }
-        }
-      }
-      return out;
+      return eachDay(cnpj, from, to).flatMap(([c, r]) =>
+        r.punches.map((p) => {
+          const t = punchTraits(world, c, r.day, p);
+          const datetime = `${dateOf(r.day)} ${clockOf(p.sec)}`;
+          return {
+            pointId: p.id,
+            collaboratorId: c.id,
+            cpf: c.cpf,
+            datetime,
+            instant: localToUtc(datetime, zone).toISOString(),
+            origin: t.origin,
+            method: t.method,
+            geolocated: isGeolocated(world, t),
+          };
+        }),
+      );
     },
     duplicates: (cnpj) => {
       const byCpf = new Map<string, CollaboratorEntity[]>();
       for (const c of company(cnpj).collaborators) byCpf.set(c.cpf, [...(byCpf.get(c.cpf) ?? []), c]);
-      const out: TruthDuplicate[] = [];
-      for (const [cpf, list] of byCpf) {
-        if (list.length < 2) continue;
+      return [...byCpf].filter(([, list]) => list.length > 1).map(([cpf, list]): TruthDuplicate => {
         const sorted = [...list].sort((a, b) => a.beginDay - b.beginDay || a.id - b.id);
         const concurrent = sorted.some((a, i) => sorted.slice(i + 1).some((b) => b.beginDay <= world.lastDay(a)));
         const sameMonth = sorted.some((a, i) => {
           const b = sorted[i + 1];
           return b !== undefined && a.dismissalDay !== null && monthOf(a.dismissalDay) === monthOf(b.beginDay);
         });
-        out.push({
+        return {
           cpf,
           kind: concurrent ? 'duplicateCpf' : sameMonth ? 'rehireInMonth' : 'rehire',
           records: sorted.map((c) => ({
@@ -234,9 +227,8 @@ export function createTruth(history: History): EmulatorTruth {
             admissionDate: c.admissionDate,
             dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
           })),
-        });
-      }
-      return out;
+        };
+      });
     },
     quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>
@@ -251,73 +243,66 @@ export function createTruth(history: History): EmulatorTruth {
         dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
         lastDataDate: dateOf(world.lastDay(c)),
       })),
-    pointIds: (cnpj, from, to) => {
-      const ids: number[] = [];
-      for (const [, days] of within(cnpj, from, to)) for (const r of days) for (const p of r.punches) ids.push(p.id);
-      return ids;
-    },
-    workDays: (cnpj, from, to) => {
-      const out: { cpf: string; collaboratorId: number; date: string; workedSeconds: number }[] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) out.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), workedSeconds: r.metrics.worked });
-      }
-      return out;
-    },
-    hourTotals: (cnpj, from, to) => {
-      const out: { cpf: string; collaboratorId: number; totals: Record<TotalHoursKey, number> }[] = [];
-      for (const [c] of within(cnpj, from, to)) {
+    pointIds: (cnpj, from, to) => eachDay(cnpj, from, to).flatMap(([, r]) => r.punches.map((p) => p.id)),
+    workDays: (cnpj, from, to) =>
+      eachDay(cnpj, from, to).map(([c, r]) => ({
+        ...owner(c),
+        date: dateOf(r.day),
+        workedSeconds: r.metrics.worked,
+      })),
+    hourTotals: (cnpj, from, to) =>
+      [...within(cnpj, from, to)].map(([c]) => {
         const acc = periodTotals(history, c, dayOf(from), dayOf(to));
-        out.push({ cpf: c.cpf, collaboratorId: c.id, totals: Object.fromEntries(TOTAL_HOURS_KEYS.map((k, i) => [k, acc[i]!])) as Record<TotalHoursKey, number> });
-      }
-      return out;
+        const totals = Object.fromEntries(TOTAL_HOURS_KEYS.map((k, i) => [k, acc[i]!]));
+        return { ...owner(c), totals: totals as Record<TotalHoursKey, number> };
+      }),
+    dayEntries: (endpoint, cnpj, from, to) => {
+      const build = DAY_ENTRY_ENDPOINTS[endpoint];
+      if (!build) throw new RangeError(`truth: ${endpoint} is no per-day endpoint`);
+      const entries = ([c, r]: Day) => build.entries(world, r).map((entry) => ({ ...owner(c), entry }));
+      return eachDay(cnpj, from, to).flatMap(entries);
     },
-    dayEntries,
-    hourBank: (cnpj, date) => {
-      const day = dayOf(date);
-      const out: ReturnType<EmulatorTruth['hourBank']> = [];
-      for (const c of company(cnpj).collaborators) {
-        const b = history.bank(c, day);
-        if (b) {
-          out.push({
-            cpf: c.cpf,
-            collaboratorId: c.id,
+    hourBank: (cnpj, date) =>
+      company(cnpj).collaborators.flatMap((c) => {
+        const b = history.bank(c, dayOf(date));
+        if (!b) return [];
+        return [
+          {
+            ...owner(c),
             regime: world.regimeName(c),
             dayBalanceSeconds: b.dayBalance,
             accumulatedSeconds: b.accumulated,
             creditSeconds: b.credit,
             debtSeconds: b.debt,
             totalOvertimeSeconds: b.record.metrics.overtime,
-          });
-        }
-      }
-      return out;
-    },
-    absenceIds: (cnpj, from, to) => history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399).map((a) => a.id),
+          },
+        ];
+      }),
+    absenceIds: (cnpj, from, to) => overlapping(cnpj, from, to).map((a) => a.id),
     absences: (cnpj, from, to) =>
-      history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399).map((a) => ({
+      overlapping(cnpj, from, to).map((a) => ({
         absenceId: a.id,
         type: a.type.description,
         beginDate: dateOf(a.beginDay),
         endDate: dateOf(a.endDay),
         collaborators: a.collaboratorIds.flatMap((id) => {
           const c = world.collaboratorById(id);
-          return c ? [{ cpf: c.cpf, collaboratorId: c.id, admissionDate: c.admissionDate }] : [];
+          return c ? [{ ...owner(c), admissionDate: c.admissionDate }] : [];
         }),
       })),
     contradictions: (cnpj, from, to) => {
-      const totals: TruthContradictions['totals'][number][] = [];
-      const punches: TruthContradictions['punches'][number][] = [];
-      for (const [c, days] of within(cnpj, from, to)) {
-        for (const r of days) {
+      const days = eachDay(cnpj, from, to);
+      return {
+        totals: days.flatMap(([c, r]) => {
           const seconds = phantomSeconds(history.contradicting, c, r.day);
-          if (seconds > 0) totals.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), seconds });
-          const dropped = history.droppedPunches(c, r.day);
-          if (dropped.length > 0) {
-            punches.push({ cpf: c.cpf, collaboratorId: c.id, date: dateOf(r.day), workedSeconds: r.metrics.worked, pointIds: dropped.map((p) => p.id) });
-          }
-        }
-      }
-      return { totals, punches };
+          return seconds > 0 ? [{ ...owner(c), date: dateOf(r.day), seconds }] : [];
+        }),
+        punches: days.flatMap(([c, r]) => {
+          const pointIds = history.droppedPunches(c, r.day).map((p) => p.id);
+          const workedSeconds = r.metrics.worked;
+          return pointIds.length > 0 ? [{ ...owner(c), date: dateOf(r.day), workedSeconds, pointIds }] : [];
+        }),
+      };
     },
     lookups: (cnpj) => {
       const co = company(cnpj);

@@ -1,21 +1,11 @@
-/**
- * The generated world: the economic group, its lookups and rosters, indexed for the
- * handlers. It holds only small per-company state; history is derived on demand by
- * {@link History}.
- */
+/** The generated world: the group, its lookups and rosters; history is derived apart (history.ts). */
 import type { CollaboratorBlock, Company } from '../api/schemas.js';
 import { dayOf, monthOf } from './calendar.js';
 import { generateCompanies } from './company-generator.js';
-import type {
-  AbsenceTypeEntity,
-  CollaboratorEntity,
-  CompanyEntity,
-  JourneyEntity,
-  LookupEntity,
-  OccupationEntity,
-  UnitEntity,
-} from './entities.js';
+import type { AbsenceTypeEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
+import type { CompanyLookups, LookupEntity, UnitEntity } from './entities.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
+import { employmentEnd } from './absence-generator.js';
 import { newLookupCounters, type LookupIdCounters } from './lookup-generator.js';
 import { BRASILIA_TIME_ZONE } from './names.js';
 import { MAX_HISTORY_DAYS, planScale, type ResolvedOptions } from './options.js';
@@ -25,17 +15,18 @@ import { applyRosterQuirks } from './roster-quirks.js';
 import { SLOTS_PER_DAY } from './day-plan.js';
 import type { LookupTable } from '../resources/lookups.js';
 
-/** Lookup lists by the names of the warehouse tables (docs/warehouse.md). */
-export { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
-
-/**
- * A collaborator block as the emulator sends it: the spec's block, except that quirk
- * `nulls` sends contractors without `registration_number` and `pis`.
- */
+/** spec 2.1's collaborator block as sent: quirk `nulls` sends contractors without registration and PIS. */
 export type SentCollaboratorBlock = Omit<CollaboratorBlock, 'registration_number' | 'pis'> & {
   registration_number: string | null;
   pis: string | null;
 };
+
+/** Where each lookup table's records sit in a company's lookups. */
+const LOOKUP_KEYS = {
+  departments: 'departments', occupations: 'occupations', cost_centers: 'costCenters', units: 'units',
+  journeys: 'journeys', point_rules: 'pointRules', collaborator_settings: 'settings',
+  digital_fences: 'fences', dismissal_types: 'firedTypes',
+} as const satisfies Record<Exclude<LookupTable, 'absence_types'>, keyof CompanyLookups>;
 
 /** The generated, mutable world of one emulator instance. */
 export class World {
@@ -116,13 +107,6 @@ export class World {
     this.byId.set(c.id, c);
   }
 
-  /** Every collaborator record with this CPF, in every company. */
-  collaboratorsWithCpf(cpf: string): CollaboratorEntity[] {
-    const out: CollaboratorEntity[] = [];
-    for (const co of this.companies) for (const c of co.collaborators) if (c.cpf === cpf) out.push(c);
-    return out;
-  }
-
   /** The collaborator's journey (escala). */
   journeyOf(c: CollaboratorEntity): JourneyEntity {
     return c.company.lookups.journeys.find((j) => j.id === c.journeyId)!;
@@ -145,10 +129,7 @@ export class World {
 
   /** Last day with data: dismissal, the day before a block, or today. */
   lastDay(c: CollaboratorEntity): number {
-    let last = this.todayDay;
-    if (c.dismissalDay !== null) last = Math.min(last, c.dismissalDay);
-    if (c.inactiveFromDay !== null) last = Math.min(last, c.inactiveFromDay - 1);
-    return last;
+    return Math.min(this.todayDay, employmentEnd(c));
   }
 
   /** The IANA zone of a company's local date-times (spec 1.2): its city's legal time. */
@@ -159,11 +140,6 @@ export class World {
   /** The CPF as the API sends it: quirk `unpaddedCpf` drops its leading zeros. */
   sentCpf(c: CollaboratorEntity): string {
     return c.cpfUnpadded ? c.cpf.replace(/^0+/, '') : c.cpf;
-  }
-
-  /** True when a CPF sent by a client names this record (with or without the zeros it is sent without). */
-  cpfMatches(c: CollaboratorEntity, cpf: string): boolean {
-    return cpf === c.cpf || (c.cpfUnpadded === true && cpf === this.sentCpf(c));
   }
 
   /** spec 2.11 `regime` as sent: quirk `newEnums` sends one collaborator's under a name the spec does not list. */
@@ -204,29 +180,13 @@ export class World {
     return [...GLOBAL_ABSENCE_TYPES, ...company.lookups.absenceTypes];
   }
 
-  /** Records of one lookup table of a company (all, active or not). */
-  lookupRecords(company: CompanyEntity, table: LookupTable): (LookupEntity | OccupationEntity | UnitEntity)[] {
-    const L = company.lookups;
-    switch (table) {
-      case 'departments': return L.departments;
-      case 'occupations': return L.occupations;
-      case 'cost_centers': return L.costCenters;
-      case 'units': return L.units;
-      case 'journeys': return L.journeys;
-      case 'point_rules': return L.pointRules;
-      case 'collaborator_settings': return L.settings;
-      case 'digital_fences': return L.fences;
-      case 'dismissal_types': return L.firedTypes;
-      case 'absence_types': return this.absenceTypes(company).map((t) => ({ id: t.id, label: t.description, active: true }));
-    }
-  }
-
-  /**
-   * Records a listing shows (spec 2.4): active ones by id; units with the default first;
-   * dismissal and absence types all.
-   */
-  listedLookups(company: CompanyEntity, table: LookupTable): (LookupEntity | OccupationEntity | UnitEntity)[] {
-    const all = this.lookupRecords(company, table).filter((r) => r.active);
+  /** Records a listing shows (spec 2.4): active ones by id, units with the default first. */
+  listedLookups(company: CompanyEntity, table: LookupTable): LookupEntity[] {
+    const records: LookupEntity[] =
+      table === 'absence_types'
+        ? this.absenceTypes(company).map((t) => ({ id: t.id, label: t.description, active: true }))
+        : company.lookups[LOOKUP_KEYS[table]];
+    const all = records.filter((r) => r.active);
     all.sort((a, b) => a.id - b.id);
     if (table === 'units') all.sort((a, b) => Number((b as UnitEntity).isDefault) - Number((a as UnitEntity).isDefault));
     return all;

@@ -1,9 +1,6 @@
 /**
- * The non-spec admin surface under `/__emulator/` (docs/emulator.md "Admin surface"):
- * companies and tokens (revoke, restore), request statistics, faults at run time (rates,
- * and one-off faults queued for the next answers), and mutations that change the source
- * behind the sync's back (delete or move a punch, change a collaborator, dismiss). It
- * needs no token.
+ * The admin surface under `/__emulator/` (docs/emulator.md "Admin surface"), needing no token: tokens,
+ * statistics, faults, and mutations that change the source behind the sync's back.
  */
 import type { FastifyInstance } from 'fastify';
 import { dayOf } from '../calendar.js';
@@ -29,6 +26,16 @@ function target(ctx: EmulatorContext, cnpj: string, cpf: string): CollaboratorEn
   return c;
 }
 
+/** Runs a change of the faults; a bad value is a 400 with the option error's message. */
+function asBadRequest(change: () => void): void {
+  try {
+    change();
+  } catch (err) {
+    if (err instanceof EmulatorOptionError) throw new ApiFault(400, 'bad_request', err.message);
+    throw err;
+  }
+}
+
 /** Registers the admin routes. */
 export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get(`${ADMIN_PREFIX}/companies`, async (_req, reply) =>
@@ -45,23 +52,13 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
 
   app.get(`${ADMIN_PREFIX}/faults`, async (_req, reply) => reply.send(ctx.traffic.getFaults()));
   app.post(`${ADMIN_PREFIX}/faults`, async (req, reply) => {
-    try {
-      ctx.traffic.setFaults(mergeFaults(ctx.traffic.getFaults(), req.body ?? {}));
-    } catch (err) {
-      if (err instanceof EmulatorOptionError) throw new ApiFault(400, 'bad_request', err.message);
-      throw err;
-    }
+    asBadRequest(() => ctx.traffic.setFaults(mergeFaults(ctx.traffic.getFaults(), req.body ?? {})));
     return reply.send(ctx.traffic.getFaults());
   });
 
   app.get(`${ADMIN_PREFIX}/faults/next`, async (_req, reply) => reply.send(ctx.faultQueue.list()));
   app.post(`${ADMIN_PREFIX}/faults/next`, async (req, reply) => {
-    try {
-      ctx.faultQueue.push(checkQueuedFault(req.body ?? {}));
-    } catch (err) {
-      if (err instanceof EmulatorOptionError) throw new ApiFault(400, 'bad_request', err.message);
-      throw err;
-    }
+    asBadRequest(() => ctx.faultQueue.push(checkQueuedFault(req.body ?? {})));
     return reply.send(ctx.faultQueue.list());
   });
   app.post(`${ADMIN_PREFIX}/faults/next/clear`, async (_req, reply) => {

@@ -1,9 +1,4 @@
-/**
- * Reading the fields of a write request (JSON object, or the fields of a multipart
- * form) with the API's validation: required fields missing → 422 `validation_failed`
- * listing them in `payload_data_required` (spec 1.1); malformed fields → 422
- * `validation_failed` naming the field.
- */
+/** The fields of a write request (JSON or multipart), checked as the API does (spec 1.1). */
 import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { ApiFault, invalidField, missingFields } from '../errors.js';
 

@@ -1,8 +1,4 @@
-/**
- * What every route handler shares: the model, the options, the traffic counters, and
- * the helpers that apply spec rules common to all routes — token authentication
- * (spec §5), group scope (spec 1.4) and the envelopes of spec 1.1.
- */
+/** What every route shares: the model, and token (spec §5), scope (spec 1.4) and envelopes (spec 1.1). */
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompanyEntity } from '../entities.js';
@@ -11,7 +7,7 @@ import type { History } from '../history.js';
 import type { ResolvedOptions } from '../options.js';
 import type { World } from '../world.js';
 import type { FaultQueue } from '../queued-faults.js';
-import { corruptOneElement, isCorrupt } from '../corrupt-element.js';
+import { corruptOneElement, corruptRequests } from '../corrupt-element.js';
 import { elementSpoilerOf } from '../answer-faults.js';
 import type { Traffic } from './traffic.js';
 import type { QueryParams } from './query-params.js';
@@ -38,10 +34,8 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest): Com
 }
 
 /**
- * spec 1.4: the companies a GET reads. `company_national_registry` restricts to one
- * company of the accessible group (404 `company_not_found` outside it) and wins over
- * `include_branches`; `include_branches=1` adds the active branches for a headquarters
- * token and is ignored for a branch token (rule 3).
+ * spec 1.4: the companies a GET reads. `company_national_registry` picks one of the accessible group
+ * (404 outside it) and wins over `include_branches=1`, which a branch token is denied (rule 3).
  */
 export function resolveScope(ctx: EmulatorContext, company: CompanyEntity, q: QueryParams): CompanyEntity[] {
   const includeBranches = q.bool('include_branches') ?? false;
@@ -59,9 +53,10 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Sends `{"data": …, "meta": …}` with the given status. */
 export function sendData(reply: FastifyReply, status: number, data: unknown, meta?: unknown): FastifyReply {
+  const raw = reply.request.raw;
   // A list answer a queued fault spoils is streamed (an endless one cannot be built whole).
-  if (Array.isArray(data) && elementSpoilerOf(reply.request.raw)) return streamList(reply, data, meta);
-  const spoiled = Array.isArray(data) && isCorrupt(reply.request.raw) ? [...corruptOneElement(data)] : data;
+  if (Array.isArray(data) && elementSpoilerOf(raw)) return streamList(reply, data, meta);
+  const spoiled = Array.isArray(data) && corruptRequests.has(raw) ? [...corruptOneElement(data)] : data;
   const body = meta === undefined ? { data: spoiled } : { data: spoiled, meta };
   return reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
 }
@@ -90,12 +85,9 @@ function* envelopeChunks(items: Iterable<unknown>, meta: unknown): Generator<Buf
   yield Buffer.from(`${buf}}`);
 }
 
-/**
- * Streams a list envelope, serializing one item at a time as the client reads, so a
- * large period never sits in memory whole.
- */
+/** Streams a list envelope one item at a time as the client reads, so a large period never sits in memory. */
 export function streamList(reply: FastifyReply, items: Iterable<unknown>, meta?: unknown): FastifyReply {
-  const corrupt = isCorrupt(reply.request.raw) ? corruptOneElement(items) : items;
+  const corrupt = corruptRequests.has(reply.request.raw) ? corruptOneElement(items) : items;
   const sent = elementSpoilerOf(reply.request.raw)?.(corrupt) ?? corrupt;
   return reply.code(200).type(JSON_TYPE).send(Readable.from(envelopeChunks(sent, meta), { objectMode: false }));
 }

@@ -1,28 +1,7 @@
-/**
- * Reading query parameters the way the API validates them: list parameters only as
- * repeated `name[]` keys (spec 1.3), booleans as `1`/`0` (spec 1.2), dates and
- * date-times in the formats of spec 1.2, periods of at most 31 days (spec §8).
- */
+/** Query parameters read as the API checks them: lists (spec 1.3), values (spec 1.2), periods (spec §8). */
 import { DATE_TIME_RE, isCalendarDate } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
 import { ApiFault, INVALID_LIST_PARAMETER, badListSyntax, invalidField, missingFields } from '../errors.js';
-
-/** A checked period. */
-export interface CheckedPeriod {
-  readonly beginDay: number;
-  readonly endDay: number;
-  /** Seconds after midnight of the bounds (date-time periods; 0 and 86399 for dates). */
-  readonly beginSec: number;
-  readonly endSec: number;
-  /** spec 4.1: `meta` echoes the values as sent. */
-  readonly meta: { begin_date: string; end_date: string };
-}
-
-/** How periods are read. */
-export interface PeriodRules {
-  /** Reject a span of exactly 31 days and plain dates where date-times are asked (docs/emulator.md). */
-  readonly strict: boolean;
-}
 
 const LIST_SUFFIX = '[]';
 
@@ -48,10 +27,7 @@ export class QueryParams {
     return v === undefined || v === '' ? undefined : v;
   }
 
-  /**
-   * A list parameter (spec 1.3): only `name[]` repeated per item. `name` without `[]`,
-   * an indexed `name[0]`, a JSON value or a comma-separated value is rejected with 422.
-   */
+  /** A list parameter (spec 1.3): only `name[]` repeated; `name`, `name[0]`, JSON or commas get 422. */
   list(name: string): string[] | undefined {
     for (const key of new Set(this.sp.keys())) {
       if (key === name || (key.startsWith(`${name}[`) && key !== `${name}${LIST_SUFFIX}`)) {
@@ -89,16 +65,18 @@ export class QueryParams {
     return v;
   }
 
-  /** `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8). */
-  period(kind: 'date' | 'datetime', rules: PeriodRules): CheckedPeriod {
+  /**
+   * `begin_date` and `end_date`, dates or date-times, at most 31 days apart (spec §8); `strict` refuses
+   * exactly 31 days, and plain dates where date-times are asked (docs/emulator.md). The bounds' seconds
+   * are 0 and 86399 for dates; `meta` echoes the values as sent (spec 4.1).
+   */
+  period(kind: 'date' | 'datetime', rules: { readonly strict: boolean }) {
     const begin = this.scalar('begin_date');
     const end = this.scalar('end_date');
-    const missing = [begin === undefined ? 'begin_date' : null, end === undefined ? 'end_date' : null].filter(
-      (x): x is string => x !== null,
-    );
-    if (missing.length > 0) throw missingFields(missing);
-    const b = parseBound('begin_date', begin!, kind, rules, 0);
-    const e = parseBound('end_date', end!, kind, rules, 86399);
+    const missing = Object.entries({ begin_date: begin, end_date: end }).filter(([, v]) => v === undefined);
+    if (begin === undefined || end === undefined) throw missingFields(missing.map(([name]) => name));
+    const b = parseBound('begin_date', begin, kind, rules.strict, 0);
+    const e = parseBound('end_date', end, kind, rules.strict, 86399);
     if (e.day < b.day || (e.day === b.day && e.sec < b.sec)) {
       throw invalidField('end_date', 'must be a date after or equal to begin_date');
     }
@@ -108,7 +86,7 @@ export class QueryParams {
     if (span > limit) {
       throw new ApiFault(422, 'date_range_exceeded', `The period may not exceed 31 days (got ${span} days including both ends).`);
     }
-    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin!, end_date: end! } };
+    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin, end_date: end } };
   }
 }
 
@@ -122,18 +100,13 @@ export function checkListValue(name: string, value: string, code: string = INVAL
   }
 }
 
-function parseBound(
-  name: string,
-  value: string,
-  kind: 'date' | 'datetime',
-  rules: PeriodRules,
-  dateOnlySec: number,
-): { day: number; sec: number } {
+/** One bound of a period; a plain date stands for second `sec` of its day. */
+function parseBound(name: string, value: string, kind: 'date' | 'datetime', strict: boolean, sec: number) {
   if (kind === 'datetime' && DATE_TIME_RE.test(value) && isCalendarDate(value.slice(0, 10))) {
     const [h, m, s] = value.slice(11).split(':').map(Number) as [number, number, number];
     return { day: dayOf(value.slice(0, 10)), sec: h * 3600 + m * 60 + s };
   }
   // A plain date is read as the whole day where a date-time is asked, unless strict.
-  if (isCalendarDate(value) && (kind === 'date' || !rules.strict)) return { day: dayOf(value), sec: dateOnlySec };
+  if (isCalendarDate(value) && (kind === 'date' || !strict)) return { day: dayOf(value), sec };
   throw invalidField(name, kind === 'date' ? 'must be a date in the format YYYY-MM-DD' : 'must be a date-time in the format YYYY-MM-DD HH:MM:SS');
 }

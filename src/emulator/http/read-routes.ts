@@ -1,17 +1,14 @@
-/**
- * The 22 read endpoints of spec 4.1. Each checks the token, the group scope and its
- * parameters, then reads the model; period endpoints stream their items.
- */
+/** The 22 read endpoints of spec 4.1: token, scope and parameters checked, period answers streamed. */
 import { PassThrough, Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dayOf } from '../calendar.js';
-import type { CollaboratorEntity, CompanyEntity } from '../entities.js';
+import type { CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
 import { ApiFault } from '../errors.js';
 import { facePng } from '../attachments.js';
-import { absenceJson, absenceTypeJson, DAY_ENTRY_ENDPOINTS, dayJson, duration, lookupJson, periodTotals, punchTraits, totalsJson } from '../records.js';
+import { absenceJson, absenceTypeJson, DAY_ENTRY_ENDPOINTS, dayJson, duration, periodTotals, punchTraits, totalsJson } from '../records.js';
 import { LOOKUP_LISTS } from '../../resources/lookups.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
-import { markCorrupt } from '../corrupt-element.js';
+import { corruptRequests } from '../corrupt-element.js';
 import { bodySpoilerOf, DEFAULT_HUGE_BYTES, DEFAULT_TRICKLE_MS, endlessly, hugeBase64, repeatFirst, spoilBody, spoilElements, trickle, withForeignCompany } from '../answer-faults.js';
 import type { QueuedFault } from '../queued-faults.js';
 import { QueryParams } from './query-params.js';
@@ -37,27 +34,14 @@ const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set(['empty', 'corrupt
 
 /** Marks the answer of a request with the answer fault `fault` (answer-faults.ts). */
 function markAnswerFault(ctx: EmulatorContext, raw: object, fault: QueuedFault, scope: readonly CompanyEntity[]): void {
-  switch (fault.kind) {
-    case 'trickle':
-      spoilBody(raw, trickle(fault.intervalMs ?? DEFAULT_TRICKLE_MS));
-      break;
-    case 'huge-attachment':
-      spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
-      break;
-    case 'endless':
-      spoilElements(raw, endlessly);
-      break;
-    case 'repeat':
-      spoilElements(raw, repeatFirst);
-      break;
-    case 'foreign-company': {
-      // Another company of the group than the ones asked for (the closed branch when the scope is the whole group).
-      const other = ctx.world.activeCompanies().find((c) => !scope.includes(c)) ?? ctx.world.companies.find((c) => !c.active)!;
-      spoilElements(raw, withForeignCompany(other.block));
-      break;
-    }
-    default:
-      break;
+  if (fault.kind === 'trickle') spoilBody(raw, trickle(fault.intervalMs ?? DEFAULT_TRICKLE_MS));
+  if (fault.kind === 'huge-attachment') spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
+  if (fault.kind === 'endless') spoilElements(raw, endlessly);
+  if (fault.kind === 'repeat') spoilElements(raw, repeatFirst);
+  if (fault.kind === 'foreign-company') {
+    // Another company of the group than the ones asked for (the closed branch when the scope is the whole group).
+    const other = ctx.world.activeCompanies().find((c) => !scope.includes(c)) ?? ctx.world.companies.find((c) => !c.active)!;
+    spoilElements(raw, withForeignCompany(other.block));
   }
 }
 
@@ -74,34 +58,25 @@ function emptyAnswer(ctx: EmulatorContext, path: string, handler: Handler, compa
   return handler(ctx, company, [], q, reply);
 }
 
-/**
- * Registers a GET route: token, then scope, then a queued one-off fault if one matches
- * (queued-faults.ts), then the handler (spec 1.4, §5).
- */
+/** Registers a GET route: token, scope (spec §5, 1.4), a queued fault if one matches, then the handler. */
 function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: Handler): void {
   app.get(`${PREFIX}${path}`, async (request: FastifyRequest, reply: FastifyReply) => {
     const company = authenticate(ctx, request);
     const q = QueryParams.fromUrl(request.url, ctx.options.listParameterErrorCode);
     const scope = resolveScope(ctx, company, q);
-    const fault = ctx.faultQueue.take(
-      path.slice(1),
-      scope.map((c) => c.cnpj),
-      (kind) =>
-        LIST_FAULTS.has(kind)
-          ? listsData(path, q)
-          : kind === 'range-exceeded'
-            ? q.scalar('begin_date') !== undefined
-            : kind === 'huge-attachment'
-              ? FILE_PATHS.has(path)
-              : true,
-    );
+    const applies = (kind: QueuedFault['kind']): boolean => {
+      if (LIST_FAULTS.has(kind)) return listsData(path, q);
+      if (kind === 'range-exceeded') return q.scalar('begin_date') !== undefined;
+      return kind !== 'huge-attachment' || FILE_PATHS.has(path);
+    };
+    const fault = ctx.faultQueue.take(path.slice(1), scope.map((c) => c.cnpj), applies);
     if (fault?.kind === 'rate-limit') {
       const retryAfter = String(fault.retryAfterSeconds ?? 60);
       throw new ApiFault(429, 'too_many_requests', 'Rate limit exceeded.', undefined, { 'retry-after': retryAfter });
     }
     if (fault?.kind === 'range-exceeded') throw new ApiFault(422, 'date_range_exceeded', 'The period may not exceed 31 days.', null);
     if (fault?.kind === 'refuse') throw new ApiFault(422, 'validation_failed', 'The request was refused.');
-    if (fault?.kind === 'corrupt') markCorrupt(request.raw);
+    if (fault?.kind === 'corrupt') corruptRequests.add(request.raw);
     if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
     if (fault?.kind === 'empty') return emptyAnswer(ctx, path, handler, company, q, reply);
     if (fault?.kind === 'cut') cutRequests.add(request.raw);
@@ -129,20 +104,27 @@ function cutPayload(payload: unknown): Readable {
   return out;
 }
 
-/** Collaborators of the scope that have days within [b, e], in company then id order. */
-function* inPeriod(ctx: EmulatorContext, scope: CompanyEntity[], b: number, e: number, keep: (c: CollaboratorEntity) => boolean): Generator<CollaboratorEntity> {
+/**
+ * One item per collaborator of the scope that `keep` keeps and that has days within [b, e], in company
+ * then id order: its block, then the fields `more` gives (none when null).
+ */
+function* perCollaborator(
+  ctx: EmulatorContext,
+  scope: CompanyEntity[],
+  [b, e]: [number, number],
+  keep: (c: CollaboratorEntity) => boolean,
+  more: (c: CollaboratorEntity) => object | null,
+): Generator<unknown> {
   for (const co of scope) {
     for (const c of co.collaborators) {
-      if (!keep(c)) continue;
-      if (Math.max(b, ctx.world.firstDay(c)) <= Math.min(e, ctx.world.lastDay(c))) yield c;
+      if (!keep(c) || Math.max(b, ctx.world.firstDay(c)) > Math.min(e, ctx.world.lastDay(c))) continue;
+      const fields = more(c);
+      if (fields) yield { ...ctx.world.collaboratorBlock(c), ...fields };
     }
   }
 }
 
-/**
- * spec 1.3 / 1.4 rule 6: filters by `national_registry_list[]` and `email_list[]` (either
- * matches). A CPF sent without its leading zeros (quirk `unpaddedCpf`) matches in either form.
- */
+/** spec 1.3 / 1.4 rule 6: `national_registry_list[]` or `email_list[]`; unpadded CPFs match either way. */
 function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
   const cpfs = q.list('national_registry_list');
   const emails = q.list('email_list');
@@ -156,7 +138,7 @@ function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntit
 /** spec 1.4 rule 6: `national_registry` filter of tardiness, adjustment, inconsistency, overtime. */
 function cpfFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntity) => boolean {
   const cpf = q.scalar('national_registry');
-  return cpf === undefined ? () => true : (c) => ctx.world.cpfMatches(c, cpf);
+  return cpf === undefined ? () => true : (c) => c.cpf === cpf || ctx.world.sentCpf(c) === cpf;
 }
 
 /** A per-day endpoint: one item per collaborator with the entries of its days. */
@@ -164,14 +146,10 @@ function perDay({ key, entries }: (typeof DAY_ENTRY_ENDPOINTS)[string]): Handler
   return (ctx, _company, scope, q, reply) => {
     const keep = cpfFilter(ctx, q);
     const p = q.period('date', ctx.options);
-    const items = function* () {
-      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
-        const list: Record<string, unknown>[] = [];
-        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) list.push(...entries(ctx.world, r));
-        yield { ...ctx.world.collaboratorBlock(c), [key]: list };
-      }
-    };
-    return streamList(reply, items(), p.meta);
+    const list = (c: CollaboratorEntity) => ({
+      [key]: [...ctx.history.days(c, p.beginDay, p.endDay)].flatMap((r) => entries(ctx.world, r)),
+    });
+    return streamList(reply, perCollaborator(ctx, scope, [p.beginDay, p.endDay], keep, list), p.meta);
   };
 }
 
@@ -197,26 +175,20 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const keep = listFilter(ctx, q);
     const decimal = q.bool('decimal_format') ?? false;
     const p = q.period('date', ctx.options);
-    const items = function* () {
-      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
-        yield { ...ctx.world.collaboratorBlock(c), total_hours: totalsJson(periodTotals(ctx.history, c, p.beginDay, p.endDay), decimal) };
-      }
-    };
-    return streamList(reply, items(), p.meta);
+    const totals = (c: CollaboratorEntity) => ({
+      total_hours: totalsJson(periodTotals(ctx.history, c, p.beginDay, p.endDay), decimal),
+    });
+    return streamList(reply, perCollaborator(ctx, scope, [p.beginDay, p.endDay], keep, totals), p.meta);
   });
 
   get(app, ctx, '/point/getFromPeriod', (ctx, _co, scope, q, reply) => {
     const keep = listFilter(ctx, q);
     const decimal = q.bool('decimal_format') ?? false;
     const p = q.period('date', ctx.options);
-    const items = function* () {
-      for (const c of inPeriod(ctx, scope, p.beginDay, p.endDay, keep)) {
-        const days: Record<string, unknown>[] = [];
-        for (const r of ctx.history.days(c, p.beginDay, p.endDay)) days.push(dayJson(ctx.world, r, decimal));
-        yield { ...ctx.world.collaboratorBlock(c), days };
-      }
-    };
-    return streamList(reply, items(), p.meta);
+    const days = (c: CollaboratorEntity) => ({
+      days: Array.from(ctx.history.days(c, p.beginDay, p.endDay), (r) => dayJson(ctx.world, r, decimal)),
+    });
+    return streamList(reply, perCollaborator(ctx, scope, [p.beginDay, p.endDay], keep, days), p.meta);
   });
 
   get(app, ctx, '/point/audit', (ctx, _co, scope, q, reply) => {
@@ -244,26 +216,23 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const keep = cpfFilter(ctx, q);
     const date = q.requiredDate('date');
     const day = dayOf(date);
-    const items = function* () {
-      for (const c of inPeriod(ctx, scope, day, day, keep)) {
-        const b = ctx.history.bank(c, day);
-        if (!b) continue;
-        const m = b.record.metrics;
-        yield {
-          ...ctx.world.collaboratorBlock(c),
-          regime: ctx.world.regimeName(c),
-          total_overtime: duration(m.overtime, false),
-          missing_hours: duration(m.missing, false),
-          interval_hours: duration(m.intervals, false),
-          normal_hours: duration(b.record.plan.scheduled ? Math.min(m.ruleWorked, m.sched) : 0, false),
-          day_balance: duration(b.dayBalance, false),
-          accumulated_balance: duration(b.accumulated, false),
-          credit: duration(b.credit, false),
-          debt: duration(b.debt, false),
-        };
-      }
+    const overtime = (c: CollaboratorEntity) => {
+      const b = ctx.history.bank(c, day);
+      if (!b) return null;
+      const m = b.record.metrics;
+      return {
+        regime: ctx.world.regimeName(c),
+        total_overtime: duration(m.overtime, false),
+        missing_hours: duration(m.missing, false),
+        interval_hours: duration(m.intervals, false),
+        normal_hours: duration(b.record.plan.scheduled ? Math.min(m.ruleWorked, m.sched) : 0, false),
+        day_balance: duration(b.dayBalance, false),
+        accumulated_balance: duration(b.accumulated, false),
+        credit: duration(b.credit, false),
+        debt: duration(b.debt, false),
+      };
     };
-    return streamList(reply, items(), { date });
+    return streamList(reply, perCollaborator(ctx, scope, [day, day], keep, overtime), { date });
   });
 
   get(app, ctx, '/absence/types', (ctx, _co, scope, _q, reply) =>
@@ -314,8 +283,10 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   });
 
   for (const { endpoint, table, label } of LOOKUP_LISTS) {
+    // spec 2.4 records, each with the `company` block of spec 1.4 rule 4.
+    const json = (r: LookupEntity, co: CompanyEntity) => ({ id: r.id, [label]: r.label, company: co.block });
     get(app, ctx, `/${endpoint}`, (ctx, _co, scope, _q, reply) =>
-      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => lookupJson(r.id, label, r.label, co.block)))),
+      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => json(r, co)))),
     );
   }
 }

@@ -1,10 +1,4 @@
-/**
- * What happens to every spec request before its handler: it is counted (per
- * endpoint, start times per token, requests in flight), delayed by the fixed
- * latency, checked against the per-token rate limit (429 with `Retry-After`), and
- * exposed to the injected faults (403 generic errors, 500s, dropped connections,
- * slow responses).
- */
+/** What meets every spec request before its handler: counting, the per-token rate limit, injected faults. */
 import { ApiFault } from '../errors.js';
 import { Rng, hashString } from '../random.js';
 import type { Faults } from '../options.js';
@@ -106,14 +100,10 @@ export class Traffic {
       const list = (this.accepted.get(token) ?? []).filter((t) => t > now - 1000);
       this.accepted.set(token, list);
       if (list.length >= f.rateLimitRps) {
-        const retryAfter = Math.max(1, Math.ceil((list[0]! + 1000 - now) / 1000));
-        return {
-          kind: 'fault',
-          delayMs: 0,
-          fault: new ApiFault(429, 'too_many_requests', `Rate limit of ${f.rateLimitRps} requests per second exceeded.`, undefined, {
-            'retry-after': String(retryAfter),
-          }),
-        };
+        const headers = { 'retry-after': String(Math.max(1, Math.ceil((list[0]! + 1000 - now) / 1000))) };
+        const message = `Rate limit of ${f.rateLimitRps} requests per second exceeded.`;
+        const fault = new ApiFault(429, 'too_many_requests', message, undefined, headers);
+        return { kind: 'fault', delayMs: 0, fault };
       }
       list.push(now);
     }

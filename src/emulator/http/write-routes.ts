@@ -1,16 +1,13 @@
-/**
- * The 9 write endpoints of spec 4.2. Writes act on the token's company only (spec 1.4
- * rule 2: scope parameters are ignored) and change what later reads return.
- */
+/** The 9 write endpoints of spec 4.2, on the token's company only (spec 1.4 rule 2). */
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { isValidCpf, padCpf } from '../../util/national-registry.js';
 import { utcToLocal } from '../../util/time.js';
 import { dayOf } from '../calendar.js';
-import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
+import type { CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
 import { ApiFault, badListSyntax, invalidField } from '../errors.js';
 import { imageSize, looksLikeImage } from '../attachments.js';
-import { punchReceipt } from '../records.js';
 import { authenticate, sendData, type EmulatorContext } from './context.js';
 import { bool, date, dateTime, int, jsonObject, requireFields, str, type RawFields } from './body-fields.js';
 import { checkListValue } from './query-params.js';
@@ -31,26 +28,20 @@ function nowLocal(ctx: EmulatorContext): string {
   return ctx.options.pinned ? `${ctx.options.today} 23:59:59` : utcToLocal(new Date(ctx.options.now()), 'America/Sao_Paulo');
 }
 
-/** spec 4.2: a referenced id must be an active record of the token's company. */
-function findActive<T extends LookupEntity>(list: readonly T[], id: number | undefined, code: string, field: string): T | undefined {
-  if (id === undefined) return undefined;
-  const hit = list.find((r) => r.id === id && r.active);
-  if (!hit) throw new ApiFault(404, code, `The ${field} ${id} does not exist or belongs to another company.`);
-  return hit;
+/** spec 4.2: a referenced id must be an active record of the token's company (404 `<field>_not_found`). */
+function checkActive(list: readonly LookupEntity[], id: number | undefined, field: string): void {
+  if (id === undefined || list.some((r) => r.id === id && r.active)) return;
+  const code = field.replace(/_id$/, '_not_found');
+  throw new ApiFault(404, code, `The ${field} ${id} does not exist or belongs to another company.`);
 }
 
-/** Creates a lookup record with the next id of its kind. */
-function createLookup(
-  ctx: EmulatorContext,
-  list: LookupEntity[],
-  kind: 'departments' | 'occupations' | 'costCenters' | 'firedTypes',
-  label: string,
-  extra: Record<string, unknown> = {},
-): number {
-  const id = ctx.world.lookupCounters[kind]++;
-  list.push({ id, label, active: true, ...extra });
-  return id;
-}
+/** The lookup creations of spec 4.2: route, list, label field, and the 422 code of a bad label. */
+const LOOKUP_CREATIONS = [
+  ['/department', 'departments', 'description', 'validation_failed'],
+  ['/occupation', 'occupations', 'description', 'invalid_request_payload'],
+  ['/fired-type', 'firedTypes', 'name', 'validation_failed'],
+  ['/cost-center', 'costCenters', 'name', 'invalid_request_payload'],
+] as const;
 
 /** The record a CPF designates in a company: the active one when the CPF is duplicated (spec §3). */
 function byCpf(company: CompanyEntity, cpf: string): { active?: CollaboratorEntity; any?: CollaboratorEntity } {
@@ -86,23 +77,18 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const registration = str(f, 'registration_number');
     const pis = str(f, 'pis');
     if (pis !== undefined && !/^\d{11}$/.test(pis)) throw invalidField('pis', 'must have 11 digits');
-    const ids = {
-      journey: int(f, 'journey_id'),
-      costCenter: int(f, 'cost_center_id'),
-      department: int(f, 'department_id'),
-      unit: int(f, 'unit_id'),
-      settings: int(f, 'collaborator_settings_id'),
-      rule: int(f, 'point_rule_id'),
-      occupation: int(f, 'occupation_id'),
-    };
     const L = company.lookups;
-    const journey = findActive(L.journeys, ids.journey, 'journey_not_found', 'journey_id')!;
-    const costCenter = findActive(L.costCenters, ids.costCenter, 'cost_center_not_found', 'cost_center_id')!;
-    const department = findActive(L.departments, ids.department, 'department_not_found', 'department_id')!;
-    const unit = findActive(L.units, ids.unit, 'unit_not_found', 'unit_id')!;
-    const settings = findActive(L.settings, ids.settings, 'collaborator_settings_not_found', 'collaborator_settings_id')!;
-    const rule = findActive(L.pointRules, ids.rule, 'point_rule_not_found', 'point_rule_id')!;
-    const occupation = findActive(L.occupations, ids.occupation, 'occupation_not_found', 'occupation_id');
+    const refs = {
+      journey_id: L.journeys,
+      cost_center_id: L.costCenters,
+      department_id: L.departments,
+      unit_id: L.units,
+      collaborator_settings_id: L.settings,
+      point_rule_id: L.pointRules,
+      occupation_id: L.occupations,
+    };
+    const ids = Object.fromEntries(Object.keys(refs).map((field) => [field, int(f, field)]));
+    for (const [field, list] of Object.entries(refs)) checkActive(list, ids[field], field);
     if (byCpf(company, cpf).active) {
       throw new ApiFault(422, 'collaborator_already_exists', `An active collaborator with national_registry ${cpf} already exists in the company.`);
     }
@@ -120,13 +106,13 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       beginDay: dayOf(beginDate),
       dismissalDay: null,
       inactiveFromDay: null,
-      departmentId: department.id,
-      occupationId: occupation?.id ?? null,
-      unitId: unit.id,
-      journeyId: journey.id,
-      costCenterId: costCenter.id,
-      settingsId: settings.id,
-      pointRuleId: rule.id,
+      departmentId: ids.department_id!,
+      occupationId: ids.occupation_id ?? null,
+      unitId: ids.unit_id!,
+      journeyId: ids.journey_id!,
+      costCenterId: ids.cost_center_id!,
+      settingsId: ids.collaborator_settings_id!,
+      pointRuleId: ids.point_rule_id!,
       team: null,
       regime: 'BH',
       initialBalanceSec: 0,
@@ -144,7 +130,9 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     requireFields(f, ['national_registry', 'photo_base64']);
     // spec 4.2 / §8: leading zeros are filled in up to 11 characters.
     const cpf = padCpf(str(f, 'national_registry')!);
-    if (ctx.world.collaboratorsWithCpf(cpf).length === 0) throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered.`);
+    if (!ctx.world.companies.some((co) => co.collaborators.some((c) => c.cpf === cpf))) {
+      throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered.`);
+    }
     const { active, any } = byCpf(company, cpf);
     if (!any) throw new ApiFault(404, 'collaborator_not_found', `CPF ${cpf} has no collaborator in this company.`);
     if (!active) throw new ApiFault(422, 'collaborator_fired', `The collaborator with CPF ${cpf} is dismissed.`);
@@ -172,23 +160,12 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const collaboratorId = int(f, 'collaborator_id');
     const registration = str(f, 'registration_number');
     const cpf = str(f, 'national_registry');
-    const resolve = (): CollaboratorEntity | undefined => {
-      const own = company.collaborators;
-      if (collaboratorId !== undefined) {
-        const c = own.find((x) => x.id === collaboratorId);
-        if (c) return c;
-      }
-      if (registration !== undefined) {
-        const c = own.find((x) => ctx.world.collaboratorBlock(x).registration_number === registration);
-        if (c) return c;
-      }
-      if (cpf !== undefined) {
-        const { active, any } = byCpf(company, cpf);
-        return active ?? any;
-      }
-      return undefined;
-    };
-    const c = resolve();
+    // The first identifier that names a record wins: id, then registration, then CPF.
+    const own = company.collaborators;
+    const registered = (x: CollaboratorEntity): boolean =>
+      registration !== undefined && ctx.world.collaboratorBlock(x).registration_number === registration;
+    const named = cpf === undefined ? {} : byCpf(company, cpf);
+    const c = own.find((x) => x.id === collaboratorId) ?? own.find(registered) ?? named.active ?? named.any;
     if (!c) throw new ApiFault(404, 'collaborator_not_found', 'No collaborator of the company matches the identifiers sent.');
     if (!company.lookups.firedTypes.some((t) => t.id === firedTypeId)) {
       throw new ApiFault(404, 'fired_type_not_found', `Dismissal type ${firedTypeId} does not exist.`);
@@ -218,7 +195,9 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     }
     const [h, m, s] = datetime.slice(11).split(':').map(Number) as [number, number, number];
     const pointId = ctx.history.addApiPunch(c, dayOf(datetime.slice(0, 10)), h * 3600 + m * 60 + s);
-    return sendData(reply, 201, { point_id: pointId, hash: punchReceipt(company, cpf, datetime, pointId) });
+    // spec 4.2: the receipt is a SHA-256 hash of the punch.
+    const hash = createHash('sha256').update(`${company.cnpj}|${cpf}|${datetime}|${pointId}`).digest('hex');
+    return sendData(reply, 201, { point_id: pointId, hash });
   });
 
   route(app, ctx, 'POST', '/absence', async (ctx, company, request, reply) => {
@@ -268,8 +247,7 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       if (!c) throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered in this company.`);
       if (!collaboratorIds.includes(c.id)) collaboratorIds.push(c.id);
     }
-    const absence: AbsenceEntity = {
-      id: ctx.history.nextApiAbsenceId(),
+    const id = ctx.history.addApiAbsence({
       company,
       type,
       description,
@@ -289,30 +267,19 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       cid: [],
       attachments: files.map((x) => ({ filename: x.filename, mimeType: x.mimeType, content: () => x.content })),
       collaboratorIds,
-    };
-    ctx.history.addApiAbsence(absence);
-    return sendData(reply, 201, { absence_id: absence.id });
+    });
+    return sendData(reply, 201, { absence_id: id });
   });
 
-  route(app, ctx, 'POST', '/department', (ctx, company, request, reply) => {
-    const description = labelField(jsonObject(request.body), 'description', 'validation_failed');
-    return sendData(reply, 201, { id: createLookup(ctx, company.lookups.departments, 'departments', description) });
-  });
-
-  route(app, ctx, 'POST', '/occupation', (ctx, company, request, reply) => {
-    const f = jsonObject(request.body);
-    const description = labelField(f, 'description', 'invalid_request_payload');
-    const cbo = str(f, 'number_cbo') ?? null;
-    return sendData(reply, 201, { id: createLookup(ctx, company.lookups.occupations, 'occupations', description, { cbo }) });
-  });
-
-  route(app, ctx, 'POST', '/fired-type', (ctx, company, request, reply) => {
-    const name = labelField(jsonObject(request.body), 'name', 'validation_failed');
-    return sendData(reply, 201, { id: createLookup(ctx, company.lookups.firedTypes, 'firedTypes', name) });
-  });
-
-  route(app, ctx, 'POST', '/cost-center', (ctx, company, request, reply) => {
-    const name = labelField(jsonObject(request.body), 'name', 'invalid_request_payload');
-    return sendData(reply, 201, { id: createLookup(ctx, company.lookups.costCenters, 'costCenters', name) });
-  });
+  for (const [path, kind, field, code] of LOOKUP_CREATIONS) {
+    route(app, ctx, 'POST', path, (ctx, company, request, reply) => {
+      const f = jsonObject(request.body);
+      const label = labelField(f, field, code);
+      const extra = kind === 'occupations' ? { cbo: str(f, 'number_cbo') ?? null } : {};
+      const id = ctx.world.lookupCounters[kind]++;
+      const list: LookupEntity[] = company.lookups[kind];
+      list.push({ id, label, active: true, ...extra });
+      return sendData(reply, 201, { id });
+    });
+  }
 }
