@@ -13,9 +13,6 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
-/** Default backoff: 500 ms, doubling, capped at 30 s. */
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
-
 /**
  * Full-jitter exponential backoff: a uniform delay in [0, min(max, base·2^(retry-1))).
  * `retry` counts from 1 (the wait before the second attempt).

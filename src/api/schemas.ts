@@ -133,8 +133,6 @@ const recordCompany = companyBlock.optional();
 export const describedLookup = z.object({ id: z.number().int(), description: z.string(), company: recordCompany });
 /** spec 2.4: lookups with `name`. */
 export const namedLookup = z.object({ id: z.number().int(), name: z.string(), company: recordCompany });
-export type DescribedLookup = z.infer<typeof describedLookup>;
-export type NamedLookup = z.infer<typeof namedLookup>;
 
 /** spec 2.4: Absence type. */
 export const absenceType = z.object({
@@ -146,7 +144,6 @@ export const absenceType = z.object({
   can_request_app: z.boolean(),
   company: recordCompany,
 });
-export type AbsenceType = z.infer<typeof absenceType>;
 
 /** spec 2.5: Absence. */
 export const absence = z.object({
@@ -183,7 +180,6 @@ export const absenceAttachment = z.object({
   base64: z.string().base64(),
   company: recordCompany,
 });
-export type AbsenceAttachment = z.infer<typeof absenceAttachment>;
 
 /** spec 2.7: every key of the `total_hours` object. */
 export const TOTAL_HOURS_KEYS = [
@@ -307,7 +303,6 @@ export const auditPhoto = z.object({
   base64: z.string().base64(),
   company: recordCompany,
 });
-export type AuditPhoto = z.infer<typeof auditPhoto>;
 
 /** spec 1.1 / 4.1: `meta` of period endpoints. */
 export const periodMeta = z.object({ begin_date: z.string(), end_date: z.string() });
