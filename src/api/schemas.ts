@@ -1,14 +1,11 @@
 /**
- * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2).
- *
- * These schemas are the shared contract of the project: the client validates every
- * response against them, the emulator produces values of their types, and the
- * resource declarations consume them. They are strict where a row could not be stored
- * otherwise (keys, dates, durations) and open where the spec and real data are: fields
- * real records lack are nullable (a punch from a physical clock has no GPS, a
- * contractor no PIS), value lists the source owns (origin, status, regime) are text —
- * a value not seen before is reported as drift, never rejected — and a field the spec
- * does not name is ignored (and reported once per endpoint, see drift.ts).
+ * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2): the
+ * contract the client validates responses with, the emulator produces and the resource
+ * declarations consume. Strict where a row could not be stored otherwise (keys, dates,
+ * durations); open where the spec and real data are: fields real records lack are nullable
+ * (a punch from a physical clock has no GPS, a contractor no PIS), value lists the source
+ * owns (origin, status, regime) are text, a new value reported as drift, never rejected,
+ * and a field the spec does not name is ignored (and reported once, see drift.ts).
  */
 import { z } from 'zod';
 import { noteNewValue } from './drift.js';
@@ -29,15 +26,12 @@ export const dateTimeString = z
 export const durationString = z
   .string()
   .regex(DURATION_RE, { message: 'expected a duration [-]HH:MM:SS (spec 1.2)' });
-export const hourMinuteString = z
-  .string()
-  .regex(HOUR_MINUTE_RE, { message: 'expected HH:MM (spec 1.2)' });
+export const hourMinuteString = z.string().regex(HOUR_MINUTE_RE, { message: 'expected HH:MM (spec 1.2)' });
 /** spec 1.2: durations become numbers with `decimal_format=1`. */
 export const durationOrDecimal = z.union([durationString, z.number()]);
 /**
- * spec 1.2: CPF, 11 digits. Systems that store it as a number drop the leading zeros
- * (spec 8 pads them back on one write), and some send it formatted; anything that
- * normalises to 11 digits is accepted here, and {@link normalizeCpf} makes it canonical.
+ * spec 1.2: CPF, 11 digits; as a number it has lost its leading zeros (spec 8 pads them back on
+ * one write), and some send it formatted: {@link normalizeCpf} makes anything of up to 11 digits canonical.
  */
 export const cpfValue = z
   .union([z.string(), z.number().int().nonnegative()])
@@ -95,10 +89,7 @@ export const collaboratorBlock = z.object({
 export type CollaboratorBlock = z.infer<typeof collaboratorBlock>;
 
 /** spec 2.2: Company. */
-export const company = z.object({
-  name: z.string(),
-  trading_name: z.string(),
-  national_registry: cnpjString,
+export const company = companyBlock.extend({
   cei: optionalText,
   caepf: optionalText,
   cno: optionalText,
@@ -114,18 +105,12 @@ export const company = z.object({
 export type Company = z.infer<typeof company>;
 
 /** spec 2.3: Economic group entry. */
-export const economicGroupEntry = z.object({
-  name: z.string(),
-  trading_name: z.string(),
-  national_registry: cnpjString,
-  is_headquarter: z.boolean(),
-});
+export const economicGroupEntry = companyBlock.extend({ is_headquarter: z.boolean() });
 export type EconomicGroupEntry = z.infer<typeof economicGroupEntry>;
 
 /**
- * spec 1.4 rule 4: every record of a read answer carries the `company` block of its
- * company; named here so that it is not reported as a field the spec does not describe.
- * Optional: the records of spec 2.4 to 2.6 and 2.13 do not show it.
+ * spec 1.4 rule 4: every record of a read answer carries its `company` block; named so it is
+ * not reported as drift, optional as the records of spec 2.4 to 2.6 and 2.13 do not show it.
  */
 const recordCompany = companyBlock.optional();
 
@@ -183,31 +168,13 @@ export const absenceAttachment = z.object({
 
 /** spec 2.7: every key of the `total_hours` object. */
 export const TOTAL_HOURS_KEYS = [
-  'worked_time',
-  'worked_actual_time',
-  'bank_time',
-  'bank_time_factored',
-  'fault_full_time',
-  'fault_partial_time',
-  'interjourney',
-  'intrajourney',
-  'justified_time',
-  'justified_not_paid_time',
-  'medical_certificate_time',
-  'night_time',
-  'night_time_reduced',
-  ...([1, 2, 3, 4] as const).flatMap(
-    (n) =>
-      [`over_time_${n}`, `over_time_${n}_day`, `over_time_${n}_night`, `over_time_${n}_night_reduced`] as const,
+  'worked_time', 'worked_actual_time', 'bank_time', 'bank_time_factored', 'fault_full_time',
+  'fault_partial_time', 'interjourney', 'intrajourney', 'justified_time', 'justified_not_paid_time',
+  'medical_certificate_time', 'night_time', 'night_time_reduced',
+  // over_time_1 ... over_time_holiday, each with its _day, _night and _night_reduced parts.
+  ...([1, 2, 3, 4, 'dsr', 'holiday'] as const).flatMap((n) =>
+    (['', '_day', '_night', '_night_reduced'] as const).map((part) => `over_time_${n}${part}` as const),
   ),
-  'over_time_dsr',
-  'over_time_dsr_day',
-  'over_time_dsr_night',
-  'over_time_dsr_night_reduced',
-  'over_time_holiday',
-  'over_time_holiday_day',
-  'over_time_holiday_night',
-  'over_time_holiday_night_reduced',
 ] as const;
 export type TotalHoursKey = (typeof TOTAL_HOURS_KEYS)[number];
 
