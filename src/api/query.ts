@@ -41,15 +41,17 @@ export function scopeParams(scope: Scope | undefined): Params {
  */
 export function buildQuery(params: Params): string {
   const search = new URLSearchParams();
+  eachParam(params, (key, value) => search.append(key, value));
+  return search.toString();
+}
+
+/** Hands each parameter to `add` encoded, a list once per item; undefined and null are left out. */
+function eachParam(params: Params, add: (key: string, value: string) => void): void {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value as readonly (string | number)[]) search.append(key, encodeScalar(item));
-    } else {
-      search.append(key, encodeScalar(value as string | number | boolean));
-    }
+    const items = (Array.isArray(value) ? value : [value]) as readonly (string | number | boolean)[];
+    for (const item of items) add(key, encodeScalar(item));
   }
-  return search.toString();
 }
 
 /** One file of `attachment[]` (spec 4.2 `POST absence`). */
@@ -68,14 +70,7 @@ export interface Attachment {
  */
 export function buildMultipart(fields: Params, attachments: readonly Attachment[] = []): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value as readonly (string | number)[]) form.append(key, encodeScalar(item));
-    } else {
-      form.append(key, encodeScalar(value as string | number | boolean));
-    }
-  }
+  eachParam(fields, (key, value) => form.append(key, value));
   for (const file of attachments) {
     form.append('attachment[]', new Blob([file.content], { type: file.mimeType }), file.filename);
   }
