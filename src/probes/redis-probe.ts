@@ -1,7 +1,6 @@
 /**
- * A dedicated Redis connection for `/healthz`: it fails fast while Redis is down (no
- * endless offline queue) and reports the connection error rather than ioredis' generic
- * "max retries" text.
+ * A dedicated Redis connection for `/healthz`: it fails fast while Redis is down (no endless
+ * offline queue) and reports the connection error, not ioredis' generic "max retries" text.
  */
 import { Redis } from 'ioredis';
 import type { PingableRedis } from './health.js';
