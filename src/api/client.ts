@@ -228,9 +228,8 @@ export class ApiClient {
   // ---- low level ----------------------------------------------------------------------
 
   /**
-   * One call of any endpoint with retries, validated against the endpoint table, with its
-   * envelope. Parameters are sent as given (the conformance suite sends what the typed
-   * methods never would); non-2xx answers throw the mapped ApiError.
+   * One call of any endpoint with retries, validated against the table, with its envelope.
+   * Parameters go as given (the conformance suite sends what the typed methods never would).
    */
   async request<E extends EndpointName>(
     endpoint: E,
@@ -347,8 +346,7 @@ export class ApiClient {
   // ---- internals ----------------------------------------------------------------------
 
   async #read<E extends EndpointName>(endpoint: E, query: Params, scope: Scope | undefined, opts: CallOptions | undefined) {
-    const res = await this.request(endpoint, { query, ...(scope ? { scope } : {}) }, opts);
-    return res.data;
+    return (await this.request(endpoint, { query, ...(scope ? { scope } : {}) }, opts)).data;
   }
 
   /** The typed method of a read that takes only the scope. */
@@ -427,9 +425,8 @@ export class ApiClient {
   }
 
   /**
-   * One streamed GET attempt: a 2xx response whose body is still to be read; the admission
-   * is held until `end` (the request is in flight until its body has been read). A non-2xx
-   * answer is read, reported and thrown as its ApiError.
+   * One streamed GET attempt: a 2xx answer whose body is still to be read, its admission held
+   * until `end` (in flight until the body is read); a non-2xx answer is thrown as its ApiError.
    */
   async #open(req: AttemptRequest, attempt: number, opts: CallOptions) {
     const a = await this.#begin(req, attempt, opts);

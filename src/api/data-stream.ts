@@ -33,8 +33,8 @@ export class DataStream implements AsyncIterable<unknown> {
   #count = 0;
 
   /**
-   * `stop` ends the source (e.g. destroys the HTTP body) when the consumer stops early;
-   * `maxElementBytes` bounds an element of `data` parsed, and the envelope outside it (default 32 MiB).
+   * `stop` ends the source (e.g. the HTTP body) when the consumer stops early;
+   * `maxElementBytes` (default 32 MiB) bounds an element of `data` and the envelope outside it.
    */
   constructor(
     source: AsyncIterable<Uint8Array | string>,
@@ -109,11 +109,7 @@ const ELEMENT_DEPTH = 2;
 /** A SyntaxError that names where, never what: a body may hold personal data. */
 const notJson = (where: string, what = 'is not valid JSON'): SyntaxError => new SyntaxError(`${where}: ${what}`);
 
-/**
- * The scanner behind {@link DataStream}: fed chunks of the body, it returns the elements
- * of `data` each chunk completed, and keeps the envelope's text outside `data` to parse
- * at the end.
- */
+/** Behind {@link DataStream}: returns the elements each chunk completes, keeps the rest for the end. */
 class EnvelopeScanner {
   readonly #max: number;
   /** Containers open at the current byte. */

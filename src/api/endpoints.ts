@@ -42,7 +42,6 @@ export type BodyKind = 'query' | 'json' | 'multipart';
 
 /** One row of the endpoint table. */
 export interface EndpointDef {
-  /** HTTP method. */
   readonly method: HttpMethod;
   /** Full path, starting with {@link API_PREFIX}. */
   readonly path: string;
@@ -145,14 +144,10 @@ export const ENDPOINTS = {
 
   // spec 4.2: writes
   'POST collaborator': write('POST', 'collaborator', createdId, 201, NEW_COLLABORATOR, [
-    'registration_number',
-    'admission_date',
-    'pis',
-    'occupation_id',
+    'registration_number', 'admission_date', 'pis', 'occupation_id',
   ]),
   'POST collaborator/photo': write('POST', 'collaborator/photo', successResult, 200, [
-    'national_registry',
-    'photo_base64',
+    'national_registry', 'photo_base64',
   ]),
   'PUT collaborator/dismissal': write(
     'PUT',

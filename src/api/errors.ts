@@ -108,7 +108,6 @@ export interface ApiErrorInit {
   message?: string;
   /** spec 1.1: names of missing required fields on 422 `validation_failed`. */
   payloadDataRequired?: readonly string[];
-  /** Underlying error. */
   cause?: unknown;
 }
 
@@ -183,9 +182,8 @@ const MAX_MESSAGE_CHARS = 300;
 const BY_STATUS: Readonly<Record<number, ApiErrorKind>> = { 400: 'bad_request', 401: 'invalid_service_token', 403: 'server_error', 404: 'not_found_unknown', 422: 'unprocessable', 429: 'rate_limited' };
 
 /**
- * Maps a non-2xx response onto its code (spec 1.1, §7): a spec code sent with its status is
- * its own; anything else goes by status, keeping the server's code. `body` is the parsed
- * JSON (undefined when not JSON); `retryAfterMs` is for 429.
+ * Maps a non-2xx response (`body` parsed, undefined if not JSON) onto its code (spec 1.1, §7): a
+ * spec code sent with its status is its own; else by status, keeping the server's code.
  */
 export function errorFromResponse(endpoint: string, status: number, body: unknown, retryAfterMs?: number): ApiError {
   const { code, message, payloadDataRequired } = readErrorEnvelope(body);

@@ -34,11 +34,7 @@ export function scopeParams(scope: Scope | undefined): Params {
   };
 }
 
-/**
- * Builds a query string (without `?`; empty when there is nothing to send). spec 1.3:
- * a list is sent by repeating its key once per item, never as JSON or comma-separated;
- * keys are sent exactly as given, so list names must already end in `[]`.
- */
+/** A query string, no `?`. spec 1.3: a list repeats its key once per item; keys go as given (`name[]`). */
 export function buildQuery(params: Params): string {
   const search = new URLSearchParams();
   eachParam(params, (key, value) => search.append(key, value));
@@ -64,10 +60,7 @@ export interface Attachment {
   content: Uint8Array;
 }
 
-/**
- * Builds a multipart form (spec 1.3 rule 5): lists repeat their `name[]` field, booleans
- * are `1`/`0`, and each attachment is its own `attachment[]` file part.
- */
+/** A multipart form (spec 1.3 rule 5): a list repeats its `name[]` field; one `attachment[]` per file. */
 export function buildMultipart(fields: Params, attachments: readonly Attachment[] = []): FormData {
   const form = new FormData();
   eachParam(fields, (key, value) => form.append(key, value));

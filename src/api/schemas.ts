@@ -45,10 +45,7 @@ export function normalizeCpf(value: string | number): string | undefined {
   return digits.padStart(11, '0');
 }
 
-/**
- * A value list the source owns (spec 2.9 status, 2.11 regime, 2.12 origin): any text is
- * stored; one outside `known` is reported once as drift under `field`.
- */
+/** A source-owned value list (spec 2.9, 2.11, 2.12): any text; one not `known` is reported once as drift. */
 export function openVocabulary(field: string, known: readonly string[]) {
   const seen = new Set(known);
   return z.string().check((ctx) => {

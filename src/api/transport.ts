@@ -141,10 +141,7 @@ export async function openAttempt(
   return { status, headers, body: attempt.chunks(onBytes, tooLarge), destroy: attempt.close };
 }
 
-/**
- * Sends one request and reads its body, at most `maxResponseBytes` of it, within the
- * attempt's timeout. `onBytes` reports how much was read even when the attempt fails.
- */
+/** Sends one request, reads at most `maxResponseBytes` in the timeout; `onBytes` counts even on failure. */
 export async function sendAttempt(
   dispatcher: Dispatcher,
   req: AttemptRequest,
@@ -179,10 +176,7 @@ interface StartedAttempt {
   close(): void;
 }
 
-/**
- * Sends the request and waits for the headers, within the attempt's timeout; a
- * `deadlineMs` bounds the whole answer, body included, until the body is done.
- */
+/** Sends the request and waits for the headers; `deadlineMs` bounds the whole answer, body included. */
 async function startAttempt(
   dispatcher: Dispatcher,
   req: AttemptRequest,
@@ -191,17 +185,15 @@ async function startAttempt(
 ): Promise<StartedAttempt> {
   const controller = new AbortController();
   let expired: Expiry;
-  const timer = setTimeout(() => {
-    expired = 'timeout';
-    controller.abort(new AttemptTimeout('attempt timed out'));
-  }, req.timeoutMs);
+  // Our timeout names the failure even after the deadline passed; the deadline only when first.
+  const expireAfter = (ms: number, kind: Expiry, message: string) =>
+    setTimeout(() => {
+      expired = kind === 'timeout' ? kind : (expired ?? kind);
+      controller.abort(new AttemptTimeout(message));
+    }, ms);
+  const timer = expireAfter(req.timeoutMs, 'timeout', 'attempt timed out');
   const deadline =
-    deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          expired ??= 'deadline';
-          controller.abort(new AttemptTimeout('answer deadline passed'));
-        }, deadlineMs);
+    deadlineMs === undefined ? undefined : expireAfter(deadlineMs, 'deadline', 'answer deadline passed');
   const onCallerAbort = () => controller.abort(req.signal?.reason);
   if (req.signal?.aborted) onCallerAbort();
   else req.signal?.addEventListener('abort', onCallerAbort, { once: true });

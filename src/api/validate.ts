@@ -50,10 +50,7 @@ export function validatePart<T>(endpoint: string, root: string, schema: z.ZodTyp
   });
 }
 
-/**
- * Validates a parsed success body: an object with `data` of the endpoint's shape, and
- * `meta` of its shape where the spec gives the endpoint one (spec 1.1, 1.3.1).
- */
+/** Validates a success body: `data` of the endpoint's shape, `meta` where it has one (spec 1.1, 1.3.1). */
 export function validateEnvelope<T>(
   endpoint: string,
   def: EndpointDef,

@@ -18,9 +18,7 @@ import { RedisRequestBudget } from './request-budget.js';
 export interface ConnectionClient {
   /** The connection (name, URL, token, time zone, budget). */
   readonly connection: Connection;
-  /** Its API client. */
   readonly api: ApiClient;
-  /** Its shared request budget. */
   readonly budget: RedisRequestBudget;
 }
 

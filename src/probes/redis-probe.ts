@@ -23,9 +23,7 @@ export function createRedisProbe(redisUrl: string): RedisProbe {
   client.on('error', (err: Error) => {
     lastError = err.message || (err as NodeJS.ErrnoException).code || String(err);
   });
-  client.on('ready', () => {
-    lastError = undefined;
-  });
+  client.on('ready', () => (lastError = undefined));
   return {
     async ping() {
       try {

@@ -14,11 +14,7 @@ import { PunchlineError } from '../util/errors.js';
 /** A required service is not reachable; the message says what to start. */
 export class ServiceUnavailableError extends PunchlineError<'service_unavailable'> {
   override readonly name = 'ServiceUnavailableError';
-  constructor(
-    readonly service: 'postgres' | 'redis',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(readonly service: 'postgres' | 'redis', message: string, options?: { cause?: unknown }) {
     super('service_unavailable', message, options);
   }
 }
