@@ -206,15 +206,12 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
  * still splits the window whatever `payload_data_required` or `message` hold.
  */
 function readErrorEnvelope(body: unknown): { code?: string; message?: string; payloadDataRequired?: string[] } {
-  const envelope = (typeof body === 'object' && body !== null ? body : {}) as {
-    error?: { code?: unknown; message?: unknown } | null;
-    payload_data_required?: unknown;
-  };
-  const error = typeof envelope.error === 'object' && envelope.error !== null ? envelope.error : {};
-  const required = envelope.payload_data_required;
+  type Envelope = { error?: { code?: unknown; message?: unknown } | null; payload_data_required?: unknown };
+  const { error, payload_data_required: required } = (body ?? {}) as Envelope;
+  const listsNames = Array.isArray(required) && required.every((r) => typeof r === 'string');
   return {
-    ...(typeof error.code === 'string' ? { code: error.code } : {}),
-    ...(typeof error.message === 'string' ? { message: error.message } : {}),
-    ...(Array.isArray(required) && required.every((r) => typeof r === 'string') ? { payloadDataRequired: required } : {}),
+    code: typeof error?.code === 'string' ? error.code : undefined,
+    message: typeof error?.message === 'string' ? error.message : undefined,
+    payloadDataRequired: listsNames ? required : undefined,
   };
 }

@@ -21,8 +21,7 @@ export interface Scope {
 
 /** spec 1.2: booleans in requests are `1` or `0`. */
 export function encodeScalar(value: string | number | boolean): string {
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  return String(value);
+  return typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
 }
 
 /** spec 1.4: the scope as query parameters (`include_branches=1`, `company_national_registry`). */
@@ -56,7 +55,6 @@ export interface Attachment {
   filename: string;
   /** MIME type of the part. */
   mimeType: string;
-  /** File content. */
   content: Uint8Array;
 }
 

@@ -154,17 +154,10 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       const onAbort = () => reject(signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(
-        (release) => {
-          signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) release();
-          else resolve(release);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      );
+      // An admission that comes after the abort is given back at once.
+      turn
+        .finally(() => signal.removeEventListener('abort', onAbort))
+        .then((release) => (signal.aborted ? release() : resolve(release)), reject);
     });
   }
 
