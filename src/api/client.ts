@@ -116,11 +116,8 @@ export class ApiClient {
   readonly #server: { readonly scheme: string; readonly address: string; readonly port: number };
 
   constructor(options: ClientOptions) {
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-    } catch {
+    const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
+    if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
       throw new TypeError(`ApiClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
     }
     if (!options.token) throw new TypeError('ApiClient: token is empty (set SERVICE_API_TOKEN)');

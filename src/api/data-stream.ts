@@ -1,13 +1,11 @@
 /**
- * Reads the `data` array of a success envelope (spec 1.1) element by element while the
- * body is still arriving, so memory holds one chunk and the element being read, never the
- * whole answer (a big company's month of punches is tens of megabytes). The body is scanned
- * as bytes, once: outside strings byte by byte, inside strings from quote to quote with
- * `Buffer.indexOf` (JSON's structural characters are ASCII, never inside a UTF-8 sequence).
- * Each element is decoded and handed to `JSON.parse` whole, which also checks its syntax.
- * An element over `maxElementBytes` is only scanned to its end, not kept, and handed over
- * as an {@link OversizedElement}: a huge attachment must not be buffered whole, nor stop
- * the elements after it.
+ * Reads the `data` array of a success envelope (spec 1.1) element by element as the body
+ * arrives, so memory holds one chunk and one element, never the answer (a big company's month
+ * of punches is tens of megabytes). The body is scanned as bytes, once: byte by byte outside
+ * strings, quote to quote with `Buffer.indexOf` inside (JSON's structural characters are
+ * ASCII, never inside a UTF-8 sequence); each element is then parsed whole by `JSON.parse`.
+ * One over `maxElementBytes` is only scanned to its end and handed over as an
+ * {@link OversizedElement}: a huge attachment must not be buffered whole, nor stop the rest.
  */
 import { errorClass } from '../util/errors.js';
 

@@ -1,11 +1,10 @@
 /**
- * The endpoints of Customer API v2 (spec §4) that punchline calls by name, as data: method,
- * path, parameters and the zod shapes of the success envelope's `data` and `meta`, read by
- * the client, the emulator's conformance suite and the docs. A GET endpoint only one
- * resource reads is described inline by its declaration instead ({@link StreamEndpoint},
- * `inconsistency` in src/resources/inconsistencies.ts): with it, spec 4.1's 22 reads and
- * 4.2's 9 writes. A read is named by its path after `/customer/v2/` (`point/getFromPeriod`),
- * a write by its method and path (`POST point`), since some paths serve both.
+ * The endpoints of Customer API v2 (spec §4) that punchline calls by name, as data (method,
+ * path, parameters, zod shapes of `data` and `meta`) for the client, the conformance suite and
+ * the docs. With the GET endpoint a declaration describes inline ({@link StreamEndpoint}:
+ * `inconsistency`, src/resources/inconsistencies.ts), spec 4.1's 22 reads and 4.2's 9 writes.
+ * A read is named by its path after `/customer/v2/`, a write by method and path (`POST point`),
+ * since some paths serve both.
  */
 import { z } from 'zod';
 import {

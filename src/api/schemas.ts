@@ -1,11 +1,10 @@
 /**
- * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2): the
- * contract the client validates responses with, the emulator produces and the resource
- * declarations consume. Strict where a row could not be stored otherwise (keys, dates,
- * durations); open where the spec and real data are: fields real records lack are nullable
- * (a punch from a physical clock has no GPS, a contractor no PIS), value lists the source
- * owns (origin, status, regime) are text, a new value reported as drift, never rejected,
- * and a field the spec does not name is ignored (and reported once, see drift.ts).
+ * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2), which the
+ * client validates, the emulator produces and the declarations consume. Strict where a row
+ * could not be stored otherwise (keys, dates, durations); open where real data is: fields
+ * records lack are nullable (a clock's punch has no GPS, a contractor no PIS), source-owned
+ * value lists (origin, status, regime) are text, a new value reported as drift, and a field
+ * the spec does not name is ignored (and reported once, see drift.ts).
  */
 import { z } from 'zod';
 import { noteNewValue } from './drift.js';

@@ -1,9 +1,8 @@
 /**
- * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, and undici and
- * socket failures translated into `timeout` / `network` errors. A body read as a stream is
- * bounded once its headers are in: the longest pause between two chunks (undici's body
- * timeout), a deadline for the whole answer, and the most bytes it may hold, counted per
- * chunk, never per byte.
+ * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, undici and socket
+ * failures translated into `timeout` / `network`. A streamed body is bounded once its headers
+ * are in: the longest pause between two chunks (undici's body timeout), a deadline for the
+ * whole answer, and the most bytes it may hold, counted per chunk, never per byte.
  */
 import type { Dispatcher, FormData } from 'undici';
 import { ApiError } from './errors.js';

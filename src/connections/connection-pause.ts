@@ -1,11 +1,10 @@
 /**
  * A connection paused because the API rejected its token (401, spec §5): retrying at once
- * cannot help and failing the jobs for good would lose them. Its jobs wait in the queue
- * (src/runtime/job-guard.ts), one cheap request re-checks the token on a slow timer
- * (src/runtime/token-recheck.ts), and the first check that passes resumes every job.
- * The state lives in Redis, so N workers make one re-check per period between them, not N:
- * claiming one moves its due time forward atomically, and only the caller that moved it
- * probes. Times come from Redis `TIME`, so host clocks do not matter.
+ * cannot help, failing the jobs for good would lose them. Its jobs wait in the queue
+ * (src/runtime/job-guard.ts) while one cheap request re-checks the token slowly
+ * (src/runtime/token-recheck.ts); the first check that passes resumes them. The state is in
+ * Redis, so N workers make one re-check per period between them: a claim moves the due time
+ * atomically and only its caller probes. Times come from Redis `TIME`, not host clocks.
  */
 import type { Redis } from 'ioredis';
 

@@ -1,19 +1,17 @@
 /**
- * The request budget of one connection, shared by every process through Redis: never more
- * than `rps` requests started in any sliding second, never more than `concurrency` in
- * flight, and after a 429 nobody starts a request before Retry-After. The reasons at
- * length: docs/architecture.md "The request budget". In short:
- * - A sliding log (a sorted set of recent requests, at most `rps` of them), not windows:
- *   BullMQ's `{max, duration}` limiter and window counters let 2×rps through at an edge.
- * - A request counts from its admission until one second after its answer: the server
- *   receives it after we admit it and answers before we see the answer, so two requests
- *   not both counted are over a second apart at the server too, whatever the delays
- *   (scheduling, GC, network). The price: a sustained rate of `rps × 1 s / (1 s + latency)`.
- * - In-flight requests are leases scored by expiry; a release moves one into the log, and
- *   a dead process's lease expires after the request timeout, so a crash cannot shrink
- *   the budget for good. Time is Redis `TIME`, so host clocks do not matter.
- * - Waiters of one process queue locally and only the head polls Redis: a hundred waiting
- *   jobs cost one poll loop, not a hundred.
+ * The request budget of one connection, shared by every process through Redis: at most `rps`
+ * starts in any sliding second, `concurrency` in flight, and after a 429 no start before
+ * Retry-After. The reasons at length: docs/architecture.md "The request budget". In short:
+ * - A sliding log (a sorted set of recent requests, at most `rps`), not windows: BullMQ's
+ *   `{max, duration}` limiter and window counters let 2×rps through at an edge.
+ * - A request counts from its admission until one second after its answer: the server gets
+ *   it after we admit it and answers before we see the answer, so two requests not both
+ *   counted are over a second apart there too, whatever the delays (scheduling, GC, network).
+ *   The price: a sustained rate of `rps × 1 s / (1 s + latency)`.
+ * - In-flight requests are leases scored by expiry; a release moves one into the log, and a
+ *   dead process's lease expires after the request timeout, so a crash cannot shrink the
+ *   budget for good. Time is Redis `TIME`, so host clocks do not matter.
+ * - Waiters of one process queue locally and only the head polls Redis: one poll loop, not one per job.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';

@@ -1,10 +1,10 @@
 /**
- * `/healthz`: are Redis and Postgres up and, for a worker, does each API connection work;
- * each check with a short deadline, the answer naming what is down and why. A connection
- * paused after a 401 makes the worker `degraded` (200: a restart would not help; it resumes
- * once the token works). The endpoint is open to whoever reaches the ops port, so a reason
+ * `/healthz`: are Redis and Postgres up and, for a worker, does each API connection work, each
+ * check with a short deadline and the answer naming what is down and why (for a probe or a
+ * person with curl). A connection paused after a 401 makes the worker `degraded` (200: a
+ * restart would not help). The endpoint is open to whoever reaches the ops port, so a reason
  * is one line with no stack, URL credentials or known secret: drivers sometimes quote their
- * connection string, and Redis quotes the password of a refused AUTH.
+ * connection string, and Redis the password of a refused AUTH.
  */
 import { scrubSecrets } from '../logger.js';
 import type { ConnectionHealth } from '../connections/connection-pause.js';
