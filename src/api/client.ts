@@ -56,9 +56,8 @@ export interface ApiResponse<T> {
 }
 
 /**
- * One element of a streamed list ({@link ApiClient.stream}): validated, or as sent with
- * what is wrong with it (the caller decides whether that fails the answer). An element
- * over `maxElementBytes` is not read: its `raw` is undefined, its error `element_too_large`.
+ * One element of a streamed list ({@link ApiClient.stream}): validated, or as sent with its error
+ * (the caller decides what that means); one over `maxElementBytes` comes unread (`raw` undefined).
  */
 export type StreamedElement<T> =
   | { readonly index: number; readonly ok: true; readonly value: T; readonly raw: unknown }
@@ -278,11 +277,10 @@ export class ApiClient {
   }
 
   /**
-   * Reads a list endpoint (spec 4.1) as a stream: each element of `data` is validated and
-   * handed over as it arrives, so memory holds one element, not the answer; `meta` is
-   * validated at the end. Failures before the first element are retried like
-   * {@link ApiClient.request}; after it they throw, the caller having used part of the
-   * answer. Its bounds: docs/client.md (an element over them is handed over unread, as an error).
+   * Reads a list endpoint (spec 4.1) as a stream: each element of `data` validated and handed
+   * over as it arrives, so memory holds one element, not the answer; `meta` checked at the end.
+   * Failures before the first element are retried like {@link ApiClient.request}, later ones
+   * thrown, the caller having used part of the answer. Its bounds: docs/client.md.
    */
   async *stream<E extends ListEndpointName | StreamEndpoint>(
     endpointOrDef: E,

@@ -247,8 +247,7 @@ class EnvelopeScanner {
     }
     if (keyFrom >= 0) this.#addKeyBytes(chunk, keyFrom, n);
     if (this.#started) {
-      const bytes = n - Math.max(0, element);
-      this.#elementBytes += bytes;
+      this.#elementBytes += n - Math.max(0, element);
       if (!this.#skipping && this.#elementBytes > this.#max) {
         this.#skipping = true;
         this.#parts = [];
