@@ -571,7 +571,6 @@ function elementError(endpoint: string, index: number, schema: z.ZodType, raw: u
 }
 
 function parseJson(body: Buffer): unknown {
-  if (body.length === 0) return NOT_JSON;
   try {
     return JSON.parse(body.toString('utf8')) as unknown;
   } catch {

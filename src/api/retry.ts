@@ -27,8 +27,7 @@ export function parseRetryAfter(header: string | readonly string[] | undefined, 
   // An HTTP date names a weekday and the GMT zone; a bare number with a fraction is not valid.
   if (!/[a-z]/i.test(value)) return undefined;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Why a failure is retried (metrics label), or null when it is not. */

@@ -175,12 +175,8 @@ export const TOTAL_HOURS_KEYS = [
 export type TotalHoursKey = (typeof TOTAL_HOURS_KEYS)[number];
 
 /** spec 2.7: `total_hours` object (strings, or numbers with `decimal_format=1`). */
-export const totalHours = z.object(
-  Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [k, durationOrDecimal])) as Record<
-    TotalHoursKey,
-    typeof durationOrDecimal
-  >,
-);
+const totalHoursShape = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [k, durationOrDecimal]));
+export const totalHours = z.object(totalHoursShape as Record<TotalHoursKey, typeof durationOrDecimal>);
 export type TotalHours = z.infer<typeof totalHours>;
 export const collaboratorTotalHours = collaboratorBlock.extend({ total_hours: totalHours });
 export type CollaboratorTotalHours = z.infer<typeof collaboratorTotalHours>;
