@@ -1,6 +1,4 @@
-/**
- * Options, hooks and per-call overrides of {@link ApiClient} (docs/client.md "Reference").
- */
+/** Options, hooks and per-call overrides of {@link ApiClient} (docs/client.md "Reference"). */
 import type { RateLimitListener, RequestLimiter } from './limiter.js';
 
 /** Observation points for metrics and logs. Events never carry the token. Errors thrown by hooks are ignored. */

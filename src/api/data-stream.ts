@@ -1,50 +1,27 @@
 /**
- * Reads the `data` array of a success envelope (spec 1.1) element by element while the
- * body is still arriving, so memory holds one chunk and the element being read, never
- * the whole answer: a big company's month of punches is tens of megabytes.
- *
- * The body is scanned as bytes, once: outside strings byte by byte for the structure,
- * inside strings from quote to quote with `Buffer.indexOf` (JSON's structural characters
- * are ASCII, so a UTF-8 sequence never holds one). Each element of `data` is then
- * decoded and handed to `JSON.parse` whole, which also checks its syntax. Knowing where
- * each element starts and how far it has come, the scanner bounds it: an element larger
- * than `maxElementBytes` is not kept, its bytes are only scanned to find its end, and it
- * is handed over as an {@link OversizedElement} (a huge attachment must not be buffered
- * whole, nor stop the elements after it).
+ * Reads the `data` array of a success envelope (spec 1.1) element by element as the body
+ * arrives, so memory holds one chunk and one element, never the answer (a big company's month
+ * of punches is tens of megabytes). The body is scanned as bytes, once: byte by byte outside
+ * strings, quote to quote with `Buffer.indexOf` inside (JSON's structural characters are
+ * ASCII, never inside a UTF-8 sequence); each element is then parsed whole by `JSON.parse`.
+ * One over `maxElementBytes` is only scanned to its end and handed over as an
+ * {@link OversizedElement}: a huge attachment must not be buffered whole, nor stop the rest.
  */
 import { errorClass } from '../util/errors.js';
 
 /** The body was JSON, but not an object with a `data` array (spec 1.1). */
 export class NotAnEnvelopeError extends errorClass('NotAnEnvelopeError', 'response_invalid') {}
 
-/** An element of `data` larger than the limit: skipped without being parsed. */
+/** An element of `data` over the limit, skipped unparsed: its place, size in bytes and the limit. */
 export class OversizedElement {
-  constructor(
-    /** Its position in `data`. */
-    readonly index: number,
-    /** Its size, in bytes of the body. */
-    readonly bytes: number,
-    /** The limit it exceeded. */
-    readonly limitBytes: number,
-  ) {}
+  constructor(readonly index: number, readonly bytes: number, readonly limitBytes: number) {}
 }
-
-/** Options of {@link DataStream}. */
-export interface DataStreamOptions {
-  /** Largest element of `data` parsed, and largest envelope outside it, in bytes (default 32 MiB). */
-  readonly maxElementBytes?: number;
-}
-
-/** Default of {@link DataStreamOptions.maxElementBytes}. */
-const DEFAULT_MAX_ELEMENT_BYTES = 32 * 1024 * 1024;
 
 /**
- * The elements of an envelope's `data` array, in order, as they complete (an element over
- * the size limit as an {@link OversizedElement}). Once the iteration has ended,
- * {@link DataStream.rest} holds the envelope's other keys (`meta`, ...). Iterate it once. A
- * body that is not JSON rejects with a SyntaxError that quotes none of it; one that is
- * JSON but no envelope, with {@link NotAnEnvelopeError}. Stopping early (break, throw)
- * stops reading the source.
+ * The elements of an envelope's `data` array, in order, as they complete; then
+ * {@link DataStream.rest} holds its other keys (`meta`, ...). Iterate it once. A body that is
+ * not JSON rejects with a SyntaxError quoting none of it; JSON but no envelope, with
+ * {@link NotAnEnvelopeError}. Stopping early (break, throw) stops reading the source.
  */
 export class DataStream implements AsyncIterable<unknown> {
   readonly #source: AsyncIterable<Uint8Array | string>;
@@ -53,11 +30,18 @@ export class DataStream implements AsyncIterable<unknown> {
   #rest: Record<string, unknown> | undefined;
   #count = 0;
 
-  /** `stop` ends the source (e.g. destroys the HTTP body) when the consumer stops early. */
-  constructor(source: AsyncIterable<Uint8Array | string>, stop: () => void = () => undefined, options: DataStreamOptions = {}) {
+  /**
+   * `stop` ends the source (e.g. the HTTP body) when the consumer stops early;
+   * `maxElementBytes` (default 32 MiB) bounds an element of `data` and the envelope outside it.
+   */
+  constructor(
+    source: AsyncIterable<Uint8Array | string>,
+    stop: () => void = () => undefined,
+    options: { readonly maxElementBytes?: number } = {},
+  ) {
     this.#source = source;
     this.#stop = stop;
-    this.#maxElementBytes = options.maxElementBytes ?? DEFAULT_MAX_ELEMENT_BYTES;
+    this.#maxElementBytes = options.maxElementBytes ?? 32 * 1024 * 1024;
   }
 
   /** The envelope without `data`, once iteration has completed. */
@@ -123,11 +107,7 @@ const ELEMENT_DEPTH = 2;
 /** A SyntaxError that names where, never what: a body may hold personal data. */
 const notJson = (where: string, what = 'is not valid JSON'): SyntaxError => new SyntaxError(`${where}: ${what}`);
 
-/**
- * The scanner behind {@link DataStream}: fed chunks of the body, it returns the elements
- * of `data` each chunk completed, and keeps the envelope's text outside `data` to parse
- * at the end.
- */
+/** Behind {@link DataStream}: returns the elements each chunk completes, keeps the rest for the end. */
 class EnvelopeScanner {
   readonly #max: number;
   /** Containers open at the current byte. */
@@ -267,8 +247,7 @@ class EnvelopeScanner {
     }
     if (keyFrom >= 0) this.#addKeyBytes(chunk, keyFrom, n);
     if (this.#started) {
-      const bytes = n - Math.max(0, element);
-      this.#elementBytes += bytes;
+      this.#elementBytes += n - Math.max(0, element);
       if (!this.#skipping && this.#elementBytes > this.#max) {
         this.#skipping = true;
         this.#parts = [];

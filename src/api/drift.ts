@@ -1,8 +1,7 @@
 /**
- * Schema drift: what the API sends that its spec did not say — a value of a source-owned
- * list not seen before (a sixth punch `origin`), or a field no schema names. Neither is
- * an error (an additive change of the API must not stop the sync); both are reported,
- * once per process, to whoever listens (the sync records them for `status` and metrics).
+ * Schema drift: a value of a source-owned list not seen before (a sixth punch `origin`), or
+ * a field no schema names. Not an error (an additive change of the API must not stop the
+ * sync): reported once per process to the listeners (the sync records it for `status`).
  */
 import { z } from 'zod';
 
@@ -38,20 +37,15 @@ export function noteNewValue(field: string, value: string): void {
 }
 
 /** The schema under optional/nullable wrappers. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let s = schema;
-  for (;;) {
-    if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
-    else if (s instanceof z.ZodPipe) s = s.in as z.ZodType;
-    else return s;
-  }
+function unwrap(s: z.ZodType): z.ZodType {
+  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) return unwrap(s.unwrap() as z.ZodType);
+  return s instanceof z.ZodPipe ? unwrap(s.in as z.ZodType) : s;
 }
 
 /**
- * Reports the fields of `value` that `schema` does not name, as paths like
- * `days[].points[].selfie_url`, once per endpoint and path. Arrays are checked on their
- * first item: drift is a change of the API, present in every record or in none, so the
- * first element of an answer is enough and costs next to nothing.
+ * Reports the fields of `value` that `schema` does not name (`days[].points[].selfie_url`),
+ * once per endpoint and path. Arrays are checked on their first item: drift is a change of
+ * the API, in every record or in none.
  */
 export function noteUnknownFields(endpoint: string, schema: z.ZodType, value: unknown, path = ''): void {
   const s = unwrap(schema);

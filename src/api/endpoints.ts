@@ -1,13 +1,10 @@
 /**
- * The endpoints of Customer API v2 (spec §4) that punchline calls by name, as data:
- * method, path, accepted parameters and the zod shapes of the success envelope's `data`
- * and `meta`. The client, the emulator's conformance suite and the docs all read this
- * table. A GET endpoint only one resource reads is described inline by its declaration
- * instead ({@link StreamEndpoint}, `inconsistency` in src/resources/inconsistencies.ts):
- * with it, spec 4.1's 22 reads and 4.2's 9 writes.
- *
- * Names: a read is named by its path after `/customer/v2/` (`point/getFromPeriod`); a
- * write by its method and path (`POST point`), since some paths serve both.
+ * The endpoints of Customer API v2 (spec §4) that punchline calls by name, as data (method,
+ * path, parameters, zod shapes of `data` and `meta`) for the client, the conformance suite and
+ * the docs. With the GET endpoint a declaration describes inline ({@link StreamEndpoint}:
+ * `inconsistency`, src/resources/inconsistencies.ts), spec 4.1's 22 reads and 4.2's 9 writes.
+ * A read is named by its path after `/customer/v2/`, a write by method and path (`POST point`),
+ * since some paths serve both.
  */
 import { z } from 'zod';
 import {
@@ -36,54 +33,6 @@ import {
 /** Path prefix of every endpoint (spec §9 rule 1). */
 export const API_PREFIX = '/customer/v2';
 
-/** The read endpoints of spec 4.1 in the table, in the spec's order. */
-export const READ_ENDPOINT_NAMES = [
-  'collaborator',
-  'collaborator/totalHours',
-  'point/getFromPeriod',
-  'point/audit',
-  'tardiness',
-  'adjustment',
-  'overtime',
-  'absence/types',
-  'absence/getFromPeriod',
-  'absence/attachment',
-  'company',
-  'economic-group',
-  'department',
-  'occupation',
-  'fired-type',
-  'cost-center',
-  'collaborator-settings',
-  'point-rule',
-  'journey',
-  'barrier',
-  'unit',
-] as const;
-
-/** The 9 write endpoints of spec 4.2, in the spec's order. */
-export const WRITE_ENDPOINT_NAMES = [
-  'POST collaborator',
-  'POST collaborator/photo',
-  'PUT collaborator/dismissal',
-  'POST point',
-  'POST absence',
-  'POST department',
-  'POST occupation',
-  'POST fired-type',
-  'POST cost-center',
-] as const;
-
-/** Every endpoint name (spec §4). */
-export const ENDPOINT_NAMES = [...READ_ENDPOINT_NAMES, ...WRITE_ENDPOINT_NAMES] as const;
-
-/** A read endpoint name. */
-export type ReadEndpointName = (typeof READ_ENDPOINT_NAMES)[number];
-/** A write endpoint name. */
-export type WriteEndpointName = (typeof WRITE_ENDPOINT_NAMES)[number];
-/** Any endpoint name. */
-export type EndpointName = (typeof ENDPOINT_NAMES)[number];
-
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT';
 
@@ -92,7 +41,6 @@ export type BodyKind = 'query' | 'json' | 'multipart';
 
 /** One row of the endpoint table. */
 export interface EndpointDef {
-  /** HTTP method. */
   readonly method: HttpMethod;
   /** Full path, starting with {@link API_PREFIX}. */
   readonly path: string;
@@ -114,26 +62,45 @@ export interface EndpointDef {
 
 const PERIOD = ['begin_date', 'end_date'] as const;
 const PEOPLE_FILTERS = ['national_registry_list[]', 'email_list[]', 'decimal_format'] as const;
+/** spec 4.2: what `POST collaborator` requires. */
+const NEW_COLLABORATOR = [
+  'name', 'national_registry', 'email', 'birth_date', 'begin_date', 'journey_id', 'cost_center_id',
+  'department_id', 'unit_id', 'collaborator_settings_id', 'point_rule_id',
+] as const;
+/** spec 4.2: what `POST absence` requires. */
+const NEW_ABSENCE = [
+  'national_registry[]', 'absence_type_id', 'description', 'details', 'begin_date', 'end_date', 'paid',
+  'full_day', 'sum_on_work_time', 'sum_total_on_work_time',
+] as const;
 
+/** A row of a read; its parameters are the required ones, then the optional ones. */
 function read<D extends z.ZodType, M extends z.ZodType | null = null>(
-  name: ReadEndpointName,
+  name: string,
   data: D,
   meta: M = null as M,
-  params: readonly string[] = [],
   required: readonly string[] = [],
+  optional: readonly string[] = [],
 ) {
+  const params = [...required, ...optional];
   return { method: 'GET', path: `${API_PREFIX}/${name}`, body: 'query', params, required, data, meta, successStatus: 200 } as const;
 }
 
+/** A row of a read of a period: a list, and the period as `meta`. */
+function periodRead<E extends z.ZodType>(name: string, element: E, optional: readonly string[] = []) {
+  return read(name, z.array(element), periodMeta, PERIOD, optional);
+}
+
+/** A row of a write; its parameters are the required ones, then the optional ones. */
 function write<D extends z.ZodType>(
   method: 'POST' | 'PUT',
   path: string,
   data: D,
   successStatus: 200 | 201,
-  params: readonly string[],
   required: readonly string[],
+  optional: readonly string[] = [],
   body: BodyKind = 'json',
 ) {
+  const params = [...required, ...optional];
   return { method, path: `${API_PREFIX}/${path}`, body, params, required, data, meta: null, successStatus } as const;
 }
 
@@ -146,32 +113,19 @@ const named = z.array(namedLookup);
 export const ENDPOINTS = {
   // spec 4.1: reads
   collaborator: read('collaborator', z.array(collaboratorBlock)),
-  'collaborator/totalHours': read(
-    'collaborator/totalHours',
-    z.array(collaboratorTotalHours),
-    periodMeta,
-    [...PERIOD, ...PEOPLE_FILTERS],
-    PERIOD,
-  ),
-  'point/getFromPeriod': read(
-    'point/getFromPeriod',
-    z.array(collaboratorPoints),
-    periodMeta,
-    [...PERIOD, ...PEOPLE_FILTERS],
-    PERIOD,
-  ),
+  'collaborator/totalHours': periodRead('collaborator/totalHours', collaboratorTotalHours, PEOPLE_FILTERS),
+  'point/getFromPeriod': periodRead('point/getFromPeriod', collaboratorPoints, PEOPLE_FILTERS),
   // spec 2.13: `meta` carries `point_id`.
-  'point/audit': read('point/audit', auditPhoto, z.object({ point_id: z.number().int() }), ['point_id'], ['point_id']),
-  tardiness: read('tardiness', z.array(collaboratorTardiness), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
-  adjustment: read('adjustment', z.array(collaboratorAdjustments), periodMeta, [...PERIOD, 'national_registry'], PERIOD),
-  overtime: read('overtime', z.array(overtimeBalance), dateMeta, ['date', 'national_registry'], ['date']),
+  'point/audit': read('point/audit', auditPhoto, z.object({ point_id: z.number().int() }), ['point_id']),
+  tardiness: periodRead('tardiness', collaboratorTardiness, ['national_registry']),
+  adjustment: periodRead('adjustment', collaboratorAdjustments, ['national_registry']),
+  overtime: read('overtime', z.array(overtimeBalance), dateMeta, ['date'], ['national_registry']),
   'absence/types': read('absence/types', z.array(absenceType)),
-  'absence/getFromPeriod': read('absence/getFromPeriod', z.array(absence), periodMeta, PERIOD, PERIOD),
+  'absence/getFromPeriod': periodRead('absence/getFromPeriod', absence),
   'absence/attachment': read(
     'absence/attachment',
     z.array(absenceAttachment),
     z.object({ absence_id: z.number().int() }),
-    ['absence_id'],
     ['absence_id'],
   ),
   // spec 4.1: one object, or an array of companies with include_branches=1.
@@ -188,96 +142,43 @@ export const ENDPOINTS = {
   unit: read('unit', named),
 
   // spec 4.2: writes
-  'POST collaborator': write(
-    'POST',
-    'collaborator',
-    createdId,
-    201,
-    [
-      'name',
-      'national_registry',
-      'email',
-      'birth_date',
-      'begin_date',
-      'journey_id',
-      'cost_center_id',
-      'department_id',
-      'unit_id',
-      'collaborator_settings_id',
-      'point_rule_id',
-      'registration_number',
-      'admission_date',
-      'pis',
-      'occupation_id',
-    ],
-    [
-      'name',
-      'national_registry',
-      'email',
-      'birth_date',
-      'begin_date',
-      'journey_id',
-      'cost_center_id',
-      'department_id',
-      'unit_id',
-      'collaborator_settings_id',
-      'point_rule_id',
-    ],
-  ),
-  'POST collaborator/photo': write(
-    'POST',
-    'collaborator/photo',
-    successResult,
-    200,
-    ['national_registry', 'photo_base64'],
-    ['national_registry', 'photo_base64'],
-  ),
+  'POST collaborator': write('POST', 'collaborator', createdId, 201, NEW_COLLABORATOR, [
+    'registration_number', 'admission_date', 'pis', 'occupation_id',
+  ]),
+  'POST collaborator/photo': write('POST', 'collaborator/photo', successResult, 200, [
+    'national_registry', 'photo_base64',
+  ]),
   'PUT collaborator/dismissal': write(
     'PUT',
     'collaborator/dismissal',
     successResult,
     200,
-    ['dismissal_date', 'fired_type_id', 'collaborator_id', 'registration_number', 'national_registry', 'fired_description'],
     ['dismissal_date', 'fired_type_id'],
+    ['collaborator_id', 'registration_number', 'national_registry', 'fired_description'],
   ),
-  'POST point': write('POST', 'point', createdPoint, 201, ['national_registry', 'datetime'], ['national_registry', 'datetime']),
-  'POST absence': write(
-    'POST',
-    'absence',
-    createdAbsence,
-    201,
-    [
-      'national_registry[]',
-      'absence_type_id',
-      'description',
-      'details',
-      'begin_date',
-      'end_date',
-      'paid',
-      'full_day',
-      'sum_on_work_time',
-      'sum_total_on_work_time',
-      'attachment[]',
-    ],
-    [
-      'national_registry[]',
-      'absence_type_id',
-      'description',
-      'details',
-      'begin_date',
-      'end_date',
-      'paid',
-      'full_day',
-      'sum_on_work_time',
-      'sum_total_on_work_time',
-    ],
-    'multipart',
-  ),
-  'POST department': write('POST', 'department', createdId, 201, ['description'], ['description']),
-  'POST occupation': write('POST', 'occupation', createdId, 201, ['description', 'number_cbo'], ['description']),
-  'POST fired-type': write('POST', 'fired-type', createdId, 201, ['name'], ['name']),
-  'POST cost-center': write('POST', 'cost-center', createdId, 201, ['name'], ['name']),
-} as const satisfies Record<EndpointName, EndpointDef>;
+  'POST point': write('POST', 'point', createdPoint, 201, ['national_registry', 'datetime']),
+  'POST absence': write('POST', 'absence', createdAbsence, 201, NEW_ABSENCE, ['attachment[]'], 'multipart'),
+  'POST department': write('POST', 'department', createdId, 201, ['description']),
+  'POST occupation': write('POST', 'occupation', createdId, 201, ['description'], ['number_cbo']),
+  'POST fired-type': write('POST', 'fired-type', createdId, 201, ['name']),
+  'POST cost-center': write('POST', 'cost-center', createdId, 201, ['name']),
+} as const satisfies Record<string, EndpointDef>;
+
+/** Any endpoint name. */
+export type EndpointName = keyof typeof ENDPOINTS;
+/** A read endpoint name. */
+export type ReadEndpointName = {
+  [E in EndpointName]: (typeof ENDPOINTS)[E]['method'] extends 'GET' ? E : never;
+}[EndpointName];
+/** A write endpoint name. */
+export type WriteEndpointName = Exclude<EndpointName, ReadEndpointName>;
+/** Every endpoint name (spec §4), in the spec's order: 4.1's reads, then 4.2's writes. */
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+const isRead = (name: EndpointName): name is ReadEndpointName => ENDPOINTS[name].method === 'GET';
+/** The reads of spec 4.1 in the table. */
+export const READ_ENDPOINT_NAMES = ENDPOINT_NAMES.filter(isRead);
+/** The 9 writes of spec 4.2. */
+export const WRITE_ENDPOINT_NAMES = ENDPOINT_NAMES.filter((name): name is WriteEndpointName => !isRead(name));
 
 /** The validated `data` type of an endpoint. */
 export type EndpointData<E extends EndpointName> = z.infer<(typeof ENDPOINTS)[E]['data']>;
@@ -296,9 +197,8 @@ export function elementSchema(def: EndpointDef): z.ZodType | undefined {
 }
 
 /**
- * A list endpoint described by its path, parameters and element schema instead of a row
- * of the endpoint table: how a resource declaration reads a GET endpoint nothing else
- * calls (see docs/adding-a-resource.md). `name` is the path after `/customer/v2/`.
+ * A list endpoint described inline instead of by a row of the table: how a resource reads a
+ * GET endpoint nothing else calls (docs/adding-a-resource.md). `name` is the path after `/customer/v2/`.
  */
 export interface StreamEndpoint<T = unknown> {
   readonly name: string;

@@ -1,12 +1,8 @@
 /**
  * Errors of the API client: one {@link ApiError} class, and one table, {@link API_ERRORS},
- * that says for each code what a failure means: the API's codes of spec §7 with their
- * status, then the client's own (statuses without a known code, transport and response
- * failures). {@link errorFromResponse} is the one place that maps an error envelope
- * (spec 1.1) onto a code; {@link isApiError} is how callers test for one.
- *
- * Messages never contain the API token: server messages are scrubbed by the client
- * before they get here, and nothing here reads request headers.
+ * of what each code means: spec §7's with their status, then the client's own. The one
+ * place an error envelope (spec 1.1) maps onto a code is {@link errorFromResponse}. No
+ * message holds the API token: the client scrubs server messages before they get here.
  */
 import { PunchlineError } from '../util/errors.js';
 
@@ -112,7 +108,6 @@ export interface ApiErrorInit {
   message?: string;
   /** spec 1.1: names of missing required fields on 422 `validation_failed`. */
   payloadDataRequired?: readonly string[];
-  /** Underlying error. */
   cause?: unknown;
 }
 
@@ -163,19 +158,14 @@ export function apiErrorHas(err: unknown, trait: 'pauses' | 'splits' | 'gone'): 
   return err instanceof ApiError && rowOf(err.kind)[trait] === true;
 }
 
-/**
- * True for failures that retrying cannot fix: 401, 4xx answers, a response that breaks
- * the spec, an oversized response. The sync wraps these in BullMQ's UnrecoverableError.
- * Transient API errors and anything that is not an {@link ApiError} return false.
- */
+/** True for an {@link ApiError} retrying cannot fix (401, 4xx, a response breaking the spec or too large). */
 export function isPermanent(err: unknown): boolean {
   return err instanceof ApiError && !err.retryable;
 }
 
 /**
- * An element of a list larger than the most bytes an element may hold (a huge attachment):
- * skipped unread, the caller stores it as a rejected record while the rest of the answer
- * loads. `setting` is the configuration that sets the limit, for the message.
+ * An element of a list over the most bytes one may hold (a huge attachment): skipped unread,
+ * stored as a rejected record while the rest loads. `setting` names the limit's configuration.
  */
 export function elementTooLarge(e: { endpoint: string; index: number; bytes?: number; limitBytes: number; setting?: string }): ApiErrorOf<'element_too_large'> {
   const fieldPath = `data[${e.index}]`;
@@ -192,20 +182,13 @@ const MAX_MESSAGE_CHARS = 300;
 const BY_STATUS: Readonly<Record<number, ApiErrorKind>> = { 400: 'bad_request', 401: 'invalid_service_token', 403: 'server_error', 404: 'not_found_unknown', 422: 'unprocessable', 429: 'rate_limited' };
 
 /**
- * Maps a non-2xx response onto its code (spec 1.1 envelope, spec §7 codes). A spec code
- * sent with its status is its own; anything else goes by status, keeping the code the
- * server sent. `body` is the parsed JSON, or undefined when the body was not JSON.
- * `retryAfterMs` is used for 429.
+ * Maps a non-2xx response (`body` parsed, undefined if not JSON) onto its code (spec 1.1, §7): a
+ * spec code sent with its status is its own; else by status, keeping the server's code.
  */
 export function errorFromResponse(endpoint: string, status: number, body: unknown, retryAfterMs?: number): ApiError {
   const { code, message, payloadDataRequired } = readErrorEnvelope(body);
-  const init: ApiErrorInit = {
-    endpoint,
-    status,
-    ...(code === undefined ? {} : { code }),
-    ...(message ? { message: message.slice(0, MAX_MESSAGE_CHARS) } : {}),
-    ...(payloadDataRequired ? { payloadDataRequired } : {}),
-  };
+  const init: ApiErrorInit = { endpoint, status, code, payloadDataRequired };
+  if (message) init.message = message.slice(0, MAX_MESSAGE_CHARS);
   const own = code !== undefined && Object.hasOwn(API_ERRORS, code) && rowOf(code as ApiErrorKind).status === status;
   // spec §7: 403 is the generic server error unless it is one of the photo codes; a 422 listing fields is validation_failed.
   const kind = own
@@ -219,20 +202,16 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
 }
 
 /**
- * The parts of an error envelope (spec 1.1), each read on its own: a `code` survives a
- * `payload_data_required` of `null` or a missing `message`, so a 422
- * `date_range_exceeded` still splits the window whatever the other keys hold.
+ * The parts of an error envelope (spec 1.1), each read on its own: a 422 `date_range_exceeded`
+ * still splits the window whatever `payload_data_required` or `message` hold.
  */
-export function readErrorEnvelope(body: unknown): { code?: string; message?: string; payloadDataRequired?: string[] } {
-  const envelope = (typeof body === 'object' && body !== null ? body : {}) as {
-    error?: { code?: unknown; message?: unknown } | null;
-    payload_data_required?: unknown;
-  };
-  const error = typeof envelope.error === 'object' && envelope.error !== null ? envelope.error : {};
-  const required = envelope.payload_data_required;
+function readErrorEnvelope(body: unknown): { code?: string; message?: string; payloadDataRequired?: string[] } {
+  type Envelope = { error?: { code?: unknown; message?: unknown } | null; payload_data_required?: unknown };
+  const { error, payload_data_required: required } = (body ?? {}) as Envelope;
+  const listsNames = Array.isArray(required) && required.every((r) => typeof r === 'string');
   return {
-    ...(typeof error.code === 'string' ? { code: error.code } : {}),
-    ...(typeof error.message === 'string' ? { message: error.message } : {}),
-    ...(Array.isArray(required) && required.every((r) => typeof r === 'string') ? { payloadDataRequired: required } : {}),
+    code: typeof error?.code === 'string' ? error.code : undefined,
+    message: typeof error?.message === 'string' ? error.message : undefined,
+    payloadDataRequired: listsNames ? required : undefined,
   };
 }

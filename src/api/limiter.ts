@@ -1,8 +1,9 @@
 /**
- * The seam between the API client and the request budget of a connection (docs/architecture.md "The request budget"):
- * the client asks for admission before every HTTP attempt and reports 429 answers, so a
- * shared limiter can slow down every process of the connection.
+ * The seam between the API client and the request budget of a connection (docs/architecture.md
+ * "The request budget"): the client asks for admission before every HTTP attempt and reports
+ * 429 answers, so a shared limiter can slow down every process of the connection.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Admission for one HTTP attempt; resolve with a release function once the request may start. */
 export interface RequestLimiter {
@@ -15,15 +16,20 @@ export interface RateLimitListener {
 }
 
 /** A limiter that admits every attempt at once (tests, one-off scripts). */
-export const unlimited: RequestLimiter = {
+export const unlimited: RequestLimiter & Partial<RateLimitListener> = {
   acquire: () => Promise.resolve(() => undefined),
 };
 
-/**
- * `limiter` with every admission timed: `onWait` gets the milliseconds each attempt
- * waited (0 when admitted at once), so the wait for a shared budget shows in metrics.
- * A 429 report is passed on to the limiter.
- */
+/** Sleeps `ms`, rejecting with the signal's reason when it aborts. */
+export const abortableSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  delay(ms, undefined, signal ? { signal } : {}).then(
+    () => undefined,
+    (err: unknown) => {
+      throw signal?.aborted ? (signal.reason ?? err) : err;
+    },
+  );
+
+/** `limiter` with each admission's wait (ms, 0 when at once) told to `onWait` for metrics; 429s passed on. */
 export function observeWaits<L extends RequestLimiter & Partial<RateLimitListener>>(
   limiter: L,
   onWait: (ms: number) => void,

@@ -10,10 +10,7 @@ export interface Period {
 }
 
 /** A period of local date-times (`YYYY-MM-DD HH:MM:SS`), for absences (spec 4.1). */
-export interface DateTimePeriod {
-  beginDate: string;
-  endDate: string;
-}
+export type DateTimePeriod = Period;
 
 /** spec 4.1: `collaborator/totalHours` and `point/getFromPeriod` filters. */
 export interface PeopleQuery extends Period {
@@ -99,9 +96,15 @@ export interface NewAbsence {
   sum_total_on_work_time: boolean;
 }
 
-/** spec 4.2: body of `POST occupation`. */
-export interface NewOccupation {
-  description: string;
-  /** Occupation classification code. */
-  number_cbo?: string;
+/** The body of each JSON write of spec 4.2, by endpoint. */
+export interface WriteBodies {
+  'POST collaborator': NewCollaborator;
+  'POST collaborator/photo': CollaboratorPhoto;
+  'PUT collaborator/dismissal': Dismissal;
+  'POST point': NewPoint;
+  'POST department': { description: string };
+  /** `number_cbo`: the occupation classification code. */
+  'POST occupation': { description: string; number_cbo?: string };
+  'POST fired-type': { name: string };
+  'POST cost-center': { name: string };
 }

@@ -21,8 +21,7 @@ export interface Scope {
 
 /** spec 1.2: booleans in requests are `1` or `0`. */
 export function encodeScalar(value: string | number | boolean): string {
-  if (typeof value === 'boolean') return value ? '1' : '0';
-  return String(value);
+  return typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
 }
 
 /** spec 1.4: the scope as query parameters (`include_branches=1`, `company_national_registry`). */
@@ -34,22 +33,20 @@ export function scopeParams(scope: Scope | undefined): Params {
   };
 }
 
-/**
- * Builds a query string (without `?`; empty when there is nothing to send). spec 1.3:
- * a list is sent by repeating its key once per item, never as JSON or comma-separated;
- * keys are sent exactly as given, so list names must already end in `[]`.
- */
+/** A query string, no `?`. spec 1.3: a list repeats its key once per item; keys go as given (`name[]`). */
 export function buildQuery(params: Params): string {
   const search = new URLSearchParams();
+  eachParam(params, (key, value) => search.append(key, value));
+  return search.toString();
+}
+
+/** Hands each parameter to `add` encoded, a list once per item; undefined and null are left out. */
+function eachParam(params: Params, add: (key: string, value: string) => void): void {
   for (const [key, value] of Object.entries(params)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value as readonly (string | number)[]) search.append(key, encodeScalar(item));
-    } else {
-      search.append(key, encodeScalar(value as string | number | boolean));
-    }
+    const items = (Array.isArray(value) ? value : [value]) as readonly (string | number | boolean)[];
+    for (const item of items) add(key, encodeScalar(item));
   }
-  return search.toString();
 }
 
 /** One file of `attachment[]` (spec 4.2 `POST absence`). */
@@ -58,24 +55,13 @@ export interface Attachment {
   filename: string;
   /** MIME type of the part. */
   mimeType: string;
-  /** File content. */
   content: Uint8Array;
 }
 
-/**
- * Builds a multipart form (spec 1.3 rule 5): lists repeat their `name[]` field, booleans
- * are `1`/`0`, and each attachment is its own `attachment[]` file part.
- */
+/** A multipart form (spec 1.3 rule 5): a list repeats its `name[]` field; one `attachment[]` per file. */
 export function buildMultipart(fields: Params, attachments: readonly Attachment[] = []): FormData {
   const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value as readonly (string | number)[]) form.append(key, encodeScalar(item));
-    } else {
-      form.append(key, encodeScalar(value as string | number | boolean));
-    }
-  }
+  eachParam(fields, (key, value) => form.append(key, value));
   for (const file of attachments) {
     form.append('attachment[]', new Blob([file.content], { type: file.mimeType }), file.filename);
   }

@@ -13,22 +13,13 @@ export interface BackoffOptions {
   maxMs: number;
 }
 
-/** Default backoff: 500 ms, doubling, capped at 30 s. */
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 30_000 };
-
-/**
- * Full-jitter exponential backoff: a uniform delay in [0, min(max, base·2^(retry-1))).
- * `retry` counts from 1 (the wait before the second attempt).
- */
+/** Full-jitter exponential backoff: uniform in [0, min(max, base·2^(retry-1))); `retry` counts from 1. */
 export function backoffDelay(retry: number, options: BackoffOptions, random: () => number): number {
   const cap = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, retry - 1));
   return Math.floor(random() * cap);
 }
 
-/**
- * Reads a `Retry-After` header (RFC 9110 §10.2.3): delay-seconds or an HTTP date.
- * Returns milliseconds (0 for a date in the past), or undefined when absent or unreadable.
- */
+/** A `Retry-After` header (RFC 9110 §10.2.3, seconds or an HTTP date) in ms (0 if past), or undefined. */
 export function parseRetryAfter(header: string | readonly string[] | undefined, now: number): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
@@ -36,19 +27,16 @@ export function parseRetryAfter(header: string | readonly string[] | undefined, 
   // An HTTP date names a weekday and the GMT zone; a bare number with a fraction is not valid.
   if (!/[a-z]/i.test(value)) return undefined;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Why a failure is retried (metrics label), or null when it is not. */
 export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network' | 'invalid_body';
 
 /**
- * Decides whether a failed attempt may be retried. Reads (GET) retry every transient
- * failure. Writes (POST/PUT) are not idempotent — a retried punch or absence could be
- * created twice — so they retry only when the request certainly did not take effect:
- * the connection was never made (refused, DNS, connect timeout), or the API answered
- * 429, which rejects the request before acting on it.
+ * Whether a failed attempt may be retried. Reads retry every transient failure. Writes are
+ * not idempotent (a punch retried could be created twice), so they retry only when the
+ * request certainly did not take effect: no connection was made, or the API answered 429.
  */
 export function retryReason(err: unknown, method: HttpMethod): RetryReason | null {
   if (!(err instanceof ApiError) || !err.retryable) return null;

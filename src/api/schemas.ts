@@ -1,14 +1,10 @@
 /**
- * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2).
- *
- * These schemas are the shared contract of the project: the client validates every
- * response against them, the emulator produces values of their types, and the
- * resource declarations consume them. They are strict where a row could not be stored
- * otherwise (keys, dates, durations) and open where the spec and real data are: fields
- * real records lack are nullable (a punch from a physical clock has no GPS, a
- * contractor no PIS), value lists the source owns (origin, status, regime) are text —
- * a value not seen before is reported as drift, never rejected — and a field the spec
- * does not name is ignored (and reported once per endpoint, see drift.ts).
+ * Run-time shapes of the Customer API v2 records (spec §2) and formats (spec 1.2), which the
+ * client validates, the emulator produces and the declarations consume. Strict where a row
+ * could not be stored otherwise (keys, dates, durations); open where real data is: fields
+ * records lack are nullable (a clock's punch has no GPS, a contractor no PIS), source-owned
+ * value lists (origin, status, regime) are text, a new value reported as drift, and a field
+ * the spec does not name is ignored (and reported once, see drift.ts).
  */
 import { z } from 'zod';
 import { noteNewValue } from './drift.js';
@@ -29,15 +25,12 @@ export const dateTimeString = z
 export const durationString = z
   .string()
   .regex(DURATION_RE, { message: 'expected a duration [-]HH:MM:SS (spec 1.2)' });
-export const hourMinuteString = z
-  .string()
-  .regex(HOUR_MINUTE_RE, { message: 'expected HH:MM (spec 1.2)' });
+export const hourMinuteString = z.string().regex(HOUR_MINUTE_RE, { message: 'expected HH:MM (spec 1.2)' });
 /** spec 1.2: durations become numbers with `decimal_format=1`. */
 export const durationOrDecimal = z.union([durationString, z.number()]);
 /**
- * spec 1.2: CPF, 11 digits. Systems that store it as a number drop the leading zeros
- * (spec 8 pads them back on one write), and some send it formatted; anything that
- * normalises to 11 digits is accepted here, and {@link normalizeCpf} makes it canonical.
+ * spec 1.2: CPF, 11 digits; as a number it has lost its leading zeros (spec 8 pads them back on
+ * one write), and some send it formatted: {@link normalizeCpf} makes anything of up to 11 digits canonical.
  */
 export const cpfValue = z
   .union([z.string(), z.number().int().nonnegative()])
@@ -51,10 +44,7 @@ export function normalizeCpf(value: string | number): string | undefined {
   return digits.padStart(11, '0');
 }
 
-/**
- * A value list the source owns (spec 2.9 status, 2.11 regime, 2.12 origin): any text is
- * stored; one outside `known` is reported once as drift under `field`.
- */
+/** A source-owned value list (spec 2.9, 2.11, 2.12): any text; one not `known` is reported once as drift. */
 export function openVocabulary(field: string, known: readonly string[]) {
   const seen = new Set(known);
   return z.string().check((ctx) => {
@@ -95,10 +85,7 @@ export const collaboratorBlock = z.object({
 export type CollaboratorBlock = z.infer<typeof collaboratorBlock>;
 
 /** spec 2.2: Company. */
-export const company = z.object({
-  name: z.string(),
-  trading_name: z.string(),
-  national_registry: cnpjString,
+export const company = companyBlock.extend({
   cei: optionalText,
   caepf: optionalText,
   cno: optionalText,
@@ -114,18 +101,12 @@ export const company = z.object({
 export type Company = z.infer<typeof company>;
 
 /** spec 2.3: Economic group entry. */
-export const economicGroupEntry = z.object({
-  name: z.string(),
-  trading_name: z.string(),
-  national_registry: cnpjString,
-  is_headquarter: z.boolean(),
-});
+export const economicGroupEntry = companyBlock.extend({ is_headquarter: z.boolean() });
 export type EconomicGroupEntry = z.infer<typeof economicGroupEntry>;
 
 /**
- * spec 1.4 rule 4: every record of a read answer carries the `company` block of its
- * company; named here so that it is not reported as a field the spec does not describe.
- * Optional: the records of spec 2.4 to 2.6 and 2.13 do not show it.
+ * spec 1.4 rule 4: every record of a read answer carries its `company` block; named so it is
+ * not reported as drift, optional as the records of spec 2.4 to 2.6 and 2.13 do not show it.
  */
 const recordCompany = companyBlock.optional();
 
@@ -133,8 +114,6 @@ const recordCompany = companyBlock.optional();
 export const describedLookup = z.object({ id: z.number().int(), description: z.string(), company: recordCompany });
 /** spec 2.4: lookups with `name`. */
 export const namedLookup = z.object({ id: z.number().int(), name: z.string(), company: recordCompany });
-export type DescribedLookup = z.infer<typeof describedLookup>;
-export type NamedLookup = z.infer<typeof namedLookup>;
 
 /** spec 2.4: Absence type. */
 export const absenceType = z.object({
@@ -146,7 +125,6 @@ export const absenceType = z.object({
   can_request_app: z.boolean(),
   company: recordCompany,
 });
-export type AbsenceType = z.infer<typeof absenceType>;
 
 /** spec 2.5: Absence. */
 export const absence = z.object({
@@ -183,45 +161,22 @@ export const absenceAttachment = z.object({
   base64: z.string().base64(),
   company: recordCompany,
 });
-export type AbsenceAttachment = z.infer<typeof absenceAttachment>;
 
 /** spec 2.7: every key of the `total_hours` object. */
 export const TOTAL_HOURS_KEYS = [
-  'worked_time',
-  'worked_actual_time',
-  'bank_time',
-  'bank_time_factored',
-  'fault_full_time',
-  'fault_partial_time',
-  'interjourney',
-  'intrajourney',
-  'justified_time',
-  'justified_not_paid_time',
-  'medical_certificate_time',
-  'night_time',
-  'night_time_reduced',
-  ...([1, 2, 3, 4] as const).flatMap(
-    (n) =>
-      [`over_time_${n}`, `over_time_${n}_day`, `over_time_${n}_night`, `over_time_${n}_night_reduced`] as const,
+  'worked_time', 'worked_actual_time', 'bank_time', 'bank_time_factored', 'fault_full_time',
+  'fault_partial_time', 'interjourney', 'intrajourney', 'justified_time', 'justified_not_paid_time',
+  'medical_certificate_time', 'night_time', 'night_time_reduced',
+  // over_time_1 ... over_time_holiday, each with its _day, _night and _night_reduced parts.
+  ...([1, 2, 3, 4, 'dsr', 'holiday'] as const).flatMap((n) =>
+    (['', '_day', '_night', '_night_reduced'] as const).map((part) => `over_time_${n}${part}` as const),
   ),
-  'over_time_dsr',
-  'over_time_dsr_day',
-  'over_time_dsr_night',
-  'over_time_dsr_night_reduced',
-  'over_time_holiday',
-  'over_time_holiday_day',
-  'over_time_holiday_night',
-  'over_time_holiday_night_reduced',
 ] as const;
 export type TotalHoursKey = (typeof TOTAL_HOURS_KEYS)[number];
 
 /** spec 2.7: `total_hours` object (strings, or numbers with `decimal_format=1`). */
-export const totalHours = z.object(
-  Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [k, durationOrDecimal])) as Record<
-    TotalHoursKey,
-    typeof durationOrDecimal
-  >,
-);
+const totalHoursShape = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [k, durationOrDecimal]));
+export const totalHours = z.object(totalHoursShape as Record<TotalHoursKey, typeof durationOrDecimal>);
 export type TotalHours = z.infer<typeof totalHours>;
 export const collaboratorTotalHours = collaboratorBlock.extend({ total_hours: totalHours });
 export type CollaboratorTotalHours = z.infer<typeof collaboratorTotalHours>;
@@ -307,7 +262,6 @@ export const auditPhoto = z.object({
   base64: z.string().base64(),
   company: recordCompany,
 });
-export type AuditPhoto = z.infer<typeof auditPhoto>;
 
 /** spec 1.1 / 4.1: `meta` of period endpoints. */
 export const periodMeta = z.object({ begin_date: z.string(), end_date: z.string() });

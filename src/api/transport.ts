@@ -1,13 +1,11 @@
 /**
- * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, and the
- * translation of undici and socket failures into `timeout` / `network` errors. A body
- * read as a stream has its own bounds once its headers are in: the longest pause between
- * two chunks (undici's body timeout), a deadline for the whole answer, and the most
- * bytes it may hold — counted per chunk, never per byte.
+ * One HTTP attempt over undici: a per-attempt timeout, a bounded body read, undici and socket
+ * failures translated into `timeout` / `network`. A streamed body is bounded once its headers
+ * are in: the longest pause between two chunks (undici's body timeout), a deadline for the
+ * whole answer, and the most bytes it may hold, counted per chunk, never per byte.
  */
-import type { Dispatcher } from 'undici';
-import type { FormData } from 'undici';
-import { ApiError, isApiError } from './errors.js';
+import type { Dispatcher, FormData } from 'undici';
+import { ApiError } from './errors.js';
 import { errorClass } from '../util/errors.js';
 
 /** What one attempt sends. */
@@ -37,26 +35,13 @@ export interface AttemptResponse {
 
 /** Connection errors after which the request certainly never reached the server. */
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Connection errors during or after sending (the server may have acted on the request). */
 const SENT_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ECONNABORTED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_DESTROYED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-  'HPE_INVALID_CHUNK_SIZE',
-  'HPE_INVALID_CONSTANT',
+  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'HPE_INVALID_CHUNK_SIZE', 'HPE_INVALID_CONSTANT',
   'HPE_UNEXPECTED_CONTENT_LENGTH',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -80,50 +65,32 @@ class AttemptTimeout extends errorClass('AttemptTimeout', 'timeout') {}
 type Expiry = 'timeout' | 'deadline' | undefined;
 
 /**
- * Translates a failure of one attempt: the caller's abort is rethrown as is, our timeout
- * and undici's timeouts become `timeout` errors, socket failures `network`; anything
- * else (a programming error) is rethrown unchanged.
+ * Translates a failure of one attempt: the caller's abort is rethrown as is, timeouts become
+ * `timeout`, socket failures `network`; anything else (a programming error) is left unchanged.
  */
-function translate(err: unknown, req: Omit<AttemptRequest, 'maxResponseBytes'> & { deadlineMs?: number }, expired: Expiry, scrub: (s: string) => string): unknown {
+function translate(err: unknown, req: AttemptRequest & { deadlineMs?: number }, expired: Expiry, scrub: (s: string) => string): unknown {
   if (req.signal?.aborted) return req.signal.reason ?? err;
   const code = errorCode(err);
   const detail = scrub(err instanceof Error ? err.message : String(err));
+  const timeout = (message: string) =>
+    new ApiError('timeout', { endpoint: req.endpoint, message, cause: err });
+  const network = (message: string, mayHaveReachedServer: boolean) =>
+    new ApiError('network', { endpoint: req.endpoint, message, mayHaveReachedServer, cause: err });
   if (expired === 'deadline') {
-    return new ApiError('timeout', {
-      endpoint: req.endpoint,
-      message: `the answer was not complete within ${req.deadlineMs} ms (API_ANSWER_DEADLINE_MS); reading stopped`,
-      cause: err,
-    });
+    return timeout(
+      `the answer was not complete within ${req.deadlineMs} ms (API_ANSWER_DEADLINE_MS); reading stopped`,
+    );
   }
   if (code === 'UND_ERR_BODY_TIMEOUT') {
-    return new ApiError('timeout', {
-      endpoint: req.endpoint,
-      message: `no data for ${req.idleTimeoutMs ?? req.timeoutMs} ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)`,
-      cause: err,
-    });
+    const idleMs = req.idleTimeoutMs ?? req.timeoutMs;
+    return timeout(`no data for ${idleMs} ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)`);
   }
   if (expired || err instanceof AttemptTimeout || (code && TIMEOUT_CODES.has(code))) {
-    return new ApiError('timeout', {
-      endpoint: req.endpoint,
-      message: `no complete response within ${req.timeoutMs} ms`,
-      cause: err,
-    });
+    return timeout(`no complete response within ${req.timeoutMs} ms`);
   }
-  if (code && NOT_SENT_CODES.has(code)) {
-    return new ApiError('network', {
-      endpoint: req.endpoint,
-      message: `could not connect (${code}: ${detail})`,
-      mayHaveReachedServer: false,
-      cause: err,
-    });
-  }
+  if (code && NOT_SENT_CODES.has(code)) return network(`could not connect (${code}: ${detail})`, false);
   if ((code && SENT_CODES.has(code)) || /socket|closed|reset|hang up/i.test(detail)) {
-    return new ApiError('network', {
-      endpoint: req.endpoint,
-      message: `connection lost (${code ?? 'socket'}: ${detail})`,
-      mayHaveReachedServer: true,
-      cause: err,
-    });
+    return network(`connection lost (${code ?? 'socket'}: ${detail})`, true);
   }
   return err;
 }
@@ -138,45 +105,42 @@ export interface OpenResponse {
   destroy(): void;
 }
 
-/** The bounds of an answer read as a stream, besides the attempt's own. */
-export interface StreamLimits {
-  /** The whole answer, headers to last byte, within this many ms. */
-  readonly deadlineMs: number;
-  /** At most this many bytes of body. */
-  readonly maxAnswerBytes: number;
+/** The error `kind` once a body of `bytes` (so far, or as announced) is over `limitBytes`. */
+function sizeCheck(
+  kind: 'answer_too_large' | 'response_too_large',
+  endpoint: string,
+  status: number,
+  limitBytes: number,
+) {
+  return (bytes: number) =>
+    bytes > limitBytes ? new ApiError(kind, { endpoint, status, limitBytes }) : undefined;
 }
 
 /**
- * Sends one request and returns as soon as the headers arrived. The attempt's timeout
- * covers the wait for the headers; after that, a body that pauses longer than
- * `idleTimeoutMs` between two chunks, is still arriving at the answer's deadline, or
- * grows past `maxAnswerBytes` fails with `timeout` or `answer_too_large`.
- * `onBytes` reports how much of the body was read.
+ * Sends one request and returns once the headers arrived, within the attempt's timeout.
+ * A body that pauses over `idleTimeoutMs`, is still arriving `deadlineMs` after the request
+ * or grows past `maxAnswerBytes` then fails (`timeout`, `answer_too_large`). `onBytes` tells bytes read.
  */
 export async function openAttempt(
   dispatcher: Dispatcher,
-  req: Omit<AttemptRequest, 'maxResponseBytes'>,
-  limits: StreamLimits,
+  req: AttemptRequest,
+  limits: { readonly deadlineMs: number; readonly maxAnswerBytes: number },
   scrub: (s: string) => string,
   onBytes: (n: number) => void,
 ): Promise<OpenResponse> {
   const attempt = await startAttempt(dispatcher, req, scrub, limits.deadlineMs);
   attempt.clearTimer();
-  const length = Number(attempt.res.headers['content-length']);
-  if (Number.isFinite(length) && length > limits.maxAnswerBytes) {
-    attempt.destroy();
-    attempt.clearDeadline();
-    throw new ApiError('answer_too_large', { endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes });
+  const { statusCode: status, headers } = attempt.res;
+  const tooLarge = sizeCheck('answer_too_large', req.endpoint, status, limits.maxAnswerBytes);
+  const announced = tooLarge(Number(headers['content-length']));
+  if (announced) {
+    attempt.close();
+    throw announced;
   }
-  const tooLarge = (bytes: number) =>
-    bytes > limits.maxAnswerBytes ? new ApiError('answer_too_large', { endpoint: req.endpoint, status: attempt.res.statusCode, limitBytes: limits.maxAnswerBytes }) : undefined;
-  return { status: attempt.res.statusCode, headers: attempt.res.headers, body: attempt.chunks(onBytes, tooLarge), destroy: attempt.destroy };
+  return { status, headers, body: attempt.chunks(onBytes, tooLarge), destroy: attempt.close };
 }
 
-/**
- * Sends one request and reads its body, at most `maxResponseBytes` of it, within the
- * attempt's timeout. `onBytes` reports how much was read even when the attempt fails.
- */
+/** Sends one request, reads at most `maxResponseBytes` in the timeout; `onBytes` counts even on failure. */
 export async function sendAttempt(
   dispatcher: Dispatcher,
   req: AttemptRequest,
@@ -184,24 +148,16 @@ export async function sendAttempt(
   onBytes: (n: number) => void,
 ): Promise<AttemptResponse> {
   const attempt = await startAttempt(dispatcher, req, scrub);
-  const { res } = attempt;
+  const { statusCode: status, headers } = attempt.res;
+  const tooLarge = sizeCheck('response_too_large', req.endpoint, status, req.maxResponseBytes);
   try {
-    const length = Number(res.headers['content-length']);
-    if (Number.isFinite(length) && length > req.maxResponseBytes) {
-      throw new ApiError('response_too_large', { endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
-    }
+    const announced = tooLarge(Number(headers['content-length']));
+    if (announced) throw announced;
     const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of attempt.chunks(onBytes)) {
-      bytes += chunk.length;
-      if (bytes > req.maxResponseBytes) {
-        throw new ApiError('response_too_large', { endpoint: req.endpoint, status: res.statusCode, limitBytes: req.maxResponseBytes });
-      }
-      chunks.push(chunk);
-    }
-    return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, bytes) };
+    for await (const chunk of attempt.chunks(onBytes, tooLarge)) chunks.push(chunk);
+    return { status, headers, body: Buffer.concat(chunks) };
   } catch (err) {
-    attempt.destroy();
+    attempt.close();
     throw err;
   } finally {
     attempt.clearTimer();
@@ -211,50 +167,40 @@ export async function sendAttempt(
 /** An attempt whose headers arrived. */
 interface StartedAttempt {
   res: Dispatcher.ResponseData;
-  /**
-   * The body's chunks, failures translated; `onBytes` gets the running total, and
-   * `tooLarge` may turn it into an error that ends the reading.
-   */
+  /** The body's chunks, failures translated; `onBytes` and `tooLarge` see the running total of bytes. */
   chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer>;
   /** Stops the timer of the wait for the headers (and of a body read whole). */
   clearTimer(): void;
-  /** Stops the answer's deadline. */
-  clearDeadline(): void;
-  destroy(): void;
+  /** Stops reading, frees the socket and stops every timer. */
+  close(): void;
 }
 
-/**
- * Sends the request and waits for the headers, within the attempt's timeout; a
- * `deadlineMs` bounds the whole answer, body included, until the body is done.
- */
+/** Sends the request and waits for the headers; `deadlineMs` bounds the whole answer, body included. */
 async function startAttempt(
   dispatcher: Dispatcher,
-  req: Omit<AttemptRequest, 'maxResponseBytes'>,
+  req: AttemptRequest,
   scrub: (s: string) => string,
   deadlineMs?: number,
 ): Promise<StartedAttempt> {
   const controller = new AbortController();
   let expired: Expiry;
-  const timer = setTimeout(() => {
-    expired = 'timeout';
-    controller.abort(new AttemptTimeout('attempt timed out'));
-  }, req.timeoutMs);
+  // Our timeout names the failure even after the deadline passed; the deadline only when first.
+  const expireAfter = (ms: number, kind: Expiry, message: string) =>
+    setTimeout(() => {
+      expired = kind === 'timeout' ? kind : (expired ?? kind);
+      controller.abort(new AttemptTimeout(message));
+    }, ms);
+  const timer = expireAfter(req.timeoutMs, 'timeout', 'attempt timed out');
   const deadline =
-    deadlineMs === undefined
-      ? undefined
-      : setTimeout(() => {
-          expired ??= 'deadline';
-          controller.abort(new AttemptTimeout('answer deadline passed'));
-        }, deadlineMs);
+    deadlineMs === undefined ? undefined : expireAfter(deadlineMs, 'deadline', 'answer deadline passed');
   const onCallerAbort = () => controller.abort(req.signal?.reason);
   if (req.signal?.aborted) onCallerAbort();
   else req.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const clearTimer = () => clearTimeout(timer);
-  const clearDeadline = () => clearTimeout(deadline);
-  const context = { ...req, ...(deadlineMs === undefined ? {} : { deadlineMs }) };
+  const context = { ...req, deadlineMs };
   const cleanUp = () => {
     clearTimer();
-    clearDeadline();
+    clearTimeout(deadline);
     req.signal?.removeEventListener('abort', onCallerAbort);
   };
 
@@ -274,8 +220,9 @@ async function startAttempt(
     cleanUp();
     throw translate(err, context, expired, scrub);
   }
-  const destroy = () => {
+  const close = () => {
     if (!res.body.destroyed) res.body.destroy();
+    cleanUp();
   };
   async function* chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer> {
     let bytes = 0;
@@ -288,12 +235,12 @@ async function startAttempt(
         yield chunk as Buffer;
       }
     } catch (err) {
-      throw isApiError(err, 'answer_too_large') ? err : translate(err, context, expired, scrub);
+      // A size limit is ours, not a failure of the transport.
+      throw err instanceof ApiError ? err : translate(err, context, expired, scrub);
     } finally {
       // Stop reading and free the socket of an abandoned body.
-      destroy();
-      cleanUp();
+      close();
     }
   }
-  return { res, chunks, clearTimer, clearDeadline, destroy };
+  return { res, chunks, clearTimer, close };
 }

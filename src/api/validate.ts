@@ -18,10 +18,7 @@ export function formatPath(root: string, path: readonly PropertyKey[]): string {
   return out;
 }
 
-interface Problem {
-  path: string;
-  message: string;
-}
+type Problem = { path: string; message: string };
 
 /** The problems of one zod issue; a failed union reports what each branch expected. */
 function problemsOf(root: string, issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): Problem[] {
@@ -53,37 +50,20 @@ export function validatePart<T>(endpoint: string, root: string, schema: z.ZodTyp
   });
 }
 
-/** A validated success envelope. */
-export interface Envelope<T> {
-  data: T;
-  meta?: unknown;
-}
-
-/**
- * Validates a parsed success body: an object with `data` of the endpoint's shape, and
- * `meta` of its shape where the spec gives the endpoint one (spec 1.1, 1.3.1).
- */
+/** Validates a success body: `data` of the endpoint's shape, `meta` where it has one (spec 1.1, 1.3.1). */
 export function validateEnvelope<T>(
   endpoint: string,
   def: EndpointDef,
   body: unknown,
   options: { includeBranches?: boolean } = {},
-): Envelope<T> {
+): { data: T; meta?: unknown } {
+  const invalid = (fieldPath: string, message: string) =>
+    new ApiError('response_invalid', { endpoint, fieldPath, message });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ApiError('response_invalid', {
-      endpoint,
-      fieldPath: '(body)',
-      message: '(body): expected the success envelope, an object with "data" (spec 1.1)',
-    });
+    throw invalid('(body)', '(body): expected the success envelope, an object with "data" (spec 1.1)');
   }
+  if (!('data' in body)) throw invalid('data', 'data: missing from the success envelope (spec 1.1)');
   const envelope = body as Record<string, unknown>;
-  if (!('data' in envelope)) {
-    throw new ApiError('response_invalid', {
-      endpoint,
-      fieldPath: 'data',
-      message: 'data: missing from the success envelope (spec 1.1)',
-    });
-  }
   const schema = options.includeBranches && def.dataWithBranches ? def.dataWithBranches : def.data;
   const data = validatePart(endpoint, 'data', schema, envelope.data) as T;
   if (def.meta === null) return 'meta' in envelope ? { data, meta: envelope.meta } : { data };

@@ -2,9 +2,9 @@
  * src/connections/ — what each API connection may do now, shared across processes through
  * Redis: its client, request budget, rate-limit waits, the pause after a refused token.
  *
- * One API client per connection and process, admitted by the connection's shared
- * request budget and observed by the metrics of src/telemetry/metrics.ts. Each job counts the
- * requests of its own calls (`onAttempt` of the call options, src/runtime/run-job.ts).
+ * One API client per connection and process, admitted by the connection's shared request
+ * budget and observed by the metrics of src/telemetry/metrics.ts; each job counts its own
+ * requests (`onAttempt` of the call options, src/runtime/run-job.ts).
  */
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
@@ -18,29 +18,13 @@ import { RedisRequestBudget } from './request-budget.js';
 export interface ConnectionClient {
   /** The connection (name, URL, token, time zone, budget). */
   readonly connection: Connection;
-  /** Its API client. */
   readonly api: ApiClient;
-  /** Its shared request budget. */
   readonly budget: RedisRequestBudget;
 }
 
-/** Margin of a budget lease beyond the request timeout (a lease must outlive its request). */
-const LEASE_MARGIN_MS = 5_000;
-
 /** Creates the client of `connection`, sharing its budget through `redis`. */
 export function createConnectionClient(
-  config: Pick<
-    Config,
-    | 'queuePrefix'
-    | 'apiTimeoutMs'
-    | 'apiMaxAttempts'
-    | 'apiMaxResponseBytes'
-    | 'apiMaxRetryAfterMs'
-    | 'apiBodyIdleTimeoutMs'
-    | 'apiAnswerDeadlineMs'
-    | 'apiMaxAnswerBytes'
-    | 'apiMaxElementBytes'
-  >,
+  config: Pick<Config, 'queuePrefix' | Extract<keyof Config, `api${string}`>>,
   connection: Connection,
   redis: Redis,
 ): ConnectionClient {
@@ -49,7 +33,8 @@ export function createConnectionClient(
     prefix: config.queuePrefix,
     connection: connection.name,
     limit: connection.rateLimit,
-    leaseTtlMs: config.apiTimeoutMs + LEASE_MARGIN_MS,
+    // A lease must outlive its request: a margin beyond the request timeout.
+    leaseTtlMs: config.apiTimeoutMs + 5_000,
     // A long Retry-After blocks the connection (every worker), capped, and frees job slots (rate-limit-wait.ts).
     maxBlockMs: config.apiMaxRetryAfterMs,
     maxWaitMs: IN_PROCESS_RETRY_AFTER_MS,

@@ -1,29 +1,16 @@
 /**
- * A connection paused because the API rejected its token (401, spec §5). Retrying at
- * once cannot help and failing the jobs for good would lose them, so the connection
- * pauses: its jobs wait in the queue (src/runtime/job-guard.ts), one cheap request re-checks the
- * token on a slow timer (src/runtime/token-recheck.ts), and the first check that passes resumes
- * every job. `/healthz` and `punchline status` show the pause with its reason.
- *
- * The state lives in Redis under the queue prefix, shared by every worker process, so N
- * workers notice a 401 once and make one re-check per period between them, not N:
- * claiming a re-check moves its due time forward atomically, and only the caller that
- * moved it probes. Times come from Redis `TIME`, so host clocks do not matter.
+ * A connection paused because the API rejected its token (401, spec §5): retrying at once
+ * cannot help, failing the jobs for good would lose them. Its jobs wait in the queue
+ * (src/runtime/job-guard.ts) while one cheap request re-checks the token slowly
+ * (src/runtime/token-recheck.ts); the first check that passes resumes them. The state is in
+ * Redis, so N workers make one re-check per period between them: a claim moves the due time
+ * atomically and only its caller probes. Times come from Redis `TIME`, not host clocks.
  */
 import type { Redis } from 'ioredis';
 
-/** State of one API connection. */
-export interface ConnectionHealth {
-  /** `paused`: the API rejected the token; jobs wait while the token is re-checked slowly. */
+/** State of one API connection: `paused`, with its details, when the API rejected its token. */
+export interface ConnectionHealth extends Partial<Omit<ConnectionPause, 'connection' | 'checks'>> {
   readonly state: 'ok' | 'paused';
-  /** The API's `error.code` that paused it. */
-  readonly code?: string;
-  /** What was rejected (never the token). */
-  readonly reason?: string;
-  /** When it paused (ISO 8601). */
-  readonly since?: string;
-  /** When the token is checked again (ISO 8601). */
-  readonly nextCheckAt?: string;
 }
 
 /** A paused connection as workers, `/healthz` and `status` see it. */

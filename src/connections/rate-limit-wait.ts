@@ -1,9 +1,8 @@
 /**
- * Where a rate-limit wait happens. A short `Retry-After` is waited out inside the job,
- * which keeps its place; a longer one frees the worker slot: the client gives up with
- * `rate_limited` (and the connection's shared budget refuses to hold a request that
- * long), and job-guard.ts puts the job back in the queue, delayed, so the slot serves
- * other connections meanwhile.
+ * Where a rate-limit wait happens: a short `Retry-After` inside the job, which keeps its place;
+ * a longer one frees the worker slot: the client and the shared budget give up with
+ * `rate_limited`, and job-guard.ts puts the job back in the queue, delayed, so the slot
+ * serves other connections meanwhile.
  */
 
 /** Longest rate-limit wait held inside a running job, ms. */

@@ -1,38 +1,22 @@
 /**
- * The request budget of one connection (docs/architecture.md "The request budget"), shared by every process through
- * Redis: never more than `rps` requests started in any sliding second, never more than
- * `concurrency` in flight, and after a 429 nobody starts a request before Retry-After.
- *
- * Why a sliding log: BullMQ's `{max, duration}` limiter and fixed-window counters reset
- * at window edges, so `rps` requests at the end of one window and `rps` more at the
- * start of the next put 2×rps inside one sliding second. A sorted set of recent requests
- * (the "sliding log") admits a request only when fewer than `rps` are in the last
- * window, which holds the rule for every sliding second by construction. The log holds
- * at most `rps` entries per connection, so it stays tiny.
- *
- * Why the log keeps a request until one second after its response, not after its
- * start: the rule is about the starts the *server* sees, and a request reaches the
- * server some unknown time after we admit it (scheduling, GC, network). With a log of
- * admission times, an early request delayed on its way can land less than a second
- * before a later one that was not. But the server always receives a request after we
- * admit it and answers it before we see the answer; so if every request is counted
- * from its admission until one second after its answer, any two requests that are not
- * both counted are more than a second apart at the server too, whatever the delays.
- * The price is that a request uses the budget for its latency plus one second, so the
- * sustained rate is `rps × 1 s / (1 s + latency)`.
- *
- * In-flight requests are leases in a sorted set scored by expiry: a release moves the
- * lease into the log of finished requests, and a lease of a process that died expires
- * after the request timeout, so a crash cannot shrink the budget for good. Time comes
- * from Redis `TIME`, so clocks of different hosts do not matter.
- *
- * Inside one process, waiters queue locally and only the head of the queue polls
- * Redis, so a hundred waiting jobs cost one poll loop, not a hundred.
+ * The request budget of one connection, shared by every process through Redis: at most `rps`
+ * starts in any sliding second, `concurrency` in flight, and after a 429 no start before
+ * Retry-After. The reasons at length: docs/architecture.md "The request budget". In short:
+ * - A sliding log (a sorted set of recent requests, at most `rps`), not windows: BullMQ's
+ *   `{max, duration}` limiter and window counters let 2×rps through at an edge.
+ * - A request counts from its admission until one second after its answer: the server gets
+ *   it after we admit it and answers before we see the answer, so two requests not both
+ *   counted are over a second apart there too, whatever the delays (scheduling, GC, network).
+ *   The price: a sustained rate of `rps × 1 s / (1 s + latency)`.
+ * - In-flight requests are leases scored by expiry; a release moves one into the log, and a
+ *   dead process's lease expires after the request timeout, so a crash cannot shrink the
+ *   budget for good. Time is Redis `TIME`, so host clocks do not matter.
+ * - Waiters of one process queue locally and only the head polls Redis: one poll loop, not one per job.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../api/errors.js';
-import type { RateLimitListener, RequestLimiter } from '../api/limiter.js';
+import { abortableSleep, type RateLimitListener, type RequestLimiter } from '../api/limiter.js';
 import type { RateLimit } from '../config.js';
 import { RedisScript } from '../util/redis-script.js';
 
@@ -130,20 +114,6 @@ end
 return untilMs
 `, 1);
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
 /** The Redis keys of a connection's budget. */
 export function budgetKeys(prefix: string, connection: string): { leases: string; finished: string; blocked: string } {
   const base = `${prefix}:budget:${connection}`;
@@ -168,34 +138,24 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     this.keys = budgetKeys(options.prefix, options.connection);
     this.windowMs = 1000 + (options.guardMs ?? 1);
     this.pollMs = options.pollMs ?? 25;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? abortableSleep;
   }
 
   /** Waits until a request may start; resolves with its release function. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     // Local FIFO: each acquirer waits for the one before it, so one poller per process.
     const turn = this.queue.then(() => this.admit(signal));
-    this.queue = turn.then(
-      () => undefined,
-      () => undefined,
-    );
+    this.queue = turn.then(() => undefined, () => undefined);
     if (!signal) return turn;
     // An abort rejects at once, even while earlier acquirers still hold the queue.
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(signal.reason);
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
-      turn.then(
-        (release) => {
-          signal.removeEventListener('abort', onAbort);
-          if (signal.aborted) release();
-          else resolve(release);
-        },
-        (err: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        },
-      );
+      // An admission that comes after the abort is given back at once.
+      turn
+        .finally(() => signal.removeEventListener('abort', onAbort))
+        .then((release) => (signal.aborted ? release() : resolve(release)), reject);
     });
   }
 
@@ -218,17 +178,9 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     for (;;) {
       signal?.throwIfAborted();
       const member = `${this.self}-${process.pid}-${++this.counter}`;
-      const [ok, waitMs] = (await ACQUIRE.run(
-        redis,
-        this.keys.leases,
-        this.keys.finished,
-        this.keys.blocked,
-        limit.rps,
-        limit.concurrency,
-        this.windowMs,
-        leaseTtlMs,
-        member,
-      )) as [number, number];
+      const { leases, finished, blocked } = this.keys;
+      const args = [limit.rps, limit.concurrency, this.windowMs, leaseTtlMs, member];
+      const [ok, waitMs] = (await ACQUIRE.run(redis, leases, finished, blocked, ...args)) as [number, number];
       if (ok === 1) return this.releaser(member);
       if (waitMs > (this.options.maxWaitMs ?? Infinity)) {
         throw new ApiError('rate_limited', { endpoint: `budget of ${this.options.connection}`, retryAfterMs: waitMs });

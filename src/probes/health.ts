@@ -1,12 +1,10 @@
 /**
- * `/healthz`: is Redis up, is Postgres up, and — for a worker — does each API connection
- * work. Each check has a short deadline and the answer names what is down and why, so an
- * orchestrator's probe and a person with curl both learn which service to look at. A
- * connection paused after a 401 makes the worker `degraded` (200: restarting it would not
- * help; it resumes by itself once the token works), with the reason and never the token.
- * The endpoint is open to anyone who reaches the ops port, so a reason is one line with
- * no stack, no URL credentials and no known secret: drivers sometimes quote their
- * connection string, and Redis quotes the password of a refused AUTH.
+ * `/healthz`: are Redis and Postgres up and, for a worker, does each API connection work, each
+ * check with a short deadline and the answer naming what is down and why (for a probe or a
+ * person with curl). A connection paused after a 401 makes the worker `degraded` (200: a
+ * restart would not help). The endpoint is open to whoever reaches the ops port, so a reason
+ * is one line with no stack, URL credentials or known secret: drivers sometimes quote their
+ * connection string, and Redis the password of a refused AUTH.
  */
 import { scrubSecrets } from '../logger.js';
 import type { ConnectionHealth } from '../connections/connection-pause.js';
@@ -56,10 +54,7 @@ export interface HealthTargets {
 /** Longest reason shown for a failed check. */
 const MAX_REASON_LENGTH = 200;
 
-/**
- * A failure reason fit for an open endpoint: its first line, `user:password@` of any URL
- * masked, every given and registered secret replaced, cut to a bounded length.
- */
+/** A reason fit for an open endpoint: one line, URL credentials masked, secrets replaced, length bounded. */
 export function safeReason(message: string, secrets: readonly string[] = []): string {
   let text = (message.split('\n', 1)[0] ?? '').trim();
   // Up to the last "@" of the URL: a password may hold an unencoded "/" or "@".
@@ -69,27 +64,19 @@ export function safeReason(message: string, secrets: readonly string[] = []): st
   return (text || 'failed').slice(0, MAX_REASON_LENGTH);
 }
 
-async function probe(
-  work: () => Promise<unknown>,
-  timeoutMs: number,
-  what: string,
-  secrets: readonly string[],
-): Promise<string | null> {
-  try {
-    await withTimeout(Promise.resolve().then(work), timeoutMs, what);
-    return null;
-  } catch (err) {
-    return safeReason((err as Error)?.message || String(err), secrets);
-  }
-}
-
 /** Checks Redis and Postgres in parallel. */
 export async function checkHealth(targets: HealthTargets): Promise<HealthReport> {
   const timeoutMs = targets.timeoutMs ?? 1500;
   const secrets = targets.secrets ?? [];
+  // The reason a check failed, or null.
+  const probe = (what: string, work: () => Promise<unknown>): Promise<string | null> =>
+    withTimeout(Promise.resolve().then(work), timeoutMs, what).then(
+      () => null,
+      (err: unknown) => safeReason((err as Error)?.message || String(err), secrets),
+    );
   const [redisError, pgError] = await Promise.all([
-    probe(() => targets.redis.ping(), timeoutMs, 'Redis', secrets),
-    probe(() => targets.db.query('select 1'), timeoutMs, 'Postgres', secrets),
+    probe('Redis', () => targets.redis.ping()),
+    probe('Postgres', () => targets.db.query('select 1')),
   ]);
   const errors: Partial<Record<'redis' | 'postgres', string>> = {};
   if (redisError !== null) errors.redis = redisError;

@@ -1,7 +1,6 @@
 /**
- * A dedicated Redis connection for `/healthz`: it fails fast while Redis is down (no
- * endless offline queue) and reports the connection error rather than ioredis' generic
- * "max retries" text.
+ * A dedicated Redis connection for `/healthz`: it fails fast while Redis is down (no endless
+ * offline queue) and reports the connection error, not ioredis' generic "max retries" text.
  */
 import { Redis } from 'ioredis';
 import type { PingableRedis } from './health.js';
@@ -24,9 +23,7 @@ export function createRedisProbe(redisUrl: string): RedisProbe {
   client.on('error', (err: Error) => {
     lastError = err.message || (err as NodeJS.ErrnoException).code || String(err);
   });
-  client.on('ready', () => {
-    lastError = undefined;
-  });
+  client.on('ready', () => (lastError = undefined));
   return {
     async ping() {
       try {

@@ -2,9 +2,8 @@
  * src/probes/ — whether Redis, Postgres and the API connections answer, with a short
  * deadline: before a command works, and for `/healthz`.
  *
- * Reachability of the two services every command needs, Redis and Postgres, checked up
- * front with a short deadline so a command that cannot work says at once which service
- * is missing and how to start it, instead of hanging in a reconnect loop.
+ * Redis and Postgres, which every command needs, are checked up front so a command that
+ * cannot work says at once which one is missing and how to start it, instead of hanging.
  */
 import pg from 'pg';
 import { createRedisProbe } from './redis-probe.js';
@@ -15,11 +14,7 @@ import { PunchlineError } from '../util/errors.js';
 /** A required service is not reachable; the message says what to start. */
 export class ServiceUnavailableError extends PunchlineError<'service_unavailable'> {
   override readonly name = 'ServiceUnavailableError';
-  constructor(
-    readonly service: 'postgres' | 'redis',
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  constructor(readonly service: 'postgres' | 'redis', message: string, options?: { cause?: unknown }) {
     super('service_unavailable', message, options);
   }
 }
@@ -56,33 +51,25 @@ export async function assertRedisReachable(redisUrl: string, timeoutMs = 3000): 
 }
 
 /**
- * Throws {@link ServiceUnavailableError} unless Postgres at `databaseUrl` accepts a
- * connection within `timeoutMs`. A missing database is reported as such (error `code`
- * {@link PG_DATABASE_MISSING} on the cause) so the demo can create it.
+ * Throws {@link ServiceUnavailableError} unless Postgres at `databaseUrl` accepts a connection
+ * within `timeoutMs`; a missing database has {@link PG_DATABASE_MISSING} on the cause, for the demo.
  */
 export async function assertPostgresReachable(databaseUrl: string, timeoutMs = 3000): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined);
   try {
-    await withTimeout(
-      client.connect().then(() => client.query('select 1')),
-      timeoutMs + 500,
-      'Postgres',
-    );
+    await withTimeout(client.connect().then(() => client.query('select 1')), timeoutMs + 500, 'Postgres');
   } catch (err) {
     const e = err as Error & { code?: string };
     const where = redactUrl(databaseUrl);
-    if (e.code === PG_DATABASE_MISSING) {
-      const db = new URL(databaseUrl).pathname.slice(1);
-      throw new ServiceUnavailableError(
-        'postgres',
-        `Postgres at ${where} has no database "${db}" (create it with \`createdb ${db}\`)`,
-        { cause: err },
-      );
-    }
-    throw new ServiceUnavailableError('postgres', `Postgres is not reachable at ${where} (${e.message}); ${START_POSTGRES_HINT}`, {
-      cause: err,
-    });
+    const db = e.code === PG_DATABASE_MISSING ? new URL(databaseUrl).pathname.slice(1) : undefined;
+    throw new ServiceUnavailableError(
+      'postgres',
+      db === undefined
+        ? `Postgres is not reachable at ${where} (${e.message}); ${START_POSTGRES_HINT}`
+        : `Postgres at ${where} has no database "${db}" (create it with \`createdb ${db}\`)`,
+      { cause: err },
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
