@@ -18,7 +18,7 @@ import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
 
 /** Options of {@link startWorkers}. */
-export interface WorkerPoolOptions {
+interface WorkerPoolOptions {
   /** Jobs run at once per queue (`WORKER_CONCURRENCY`). */
   readonly concurrency: number;
   /** Lock of an active job; a worker that dies loses its jobs after this long (they are retried elsewhere). */
@@ -29,7 +29,6 @@ export interface WorkerPoolOptions {
 
 /** Running workers. */
 export interface WorkerPool {
-  /** The BullMQ workers. */
   readonly workers: readonly Worker[];
   /** Stops taking jobs and waits for the active ones (`force` abandons them to the stalled check). */
   close(force?: boolean): Promise<void>;
@@ -44,8 +43,8 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
   const workers = names.map((name) => {
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
-    // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
-    // Each job is a span when tracing is on (job-span.ts).
+    // job-guard.ts puts a job back to wait on a paused connection, a long Retry-After or a warehouse
+    // outage; each job is a span when tracing is on (job-span.ts).
     const run =
       name === 'schedules'
         ? (job: Job, token?: string) =>
