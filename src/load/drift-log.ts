@@ -9,18 +9,11 @@ import type { MergeClient } from '../warehouse/merge.js';
 import { recordDrift } from './load-records.js';
 
 let pending: DriftEvent[] = [];
-let listening = false;
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  onDrift((e) => {
-    pending.push(e);
-    recordSchemaDrift({ kind: e.kind, field: e.field, value: e.kind === 'new_value' ? e.value : '' });
-  });
-}
-
-listen();
+onDrift((e) => {
+  pending.push(e);
+  recordSchemaDrift({ kind: e.kind, field: e.field, value: e.kind === 'new_value' ? e.value : '' });
+});
 
 /** Writes the drift seen since the last flush, in the caller's transaction. */
 export async function flushDrift(client: MergeClient, schema: string): Promise<void> {

@@ -1,7 +1,10 @@
 /**
- * The element writer of a load: validates each element of an answer, stages its rows,
- * takes out and records what cannot be stored (rejected records), and keeps the rows
- * those records stand for out of reconciliation.
+ * The element writer of a load: validates each element of an answer and stages its rows.
+ * An element that breaks its schema keeps what can be stored: the innermost record holding
+ * the problem (a punch, a day) is taken out and recorded as rejected with its path, and the
+ * rest loads; an element broken at its own level (no CPF) is rejected whole. Rejected records
+ * protect their rows from reconciliation: their CPF's, their ids', or every row when they
+ * told neither.
  */
 import { isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema } from '../api/endpoints.js';
@@ -23,16 +26,8 @@ export type Element = { index: number; ok: true; value: unknown; raw: unknown } 
 /** Most sub-records taken out of one element before the element itself is rejected. */
 const MAX_SALVAGE = 50;
 
-/**
- * Turns elements into staged rows. An element that breaks its schema keeps what can be
- * stored: the innermost record holding the problem (a punch, a day) is taken out and
- * recorded as rejected with its path, and the rest of the element loads; an element
- * broken at its own level (no CPF) is rejected whole. Rejected records protect their
- * rows from reconciliation: their CPF's rows, their ids' rows, or every row when they
- * told neither.
- */
+/** Turns elements into staged rows (see the file comment). */
 export class ElementWriter {
-  /** Records rejected so far. */
   readonly rejections: Rejection[] = [];
   readonly #req: CompanyLoad;
   readonly #staging: Staging;
@@ -80,9 +75,8 @@ export class ElementWriter {
   }
 
   /**
-   * Stages the rows of one element (what of it can be stored); true when a batch is full
-   * and {@link ElementWriter.flush} should be awaited before the next element. Staging
-   * synchronously, and awaiting only for full batches, lets an element die young.
+   * Stages the rows of one element (what of it can be stored); true when a batch is full and
+   * {@link ElementWriter.flush} should be awaited first. Staging synchronously lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
     if (!element.ok && isApiError(element.error, 'element_too_large')) {
@@ -146,11 +140,7 @@ export class ElementWriter {
     return this.#staging.flushFull();
   }
 
-  /**
-   * What of a broken element can be stored: takes out the innermost record of each
-   * problem (recording it as rejected) until the element validates; undefined when the
-   * element itself is broken, which is then rejected whole.
-   */
+  /** What of a broken element can be stored (its broken records taken out); undefined: rejected whole. */
   #salvage(read: ReadDeclaration, index: number, raw: unknown, target: CallTarget): unknown {
     const schema = typeof read.endpoint === 'string' ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data) : read.endpoint.element;
     const element = structuredClone(raw);
@@ -173,10 +163,7 @@ export class ElementWriter {
     return undefined;
   }
 
-  /**
-   * An element too large to read (a huge attachment): rejected with its size, and the
-   * item it was asked for when the call asked for one, so that its rows are protected.
-   */
+  /** Rejects an element too large to read (a huge attachment), naming its item so its rows are protected. */
   #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ApiErrorOf<'element_too_large'>): void {
     const record = {
       element_bytes: err.bytes ?? null,

@@ -1,12 +1,11 @@
 /**
- * The end of a load, in its transaction: each staged table merged into its warehouse
- * table (reconciliation under the mass-removal guard, then the upsert), then what the
- * load owes besides its rows — rejected records, the window's counts, the marts,
- * privacy, schema drift and values cleaned of a NUL character.
+ * The end of a load, in its transaction: each staged table merged into its warehouse table
+ * (reconciliation under the mass-removal guard, then the upsert), then what the load owes
+ * besides its rows — rejected records, the window's counts, the marts, privacy, schema drift
+ * and values cleaned of a NUL character.
  */
 import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
-import type { Logger } from '../logger.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
 import { DIRECTORY } from '../resources/index.js';
 import { upholdPrivacy } from '../privacy/erasures.js';
@@ -73,7 +72,13 @@ export async function mergeAll(
   // records and marts included): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
   const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-  if (privacy.staleKey) warnStaleKey(ctx.logger);
+  // Said once per process (docs/privacy.md "Rotating the key").
+  if (privacy.staleKey && !staleKeyWarned) {
+    staleKeyWarned = true;
+    ctx.logger.warn(
+      'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
+    );
+  }
   await flushDrift(client, ctx.schema);
   // Text the warehouse cannot store (a NUL character) was stored without it: say where.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
@@ -86,12 +91,3 @@ export async function mergeAll(
 }
 
 let staleKeyWarned = false;
-
-/** Says once per process that this worker's PSEUDONYM_KEY was rotated away (docs/privacy.md "Rotating the key"). */
-function warnStaleKey(logger: Logger): void {
-  if (staleKeyWarned) return;
-  staleKeyWarned = true;
-  logger.warn(
-    'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
-  );
-}
