@@ -1,23 +1,20 @@
 /**
- * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies a connection's token reaches,
- * read through the reads of the catalog's `group` resource. A headquarters token (its
- * company is the group's `is_headquarter` entry and the group has branches) syncs every
- * company of the group, each read with `company_national_registry`; any other token syncs
- * only its own company, unscoped (spec 1.4 rule 3: a branch token sees only itself).
+ * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies
+ * a connection's token reaches, read through the catalog's `group` resource. A headquarters
+ * token (its company is the group's `is_headquarter` entry and the group has branches) syncs
+ * every company of the group, each read with `company_national_registry`; any other token
+ * only its own, unscoped (spec 1.4 rule 3: a branch token sees only itself).
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
 import { CATALOG, type WalkDeclaration } from '../resources/index.js';
 
-/** What the walk found. */
+/** What the walk found: the own company, the group as listed (spec 2.3), the CNPJs to sync (own first). */
 export interface GroupWalk {
-  /** The token's own company (spec 4.1 `company` without scope). */
   readonly own: Company;
-  /** The economic group as listed (spec 2.3). */
   readonly group: readonly EconomicGroupEntry[];
   /** True for a headquarters token with branches. */
   readonly headquarters: boolean;
-  /** CNPJs to sync, own company first. */
   readonly companies: readonly string[];
   /** Read each company with `company_national_registry` (spec 1.4). */
   readonly scoped: boolean;

@@ -2,10 +2,9 @@
  * src/plan/ — what to sync: the jobs of a range or a schedule tick (windows, ids, data,
  * queues), and the group walk that finds the companies.
  *
- * The planner (docs/architecture.md "Windows"), pure: turns a date range or a schedule tick into the
- * list of jobs to queue — the group walk once per connection, directory resources once
- * per company, windowed resources per company and calendar-month window — skipping
- * windows already recorded as done unless forced.
+ * The planner (docs/architecture.md "Windows"), pure: a date range or a schedule tick as the
+ * jobs to queue — the group walk once per connection, directory resources once per company,
+ * windowed ones per company and calendar-month window — skipping windows done unless forced.
  */
 import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
@@ -16,36 +15,16 @@ import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
 
 /** One unit of work before it is tied to companies: a resource and, when windowed, its window. */
-export interface WorkItem {
-  /** Resource to sync. */
-  readonly resource: Resource;
-  /** Window, for windowed resources. */
-  readonly window?: DateWindow;
-}
+export type WorkItem = { readonly resource: Resource; readonly window?: DateWindow };
 
-/** A job ready to be queued. */
-export interface PlannedJob {
-  /** Queue it goes to. */
-  readonly queue: QueueName;
-  /** BullMQ job name: the resource. */
-  readonly name: Resource;
-  /** Deterministic job id (job-ids.ts). */
-  readonly id: string;
-  /** Job data (no secrets). */
-  readonly data: SyncJobData;
-}
+/** A job ready to be queued: named after its resource, its id from job-ids.ts, no secrets in its data. */
+export type PlannedJob = Readonly<{ queue: QueueName; name: Resource; id: string; data: SyncJobData }>;
 
-/** Result of planning. */
-export interface Plan {
-  /** Jobs to queue, group walk first, then directory resources, then windows. */
-  readonly jobs: PlannedJob[];
-  /** Windows left out because they are recorded as done (and not forced). */
-  readonly skipped: number;
-}
+/** Jobs to queue (group walk first, then directory resources, then windows), and windows skipped as done. */
+export type Plan = { readonly jobs: PlannedJob[]; readonly skipped: number };
 
 /** Inputs of {@link planJobs}. */
-export interface PlanInput {
-  /** Connection name. */
+interface PlanInput {
   readonly connection: string;
   /** CNPJs of the companies to sync (from the group walk). */
   readonly companies: readonly string[];
@@ -59,14 +38,13 @@ export interface PlanInput {
   readonly force: boolean;
   /** Keys ({@link windowKey}) of windows recorded as done for this connection. */
   readonly done?: ReadonlySet<string>;
-  /** Why the jobs are queued. */
   readonly origin: JobOrigin;
 }
 
 /**
- * The work items of a backfill of `[from, to]`: calendar-month windows for every
- * windowed resource (never above 31 days), the hour bank clipped to `today` (a future
- * day has no balance), plus one item per non-windowed resource.
+ * The work items of a backfill of `[from, to]`: calendar-month windows for every windowed
+ * resource, per-day ones clipped to `today` (a future day has no balance), and one item per
+ * non-windowed resource.
  */
 export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
   const items: WorkItem[] = [];
@@ -86,9 +64,8 @@ export function backfillItems(resources: readonly Resource[], from: string, to: 
 
 /**
  * The work items of one tick of an incremental schedule on `today` (docs/operations.md
- * "Schedules"): every resource whose declaration joins the schedule, over the days its
- * `schedule` gives, with a lookback horizon of `lookbackDays` (SYNC_LOOKBACK_DAYS).
- * Ranges are cut at month ends so no window exceeds 31 days.
+ * "Schedules"): every resource whose declaration joins it, over the days its `schedule`
+ * gives (lookback: SYNC_LOOKBACK_DAYS), cut at month ends so no window exceeds 31 days.
  */
 export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: number = LOOKBACK_DAYS): WorkItem[] {
   const day = (d: number | 'lookback') => addDays(today, d === 'lookback' ? -lookbackDays : d);

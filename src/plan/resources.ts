@@ -13,11 +13,6 @@ export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
 /** One queue name. */
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-/** True when `name` is one of {@link RESOURCES}. */
-function isResource(name: string): name is Resource {
-  return (RESOURCES as readonly string[]).includes(name);
-}
-
 /** True for resources read per date window (month, day and item reads). */
 export function isWindowed(resource: Resource): boolean {
   const read = CATALOG[resource].read;
@@ -50,18 +45,13 @@ export function followUpsOf(parents: readonly Resource[], settings: Partial<Reco
   return defaultResources(settings).filter((r) => parents.some((p) => CATALOG[r].items?.parent === p));
 }
 
-/**
- * Parses a comma-separated `--resources` value into resources in {@link RESOURCES}
- * order, without duplicates. Throws a RangeError naming the unknown name.
- */
+/** Parses a comma-separated `--resources` value: resources in {@link RESOURCES} order, no duplicates. */
 export function parseResources(list: string): Resource[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const names = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (names.length === 0) throw new RangeError(`--resources is empty (choose from: ${RESOURCES.join(', ')})`);
-  for (const n of names) {
-    if (!isResource(n)) throw new RangeError(`unknown resource "${n}" (choose from: ${RESOURCES.join(', ')})`);
+  const unknown = names.find((n) => !(RESOURCES as readonly string[]).includes(n));
+  if (unknown !== undefined) {
+    throw new RangeError(`unknown resource "${unknown}" (choose from: ${RESOURCES.join(', ')})`);
   }
   return RESOURCES.filter((r) => names.includes(r));
 }

@@ -1,7 +1,7 @@
 /**
- * Date windows of the period endpoints: calendar-month windows (spec 8: at most 31 days,
- * both ends inclusive), halves for the adaptive split, the days of a window for
- * per-day endpoints, and the lookback horizon inside which a window is never settled.
+ * Date windows of the period endpoints: calendar-month windows (spec 8: at most 31 days, both
+ * ends inclusive), halves for the adaptive split, the days of a window for per-day endpoints,
+ * and the lookback horizon inside which a window is never settled.
  */
 import type { Window } from '../resources/declaration.js';
 import { addDays, daysBetween, endOfMonth } from '../util/time.js';
@@ -12,7 +12,10 @@ export type DateWindow = Window;
 /** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
 export const MAX_WINDOW_DAYS = 31;
 
-/** docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days, so those windows never count as done (the default of SYNC_LOOKBACK_DAYS). */
+/**
+ * docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days,
+ * so those windows never count as done (the default of SYNC_LOOKBACK_DAYS).
+ */
 export const LOOKBACK_DAYS = 35;
 
 /** Number of days in `w`, both ends included. */
@@ -20,10 +23,7 @@ export function windowDays(w: DateWindow): number {
   return daysBetween(w.from, w.to) + 1;
 }
 
-/**
- * Splits `[from, to]` into calendar-month windows clipped to the range: every window
- * lies inside one month, so none is above 31 days.
- */
+/** Splits `[from, to]` into calendar-month windows clipped to the range (so none is above 31 days). */
 export function monthWindows(from: string, to: string): DateWindow[] {
   if (from > to) throw new RangeError(`window start ${from} is after its end ${to}`);
   const out: DateWindow[] = [];
@@ -38,8 +38,8 @@ export function monthWindows(from: string, to: string): DateWindow[] {
 }
 
 /**
- * The two halves of a window for the adaptive split (docs/architecture.md "The adaptive split"), the first one
- * taking the extra day; `undefined` for a single day, which cannot be split.
+ * The two halves of a window for the adaptive split (docs/architecture.md "The adaptive split"),
+ * the first taking the extra day; `undefined` for a single day, which cannot be split.
  */
 export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined {
   const days = windowDays(w);
@@ -73,18 +73,14 @@ export function daysOf(w: DateWindow): string[] {
   return out;
 }
 
-/**
- * spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first
- * second to its last.
- */
+/** spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first second to its last. */
 export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: string } {
   return { beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` };
 }
 
 /**
- * True when `w` ends before the lookback horizon of `today` (docs/architecture.md): the source
- * no longer changes there, so a synced window may be recorded as done and skipped.
- * Windows reaching into the last {@link LOOKBACK_DAYS} days or the future never are.
+ * True when `w` ends before the lookback horizon of `today`, where the source no longer changes,
+ * so a synced window may be recorded as done and skipped.
  */
 export function isSettled(w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean {
   return w.to < addDays(today, -lookbackDays);
