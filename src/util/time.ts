@@ -2,9 +2,8 @@
  * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates,
  * times and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
  *
- * Dates and local date-times of spec 1.2. The API speaks the company's local time
- * without an offset; the warehouse stores it as sent and as an instant converted with
- * the connection's IANA time zone.
+ * Dates and local date-times of spec 1.2: the API speaks the company's local time without an
+ * offset; the warehouse stores it as sent and as an instant in the connection's IANA zone.
  */
 import { formatInTimeZone } from 'date-fns-tz';
 
@@ -33,16 +32,9 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(instant: number, timeZone: string): number {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    const two = '2-digit';
+    const fields = { year: 'numeric', month: two, day: two, hour: two, minute: two, second: two } as const;
+    fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...fields });
     formatters.set(timeZone, fmt);
   }
   const parts: Record<string, number> = {};
