@@ -1,9 +1,8 @@
 /**
  * Absences (spec 2.5, `absence/getFromPeriod`, which takes date-time bounds) and the
- * collaborators they concern. The list is absence-centric and holds the absences that
- * overlap the period, so the window reconciles the company's absences overlapping it:
- * those the API no longer returns get `deleted_at`, and so do collaborators a returned
- * absence no longer lists.
+ * collaborators they concern. The answer holds the absences overlapping the period, so the
+ * window reconciles the company's absences overlapping it: those no longer returned get
+ * `deleted_at`, and so do collaborators a returned absence no longer lists.
  */
 import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';

@@ -5,18 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 
-/** What is stored of one file. */
-export interface StoredFile {
-  /** Size of the decoded bytes. */
-  readonly size_bytes: number;
-  /** SHA-256 of the decoded bytes, lower-case hex. */
-  readonly sha256: string;
-  /** The bytes, or null when binaries are not stored. */
-  readonly content: Buffer | null;
-}
-
-/** Decodes a base64 file and describes it. */
-export function storedFile(base64: string, storeBinaries: boolean): StoredFile {
+/** Decodes a base64 file: its size, lower-case hex SHA-256, and bytes (null when binaries are not stored). */
+export function storedFile(base64: string, storeBinaries: boolean) {
   const bytes = Buffer.from(base64, 'base64');
   return { size_bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), content: storeBinaries ? bytes : null };
 }

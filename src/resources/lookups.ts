@@ -1,8 +1,7 @@
 /**
- * The ten lookup lists of a company (spec 2.4), read once per company in one job: upserted
- * by (company, id); a record no longer listed becomes `active = false` (the API lists only
- * active ones) and active again when it is listed again. The one list of them: the
- * emulator, privacy and push derive theirs from {@link LOOKUP_LISTS} and {@link LOOKUP_TABLES}.
+ * The ten lookup lists of a company (spec 2.4), read once per company in one job: upserted by
+ * (company, id); a record no longer listed becomes `active = false` (the API lists only active
+ * ones) until listed again. The emulator, privacy and push derive their lists from these.
  */
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
 import { notPersonal } from './column-classes.js';
