@@ -15,7 +15,7 @@ import { pseudonymOf } from '../privacy/pseudonyms.js';
 import { createLocalTimeConverter } from '../util/local-time.js';
 import type { StagedRow, StagedTable, Staging } from '../warehouse/staging.js';
 import type { Protection, TableSpec } from '../warehouse/table-spec.js';
-import type { CompanyLoad } from './context.js';
+import type { CompanyLoad, EngineContext } from './context.js';
 import { CompanyMismatchError, PermanentSyncError } from './errors.js';
 import type { Rejection } from './load-records.js';
 import type { SeenCollaborators } from './seen-collaborators.js';
@@ -37,9 +37,8 @@ export class ElementWriter {
   /** The collaborator blocks seen, when the load adds them. */
   readonly #seen: SeenCollaborators | undefined;
   readonly #toUtc: (local: string) => string;
-  readonly #storeBinaries: boolean;
-  /** Key of the CPF pseudonyms, to name a collaborator in an error without their CPF. */
-  readonly #pseudonymKey: string | undefined;
+  /** STORE_BINARIES, and the pseudonym key that names a collaborator in an error without their CPF. */
+  readonly #ctx: Pick<EngineContext, 'storeBinaries' | 'pseudonymKey'>;
   readonly #asSent = new WeakMap<object, string>();
   readonly #contexts = new WeakMap<CallTarget, RowContext>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
@@ -50,16 +49,14 @@ export class ElementWriter {
     staging: Staging,
     specs: readonly TableSpec[],
     seen: SeenCollaborators | undefined,
-    storeBinaries: boolean,
-    pseudonymKey: string | undefined,
+    ctx: Pick<EngineContext, 'storeBinaries' | 'pseudonymKey'>,
   ) {
     this.#req = req;
     this.#staging = staging;
     this.#tables = staging.tables();
     this.#seen = seen;
     this.#toUtc = createLocalTimeConverter(req.timezone);
-    this.#storeBinaries = storeBinaries;
-    this.#pseudonymKey = pseudonymKey;
+    this.#ctx = ctx;
     const emit: Record<string, (row: StagedRow) => void> = {};
     for (const spec of specs) {
       const staged = staging.table(spec.table);
@@ -91,7 +88,8 @@ export class ElementWriter {
       // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
       if (p.company.national_registry !== this.#req.company) {
         // The collaborator by pseudonym, never by CPF: this message is kept in Redis, the warehouse and alerts.
-        const who = this.#pseudonymKey === undefined ? '' : ` (collaborator ${pseudonymOf(this.#pseudonymKey, p.national_registry)})`;
+        const key = this.#ctx.pseudonymKey;
+        const who = key === undefined ? '' : ` (collaborator ${pseudonymOf(key, p.national_registry)})`;
         throw new CompanyMismatchError({
           endpoint: endpointName(read.endpoint),
           expected: this.#req.company,
@@ -127,7 +125,7 @@ export class ElementWriter {
         ...target,
         company: this.#req.company,
         toUtc: this.#toUtc,
-        storeBinaries: this.#storeBinaries,
+        storeBinaries: this.#ctx.storeBinaries,
         cpfAsSent: (b) => this.#asSent.get(b) ?? null,
       };
       this.#contexts.set(target, ctx);

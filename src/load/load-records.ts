@@ -4,7 +4,6 @@
  * answer held per table (`window_loads`, for the completeness check), the schema drift seen
  * and the columns whose values were stored without a NUL character (`schema_drift`).
  */
-import type { DriftEvent } from '../api/drift.js';
 import { isCalendarDate } from '../util/time.js';
 import { sql } from 'kysely';
 import { warehouseDb } from '../warehouse/db.js';
@@ -159,35 +158,17 @@ export async function recordWindowLoad(
     .execute();
 }
 
+/** A `schema_drift` row; `endpoint` and `value` default to ''. */
+type DriftRow = { kind: string; endpoint?: string; field: string; value?: string };
+
 /** Records drift (a repeat of the same kind, endpoint, field and value refreshes `last_seen_at`). */
-async function recordDriftRows(client: MergeClient, schema: string, rows: readonly { kind: string; endpoint: string; field: string; value: string }[]): Promise<void> {
+export async function recordDrift(client: MergeClient, schema: string, rows: DriftRow[]): Promise<void> {
   const db = warehouseDb(client, schema);
   for (const row of rows) {
     await db
       .insertInto('schema_drift')
-      .values(row)
+      .values({ ...row, endpoint: row.endpoint ?? '', value: row.value ?? '' })
       .onConflict((oc) => oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }))
       .execute();
   }
-}
-
-/** Records schema drift events (a repeat refreshes `last_seen_at`). */
-export async function recordDrift(client: MergeClient, schema: string, events: readonly DriftEvent[]): Promise<void> {
-  await recordDriftRows(
-    client,
-    schema,
-    events.map((e) => ({ kind: e.kind, endpoint: e.kind === 'unknown_field' ? e.endpoint : '', field: e.field, value: e.kind === 'new_value' ? e.value : '' })),
-  );
-}
-
-/**
- * Records the columns whose values this load stored without a NUL (which Postgres cannot
- * store) as schema drift of kind `cleaned_value`, field `table.column`.
- */
-export async function recordCleanedValues(
-  client: MergeClient,
-  schema: string,
-  cleaned: readonly { table: string; column: string }[],
-): Promise<void> {
-  await recordDriftRows(client, schema, cleaned.map((c) => ({ kind: 'cleaned_value', endpoint: '', field: `${c.table}.${c.column}`, value: '' })));
 }

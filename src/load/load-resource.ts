@@ -161,7 +161,7 @@ async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuar
     const seen = addsSeen
       ? new SeenCollaborators(req.company, await knownCollaborators(client, ctx.schema, req.company), staging.tables().at(-1)!, todayIn(req.timezone))
       : undefined;
-    const writer = new ElementWriter(req, staging, specs, seen, ctx.storeBinaries, ctx.pseudonymKey);
+    const writer = new ElementWriter(req, staging, specs, seen, ctx);
     try {
       const answered = await readAll(ctx, req, writer, items, signal);
       await staging.finish();

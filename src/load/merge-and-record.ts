@@ -16,7 +16,7 @@ import type { LoadScope } from '../warehouse/table-spec.js';
 import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
 import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
-import { recordCleanedValues, recordRejections, recordWindowLoad } from './load-records.js';
+import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
 
@@ -80,11 +80,13 @@ export async function mergeAll(
     );
   }
   await flushDrift(client, ctx.schema);
-  // Text the warehouse cannot store (a NUL character) was stored without it: say where.
+  // Text the warehouse cannot store (a NUL character) was stored without it: say where, as
+  // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
   if (cleaned.length > 0) {
     ctx.logger.warn({ cleaned }, 'values stored without a NUL character Postgres cannot store (see schema_drift)');
-    await recordCleanedValues(client, ctx.schema, cleaned);
+    const drift = cleaned.map((c) => ({ kind: 'cleaned_value', field: `${c.table}.${c.column}` }));
+    await recordDrift(client, ctx.schema, drift);
   }
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
