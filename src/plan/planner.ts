@@ -94,54 +94,42 @@ export function planJobs(input: PlanInput): Plan {
   let skipped = 0;
   const done = input.force ? new Set<string>() : (input.done ?? new Set<string>());
   const base = { connection: input.connection, origin: input.origin, force: input.force };
-  const push = (resource: Resource, data: SyncJobData) =>
-    jobs.push({ queue: queueFor(resource), name: resource, id: jobIdFor({ ...data, resource }), data });
+  const push = (data: SyncJobData) =>
+    jobs.push({ queue: queueFor(data.resource), name: data.resource, id: jobIdFor(data), data });
+  /** True (and counted) for a window recorded as done. */
+  const skip = (key: string): boolean => {
+    if (!done.has(key)) return false;
+    skipped += 1;
+    return true;
+  };
 
-  const windowed = input.items.filter((i) => i.window !== undefined);
-  const unwindowed = input.items.filter((i) => i.window === undefined);
-
-  for (const item of unwindowed) {
-    if (CATALOG[item.resource].read === 'group') push(item.resource, { ...base, resource: item.resource });
-  }
-  for (const item of unwindowed) {
-    if (CATALOG[item.resource].read === 'group') continue;
-    for (const company of input.companies) {
-      push(item.resource, { ...base, resource: item.resource, company, scoped: input.scoped });
-    }
+  const unwindowed = input.items.filter((i) => i.window === undefined).map((i) => i.resource);
+  const isWalk = (resource: Resource) => CATALOG[resource].read === 'group';
+  for (const resource of unwindowed.filter(isWalk)) push({ ...base, resource });
+  for (const resource of unwindowed.filter((r) => !isWalk(r))) {
+    for (const company of input.companies) push({ ...base, resource, company, scoped: input.scoped });
   }
 
   const planned = new Set<string>();
+  const windowed = input.items.filter((i) => i.window !== undefined);
   const parents = windowed.filter((i) => !isFollowUp(i.resource));
   const followUps = windowed.filter((i) => isFollowUp(i.resource));
   for (const company of input.companies) {
     for (const { resource, window } of parents) {
       const key = windowKey({ resource, company, ...window! });
-      if (done.has(key)) {
-        skipped += 1;
-        continue;
-      }
+      if (skip(key)) continue;
       planned.add(key);
       const child = followUpOf(resource);
-      push(resource, {
-        ...base,
-        resource,
-        company,
-        scoped: input.scoped,
-        from: window!.from,
-        to: window!.to,
-        followUp: child !== undefined && input.followUps.includes(child),
-      });
+      const followUp = child !== undefined && input.followUps.includes(child);
+      push({ ...base, resource, company, scoped: input.scoped, ...window!, followUp });
     }
     for (const { resource, window } of followUps) {
       const parent = CATALOG[resource].items!.parent;
       if (planned.has(windowKey({ resource: parent, company, ...window! })) && input.followUps.includes(resource)) {
         continue;
       }
-      if (done.has(windowKey({ resource, company, ...window! }))) {
-        skipped += 1;
-        continue;
-      }
-      push(resource, { ...base, resource, company, scoped: input.scoped, from: window!.from, to: window!.to });
+      if (skip(windowKey({ resource, company, ...window! }))) continue;
+      push({ ...base, resource, company, scoped: input.scoped, ...window! });
     }
   }
   return { jobs, skipped };
