@@ -79,20 +79,13 @@ export async function runSyncJob(
     ...(signal ? { signal } : {}),
     ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
   });
+  const { storeBinaries, pseudonymKey } = rt.config;
+  const fanOut = Math.max(1, connection.rateLimit.concurrency);
   const ctx: JobContext = {
     data,
     runId,
     connection,
-    engine: {
-      api,
-      pool,
-      schema,
-      logger,
-      fanOut: Math.max(1, connection.rateLimit.concurrency),
-      call,
-      storeBinaries: rt.config.storeBinaries,
-      ...(rt.config.pseudonymKey === undefined ? {} : { pseudonymKey: rt.config.pseudonymKey }),
-    },
+    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey },
     signal: options.signal,
     scope: data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined,
     window: isWindowed(data.resource) ? window : undefined,

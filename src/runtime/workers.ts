@@ -43,21 +43,17 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
   const workers = names.map((name) => {
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
-    // job-guard.ts puts a job back to wait on a paused connection, a long Retry-After or a warehouse
-    // outage; each job is a span when tracing is on (job-span.ts).
-    const run =
-      name === 'schedules'
-        ? (job: Job, token?: string) =>
-            traceJob(job, () =>
-              guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true }),
-            )
-        : (job: Job, token?: string, signal?: AbortSignal) =>
-            traceJob(job, () => guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) })));
-    // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
     const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
+      const schedule = name === 'schedules';
+      const run = schedule
+        ? () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) })
+        : () => runSyncJob(rt, job, { signal });
+      // job-guard.ts puts a job back to wait on a paused connection, a long Retry-After or a
+      // warehouse outage; each job is a span when tracing is on (job-span.ts).
       try {
-        return await run(job, token, signal);
+        return await traceJob(job, () => guardJob(rt, job, token, run, { skipWhenPaused: schedule }));
       } catch (err) {
+        // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
         throw err instanceof Error ? withoutPersonalData(err) : err;
       }
     };
