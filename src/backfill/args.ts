@@ -1,6 +1,6 @@
 /**
- * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem
- * is one line naming the argument and the fix, raised before any work (exit code 2).
+ * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem is
+ * one line naming the argument and the fix, raised before any work (exit code 2).
  */
 import { isCalendarDate } from '../util/time.js';
 import { UsageError } from '../util/usage-error.js';
@@ -9,15 +9,9 @@ import { digitsOnly } from '../util/national-registry.js';
 import { defaultResources, parseResources, type Resource } from '../plan/resources.js';
 
 /** Raw options as commander hands them over. */
-export interface BackfillArgs {
-  from?: unknown;
-  to?: unknown;
-  resources?: unknown;
-  company?: unknown;
-  connection?: unknown;
-  force?: unknown;
-  progress?: unknown;
-}
+export type BackfillArgs = {
+  [K in 'from' | 'to' | 'resources' | 'company' | 'connection' | 'force' | 'progress']?: unknown;
+};
 
 /** Checked backfill options. */
 export interface BackfillOptions {

@@ -1,11 +1,11 @@
 /**
- * src/backfill/ — `punchline backfill`: its arguments, the run that queues and follows the
- * windows, its progress.
+ * src/backfill/ — `punchline backfill`: its arguments, the run that queues and follows the windows,
+ * its progress.
  *
- * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan
- * the windows of the range, skip those recorded as done (unless forced), queue the rest under
- * deterministic ids, work on them in this process while other running workers help, and
- * follow every job (and the follow-ups they queue) to its end.
+ * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the
+ * windows of the range, skip those recorded as done (unless forced), queue the rest under
+ * deterministic ids, work on them in this process while other running workers help, and follow
+ * every job (and the follow-ups they queue) to its end.
  */
 import type { Job } from 'bullmq';
 import type { BackfillOptions } from './args.js';
@@ -18,7 +18,7 @@ import { healingFor } from '../runtime/job-guard.js';
 import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
 import { isFollowUp, type QueueName } from '../plan/resources.js';
-import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
+import { watchPauses } from '../runtime/queue-pauses.js';
 import { doneWindows } from '../runtime/run-records.js';
 import type { SyncRuntime } from '../runtime/runtime.js';
 import { startWorkers } from '../runtime/workers.js';
@@ -126,87 +126,79 @@ export async function runBackfill(
   const zero = { succeeded: 0, failed: 0, inserted: 0, updated: 0, deleted: 0, requests: 0, durationMs: 0 };
   const failures: BackfillSummary['failures'] = [];
   const summary: BackfillSummary = { ...zero, total: tracked.size, skipped, interrupted: false, failures };
+  /** Reads job states until every tracked job has finished (or the signal aborts). */
+  const follow = async (): Promise<void> => {
+    const open = new Map(tracked);
+    const pollMs = run.pollMs ?? 500;
+    let paused: string[] = [];
+    const report = () =>
+      run.reporter?.update({
+        done: summary.succeeded + summary.failed,
+        total: summary.total,
+        failed: summary.failed,
+        rows: summary.inserted + summary.updated + summary.deleted,
+        requests: summary.requests,
+        elapsedMs: Date.now() - started,
+        ...(paused.length > 0 ? { paused } : {}),
+      });
+    report();
+    while (open.size > 0) {
+      // Only the queues this backfill still waits on matter.
+      const waitedOn = new Set(open.values());
+      paused = (await pauses.check()).filter((name) => waitedOn.has(name as QueueName));
+      if (run.signal?.aborted) {
+        summary.interrupted = true;
+        return;
+      }
+      const byQueue = new Map<QueueName, string[]>();
+      for (const [id, queueName] of open) {
+        const ids = byQueue.get(queueName);
+        if (ids) ids.push(id);
+        else byQueue.set(queueName, [id]);
+      }
+      for (const [queueName, ids] of byQueue) {
+        const queue = rt.queues.get(queueName);
+        const states = await followedStates(rt.redis, queue, ids);
+        for (const [id, state] of states) {
+          if (state === 'pending') continue;
+          open.delete(id);
+          const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);
+          if (state === 'completed' && job) {
+            const r = job.returnvalue as SyncJobResult | null;
+            summary.succeeded += 1;
+            if (r) {
+              for (const k of ['inserted', 'updated', 'deleted', 'requests'] as const) summary[k] += r[k];
+              for (const f of r.followUps ?? []) {
+                if (!tracked.has(f.id)) {
+                  tracked.set(f.id, f.queue as QueueName);
+                  open.set(f.id, f.queue as QueueName);
+                  summary.total += 1;
+                }
+              }
+            }
+          } else {
+            summary.failed += 1;
+            if (summary.failures.length < MAX_FAILURES_LISTED) {
+              const error = job?.failedReason ?? 'the job was removed from the queue before it finished';
+              summary.failures.push({ id, error });
+            }
+          }
+        }
+      }
+      report();
+      if (open.size > 0) await wake.wait(pollMs);
+    }
+  };
   // A queue paused from the dashboard would hold every job without a word: say so.
   const pauses = watchPauses({ queues: QUEUES.map((n) => rt.queues.get(n)), logger: rt.logger });
   try {
-    await follow(rt, tracked, summary, run, started, wake, pauses);
+    await follow();
   } finally {
     await pool?.close(run.signal?.aborted ?? false);
     run.reporter?.stop();
   }
   summary.durationMs = Date.now() - started;
   return summary;
-}
-
-/** Reads job states until every tracked job has finished (or the signal aborts). */
-async function follow(
-  rt: SyncRuntime,
-  tracked: Map<string, QueueName>,
-  summary: BackfillSummary,
-  run: BackfillRunOptions,
-  started: number,
-  wake: Wake,
-  pauses: PauseWatch,
-): Promise<void> {
-  const open = new Map(tracked);
-  const pollMs = run.pollMs ?? 500;
-  let paused: string[] = [];
-  const report = () =>
-    run.reporter?.update({
-      done: summary.succeeded + summary.failed,
-      total: summary.total,
-      failed: summary.failed,
-      rows: summary.inserted + summary.updated + summary.deleted,
-      requests: summary.requests,
-      elapsedMs: Date.now() - started,
-      ...(paused.length > 0 ? { paused } : {}),
-    });
-  report();
-  while (open.size > 0) {
-    // Only the queues this backfill still waits on matter.
-    const waitedOn = new Set(open.values());
-    paused = (await pauses.check()).filter((name) => waitedOn.has(name as QueueName));
-    if (run.signal?.aborted) {
-      summary.interrupted = true;
-      return;
-    }
-    const byQueue = new Map<QueueName, string[]>();
-    for (const [id, queueName] of open) {
-      const ids = byQueue.get(queueName);
-      if (ids) ids.push(id);
-      else byQueue.set(queueName, [id]);
-    }
-    for (const [queueName, ids] of byQueue) {
-      const queue = rt.queues.get(queueName);
-      const states = await followedStates(rt.redis, queue, ids);
-      for (const [id, state] of states) {
-        if (state === 'pending') continue;
-        open.delete(id);
-        const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);
-        if (state === 'completed' && job) {
-          const r = job.returnvalue as SyncJobResult | null;
-          summary.succeeded += 1;
-          if (r) {
-            for (const k of ['inserted', 'updated', 'deleted', 'requests'] as const) summary[k] += r[k];
-            for (const f of r.followUps ?? []) {
-              if (!tracked.has(f.id)) {
-                tracked.set(f.id, f.queue as QueueName);
-                open.set(f.id, f.queue as QueueName);
-                summary.total += 1;
-              }
-            }
-          }
-        } else {
-          summary.failed += 1;
-          if (summary.failures.length < MAX_FAILURES_LISTED) {
-            summary.failures.push({ id, error: job?.failedReason ?? 'the job was removed from the queue before it finished' });
-          }
-        }
-      }
-    }
-    report();
-    if (open.size > 0) await wake.wait(pollMs);
-  }
 }
 
 /** Ends a wait between two polls early: when a job of this process has finished. */
