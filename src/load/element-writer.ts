@@ -1,10 +1,9 @@
 /**
- * The element writer of a load: validates each element of an answer and stages its rows.
- * An element that breaks its schema keeps what can be stored: the innermost record holding
- * the problem (a punch, a day) is taken out and recorded as rejected with its path, and the
- * rest loads; an element broken at its own level (no CPF) is rejected whole. Rejected records
- * protect their rows from reconciliation: their CPF's, their ids', or every row when they
- * told neither.
+ * The element writer of a load: validates each element of an answer and stages its rows. An element
+ * that breaks its schema keeps what can be stored: the innermost record holding the problem (a
+ * punch, a day) is taken out and recorded as rejected with its path, and the rest loads; an element
+ * broken at its own level (no CPF) is rejected whole. Rejected records protect their rows from
+ * reconciliation: their CPF's, their ids', or every row when they told neither.
  */
 import { isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema } from '../api/endpoints.js';
@@ -72,8 +71,8 @@ export class ElementWriter {
   }
 
   /**
-   * Stages the rows of one element (what of it can be stored); true when a batch is full and
-   * {@link ElementWriter.flush} should be awaited first. Staging synchronously lets an element die young.
+   * Stages the rows of one element (what of it can be stored); true when a batch is full and {@link
+   * ElementWriter.flush} should be awaited first. Staging synchronously lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
     if (!element.ok && isApiError(element.error, 'element_too_large')) {
@@ -177,15 +176,8 @@ export class ElementWriter {
     const cpf = sent === undefined ? undefined : normalizeCpf(String(sent ?? ''));
     // A per-day read's path does not name its day: the rejection carries it; and the
     // element's CPF, which a record taken out of it may not hold (forget finds it so).
-    this.rejections.push({
-      endpoint: endpointName(read.endpoint),
-      index,
-      path,
-      reason,
-      record,
-      ...(target.date ? { date: target.date } : {}),
-      ...(cpf ? { cpf } : {}),
-    });
+    const endpoint = endpointName(read.endpoint);
+    this.rejections.push({ endpoint, index, path, reason, record, date: target.date, cpf: cpf || undefined });
     // Protect what the record stands for: its element's CPF, its own id (the declaration's `recordId`), or everything.
     if (cpf) {
       this.#protect.cpfs.add(cpf);
