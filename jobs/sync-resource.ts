@@ -1,9 +1,8 @@
 /**
- * The sync of a resource, one processor for every declared resource (src/resources/):
- * the group walk of the connection, or the job's company and window, read through the
- * resource's declaration and loaded in one transaction; then the counts are recorded,
- * and the follow-up window (attachments of the absences, audit photos of the punches) is
- * queued when the plan asked for it.
+ * The sync of a resource, one processor for every declared resource (src/resources/): the group
+ * walk of the connection, or the job's company and window, read through the resource's declaration
+ * and loaded in one transaction; then the counts are recorded, and the follow-up window
+ * (attachments of the absences, audit photos of the punches) is queued when the plan asked for it.
  */
 import { CATALOG } from '../src/resources/index.js';
 import type { JobProcessor } from '../src/runtime/job-context.js';

@@ -1,8 +1,7 @@
 /**
- * Overtime and hour-bank day balances (spec 2.11, `overtime`). The endpoint takes one
- * date, so a window is read one call per day, a few in parallel, all into the window's
- * one transaction: a collaborator of the company that a day no longer lists gets
- * `deleted_at` for that day.
+ * Overtime and hour-bank day balances (spec 2.11, `overtime`). The endpoint takes one date, so a
+ * window is read one call per day, a few in parallel, all into the window's one transaction: a
+ * collaborator of the company that a day no longer lists gets `deleted_at` for that day.
  */
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';

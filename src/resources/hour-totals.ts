@@ -1,9 +1,8 @@
 /**
- * Hour totals (spec 2.7, `collaborator/totalHours`): one row per collaborator and period
- * read, every key of `total_hours` as signed integer seconds. The company's current rows
- * of any period overlapping the window that the answer lacks get `deleted_at`, so
- * current rows never overlap (a month read whole replaces the halves it was once read
- * in, and the other way round).
+ * Hour totals (spec 2.7, `collaborator/totalHours`): one row per collaborator and period read,
+ * every key of `total_hours` as signed integer seconds. The company's current rows of any period
+ * overlapping the window that the answer lacks get `deleted_at`, so current rows never overlap (a
+ * month read whole replaces the halves it was once read in, and the other way round).
  */
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { durationValueToSeconds } from '../util/duration.js';

@@ -1,12 +1,11 @@
 /**
- * What happens around every job so that routine faults heal without a person. A job is put
- * back in the queue, delayed, without using an attempt (BullMQ's `moveToDelayed` +
- * `DelayedError`), when:
- * - its connection is paused after a 401 (connection-pause.ts): it waits until about the
- *   next token re-check; a 401 met by the job itself pauses the connection first;
- * - its connection is rate limited: the API's `Retry-After`, capped by
- *   `API_MAX_RETRY_AFTER_MS`, delays only this connection's jobs (its request budget, shared
- *   by every worker, holds its requests meanwhile); other connections keep their slots;
+ * What happens around every job so that routine faults heal without a person. A job is put back in
+ * the queue, delayed, without using an attempt (BullMQ's `moveToDelayed` + `DelayedError`), when:
+ * - its connection is paused after a 401 (connection-pause.ts): it waits until about the next token
+ *   re-check; a 401 met by the job itself pauses the connection first;
+ * - its connection is rate limited: the API's `Retry-After`, capped by `API_MAX_RETRY_AFTER_MS`,
+ *   delays only this connection's jobs (its request budget, shared by every worker, holds its
+ *   requests meanwhile); other connections keep their slots;
  * - the warehouse is unreachable: the job first waits for it in-process (warehouse-gate.ts).
  * None of these is the job's fault, so none may fail a window for good.
  */

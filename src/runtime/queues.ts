@@ -1,8 +1,8 @@
 /**
- * The BullMQ queues of the sync and their default job options. `sync` holds the window
- * and directory jobs, `followups` the per-item fetches found by a window (absence
- * attachments, audit photos) so thousands of small jobs never hold back the windows,
- * and `schedules` the planning jobs fired by the incremental job schedulers.
+ * The BullMQ queues of the sync and their default job options. `sync` holds the window and
+ * directory jobs, `followups` the per-item fetches found by a window (absence attachments, audit
+ * photos) so thousands of small jobs never hold back the windows, and `schedules` the planning jobs
+ * fired by the incremental job schedulers.
  */
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -10,9 +10,9 @@ import type { Config } from '../config.js';
 import { QUEUE_NAMES, type QueueName } from '../plan/resources.js';
 
 /**
- * Default options of every sync job: 5 attempts for transient errors (permanent ones fail
- * at once) with exponential backoff and jitter; finished jobs kept for a while so the
- * dashboard shows them (one is replaced when its window is queued again, see enqueue.ts).
+ * Default options of every sync job: 5 attempts for transient errors (permanent ones fail at once)
+ * with exponential backoff and jitter; finished jobs kept for a while so the dashboard shows them
+ * (one is replaced when its window is queued again, see enqueue.ts).
  */
 const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
   attempts: 5,
@@ -28,10 +28,7 @@ export interface SyncQueues extends Readonly<Record<QueueName, Queue>> {
   close(): Promise<void>;
 }
 
-/**
- * Opens every queue of `config.queuePrefix` on `connection`, which the caller owns (and
- * whose errors it reports, see redis.ts: BullMQ drops its queues' connection errors).
- */
+/** Opens every queue of `config.queuePrefix` on `connection`, whose owner reports its errors (redis.ts). */
 export function openQueues(config: Pick<Config, 'queuePrefix'>, connection: Redis): SyncQueues {
   const make = (name: QueueName) =>
     new Queue(name, { connection, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { windowKey } from '../plan/job-ids.js';
+import type { SyncJobData } from '../plan/job-data.js';
 
 /** This process as `host:pid`, written in `sync_runs.worker`. */
 export function workerName(): string {
@@ -14,15 +15,10 @@ export function workerName(): string {
 }
 
 /** What is known when a run starts (no company nor window for group-level runs); `attempt` counts from 1. */
-type RunStart = Readonly<{
+type RunStart = Pick<SyncJobData, 'connection' | 'resource' | 'company' | 'from' | 'to'> & {
   jobId: string;
-  connection: string;
-  resource: string;
-  company?: string;
-  from?: string;
-  to?: string;
   attempt: number;
-}>;
+};
 
 /** How a run ended: `rejected` records were not stored; `error` is one line without secrets. */
 type RunEnd = Readonly<{
@@ -37,9 +33,9 @@ type RunEnd = Readonly<{
 }>;
 
 /**
- * Inserts a `running` row and returns its id. Rows of the same job still `running` belong
- * to a worker that died mid-run (its lock expired, the job came back): they are closed as
- * failed first, so `running` always means running.
+ * Inserts a `running` row and returns its id. Rows of the same job still `running` belong to a
+ * worker that died mid-run (its lock expired, the job came back): they are closed as failed first,
+ * so `running` always means running.
  */
 export async function startRun(db: SqlRunner, schema: string, r: RunStart): Promise<number> {
   const runs = warehouseDb(db, schema);

@@ -1,12 +1,11 @@
 /**
  * Riding out a warehouse outage (a Postgres restart, a failover): nothing about the window is
- * wrong, so the job waits for the database in-process, with a logged, doubling back-off up to
- * a bound, then goes back to the queue without using an attempt (job-guard.ts) and starts
- * over (each load is one idempotent transaction). In-process first: every job needs the same
- * database, so a slot waiting takes nothing from the others, and the job resumes within a
- * second of the database coming back. Bounded: a worker asked to stop must not hang on an
- * outage, and past the bound the job sleeps in Redis, not in memory. One probe loop serves
- * every job of the process.
+ * wrong, so the job waits for the database in-process, with a logged, doubling back-off up to a
+ * bound, then goes back to the queue without using an attempt (job-guard.ts) and starts over (each
+ * load is one idempotent transaction). In-process first: every job needs the same database, so a
+ * slot waiting takes nothing from the others, and the job resumes within a second of the database
+ * coming back. Bounded: a worker asked to stop must not hang on an outage, and past the bound the
+ * job sleeps in Redis, not in memory. One probe loop serves every job of the process.
  */
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../logger.js';

@@ -1,13 +1,13 @@
 /**
- * Brazil's legal time by postal code (CEP): which state a CEP lies in, and the IANA zones
- * whose UTC offset is that state's legal time. The sync reads every date-time of a company
- * in one zone (spec 1.2: the company's local time); a company whose address lies where the
- * legal time differs from that zone has every punch an hour or two off, so `status` warns.
+ * Brazil's legal time by postal code (CEP): which state a CEP lies in, and the IANA zones whose UTC
+ * offset is that state's legal time. The sync reads every date-time of a company in one zone (spec
+ * 1.2: the company's local time); a company whose address lies where the legal time differs from
+ * that zone has every punch an hour or two off, so `status` warns.
  *
- * Legal time since 2019 (no daylight saving): UTC−3 in most states; UTC−4 in Amazonas
- * (most of it), Roraima, Rondônia, Mato Grosso and Mato Grosso do Sul; UTC−5 in Acre and
- * the south-west of Amazonas; UTC−2 on Fernando de Noronha. Zones are compared by their
- * offset at a given instant, not by name: America/Cuiaba and America/Manaus agree.
+ * Legal time since 2019 (no daylight saving): UTC−3 in most states; UTC−4 in Amazonas (most of it),
+ * Roraima, Rondônia, Mato Grosso and Mato Grosso do Sul; UTC−5 in Acre and the south-west of
+ * Amazonas; UTC−2 on Fernando de Noronha. Zones are compared by their offset at a given instant,
+ * not by name: America/Cuiaba and America/Manaus agree.
  */
 import { getTimezoneOffset } from 'date-fns-tz';
 import { digitsOnly } from './national-registry.js';
@@ -17,9 +17,9 @@ export interface LegalTime {
   /** Two-letter state code (`AM`), or `PE (Fernando de Noronha)`. */
   readonly state: string;
   /**
-   * IANA zones of the legal time, the usual one first. Amazonas lists two: its CEPs do not
-   * split cleanly between its two legal times (UTC−4 and, in the south-west, UTC−5), so
-   * either is taken as right there.
+   * IANA zones of the legal time, the usual one first. Amazonas lists two: its CEPs do not split
+   * cleanly between its two legal times (UTC−4 and, in the south-west, UTC−5), so either is taken
+   * as right there.
    */
   readonly zones: readonly string[];
 }
@@ -62,9 +62,9 @@ const RANGES: readonly (readonly [from: number, to: number, state: string])[] = 
 ];
 
 /**
- * The legal time where a CEP lies; undefined when it is no CEP (not 8 digits once dots,
- * dashes and spaces are dropped) or lies in no range. A CEP stored as a number that lost
- * its leading zero (`1310100` for São Paulo's `01310-100`) is padded back to 8 digits.
+ * The legal time where a CEP lies; undefined when it is no CEP (not 8 digits once dots, dashes and
+ * spaces are dropped) or lies in no range. A CEP stored as a number that lost its leading zero
+ * (`1310100` for São Paulo's `01310-100`) is padded back to 8 digits.
  */
 export function legalTimeOfCep(zip: string | null | undefined): LegalTime | undefined {
   const digits = digitsOnly(zip ?? '');
@@ -87,13 +87,11 @@ export function formatOffset(minutes: number): string {
   return `UTC${minutes < 0 ? '−' : '+'}${hm}`;
 }
 
-/** How a zone in use compares with the legal time at a CEP. */
+/** How a zone in use compares with the legal time at a CEP (offsets in minutes, at the instant checked). */
 export interface ZoneCheck {
-  /** Where the CEP lies. */
   readonly legal: LegalTime;
-  /** Offset of the zone in use at the instant checked, minutes. */
   readonly offsetInUse: number;
-  /** Offsets of the legal time at that instant, minutes (one per legal zone). */
+  /** One per legal zone. */
   readonly legalOffsets: readonly number[];
   /** True when the zone in use keeps one of the legal offsets. */
   readonly agrees: boolean;

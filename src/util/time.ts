@@ -1,6 +1,6 @@
 /**
- * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates,
- * times and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
+ * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates, times
+ * and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
  *
  * Dates and local date-times of spec 1.2: the API speaks the company's local time without an
  * offset; the warehouse stores it as sent and as an instant in the connection's IANA zone.
@@ -47,10 +47,9 @@ function offsetAt(instant: number, timeZone: string): number {
 const PROBE_MS = 30 * 3_600_000;
 
 /**
- * Converts a local `YYYY-MM-DD HH:MM:SS` in `timeZone` to the UTC instant.
- * In a DST gap the wall time is read with the offset before the change (02:30 on a
- * spring-forward night in New York is 07:30Z, shown afterwards as 03:30); in an
- * overlap the earlier of the two instants is chosen.
+ * Converts a local `YYYY-MM-DD HH:MM:SS` in `timeZone` to the UTC instant. In a DST gap the wall
+ * time is read with the offset before the change (02:30 on a spring-forward night in New York is
+ * 07:30Z, shown as 03:30); in an overlap the earlier of the two instants is chosen.
  */
 export function localToUtc(local: string, timeZone: string): Date {
   if (!DATE_TIME_RE.test(local) || !isCalendarDate(local.slice(0, 10))) {
