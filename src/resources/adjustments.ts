@@ -6,8 +6,7 @@
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
-import { sequencer } from './sequence.js';
+import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
 
 const tables = {
   adjustment_requests: {

@@ -2,6 +2,7 @@
  * How a declaration classifies the personal data (LGPD) of its tables' columns, and what each
  * reader role sees of them (docs/privacy.md). src/privacy/personal-data.ts gathers them.
  */
+import { createHash } from 'node:crypto';
 
 /** A kind of personal data, as the privacy doc groups them. */
 export type PersonalDataCategory = 'identifier' | 'name' | 'contact' | 'location' | 'biometric' | 'health' | 'employment' | 'free_text';
@@ -86,3 +87,13 @@ export const file = (category: 'biometric' | 'health', what: string): Record<str
   content: omitted(category, what),
   sha256: omitted(category, `hash of ${what} (recognises a copy of the file)`),
 });
+
+/**
+ * What is stored of a file the API sends as base64: its size and SHA-256 (lower-case hex) always,
+ * its bytes only when STORE_BINARIES is on (faces and medical certificates are personal data).
+ */
+export function storedFile(base64: string, storeBinaries: boolean) {
+  const bytes = Buffer.from(base64, 'base64');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { size_bytes: bytes.length, sha256, content: storeBinaries ? bytes : null };
+}

@@ -226,6 +226,19 @@ export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Ta
   return read as unknown as ReadDeclaration<ReadEndpoint, Ts, K>;
 }
 
+/**
+ * Positions of records that have no id of their own (spec 2.9 adjustments, spec 2.10 occurrences):
+ * a counter per key (a day) giving 1, 2, ... in the order the API lists them for one collaborator.
+ */
+export function sequencer(): (key: string) => number {
+  const seen = new Map<string, number>();
+  return (key) => {
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n;
+  };
+}
+
 /** Declares a resource; the catalog keeps it without its table types (the engine reads any). */
 export function defineResource<Ts extends Tables>(declaration: GroupDeclaration<Ts>): GroupDeclaration;
 export function defineResource<Ts extends Tables, K extends CallKind>(declaration: CallsDeclaration<Ts, K>): CallsDeclaration<Tables, K>;

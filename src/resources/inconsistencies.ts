@@ -11,8 +11,7 @@ import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
-import { sequencer } from './sequence.js';
+import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
 
 /** spec 2.10: one occurrence of a collaborator's day; `value` is signed, negative when short. */
 const occurrence = z.object({
