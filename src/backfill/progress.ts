@@ -57,9 +57,8 @@ export function progressLine(p: ProgressSnapshot): string {
 }
 
 /** `; queue "sync" is paused: ...` when a queue waited on is paused, else nothing. */
-function pausedSuffix(p: ProgressSnapshot): string {
-  return p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '';
-}
+const pausedSuffix = (p: ProgressSnapshot): string =>
+  (p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '');
 
 /** Plain lines, at most one per `intervalMs`, the last one always. */
 export function plainReporter(out: NodeJS.WritableStream, intervalMs = 2000): ProgressReporter {

@@ -19,6 +19,5 @@ export function jobIdFor(key: JobKey): string {
 }
 
 /** The key of a completed window, as stored in `sync_windows`, for set lookups. */
-export function windowKey(k: { resource: string; company: string; from: string; to: string }): string {
-  return `${k.resource}|${k.company}|${k.from}|${k.to}`;
-}
+export const windowKey = (k: { resource: string; company: string; from: string; to: string }): string =>
+  `${k.resource}|${k.company}|${k.from}|${k.to}`;

@@ -23,14 +23,11 @@ export function isWindowed(resource: Resource): boolean {
 export const GROUP_WALK: Resource = RESOURCES.find((r) => CATALOG[r].read === 'group')!;
 
 /** True for follow-ups: resources whose items a parent resource's window lists. */
-export function isFollowUp(resource: Resource): boolean {
-  return CATALOG[resource].read === 'items';
-}
+export const isFollowUp = (resource: Resource): boolean => CATALOG[resource].read === 'items';
 
 /** The follow-up resource fed by `parent`'s windows, if any. */
-export function followUpOf(parent: Resource): Resource | undefined {
-  return RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
-}
+export const followUpOf = (parent: Resource): Resource | undefined =>
+  RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
 
 /** Resources synced when none are named: all, those with an `optIn` only when it is on. */
 export function defaultResources(settings: Partial<Record<OptIn, boolean>>): Resource[] {
@@ -57,6 +54,4 @@ export function parseResources(list: string): Resource[] {
 }
 
 /** The queue a resource's jobs go to. */
-export function queueFor(resource: Resource): QueueName {
-  return isFollowUp(resource) ? 'followups' : 'sync';
-}
+export const queueFor = (resource: Resource): QueueName => (isFollowUp(resource) ? 'followups' : 'sync');

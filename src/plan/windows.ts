@@ -19,9 +19,7 @@ export const MAX_WINDOW_DAYS = 31;
 export const LOOKBACK_DAYS = 35;
 
 /** Number of days in `w`, both ends included. */
-export function windowDays(w: DateWindow): number {
-  return daysBetween(w.from, w.to) + 1;
-}
+export const windowDays = (w: DateWindow): number => daysBetween(w.from, w.to) + 1;
 
 /** Splits `[from, to]` into calendar-month windows clipped to the range (so none is above 31 days). */
 export function monthWindows(from: string, to: string): DateWindow[] {
@@ -74,14 +72,12 @@ export function daysOf(w: DateWindow): string[] {
 }
 
 /** spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first second to its last. */
-export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: string } {
-  return { beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` };
-}
+export const dateTimeBounds = (w: DateWindow): { beginDate: string; endDate: string } =>
+  ({ beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` });
 
 /**
  * True when `w` ends before the lookback horizon of `today`, where the source no longer changes,
  * so a synced window may be recorded as done and skipped.
  */
-export function isSettled(w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean {
-  return w.to < addDays(today, -lookbackDays);
-}
+export const isSettled = (w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean =>
+  w.to < addDays(today, -lookbackDays);

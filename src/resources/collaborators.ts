@@ -66,9 +66,8 @@ function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string |
  * Which record of a CPF a row is about: its admission date. One CPF can have two records in
  * a company and period (a duplicate, a re-hire within the month), both in the period answers.
  */
-export function collaboratorRecord(b: Pick<CollaboratorBlock, 'admission_date'>): string {
-  return b.admission_date ?? '';
-}
+export const collaboratorRecord = (b: Pick<CollaboratorBlock, 'admission_date'>): string =>
+  b.admission_date ?? '';
 
 const collaboratorAttributes = {
   registration_number: omitted('identifier', 'registration (matrícula) number'),

@@ -23,14 +23,11 @@ export interface Window {
 }
 
 /**
- * How a resource's answers are asked for:
- * - `group`: once per connection (the group walk);
- * - `list`: once per company, current state, no window (spec 4.1 lists);
- * - `month`: per company and date window, `begin_date`/`end_date` of at most 31 days
- *   (spec 8), split in halves only when the API refuses the span or a call times out;
- * - `day`: per company and date window, one call per day (spec 4.1 `overtime`);
- * - `items`: per company and window, one call per item that a parent resource's window
- *   loaded (attachments of absences, audit photos of punches).
+ * How a resource's answers are asked for: `group` once per connection (the group walk); `list`
+ * once per company, no window (spec 4.1 lists); `month` per company and window of at most 31
+ * days (spec 8), split in halves only when the API refuses the span or a call times out; `day`
+ * one call per day of the window (spec 4.1 `overtime`); `items` one call per item that a parent
+ * resource's window loaded (attachments of absences, audit photos of punches).
  */
 export type ReadKind = 'group' | CallKind;
 
@@ -75,9 +72,8 @@ export type ElementOfRead<E extends ReadEndpoint> = E extends StreamEndpoint<inf
     : never;
 
 /** The name of an endpoint, for messages and bookkeeping. */
-export function endpointName(endpoint: ReadEndpoint): string {
-  return typeof endpoint === 'string' ? endpoint : endpoint.name;
-}
+export const endpointName = (endpoint: ReadEndpoint): string =>
+  (typeof endpoint === 'string' ? endpoint : endpoint.name);
 
 /** The row a table takes: a value for each of its columns. */
 export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
@@ -97,7 +93,6 @@ export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts exten
   mismatch?(element: ElementOfRead<E>, target: TargetOf[K]): string | undefined;
   /** True for a failure meaning the item is gone (`items` reads): skipped, not failed. */
   gone?(err: unknown): boolean;
-  /** Writes the rows of one element. */
   rows(element: ElementOfRead<E>, out: Emitters<Ts>, ctx: RowContext<K>): void;
 }
 
@@ -110,7 +105,6 @@ export interface WalkDeclaration<Ts extends Tables = Tables> {
   readonly group: Answering<readonly EconomicGroupEntry[]>;
   /** The company record (spec 2.2): the token's own; with `include_branches=1` (spec 4.1), all it reaches. */
   readonly company: Answering<Company>;
-  /** Writes the rows of the group as listed and of the company records the walk read. */
   rows(group: readonly EconomicGroupEntry[], records: readonly Company[], out: Emitters<Ts>): void;
 }
 

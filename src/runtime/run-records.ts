@@ -10,9 +10,7 @@ import { windowKey } from '../plan/job-ids.js';
 import type { SyncJobData } from '../plan/job-data.js';
 
 /** This process as `host:pid`, written in `sync_runs.worker`. */
-export function workerName(): string {
-  return `${hostname()}:${process.pid}`;
-}
+export const workerName = (): string => `${hostname()}:${process.pid}`;
 
 /** What is known when a run starts (no company nor window for group-level runs); `attempt` counts from 1. */
 type RunStart = Pick<SyncJobData, 'connection' | 'resource' | 'company' | 'from' | 'to'> & {

@@ -66,11 +66,9 @@ export interface SyncRuntime {
 }
 
 /** Opens the sync's resources, with the job processors of jobs/index.ts. */
-export async function openRuntime(options: {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly processors: Processors;
-}): Promise<SyncRuntime> {
+export async function openRuntime(
+  options: Pick<SyncRuntime, 'config' | 'logger' | 'processors'>,
+): Promise<SyncRuntime> {
   const { config, logger } = options;
   const warehouse = openSyncWarehouse(config);
   const redis = createRedis(config.redisUrl, 'punchline-sync', logger);

@@ -64,6 +64,5 @@ export function secondsToHourMinute(seconds: number): string {
 }
 
 /** An API duration value, string or `decimal_format=1` number of hours (spec 1.2), in integer seconds. */
-export function durationValueToSeconds(value: string | number): number {
-  return typeof value === 'number' ? Math.round(value * 3600) : durationToSeconds(value);
-}
+export const durationValueToSeconds = (value: string | number): number =>
+  (typeof value === 'number' ? Math.round(value * 3600) : durationToSeconds(value));

@@ -75,9 +75,8 @@ export function legalTimeOfCep(zip: string | null | undefined): LegalTime | unde
 }
 
 /** Offset of `zone` from UTC at `instant`, in minutes (negative west of Greenwich). */
-export function utcOffsetMinutes(zone: string, instant: Date): number {
-  return Math.round(getTimezoneOffset(zone, instant) / 60_000);
-}
+export const utcOffsetMinutes = (zone: string, instant: Date): number =>
+  Math.round(getTimezoneOffset(zone, instant) / 60_000);
 
 /** `UTC−4`, `UTC+5:30`, `UTC`. */
 export function formatOffset(minutes: number): string {

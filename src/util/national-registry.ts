@@ -4,14 +4,10 @@
  */
 
 /** spec 4.2: the photo upload fills leading zeros up to 11 characters; we pad the same way. */
-export function padCpf(value: string): string {
-  return digitsOnly(value).padStart(11, '0');
-}
+export const padCpf = (value: string): string => digitsOnly(value).padStart(11, '0');
 
 /** Keeps digits only ("123.456.789-09" → "12345678909"), leading zeros kept. */
-export function digitsOnly(value: string): string {
-  return value.replace(/\D/g, '');
-}
+export const digitsOnly = (value: string): string => value.replace(/\D/g, '');
 
 /** The weights of the first check digit; the second's add the weight before them. */
 const WEIGHTS = { CPF: [10, 9, 8, 7, 6, 5, 4, 3, 2], CNPJ: [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] };
@@ -37,11 +33,9 @@ export const makeCpf = (base9: string): string => withCheckDigits('CPF', base9);
 export const makeCnpj = (base12: string): string => withCheckDigits('CNPJ', base12);
 
 /** True for an 11-digit CPF whose check digits hold and which is not one repeated digit. */
-export function isValidCpf(value: string): boolean {
-  return /^\d{11}$/.test(value) && !/^(\d)\1{10}$/.test(value) && makeCpf(value.slice(0, 9)) === value;
-}
+export const isValidCpf = (value: string): boolean =>
+  /^\d{11}$/.test(value) && !/^(\d)\1{10}$/.test(value) && makeCpf(value.slice(0, 9)) === value;
 
 /** True for a 14-digit CNPJ whose check digits hold and which is not one repeated digit. */
-export function isValidCnpj(value: string): boolean {
-  return /^\d{14}$/.test(value) && !/^(\d)\1{13}$/.test(value) && makeCnpj(value.slice(0, 12)) === value;
-}
+export const isValidCnpj = (value: string): boolean =>
+  /^\d{14}$/.test(value) && !/^(\d)\1{13}$/.test(value) && makeCnpj(value.slice(0, 12)) === value;

@@ -71,14 +71,12 @@ export function localToUtc(local: string, timeZone: string): Date {
 }
 
 /** Formats an instant as the local `YYYY-MM-DD HH:MM:SS` of `timeZone`. */
-export function utcToLocal(instant: Date, timeZone: string): string {
-  return formatInTimeZone(instant, timeZone, 'yyyy-MM-dd HH:mm:ss');
-}
+export const utcToLocal = (instant: Date, timeZone: string): string =>
+  formatInTimeZone(instant, timeZone, 'yyyy-MM-dd HH:mm:ss');
 
 /** Today's calendar date (`YYYY-MM-DD`) in `timeZone`. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
-}
+export const todayIn = (timeZone: string, now: Date = new Date()): string =>
+  formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
 
 const knownZones = new Set<string>();
 
@@ -102,9 +100,8 @@ export function addDays(date: string, days: number): string {
 }
 
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`); 0 when equal. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** Last day of the month of `date`. */
 export function endOfMonth(date: string): string {
