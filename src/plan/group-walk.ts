@@ -26,18 +26,13 @@ function catalogWalk(): WalkDeclaration {
   throw new Error('the catalog declares no group resource');
 }
 
-/** Decides the companies to sync from the group and the token's company (pure). */
-function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<GroupWalk, 'own' | 'group'> {
-  const self = group.find((g) => g.national_registry === own.national_registry);
-  const headquarters = self?.is_headquarter === true && group.length > 1;
-  if (!headquarters) return { headquarters, companies: [own.national_registry], scoped: false };
-  const companies = [own.national_registry, ...group.map((g) => g.national_registry)];
-  return { headquarters, companies: [...new Set(companies)], scoped: true };
-}
-
-/** Walks the group of the client's token: `GET economic-group` then `GET company`. */
+/** Walks the group of the client's token (`GET economic-group`, `GET company`) and picks the companies. */
 export async function walkGroup(api: Pick<ApiClient, 'request'>, opts?: CallOptions, walk: WalkDeclaration = catalogWalk()): Promise<GroupWalk> {
   const { data: group } = await api.request(walk.group, {}, opts);
   const { data: own } = await api.request(walk.company, {}, opts);
-  return { own, group, ...companiesOf(own, group) };
+  const self = group.find((g) => g.national_registry === own.national_registry);
+  const headquarters = self?.is_headquarter === true && group.length > 1;
+  if (!headquarters) return { own, group, headquarters, companies: [own.national_registry], scoped: false };
+  const companies = [...new Set([own.national_registry, ...group.map((g) => g.national_registry)])];
+  return { own, group, headquarters, companies, scoped: true };
 }

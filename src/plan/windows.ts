@@ -43,10 +43,7 @@ export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined
   const days = windowDays(w);
   if (days <= 1) return undefined;
   const firstEnd = addDays(w.from, Math.ceil(days / 2) - 1);
-  return [
-    { from: w.from, to: firstEnd },
-    { from: addDays(firstEnd, 1), to: w.to },
-  ];
+  return [{ from: w.from, to: firstEnd }, { from: addDays(firstEnd, 1), to: w.to }];
 }
 
 /** `w` cut into the fewest consecutive windows of at most `maxDays` days, of near-equal length. */

@@ -108,10 +108,7 @@ export const collaborators = defineResource({
         cpf_as_sent: omitted('identifier', 'the CPF as the API sent it, when it differed from its 11 digits'),
       },
     },
-    collaborator_history: {
-      onReturn: 'keep',
-      columns: { ...person(), ...collaboratorAttributes },
-    },
+    collaborator_history: { onReturn: 'keep', columns: { ...person(), ...collaboratorAttributes } },
   },
   reads: [
     readOf('list', tables, {

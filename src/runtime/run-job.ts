@@ -37,16 +37,6 @@ function oneLine(err: unknown): string {
   return scrubPersonal(scrubSecrets(text)).slice(0, 2000);
 }
 
-/** Validates job data (a foreign or corrupted job fails permanently). */
-function parseJobData(raw: unknown): SyncJobData {
-  const parsed = syncJobData.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new InvalidJobError(`${issue.path.join('.') || '(data)'}: ${issue.message}`);
-  }
-  return parsed.data;
-}
-
 /** Runs `job` (sync or follow-up queue) and returns its result for `backfill`; `now` is a clock for tests. */
 export async function runSyncJob(
   rt: SyncRuntime,
@@ -55,7 +45,13 @@ export async function runSyncJob(
 ): Promise<SyncJobResult> {
   const started = Date.now();
   const queueName = job.queueName;
-  const data = parseJobData(job.data);
+  const parsed = syncJobData.safeParse(job.data);
+  if (!parsed.success) {
+    // A foreign or corrupted job fails permanently.
+    const issue = parsed.error.issues[0]!;
+    throw new InvalidJobError(`${issue.path.join('.') || '(data)'}: ${issue.message}`);
+  }
+  const data = parsed.data;
   const { connection, api } = rt.client(data.connection);
   // spec 1.2: the company's date-times are in its local time (COMPANY_TIMEZONES).
   const zone = companyTimezone(connection, data.company);

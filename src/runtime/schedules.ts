@@ -44,13 +44,7 @@ export async function registerSchedules(
 ): Promise<{ upserted: string[]; removed: string[] }> {
   for (const s of specs) await upsertScheduler(queue, s);
   const wanted = new Set(specs.map((s) => s.id));
-  const removed: string[] = [];
-  for (const existing of await queue.getJobSchedulers(0, -1)) {
-    const id = existing.key;
-    if (!wanted.has(id)) {
-      await queue.removeJobScheduler(id);
-      removed.push(id);
-    }
-  }
+  const removed = (await queue.getJobSchedulers(0, -1)).map((s) => s.key).filter((id) => !wanted.has(id));
+  for (const id of removed) await queue.removeJobScheduler(id);
   return { upserted: specs.map((s) => s.id), removed };
 }
