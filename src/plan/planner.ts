@@ -47,19 +47,11 @@ interface PlanInput {
  * non-windowed resource.
  */
 export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
-  const items: WorkItem[] = [];
-  const ordered = RESOURCES.filter((r) => resources.includes(r));
-  for (const resource of ordered) {
-    if (!isWindowed(resource)) {
-      items.push({ resource });
-      continue;
-    }
-    let end = to;
-    if (CATALOG[resource].read === 'day' && end > today) end = today;
-    if (from > end) continue;
-    for (const window of monthWindows(from, end)) items.push({ resource, window });
-  }
-  return items;
+  return RESOURCES.filter((r) => resources.includes(r)).flatMap((resource): WorkItem[] => {
+    if (!isWindowed(resource)) return [{ resource }];
+    const end = CATALOG[resource].read === 'day' && to > today ? today : to;
+    return from > end ? [] : monthWindows(from, end).map((window) => ({ resource, window }));
+  });
 }
 
 /**

@@ -48,13 +48,8 @@ interface WarehouseGateOptions {
 /** Waits for an unreachable warehouse; concurrent callers share one probe loop. */
 export class WarehouseGate {
   private waiting: Promise<boolean> | undefined;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly now: () => number;
 
-  constructor(private readonly options: WarehouseGateOptions) {
-    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.now = options.now ?? Date.now;
-  }
+  constructor(private readonly options: WarehouseGateOptions) {}
 
   /**
    * Resolves true once the warehouse answers, false when it still does not after
@@ -69,22 +64,24 @@ export class WarehouseGate {
 
   private async probe(cause: unknown): Promise<boolean> {
     const { db, logger, maxWaitMs, maxDelayMs } = this.options;
-    const started = this.now();
+    const now = this.options.now ?? Date.now;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+    const started = now();
     let delay = Math.min(500, maxDelayMs);
     let last = cause;
     for (let check = 1; ; check++) {
-      const waited = this.now() - started;
+      const waited = now() - started;
       if (waited >= maxWaitMs) {
         logger.warn({ waitedMs: waited, err: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
         return false;
       }
       const pause = Math.min(delay, maxWaitMs - waited);
       logger.warn({ check, nextCheckMs: pause, err: last }, 'warehouse unreachable; waiting for it');
-      await this.sleep(pause);
+      await sleep(pause);
       delay = Math.min(delay * 2, maxDelayMs);
       try {
         await db.query('select 1');
-        logger.info({ waitedMs: this.now() - started, checks: check }, 'warehouse reachable again');
+        logger.info({ waitedMs: now() - started, checks: check }, 'warehouse reachable again');
         return true;
       } catch (err) {
         last = err;
