@@ -7,7 +7,7 @@
 import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
 import { collaboratorRecord } from './collaborators.js';
-import { notPersonal, omitted, person } from './column-classes.js';
+import { notPersonal, omitted, person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
@@ -50,7 +50,7 @@ const tables = {
   absence_collaborators: {
     table: 'absence_collaborators',
     key: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record'],
-    columns: { absence_id: 'int8', company_cnpj: 'text', cpf: 'text', collaborator_record: 'text' },
+    columns: { absence_id: 'int8', ...PERSON_COLUMNS },
     softDelete: true,
     // Merged after absences: the window's absences are then those returned plus those
     // just marked deleted, and their members are reconciled.

@@ -9,13 +9,11 @@ import type { CollaboratorBlock } from '../api/schemas.js';
 import { recordHistory } from '../warehouse/collaborator-history.js';
 import { stageName } from '../warehouse/staging.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
-import { employmentAttributes, omitted, person, shown } from './column-classes.js';
+import { employmentAttributes, omitted, person, PERSON_COLUMNS, shown } from './column-classes.js';
 import { defineResource, HOUR, readOf, type RowOf } from './declaration.js';
 
 const COLUMNS = {
-  company_cnpj: 'text',
-  cpf: 'text',
-  collaborator_record: 'text',
+  ...PERSON_COLUMNS,
   registration_number: 'text',
   email: 'text',
   name: 'text',

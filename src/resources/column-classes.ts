@@ -66,6 +66,9 @@ export const shown = classed('shown');
 /** A column whose name looks personal but whose content is not personal data. */
 export const notPersonal = (note: string): ColumnClass => ({ category: null, analyst: 'shown', note });
 
+/** The columns of a row about one collaborator record of a company (spec 2.1 block), as SQL types. */
+export const PERSON_COLUMNS = { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text' } as const;
+
 /** The CPF of a per-record row and the record it belongs to. */
 export const person = (note?: string) =>
   ({

@@ -6,7 +6,7 @@
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { person } from './column-classes.js';
+import { person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 const tables = {
@@ -14,9 +14,7 @@ const tables = {
     table: 'hour_bank_balances',
     key: ['company_cnpj', 'cpf', 'balance_date', 'collaborator_record'],
     columns: {
-      company_cnpj: 'text',
-      cpf: 'text',
-      collaborator_record: 'text',
+      ...PERSON_COLUMNS,
       balance_date: 'date',
       regime: 'text',
       total_overtime_seconds: 'int4',
