@@ -120,10 +120,7 @@ async function readCall(
   if (writer.write(read, { index: 0, ok: true, value: data, raw: data }, target)) await writer.flush();
 }
 
-/**
- * Runs calls `concurrency` at a time; the first failure aborts the calls still running (their
- * signal) and stops new ones, since the whole load fails with it.
- */
+/** Runs calls `concurrency` at a time; the first failure aborts the running ones and starts no more. */
 async function fanOut<T>(
   concurrency: number,
   parent: AbortSignal | undefined,

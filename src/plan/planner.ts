@@ -42,9 +42,8 @@ interface PlanInput {
 }
 
 /**
- * The work items of a backfill of `[from, to]`: calendar-month windows for every windowed
- * resource, per-day ones clipped to `today` (a future day has no balance), and one item per
- * non-windowed resource.
+ * The work items of a backfill of `[from, to]`: calendar-month windows of windowed resources,
+ * per-day ones ending at `today` (a future day has no balance), and one item per other resource.
  */
 export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
   return RESOURCES.filter((r) => resources.includes(r)).flatMap((resource): WorkItem[] => {
@@ -77,9 +76,8 @@ export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: n
 }
 
 /**
- * Ties work items to companies and gives each job its deterministic id. Windows in
- * `done` are skipped unless `force`. A follow-up window is planned directly only when
- * its parent's window is not planned (the parent queues it when done otherwise).
+ * Ties work items to companies under deterministic job ids, skipping windows in `done` unless
+ * `force`; a follow-up window is planned only when its parent's is not (which queues it when done).
  */
 export function planJobs(input: PlanInput): Plan {
   const jobs: PlannedJob[] = [];

@@ -72,9 +72,6 @@ export function daysOf(w: DateWindow): string[] {
 export const dateTimeBounds = (w: DateWindow): { beginDate: string; endDate: string } =>
   ({ beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` });
 
-/**
- * True when `w` ends before the lookback horizon of `today`, where the source no longer changes,
- * so a synced window may be recorded as done and skipped.
- */
+/** True when `w` ends before `today`'s lookback horizon (the source no longer changes): done once synced. */
 export const isSettled = (w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean =>
   w.to < addDays(today, -lookbackDays);

@@ -51,10 +51,7 @@ export class WarehouseGate {
 
   constructor(private readonly options: WarehouseGateOptions) {}
 
-  /**
-   * Resolves true once the warehouse answers, false when it still does not after
-   * `maxWaitMs`. `cause` (the error that says it is down) is logged with the first probe.
-   */
+  /** True once the warehouse answers, false if not by `maxWaitMs`; logs `cause` at the first probe. */
   wait(cause: unknown): Promise<boolean> {
     this.waiting ??= this.probe(cause).finally(() => {
       this.waiting = undefined;
