@@ -65,16 +65,8 @@ export const lookups = defineResource({
     readOf('list', tables, {
       endpoint: 'absence/types',
       query: () => ({}),
-      rows: (t, out, x) =>
-        out.absence_types({
-          company_cnpj: x.company,
-          id: t.id,
-          description: t.description,
-          paid_leave: t.paid_leave,
-          comp_time: t.comp_time,
-          compensation: t.compensation,
-          can_request_app: t.can_request_app,
-        }),
+      // spec 2.4: the record's fields are the columns, but for its `company` block.
+      rows: ({ company: _, ...t }, out, x) => out.absence_types({ ...t, company_cnpj: x.company }),
     }),
   ],
 });
