@@ -29,14 +29,11 @@ const healings = new WeakMap<SyncRuntime, Healing>();
 export function healingFor(rt: SyncRuntime): Healing {
   let h = healings.get(rt);
   if (!h) {
+    const { redis, logger, config: c } = rt;
+    const [maxWaitMs, maxDelayMs] = [c.warehouseWaitMs, c.warehouseRetryMaxMs];
     h = {
-      pauses: new ConnectionPauses({ redis: rt.redis, prefix: rt.config.queuePrefix, recheckMs: rt.config.apiTokenRecheckMs }),
-      warehouse: new WarehouseGate({
-        db: rt.warehouse.pool,
-        logger: rt.logger,
-        maxWaitMs: rt.config.warehouseWaitMs,
-        maxDelayMs: rt.config.warehouseRetryMaxMs,
-      }),
+      pauses: new ConnectionPauses({ redis, prefix: c.queuePrefix, recheckMs: c.apiTokenRecheckMs }),
+      warehouse: new WarehouseGate({ db: rt.warehouse.pool, logger, maxWaitMs, maxDelayMs }),
     };
     healings.set(rt, h);
   }

@@ -136,16 +136,12 @@ export async function runSyncJob(
     recorded = true;
   }
   // docs/warehouse.md "Reconciliation checks": what this run loaded, checked; a finding is a row and a metric, never a failed job.
-  await checkAfterRun(
-    {
-      pool: rt.warehouse.checks,
-      schema,
-      logger,
-      settings: { timeZones: data.company ? { [data.company]: zone } : {}, defaultTimeZone: zone, lookbackDays: rt.config.syncLookbackDays, runId, now: now() },
-      onError: () => recordQualityCheckError({ resource: data.resource }),
-    },
-    { resource: data.resource, ...(data.company ? { company: data.company } : {}), ...(window ? { window } : {}) },
-  );
+  const lookbackDays = rt.config.syncLookbackDays;
+  const timeZones = data.company ? { [data.company]: zone } : {};
+  const settings = { timeZones, defaultTimeZone: zone, lookbackDays, runId, now: now() };
+  const onError = () => recordQualityCheckError({ resource: data.resource });
+  const ran = { resource: data.resource, company: data.company, window };
+  await checkAfterRun({ pool: rt.warehouse.checks, schema, logger, settings, onError }, ran);
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
   return { requests: counters.requests, inserted: totals.inserted, updated: totals.updated, deleted: totals.deleted, followUps, recorded };
