@@ -25,10 +25,9 @@ const timings = channel(LOADER_TIMING_CHANNEL);
 
 /** The database span of `loader` (`copy:t` → `COPY t`), in OpenTelemetry's names: the table, no data. */
 function databaseSpan(loader: string): OpenSpan | undefined {
-  const at = loader.indexOf(':');
-  const operation = (at < 0 ? loader : loader.slice(0, at)).toUpperCase();
-  const table = at < 0 ? undefined : loader.slice(at + 1);
-  return startSpan(table ? `${operation} ${table}` : operation, 'client', {
+  const [op, table] = loader.split(':') as [string, string];
+  const operation = op.toUpperCase();
+  return startSpan(`${operation} ${table}`, 'client', {
     'db.system': 'postgresql',
     'db.system.name': 'postgresql',
     'db.operation.name': operation,
@@ -46,9 +45,6 @@ export function publishLoadSpan<T>(loader: string, work: Promise<T>): Promise<T>
     span?.end(err);
     if (timings.hasSubscribers) timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok: err === undefined } satisfies LoaderTiming);
   };
-  work.then(
-    () => end(),
-    (err: unknown) => end(err ?? new Error('load step failed')),
-  );
+  work.then(() => end(), (err: unknown) => end(err ?? new Error('load step failed')));
   return work;
 }
