@@ -114,7 +114,7 @@ export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope 
 /** Which items an `items` resource fetches for a company's window `w` (`db` in the load's schema). */
 export type ItemsQuery = (db: WarehouseDb, company: string, w: Window, force: boolean) => Promise<number[]>;
 
-/** The incremental schedules (docs/operations.md "Schedules"): frequent punches, hourly directory, nightly rest. */
+/** The incremental schedules (docs/operations.md "Schedules"): punches, hourly directory, nightly rest. */
 export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
 /** One incremental schedule. */
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
@@ -126,7 +126,7 @@ export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
  */
 export type Horizon = { readonly days: readonly [number | 'lookback', number] } | { readonly months: readonly [number, number] } | 'current';
 
-/** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in the order `punchline verify` runs them. */
+/** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in `punchline verify`'s order. */
 export const QUALITY_CHECKS = [
   'window_completeness',
   'totals_vs_days',
@@ -173,7 +173,7 @@ interface Declared<Ts extends Tables> {
   readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** The schedules that read it and the days each tick reads (none for a follow-up: its parent's windows queue it). */
   readonly schedule?: { readonly [K in ScheduleKind]?: Horizon };
-  /** Seconds after which `punchline status` calls a company's last success stale; default a missed night (30 h). */
+  /** Seconds after which `punchline status` calls the last success stale; default a missed night (30 h). */
   readonly staleAfter?: number;
   /** Synced when no resources are named only with this setting on (audit photos are faces). */
   readonly optIn?: OptIn;
