@@ -158,8 +158,7 @@ export async function runBackfill(
       }
       for (const [queueName, ids] of byQueue) {
         const queue = rt.queues.get(queueName);
-        const states = await followedStates(rt.redis, queue, ids);
-        for (const [id, state] of states) {
+        for (const [id, state] of await followedStates(rt.redis, queue, ids)) {
           if (state === 'pending') continue;
           open.delete(id);
           const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);

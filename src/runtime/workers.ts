@@ -17,16 +17,6 @@ import { traceJob } from './job-span.js';
 import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
 
-/** Options of {@link startWorkers}. */
-interface WorkerPoolOptions {
-  /** Jobs run at once per queue (`WORKER_CONCURRENCY`). */
-  readonly concurrency: number;
-  /** Lock of an active job; a worker that dies loses its jobs after this long (they are retried elsewhere). */
-  readonly lockDurationMs?: number;
-  /** Queues to work on (default all). */
-  readonly queues?: readonly QueueName[];
-}
-
 /** Running workers. */
 export interface WorkerPool {
   readonly workers: readonly Worker[];
@@ -34,8 +24,14 @@ export interface WorkerPool {
   close(force?: boolean): Promise<void>;
 }
 
-/** Starts the workers of this process. */
-export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): WorkerPool {
+/**
+ * Starts the workers of this process: `concurrency` jobs at once per queue (WORKER_CONCURRENCY), on
+ * `queues` (default all); a worker that dies loses its jobs after `lockDurationMs` (retried elsewhere).
+ */
+export function startWorkers(
+  rt: SyncRuntime,
+  options: { concurrency: number; lockDurationMs?: number; queues?: readonly QueueName[] },
+): WorkerPool {
   const { config, logger } = rt;
   const names = options.queues ?? (['sync', 'followups', 'schedules'] as const);
   const lockDuration = options.lockDurationMs ?? 30_000;
