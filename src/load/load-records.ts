@@ -101,11 +101,8 @@ export async function recordRejections(client: MergeClient, schema: string, key:
   const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
   const perDay = new Set(rejections.filter((r) => r.date).map((r) => r.endpoint));
   const storedIdentity = (r: (typeof open)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
-  const stored = new Map<string, (typeof open)[number]>();
-  for (const r of open) {
-    const identity = storedIdentity(r);
-    if (!stored.has(identity)) stored.set(identity, r);
-  }
+  // The first open row of each identity (a second one is resolved below).
+  const stored = new Map(open.toReversed().map((r) => [storedIdentity(r), r]));
   const seen = new Set<string>();
   const seenRows = new Set<(typeof open)[number]>();
   for (const [i, r] of rejections.entries()) {
