@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { storedFile } from '../src/resources/files.js';
+import { storedFile } from '../src/resources/column-classes.js';
 import { localToUtc } from '../src/util/time.js';
 import { buildHistoryStatements, TRACKED_ATTRIBUTES } from '../src/warehouse/collaborator-history.js';
 import { cell, CellError, escapeCopy } from '../src/warehouse/copy-text.js';

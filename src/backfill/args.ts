@@ -1,6 +1,6 @@
 /**
- * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem is one
- * line naming the argument and the fix, raised before any work (exit code 2).
+ * Validation of `punchline backfill` arguments (docs/operations.md "Backfill"): every problem is
+ * one line naming the argument and the fix, raised before any work (exit code 2).
  */
 import { isCalendarDate } from '../util/time.js';
 import { UsageError } from '../util/usage-error.js';
@@ -9,27 +9,19 @@ import { digitsOnly } from '../util/national-registry.js';
 import { defaultResources, parseResources, type Resource } from '../plan/resources.js';
 
 /** Raw options as commander hands them over. */
-export interface BackfillArgs {
-  from?: unknown;
-  to?: unknown;
-  resources?: unknown;
-  company?: unknown;
-  connection?: unknown;
-  force?: unknown;
-  progress?: unknown;
-}
+export type BackfillArgs = {
+  [K in 'from' | 'to' | 'resources' | 'company' | 'connection' | 'force' | 'progress']?: unknown;
+};
 
 /** Checked backfill options. */
 export interface BackfillOptions {
-  /** First day. */
+  /** The days, both included. */
   readonly from: string;
-  /** Last day (inclusive). */
   readonly to: string;
   /** Resources to sync, in canonical order. */
   readonly resources: readonly Resource[];
   /** Only this company (CNPJ digits). */
   readonly company?: string;
-  /** Connections to sync. */
   readonly connections: readonly Connection[];
   /** Re-sync windows recorded as done. */
   readonly force: boolean;
@@ -58,15 +50,11 @@ export function parseBackfillArgs(args: BackfillArgs, config: Config): BackfillO
   const from = dateArg('--from', args.from);
   const to = dateArg('--to', args.to);
   if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
-  let resources: Resource[];
-  if (args.resources === undefined) {
-    resources = defaultResources(config);
-  } else {
-    try {
-      resources = parseResources(String(args.resources));
-    } catch (err) {
-      throw new UsageError(`--resources: ${(err as Error).message}`);
-    }
+  let resources = defaultResources(config);
+  try {
+    if (args.resources !== undefined) resources = parseResources(String(args.resources));
+  } catch (err) {
+    throw new UsageError(`--resources: ${(err as Error).message}`);
   }
   const company = args.company === undefined ? undefined : companyArg(args.company);
   let connections: readonly Connection[];

@@ -1,34 +1,28 @@
 /**
- * Progress of a backfill: a bar on a TTY (windows done/total, rows, requests, request
- * rate and ETA) and plain, throttled lines otherwise (logs, CI). A paused queue, which
- * holds every job until resumed, is named on the same line.
+ * Progress of a backfill: a bar on a TTY (windows done/total, rows, requests, request rate
+ * and ETA), plain throttled lines otherwise (logs, CI). A paused queue, which holds every
+ * job until resumed, is named on the same line.
  */
 import cliProgress from 'cli-progress';
 import { pausedQueueNote } from '../runtime/queue-pauses.js';
 
 /** A snapshot of a backfill's progress. */
 export interface ProgressSnapshot {
-  /** Jobs finished (succeeded or failed). */
+  /** Jobs finished (succeeded or failed), known so far (follow-ups add to it), failed for good. */
   readonly done: number;
-  /** Jobs known so far (follow-ups add to it). */
   readonly total: number;
-  /** Jobs failed for good. */
   readonly failed: number;
   /** Rows inserted + updated + deleted. */
   readonly rows: number;
-  /** API requests made. */
   readonly requests: number;
-  /** Milliseconds since the start. */
   readonly elapsedMs: number;
   /** Queues the backfill waits on that are paused, if any. */
   readonly paused?: readonly string[];
 }
 
-/** Receives progress snapshots. */
+/** Receives a snapshot on every change; `stop` ends the display (the last snapshot stays visible). */
 export interface ProgressReporter {
-  /** Called on every change. */
   update(p: ProgressSnapshot): void;
-  /** Ends the display (the last snapshot stays visible). */
   stop(): void;
 }
 
@@ -63,9 +57,8 @@ export function progressLine(p: ProgressSnapshot): string {
 }
 
 /** `; queue "sync" is paused: ...` when a queue waited on is paused, else nothing. */
-function pausedSuffix(p: ProgressSnapshot): string {
-  return p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '';
-}
+const pausedSuffix = (p: ProgressSnapshot): string =>
+  (p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '');
 
 /** Plain lines, at most one per `intervalMs`, the last one always. */
 export function plainReporter(out: NodeJS.WritableStream, intervalMs = 2000): ProgressReporter {

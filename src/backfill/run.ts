@@ -1,11 +1,11 @@
 /**
- * src/backfill/ — `punchline backfill`: its arguments, the run that queues and follows the
- * windows, its progress.
+ * src/backfill/ — `punchline backfill`: its arguments, the run that queues and follows the windows,
+ * its progress.
  *
- * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the windows
- * of the range, skip those recorded as done (unless forced), queue the rest under
- * deterministic ids, work on them in this process while other running workers help, and
- * follow every job (and the follow-ups they queue) to its end.
+ * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the
+ * windows of the range, skip those recorded as done (unless forced), queue the rest under
+ * deterministic ids, work on them in this process while other running workers help, and follow
+ * every job (and the follow-ups they queue) to its end.
  */
 import type { Job } from 'bullmq';
 import type { BackfillOptions } from './args.js';
@@ -17,9 +17,8 @@ import { planByCompanyDay } from '../plan/company-days.js';
 import { healingFor } from '../runtime/job-guard.js';
 import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
-import type { QueueName } from '../plan/resources.js';
-import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
-import { isFollowUp } from '../plan/resources.js';
+import { isFollowUp, type QueueName } from '../plan/resources.js';
+import { watchPauses } from '../runtime/queue-pauses.js';
 import { doneWindows } from '../runtime/run-records.js';
 import type { SyncRuntime } from '../runtime/runtime.js';
 import { startWorkers } from '../runtime/workers.js';
@@ -27,23 +26,18 @@ import { UsageError } from '../util/usage-error.js';
 
 /** Outcome of a backfill. */
 export interface BackfillSummary {
-  /** Jobs followed (windows, directory jobs and follow-ups). */
+  /** Jobs followed (windows, directory jobs, follow-ups), those that succeeded and those failed for good. */
   total: number;
-  /** Jobs that succeeded. */
   succeeded: number;
-  /** Jobs that failed for good. */
   failed: number;
   /** Windows skipped as already done. */
   skipped: number;
-  /** Rows inserted. */
+  /** Rows inserted, updated and marked deleted. */
   inserted: number;
-  /** Rows updated. */
   updated: number;
-  /** Rows marked deleted. */
   deleted: number;
   /** API requests made by the jobs (any process). */
   requests: number;
-  /** Wall time. */
   durationMs: number;
   /** True when stopped by a signal before the end. */
   interrupted: boolean;
@@ -52,8 +46,7 @@ export interface BackfillSummary {
 }
 
 /** Options of {@link runBackfill}. */
-export interface BackfillRunOptions {
-  /** Progress display. */
+interface BackfillRunOptions {
   readonly reporter?: ProgressReporter;
   /** Stops following (and working) when aborted; queued jobs stay for the workers. */
   readonly signal?: AbortSignal;
@@ -61,13 +54,13 @@ export interface BackfillRunOptions {
   readonly work?: boolean;
   /** How often job states are read, ms (default 500). */
   readonly pollMs?: number;
-  /** Clock (tests). */
-  readonly now?: () => Date;
   /** Told once everything is queued (tests). */
   readonly onQueued?: (ids: readonly string[]) => void;
 }
 
 const MAX_FAILURES_LISTED = 20;
+/** The queues a backfill's jobs go to. */
+const QUEUES = ['sync', 'followups'] as const;
 
 /** Runs a backfill; see the file comment. */
 export async function runBackfill(
@@ -76,15 +69,13 @@ export async function runBackfill(
   run: BackfillRunOptions = {},
 ): Promise<BackfillSummary> {
   const started = Date.now();
-  const now = run.now ?? (() => new Date());
   const { pool: db, schema } = rt.warehouse;
   await checkWarehouse(db, schema);
 
   // Check every connection before queueing anything, so a bad one loads nothing.
   const walks = [];
   for (const connection of opts.connections) {
-    const client = rt.client(connection.name);
-    const walk = await checkConnection(client);
+    const walk = await checkConnection(rt.client(connection.name));
     // The token works: a pause left by an earlier 401 must not hold this backfill's jobs.
     await healingFor(rt).pauses.resume(connection.name);
     if (opts.company && !walk.companies.includes(opts.company)) {
@@ -105,7 +96,7 @@ export async function runBackfill(
     const companies = opts.company ? [opts.company] : walk.companies;
     const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
     // The hour bank stops at each company's own today (src/plan/company-days.ts).
-    const plan = planByCompanyDay(connection, companies, now(), (today, group) =>
+    const plan = planByCompanyDay(connection, companies, new Date(), (today, group) =>
       planJobs({
         connection: connection.name,
         companies: group,
@@ -123,115 +114,90 @@ export async function runBackfill(
   }
   run.onQueued?.([...tracked.keys()]);
 
-  const pool =
-    run.work === false ? undefined : startWorkers(rt, {
-          concurrency: rt.config.workerConcurrency,
-          lockDurationMs: rt.config.workerLockMs,
-          queues: ['sync', 'followups'],
-        });
+  const { workerConcurrency: concurrency, workerLockMs: lockDurationMs } = rt.config;
+  const workers = { concurrency, lockDurationMs, queues: QUEUES };
+  const pool = run.work === false ? undefined : startWorkers(rt, workers);
   // A job this process finished is read at once; those of other workers at the next poll.
   const wake = new Wake();
   for (const worker of pool?.workers ?? []) {
     worker.on('completed', () => wake.notify());
     worker.on('failed', () => wake.notify());
   }
-  const summary: BackfillSummary = {
-    total: tracked.size,
-    succeeded: 0,
-    failed: 0,
-    skipped,
-    inserted: 0,
-    updated: 0,
-    deleted: 0,
-    requests: 0,
-    durationMs: 0,
-    interrupted: false,
-    failures: [],
+  const zero = { succeeded: 0, failed: 0, inserted: 0, updated: 0, deleted: 0, requests: 0, durationMs: 0 };
+  const failures: BackfillSummary['failures'] = [];
+  const summary: BackfillSummary = { ...zero, total: tracked.size, skipped, interrupted: false, failures };
+  /** Reads job states until every tracked job has finished (or the signal aborts). */
+  const follow = async (): Promise<void> => {
+    const open = new Map(tracked);
+    const pollMs = run.pollMs ?? 500;
+    let paused: string[] = [];
+    const report = () =>
+      run.reporter?.update({
+        done: summary.succeeded + summary.failed,
+        total: summary.total,
+        failed: summary.failed,
+        rows: summary.inserted + summary.updated + summary.deleted,
+        requests: summary.requests,
+        elapsedMs: Date.now() - started,
+        ...(paused.length > 0 ? { paused } : {}),
+      });
+    report();
+    while (open.size > 0) {
+      // Only the queues this backfill still waits on matter.
+      const waitedOn = new Set(open.values());
+      paused = (await pauses.check()).filter((name) => waitedOn.has(name as QueueName));
+      if (run.signal?.aborted) {
+        summary.interrupted = true;
+        return;
+      }
+      const byQueue = new Map<QueueName, string[]>();
+      for (const [id, queueName] of open) {
+        const ids = byQueue.get(queueName);
+        if (ids) ids.push(id);
+        else byQueue.set(queueName, [id]);
+      }
+      for (const [queueName, ids] of byQueue) {
+        const queue = rt.queues.get(queueName);
+        for (const [id, state] of await followedStates(rt.redis, queue, ids)) {
+          if (state === 'pending') continue;
+          open.delete(id);
+          const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);
+          if (state === 'completed' && job) {
+            const r = job.returnvalue as SyncJobResult | null;
+            summary.succeeded += 1;
+            if (r) {
+              for (const k of ['inserted', 'updated', 'deleted', 'requests'] as const) summary[k] += r[k];
+              for (const f of r.followUps ?? []) {
+                if (!tracked.has(f.id)) {
+                  tracked.set(f.id, f.queue as QueueName);
+                  open.set(f.id, f.queue as QueueName);
+                  summary.total += 1;
+                }
+              }
+            }
+          } else {
+            summary.failed += 1;
+            if (summary.failures.length < MAX_FAILURES_LISTED) {
+              const error = job?.failedReason ?? 'the job was removed from the queue before it finished';
+              summary.failures.push({ id, error });
+            }
+          }
+        }
+      }
+      report();
+      if (open.size > 0) await wake.wait(pollMs);
+    }
   };
   // A queue paused from the dashboard would hold every job without a word: say so.
-  const pauses = watchPauses({ queues: (['sync', 'followups'] as const).map((n) => rt.queues.get(n)), logger: rt.logger });
+  const pauses = watchPauses({ queues: QUEUES.map((n) => rt.queues.get(n)), logger: rt.logger });
   try {
-    await follow(rt, tracked, summary, run, started, wake, pauses);
+    await follow();
   } finally {
     await pool?.close(run.signal?.aborted ?? false);
     run.reporter?.stop();
   }
   summary.durationMs = Date.now() - started;
   return summary;
-}
-
-/** Reads job states until every tracked job has finished (or the signal aborts). */
-async function follow(
-  rt: SyncRuntime,
-  tracked: Map<string, QueueName>,
-  summary: BackfillSummary,
-  run: BackfillRunOptions,
-  started: number,
-  wake: Wake,
-  pauses: PauseWatch,
-): Promise<void> {
-  const open = new Map(tracked);
-  const pollMs = run.pollMs ?? 500;
-  let paused: string[] = [];
-  const report = () =>
-    run.reporter?.update({
-      done: summary.succeeded + summary.failed,
-      total: summary.total,
-      failed: summary.failed,
-      rows: summary.inserted + summary.updated + summary.deleted,
-      requests: summary.requests,
-      elapsedMs: Date.now() - started,
-      ...(paused.length > 0 ? { paused } : {}),
-    });
-  report();
-  while (open.size > 0) {
-    // Only the queues this backfill still waits on matter.
-    const waitedOn = new Set(open.values());
-    paused = (await pauses.check()).filter((name) => waitedOn.has(name as QueueName));
-    if (run.signal?.aborted) {
-      summary.interrupted = true;
-      return;
-    }
-    const byQueue = new Map<QueueName, string[]>();
-    for (const [id, queueName] of open) {
-      const ids = byQueue.get(queueName);
-      if (ids) ids.push(id);
-      else byQueue.set(queueName, [id]);
-    }
-    for (const [queueName, ids] of byQueue) {
-      const queue = rt.queues.get(queueName);
-      const states = await followedStates(rt.redis, queue, ids);
-      for (const [id, state] of states) {
-        if (state === 'pending') continue;
-        open.delete(id);
-        const job: Job | undefined = state === 'missing' ? undefined : await queue.getJob(id);
-        if (state === 'completed' && job) {
-          const r = job.returnvalue as SyncJobResult | null;
-          summary.succeeded += 1;
-          if (r) {
-            summary.inserted += r.inserted;
-            summary.updated += r.updated;
-            summary.deleted += r.deleted;
-            summary.requests += r.requests;
-            for (const f of r.followUps ?? []) {
-              if (!tracked.has(f.id)) {
-                tracked.set(f.id, f.queue as QueueName);
-                open.set(f.id, f.queue as QueueName);
-                summary.total += 1;
-              }
-            }
-          }
-        } else {
-          summary.failed += 1;
-          if (summary.failures.length < MAX_FAILURES_LISTED) {
-            summary.failures.push({ id, error: job?.failedReason ?? 'the job was removed from the queue before it finished' });
-          }
-        }
-      }
-    }
-    report();
-    if (open.size > 0) await wake.wait(pollMs);
-  }
 }
 
 /** Ends a wait between two polls early: when a job of this process has finished. */

@@ -1,7 +1,4 @@
-/**
- * What a load is given and what it gives back: the engine's context (client, pool,
- * logger, limits), one load's request (resource, company, window) and its result.
- */
+/** What a load is given and gives back: the engine's context, one load's request and its result. */
 import type pg from 'pg';
 import type { ApiClient, CallOptions, Scope } from '../api/client.js';
 import type { Logger } from '../logger.js';
@@ -16,15 +13,13 @@ export interface EngineContext {
   readonly api: Pick<ApiClient, 'stream' | 'request'>;
   /** The warehouse pool (one client is held for the load's transaction). */
   readonly pool: pg.Pool;
-  /** Warehouse schema. */
   readonly schema: string;
-  /** Job logger. */
   readonly logger: Logger;
   /** Most calls a load makes at once (per-day and per-item reads, lookup lists). */
   readonly fanOut: number;
   /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
   call(w?: DateWindow, signal?: AbortSignal): CallOptions;
-  /** Whether file contents are stored, not only their hashes. */
+  /** Whether file contents are stored, not only their hashes (STORE_BINARIES). */
   readonly storeBinaries: boolean;
   /** Key of the CPF pseudonyms (PSEUDONYM_KEY), when configured. */
   readonly pseudonymKey?: string;
@@ -32,13 +27,11 @@ export interface EngineContext {
 
 /** One load: a resource for one company (and window), or the group walk of a connection. */
 export interface LoadRequest {
-  /** Connection name (bookkeeping). */
+  /** Connection and resource name (bookkeeping). */
   readonly connection: string;
-  /** Resource name. */
   readonly name: string;
   /** The sync_runs row of the job, when there is one (bookkeeping). */
   readonly runId?: number;
-  /** Its declaration. */
   readonly declaration: ResourceDeclaration;
   /** CNPJ of the company (none for the group walk). */
   readonly company?: string;
@@ -46,7 +39,6 @@ export interface LoadRequest {
   readonly scope: Scope | undefined;
   /** IANA zone of the company's date-times (spec 1.2). */
   readonly timezone: string;
-  /** The window, for windowed resources. */
   readonly window?: DateWindow;
   /** Forced (`backfill --force`): items already stored are fetched too, and the marts are rebuilt from the window's data. */
   readonly force?: boolean;
@@ -60,12 +52,9 @@ export interface CompanyLoad extends LoadRequest {
   readonly company: string;
 }
 
-/** What a load wrote, per table. */
+/** What a load wrote: row counts per table, records it could not store (rejected_records), items fetched. */
 export interface LoadResult {
-  /** Row counts per warehouse table. */
   readonly tables: Record<string, TableStats>;
-  /** Records the answer held that could not be stored (see rejected_records). */
   readonly rejected: number;
-  /** Items fetched (`items` resources). */
   readonly items?: number;
 }

@@ -9,18 +9,13 @@ import type { MergeClient } from '../warehouse/merge.js';
 import { recordDrift } from './load-records.js';
 
 let pending: DriftEvent[] = [];
-let listening = false;
 
-function listen(): void {
-  if (listening) return;
-  listening = true;
-  onDrift((e) => {
-    pending.push(e);
-    recordSchemaDrift({ kind: e.kind, field: e.field, value: e.kind === 'new_value' ? e.value : '' });
-  });
-}
+const valueOf = (e: DriftEvent) => (e.kind === 'new_value' ? e.value : '');
 
-listen();
+onDrift((e) => {
+  pending.push(e);
+  recordSchemaDrift({ kind: e.kind, field: e.field, value: valueOf(e) });
+});
 
 /** Writes the drift seen since the last flush, in the caller's transaction. */
 export async function flushDrift(client: MergeClient, schema: string): Promise<void> {
@@ -28,7 +23,11 @@ export async function flushDrift(client: MergeClient, schema: string): Promise<v
   const events = pending;
   pending = [];
   try {
-    await recordDrift(client, schema, events);
+    const rows = events.map((e) => {
+      const endpoint = e.kind === 'unknown_field' ? e.endpoint : '';
+      return { kind: e.kind, endpoint, field: e.field, value: valueOf(e) };
+    });
+    await recordDrift(client, schema, rows);
   } catch (err) {
     pending = [...events, ...pending];
     throw err;

@@ -1,7 +1,9 @@
 /**
- * The element writer of a load: validates each element of an answer, stages its rows,
- * takes out and records what cannot be stored (rejected records), and keeps the rows
- * those records stand for out of reconciliation.
+ * The element writer of a load: validates each element of an answer and stages its rows. An element
+ * that breaks its schema keeps what can be stored: the innermost record holding the problem (a
+ * punch, a day) is taken out and recorded as rejected with its path, and the rest loads; an element
+ * broken at its own level (no CPF) is rejected whole. Rejected records protect their rows from
+ * reconciliation: their CPF's, their ids', or every row when they told neither.
  */
 import { isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema } from '../api/endpoints.js';
@@ -12,7 +14,7 @@ import { pseudonymOf } from '../privacy/pseudonyms.js';
 import { createLocalTimeConverter } from '../util/local-time.js';
 import type { StagedRow, StagedTable, Staging } from '../warehouse/staging.js';
 import type { Protection, TableSpec } from '../warehouse/table-spec.js';
-import type { CompanyLoad } from './context.js';
+import type { CompanyLoad, EngineContext } from './context.js';
 import { CompanyMismatchError, PermanentSyncError } from './errors.js';
 import type { Rejection } from './load-records.js';
 import type { SeenCollaborators } from './seen-collaborators.js';
@@ -23,16 +25,8 @@ export type Element = { index: number; ok: true; value: unknown; raw: unknown } 
 /** Most sub-records taken out of one element before the element itself is rejected. */
 const MAX_SALVAGE = 50;
 
-/**
- * Turns elements into staged rows. An element that breaks its schema keeps what can be
- * stored: the innermost record holding the problem (a punch, a day) is taken out and
- * recorded as rejected with its path, and the rest of the element loads; an element
- * broken at its own level (no CPF) is rejected whole. Rejected records protect their
- * rows from reconciliation: their CPF's rows, their ids' rows, or every row when they
- * told neither.
- */
+/** Turns elements into staged rows (see the file comment). */
 export class ElementWriter {
-  /** Records rejected so far. */
   readonly rejections: Rejection[] = [];
   readonly #req: CompanyLoad;
   readonly #staging: Staging;
@@ -42,9 +36,8 @@ export class ElementWriter {
   /** The collaborator blocks seen, when the load adds them. */
   readonly #seen: SeenCollaborators | undefined;
   readonly #toUtc: (local: string) => string;
-  readonly #storeBinaries: boolean;
-  /** Key of the CPF pseudonyms, to name a collaborator in an error without their CPF. */
-  readonly #pseudonymKey: string | undefined;
+  /** STORE_BINARIES, and the pseudonym key that names a collaborator in an error without their CPF. */
+  readonly #ctx: Pick<EngineContext, 'storeBinaries' | 'pseudonymKey'>;
   readonly #asSent = new WeakMap<object, string>();
   readonly #contexts = new WeakMap<CallTarget, RowContext>();
   readonly #protect = { all: false, cpfs: new Set<string>(), ids: new Map<string, Set<number>>() };
@@ -55,16 +48,14 @@ export class ElementWriter {
     staging: Staging,
     specs: readonly TableSpec[],
     seen: SeenCollaborators | undefined,
-    storeBinaries: boolean,
-    pseudonymKey: string | undefined,
+    ctx: Pick<EngineContext, 'storeBinaries' | 'pseudonymKey'>,
   ) {
     this.#req = req;
     this.#staging = staging;
     this.#tables = staging.tables();
     this.#seen = seen;
     this.#toUtc = createLocalTimeConverter(req.timezone);
-    this.#storeBinaries = storeBinaries;
-    this.#pseudonymKey = pseudonymKey;
+    this.#ctx = ctx;
     const emit: Record<string, (row: StagedRow) => void> = {};
     for (const spec of specs) {
       const staged = staging.table(spec.table);
@@ -80,9 +71,8 @@ export class ElementWriter {
   }
 
   /**
-   * Stages the rows of one element (what of it can be stored); true when a batch is full
-   * and {@link ElementWriter.flush} should be awaited before the next element. Staging
-   * synchronously, and awaiting only for full batches, lets an element die young.
+   * Stages the rows of one element (what of it can be stored); true when a batch is full and {@link
+   * ElementWriter.flush} should be awaited first. Staging synchronously lets an element die young.
    */
   write(read: ReadDeclaration, element: Element, target: CallTarget): boolean {
     if (!element.ok && isApiError(element.error, 'element_too_large')) {
@@ -97,7 +87,8 @@ export class ElementWriter {
       // spec 1.4 rule 4: every record names its company; a window holds only the company asked for.
       if (p.company.national_registry !== this.#req.company) {
         // The collaborator by pseudonym, never by CPF: this message is kept in Redis, the warehouse and alerts.
-        const who = this.#pseudonymKey === undefined ? '' : ` (collaborator ${pseudonymOf(this.#pseudonymKey, p.national_registry)})`;
+        const key = this.#ctx.pseudonymKey;
+        const who = key === undefined ? '' : ` (collaborator ${pseudonymOf(key, p.national_registry)})`;
         throw new CompanyMismatchError({
           endpoint: endpointName(read.endpoint),
           expected: this.#req.company,
@@ -133,7 +124,7 @@ export class ElementWriter {
         ...target,
         company: this.#req.company,
         toUtc: this.#toUtc,
-        storeBinaries: this.#storeBinaries,
+        storeBinaries: this.#ctx.storeBinaries,
         cpfAsSent: (b) => this.#asSent.get(b) ?? null,
       };
       this.#contexts.set(target, ctx);
@@ -146,11 +137,7 @@ export class ElementWriter {
     return this.#staging.flushFull();
   }
 
-  /**
-   * What of a broken element can be stored: takes out the innermost record of each
-   * problem (recording it as rejected) until the element validates; undefined when the
-   * element itself is broken, which is then rejected whole.
-   */
+  /** What of a broken element can be stored (its broken records taken out); undefined: rejected whole. */
   #salvage(read: ReadDeclaration, index: number, raw: unknown, target: CallTarget): unknown {
     const schema = typeof read.endpoint === 'string' ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data) : read.endpoint.element;
     const element = structuredClone(raw);
@@ -173,10 +160,7 @@ export class ElementWriter {
     return undefined;
   }
 
-  /**
-   * An element too large to read (a huge attachment): rejected with its size, and the
-   * item it was asked for when the call asked for one, so that its rows are protected.
-   */
+  /** Rejects an element too large to read (a huge attachment), naming its item so its rows are protected. */
   #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ApiErrorOf<'element_too_large'>): void {
     const record = {
       element_bytes: err.bytes ?? null,
@@ -192,15 +176,8 @@ export class ElementWriter {
     const cpf = sent === undefined ? undefined : normalizeCpf(String(sent ?? ''));
     // A per-day read's path does not name its day: the rejection carries it; and the
     // element's CPF, which a record taken out of it may not hold (forget finds it so).
-    this.rejections.push({
-      endpoint: endpointName(read.endpoint),
-      index,
-      path,
-      reason,
-      record,
-      ...(target.date ? { date: target.date } : {}),
-      ...(cpf ? { cpf } : {}),
-    });
+    const endpoint = endpointName(read.endpoint);
+    this.rejections.push({ endpoint, index, path, reason, record, date: target.date, cpf: cpf || undefined });
     // Protect what the record stands for: its element's CPF, its own id (the declaration's `recordId`), or everything.
     if (cpf) {
       this.#protect.cpfs.add(cpf);

@@ -1,8 +1,7 @@
 /**
  * Errors of the sync. Permanent ones extend BullMQ's UnrecoverableError, which BullMQ
  * recognises by class, so a job fails at once instead of burning its attempts
- * (docs/architecture.md "Failure handling"); they carry a `code` like every
- * `PunchlineError` (`src/util/errors.ts`).
+ * (docs/architecture.md "Failure handling"); they carry a `code` like every `PunchlineError`.
  */
 import { UnrecoverableError } from 'bullmq';
 import { PunchlineError } from '../util/errors.js';
@@ -12,7 +11,6 @@ import type { Removal } from '../plan/job-data.js';
 export class PermanentSyncError extends UnrecoverableError {
   override readonly name: string = 'PermanentSyncError';
   constructor(
-    /** Machine-readable code. */
     readonly code: string,
     message: string,
     options?: { cause?: unknown },
@@ -23,15 +21,12 @@ export class PermanentSyncError extends UnrecoverableError {
 }
 
 /**
- * spec 1.4 rule 4: a record's `company` block names another company than
- * the one asked for. Loading it would file rows under the wrong company, so the window
- * fails instead of inserting silently.
+ * spec 1.4 rule 4: a record's `company` block names another company (CNPJ `found`) than the
+ * one asked for (`expected`): rather than file rows under the wrong company, the window fails.
  */
 export class CompanyMismatchError extends PermanentSyncError {
   override readonly name = 'CompanyMismatchError';
-  /** CNPJ asked for. */
   readonly expected: string;
-  /** CNPJ found in the record. */
   readonly found: string;
   constructor(init: { endpoint: string; expected: string; found: string; where: string }) {
     super(
@@ -75,10 +70,9 @@ export class InvalidJobError extends PermanentSyncError {
 }
 
 /**
- * An answer would remove most of a window's live rows, or all of them (an empty or cut
- * answer from a glitching source looks just like everything deleted). Nothing was
- * applied; the job retries, and the next attempt applies the removal only if its answer
- * would remove exactly the same (`refused` is kept in the job's data for it).
+ * An answer would remove most of a window's live rows, or all (an empty or cut answer from a
+ * glitching source looks just like everything deleted). Nothing was applied; the next attempt
+ * applies the removal only if its answer would remove the same (`refused` is kept in job data).
  */
 export class SuspiciousAnswerError extends PunchlineError<'suspicious_answer'> {
   override readonly name = 'SuspiciousAnswerError';

@@ -1,11 +1,9 @@
 /**
  * What a load writes about itself, in its own transaction: the records it rejected
- * (`rejected_records`, resolving those a later answer no longer rejects), what the
- * window's answer held per table (`window_loads`, for the completeness check), the
- * schema drift seen and the columns whose values were stored without a NUL character
- * (`schema_drift`).
+ * (`rejected_records`, resolving those a later answer no longer rejects), what the window's
+ * answer held per table (`window_loads`, for the completeness check), the schema drift seen
+ * and the columns whose values were stored without a NUL character (`schema_drift`).
  */
-import type { DriftEvent } from '../api/drift.js';
 import { isCalendarDate } from '../util/time.js';
 import { sql } from 'kysely';
 import { warehouseDb } from '../warehouse/db.js';
@@ -13,7 +11,6 @@ import type { MergeClient, TableStats } from '../warehouse/merge.js';
 
 /** A record an answer held that could not be stored. */
 export interface Rejection {
-  /** Endpoint that answered it. */
   readonly endpoint: string;
   /** Position of its element in `data`. */
   readonly index: number;
@@ -29,23 +26,18 @@ export interface Rejection {
   readonly cpf?: string;
 }
 
-/** Which load the records belong to. */
-export interface LoadKey {
+/** Which load the records belong to: no window for lists, no `runId` without a sync_runs row. */
+interface LoadKey {
   readonly connection: string;
   readonly resource: string;
   readonly company: string;
-  /** Absent for lists without a window. */
   readonly from?: string;
   readonly to?: string;
-  /** The sync_runs row of the run, when there is one. */
   readonly runId?: number;
 }
 
 /** A window as stored on a rejection: both days, or neither for lists without a window. */
-interface StoredWindow {
-  readonly from: string | null;
-  readonly to: string | null;
-}
+type StoredWindow = { readonly from: string | null; readonly to: string | null };
 
 /** Keys whose values date a record of spec 2 (a day, a punch, an absence's first and last day). */
 const DATING_KEYS: ReadonlySet<string> = new Set(['date', 'datetime', 'begin_date', 'end_date']);
@@ -82,14 +74,11 @@ export function rejectionSpan(record: unknown, window: StoredWindow): StoredWind
 }
 
 /**
- * Records this load's rejections and resolves the earlier ones it shows fixed.
- *
- * The schedules read windows that shift every day (the last 7 days of punches, the
- * lookback horizon), so a rejection is followed by its record, not by the window it was
- * first read in: an open rejection of the same endpoint and record, in a window that
- * overlaps this one, is the same rejection (seen again, it keeps one row, narrowed to the
- * days both windows share); and an open rejection this load did not meet again is
- * resolved when this load's window covers the days its record stands for
+ * Records this load's rejections and resolves the earlier ones it shows fixed. The schedules
+ * read windows that shift every day, so a rejection follows its record, not the window it was
+ * first read in: an open rejection of the same endpoint and record in an overlapping window is
+ * the same one (kept as one row, narrowed to the days both windows share); one this load did
+ * not meet again is resolved when this window covers the days its record stands for
  * ({@link rejectionSpan}) — a record outside what was read stays open.
  */
 export async function recordRejections(client: MergeClient, schema: string, key: LoadKey, rejections: readonly Rejection[]): Promise<void> {
@@ -112,11 +101,8 @@ export async function recordRejections(client: MergeClient, schema: string, key:
   const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
   const perDay = new Set(rejections.filter((r) => r.date).map((r) => r.endpoint));
   const storedIdentity = (r: (typeof open)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
-  const stored = new Map<string, (typeof open)[number]>();
-  for (const r of open) {
-    const identity = storedIdentity(r);
-    if (!stored.has(identity)) stored.set(identity, r);
-  }
+  // The first open row of each identity (a second one is resolved below).
+  const stored = new Map(open.toReversed().map((r) => [storedIdentity(r), r]));
   const seen = new Set<string>();
   const seenRows = new Set<(typeof open)[number]>();
   for (const [i, r] of rejections.entries()) {
@@ -169,36 +155,17 @@ export async function recordWindowLoad(
     .execute();
 }
 
+/** A `schema_drift` row; `endpoint` and `value` default to ''. */
+type DriftRow = { kind: string; endpoint?: string; field: string; value?: string };
+
 /** Records drift (a repeat of the same kind, endpoint, field and value refreshes `last_seen_at`). */
-async function recordDriftRows(client: MergeClient, schema: string, rows: readonly { kind: string; endpoint: string; field: string; value: string }[]): Promise<void> {
+export async function recordDrift(client: MergeClient, schema: string, rows: DriftRow[]): Promise<void> {
   const db = warehouseDb(client, schema);
   for (const row of rows) {
     await db
       .insertInto('schema_drift')
-      .values(row)
+      .values({ ...row, endpoint: row.endpoint ?? '', value: row.value ?? '' })
       .onConflict((oc) => oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }))
       .execute();
   }
-}
-
-/** Records schema drift events (a repeat refreshes `last_seen_at`). */
-export async function recordDrift(client: MergeClient, schema: string, events: readonly DriftEvent[]): Promise<void> {
-  await recordDriftRows(
-    client,
-    schema,
-    events.map((e) => ({ kind: e.kind, endpoint: e.kind === 'unknown_field' ? e.endpoint : '', field: e.field, value: e.kind === 'new_value' ? e.value : '' })),
-  );
-}
-
-/** Values of a warehouse column stored without a character Postgres cannot store (a NUL). */
-export interface CleanedColumn {
-  readonly table: string;
-  readonly column: string;
-  /** How many values of this load. */
-  readonly values: number;
-}
-
-/** Records cleaned columns as schema drift of kind `cleaned_value`, field `table.column` (a repeat refreshes `last_seen_at`). */
-export async function recordCleanedValues(client: MergeClient, schema: string, cleaned: readonly CleanedColumn[]): Promise<void> {
-  await recordDriftRows(client, schema, cleaned.map((c) => ({ kind: 'cleaned_value', endpoint: '', field: `${c.table}.${c.column}`, value: '' })));
 }

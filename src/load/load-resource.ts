@@ -1,13 +1,11 @@
 /**
  * src/load/ — the load engine: one job's read of the API into the warehouse, in one transaction.
  *
- * The engine every resource runs through: read the declaration's endpoints for one
- * company (and window), validate each element as it arrives, derive its rows and stage
- * them with COPY in bounded batches, then merge the staged tables into the warehouse
- * and reconcile what the answer no longer holds — all in one transaction, so a window
- * is all-or-nothing whatever its size, and memory depends on the batch size, not on the
- * company. Reading is read-calls.ts, the elements element-writer.ts, the end of the load
- * merge-and-record.ts.
+ * Every resource runs through it: read the declaration's endpoints for one company (and
+ * window) (read-calls.ts), validate each element, derive its rows and stage them with COPY in
+ * bounded batches (element-writer.ts), then merge and reconcile (merge-and-record.ts) — in one
+ * transaction, so a window is all-or-nothing whatever its size, and memory depends on the
+ * batch size, not on the company.
  */
 import { errorClass } from '../util/errors.js';
 import type pg from 'pg';
@@ -33,11 +31,10 @@ import { publishLoadSpan } from './timing.js';
 const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
 
 /**
- * Runs one load. When the answer would remove a suspicious share of a window's rows,
- * nothing is applied and {@link SuspiciousAnswerError} (retryable) says what was refused;
- * a later attempt, given those refusals as `seenRemovals`, applies a removal only when its
- * own answer would remove exactly the same — the window is read again, after the job's
- * back-off, before anything is removed.
+ * Runs one load. When the answer would remove a suspicious share of a window's rows, nothing
+ * is applied and {@link SuspiciousAnswerError} (retryable) says what was refused; a later
+ * attempt, given those as `seenRemovals`, applies a removal only when its own answer (read
+ * after the job's back-off) would remove exactly the same.
  */
 export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
   // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
@@ -61,14 +58,10 @@ export function loadSpanAttributes(req: Pick<LoadRequest, 'connection' | 'name' 
 
 /** The counts of a finished load as span attributes (pure). */
 export function loadResultAttributes(result: LoadResult): SpanAttributes {
-  const sum = (key: 'received' | 'inserted' | 'updated' | 'deleted') => Object.values(result.tables).reduce((n, t) => n + t[key], 0);
-  return {
-    'punchline.rows.received': sum('received'),
-    'punchline.rows.inserted': sum('inserted'),
-    'punchline.rows.updated': sum('updated'),
-    'punchline.rows.deleted': sum('deleted'),
-    'punchline.rejected': result.rejected,
-  };
+  const keys = ['received', 'inserted', 'updated', 'deleted'] as const;
+  const sum = (k: (typeof keys)[number]) => Object.values(result.tables).reduce((n, t) => n + t[k], 0);
+  const rows: SpanAttributes = Object.fromEntries(keys.map((k) => [`punchline.rows.${k}`, sum(k)]));
+  return { ...rows, 'punchline.rejected': result.rejected };
 }
 
 /** {@link loadResource} without its span: the walk, or one company's load, read again once when a direct copy met a key. */
@@ -78,10 +71,7 @@ async function loadGuarded(ctx: EngineContext, { declaration, company, ...req }:
   return loadCompany(ctx, { ...req, declaration, company }, signal);
 }
 
-/**
- * The group walk (spec 1.4): read through the declaration's walk before the transaction,
- * then its kinds of rows staged and merged like any load's (no company scope, nothing to reconcile).
- */
+/** The group walk (spec 1.4), read before the transaction; its rows merged like any load's, unreconciled. */
 async function loadWalk(ctx: EngineContext, { walk, tables }: GroupDeclaration, signal: AbortSignal | undefined): Promise<LoadResult> {
   const opts = ctx.call(undefined, signal);
   const found = await walkGroup(ctx.api, opts, walk);
@@ -133,12 +123,11 @@ async function loadCompany(ctx: EngineContext, req: CompanyLoad, signal: AbortSi
 class DirectConflict extends errorClass('DirectConflict', 'direct_conflict') {}
 
 /**
- * Whether a load copies its rows straight into its tables (all or none): when the load's scope
- * holds no row of any of its tables yet — a backfill's usual case — there is nothing to
- * reconcile and nothing to merge with, so the rows skip the temporary tables and the
- * `INSERT … ON CONFLICT` that would move them out. Loads whose tables are written by two
- * specs, have derived columns, reconcile through the load's stages or work after the
- * merge are always merged.
+ * Whether a load copies its rows straight into its tables (all or none): when its scope holds
+ * no row of its tables yet — a backfill's usual case — there is nothing to reconcile nor merge
+ * with, so the rows skip the temporary tables and the `INSERT … ON CONFLICT`. Tables written by
+ * two specs, with derived columns, reconciled through the stages or worked on after the merge
+ * are always merged.
  */
 async function copiesStraightIn(client: pg.PoolClient, schema: string, req: CompanyLoad, specs: readonly TableSpec[], erasing: boolean): Promise<boolean> {
   const { declaration } = req;
@@ -172,7 +161,7 @@ async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuar
     const seen = addsSeen
       ? new SeenCollaborators(req.company, await knownCollaborators(client, ctx.schema, req.company), staging.tables().at(-1)!, todayIn(req.timezone))
       : undefined;
-    const writer = new ElementWriter(req, staging, specs, seen, ctx.storeBinaries, ctx.pseudonymKey);
+    const writer = new ElementWriter(req, staging, specs, seen, ctx);
     try {
       const answered = await readAll(ctx, req, writer, items, signal);
       await staging.finish();

@@ -1,12 +1,11 @@
 /**
- * The end of a load, in its transaction: each staged table merged into its warehouse
- * table (reconciliation under the mass-removal guard, then the upsert), then what the
- * load owes besides its rows — rejected records, the window's counts, the marts,
- * privacy, schema drift and values cleaned of a NUL character.
+ * The end of a load, in its transaction: each staged table merged into its warehouse table
+ * (reconciliation under the mass-removal guard, then the upsert), then what the load owes
+ * besides its rows — rejected records, the window's counts, the marts, privacy, schema drift
+ * and values cleaned of a NUL character.
  */
 import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
-import type { Logger } from '../logger.js';
 import { keepMartsCurrent } from '../marts/upkeep.js';
 import { DIRECTORY } from '../resources/index.js';
 import { upholdPrivacy } from '../privacy/erasures.js';
@@ -17,7 +16,7 @@ import type { LoadScope } from '../warehouse/table-spec.js';
 import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
 import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
-import { recordCleanedValues, recordRejections, recordWindowLoad } from './load-records.js';
+import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
 
@@ -73,25 +72,24 @@ export async function mergeAll(
   // records and marts included): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
   const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-  if (privacy.staleKey) warnStaleKey(ctx.logger);
+  // Said once per process (docs/privacy.md "Rotating the key").
+  if (privacy.staleKey && !staleKeyWarned) {
+    staleKeyWarned = true;
+    ctx.logger.warn(
+      'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
+    );
+  }
   await flushDrift(client, ctx.schema);
-  // Text the warehouse cannot store (a NUL character) was stored without it: say where.
+  // Text the warehouse cannot store (a NUL character) was stored without it: say where, as
+  // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
   if (cleaned.length > 0) {
     ctx.logger.warn({ cleaned }, 'values stored without a NUL character Postgres cannot store (see schema_drift)');
-    await recordCleanedValues(client, ctx.schema, cleaned);
+    const drift = cleaned.map((c) => ({ kind: 'cleaned_value', field: `${c.table}.${c.column}` }));
+    await recordDrift(client, ctx.schema, drift);
   }
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
 }
 
 let staleKeyWarned = false;
-
-/** Says once per process that this worker's PSEUDONYM_KEY was rotated away (docs/privacy.md "Rotating the key"). */
-function warnStaleKey(logger: Logger): void {
-  if (staleKeyWarned) return;
-  staleKeyWarned = true;
-  logger.warn(
-    'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
-  );
-}

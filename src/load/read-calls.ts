@@ -13,20 +13,13 @@ import type { EngineContext, CompanyLoad } from './context.js';
 import type { ElementWriter } from './element-writer.js';
 import { InvalidJobError } from './errors.js';
 
-/** True for failures a smaller window may avoid, when they came before any element. */
-function isSplittable(err: unknown): boolean {
-  return apiErrorHas(err, 'splits');
-}
-
 /** What earlier loads learned per endpoint and company: the most days a window may span. */
 const spanHints = new Map<string, number>();
 
 /** Reads every call of the load into the writer; returns the items that were answered. */
 export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: ElementWriter, items: number[] | undefined, signal: AbortSignal | undefined): Promise<number[]> {
-  const { declaration } = req;
+  const { declaration, window } = req;
   const answered: number[] = [];
-  const fanOut = new FanOut(ctx.fanOut, signal);
-  const window = req.window;
   switch (declaration.read) {
     case 'month':
       if (!window) throw new InvalidJobError(`${req.name} needs a window`);
@@ -34,16 +27,22 @@ export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: Elem
       break;
     case 'day':
       if (!window) throw new InvalidJobError(`${req.name} needs a window`);
-      await fanOut.run(
+      await fanOut(
+        ctx.fanOut,
+        signal,
         declaration.reads.flatMap((read) => daysOf(window).map((date) => ({ read, date }))),
         ({ read, date }, s) => readCall(ctx, req, read, writer, { date }, ctx.call(undefined, s)),
       );
       break;
     case 'list':
-      await fanOut.run([...declaration.reads], (read, s) => readCall(ctx, req, read, writer, {}, ctx.call(undefined, s)));
+      await fanOut(ctx.fanOut, signal, declaration.reads, (read, s) =>
+        readCall(ctx, req, read, writer, {}, ctx.call(undefined, s)),
+      );
       break;
     case 'items':
-      await fanOut.run(
+      await fanOut(
+        ctx.fanOut,
+        signal,
         declaration.reads.flatMap((read) => (items ?? []).map((item) => ({ read, item }))),
         async ({ read, item }, s) => {
           try {
@@ -61,10 +60,9 @@ export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: Elem
 }
 
 /**
- * Reads a month window in one call; when the API refuses the span (spec 8
- * `date_range_exceeded`) or the call times out before any element arrived, the window is
- * read in halves instead, down to single days. The size of the parts that worked is
- * remembered per endpoint and company, so the next window starts there.
+ * Reads a month window in one call; when the API refuses the span (spec 8 `date_range_exceeded`)
+ * or the call times out before any element arrived, in halves instead, down to single days.
+ * The size of the parts that worked is remembered per endpoint and company for the next window.
  */
 async function readWindow(ctx: EngineContext, req: CompanyLoad, window: DateWindow, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
   const hintKey = `${endpointName(read.endpoint)}:${req.company}`;
@@ -77,7 +75,8 @@ async function readWindow(ctx: EngineContext, req: CompanyLoad, window: DateWind
     try {
       await readCall(ctx, req, read, writer, { window: w }, ctx.call(w, signal), () => (started = true));
     } catch (err) {
-      const halves = !started && isSplittable(err) ? halveWindow(w) : undefined;
+      // A failure a smaller window may avoid, before any element came.
+      const halves = !started && apiErrorHas(err, 'splits') ? halveWindow(w) : undefined;
       if (!halves) throw err;
       ctx.logger.info({ split: `${w.from}..${w.to}`, err }, 'splitting window');
       pending.unshift(...halves);
@@ -121,43 +120,36 @@ async function readCall(
   if (writer.write(read, { index: 0, ok: true, value: data, raw: data }, target)) await writer.flush();
 }
 
-/**
- * Runs calls a few at a time; the first failure aborts the calls still running (their
- * signal) and stops new ones, since the whole load fails with it.
- */
-class FanOut {
-  readonly #limit: ReturnType<typeof pLimit>;
-  readonly #parent: AbortSignal | undefined;
-
-  constructor(concurrency: number, parent: AbortSignal | undefined) {
-    this.#limit = pLimit(Math.max(1, concurrency));
-    this.#parent = parent;
-  }
-
-  async run<T>(tasks: readonly T[], fn: (task: T, signal: AbortSignal) => Promise<void>): Promise<void> {
-    const controller = new AbortController();
-    const onParent = () => controller.abort(this.#parent?.reason);
-    this.#parent?.addEventListener('abort', onParent, { once: true });
-    let failure: { err: unknown } | undefined;
-    try {
-      await Promise.all(
-        tasks.map((task) =>
-          this.#limit(async () => {
-            if (failure || controller.signal.aborted) return;
-            try {
-              await fn(task, controller.signal);
-            } catch (err) {
-              if (!failure) {
-                failure = { err };
-                controller.abort(err);
-              }
+/** Runs calls `concurrency` at a time; the first failure aborts the running ones and starts no more. */
+async function fanOut<T>(
+  concurrency: number,
+  parent: AbortSignal | undefined,
+  tasks: readonly T[],
+  fn: (task: T, signal: AbortSignal) => Promise<void>,
+): Promise<void> {
+  const limit = pLimit(Math.max(1, concurrency));
+  const controller = new AbortController();
+  const onParent = () => controller.abort(parent?.reason);
+  parent?.addEventListener('abort', onParent, { once: true });
+  let failure: { err: unknown } | undefined;
+  try {
+    await Promise.all(
+      tasks.map((task) =>
+        limit(async () => {
+          if (failure || controller.signal.aborted) return;
+          try {
+            await fn(task, controller.signal);
+          } catch (err) {
+            if (!failure) {
+              failure = { err };
+              controller.abort(err);
             }
-          }),
-        ),
-      );
-    } finally {
-      this.#parent?.removeEventListener('abort', onParent);
-    }
-    if (failure) throw failure.err;
+          }
+        }),
+      ),
+    );
+  } finally {
+    parent?.removeEventListener('abort', onParent);
   }
+  if (failure) throw failure.err;
 }

@@ -1,9 +1,8 @@
 /**
  * Timing of the warehouse work of a load — each COPY batch into staging and each merge —
- * published on a `node:diagnostics_channel` so a profiler or the benchmark (bench/) can
- * tell how long the sync spends writing, and traced as a database span when tracing is
- * on (docs/operations.md "Tracing"). Nothing is published or traced, and nothing but two
- * checks is done, while nobody listens.
+ * published on a `node:diagnostics_channel` for a profiler or the benchmark (bench/), and
+ * traced as a database span when tracing is on (docs/operations.md "Tracing"). While nobody
+ * listens, nothing but two checks is done.
  */
 import { channel } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
@@ -12,30 +11,23 @@ import { startSpan, tracingOn, type OpenSpan } from '../telemetry/tracing.js';
 /** Name of the channel every span is published on when it ends. */
 export const LOADER_TIMING_CHANNEL = 'punchline:warehouse-load';
 
-/** One finished span of warehouse work, as published. */
+/** One finished span of warehouse work, as published: `copy:<table>` (a staging batch) or `merge:<table>`. */
 export interface LoaderTiming {
-  /** What ran: `copy:<table>` (a staging batch) or `merge:<table>`. */
   readonly loader: string;
   /** Start, `performance.now()` of the process (ms). */
   readonly startMs: number;
   /** Wall time until the database finished it (ms). */
   readonly durationMs: number;
-  /** False when it failed. */
   readonly ok: boolean;
 }
 
 const timings = channel(LOADER_TIMING_CHANNEL);
 
-/**
- * The database span of `loader` (`copy:<table>` → `COPY <table>`, `merge:<table>` →
- * `MERGE <table>`), under OpenTelemetry's database names; the table is all it says of
- * the data.
- */
+/** The database span of `loader` (`copy:t` → `COPY t`), in OpenTelemetry's names: the table, no data. */
 function databaseSpan(loader: string): OpenSpan | undefined {
-  const at = loader.indexOf(':');
-  const operation = (at < 0 ? loader : loader.slice(0, at)).toUpperCase();
-  const table = at < 0 ? undefined : loader.slice(at + 1);
-  return startSpan(table ? `${operation} ${table}` : operation, 'client', {
+  const [op, table] = loader.split(':') as [string, string];
+  const operation = op.toUpperCase();
+  return startSpan(`${operation} ${table}`, 'client', {
     'db.system': 'postgresql',
     'db.system.name': 'postgresql',
     'db.operation.name': operation,
@@ -53,9 +45,6 @@ export function publishLoadSpan<T>(loader: string, work: Promise<T>): Promise<T>
     span?.end(err);
     if (timings.hasSubscribers) timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok: err === undefined } satisfies LoaderTiming);
   };
-  work.then(
-    () => end(),
-    (err: unknown) => end(err ?? new Error('load step failed')),
-  );
+  work.then(() => end(), (err: unknown) => end(err ?? new Error('load step failed')));
   return work;
 }

@@ -26,9 +26,8 @@ export function companiesByDay(
 }
 
 /**
- * Plans each group of companies sharing a calendar day with its own `today` and merges
- * the plans; a job planned by several groups (the group walk, which has no company) is
- * kept once. Without companies, plans once with the connection's today.
+ * Plans each group of companies sharing a calendar day with its own `today` and merges the
+ * plans, a job planned by several groups (the group walk) once; without companies, plans once.
  */
 export function planByCompanyDay(
   connection: Pick<Connection, 'timezone' | 'companyTimezones'>,

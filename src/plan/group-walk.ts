@@ -1,23 +1,20 @@
 /**
- * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies a connection's token reaches,
- * read through the reads of the catalog's `group` resource. A headquarters token (its
- * company is the group's `is_headquarter` entry and the group has branches) syncs every
- * company of the group, each read with `company_national_registry`; any other token syncs
- * only its own company, unscoped (spec 1.4 rule 3: a branch token sees only itself).
+ * The group walk (docs/architecture.md "Companies: the group walk", spec 1.4): which companies
+ * a connection's token reaches, read through the catalog's `group` resource. A headquarters
+ * token (its company is the group's `is_headquarter` entry and the group has branches) syncs
+ * every company of the group, each read with `company_national_registry`; any other token
+ * only its own, unscoped (spec 1.4 rule 3: a branch token sees only itself).
  */
 import type { ApiClient, CallOptions } from '../api/client.js';
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
 import { CATALOG, type WalkDeclaration } from '../resources/index.js';
 
-/** What the walk found. */
+/** What the walk found: the own company, the group as listed (spec 2.3), the CNPJs to sync (own first). */
 export interface GroupWalk {
-  /** The token's own company (spec 4.1 `company` without scope). */
   readonly own: Company;
-  /** The economic group as listed (spec 2.3). */
   readonly group: readonly EconomicGroupEntry[];
   /** True for a headquarters token with branches. */
   readonly headquarters: boolean;
-  /** CNPJs to sync, own company first. */
   readonly companies: readonly string[];
   /** Read each company with `company_national_registry` (spec 1.4). */
   readonly scoped: boolean;
@@ -29,18 +26,13 @@ function catalogWalk(): WalkDeclaration {
   throw new Error('the catalog declares no group resource');
 }
 
-/** Decides the companies to sync from the group and the token's company (pure). */
-function companiesOf(own: Company, group: readonly EconomicGroupEntry[]): Omit<GroupWalk, 'own' | 'group'> {
-  const self = group.find((g) => g.national_registry === own.national_registry);
-  const headquarters = self?.is_headquarter === true && group.length > 1;
-  if (!headquarters) return { headquarters, companies: [own.national_registry], scoped: false };
-  const companies = [own.national_registry, ...group.map((g) => g.national_registry)];
-  return { headquarters, companies: [...new Set(companies)], scoped: true };
-}
-
-/** Walks the group of the client's token: `GET economic-group` then `GET company`. */
+/** Walks the group of the client's token (`GET economic-group`, `GET company`) and picks the companies. */
 export async function walkGroup(api: Pick<ApiClient, 'request'>, opts?: CallOptions, walk: WalkDeclaration = catalogWalk()): Promise<GroupWalk> {
   const { data: group } = await api.request(walk.group, {}, opts);
   const { data: own } = await api.request(walk.company, {}, opts);
-  return { own, group, ...companiesOf(own, group) };
+  const self = group.find((g) => g.national_registry === own.national_registry);
+  const headquarters = self?.is_headquarter === true && group.length > 1;
+  if (!headquarters) return { own, group, headquarters, companies: [own.national_registry], scoped: false };
+  const companies = [...new Set([own.national_registry, ...group.map((g) => g.national_registry)])];
+  return { own, group, headquarters, companies, scoped: true };
 }

@@ -4,11 +4,10 @@
  * company and the window. Validated when a job starts.
  */
 import { z } from 'zod';
-import { RESOURCES, type Resource } from './resources.js';
+import { RESOURCES } from './resources.js';
 import { isCalendarDate } from '../util/time.js';
 import type { PendingRemoval } from '../warehouse/merge.js';
 
-/** Why a job was queued. */
 const JOB_ORIGINS = ['backfill', 'schedule', 'followup', 'walk', 'push'] as const;
 /** Why a job was queued. */
 export type JobOrigin = (typeof JOB_ORIGINS)[number];
@@ -20,13 +19,19 @@ export const syncJobData = z
   .object({
     connection: z.string().min(1),
     resource: z.enum(RESOURCES),
+    // Absent for the group walk.
     company: z.string().regex(/^\d{14}$/).optional(),
+    // spec 1.4: send `company_national_registry` (headquarters token reading its group).
     scoped: z.boolean().default(false),
+    // The window, both days included, for windowed resources.
     from: date.optional(),
     to: date.optional(),
+    // Re-fetch what is already stored (follow-ups skip stored items otherwise).
     force: z.boolean().default(false),
+    // Queue the follow-up resource's job for this window when done (attachments, audit photos).
     followUp: z.boolean().default(false),
     origin: z.enum(JOB_ORIGINS).default('backfill'),
+    // Removals an earlier attempt refused as suspicious: applied only if this answer removes the same.
     seenRemovals: z
       .array(z.object({ table: z.string(), live: z.number().int(), removing: z.number().int(), digest: z.string().optional() }))
       .optional(),
@@ -35,31 +40,7 @@ export const syncJobData = z
   .refine((d) => d.from === undefined || d.to === undefined || d.from <= d.to, { message: 'from is after to' });
 
 /** Data of one sync job (BullMQ `job.data`). */
-export interface SyncJobData {
-  /** Connection name from the configuration; never the token. */
-  readonly connection: string;
-  /** What to sync. */
-  readonly resource: Resource;
-  /** CNPJ of the company; absent for the group walk. */
-  readonly company?: string;
-  /** spec 1.4: send `company_national_registry` (headquarters token reading its group). */
-  readonly scoped?: boolean;
-  /** First day of the window, for windowed resources. */
-  readonly from?: string;
-  /** Last day of the window (inclusive). */
-  readonly to?: string;
-  /** Re-fetch what is already stored (follow-ups skip stored items otherwise). */
-  readonly force?: boolean;
-  /** Queue the follow-up resource's job for this window when done (attachments, audit photos). */
-  readonly followUp?: boolean;
-  /** Why the job was queued. */
-  readonly origin?: JobOrigin;
-  /**
-   * Removals an earlier attempt refused as suspicious (most or all of a window's rows);
-   * this attempt applies them only if its answer would remove exactly the same.
-   */
-  readonly seenRemovals?: readonly Removal[];
-}
+export type SyncJobData = z.input<typeof syncJobData>;
 
 /**
  * A removal the mass-removal guard refused (a {@link PendingRemoval} as job data keeps it):
@@ -71,11 +52,9 @@ export type Removal = Omit<PendingRemoval, 'digest'> & Partial<Pick<PendingRemov
 export interface SyncJobResult {
   /** HTTP attempts made by the job. */
   requests: number;
-  /** Warehouse rows inserted. */
+  /** Warehouse rows inserted, updated and marked deleted. */
   inserted: number;
-  /** Warehouse rows updated. */
   updated: number;
-  /** Warehouse rows marked deleted. */
   deleted: number;
   /** Ids of follow-up jobs this job queued (so `backfill` waits for them too). */
   followUps: { queue: string; id: string }[];

@@ -5,19 +5,8 @@
  */
 import type { Resource } from './resources.js';
 
-/** The parts a job id is made of. */
-export interface JobKey {
-  /** Resource synced. */
-  readonly resource: Resource;
-  /** Connection name. */
-  readonly connection: string;
-  /** CNPJ, absent for the group walk. */
-  readonly company?: string;
-  /** First day of the window. */
-  readonly from?: string;
-  /** Last day of the window. */
-  readonly to?: string;
-}
+/** The parts a job id is made of (no company for the group walk). */
+type JobKey = { resource: Resource; connection: string; company?: string; from?: string; to?: string };
 
 /** The job id of `key`: `punches.default.12345678000195.2024-01-01.2024-01-31`. */
 export function jobIdFor(key: JobKey): string {
@@ -30,6 +19,5 @@ export function jobIdFor(key: JobKey): string {
 }
 
 /** The key of a completed window, as stored in `sync_windows`, for set lookups. */
-export function windowKey(k: { resource: string; company: string; from: string; to: string }): string {
-  return `${k.resource}|${k.company}|${k.from}|${k.to}`;
-}
+export const windowKey = (k: { resource: string; company: string; from: string; to: string }): string =>
+  `${k.resource}|${k.company}|${k.from}|${k.to}`;

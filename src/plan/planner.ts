@@ -2,10 +2,9 @@
  * src/plan/ — what to sync: the jobs of a range or a schedule tick (windows, ids, data,
  * queues), and the group walk that finds the companies.
  *
- * The planner (docs/architecture.md "Windows"), pure: turns a date range or a schedule tick into the
- * list of jobs to queue — the group walk once per connection, directory resources once
- * per company, windowed resources per company and calendar-month window — skipping
- * windows already recorded as done unless forced.
+ * The planner (docs/architecture.md "Windows"), pure: a date range or a schedule tick as the
+ * jobs to queue — the group walk once per connection, directory resources once per company,
+ * windowed ones per company and calendar-month window — skipping windows done unless forced.
  */
 import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
@@ -16,36 +15,16 @@ import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
 
 /** One unit of work before it is tied to companies: a resource and, when windowed, its window. */
-export interface WorkItem {
-  /** Resource to sync. */
-  readonly resource: Resource;
-  /** Window, for windowed resources. */
-  readonly window?: DateWindow;
-}
+export type WorkItem = { readonly resource: Resource; readonly window?: DateWindow };
 
-/** A job ready to be queued. */
-export interface PlannedJob {
-  /** Queue it goes to. */
-  readonly queue: QueueName;
-  /** BullMQ job name: the resource. */
-  readonly name: Resource;
-  /** Deterministic job id (job-ids.ts). */
-  readonly id: string;
-  /** Job data (no secrets). */
-  readonly data: SyncJobData;
-}
+/** A job ready to be queued: named after its resource, its id from job-ids.ts, no secrets in its data. */
+export type PlannedJob = Readonly<{ queue: QueueName; name: Resource; id: string; data: SyncJobData }>;
 
-/** Result of planning. */
-export interface Plan {
-  /** Jobs to queue, group walk first, then directory resources, then windows. */
-  readonly jobs: PlannedJob[];
-  /** Windows left out because they are recorded as done (and not forced). */
-  readonly skipped: number;
-}
+/** Jobs to queue (group walk first, then directory resources, then windows), and windows skipped as done. */
+export type Plan = { readonly jobs: PlannedJob[]; readonly skipped: number };
 
 /** Inputs of {@link planJobs}. */
-export interface PlanInput {
-  /** Connection name. */
+interface PlanInput {
   readonly connection: string;
   /** CNPJs of the companies to sync (from the group walk). */
   readonly companies: readonly string[];
@@ -59,36 +38,25 @@ export interface PlanInput {
   readonly force: boolean;
   /** Keys ({@link windowKey}) of windows recorded as done for this connection. */
   readonly done?: ReadonlySet<string>;
-  /** Why the jobs are queued. */
   readonly origin: JobOrigin;
 }
 
 /**
- * The work items of a backfill of `[from, to]`: calendar-month windows for every
- * windowed resource (never above 31 days), the hour bank clipped to `today` (a future
- * day has no balance), plus one item per non-windowed resource.
+ * The work items of a backfill of `[from, to]`: calendar-month windows of windowed resources,
+ * per-day ones ending at `today` (a future day has no balance), and one item per other resource.
  */
 export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
-  const items: WorkItem[] = [];
-  const ordered = RESOURCES.filter((r) => resources.includes(r));
-  for (const resource of ordered) {
-    if (!isWindowed(resource)) {
-      items.push({ resource });
-      continue;
-    }
-    let end = to;
-    if (CATALOG[resource].read === 'day' && end > today) end = today;
-    if (from > end) continue;
-    for (const window of monthWindows(from, end)) items.push({ resource, window });
-  }
-  return items;
+  return RESOURCES.filter((r) => resources.includes(r)).flatMap((resource): WorkItem[] => {
+    if (!isWindowed(resource)) return [{ resource }];
+    const end = CATALOG[resource].read === 'day' && to > today ? today : to;
+    return from > end ? [] : monthWindows(from, end).map((window) => ({ resource, window }));
+  });
 }
 
 /**
  * The work items of one tick of an incremental schedule on `today` (docs/operations.md
- * "Schedules"): every resource whose declaration joins the schedule, over the days its
- * `schedule` gives, with a lookback horizon of `lookbackDays` (SYNC_LOOKBACK_DAYS).
- * Ranges are cut at month ends so no window exceeds 31 days.
+ * "Schedules"): every resource whose declaration joins it, over the days its `schedule`
+ * gives (lookback: SYNC_LOOKBACK_DAYS), cut at month ends so no window exceeds 31 days.
  */
 export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: number = LOOKBACK_DAYS): WorkItem[] {
   const day = (d: number | 'lookback') => addDays(today, d === 'lookback' ? -lookbackDays : d);
@@ -108,63 +76,50 @@ export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: n
 }
 
 /**
- * Ties work items to companies and gives each job its deterministic id. Windows in
- * `done` are skipped unless `force`. A follow-up window is planned directly only when
- * its parent's window is not planned (the parent queues it when done otherwise).
+ * Ties work items to companies under deterministic job ids, skipping windows in `done` unless
+ * `force`; a follow-up window is planned only when its parent's is not (which queues it when done).
  */
 export function planJobs(input: PlanInput): Plan {
   const jobs: PlannedJob[] = [];
   let skipped = 0;
   const done = input.force ? new Set<string>() : (input.done ?? new Set<string>());
   const base = { connection: input.connection, origin: input.origin, force: input.force };
-  const push = (resource: Resource, data: SyncJobData) =>
-    jobs.push({ queue: queueFor(resource), name: resource, id: jobIdFor({ ...data, resource }), data });
+  const push = (data: SyncJobData) =>
+    jobs.push({ queue: queueFor(data.resource), name: data.resource, id: jobIdFor(data), data });
+  /** True (and counted) for a window recorded as done. */
+  const skip = (key: string): boolean => {
+    if (!done.has(key)) return false;
+    skipped += 1;
+    return true;
+  };
 
-  const windowed = input.items.filter((i) => i.window !== undefined);
-  const unwindowed = input.items.filter((i) => i.window === undefined);
-
-  for (const item of unwindowed) {
-    if (CATALOG[item.resource].read === 'group') push(item.resource, { ...base, resource: item.resource });
-  }
-  for (const item of unwindowed) {
-    if (CATALOG[item.resource].read === 'group') continue;
-    for (const company of input.companies) {
-      push(item.resource, { ...base, resource: item.resource, company, scoped: input.scoped });
-    }
+  const unwindowed = input.items.filter((i) => i.window === undefined).map((i) => i.resource);
+  const isWalk = (resource: Resource) => CATALOG[resource].read === 'group';
+  for (const resource of unwindowed.filter(isWalk)) push({ ...base, resource });
+  for (const resource of unwindowed.filter((r) => !isWalk(r))) {
+    for (const company of input.companies) push({ ...base, resource, company, scoped: input.scoped });
   }
 
   const planned = new Set<string>();
+  const windowed = input.items.filter((i) => i.window !== undefined);
   const parents = windowed.filter((i) => !isFollowUp(i.resource));
   const followUps = windowed.filter((i) => isFollowUp(i.resource));
   for (const company of input.companies) {
     for (const { resource, window } of parents) {
       const key = windowKey({ resource, company, ...window! });
-      if (done.has(key)) {
-        skipped += 1;
-        continue;
-      }
+      if (skip(key)) continue;
       planned.add(key);
       const child = followUpOf(resource);
-      push(resource, {
-        ...base,
-        resource,
-        company,
-        scoped: input.scoped,
-        from: window!.from,
-        to: window!.to,
-        followUp: child !== undefined && input.followUps.includes(child),
-      });
+      const followUp = child !== undefined && input.followUps.includes(child);
+      push({ ...base, resource, company, scoped: input.scoped, ...window!, followUp });
     }
     for (const { resource, window } of followUps) {
       const parent = CATALOG[resource].items!.parent;
       if (planned.has(windowKey({ resource: parent, company, ...window! })) && input.followUps.includes(resource)) {
         continue;
       }
-      if (done.has(windowKey({ resource, company, ...window! }))) {
-        skipped += 1;
-        continue;
-      }
-      push(resource, { ...base, resource, company, scoped: input.scoped, from: window!.from, to: window!.to });
+      if (skip(windowKey({ resource, company, ...window! }))) continue;
+      push({ ...base, resource, company, scoped: input.scoped, ...window! });
     }
   }
   return { jobs, skipped };

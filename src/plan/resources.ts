@@ -13,11 +13,6 @@ export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
 /** One queue name. */
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
-/** True when `name` is one of {@link RESOURCES}. */
-function isResource(name: string): name is Resource {
-  return (RESOURCES as readonly string[]).includes(name);
-}
-
 /** True for resources read per date window (month, day and item reads). */
 export function isWindowed(resource: Resource): boolean {
   const read = CATALOG[resource].read;
@@ -28,14 +23,11 @@ export function isWindowed(resource: Resource): boolean {
 export const GROUP_WALK: Resource = RESOURCES.find((r) => CATALOG[r].read === 'group')!;
 
 /** True for follow-ups: resources whose items a parent resource's window lists. */
-export function isFollowUp(resource: Resource): boolean {
-  return CATALOG[resource].read === 'items';
-}
+export const isFollowUp = (resource: Resource): boolean => CATALOG[resource].read === 'items';
 
 /** The follow-up resource fed by `parent`'s windows, if any. */
-export function followUpOf(parent: Resource): Resource | undefined {
-  return RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
-}
+export const followUpOf = (parent: Resource): Resource | undefined =>
+  RESOURCES.find((r) => CATALOG[r].items?.parent === parent);
 
 /** Resources synced when none are named: all, those with an `optIn` only when it is on. */
 export function defaultResources(settings: Partial<Record<OptIn, boolean>>): Resource[] {
@@ -50,23 +42,16 @@ export function followUpsOf(parents: readonly Resource[], settings: Partial<Reco
   return defaultResources(settings).filter((r) => parents.some((p) => CATALOG[r].items?.parent === p));
 }
 
-/**
- * Parses a comma-separated `--resources` value into resources in {@link RESOURCES}
- * order, without duplicates. Throws a RangeError naming the unknown name.
- */
+/** Parses a comma-separated `--resources` value: resources in {@link RESOURCES} order, no duplicates. */
 export function parseResources(list: string): Resource[] {
-  const names = list
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const names = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (names.length === 0) throw new RangeError(`--resources is empty (choose from: ${RESOURCES.join(', ')})`);
-  for (const n of names) {
-    if (!isResource(n)) throw new RangeError(`unknown resource "${n}" (choose from: ${RESOURCES.join(', ')})`);
+  const unknown = names.find((n) => !(RESOURCES as readonly string[]).includes(n));
+  if (unknown !== undefined) {
+    throw new RangeError(`unknown resource "${unknown}" (choose from: ${RESOURCES.join(', ')})`);
   }
   return RESOURCES.filter((r) => names.includes(r));
 }
 
 /** The queue a resource's jobs go to. */
-export function queueFor(resource: Resource): QueueName {
-  return isFollowUp(resource) ? 'followups' : 'sync';
-}
+export const queueFor = (resource: Resource): QueueName => (isFollowUp(resource) ? 'followups' : 'sync');

@@ -1,7 +1,7 @@
 /**
- * Date windows of the period endpoints: calendar-month windows (spec 8: at most 31 days,
- * both ends inclusive), halves for the adaptive split, the days of a window for
- * per-day endpoints, and the lookback horizon inside which a window is never settled.
+ * Date windows of the period endpoints: calendar-month windows (spec 8: at most 31 days, both
+ * ends inclusive), halves for the adaptive split, the days of a window for per-day endpoints,
+ * and the lookback horizon inside which a window is never settled.
  */
 import type { Window } from '../resources/declaration.js';
 import { addDays, daysBetween, endOfMonth } from '../util/time.js';
@@ -12,18 +12,16 @@ export type DateWindow = Window;
 /** spec 8: the longest period a period endpoint accepts, in days, both ends inclusive. */
 export const MAX_WINDOW_DAYS = 31;
 
-/** docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days, so those windows never count as done (the default of SYNC_LOOKBACK_DAYS). */
+/**
+ * docs/architecture.md "The lookback horizon": the source still changes inside the last 35 days,
+ * so those windows never count as done (the default of SYNC_LOOKBACK_DAYS).
+ */
 export const LOOKBACK_DAYS = 35;
 
 /** Number of days in `w`, both ends included. */
-export function windowDays(w: DateWindow): number {
-  return daysBetween(w.from, w.to) + 1;
-}
+export const windowDays = (w: DateWindow): number => daysBetween(w.from, w.to) + 1;
 
-/**
- * Splits `[from, to]` into calendar-month windows clipped to the range: every window
- * lies inside one month, so none is above 31 days.
- */
+/** Splits `[from, to]` into calendar-month windows clipped to the range (so none is above 31 days). */
 export function monthWindows(from: string, to: string): DateWindow[] {
   if (from > to) throw new RangeError(`window start ${from} is after its end ${to}`);
   const out: DateWindow[] = [];
@@ -38,17 +36,14 @@ export function monthWindows(from: string, to: string): DateWindow[] {
 }
 
 /**
- * The two halves of a window for the adaptive split (docs/architecture.md "The adaptive split"), the first one
- * taking the extra day; `undefined` for a single day, which cannot be split.
+ * The two halves of a window for the adaptive split (docs/architecture.md "The adaptive split"),
+ * the first taking the extra day; `undefined` for a single day, which cannot be split.
  */
 export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined {
   const days = windowDays(w);
   if (days <= 1) return undefined;
   const firstEnd = addDays(w.from, Math.ceil(days / 2) - 1);
-  return [
-    { from: w.from, to: firstEnd },
-    { from: addDays(firstEnd, 1), to: w.to },
-  ];
+  return [{ from: w.from, to: firstEnd }, { from: addDays(firstEnd, 1), to: w.to }];
 }
 
 /** `w` cut into the fewest consecutive windows of at most `maxDays` days, of near-equal length. */
@@ -73,19 +68,10 @@ export function daysOf(w: DateWindow): string[] {
   return out;
 }
 
-/**
- * spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first
- * second to its last.
- */
-export function dateTimeBounds(w: DateWindow): { beginDate: string; endDate: string } {
-  return { beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` };
-}
+/** spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first second to its last. */
+export const dateTimeBounds = (w: DateWindow): { beginDate: string; endDate: string } =>
+  ({ beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` });
 
-/**
- * True when `w` ends before the lookback horizon of `today` (docs/architecture.md): the source
- * no longer changes there, so a synced window may be recorded as done and skipped.
- * Windows reaching into the last {@link LOOKBACK_DAYS} days or the future never are.
- */
-export function isSettled(w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean {
-  return w.to < addDays(today, -lookbackDays);
-}
+/** True when `w` ends before `today`'s lookback horizon (the source no longer changes): done once synced. */
+export const isSettled = (w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean =>
+  w.to < addDays(today, -lookbackDays);

@@ -1,14 +1,12 @@
 /**
- * Attachments of absences (spec 2.6, `absence/attachment`): a follow-up of the absences
- * window, one call per absence that has attachments and none stored yet. The files of an
- * asked absence that the API no longer lists get `deleted_at`; an absence that is gone
- * (404 `not_found`) is skipped.
+ * Attachments of absences (spec 2.6, `absence/attachment`): a follow-up of the absences window, one
+ * call per absence that has attachments and none stored yet. The files of an asked absence that the
+ * API no longer lists get `deleted_at`; an absence that is gone (404 `not_found`) is skipped.
  */
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
-import { file } from './column-classes.js';
+import { file, storedFile } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
-import { storedFile } from './files.js';
 
 const tables = {
   absence_attachments: {

@@ -1,14 +1,13 @@
 /**
  * Absences (spec 2.5, `absence/getFromPeriod`, which takes date-time bounds) and the
- * collaborators they concern. The list is absence-centric and holds the absences that
- * overlap the period, so the window reconciles the company's absences overlapping it:
- * those the API no longer returns get `deleted_at`, and so do collaborators a returned
- * absence no longer lists.
+ * collaborators they concern. The answer holds the absences overlapping the period, so the
+ * window reconciles the company's absences overlapping it: those no longer returned get
+ * `deleted_at`, and so do collaborators a returned absence no longer lists.
  */
 import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
 import { collaboratorRecord } from './collaborators.js';
-import { notPersonal, omitted, person } from './column-classes.js';
+import { notPersonal, omitted, person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
@@ -51,7 +50,7 @@ const tables = {
   absence_collaborators: {
     table: 'absence_collaborators',
     key: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record'],
-    columns: { absence_id: 'int8', company_cnpj: 'text', cpf: 'text', collaborator_record: 'text' },
+    columns: { absence_id: 'int8', ...PERSON_COLUMNS },
     softDelete: true,
     // Merged after absences: the window's absences are then those returned plus those
     // just marked deleted, and their members are reconciled.

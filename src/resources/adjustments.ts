@@ -5,18 +5,15 @@
  */
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
-import { sequencer } from './sequence.js';
+import { omitted, person, PERSON_COLUMNS } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
 
 const tables = {
   adjustment_requests: {
     table: 'adjustment_requests',
     key: ['company_cnpj', 'cpf', 'collaborator_record', 'request_date', 'seq'],
     columns: {
-      company_cnpj: 'text',
-      cpf: 'text',
-      collaborator_record: 'text',
+      ...PERSON_COLUMNS,
       request_date: 'date',
       seq: 'int4',
       requests_in_day: 'int4',

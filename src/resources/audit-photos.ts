@@ -5,9 +5,8 @@
  */
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
-import { file } from './column-classes.js';
+import { file, storedFile } from './column-classes.js';
 import { defineResource, readOf } from './declaration.js';
-import { storedFile } from './files.js';
 
 const tables = {
   audit_photos: {

@@ -1,23 +1,19 @@
 /**
  * Collaborators (spec 2.1 block, `GET collaborator`: the authoritative list of active
- * collaborators): current attributes per company and collaborator record, records no
- * longer listed marked inactive (never deleted), the SCD2 `collaborator_history` and the
- * `employments` mart. Also the table spec of records only seen in period data
- * (dismissed ones), which every resource whose elements carry collaborator blocks adds
- * to: a listed record is never overwritten by period data; one not listed takes the
- * attributes of the newest period data that carried it.
+ * collaborators): current attributes per company and collaborator record, records no longer
+ * listed marked inactive (never deleted), the SCD2 `collaborator_history` and the
+ * `employments` mart. Also the spec of records only seen in period data (dismissed ones),
+ * which every resource whose elements carry collaborator blocks adds to.
  */
 import type { CollaboratorBlock } from '../api/schemas.js';
 import { recordHistory } from '../warehouse/collaborator-history.js';
 import { stageName } from '../warehouse/staging.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
-import { employmentAttributes, omitted, person, shown } from './column-classes.js';
+import { employmentAttributes, omitted, person, PERSON_COLUMNS, shown } from './column-classes.js';
 import { defineResource, HOUR, readOf, type RowOf } from './declaration.js';
 
 const COLUMNS = {
-  company_cnpj: 'text',
-  cpf: 'text',
-  collaborator_record: 'text',
+  ...PERSON_COLUMNS,
   registration_number: 'text',
   email: 'text',
   name: 'text',
@@ -32,10 +28,9 @@ const COLUMNS = {
 } as const;
 
 /**
- * Collaborator records seen in period data: added when the warehouse lacks them; a record
- * not in the active list takes the attributes of period data at least as new as what it
- * holds (`attributes_as_of`: a later read of the same days is newer news), a listed one
- * is never overwritten.
+ * Collaborator records seen in period data: added when the warehouse lacks them; one not in
+ * the active list takes the attributes of period data at least as new as what it holds
+ * (`attributes_as_of`: a later read of the same days is newer news), a listed one never.
  */
 const SEEN_COLLABORATORS = {
   table: 'collaborators',
@@ -45,10 +40,7 @@ const SEEN_COLLABORATORS = {
   updateWhen: 'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of <= excluded.attributes_as_of)',
 } as const satisfies TableSpec;
 
-/**
- * The row of a collaborator block of `company` (`asSent`: its CPF as sent, when that
- * differed; `asOf`: the day period data says the attributes held, null for the list).
- */
+/** A collaborator block's row (`asSent`: its CPF as sent, if it differed; `asOf`: null for the list). */
 function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
@@ -69,13 +61,11 @@ function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string |
 }
 
 /**
- * Which record of a CPF a row is about: the record's admission date. One CPF can have
- * two records in a company and period (a duplicated CPF, a re-hire within the month),
- * each with its own admission; both come back from the period endpoints.
+ * Which record of a CPF a row is about: its admission date. One CPF can have two records in
+ * a company and period (a duplicate, a re-hire within the month), both in the period answers.
  */
-export function collaboratorRecord(b: Pick<CollaboratorBlock, 'admission_date'>): string {
-  return b.admission_date ?? '';
-}
+export const collaboratorRecord = (b: Pick<CollaboratorBlock, 'admission_date'>): string =>
+  b.admission_date ?? '';
 
 const collaboratorAttributes = {
   registration_number: omitted('identifier', 'registration (matrícula) number'),
@@ -116,10 +106,7 @@ export const collaborators = defineResource({
         cpf_as_sent: omitted('identifier', 'the CPF as the API sent it, when it differed from its 11 digits'),
       },
     },
-    collaborator_history: {
-      onReturn: 'keep',
-      columns: { ...person(), ...collaboratorAttributes },
-    },
+    collaborator_history: { onReturn: 'keep', columns: { ...person(), ...collaboratorAttributes } },
   },
   reads: [
     readOf('list', tables, {

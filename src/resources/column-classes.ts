@@ -1,9 +1,8 @@
 /**
- * How a declaration classifies the personal data (LGPD) of its tables' columns, and what
- * each reader role sees of them (docs/privacy.md): the classes, and the ones most columns
- * take. src/privacy/personal-data.ts gathers the declarations' classes with those of the
- * tables no resource writes.
+ * How a declaration classifies the personal data (LGPD) of its tables' columns, and what each
+ * reader role sees of them (docs/privacy.md). src/privacy/personal-data.ts gathers them.
  */
+import { createHash } from 'node:crypto';
 
 /** A kind of personal data, as the privacy doc groups them. */
 export type PersonalDataCategory = 'identifier' | 'name' | 'contact' | 'location' | 'biometric' | 'health' | 'employment' | 'free_text';
@@ -11,43 +10,31 @@ export type PersonalDataCategory = 'identifier' | 'name' | 'contact' | 'location
 /** What `workforce_analyst` sees of a column: its value, a pseudonym of it, or nothing. */
 export type AnalystAccess = 'shown' | 'pseudonym' | 'omitted';
 
-/** A classified column. `category: null` records a column reviewed and found not personal. */
+/** A classified column (`category: null`: reviewed, not personal); `note`: whose or why, for the doc. */
 export interface ColumnClass {
-  /** Kind of personal data, or null when the column is not personal data. */
   readonly category: PersonalDataCategory | null;
   /** What the analyst views show of it. */
   readonly analyst: AnalystAccess;
-  /** Whose data it is or why it is classified so, for the doc. */
   readonly note?: string;
   /** Not readable by workforce_reader either (a column privilege of its migration). */
   readonly ownerOnly?: boolean;
   /**
-   * The column names another person than the row's (the manager who adjusted or decided):
-   * forget replaces an erased person's name in it in everyone's rows, and never takes it
-   * for the name of the row's own person.
+   * The column names another person than the row's (a manager): forget replaces an erased
+   * person's name in it in everyone's rows, and never takes it for the row's own person's.
    */
   readonly someoneElse?: boolean;
-}
-
-/** How forget finds a table's rows about a person when the table has no CPF column. */
-export interface PersonLink {
-  /** Table that has the CPF (and company_cnpj). */
-  readonly table: string;
-  /** Column shared by both tables. */
-  readonly column: string;
 }
 
 /** A classified table or view. */
 export interface TableClass {
   /** Why the whole relation is left out of the analyst schema; absent when it is included. */
   readonly excludedFromAnalysts?: string;
-  /** Rows about a person found through another table (tables without a CPF). */
-  readonly person?: PersonLink;
+  /** For tables without a CPF: the table with the CPF (and company_cnpj), and the column both share. */
+  readonly person?: { readonly table: string; readonly column: string };
   /**
-   * A column that holds the CPF of the person a row is about, among other text (a key
-   * such as `<cpf>|<date-time>`, several CPFs, a record as the API sent it): forget deletes
-   * the rows of the company where its text holds the CPF as a whole number (tables
-   * without a CPF column).
+   * For tables without a CPF: a column holding a person's CPF among other text (a key such as
+   * `<cpf>|<date-time>`, several CPFs, a record as sent); forget deletes the company's rows
+   * where it holds the CPF as a whole number.
    */
   readonly cpfWithin?: string;
   /**
@@ -56,34 +43,31 @@ export interface TableClass {
    */
   readonly erase?: 'blank' | 'delete';
   /**
-   * When the sync brings back rows of an erased person that collide on a unique key with
-   * the person's erased rows: `replace` (default) keeps the new rows (they are what the
-   * API says now) under the tombstone; `keep` keeps the erased rows and drops the new ones
-   * (a history that must not restart at every sync).
+   * When the sync brings back rows of an erased person that collide on a unique key with the
+   * erased rows: `replace` (default) keeps the new rows (what the API says now) under the
+   * tombstone; `keep` keeps the erased ones (a history that must not restart at every sync).
    */
   readonly onReturn?: 'replace' | 'keep';
   /** Columns an erased row passes on to the new row that replaces it (`replace` only). */
   readonly preserve?: readonly string[];
-  /** The classified columns. */
   readonly columns: Readonly<Record<string, ColumnClass>>;
 }
 
 /** A CPF column: pseudonymised for analysts. */
 export const cpf = (note = "the collaborator's CPF"): ColumnClass => ({ category: 'identifier', analyst: 'pseudonym', note });
+const classed =
+  (analyst: AnalystAccess) =>
+  (category: PersonalDataCategory, note?: string): ColumnClass =>
+    note ? { category, analyst, note } : { category, analyst };
 /** Personal data analysts do not see. */
-export const omitted = (category: PersonalDataCategory, note?: string): ColumnClass => ({
-  category,
-  analyst: 'omitted',
-  ...(note ? { note } : {}),
-});
+export const omitted = classed('omitted');
 /** Personal data analysts see as it is. */
-export const shown = (category: PersonalDataCategory, note?: string): ColumnClass => ({
-  category,
-  analyst: 'shown',
-  ...(note ? { note } : {}),
-});
+export const shown = classed('shown');
 /** A column whose name looks personal but whose content is not personal data. */
 export const notPersonal = (note: string): ColumnClass => ({ category: null, analyst: 'shown', note });
+
+/** The columns of a row about one collaborator record of a company (spec 2.1 block), as SQL types. */
+export const PERSON_COLUMNS = { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text' } as const;
 
 /** The CPF of a per-record row and the record it belongs to. */
 export const person = (note?: string) =>
@@ -106,3 +90,13 @@ export const file = (category: 'biometric' | 'health', what: string): Record<str
   content: omitted(category, what),
   sha256: omitted(category, `hash of ${what} (recognises a copy of the file)`),
 });
+
+/**
+ * What is stored of a file the API sends as base64: its size and SHA-256 (lower-case hex) always,
+ * its bytes only when STORE_BINARIES is on (faces and medical certificates are personal data).
+ */
+export function storedFile(base64: string, storeBinaries: boolean) {
+  const bytes = Buffer.from(base64, 'base64');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { size_bytes: bytes.length, sha256, content: storeBinaries ? bytes : null };
+}

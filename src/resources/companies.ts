@@ -1,10 +1,9 @@
 /**
- * Companies (spec 2.2 `company`, spec 2.3 `economic-group`): one row per CNPJ, written by
- * the group walk. Details come from the company records; the group listing adds its
- * members, the headquarters and the branch of each. Each kind of row updates only the
- * columns it knows: a company known only from the group listing keeps details loaded
- * earlier, and a branch token (whose group lists only itself) leaves the headquarters
- * another connection recorded.
+ * Companies (spec 2.2 `company`, spec 2.3 `economic-group`): one row per CNPJ, written by the
+ * group walk: details from the company records, membership (headquarters or branch of which)
+ * from the group listing. Each kind of row updates only the columns it knows: a company known
+ * only from the listing keeps details loaded earlier, and a branch token (whose group lists
+ * only itself) leaves the headquarters another connection recorded.
  */
 import type { Company, EconomicGroupEntry } from '../api/schemas.js';
 import type { TableSpec } from '../warehouse/table-spec.js';

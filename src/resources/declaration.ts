@@ -1,11 +1,9 @@
 /**
  * The shape of a resource declaration: everything that differs between the API's read
- * endpoints, written once per resource as data — which endpoint, how it is asked for
- * (per month window, per day, once per company, per item), the element schema (the
- * endpoint's, spec §4), the warehouse tables with their natural keys and columns, how
- * each row is derived from an element, and what a row missing from a complete answer
- * means. One engine (src/load/load-resource.ts) reads, validates, stages, merges and
- * reconciles every resource from its declaration.
+ * endpoints, written once per resource as data — which endpoint, how it is asked for, the
+ * element schema (the endpoint's, spec §4), the warehouse tables with their natural keys and
+ * columns, how each row is derived from an element, and what a row missing from a complete
+ * answer means. One engine (src/load/load-resource.ts) syncs every resource from its declaration.
  */
 import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endpoints.js';
 import type { Params } from '../api/query.js';
@@ -20,21 +18,16 @@ import type { TableClass } from './column-classes.js';
 
 /** A calendar window, both ends inclusive (`YYYY-MM-DD`). */
 export interface Window {
-  /** First day. */
   readonly from: string;
-  /** Last day (inclusive). */
   readonly to: string;
 }
 
 /**
- * How a resource's answers are asked for:
- * - `group`: once per connection (the group walk);
- * - `list`: once per company, current state, no window (spec 4.1 lists);
- * - `month`: per company and date window, `begin_date`/`end_date` of at most 31 days
- *   (spec 8), split in halves only when the API refuses the span or a call times out;
- * - `day`: per company and date window, one call per day (spec 4.1 `overtime`);
- * - `items`: per company and window, one call per item that a parent resource's window
- *   loaded (attachments of absences, audit photos of punches).
+ * How a resource's answers are asked for: `group` once per connection (the group walk); `list`
+ * once per company, no window (spec 4.1 lists); `month` per company and window of at most 31
+ * days (spec 8), split in halves only when the API refuses the span or a call times out; `day`
+ * one call per day of the window (spec 4.1 `overtime`); `items` one call per item that a parent
+ * resource's window loaded (attachments of absences, audit photos of punches).
  */
 export type ReadKind = 'group' | CallKind;
 
@@ -55,9 +48,8 @@ export type CallTarget = Partial<TargetOf['month'] & TargetOf['day'] & TargetOf[
 /** The query of a `month` read of spec 4.1's period endpoints: the window's first and last day. */
 export const windowQuery = ({ window }: TargetOf['month']): Params => ({ begin_date: window.from, end_date: window.to });
 
-/** What a row derivation gets besides the element: the call's target and the company's ways. */
+/** What a row derivation gets besides the element: the call's target, the company (CNPJ) and its ways. */
 export type RowContext<K extends CallKind = CallKind> = TargetOf[K] & {
-  /** CNPJ of the company whose data this is. */
   readonly company: string;
   /** The company's local date-time (spec 1.2) as an instant for a `timestamptz` column. */
   toUtc(local: string): string;
@@ -79,10 +71,9 @@ export type ElementOfRead<E extends ReadEndpoint> = E extends StreamEndpoint<inf
       : EndpointData<E>
     : never;
 
-/** The name of an endpoint a declaration reads, for messages and bookkeeping. */
-export function endpointName(endpoint: ReadEndpoint): string {
-  return typeof endpoint === 'string' ? endpoint : endpoint.name;
-}
+/** The name of an endpoint, for messages and bookkeeping. */
+export const endpointName = (endpoint: ReadEndpoint): string =>
+  (typeof endpoint === 'string' ? endpoint : endpoint.name);
 
 /** The row a table takes: a value for each of its columns. */
 export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
@@ -96,13 +87,12 @@ export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts exten
   readonly endpoint: E;
   /** The query parameters of one call (spec 4.1), without scope parameters. */
   query(target: TargetOf[K]): Params;
-  /** The collaborator blocks an element carries (spec 2.1): checked against the company asked for, added to `collaborators` when new. */
+  /** The collaborator blocks an element carries (spec 2.1): checked against the company, added when new. */
   people?(element: ElementOfRead<E>): readonly CollaboratorBlock[];
   /** A reason the element cannot belong to the call (e.g. another item than asked); fails the window. */
   mismatch?(element: ElementOfRead<E>, target: TargetOf[K]): string | undefined;
   /** True for a failure meaning the item is gone (`items` reads): skipped, not failed. */
   gone?(err: unknown): boolean;
-  /** Writes the rows of one element. */
   rows(element: ElementOfRead<E>, out: Emitters<Ts>, ctx: RowContext<K>): void;
 }
 
@@ -113,38 +103,30 @@ type Answering<T> = { [E in ReadEndpointName]: EndpointData<E> extends T ? E : n
 export interface WalkDeclaration<Ts extends Tables = Tables> {
   /** The group listing (spec 2.3): its members, and which is the headquarters. */
   readonly group: Answering<readonly EconomicGroupEntry[]>;
-  /** The company record (spec 2.2): the token's own; with `include_branches=1` (spec 4.1), every company a headquarters token reaches. */
+  /** The company record (spec 2.2): the token's own; with `include_branches=1` (spec 4.1), all it reaches. */
   readonly company: Answering<Company>;
-  /** Writes the rows of the group as listed and of the company records the walk read. */
   rows(group: readonly EconomicGroupEntry[], records: readonly Company[], out: Emitters<Ts>): void;
 }
 
 /** Work a resource does in the load's transaction after its tables are merged (e.g. SCD2 history). */
 export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope & { readonly company: string }) => Promise<Record<string, TableStats>>;
 
-/** Which items an `items` resource fetches for a company's window. */
-export type ItemsQuery = (
-  /** The warehouse, in the load's schema. */
-  db: WarehouseDb,
-  company: string,
-  window: Window,
-  force: boolean,
-) => Promise<number[]>;
+/** Which items an `items` resource fetches for a company's window `w` (`db` in the load's schema). */
+export type ItemsQuery = (db: WarehouseDb, company: string, w: Window, force: boolean) => Promise<number[]>;
 
-/** The incremental schedules (docs/operations.md "Schedules"): the frequent punches, the hourly directory, the nightly rest. */
+/** The incremental schedules (docs/operations.md "Schedules"): punches, hourly directory, nightly rest. */
 export const SCHEDULE_KINDS = ['punches', 'directory', 'nightly'] as const;
 /** One incremental schedule. */
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 
 /**
- * The days one tick of a schedule reads, relative to the tick's today: `days` from and to
- * (negative: before today; `lookback`: the first day the source may still change,
- * SYNC_LOOKBACK_DAYS), or whole calendar `months` (0: the current one); `current` for a
- * resource read without a window. Ranges are cut at month ends; an empty one reads nothing.
+ * The days one tick of a schedule reads, relative to its today: `days` from and to (negative:
+ * before today; `lookback`: SYNC_LOOKBACK_DAYS before), or whole calendar `months` (0: the
+ * current one); `current` for a resource read without a window. An empty range reads nothing.
  */
 export type Horizon = { readonly days: readonly [number | 'lookback', number] } | { readonly months: readonly [number, number] } | 'current';
 
-/** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in the order `punchline verify` runs and prints them. */
+/** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in `punchline verify`'s order. */
 export const QUALITY_CHECKS = [
   'window_completeness',
   'totals_vs_days',
@@ -159,10 +141,7 @@ export const QUALITY_CHECKS = [
 /** One check. */
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
 
-/**
- * Tables that checks and reports single out, each declared by the resource writing it: the
- * companies, the work days, their punches, the period totals, the absences and their members.
- */
+/** Tables that checks and reports single out, each declared by the resource writing it. */
 export type TableRole = 'company' | 'day' | 'punch' | 'totals' | 'absence' | 'absenceMember';
 
 /** A boolean setting (src/config.ts) that a resource needs on to sync when no resources are named. */
@@ -171,11 +150,13 @@ export type OptIn = { readonly [K in keyof Config]-?: Config[K] extends boolean 
 /** An hour, in seconds (stale-after thresholds). */
 export const HOUR = 3600;
 
-/** The directory of people: how a collaborator block that other resources' period data carry is added to it. */
+/**
+ * The directory of people: how a collaborator block that period data carry is added to it —
+ * the spec of records only seen there, and the row of block `b` (`asSent`: its CPF as sent,
+ * when that differed; `asOf`: the day the data speaks of).
+ */
 export interface Directory {
-  /** The spec of records only seen in period data (its `table` is the directory's). */
   readonly seen: TableSpec;
-  /** The row of block `b` of `company` (`asSent`: its CPF as sent, when that differed; `asOf`: the day the data speaks of). */
   seenRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): Readonly<Record<string, CellValue>>;
 }
 
@@ -184,9 +165,7 @@ type Tables = Record<string, TableSpec>;
 
 /** What every resource declares besides how it reads. */
 interface Declared<Ts extends Tables> {
-  /** The warehouse tables it writes. */
   readonly tables: Ts;
-  /** Work after the merge, in the same transaction. */
   readonly afterMerge?: AfterMerge;
   /** What its loads feed into the analyst marts (src/marts/upkeep.ts), kept in the same transaction. */
   readonly marts?: MartUpkeep;
@@ -194,34 +173,30 @@ interface Declared<Ts extends Tables> {
   readonly items?: { readonly parent: string; readonly list: ItemsQuery };
   /** The schedules that read it and the days each tick reads (none for a follow-up: its parent's windows queue it). */
   readonly schedule?: { readonly [K in ScheduleKind]?: Horizon };
-  /** Age in seconds after which `punchline status` calls a company's last success stale, a few runs of its schedule missed; default a missed night (30 h). */
+  /** Seconds after which `punchline status` calls the last success stale; default a missed night (30 h). */
   readonly staleAfter?: number;
   /** Synced when no resources are named only with this setting on (audit photos are faces). */
   readonly optIn?: OptIn;
-  /** The checks its windows' data can change, run after each (coverage follows every window besides). */
+  /** The checks its windows' data can change, run after each (coverage follows every window). */
   readonly checks?: readonly QualityCheck[];
   /** The field of its records, a key column of its rows, that ties a rejected record without a CPF to its rows. */
   readonly recordId?: string;
-  /** Its tables that checks and reports single out, by role. */
   readonly roles?: { readonly [R in TableRole]?: keyof Ts & string };
   /** Set on the one resource that loads the directory of people, which every collaborator block lands in. */
   readonly directory?: Directory;
-  /** The personal data of its tables' columns (docs/privacy.md), by table: those it declares and those its `afterMerge` writes. */
+  /** The personal data of its tables' columns (docs/privacy.md), those of `afterMerge` tables included. */
   readonly privacy?: Readonly<Record<string, TableClass>>;
 }
 
-/** A resource read by calls of its endpoints, one `K` target at a time. */
+/** A resource read by calls of its endpoints (most read one), one `K` target at a time. */
 export interface CallsDeclaration<Ts extends Tables = Tables, K extends CallKind = CallKind> extends Declared<Ts> {
-  /** How its answers are asked for. */
   readonly read: K;
-  /** The endpoints it reads (most resources read one). */
   readonly reads: readonly ReadDeclaration<ReadEndpoint, Ts, K>[];
 }
 
 /** The resource of the group walk. */
 export interface GroupDeclaration<Ts extends Tables = Tables> extends Declared<Ts> {
   readonly read: 'group';
-  /** The walk's reads and rows. */
   readonly walk: WalkDeclaration<Ts>;
 }
 
@@ -232,9 +207,8 @@ export type CallsResource<Ts extends Tables = Tables> = { [K in CallKind]: Calls
 export type ResourceDeclaration<Ts extends Tables = Tables> = GroupDeclaration<Ts> | CallsResource<Ts>;
 
 /**
- * What resources of facts the source changes for weeks share: re-read nightly over the
- * whole lookback horizon, checked for completeness and for rows about collaborators the
- * directory lacks.
+ * What resources of facts the source changes for weeks share: re-read nightly over the whole
+ * lookback horizon, checked for completeness and for collaborators the directory lacks.
  */
 export const HORIZON_FACTS = {
   schedule: { nightly: { days: ['lookback', 0] } },
@@ -244,6 +218,19 @@ export const HORIZON_FACTS = {
 /** Declares a read of a `K` resource, its element type checked against the endpoint and its target against the kind. */
 export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(_kind: K, _tables: Ts, read: ReadDeclaration<E, Ts, K>): ReadDeclaration<ReadEndpoint, Ts, K> {
   return read as unknown as ReadDeclaration<ReadEndpoint, Ts, K>;
+}
+
+/**
+ * Positions of records that have no id of their own (spec 2.9 adjustments, spec 2.10 occurrences):
+ * a counter per key (a day) giving 1, 2, ... in the order the API lists them for one collaborator.
+ */
+export function sequencer(): (key: string) => number {
+  const seen = new Map<string, number>();
+  return (key) => {
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return n;
+  };
 }
 
 /** Declares a resource; the catalog keeps it without its table types (the engine reads any). */

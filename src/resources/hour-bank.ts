@@ -1,13 +1,12 @@
 /**
- * Overtime and hour-bank day balances (spec 2.11, `overtime`). The endpoint takes one
- * date, so a window is read one call per day, a few in parallel, all into the window's
- * one transaction: a collaborator of the company that a day no longer lists gets
- * `deleted_at` for that day.
+ * Overtime and hour-bank day balances (spec 2.11, `overtime`). The endpoint takes one date, so a
+ * window is read one call per day, a few in parallel, all into the window's one transaction: a
+ * collaborator of the company that a day no longer lists gets `deleted_at` for that day.
  */
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { person } from './column-classes.js';
+import { person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
 
 const tables = {
@@ -15,9 +14,7 @@ const tables = {
     table: 'hour_bank_balances',
     key: ['company_cnpj', 'cpf', 'balance_date', 'collaborator_record'],
     columns: {
-      company_cnpj: 'text',
-      cpf: 'text',
-      collaborator_record: 'text',
+      ...PERSON_COLUMNS,
       balance_date: 'date',
       regime: 'text',
       total_overtime_seconds: 'int4',

@@ -1,15 +1,14 @@
 /**
- * Hour totals (spec 2.7, `collaborator/totalHours`): one row per collaborator and period
- * read, every key of `total_hours` as signed integer seconds. The company's current rows
- * of any period overlapping the window that the answer lacks get `deleted_at`, so
- * current rows never overlap (a month read whole replaces the halves it was once read
- * in, and the other way round).
+ * Hour totals (spec 2.7, `collaborator/totalHours`): one row per collaborator and period read,
+ * every key of `total_hours` as signed integer seconds. The company's current rows of any period
+ * overlapping the window that the answer lacks get `deleted_at`, so current rows never overlap (a
+ * month read whole replaces the halves it was once read in, and the other way round).
  */
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { person, shown } from './column-classes.js';
+import { person, PERSON_COLUMNS, shown } from './column-classes.js';
 import { defineResource, readOf, windowQuery } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
@@ -19,7 +18,7 @@ const tables = {
   hour_totals: {
     table: 'hour_totals',
     key: ['company_cnpj', 'cpf', 'period_start', 'period_end', 'collaborator_record'],
-    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', period_start: 'date', period_end: 'date', ...totalColumns },
+    columns: { ...PERSON_COLUMNS, period_start: 'date', period_end: 'date', ...totalColumns },
     softDelete: true,
     missing: { mode: 'soft-delete', where: overlapping('period_start', 'period_end') },
   },

@@ -10,9 +10,8 @@ import { collaboratorBlock, dateString, durationString, openVocabulary, optional
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { omitted, person } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
-import { sequencer } from './sequence.js';
+import { omitted, person, PERSON_COLUMNS } from './column-classes.js';
+import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
 
 /** spec 2.10: one occurrence of a collaborator's day; `value` is signed, negative when short. */
 const occurrence = z.object({
@@ -38,9 +37,7 @@ const tables = {
     table: 'inconsistencies',
     key: ['company_cnpj', 'cpf', 'collaborator_record', 'occurrence_date', 'seq'],
     columns: {
-      company_cnpj: 'text',
-      cpf: 'text',
-      collaborator_record: 'text',
+      ...PERSON_COLUMNS,
       occurrence_date: 'date',
       seq: 'int4',
       inconsistency_type: 'text',

@@ -2,10 +2,9 @@
  * src/resources/ — the resource declarations: one file per synced resource, what to read
  * and how to store it.
  *
- * The catalog: every resource punchline syncs, by the name `--resources` takes, with its
- * declaration. Adding a GET endpoint means a declaration file here and its line below,
- * its migration in sql/, the emulator's answer, its tests and regenerated docs
- * (docs/adding-a-resource.md walks through it).
+ * The catalog: every resource by the name `--resources` takes. Adding a GET endpoint means a
+ * declaration file here and its line below, its migration in sql/, the emulator's answer, its
+ * tests and regenerated docs (docs/adding-a-resource.md walks through it).
  */
 import { absenceAttachments } from './absence-attachments.js';
 import { absences } from './absences.js';
@@ -22,10 +21,7 @@ import { tardiness } from './tardiness.js';
 import type { ResourceSummary } from '../warehouse/dictionary.js';
 import { endpointName, type Directory, type ReadEndpoint, type ResourceDeclaration, type TableRole } from './declaration.js';
 
-/**
- * The declaration of every resource, by the name `--resources`, job ids, `sync_runs` and
- * the metrics use, in the order a backfill runs them: the one list a resource joins.
- */
+/** Every resource's declaration, by the name job ids, `sync_runs` and metrics use, in backfill order. */
 export const CATALOG = Object.freeze({
   companies,
   lookups,

@@ -1,8 +1,7 @@
 /**
- * The ten lookup lists of a company (spec 2.4), read once per company in one job: upserted
- * by (company, id); a record no longer listed becomes `active = false` (the API lists only
- * active ones) and active again when it is listed again. The one list of them: the
- * emulator, privacy and push derive theirs from {@link LOOKUP_LISTS} and {@link LOOKUP_TABLES}.
+ * The ten lookup lists of a company (spec 2.4), read once per company in one job: upserted by
+ * (company, id); a record no longer listed becomes `active = false` (the API lists only active
+ * ones) until listed again. The emulator, privacy and push derive their lists from these.
  */
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
 import { notPersonal } from './column-classes.js';
@@ -66,16 +65,8 @@ export const lookups = defineResource({
     readOf('list', tables, {
       endpoint: 'absence/types',
       query: () => ({}),
-      rows: (t, out, x) =>
-        out.absence_types({
-          company_cnpj: x.company,
-          id: t.id,
-          description: t.description,
-          paid_leave: t.paid_leave,
-          comp_time: t.comp_time,
-          compensation: t.compensation,
-          can_request_app: t.can_request_app,
-        }),
+      // spec 2.4: the record's fields are the columns, but for its `company` block.
+      rows: ({ company: _, ...t }, out, x) => out.absence_types({ ...t, company_cnpj: x.company }),
     }),
   ],
 });

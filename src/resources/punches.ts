@@ -7,14 +7,14 @@
 import { durationValueToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { notPersonal, omitted, person } from './column-classes.js';
+import { notPersonal, omitted, person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, HOUR, readOf, windowQuery } from './declaration.js';
 
 const tables = {
   work_days: {
     table: 'work_days',
     key: ['company_cnpj', 'cpf', 'work_date', 'collaborator_record'],
-    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', work_date: 'date', shift: 'text', worked_seconds: 'int4' },
+    columns: { ...PERSON_COLUMNS, work_date: 'date', shift: 'text', worked_seconds: 'int4' },
     softDelete: true,
     missing: { mode: 'soft-delete', where: inWindow('work_date') },
   },
@@ -24,9 +24,7 @@ const tables = {
     referredBy: [['point_id']],
     columns: {
       point_id: 'int8',
-      company_cnpj: 'text',
-      cpf: 'text',
-      collaborator_record: 'text',
+      ...PERSON_COLUMNS,
       work_date: 'date',
       punched_at_local: 'timestamp',
       punched_at: 'timestamptz',

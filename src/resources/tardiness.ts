@@ -5,7 +5,7 @@
 import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
-import { person } from './column-classes.js';
+import { person, PERSON_COLUMNS } from './column-classes.js';
 import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
@@ -18,7 +18,7 @@ const tables = {
   tardiness: {
     table: 'tardiness',
     key: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
-    columns: { company_cnpj: 'text', cpf: 'text', collaborator_record: 'text', work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
+    columns: { ...PERSON_COLUMNS, work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
     missing: { mode: 'delete', where: inWindow('work_date') },
   },
 } as const satisfies Record<string, TableSpec>;

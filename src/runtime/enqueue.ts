@@ -10,15 +10,8 @@ import type { Job } from 'bullmq';
 import type { PlannedJob } from '../plan/planner.js';
 import type { SyncQueues } from './queues.js';
 
-/** What happened to each planned job. */
-export interface EnqueueResult {
-  /** Jobs added now. */
-  readonly added: string[];
-  /** Jobs already waiting, delayed or running under the same id (not queued twice). */
-  readonly pending: string[];
-}
-
-const FINISHED = new Set(['completed', 'failed']);
+/** Ids of the jobs added now, and of those waiting, delayed or running under their id (not queued twice). */
+export type EnqueueResult = { readonly added: string[]; readonly pending: string[] };
 
 /** Adds `jobs`, replacing finished jobs of the same id and leaving pending ones alone. */
 export async function enqueueJobs(queues: SyncQueues, jobs: readonly PlannedJob[]): Promise<EnqueueResult> {
@@ -32,7 +25,7 @@ export async function enqueueJobs(queues: SyncQueues, jobs: readonly PlannedJob[
         const existing: Job | undefined = await queue.getJob(planned.id);
         if (existing) {
           const state = await existing.getState();
-          if (!FINISHED.has(state) && state !== 'unknown') {
+          if (state !== 'completed' && state !== 'failed' && state !== 'unknown') {
             pending.push(planned.id);
             return;
           }

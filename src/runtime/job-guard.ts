@@ -1,14 +1,12 @@
 /**
- * What happens around every job so that routine faults heal without a person. A job is
- * put back in the queue, delayed, without using one of its attempts (BullMQ's
- * `moveToDelayed` + `DelayedError`), when:
- * - its connection is paused after a 401 (connection-pause.ts): it waits until about the
- *   next token re-check; a 401 met by the job itself pauses the connection first;
- * - its connection is rate limited: the API's `Retry-After`, capped by
- *   `API_MAX_RETRY_AFTER_MS`, delays only this connection's jobs (the request budget of
- *   the connection, shared by every worker, holds its requests meanwhile); other
- *   connections keep their worker slots;
- * - the warehouse is unreachable: the job first waits for it in-process (db-wait.ts).
+ * What happens around every job so that routine faults heal without a person. A job is put back in
+ * the queue, delayed, without using an attempt (BullMQ's `moveToDelayed` + `DelayedError`), when:
+ * - its connection is paused after a 401 (connection-pause.ts): it waits until about the next token
+ *   re-check; a 401 met by the job itself pauses the connection first;
+ * - its connection is rate limited: the API's `Retry-After`, capped by `API_MAX_RETRY_AFTER_MS`,
+ *   delays only this connection's jobs (its request budget, shared by every worker, holds its
+ *   requests meanwhile); other connections keep their slots;
+ * - the warehouse is unreachable: the job first waits for it in-process (warehouse-gate.ts).
  * None of these is the job's fault, so none may fail a window for good.
  */
 import { DelayedError, type Job } from 'bullmq';
@@ -22,13 +20,8 @@ import { IN_PROCESS_RETRY_AFTER_MS } from '../connections/rate-limit-wait.js';
 import { budgetKeys } from '../connections/request-budget.js';
 import type { SyncRuntime } from './runtime.js';
 
-/** The shared fault-healing state of a runtime. */
-export interface Healing {
-  /** Paused connections (Redis). */
-  readonly pauses: ConnectionPauses;
-  /** This process's wait for an unreachable warehouse. */
-  readonly warehouse: WarehouseGate;
-}
+/** The fault-healing state of a runtime: paused connections (Redis), the wait for the warehouse. */
+type Healing = { readonly pauses: ConnectionPauses; readonly warehouse: WarehouseGate };
 
 const healings = new WeakMap<SyncRuntime, Healing>();
 
@@ -36,24 +29,15 @@ const healings = new WeakMap<SyncRuntime, Healing>();
 export function healingFor(rt: SyncRuntime): Healing {
   let h = healings.get(rt);
   if (!h) {
+    const { redis, logger, config: c } = rt;
+    const [maxWaitMs, maxDelayMs] = [c.warehouseWaitMs, c.warehouseRetryMaxMs];
     h = {
-      pauses: new ConnectionPauses({ redis: rt.redis, prefix: rt.config.queuePrefix, recheckMs: rt.config.apiTokenRecheckMs }),
-      warehouse: new WarehouseGate({
-        db: rt.warehouse.pool,
-        logger: rt.logger,
-        maxWaitMs: rt.config.warehouseWaitMs,
-        maxDelayMs: rt.config.warehouseRetryMaxMs,
-      }),
+      pauses: new ConnectionPauses({ redis, prefix: c.queuePrefix, recheckMs: c.apiTokenRecheckMs }),
+      warehouse: new WarehouseGate({ db: rt.warehouse.pool, logger, maxWaitMs, maxDelayMs }),
     };
     healings.set(rt, h);
   }
   return h;
-}
-
-/** Options of {@link guardJob}. */
-export interface GuardOptions {
-  /** Complete the job without running it while its connection is paused (schedule ticks: the next tick plans anyway). */
-  readonly skipWhenPaused?: boolean;
 }
 
 /** The error itself or the one it wraps, when `is` holds for it. */
@@ -68,15 +52,15 @@ const jitter = (ms: number): number => Math.round(ms * (1 + Math.random() * 0.1)
 
 /**
  * Runs `run` for `job` under the rules of the file comment. Resolves with its result, or
- * undefined when a paused connection's job is skipped; throws `DelayedError` when the
- * job was put back to wait, and any other error as is.
+ * undefined when a paused connection's job is skipped (`skipWhenPaused`: schedule ticks, the
+ * next tick plans anyway); throws `DelayedError` when the job was put back to wait.
  */
 export async function guardJob<T>(
   rt: SyncRuntime,
   job: Job,
   token: string | undefined,
   run: () => Promise<T>,
-  options: GuardOptions = {},
+  options: { skipWhenPaused?: boolean } = {},
 ): Promise<T | undefined> {
   const { pauses, warehouse } = healingFor(rt);
   const raw = (job.data as { connection?: unknown } | null)?.connection;

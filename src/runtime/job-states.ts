@@ -1,8 +1,7 @@
 /**
- * Where many jobs stand, in one Redis round trip: a backfill follows thousands of jobs,
- * and asking BullMQ for each job's state separately would cost one script call per job
- * per poll. A finished job sits in the queue's `completed` or `failed` sorted set; a job
- * whose hash is gone was removed.
+ * Where many jobs stand, in one Redis round trip: a backfill follows thousands of jobs, and asking
+ * BullMQ for each job's state separately would cost one script call per job per poll. A finished
+ * job sits in the queue's `completed` or `failed` sorted set; a job whose hash is gone was removed.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';

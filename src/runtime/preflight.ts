@@ -11,10 +11,6 @@ import { walkGroup, type GroupWalk } from '../plan/group-walk.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { WarehouseError, WarehouseNotMigratedError } from '../warehouse/errors.js';
 
-/** Attempts of the preflight call: enough to ride out one transient failure, few enough to fail fast. */
-const PREFLIGHT_ATTEMPTS = 3;
-/** Per-attempt timeout of the preflight call, ms. */
-const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 /** Fails with a clear message when the warehouse is unreachable, not migrated, or migrated to another version than this code's. */
 export async function checkWarehouse(db: SqlRunner, schema: string): Promise<void> {
@@ -28,11 +24,14 @@ export async function checkWarehouse(db: SqlRunner, schema: string): Promise<voi
   await assertMigrationsCurrent(db, schema);
 }
 
-/** Walks the connection's group, turning transport and token failures into one-line errors. */
-export async function checkConnection(c: ConnectionClient, timeoutMs = PREFLIGHT_TIMEOUT_MS): Promise<GroupWalk> {
+/**
+ * Walks the connection's group, turning transport and token failures into one-line errors;
+ * 3 attempts of 10 s at most ride out one transient failure and still fail fast.
+ */
+export async function checkConnection(c: ConnectionClient): Promise<GroupWalk> {
   const { name, baseUrl } = c.connection;
   try {
-    return await walkGroup(c.api, { maxAttempts: PREFLIGHT_ATTEMPTS, timeoutMs });
+    return await walkGroup(c.api, { maxAttempts: 3, timeoutMs: 10_000 });
   } catch (err) {
     if (isApiError(err, 'invalid_service_token')) throw new ConnectionAuthError(name, err);
     if (isApiError(err, 'network', 'timeout')) {

@@ -1,49 +1,34 @@
 /**
- * The BullMQ queues of the sync and their default job options. `sync` holds the window
- * and directory jobs, `followups` the per-item fetches found by a window (absence
- * attachments, audit photos) so thousands of small jobs never hold back the windows,
- * and `schedules` the planning jobs fired by the incremental job schedulers.
+ * The BullMQ queues of the sync and their default job options. `sync` holds the window and
+ * directory jobs, `followups` the per-item fetches found by a window (absence attachments, audit
+ * photos) so thousands of small jobs never hold back the windows, and `schedules` the planning jobs
+ * fired by the incremental job schedulers.
  */
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { QUEUE_NAMES, type QueueName } from '../plan/resources.js';
 
-/** Attempts of a sync job before it stays failed (transient errors; permanent ones fail at once). */
-const JOB_ATTEMPTS = 5;
-
 /**
- * Default options of every sync job: retries with exponential backoff and jitter;
- * finished jobs kept for a while so the dashboard shows them (a finished job with the
- * same id is replaced when its window is queued again, see enqueue.ts).
+ * Default options of every sync job: 5 attempts for transient errors (permanent ones fail at once)
+ * with exponential backoff and jitter; finished jobs kept for a while so the dashboard shows them
+ * (one is replaced when its window is queued again, see enqueue.ts).
  */
 const DEFAULT_JOB_OPTIONS: DefaultJobOptions = Object.freeze({
-  attempts: JOB_ATTEMPTS,
+  attempts: 5,
   backoff: { type: 'exponential', delay: 2_000, jitter: 0.5 },
   removeOnComplete: { age: 24 * 3600, count: 20_000 },
   removeOnFail: { age: 14 * 24 * 3600, count: 20_000 },
 });
 
-/** The open queues of one deployment (one `QUEUE_PREFIX`). */
-export interface SyncQueues {
-  /** Window and directory jobs. */
-  readonly sync: Queue;
-  /** Follow-up fetches (absence attachments, audit photos). */
-  readonly followups: Queue;
-  /** Planning jobs fired by the incremental schedules. */
-  readonly schedules: Queue;
-  /** Every queue, in {@link QUEUE_NAMES} order. */
+/** The open queues of one deployment (one `QUEUE_PREFIX`), by name; `all` in {@link QUEUE_NAMES} order. */
+export interface SyncQueues extends Readonly<Record<QueueName, Queue>> {
   readonly all: readonly Queue[];
-  /** The queue named `name`. */
   get(name: QueueName): Queue;
-  /** Closes the queues and their Redis connection. */
   close(): Promise<void>;
 }
 
-/**
- * Opens every queue of `config.queuePrefix` on `connection`, which the caller owns (and
- * whose errors it reports, see redis.ts: BullMQ drops its queues' connection errors).
- */
+/** Opens every queue of `config.queuePrefix` on `connection`, whose owner reports its errors (redis.ts). */
 export function openQueues(config: Pick<Config, 'queuePrefix'>, connection: Redis): SyncQueues {
   const make = (name: QueueName) =>
     new Queue(name, { connection, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });

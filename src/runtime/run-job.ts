@@ -1,11 +1,9 @@
 /**
- * Runs one sync job around its processor: validates the data, resolves the connection,
- * records the run in `sync_runs`, counts requests and rows, records the window as done
- * when it is settled, runs the reconciliation checks that follow it (never failing the
- * job for them), and turns failures into what BullMQ should do with them:
- * - 429 that the client could not wait out, and 401 → rethrown as they are: job-guard.ts
- *   puts the job back to wait without using an attempt (only that connection waits; a
- *   401 pauses the connection until its token works again);
+ * Runs one sync job around its processor: validates the data, records the run in
+ * `sync_runs`, counts requests and rows, records a settled window as done, runs the
+ * checks that follow it (never failing the job for them), and maps failures for BullMQ:
+ * - 429 not waited out, and 401 → rethrown: job-guard.ts puts the job back to wait
+ *   without using an attempt (a 401 pauses the connection until its token works again);
  * - 404 `company_not_found` → a new group walk is queued, the job fails;
  * - other permanent errors (4xx, invalid response, company mismatch) → UnrecoverableError;
  * - transient errors → rethrown, so BullMQ retries with backoff.
@@ -26,20 +24,12 @@ import { jobIdFor } from '../plan/job-ids.js';
 import { jobLogger } from './job-log.js';
 import { planJobs } from '../plan/planner.js';
 import { GROUP_WALK, isWindowed } from '../plan/resources.js';
-import { finishRun, recordWindow, startRun, workerName } from './run-records.js';
+import { finishRun, recordWindow, startRun } from './run-records.js';
 import type { SyncRuntime } from './runtime.js';
 import { isSettled, windowDays, type DateWindow } from '../plan/windows.js';
 
 /** Attempts per call on multi-day windows: a window that keeps failing is split or retried as a job instead. */
 const WINDOW_CALL_ATTEMPTS = 3;
-
-/** Options of {@link runSyncJob}. */
-export interface RunJobOptions {
-  /** Aborted when the worker closes or cancels the job. */
-  readonly signal?: AbortSignal;
-  /** Clock (tests). */
-  readonly now?: () => Date;
-}
 
 /** An error as one line for `sync_runs.error`, tokens and anything shaped like a CPF scrubbed. */
 function oneLine(err: unknown): string {
@@ -47,21 +37,21 @@ function oneLine(err: unknown): string {
   return scrubPersonal(scrubSecrets(text)).slice(0, 2000);
 }
 
-/** Validates job data (a foreign or corrupted job fails permanently). */
-function parseJobData(raw: unknown): SyncJobData {
-  const parsed = syncJobData.safeParse(raw);
+/** Runs `job` (sync or follow-up queue) and returns its result for `backfill`; `now` is a clock for tests. */
+export async function runSyncJob(
+  rt: SyncRuntime,
+  job: Job,
+  options: { signal?: AbortSignal; now?: () => Date } = {},
+): Promise<SyncJobResult> {
+  const started = Date.now();
+  const queueName = job.queueName;
+  const parsed = syncJobData.safeParse(job.data);
   if (!parsed.success) {
+    // A foreign or corrupted job fails permanently.
     const issue = parsed.error.issues[0]!;
     throw new InvalidJobError(`${issue.path.join('.') || '(data)'}: ${issue.message}`);
   }
-  return parsed.data;
-}
-
-/** Runs `job` (sync or follow-up queue) and returns its result for `backfill`. */
-export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptions = {}): Promise<SyncJobResult> {
-  const started = Date.now();
-  const queueName = job.queueName;
-  const data = parseJobData(job.data);
+  const data = parsed.data;
   const { connection, api } = rt.client(data.connection);
   // spec 1.2: the company's date-times are in its local time (COMPANY_TIMEZONES).
   const zone = companyTimezone(connection, data.company);
@@ -75,71 +65,42 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
 
   const totals = { inserted: 0, updated: 0, deleted: 0, rejected: 0, emptied: false };
   const followUps: SyncJobResult['followUps'] = [];
-  const runId = await startRun(pool, schema, {
-    jobId: job.id ?? jobIdFor(data),
-    connection: data.connection,
-    resource: data.resource,
-    company: data.company,
-    from: data.from,
-    to: data.to,
-    attempt: job.attemptsMade + 1,
-    worker: workerName(),
-  });
+  const attempt = job.attemptsMade + 1;
+  const runId = await startRun(pool, schema, { ...data, jobId: job.id ?? jobIdFor(data), attempt });
 
   // The connection's client is shared by the jobs of the process: each call tells this run of its attempts.
   const counters = { requests: 0 };
-  const onAttempt = () => {
-    counters.requests += 1;
-  };
   const call = (w?: DateWindow, signal: AbortSignal | undefined = options.signal): CallOptions => ({
-    onAttempt,
+    onAttempt: () => void (counters.requests += 1),
     ...(signal ? { signal } : {}),
     ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
   });
+  const { storeBinaries, pseudonymKey } = rt.config;
+  const fanOut = Math.max(1, connection.rateLimit.concurrency);
   const ctx: JobContext = {
     data,
     runId,
     connection,
-    api,
-    engine: {
-      api,
-      pool,
-      schema,
-      logger,
-      fanOut: Math.max(1, connection.rateLimit.concurrency),
-      call,
-      storeBinaries: rt.config.storeBinaries,
-      ...(rt.config.pseudonymKey === undefined ? {} : { pseudonymKey: rt.config.pseudonymKey }),
-    },
-    logger,
+    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey },
     signal: options.signal,
-    scope: () => (data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined),
-    company: () => {
-      if (!data.company) throw new InvalidJobError(`${data.resource} needs a company`);
-      return data.company;
-    },
-    window: () => {
-      if (!window) throw new InvalidJobError(`${data.resource} needs a window`);
-      return window;
-    },
-    timezone: () => zone,
-    call: (w) => call(w),
+    scope: data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined,
+    window: isWindowed(data.resource) ? window : undefined,
+    timezone: zone,
     count: (tables, rejected = 0) => {
       totals.rejected += rejected;
       for (const [table, s] of Object.entries(tables)) {
         if (s.received === 0 && s.deleted > 0) totals.emptied = true;
-        totals.inserted += s.inserted;
-        totals.updated += s.updated;
-        totals.deleted += s.deleted;
-        recordRowsLoaded({ table, action: 'inserted', count: s.inserted });
-        recordRowsLoaded({ table, action: 'updated', count: s.updated });
-        recordRowsLoaded({ table, action: 'deleted', count: s.deleted });
+        for (const action of ['inserted', 'updated', 'deleted'] as const) {
+          totals[action] += s[action];
+          recordRowsLoaded({ table, action, count: s[action] });
+        }
       }
     },
+    // Windowed jobs, the only ones with follow-ups, were checked above to name a company.
     queueFollowUp: async (resource, w) => {
       const plan = planJobs({
         connection: data.connection,
-        companies: [ctx.company()],
+        companies: [data.company!],
         scoped: data.scoped ?? false,
         items: [{ resource, window: w }],
         followUps: [],
@@ -158,13 +119,9 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
     const mapped = await classify(rt, data, err);
     // The next attempt applies these removals only if its answer agrees (src/load/load-resource.ts).
     if (err instanceof SuspiciousAnswerError) await job.updateData({ ...(job.data as object), seenRemovals: err.refused }).catch(() => undefined);
-    await finishRun(pool, schema, runId, {
-      status: 'failed',
-      requests: counters.requests,
-      ...totals,
-      durationMs,
-      error: oneLine(mapped),
-    }).catch((e: unknown) => logger.error({ err: e }, 'could not record the failed run'));
+    const [requests, error] = [counters.requests, oneLine(mapped)];
+    await finishRun(pool, schema, runId, { status: 'failed', requests, ...totals, durationMs, error })
+      .catch((e: unknown) => logger.error({ err: e }, 'could not record the failed run'));
     recordJob({ queue: queueName, state: 'failed', durationMs });
     throw mapped;
   }
@@ -175,27 +132,16 @@ export async function runSyncJob(rt: SyncRuntime, job: Job, options: RunJobOptio
   // A window whose answer emptied a table is not taken as done: a later backfill reads it
   // again, in case the source only looked empty.
   if (window && data.company && !totals.emptied && isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)) {
-    await recordWindow(pool, schema, {
-      connection: data.connection,
-      company: data.company,
-      resource: data.resource,
-      from: window.from,
-      to: window.to,
-      runId,
-    });
+    await recordWindow(pool, schema, { ...data, company: data.company, ...window, runId });
     recorded = true;
   }
   // docs/warehouse.md "Reconciliation checks": what this run loaded, checked; a finding is a row and a metric, never a failed job.
-  await checkAfterRun(
-    {
-      pool: rt.warehouse.checks,
-      schema,
-      logger,
-      settings: { timeZones: data.company ? { [data.company]: zone } : {}, defaultTimeZone: zone, lookbackDays: rt.config.syncLookbackDays, runId, now: now() },
-      onError: () => recordQualityCheckError({ resource: data.resource }),
-    },
-    { resource: data.resource, ...(data.company ? { company: data.company } : {}), ...(window ? { window } : {}) },
-  );
+  const lookbackDays = rt.config.syncLookbackDays;
+  const timeZones = data.company ? { [data.company]: zone } : {};
+  const settings = { timeZones, defaultTimeZone: zone, lookbackDays, runId, now: now() };
+  const onError = () => recordQualityCheckError({ resource: data.resource });
+  const ran = { resource: data.resource, company: data.company, window };
+  await checkAfterRun({ pool: rt.warehouse.checks, schema, logger, settings, onError }, ran);
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
   return { requests: counters.requests, inserted: totals.inserted, updated: totals.updated, deleted: totals.deleted, followUps, recorded };

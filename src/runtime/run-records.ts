@@ -1,62 +1,39 @@
 /**
- * Bookkeeping of the sync in the warehouse (docs/architecture.md "Bookkeeping"): one `sync_runs` row per
- * job run, and `sync_windows`, the windows completed outside the lookback horizon that
+ * Bookkeeping of the sync in the warehouse (docs/architecture.md "Bookkeeping"): one `sync_runs`
+ * row per job run, and `sync_windows`, the windows completed outside the lookback horizon that
  * `backfill` skips.
  */
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { windowKey } from '../plan/job-ids.js';
+import type { SyncJobData } from '../plan/job-data.js';
 
 /** This process as `host:pid`, written in `sync_runs.worker`. */
-export function workerName(): string {
-  return `${hostname()}:${process.pid}`;
-}
+export const workerName = (): string => `${hostname()}:${process.pid}`;
 
-/** What is known when a run starts. */
-export interface RunStart {
-  /** BullMQ job id. */
-  readonly jobId: string;
-  /** Connection name. */
-  readonly connection: string;
-  /** Resource. */
-  readonly resource: string;
-  /** CNPJ, absent for group-level runs. */
-  readonly company?: string;
-  /** Window start. */
-  readonly from?: string;
-  /** Window end. */
-  readonly to?: string;
-  /** Attempt number, from 1. */
-  readonly attempt: number;
-  /** `host:pid`. */
-  readonly worker: string;
-}
+/** What is known when a run starts (no company nor window for group-level runs); `attempt` counts from 1. */
+type RunStart = Pick<SyncJobData, 'connection' | 'resource' | 'company' | 'from' | 'to'> & {
+  jobId: string;
+  attempt: number;
+};
 
-/** How a run ended. */
-export interface RunEnd {
-  /** Final status. */
-  readonly status: 'succeeded' | 'failed';
-  /** HTTP attempts made. */
-  readonly requests: number;
-  /** Rows inserted. */
-  readonly inserted: number;
-  /** Rows updated. */
-  readonly updated: number;
-  /** Rows marked deleted. */
-  readonly deleted: number;
-  /** Records received but not stored (see rejected_records). */
-  readonly rejected?: number;
-  /** Wall time of the run. */
-  readonly durationMs: number;
-  /** Error message of a failed run (one line, no secrets). */
-  readonly error?: string;
-}
+/** How a run ended: `rejected` records were not stored; `error` is one line without secrets. */
+type RunEnd = Readonly<{
+  status: 'succeeded' | 'failed';
+  requests: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  rejected?: number;
+  durationMs: number;
+  error?: string;
+}>;
 
 /**
- * Inserts a `running` row and returns its id. Rows of the same job still `running`
- * belong to a worker that died mid-run (its lock expired and the job came back): they
- * are closed as failed first, so `running` always means running.
+ * Inserts a `running` row and returns its id. Rows of the same job still `running` belong to a
+ * worker that died mid-run (its lock expired, the job came back): they are closed as failed first,
+ * so `running` always means running.
  */
 export async function startRun(db: SqlRunner, schema: string, r: RunStart): Promise<number> {
   const runs = warehouseDb(db, schema);
@@ -70,7 +47,8 @@ export async function startRun(db: SqlRunner, schema: string, r: RunStart): Prom
     .insertInto('sync_runs')
     .values({
       job_id: r.jobId, connection: r.connection, resource: r.resource, company_cnpj: r.company ?? null, window_start: r.from ?? null, window_end: r.to ?? null,
-      status: 'running', attempt: r.attempt, requests: 0, rows_inserted: 0, rows_updated: 0, rows_deleted: 0, started_at: sql`now()`, worker: r.worker,
+      status: 'running', attempt: r.attempt, requests: 0, rows_inserted: 0, rows_updated: 0, rows_deleted: 0, started_at: sql`now()`,
+      worker: workerName(),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -89,18 +67,12 @@ export async function finishRun(db: SqlRunner, schema: string, id: number, e: Ru
     .execute();
 }
 
-/** A completed window. */
-export interface CompletedWindow {
-  readonly connection: string;
-  readonly company: string;
-  readonly resource: string;
-  readonly from: string;
-  readonly to: string;
-  readonly runId: number;
-}
-
 /** Records a window as done (idempotent: a re-sync refreshes `completed_at`). */
-export async function recordWindow(db: SqlRunner, schema: string, w: CompletedWindow): Promise<void> {
+export async function recordWindow(
+  db: SqlRunner,
+  schema: string,
+  w: { connection: string; company: string; resource: string; from: string; to: string; runId: number },
+): Promise<void> {
   await warehouseDb(db, schema)
     .insertInto('sync_windows')
     .values({ connection: w.connection, company_cnpj: w.company, resource: w.resource, window_start: w.from, window_end: w.to, completed_at: sql`now()`, run_id: w.runId })

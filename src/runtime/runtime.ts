@@ -2,9 +2,8 @@
  * src/runtime/ — the BullMQ runtime of a process: queues, workers, schedules, and the run
  * of one job with its guards and bookkeeping.
  *
- * The sync's long-lived resources of one process: Redis, the queues, the warehouse
- * pool, and one API client per connection (created on first use). A connection whose
- * token is rejected is paused through Redis (src/connections/connection-pause.ts).
+ * The sync's long-lived resources of one process: Redis, the queues, the warehouse pool,
+ * and one API client per connection (created on first use).
  */
 import type { Redis } from 'ioredis';
 import type { Config, Connection } from '../config.js';
@@ -17,17 +16,14 @@ import { UnknownConnectionError } from '../load/errors.js';
 import { openQueues, type SyncQueues } from './queues.js';
 import { createRedis } from './redis.js';
 
-/** The warehouse as the sync uses it: a pool on its schema, and the checks' own. */
-export interface SyncWarehouse extends Pick<Warehouse, 'pool' | 'schema' | 'close'> {
-  /** Where the checks after each run go (src/quality/check-pool.ts), apart from the loads. */
-  readonly checks: CheckPool;
-}
+/** The warehouse as the sync uses it: a pool on its schema, and the checks' own (quality/check-pool.ts). */
+type SyncWarehouse = Pick<Warehouse, 'pool' | 'schema' | 'close'> & { readonly checks: CheckPool };
 
 /** Checks after runs at once, whatever the jobs at once: on the cores the loads need too. */
 const CHECKS_AT_ONCE = 2;
 
 /** Opens the configured warehouse, with a pool large enough for the jobs of this process. */
-export function openSyncWarehouse(config: Pick<Config, 'databaseUrl' | 'warehouseSchema' | 'workerConcurrency'>): SyncWarehouse {
+function openSyncWarehouse(config: Config): SyncWarehouse {
   const loads = createWarehouse(config.databaseUrl, config.warehouseSchema, {
     max: Math.max(4, config.workerConcurrency * 2 + 2),
     applicationName: 'punchline-sync',
@@ -51,27 +47,17 @@ export interface Processors {
   schedule(rt: SyncRuntime, data: unknown, options?: TickOptions): Promise<unknown>;
 }
 
-/** What a schedule tick is handed besides its data. */
-export interface TickOptions {
-  /** Clock (tests). */
-  readonly now?: () => Date;
-  /** Where the tick logs: the job's logger (job-log.ts); default the runtime's. */
-  readonly logger?: Logger;
-}
+/** A schedule tick's options: a clock (tests), and the job's logger (default: the runtime's). */
+export type TickOptions = { readonly now?: () => Date; readonly logger?: Logger };
 
 /** Long-lived resources of the sync in one process. */
 export interface SyncRuntime {
-  /** Parsed configuration. */
   readonly config: Config;
-  /** Process logger. */
   readonly logger: Logger;
   /** Redis connection for budgets and queues. */
   readonly redis: Redis;
-  /** The queues. */
   readonly queues: SyncQueues;
-  /** The job processors. */
   readonly processors: Processors;
-  /** The warehouse. */
   readonly warehouse: SyncWarehouse;
   /** The client of a configured connection (throws {@link UnknownConnectionError}). */
   client(name: string): ConnectionClient;
@@ -79,18 +65,10 @@ export interface SyncRuntime {
   close(): Promise<void>;
 }
 
-/** Options of {@link openRuntime}. */
-export interface RuntimeOptions {
-  /** Parsed configuration. */
-  readonly config: Config;
-  /** Logger. */
-  readonly logger: Logger;
-  /** The job processors (jobs/index.ts). */
-  readonly processors: Processors;
-}
-
-/** Opens the sync's resources. */
-export async function openRuntime(options: RuntimeOptions): Promise<SyncRuntime> {
+/** Opens the sync's resources, with the job processors of jobs/index.ts. */
+export async function openRuntime(
+  options: Pick<SyncRuntime, 'config' | 'logger' | 'processors'>,
+): Promise<SyncRuntime> {
   const { config, logger } = options;
   const warehouse = openSyncWarehouse(config);
   const redis = createRedis(config.redisUrl, 'punchline-sync', logger);

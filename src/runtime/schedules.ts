@@ -1,34 +1,19 @@
 /**
- * The incremental schedule (docs/operations.md "Schedules") as BullMQ job schedulers: for every
- * connection, one scheduler per kind (`punches`, `directory`, `nightly`) with the
- * configured cron pattern in the connection's time zone. A tick queues a planning job
- * (jobs/plan-schedule.ts) that walks the group and queues the windows of that tick.
- * `upsertJobScheduler` is keyed by the scheduler id, so registering twice — or from
- * every worker process — never duplicates; schedulers no longer configured are removed.
+ * The incremental schedule (docs/operations.md "Schedules") as BullMQ job schedulers: per
+ * connection, one per kind (`punches`, `directory`, `nightly`) with the configured cron
+ * pattern in the connection's time zone. A tick queues a planning job (jobs/plan-schedule.ts).
+ * `upsertJobScheduler` is keyed by the scheduler id, so registering twice — or from every
+ * worker process — never duplicates; schedulers no longer configured are removed.
  */
 import type { Queue } from 'bullmq';
 import type { Config } from '../config.js';
 import { SCHEDULE_KINDS, type ScheduleKind } from '../resources/declaration.js';
 
-/** Data of a planning job (no secrets: the connection name only). */
-export interface ScheduleJobData {
-  /** Connection name. */
-  readonly connection: string;
-  /** Which schedule ticked. */
-  readonly kind: ScheduleKind;
-}
+/** Data of a planning job (no secrets: the connection name only) and which schedule ticked. */
+export type ScheduleJobData = { readonly connection: string; readonly kind: ScheduleKind };
 
-/** One job scheduler to register. */
-export interface SchedulerSpec {
-  /** Scheduler id: `<kind>.<connection>`. */
-  readonly id: string;
-  /** Cron pattern. */
-  readonly pattern: string;
-  /** IANA zone the pattern is read in (the connection's). */
-  readonly tz: string;
-  /** Data of every planning job it queues. */
-  readonly data: ScheduleJobData;
-}
+/** One job scheduler to register: id `<kind>.<connection>`, its cron pattern read in zone `tz`. */
+export type SchedulerSpec = Readonly<{ id: string; pattern: string; tz: string; data: ScheduleJobData }>;
 
 /** The schedulers the configuration asks for (pure); none when schedules are disabled. */
 export function buildSchedulers(config: Pick<Config, 'connections' | 'schedules'>): SchedulerSpec[] {
@@ -59,13 +44,7 @@ export async function registerSchedules(
 ): Promise<{ upserted: string[]; removed: string[] }> {
   for (const s of specs) await upsertScheduler(queue, s);
   const wanted = new Set(specs.map((s) => s.id));
-  const removed: string[] = [];
-  for (const existing of await queue.getJobSchedulers(0, -1)) {
-    const id = existing.key;
-    if (!wanted.has(id)) {
-      await queue.removeJobScheduler(id);
-      removed.push(id);
-    }
-  }
+  const removed = (await queue.getJobSchedulers(0, -1)).map((s) => s.key).filter((id) => !wanted.has(id));
+  for (const id of removed) await queue.removeJobScheduler(id);
   return { upserted: specs.map((s) => s.id), removed };
 }

@@ -1,22 +1,15 @@
 /**
- * Riding out a warehouse outage (a Postgres restart, a failover). A job whose queries
- * fail because the database cannot be reached is not a failed job: nothing about the
- * window is wrong. So the job waits for the database in-process, with a logged,
- * doubling back-off up to a bound, and is then put back in the queue without using an
- * attempt (job-guard.ts); when it runs again it starts over, which the loaders allow
- * because each load is one transaction and idempotent.
- *
- * Why wait in-process first: every job of the process needs the same database, so a
- * slot waiting here takes nothing from the others, and the job resumes within a second
- * of the database coming back instead of after a queue delay. Why bounded: a worker
- * asked to stop must not hang on an outage, and after the bound the job sleeps in
- * Redis (delayed), not in memory. One probe loop serves every job of the process.
+ * Riding out a warehouse outage (a Postgres restart, a failover): nothing about the window is
+ * wrong, so the job waits for the database in-process, with a logged, doubling back-off up to a
+ * bound, then goes back to the queue without using an attempt (job-guard.ts) and starts over (each
+ * load is one idempotent transaction). In-process first: every job needs the same database, so a
+ * slot waiting takes nothing from the others, and the job resumes within a second of the database
+ * coming back. Bounded: a worker asked to stop must not hang on an outage, and past the bound the
+ * job sleeps in Redis, not in memory. One probe loop serves every job of the process.
  */
 import { ApiError } from '../api/errors.js';
 import type { Logger } from '../logger.js';
-
-/** Node's codes for a connection that could not be made or was dropped. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+import { NETWORK_CODES } from './redis.js';
 /**
  * Postgres SQLSTATEs of an unavailable server: class 08 (connection exception), 57P01-03
  * (administrator or crash shutdown, cannot connect now: a restart), 53300 (too many
@@ -39,40 +32,26 @@ export function isWarehouseUnavailable(err: unknown, depth = 0): boolean {
   return isWarehouseUnavailable(e.cause, depth + 1);
 }
 
-/** Options of {@link WarehouseGate}. */
-export interface WarehouseGateOptions {
+/** Options of {@link WarehouseGate}; `sleep` and `now` are injected by tests. */
+interface WarehouseGateOptions {
   /** Runs the probe (`select 1`). */
   readonly db: { query(sql: string): Promise<unknown> };
-  /** Where the back-off is logged. */
   readonly logger: Pick<Logger, 'warn' | 'info'>;
   /** Longest in-process wait before giving up for now (`WAREHOUSE_WAIT_MS`). */
   readonly maxWaitMs: number;
   /** Longest pause between two probes; the pause doubles from 500 ms up to it (`WAREHOUSE_RETRY_MAX_MS`). */
   readonly maxDelayMs: number;
-  /** Injected sleep (tests). */
   readonly sleep?: (ms: number) => Promise<void>;
-  /** Injected clock (tests). */
   readonly now?: () => number;
 }
-
-/** First pause between probes, ms. */
-const FIRST_DELAY_MS = 500;
 
 /** Waits for an unreachable warehouse; concurrent callers share one probe loop. */
 export class WarehouseGate {
   private waiting: Promise<boolean> | undefined;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly now: () => number;
 
-  constructor(private readonly options: WarehouseGateOptions) {
-    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.now = options.now ?? Date.now;
-  }
+  constructor(private readonly options: WarehouseGateOptions) {}
 
-  /**
-   * Resolves true once the warehouse answers, false when it still does not after
-   * `maxWaitMs`. `cause` (the error that says it is down) is logged with the first probe.
-   */
+  /** True once the warehouse answers, false if not by `maxWaitMs`; logs `cause` at the first probe. */
   wait(cause: unknown): Promise<boolean> {
     this.waiting ??= this.probe(cause).finally(() => {
       this.waiting = undefined;
@@ -82,22 +61,24 @@ export class WarehouseGate {
 
   private async probe(cause: unknown): Promise<boolean> {
     const { db, logger, maxWaitMs, maxDelayMs } = this.options;
-    const started = this.now();
-    let delay = Math.min(FIRST_DELAY_MS, maxDelayMs);
+    const now = this.options.now ?? Date.now;
+    const sleep = this.options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
+    const started = now();
+    let delay = Math.min(500, maxDelayMs);
     let last = cause;
     for (let check = 1; ; check++) {
-      const waited = this.now() - started;
+      const waited = now() - started;
       if (waited >= maxWaitMs) {
         logger.warn({ waitedMs: waited, err: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
         return false;
       }
       const pause = Math.min(delay, maxWaitMs - waited);
       logger.warn({ check, nextCheckMs: pause, err: last }, 'warehouse unreachable; waiting for it');
-      await this.sleep(pause);
+      await sleep(pause);
       delay = Math.min(delay * 2, maxDelayMs);
       try {
         await db.query('select 1');
-        logger.info({ waitedMs: this.now() - started, checks: check }, 'warehouse reachable again');
+        logger.info({ waitedMs: now() - started, checks: check }, 'warehouse reachable again');
         return true;
       } catch (err) {
         last = err;

@@ -17,26 +17,21 @@ import { traceJob } from './job-span.js';
 import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
 
-/** Options of {@link startWorkers}. */
-export interface WorkerPoolOptions {
-  /** Jobs run at once per queue (`WORKER_CONCURRENCY`). */
-  readonly concurrency: number;
-  /** Lock of an active job; a worker that dies loses its jobs after this long (they are retried elsewhere). */
-  readonly lockDurationMs?: number;
-  /** Queues to work on (default all). */
-  readonly queues?: readonly QueueName[];
-}
-
 /** Running workers. */
 export interface WorkerPool {
-  /** The BullMQ workers. */
   readonly workers: readonly Worker[];
   /** Stops taking jobs and waits for the active ones (`force` abandons them to the stalled check). */
   close(force?: boolean): Promise<void>;
 }
 
-/** Starts the workers of this process. */
-export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): WorkerPool {
+/**
+ * Starts the workers of this process: `concurrency` jobs at once per queue (WORKER_CONCURRENCY), on
+ * `queues` (default all); a worker that dies loses its jobs after `lockDurationMs` (retried elsewhere).
+ */
+export function startWorkers(
+  rt: SyncRuntime,
+  options: { concurrency: number; lockDurationMs?: number; queues?: readonly QueueName[] },
+): WorkerPool {
   const { config, logger } = rt;
   const names = options.queues ?? (['sync', 'followups', 'schedules'] as const);
   const lockDuration = options.lockDurationMs ?? 30_000;
@@ -44,21 +39,17 @@ export function startWorkers(rt: SyncRuntime, options: WorkerPoolOptions): Worke
   const workers = names.map((name) => {
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
-    // job-guard.ts: a paused connection, a long Retry-After or a warehouse outage puts the job back to wait.
-    // Each job is a span when tracing is on (job-span.ts).
-    const run =
-      name === 'schedules'
-        ? (job: Job, token?: string) =>
-            traceJob(job, () =>
-              guardJob(rt, job, token, () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) }), { skipWhenPaused: true }),
-            )
-        : (job: Job, token?: string, signal?: AbortSignal) =>
-            traceJob(job, () => guardJob(rt, job, token, () => runSyncJob(rt, job, { ...(signal ? { signal } : {}) })));
-    // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
     const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
+      const schedule = name === 'schedules';
+      const run = schedule
+        ? () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) })
+        : () => runSyncJob(rt, job, { signal });
+      // job-guard.ts puts a job back to wait on a paused connection, a long Retry-After or a
+      // warehouse outage; each job is a span when tracing is on (job-span.ts).
       try {
-        return await run(job, token, signal);
+        return await traceJob(job, () => guardJob(rt, job, token, run, { skipWhenPaused: schedule }));
       } catch (err) {
+        // BullMQ keeps a failure's message and stack in Redis for 14 days: never with personal data.
         throw err instanceof Error ? withoutPersonalData(err) : err;
       }
     };

@@ -2,9 +2,8 @@
 import { userInfo } from 'node:os';
 
 /**
- * `databaseUrl` with the operating-system user filled in when it names none, as libpq
- * does (node-pg only looks at the USER variable, which is unset in some shells and
- * containers).
+ * `databaseUrl` with the operating-system user filled in when it names none, as libpq does
+ * (node-pg only looks at the USER variable, unset in some shells and containers).
  */
 export function withDefaultUser(databaseUrl: string): string {
   try {
@@ -18,10 +17,9 @@ export function withDefaultUser(databaseUrl: string): string {
 }
 
 /**
- * Where the user information of `url` lies as written: from `scheme://` to the last `@`.
- * URL parsers end the authority at the first `/`, `?` or `#`, so a password holding one
- * of them unencoded would be read as part of the host or path, and shown; the text up to
- * the last `@` is taken as user information instead, masking too much at worst.
+ * Where the user information of `url` lies as written: from `scheme://` to the last `@`. URL
+ * parsers end the authority at the first `/`, `?` or `#`, so a password holding one unencoded
+ * would be read as host or path, and shown; up to the last `@` masks too much at worst.
  */
 function userinfoSpan(url: string): { start: number; end: number } | undefined {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(url);
@@ -34,9 +32,9 @@ function userinfoSpan(url: string): { start: number; end: number } | undefined {
 const QUERY_PASSWORD = /([?&](?:ssl)?password=)[^&#]*/gi;
 
 /**
- * The URL with its password masked, for messages: `scheme://user:***@host/...`. Works on
- * the text as written, so a password holding an unencoded `/`, `?`, `#` or `@` is masked
- * whole too; text that is no URL and holds no `@` is returned as it is.
+ * The URL with its password masked, for messages: `scheme://user:***@host/...`. Works on the
+ * text as written, so a password holding an unencoded `/`, `?`, `#` or `@` is masked whole
+ * too; text that is no URL and holds no `@` is returned as it is.
  */
 export function redactUrl(url: string): string {
   const span = userinfoSpan(url);
@@ -48,9 +46,9 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Why the user information of `url` cannot be read as its author meant, or undefined:
- * a `/`, `?` or `#` in it that is not percent-encoded (the URL would be read with
- * another host). The reason never quotes the password.
+ * Why the user information of `url` cannot be read as its author meant, or undefined: a `/`,
+ * `?` or `#` in it not percent-encoded (the URL would be read with another host). The reason
+ * never quotes the password.
  */
 export function userinfoProblem(url: string): string | undefined {
   const span = userinfoSpan(url);
@@ -64,8 +62,7 @@ export function userinfoProblem(url: string): string | undefined {
 /** The password of a connection URL, decoded, or '' when it has none. */
 export function passwordOf(url: string): string {
   const span = userinfoSpan(url);
-  if (!span) return '';
-  const userinfo = url.slice(span.start, span.end);
+  const userinfo = span ? url.slice(span.start, span.end) : '';
   const colon = userinfo.indexOf(':');
   if (colon < 0) return '';
   const raw = userinfo.slice(colon + 1);

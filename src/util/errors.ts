@@ -1,9 +1,8 @@
 /**
  * The one convention of punchline's errors: a literal `name`, a machine-readable `code`
- * (`src/commands/exit-codes.ts` turns codes into exit codes), context in fields, and a
- * one-line message that names the thing and the fix. Every error class extends
- * {@link PunchlineError}, except the sync's permanent failures, which must extend BullMQ's
- * `UnrecoverableError` to stop retries and carry the same `code` (`src/load/errors.ts`).
+ * (`src/commands/exit-codes.ts` turns codes into exit codes), context in fields, and a one-line
+ * message that names the thing and the fix. Every error class extends {@link PunchlineError},
+ * but the sync's permanent failures extend BullMQ's `UnrecoverableError` (`src/load/errors.ts`).
  */
 
 /** Base of punchline's errors. */
@@ -19,10 +18,7 @@ export class PunchlineError<C extends string = string> extends Error {
   }
 }
 
-/**
- * A {@link PunchlineError} class of one name and code, for errors whose context is all in
- * their message: `class ConfigError extends errorClass('ConfigError', 'config_invalid') {}`.
- */
+/** A {@link PunchlineError} class of one name and code: `class E extends errorClass('E', 'e_code') {}`. */
 export function errorClass<N extends string, C extends string>(name: N, code: C) {
   return class extends PunchlineError<C> {
     override readonly name: N = name;

@@ -1,17 +1,10 @@
 /**
- * Conversion of the API's local date-times (spec 1.2: the company's wall clock, no
- * offset) to instants, fast enough for large windows: the UTC offset is looked up once
- * per local hour and reused for the minutes of that hour whenever the offset is the
- * same at both ends of it (an hour holding a DST change is converted value by value).
+ * Conversion of the API's local date-times (spec 1.2: the company's wall clock, no offset)
+ * to instants, fast enough for large windows: the UTC offset is looked up once per local hour
+ * and reused for the minutes of that hour whenever the offset is the same at both ends of it
+ * (an hour holding a DST change is converted value by value).
  */
 import { localToUtc } from './time.js';
-
-/**
- * Converts `YYYY-MM-DD HH:MM:SS` wall times of one time zone to timestamptz input: the
- * wall time with its UTC offset (`2024-03-04 08:00:00-03:00`), which Postgres reads as
- * that instant whatever the session's time zone.
- */
-export type LocalTimeConverter = (local: string) => string;
 
 function offsetSuffix(offsetMs: number): string {
   const sign = offsetMs < 0 ? '-' : '+';
@@ -27,8 +20,11 @@ const wallMs = (local: string) => Date.parse(`${local.replace(' ', 'T')}Z`);
 /** Offsets by local hour, per zone, shared by every load of the process (an hour's offset never changes). */
 const offsetsByZone = new Map<string, Map<string, string | null>>();
 
-/** A converter for `timeZone`, with the process's cache of offsets by local hour. */
-export function createLocalTimeConverter(timeZone: string): LocalTimeConverter {
+/**
+ * A converter of `YYYY-MM-DD HH:MM:SS` wall times of `timeZone` to timestamptz input: the wall
+ * time with its offset (`2024-03-04 08:00:00-03:00`), the same instant whatever the session's zone.
+ */
+export function createLocalTimeConverter(timeZone: string): (local: string) => string {
   let suffixes = offsetsByZone.get(timeZone);
   if (!suffixes) offsetsByZone.set(timeZone, (suffixes = new Map()));
   return (local) => {

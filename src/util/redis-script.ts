@@ -1,8 +1,7 @@
 /**
- * A Lua script run by its SHA1 (`EVALSHA`), sent whole (`EVAL`) only when the server
- * does not know it yet (after a restart or a flush): the hot scripts of the request
- * budget run several times per API request, and a script's text is many times the
- * size of its arguments.
+ * A Lua script run by its SHA1 (`EVALSHA`), sent whole (`EVAL`) only when the server does not
+ * know it yet (after a restart or a flush): the request budget's scripts run several times per
+ * API request, and a script's text is many times the size of its arguments.
  */
 import { createHash } from 'node:crypto';
 

@@ -1,10 +1,9 @@
 /**
- * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates,
- * times and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
+ * src/util/ — ground-floor helpers that know nothing of punchline's parts: spec 1.2 dates, times
+ * and durations, CPF and CNPJ, Brazil's legal time, connection strings, deadlines.
  *
- * Dates and local date-times of spec 1.2. The API speaks the company's local time
- * without an offset; the warehouse stores it as sent and as an instant converted with
- * the connection's IANA time zone.
+ * Dates and local date-times of spec 1.2: the API speaks the company's local time without an
+ * offset; the warehouse stores it as sent and as an instant in the connection's IANA zone.
  */
 import { formatInTimeZone } from 'date-fns-tz';
 
@@ -33,16 +32,9 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(instant: number, timeZone: string): number {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    const two = '2-digit';
+    const fields = { year: 'numeric', month: two, day: two, hour: two, minute: two, second: two } as const;
+    fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', ...fields });
     formatters.set(timeZone, fmt);
   }
   const parts: Record<string, number> = {};
@@ -55,10 +47,9 @@ function offsetAt(instant: number, timeZone: string): number {
 const PROBE_MS = 30 * 3_600_000;
 
 /**
- * Converts a local `YYYY-MM-DD HH:MM:SS` in `timeZone` to the UTC instant.
- * In a DST gap the wall time is read with the offset before the change (02:30 on a
- * spring-forward night in New York is 07:30Z, shown afterwards as 03:30); in an
- * overlap the earlier of the two instants is chosen.
+ * Converts a local `YYYY-MM-DD HH:MM:SS` in `timeZone` to the UTC instant. In a DST gap the wall
+ * time is read with the offset before the change (02:30 on a spring-forward night in New York is
+ * 07:30Z, shown as 03:30); in an overlap the earlier of the two instants is chosen.
  */
 export function localToUtc(local: string, timeZone: string): Date {
   if (!DATE_TIME_RE.test(local) || !isCalendarDate(local.slice(0, 10))) {
@@ -80,14 +71,12 @@ export function localToUtc(local: string, timeZone: string): Date {
 }
 
 /** Formats an instant as the local `YYYY-MM-DD HH:MM:SS` of `timeZone`. */
-export function utcToLocal(instant: Date, timeZone: string): string {
-  return formatInTimeZone(instant, timeZone, 'yyyy-MM-dd HH:mm:ss');
-}
+export const utcToLocal = (instant: Date, timeZone: string): string =>
+  formatInTimeZone(instant, timeZone, 'yyyy-MM-dd HH:mm:ss');
 
 /** Today's calendar date (`YYYY-MM-DD`) in `timeZone`. */
-export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
-}
+export const todayIn = (timeZone: string, now: Date = new Date()): string =>
+  formatInTimeZone(now, timeZone, 'yyyy-MM-dd');
 
 const knownZones = new Set<string>();
 
@@ -111,9 +100,8 @@ export function addDays(date: string, days: number): string {
 }
 
 /** Whole days from `from` to `to` (both `YYYY-MM-DD`); 0 when equal. */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
+export const daysBetween = (from: string, to: string): number =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 /** Last day of the month of `date`. */
 export function endOfMonth(date: string): string {

@@ -1,7 +1,4 @@
-/**
- * A deadline for a probe (health checks, scrape-time reads), so one service that hangs
- * cannot hang the ops endpoints with it.
- */
+/** A deadline for a probe (health checks, scrape-time reads): a hung service must not hang the ops routes. */
 import { PunchlineError } from './errors.js';
 
 /** Raised when a probe does not answer in time. */
