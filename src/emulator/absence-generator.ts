@@ -4,6 +4,7 @@
  */
 import { dateOf, monthEnd, monthStart, weekday } from './calendar.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
+import { employmentEnd } from './entities.js';
 import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
 import { textPdf, scanPng } from './attachments.js';
 import { CIDS, DOCTORS, HEALTH_UNITS } from './names.js';
@@ -30,12 +31,6 @@ export function decodeAbsenceId(world: AbsenceWorld, id: number): { companyIndex
   const seq = x % SEQ_SLOTS;
   const y = Math.floor(x / SEQ_SLOTS);
   return { companyIndex: y % COMPANY_SLOTS, month: Math.floor(y / COMPANY_SLOTS) + world.firstMonth, seq };
-}
-
-/** Last day the collaborator works (dismissal or block), ignoring the clock. */
-export function employmentEnd(c: CollaboratorEntity): number {
-  const blocked = c.inactiveFromDay === null ? Infinity : c.inactiveFromDay - 1;
-  return Math.min(c.dismissalDay ?? Infinity, blocked);
 }
 
 const type = (kind: AbsenceTypeEntity['kind']): AbsenceTypeEntity => GLOBAL_ABSENCE_TYPES.find((t) => t.kind === kind)!;

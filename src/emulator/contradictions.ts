@@ -5,7 +5,7 @@
  * time for every 15th of a month than its days of `point/getFromPeriod` hold (spec 2.7 against 2.12);
  * the next one has its first day with punches of every month listed without its punches.
  */
-import { employmentEnd } from './absence-generator.js';
+import { employmentEnd } from './entities.js';
 import { civil } from './calendar.js';
 import type { CollaboratorEntity } from './entities.js';
 import type { World } from './world.js';

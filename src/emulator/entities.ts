@@ -183,3 +183,9 @@ export interface AbsenceEntity {
   readonly attachments: readonly AttachmentEntity[];
   readonly collaboratorIds: readonly number[];
 }
+
+/** Last day the collaborator works (dismissal or block), ignoring the clock. */
+export function employmentEnd(c: CollaboratorEntity): number {
+  const blocked = c.inactiveFromDay === null ? Infinity : c.inactiveFromDay - 1;
+  return Math.min(c.dismissalDay ?? Infinity, blocked);
+}

@@ -5,7 +5,7 @@ import { generateCompanies } from './company-generator.js';
 import type { AbsenceTypeEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
 import type { CompanyLookups, LookupEntity, UnitEntity } from './entities.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
-import { employmentEnd } from './absence-generator.js';
+import { employmentEnd } from './entities.js';
 import { newLookupCounters, type LookupIdCounters } from './lookup-generator.js';
 import { BRASILIA_TIME_ZONE } from './names.js';
 import { MAX_HISTORY_DAYS, planScale, type ResolvedOptions } from './options.js';
