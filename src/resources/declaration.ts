@@ -217,7 +217,7 @@ export const HORIZON_FACTS = {
 
 /** Declares a read of a `K` resource, its element type checked against the endpoint and its target against the kind. */
 export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(_kind: K, _tables: Ts, read: ReadDeclaration<E, Ts, K>): ReadDeclaration<ReadEndpoint, Ts, K> {
-  return read as unknown as ReadDeclaration<ReadEndpoint, Ts, K>;
+  return read as ReadDeclaration<ReadEndpoint, Ts, K>;
 }
 
 /**
