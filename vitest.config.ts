@@ -13,7 +13,10 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default', ['json', { outputFile: 'test-results/vitest.json' }]],
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'], pool: 'threads', isolate: false } },
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.unit.test.ts'], pool: 'threads', isolate: false },
+      },
       {
         extends: true,
         test: {

@@ -110,7 +110,9 @@ export async function runBackfillProcess(input: BackfillRunInput): Promise<Backf
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const summary = stdout.split('\n').filter((l) => /^(backfill (finished|interrupted)|rows:|failed:)/.test(l));
+  const summary = stdout
+    .split('\n')
+    .filter((l) => /^(backfill (finished|interrupted)|rows:|failed:)/.test(l));
   const jobs = /(\d+) of (\d+) jobs succeeded/.exec(stdout);
   const requests = /API requests: (\d+)/.exec(stdout);
   return {

@@ -20,7 +20,13 @@ async function serve(): Promise<void> {
   const t0 = performance.now();
   const emu = await startEmulator({ seed: 'bench', scale: 'large', today: TODAY });
   const startMs = performance.now() - t0;
-  process.send!({ kind: 'ready', url: emu.url, token: emu.headquartersToken, startMs, rss: process.memoryUsage().rss });
+  process.send!({
+    kind: 'ready',
+    url: emu.url,
+    token: emu.headquartersToken,
+    startMs,
+    rss: process.memoryUsage().rss,
+  });
   process.on('message', async (m: { kind: string }) => {
     if (m.kind === 'peak') process.send!({ kind: 'peak', rss: peak, now: process.memoryUsage().rss });
     if (m.kind === 'reset') {
@@ -67,8 +73,14 @@ async function main(): Promise<void> {
 
   const rows: [string, string][] = [
     ['start (scale large)', `${Math.round(ready.startMs)} ms, RSS ${mb(ready.rss)} MB`],
-    ['point/getFromPeriod, 31 days, 1,000 collaborators', `${Math.round(points.ms)} ms, ${mb(points.bytes)} MB of JSON, peak RSS ${mb(points.rss)} MB`],
-    ['overtime, first call (two years summed)', `${Math.round(overtime.ms)} ms, peak RSS ${mb(overtime.rss)} MB`],
+    [
+      'point/getFromPeriod, 31 days, 1,000 collaborators',
+      `${Math.round(points.ms)} ms, ${mb(points.bytes)} MB of JSON, peak RSS ${mb(points.rss)} MB`,
+    ],
+    [
+      'overtime, first call (two years summed)',
+      `${Math.round(overtime.ms)} ms, peak RSS ${mb(overtime.rss)} MB`,
+    ],
     ['overtime, next day (cached months)', `${Math.round(overtimeAgain.ms)} ms`],
   ];
   for (const [k, v] of rows) console.log(`${k.padEnd(52)} ${v}`);

@@ -70,7 +70,11 @@ function waitForUrl(child: ChildProcess, timeoutMs: number): Promise<string> {
     const timer = setTimeout(() => fail(`did not listen within ${timeoutMs / 1000} s`), timeoutMs);
     const fail = (why: string) => {
       clearTimeout(timer);
-      reject(new EmulatorProcessError(`the emulator ${why}${err.trim() ? `: ${err.trim().split('\n').pop()}` : ''}`));
+      reject(
+        new EmulatorProcessError(
+          `the emulator ${why}${err.trim() ? `: ${err.trim().split('\n').pop()}` : ''}`,
+        ),
+      );
     };
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout!.on('data', (d: Buffer) => {
@@ -99,9 +103,24 @@ export async function startEmulatorProcess(o: EmulatorProcessOptions): Promise<E
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    ['bin/punchline.js', 'emulator', '--port', '0', '--scale', String(o.scale), '--today', o.today, '--seed', o.seed],
+    [
+      'bin/punchline.js',
+      'emulator',
+      '--port',
+      '0',
+      '--scale',
+      String(o.scale),
+      '--today',
+      o.today,
+      '--seed',
+      o.seed,
+    ],
     // A clean environment: the emulator needs no configuration, and a stray variable must not break it.
-    { cwd: o.root, env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: o.root,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let url: string;
@@ -124,7 +143,8 @@ export async function startEmulatorProcess(o: EmulatorProcessOptions): Promise<E
     const companies = listed
       .map((c) => ({ cnpj: c.cnpj, token: c.token, isHeadquarter: c.is_headquarter }))
       .sort((a, b) => Number(b.isHeadquarter) - Number(a.isHeadquarter));
-    if (!companies[0]?.isHeadquarter) throw new EmulatorProcessError('the emulator lists no headquarters company');
+    if (!companies[0]?.isHeadquarter)
+      throw new EmulatorProcessError('the emulator lists no headquarters company');
     return {
       url,
       pid: child.pid!,

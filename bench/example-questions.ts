@@ -19,12 +19,18 @@ const MARKER = /<!-- example-question: ([^>]+?) -->\s*```sql\n([\s\S]*?)```/g;
 /** The questions of a page (pure), asked of `schema`. */
 export function exampleQuestions(markdown: string, schema: string): ExampleQuestion[] {
   const quoted = `"${schema.replace(/"/g, '""')}".`;
-  return [...markdown.matchAll(MARKER)].map((m) => ({ name: m[1]!.trim(), sql: m[2]!.replaceAll('workforce.', quoted).trim() }));
+  return [...markdown.matchAll(MARKER)].map((m) => ({
+    name: m[1]!.trim(),
+    sql: m[2]!.replaceAll('workforce.', quoted).trim(),
+  }));
 }
 
 /** The questions of docs/warehouse.md, asked of `schema`. */
 export function warehouseDocQuestions(schema: string): ExampleQuestion[] {
-  return exampleQuestions(readFileSync(fileURLToPath(new URL('../docs/warehouse.md', import.meta.url)), 'utf8'), schema);
+  return exampleQuestions(
+    readFileSync(fileURLToPath(new URL('../docs/warehouse.md', import.meta.url)), 'utf8'),
+    schema,
+  );
 }
 
 /** How long one run of a question may take before Postgres cancels it, ms: far above the 1 s target, and the run goes on. */
@@ -47,7 +53,11 @@ export interface QuestionTimingOptions {
  * Asks each question of docs/warehouse.md (three times in a row by default) of `schema`,
  * on one connection, timing each run on the wall clock (sent to last row received).
  */
-export async function timeExampleQuestions(pool: pg.Pool, schema: string, o: QuestionTimingOptions = {}): Promise<QuestionFigures[]> {
+export async function timeExampleQuestions(
+  pool: pg.Pool,
+  schema: string,
+  o: QuestionTimingOptions = {},
+): Promise<QuestionFigures[]> {
   const { times = 3, timeoutMs = QUESTION_TIMEOUT_MS } = o;
   const client = await pool.connect();
   try {
@@ -63,7 +73,8 @@ export async function timeExampleQuestions(pool: pg.Pool, schema: string, o: Que
           rows = (await client.query(q.sql)).rowCount ?? 0;
           runsMs.push(performance.now() - t0);
         } catch (err) {
-          if ((err as { code?: string }).code !== QUERY_CANCELED) throw new Error(`example question "${q.name}" failed: ${(err as Error).message}`);
+          if ((err as { code?: string }).code !== QUERY_CANCELED)
+            throw new Error(`example question "${q.name}" failed: ${(err as Error).message}`);
           runsMs.push(timeoutMs);
           timedOut = true;
         }

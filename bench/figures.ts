@@ -8,7 +8,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MachineInfo } from './machine.js';
 import type { BenchMode } from './options.js';
-import type { BaselineFigures, EndToEndFigures, JsonParseFigures, RunFigures, SinkFigures, SourceFigures } from './results.js';
+import type {
+  BaselineFigures,
+  EndToEndFigures,
+  JsonParseFigures,
+  RunFigures,
+  SinkFigures,
+  SourceFigures,
+} from './results.js';
 
 /** Commit of the baseline ("today" of the CPU targets). */
 export const BASELINE_COMMIT = 'fd14db9';
@@ -77,7 +84,11 @@ interface AnyResults {
  * size, or `runs` — the first run is taken); a sentence saying why when it does not
  * compare with `settings` (another range, seed or set of resources) or holds no size.
  */
-export function baselineFrom(json: unknown, file: string, settings: ComparableSettings): BaselineFigures | string {
+export function baselineFrom(
+  json: unknown,
+  file: string,
+  settings: ComparableSettings,
+): BaselineFigures | string {
   const r = json as AnyResults;
   const s = r?.settings;
   if (!s || !Array.isArray(r.sizes)) return `${file} is not a results file`;
@@ -85,7 +96,8 @@ export function baselineFrom(json: unknown, file: string, settings: ComparableSe
   if (s.from !== settings.from || s.to !== settings.to) differs.push(`range ${s.from}..${s.to}`);
   if (s.today !== settings.today) differs.push(`today ${s.today}`);
   if (s.seed !== settings.seed) differs.push(`seed ${s.seed}`);
-  if ([...(s.resources ?? [])].sort().join(',') !== [...settings.resources].sort().join(',')) differs.push('other resources');
+  if ([...(s.resources ?? [])].sort().join(',') !== [...settings.resources].sort().join(','))
+    differs.push('other resources');
   if (differs.length > 0) return `the baseline ${file} was measured with ${differs.join(', ')}`;
   const bySize: BaselineFigures['bySize'] = {};
   for (const size of r.sizes) {
@@ -114,7 +126,12 @@ export function baselineFrom(json: unknown, file: string, settings: ComparableSe
  * code: the same fd14db9 backfill took 2.5 times the worker CPU on the AMD EPYC of
  * 2026-11-22 that it took on the Intel Xeon of 2026-11-25.
  */
-export function loadBaseline(root: string, mode: BenchMode, settings: ComparableSettings, machine: Pick<MachineInfo, 'cpu' | 'cores'>): BaselineFigures | string {
+export function loadBaseline(
+  root: string,
+  mode: BenchMode,
+  settings: ComparableSettings,
+  machine: Pick<MachineInfo, 'cpu' | 'cores'>,
+): BaselineFigures | string {
   const others: string[] = [];
   const unusable: string[] = [];
   for (const file of baselineFiles(root, mode)) {
@@ -142,7 +159,9 @@ export function loadBaseline(root: string, mode: BenchMode, settings: Comparable
 }
 
 /** The loader figure: the backfill's Postgres CPU less that of the checks after each window and of the marts' upkeep, s. */
-export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>): number {
+export function loaderPgCpuS(
+  e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>,
+): number {
   return e.postgresCpuS - (e.checksPgCpuS ?? 0) - (e.martsPgCpuS ?? 0);
 }
 
@@ -150,7 +169,9 @@ export function loaderPgCpuS(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPg
  * The marts' upkeep plus the checks after each window, as a share of the backfill's
  * Postgres CPU; null when either was not measured (results older than them).
  */
-export function upkeepShare(e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>): number | null {
+export function upkeepShare(
+  e: Pick<EndToEndFigures, 'postgresCpuS' | 'checksPgCpuS' | 'martsPgCpuS'>,
+): number | null {
   if (e.checksPgCpuS === undefined || e.martsPgCpuS === undefined) return null;
   return ratio(e.checksPgCpuS + e.martsPgCpuS, e.postgresCpuS);
 }
@@ -174,7 +195,10 @@ export function runFigures(input: {
 }): RunFigures {
   const { source, endToEnd: e } = input;
   const rows = totalRows(e.rows);
-  const perM = { workerCpuS: perMillionRows(e.workerCpuS, rows), postgresCpuS: perMillionRows(e.postgresCpuS, rows) };
+  const perM = {
+    workerCpuS: perMillionRows(e.workerCpuS, rows),
+    postgresCpuS: perMillionRows(e.postgresCpuS, rows),
+  };
   const base = input.baseline?.bySize[String(input.collaborators)];
   return {
     concurrency: input.concurrency,

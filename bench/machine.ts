@@ -30,7 +30,11 @@ export interface MachineInfo {
 
 function git(root: string, args: string[]): string | undefined {
   try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', args, {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return undefined;
   }
@@ -39,7 +43,16 @@ function git(root: string, args: string[]): string | undefined {
 /** Describes this machine, its Postgres and the commit of `root`. */
 export async function describeMachine(root: string, pool: pg.Pool): Promise<MachineInfo> {
   const { rows } = await pool.query<{ server_version: string }>('show server_version');
-  const status = git(root, ['status', '--porcelain', '--untracked-files=no', '--', 'src', 'jobs', 'sql', 'bin']);
+  const status = git(root, [
+    'status',
+    '--porcelain',
+    '--untracked-files=no',
+    '--',
+    'src',
+    'jobs',
+    'sql',
+    'bin',
+  ]);
   return {
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,

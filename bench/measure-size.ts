@@ -21,7 +21,13 @@ import { cpuSecondsByName, systemCpu, systemCpuSince } from './proc-stats.js';
 import { spanTotals, type Span } from './intervals.js';
 import { jsonParsePass } from './json-parse-pass.js';
 import type { BenchOptions } from './options.js';
-import type { BaselineFigures, EndToEndFigures, QuestionFigures, SizeFigures, SourceFigures } from './results.js';
+import type {
+  BaselineFigures,
+  EndToEndFigures,
+  QuestionFigures,
+  SizeFigures,
+  SourceFigures,
+} from './results.js';
 import {
   createWarehouseSchema,
   dropScratch,
@@ -86,7 +92,9 @@ function endToEndFigures(run: BackfillRun, extra: Observed): EndToEndFigures {
     e.sumMs += b - a;
   }
   const peakKb = Math.max(p && Number.isFinite(p.hwmKb) ? p.hwmKb : 0, run.polledHwmKb);
-  const martsBy = Object.fromEntries(Object.entries(p?.marts ?? {}).map(([m, v]) => [m, { statements: v.statements, cpuS: v.cpuNs / 1e9 }]));
+  const martsBy = Object.fromEntries(
+    Object.entries(p?.marts ?? {}).map(([m, v]) => [m, { statements: v.statements, cpuS: v.cpuNs / 1e9 }]),
+  );
   const rowsPerSecond = Object.fromEntries(
     Object.entries(extra.rows).map(([t, n]) => [t, Math.round(n / (run.wallMs / 1000))]),
   );
@@ -123,7 +131,12 @@ async function sourceFloor(
   await emu.resetStats();
   const cpu0 = emu.cpuSeconds();
   const machine0 = systemCpu();
-  const floor = await fetchAll(workload, { baseUrl: emu.url, token: emu.companies[0]!.token, concurrency, rps: o.rps });
+  const floor = await fetchAll(workload, {
+    baseUrl: emu.url,
+    token: emu.companies[0]!.token,
+    concurrency,
+    rps: o.rps,
+  });
   const machine = systemCpuSince(machine0);
   const emulatorCpuS = emu.cpuSeconds() - cpu0;
   const stats = await emu.stats();
@@ -144,7 +157,12 @@ async function sourceFloor(
 
 /** `punchline backfill` at `concurrency` into the fresh schema and queue prefix of `names`. */
 /** The environment of a `punchline backfill` of the bench into the schema and queue prefix of `names`. */
-function backfillEnv(emu: EmulatorProcess, names: ScratchNames, concurrency: number, o: Options): Record<string, string> {
+function backfillEnv(
+  emu: EmulatorProcess,
+  names: ScratchNames,
+  concurrency: number,
+  o: Options,
+): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -195,7 +213,9 @@ async function endToEnd(
   const stats = await emu.stats();
   if (run.exitCode !== 0) {
     const why = [...run.summary, run.stderrTail].filter(Boolean).join('\n    ');
-    throw new EndToEndError(`punchline backfill exited with ${run.exitCode} at ${size} collaborators, concurrency ${concurrency}:\n    ${why}`);
+    throw new EndToEndError(
+      `punchline backfill exited with ${run.exitCode} at ${size} collaborators, concurrency ${concurrency}:\n    ${why}`,
+    );
   }
   const rows = await rowCounts(h.pool, names.schema);
   const figures = endToEndFigures(run, {
@@ -217,7 +237,9 @@ async function endToEnd(
       `${totalRows(rows).toLocaleString('en-US')} rows, peak RSS ${figures.peakRssMiB} MiB, ` +
       `CPU worker ${figures.workerCpuS === null ? 'n/a' : `${figures.workerCpuS.toFixed(1)} s`} · Postgres ${postgresCpuS.toFixed(1)} s ` +
       `(checks after windows ${sampled.checksCpuS.toFixed(1)} s, marts ${(figures.martsPgCpuS ?? 0).toFixed(1)} s: ` +
-      `${Object.entries(figures.martsBy ?? {}).map(([m, v]) => `${m} ${v.cpuS.toFixed(1)}`).join(', ')})`,
+      `${Object.entries(figures.martsBy ?? {})
+        .map(([m, v]) => `${m} ${v.cpuS.toFixed(1)}`)
+        .join(', ')})`,
   );
   if (sampled.otherDatabases > 0) {
     h.say(
@@ -245,7 +267,13 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
   try {
     const companies = emu.companies.map((c) => c.cnpj);
     h.say(`  emulator up in ${s(emu.startMs)}: ${emu.companies.length} companies`);
-    const workload = planWorkload({ companies, resources: o.resources, from: o.from, to: o.to, today: todayIn(TIMEZONE) });
+    const workload = planWorkload({
+      companies,
+      resources: o.resources,
+      from: o.from,
+      to: o.to,
+      today: todayIn(TIMEZONE),
+    });
     const warmUp = await fetchAll(planWarmUp(companies, o.to), {
       baseUrl: emu.url,
       token: emu.companies[0]!.token,
@@ -265,17 +293,28 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
       scratch.push(names);
       const e2e = await endToEnd(emu, names, concurrency, size, o, h);
       if (e2e.requests !== source.requests) {
-        h.say(`  note: the backfill made ${e2e.requests} requests, the windows need ${source.requests} (retries or window splits)`);
+        h.say(
+          `  note: the backfill made ${e2e.requests} requests, the windows need ${source.requests} (retries or window splits)`,
+        );
       }
       if (first === undefined) {
         // Kept for the sink floors; its rows must not be vacuumed during the stages that follow.
         first = names;
         await stopAutovacuum(h.pool, names.schema);
         // punchline verify's checks over the synced range, as a user would run them after the backfill.
-        const checks = openCheckPool(o.databaseUrl, names.schema, { max: VERIFY_CONCURRENCY, applicationName: 'punchline bench verify' });
+        const checks = openCheckPool(o.databaseUrl, names.schema, {
+          max: VERIFY_CONCURRENCY,
+          applicationName: 'punchline bench verify',
+        });
         const started = Date.now();
         try {
-          await runQualityChecks(checks.pool, names.schema, { from: o.from, to: o.to }, { defaultTimeZone: TIMEZONE }, { concurrency: VERIFY_CONCURRENCY });
+          await runQualityChecks(
+            checks.pool,
+            names.schema,
+            { from: o.from, to: o.to },
+            { defaultTimeZone: TIMEZONE },
+            { concurrency: VERIFY_CONCURRENCY },
+          );
           checksMs = Date.now() - started;
         } finally {
           await checks.close();
@@ -285,19 +324,35 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
         // with the range's absences too (absence_days) when the backfill did not sync them: not timed, left out of
         // the sink floors.
         if (!o.resources.includes('absences')) {
-          const extra = await runBackfillProcess({ root: h.root, from: o.from, to: o.to, resources: ['absences'], env: backfillEnv(emu, names, concurrency, o) });
-          if (extra.exitCode !== 0) throw new EndToEndError(`punchline backfill --resources absences exited with ${extra.exitCode}: ${extra.stderrTail}`);
+          const extra = await runBackfillProcess({
+            root: h.root,
+            from: o.from,
+            to: o.to,
+            resources: ['absences'],
+            env: backfillEnv(emu, names, concurrency, o),
+          });
+          if (extra.exitCode !== 0)
+            throw new EndToEndError(
+              `punchline backfill --resources absences exited with ${extra.exitCode}: ${extra.stderrTail}`,
+            );
           absencesAdded = true;
         }
         questions = await timeExampleQuestions(h.pool, names.schema);
         h.say(
           `  example questions (ms of three runs · rows): ` +
-            questions.map((q) => `${q.name} ${q.runsMs.map((ms) => ms.toFixed(1)).join('/')}${q.timedOut ? ' (timed out)' : ''} · ${q.rows}`).join('; '),
+            questions
+              .map(
+                (q) =>
+                  `${q.name} ${q.runsMs.map((ms) => ms.toFixed(1)).join('/')}${q.timedOut ? ' (timed out)' : ''} · ${q.rows}`,
+              )
+              .join('; '),
         );
       } else {
         const firstRows = totalRows(measured[0]!.endToEnd.rows);
         if (totalRows(e2e.rows) !== firstRows) {
-          h.say(`  note: ${totalRows(e2e.rows)} rows at concurrency ${concurrency}, ${firstRows} at ${measured[0]!.concurrency}`);
+          h.say(
+            `  note: ${totalRows(e2e.rows)} rows at concurrency ${concurrency}, ${firstRows} at ${measured[0]!.concurrency}`,
+          );
         }
         await drop(names);
       }
@@ -305,7 +360,12 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
     }
 
     // The yardstick of the worker's CPU per byte, kept out of every other figure: after the backfills, before the sink floors.
-    const jsonParse = await jsonParsePass(workload, { baseUrl: emu.url, token: emu.companies[0]!.token, concurrency: o.concurrency[0]!, rps: o.rps });
+    const jsonParse = await jsonParsePass(workload, {
+      baseUrl: emu.url,
+      token: emu.companies[0]!.token,
+      concurrency: o.concurrency[0]!,
+      rps: o.rps,
+    });
     h.say(
       `  JSON.parse:   ${jsonParse.requests} bodies, ${mib(jsonParse.bytes)}: ${jsonParse.cpuS.toFixed(2)} CPU-s in the parse calls, ` +
         `${jsonParse.nsPerByte.toFixed(1)} ns/byte`,
@@ -313,7 +373,12 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
 
     // Nothing else of the bench runs during the sink floors: the emulator is stopped, the backfills are over.
     await emu.stop();
-    const sink = await copyFloor(h.pool, first!.schema, first!.stageSchema, absencesAdded ? ABSENCE_TABLES : []);
+    const sink = await copyFloor(
+      h.pool,
+      first!.schema,
+      first!.stageSchema,
+      absencesAdded ? ABSENCE_TABLES : [],
+    );
     h.say(
       `  sink floors:  ${sink.rows.toLocaleString('en-US')} rows, ${mib(sink.bytes)}; COPY floor ${s(sink.ms)} ` +
         `(Postgres CPU ${sink.pgCpuS.toFixed(1)} s), COPY with keys, logged ${s(sink.indexedMs)} (Postgres CPU ${sink.indexedPgCpuS.toFixed(1)} s)`,
@@ -329,7 +394,9 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
       ...(checksMs === undefined ? {} : { checksMs }),
       ...(questions === undefined ? {} : { questions }),
       jsonParse,
-      runs: measured.map((m) => runFigures({ ...m, collaborators: size, sink, baseline: h.baseline, jsonParse })),
+      runs: measured.map((m) =>
+        runFigures({ ...m, collaborators: size, sink, baseline: h.baseline, jsonParse }),
+      ),
       sink: {
         ms: sink.ms,
         pgCpuS: sink.pgCpuS,
@@ -338,7 +405,10 @@ export async function measureSize(size: number, o: Options, h: RunHandles): Prom
         rows: sink.rows,
         bytes: sink.bytes,
         byTable: Object.fromEntries(
-          Object.entries(sink.byTable).map(([t, c]) => [t, { ...c, rowsPerSecond: Math.round(c.rows / (c.ms / 1000)) }]),
+          Object.entries(sink.byTable).map(([t, c]) => [
+            t,
+            { ...c, rowsPerSecond: Math.round(c.rows / (c.ms / 1000)) },
+          ]),
         ),
       },
     };

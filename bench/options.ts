@@ -61,7 +61,9 @@ export const DEFAULT_RESOURCES: readonly Resource[] = [
 ];
 
 /** The presets: quick is 1k and 3k over half a month at concurrency 4 (under two minutes), full adds 10k over three months at 4 and 8. */
-export const PRESETS: Readonly<Record<BenchMode, { sizes: number[]; from: string; to: string; concurrency: number[] }>> = {
+export const PRESETS: Readonly<
+  Record<BenchMode, { sizes: number[]; from: string; to: string; concurrency: number[] }>
+> = {
   quick: { sizes: [1000, 3000], from: '2025-05-01', to: '2025-05-15', concurrency: [4] },
   full: { sizes: [1000, 3000, 10000], from: '2025-03-01', to: '2025-05-31', concurrency: [4, 8] },
 };
@@ -85,7 +87,9 @@ environment: DATABASE_URL (an existing database; default: a database of the run'
 
 function wholeNumber(name: string, raw: string, min: number, max: number): number {
   if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
-    throw new BenchUsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+    throw new BenchUsageError(
+      `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -93,12 +97,14 @@ function wholeNumber(name: string, raw: string, min: number, max: number): numbe
 /** A comma list of distinct whole numbers, e.g. `4,8`. */
 function wholeNumbers(name: string, raw: string, min: number, max: number): number[] {
   const list = raw.split(',').map((s) => wholeNumber(name, s, min, max));
-  if (new Set(list).size !== list.length) throw new BenchUsageError(`--${name} lists a value twice: ${JSON.stringify(raw)}`);
+  if (new Set(list).size !== list.length)
+    throw new BenchUsageError(`--${name} lists a value twice: ${JSON.stringify(raw)}`);
   return list;
 }
 
 function date(name: string, raw: string): string {
-  if (!isCalendarDate(raw)) throw new BenchUsageError(`--${name} must be a date YYYY-MM-DD, got ${JSON.stringify(raw)}`);
+  if (!isCalendarDate(raw))
+    throw new BenchUsageError(`--${name} must be a date YYYY-MM-DD, got ${JSON.stringify(raw)}`);
   return raw;
 }
 
@@ -106,7 +112,10 @@ function date(name: string, raw: string): string {
  * Parses the command line (`argv` without node and the script) and the two connection
  * variables. Throws {@link BenchUsageError} naming the bad value; returns `'help'` for --help.
  */
-export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): BenchOptions | 'help' {
+export function parseBenchOptions(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): BenchOptions | 'help' {
   let parsed;
   try {
     parsed = parseArgs({
@@ -152,7 +161,9 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
   const followUps = resources.filter(isFollowUp);
   if (followUps.length > 0) {
     // Their requests depend on the data (which punches have photos), so the source floor cannot plan them.
-    throw new BenchUsageError(`--resources: follow-up resources are not benchmarked (${followUps.join(', ')})`);
+    throw new BenchUsageError(
+      `--resources: follow-up resources are not benchmarked (${followUps.join(', ')})`,
+    );
   }
   const seed = v.seed ?? 'bench';
   if (seed.length === 0) throw new BenchUsageError('--seed must not be empty');
@@ -164,7 +175,8 @@ export function parseBenchOptions(argv: readonly string[], env: Readonly<Record<
     today,
     seed,
     resources,
-    concurrency: v.concurrency === undefined ? preset.concurrency : wholeNumbers('concurrency', v.concurrency, 1, 256),
+    concurrency:
+      v.concurrency === undefined ? preset.concurrency : wholeNumbers('concurrency', v.concurrency, 1, 256),
     rps: v.rps === undefined ? 10_000 : wholeNumber('rps', v.rps, 1, 10_000),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || DEFAULT_REDIS_URL,

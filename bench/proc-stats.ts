@@ -23,7 +23,8 @@ export function cpuSeconds(pid: number): number | undefined {
 export function residentKb(pid: number): { rssKb: number; hwmKb: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    const field = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
   } catch {
     return undefined;
@@ -63,7 +64,11 @@ export interface SystemCpu {
 export function systemCpu(): SystemCpu {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
   // cpu user nice system idle iowait irq softirq steal guest guest_nice
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number) as number[];
   return {
     busyS: (user! + nice! + system! + irq! + softirq!) / USER_HZ,
     idleS: (idle! + iowait!) / USER_HZ,
@@ -74,5 +79,9 @@ export function systemCpu(): SystemCpu {
 /** What the machine did between two readings, s. */
 export function systemCpuSince(before: SystemCpu): SystemCpu {
   const now = systemCpu();
-  return { busyS: now.busyS - before.busyS, idleS: now.idleS - before.idleS, stealS: now.stealS - before.stealS };
+  return {
+    busyS: now.busyS - before.busyS,
+    idleS: now.idleS - before.idleS,
+    stealS: now.stealS - before.stealS,
+  };
 }

@@ -32,7 +32,8 @@ const cpu = (s: number | null | undefined) => (s === null || s === undefined ? '
 const x = (r: number | null) => (r === null ? 'n/a' : `${r.toFixed(2)}×`);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const pct = (r: number | null | undefined) => (r === null || r === undefined ? 'n/a' : `${(r * 100).toFixed(1)}%`);
+const pct = (r: number | null | undefined) =>
+  r === null || r === undefined ? 'n/a' : `${(r * 100).toFixed(1)}%`;
 const ns = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} ns`);
 /** A question's time: tenths below 10 ms, whole ms above. */
 const qms = (ms: number) => (ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString('en-US'));
@@ -73,16 +74,29 @@ function verdict(label: string, figures: TargetFigure[]): TargetVerdict {
 /** Checks every target on every size and concurrency (pure). */
 export function evaluateTargets(r: BenchResults): TargetVerdict[] {
   const runs = eachRun(r);
-  const per = (value: (run: RunFigures, f: SizeFigures) => number | null, limit: number, show: (v: number) => string) =>
+  const per = (
+    value: (run: RunFigures, f: SizeFigures) => number | null,
+    limit: number,
+    show: (v: number) => string,
+  ) =>
     runs.map(({ f, run }): TargetFigure => {
       const v = value(run, f);
-      return { size: f.collaborators, concurrency: run.concurrency, text: v === null ? 'n/a' : show(v), met: v === null ? null : v <= limit };
+      return {
+        size: f.collaborators,
+        concurrency: run.concurrency,
+        text: v === null ? 'n/a' : show(v),
+        met: v === null ? null : v <= limit,
+      };
     });
   const out: TargetVerdict[] = [];
   out.push(
     verdict(
       `peak RSS ≤ ${TARGETS.peakRssMiB} MiB at every size`,
-      per((run) => run.endToEnd.peakRssMiB, TARGETS.peakRssMiB, (v) => `${v} MiB`),
+      per(
+        (run) => run.endToEnd.peakRssMiB,
+        TARGETS.peakRssMiB,
+        (v) => `${v} MiB`,
+      ),
     ),
   );
   const first = r.sizes[0];
@@ -90,10 +104,21 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
   if (first && last && r.sizes.length > 1) {
     const growth = last.runs.map((run): TargetFigure => {
       const base = first.runs.find((b) => b.concurrency === run.concurrency);
-      const g = base && base.endToEnd.peakRssMiB > 0 ? run.endToEnd.peakRssMiB / base.endToEnd.peakRssMiB : null;
-      return { size: last.collaborators, concurrency: run.concurrency, text: x(g), met: g === null ? null : g <= TARGETS.rssGrowth };
+      const g =
+        base && base.endToEnd.peakRssMiB > 0 ? run.endToEnd.peakRssMiB / base.endToEnd.peakRssMiB : null;
+      return {
+        size: last.collaborators,
+        concurrency: run.concurrency,
+        text: x(g),
+        met: g === null ? null : g <= TARGETS.rssGrowth,
+      };
     });
-    out.push(verdict(`peak RSS growth, ${int(last.collaborators)} ÷ ${int(first.collaborators)} ≤ ${TARGETS.rssGrowth}×`, growth));
+    out.push(
+      verdict(
+        `peak RSS growth, ${int(last.collaborators)} ÷ ${int(first.collaborators)} ≤ ${TARGETS.rssGrowth}×`,
+        growth,
+      ),
+    );
   } else {
     out.push(verdict(`peak RSS growth, largest ÷ smallest size ≤ ${TARGETS.rssGrowth}× (one size only)`, []));
   }
@@ -166,7 +191,13 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
       `upkeep of the marts plus the checks after each window ≤ ${TARGETS.upkeepOverPostgres * 100}% of the backfill's Postgres CPU, ${at}`,
       runs.map(({ f, run }): TargetFigure => {
         const v = run.ratios.upkeepOverPostgres ?? null;
-        return { size: f.collaborators, concurrency: run.concurrency, text: pct(v), met: v === null ? null : v <= TARGETS.upkeepOverPostgres, judged: judged(f) };
+        return {
+          size: f.collaborators,
+          concurrency: run.concurrency,
+          text: pct(v),
+          met: v === null ? null : v <= TARGETS.upkeepOverPostgres,
+          judged: judged(f),
+        };
       }),
     ),
   );
@@ -176,7 +207,13 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
       r.sizes.map((f): TargetFigure => {
         const q = slowestQuestion(f.questions);
         const text = q === null ? 'n/a' : `${q.timedOut ? '> ' : ''}${qms(q.ms)} ms (${q.name})`;
-        return { size: f.collaborators, concurrency: null, text, met: q === null ? null : !q.timedOut && q.ms < TARGETS.exampleQuestionMs, judged: judged(f) };
+        return {
+          size: f.collaborators,
+          concurrency: null,
+          text,
+          met: q === null ? null : !q.timedOut && q.ms < TARGETS.exampleQuestionMs,
+          judged: judged(f),
+        };
       }),
     ),
   );
@@ -184,7 +221,9 @@ export function evaluateTargets(r: BenchResults): TargetVerdict[] {
 }
 
 /** The slowest run of any question of a size; null when none was asked. */
-function slowestQuestion(questions: readonly QuestionFigures[] | undefined): { name: string; ms: number; timedOut: boolean } | null {
+function slowestQuestion(
+  questions: readonly QuestionFigures[] | undefined,
+): { name: string; ms: number; timedOut: boolean } | null {
   let slowest: { name: string; ms: number; timedOut: boolean } | null = null;
   for (const q of questions ?? []) {
     const ms = Math.max(...q.runsMs);
@@ -198,7 +237,10 @@ function figuresText(figures: readonly TargetFigure[]): string {
   const bySize = new Map<number, TargetFigure[]>();
   for (const g of figures) bySize.set(g.size, [...(bySize.get(g.size) ?? []), g]);
   return [...bySize]
-    .map(([size, gs]) => `${int(size)}: ${gs.map((g) => `${g.concurrency === null ? '' : `c${g.concurrency} `}${g.text}`).join(', ')}`)
+    .map(
+      ([size, gs]) =>
+        `${int(size)}: ${gs.map((g) => `${g.concurrency === null ? '' : `c${g.concurrency} `}${g.text}`).join(', ')}`,
+    )
     .join('; ');
 }
 
@@ -206,7 +248,9 @@ function figuresText(figures: readonly TargetFigure[]): string {
 export function targetLines(r: BenchResults): string[] {
   return evaluateTargets(r).map((t) => {
     const judgedFigures = t.figures.filter(isJudged);
-    const missed = judgedFigures.filter((g) => g.met === false).map((g) => `${int(g.size)}${g.concurrency === null ? '' : ` c${g.concurrency}`}`);
+    const missed = judgedFigures
+      .filter((g) => g.met === false)
+      .map((g) => `${int(g.size)}${g.concurrency === null ? '' : ` c${g.concurrency}`}`);
     const unmeasured = judgedFigures.filter((g) => g.met === null).length;
     const tail =
       t.verdict === 'MISSED'
@@ -299,7 +343,9 @@ const MART_STEPS_SHOWN = 4;
 export function martSteps(by: EndToEndFigures['martsBy']): string {
   const steps = Object.entries(by ?? {}).sort((a, b) => b[1].cpuS - a[1].cpuS);
   if (steps.length === 0) return 'n/a';
-  const shown = steps.slice(0, MART_STEPS_SHOWN).map(([step, v]) => `${step} ${cpu(v.cpuS)} (${int(v.statements)})`);
+  const shown = steps
+    .slice(0, MART_STEPS_SHOWN)
+    .map(([step, v]) => `${step} ${cpu(v.cpuS)} (${int(v.statements)})`);
   const rest = steps.slice(MART_STEPS_SHOWN);
   if (rest.length > 0) shown.push(`${rest.length} more ${cpu(rest.reduce((a, [, v]) => a + v.cpuS, 0))}`);
   return shown.join(', ');
@@ -365,7 +411,9 @@ export function tableRatesTable(r: BenchResults): string[] {
   const e2e = (f: SizeFigures) => f.runs[0]!.endToEnd;
   const largest = e2e(r.sizes[r.sizes.length - 1]!).rows;
   const all = [...new Set(r.sizes.flatMap((f) => Object.keys(e2e(f).rows)))];
-  const big = all.filter((t) => (largest[t] ?? 0) >= SMALL_TABLE_ROWS).sort((a, b) => (largest[b] ?? 0) - (largest[a] ?? 0));
+  const big = all
+    .filter((t) => (largest[t] ?? 0) >= SMALL_TABLE_ROWS)
+    .sort((a, b) => (largest[b] ?? 0) - (largest[a] ?? 0));
   const small = all.filter((t) => !big.includes(t));
   const head = r.sizes.map((f) => `${int(f.collaborators)}: rows · e2e rows/s · COPY rows/s`);
   const lines = [`| table | ${head.join(' | ')} |`, `|---|${r.sizes.map(() => '---:').join('|')}|`];
@@ -400,7 +448,9 @@ export function runHeading(r: BenchResults): string {
 export function baselineLine(r: BenchResults): string {
   if (r.baseline) {
     const b = r.baseline;
-    const where = b.machine ? ` measured on the same kind of machine (${b.machine.cpu}, ${b.machine.cores} cores)${b.date ? ` on ${b.date}` : ''}` : '';
+    const where = b.machine
+      ? ` measured on the same kind of machine (${b.machine.cpu}, ${b.machine.cores} cores)${b.date ? ` on ${b.date}` : ''}`
+      : '';
     return `CPU per million rows compared with commit ${b.commit}${where}, the same size at concurrency 4 ([\`${b.file}\`](${b.file.replace(/^bench\//, '')})).`;
   }
   return `CPU per million rows not compared: ${r.baselineNote ?? 'no baseline'}.`;
@@ -432,7 +482,12 @@ export function markdownBlock(r: BenchResults, jsonPath: string | undefined): st
     ...workerPerByteTable(r),
     '',
     ...(questionsTable(r).length > 0
-      ? ['The example questions of docs/warehouse.md, on the warehouse of each size\'s first backfill (ms; three runs each):', '', ...questionsTable(r), '']
+      ? [
+          "The example questions of docs/warehouse.md, on the warehouse of each size's first backfill (ms; three runs each):",
+          '',
+          ...questionsTable(r),
+          '',
+        ]
       : []),
     `Rows per table (end-to-end at concurrency ${r.settings.concurrency[0]}):`,
     '',

@@ -110,7 +110,15 @@ export interface SinkFigures {
   /** Per table: rows, bytes, wall and Postgres CPU of both COPYs, and rows per second of the floor. */
   readonly byTable: Record<
     string,
-    { rows: number; bytes: number; ms: number; pgCpuS: number; indexedMs: number; indexedPgCpuS: number; rowsPerSecond: number }
+    {
+      rows: number;
+      bytes: number;
+      ms: number;
+      pgCpuS: number;
+      indexedMs: number;
+      indexedPgCpuS: number;
+      rowsPerSecond: number;
+    }
   >;
 }
 
@@ -218,7 +226,10 @@ export interface BaselineFigures {
   /** The machine it was measured on, when the file says. */
   readonly machine?: { readonly cpu: string; readonly cores: number };
   /** Per size (collaborators as a string): rows loaded and CPU-seconds per million rows of its end-to-end. */
-  readonly bySize: Record<string, { rows: number; workerCpuPerMRows: number | null; postgresCpuPerMRows: number | null }>;
+  readonly bySize: Record<
+    string,
+    { rows: number; workerCpuPerMRows: number | null; postgresCpuPerMRows: number | null }
+  >;
 }
 
 /** One benchmark run. */

@@ -25,7 +25,13 @@ import { DEFAULT_BATCH_BYTES, StagedTable } from '../src/warehouse/staging.js';
 import type { TableSpec } from '../src/warehouse/table-spec.js';
 
 /** The stages, each including the ones before it (but the first, which stands alone). */
-export const STAGES = ['JSON.parse whole body', 'streaming parse', '+ validation', '+ rows', '+ COPY text'] as const;
+export const STAGES = [
+  'JSON.parse whole body',
+  'streaming parse',
+  '+ validation',
+  '+ rows',
+  '+ COPY text',
+] as const;
 
 /** One answer to run through the stages. */
 export interface Answer {
@@ -61,7 +67,9 @@ async function runStage(answer: Answer, stage: number): Promise<number> {
   if (declaration.read === 'group') throw new Error(`${answer.resource} reads no elements`);
   const read = (declaration.reads as readonly ReadDeclaration[]).find((r) => r.endpoint === answer.endpoint)!;
   const schema = elementSchema(ENDPOINTS[answer.endpoint])!;
-  const tables = Object.values(declaration.tables as Record<string, TableSpec>).map((spec) => new StagedTable(spec, `stage_${spec.table}`));
+  const tables = Object.values(declaration.tables as Record<string, TableSpec>).map(
+    (spec) => new StagedTable(spec, `stage_${spec.table}`),
+  );
   let rows = 0;
   const emit: Record<string, (row: never) => void> = {};
   for (const t of tables) {
@@ -87,7 +95,10 @@ async function runStage(answer: Answer, stage: number): Promise<number> {
   for await (const raw of new DataStream(chunksOf(answer.body))) {
     if (stage < 2) continue;
     const checked = schema.safeParse(raw);
-    if (!checked.success) throw new Error(`${answer.endpoint}: an element breaks its schema: ${checked.error.issues[0]?.message}`);
+    if (!checked.success)
+      throw new Error(
+        `${answer.endpoint}: an element breaks its schema: ${checked.error.issues[0]?.message}`,
+      );
     if (stage < 3) continue;
     read.rows(checked.data as never, emit as never, ctx);
   }
@@ -119,13 +130,19 @@ export async function fetchAnswers(scale: number): Promise<Answer[]> {
   try {
     const hq = emulator.companies[0]!;
     const get = async (path: string): Promise<Buffer> => {
-      const res = await fetch(`${emulator.url}/customer/v2/${path}`, { headers: { apiServiceToken: emulator.headquartersToken } });
+      const res = await fetch(`${emulator.url}/customer/v2/${path}`, {
+        headers: { apiServiceToken: emulator.headquartersToken },
+      });
       if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
       return Buffer.from(await res.arrayBuffer());
     };
     const scope = `company_national_registry=${hq.cnpj}`;
     return [
-      { resource: 'punches', endpoint: 'point/getFromPeriod', body: await get(`point/getFromPeriod?begin_date=2025-03-01&end_date=2025-03-31&${scope}`) },
+      {
+        resource: 'punches',
+        endpoint: 'point/getFromPeriod',
+        body: await get(`point/getFromPeriod?begin_date=2025-03-01&end_date=2025-03-31&${scope}`),
+      },
       { resource: 'hour_bank', endpoint: 'overtime', body: await get(`overtime?date=2025-03-31&${scope}`) },
     ];
   } finally {
@@ -137,8 +154,11 @@ async function main(): Promise<void> {
   const reps = Number(process.argv[2] ?? 5);
   const answers = await fetchAnswers(3000);
   const f = await measureRowPath(answers, reps);
-  console.log(`row path: ${(f.bytes / 2 ** 20).toFixed(1)} MiB of answers (a month of punches, a day of the hour bank), ${f.rows.toLocaleString('en-US')} rows, ${reps} runs after a warm-up`);
-  for (const stage of STAGES) console.log(`  ${stage.padEnd(22)} ${f.nsPerByte[stage].toFixed(1).padStart(5)} ns of CPU per byte`);
+  console.log(
+    `row path: ${(f.bytes / 2 ** 20).toFixed(1)} MiB of answers (a month of punches, a day of the hour bank), ${f.rows.toLocaleString('en-US')} rows, ${reps} runs after a warm-up`,
+  );
+  for (const stage of STAGES)
+    console.log(`  ${stage.padEnd(22)} ${f.nsPerByte[stage].toFixed(1).padStart(5)} ns of CPU per byte`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

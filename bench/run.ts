@@ -12,7 +12,16 @@ import { describeMachine } from './machine.js';
 import { measureSize } from './measure-size.js';
 import { BenchUsageError, USAGE, parseBenchOptions } from './options.js';
 import { updateReadme } from './readme-table.js';
-import { baselineLine, markdownBlock, perSizeTable, postgresCpuTable, questionsTable, summaryTable, targetLines, workerPerByteTable } from './report.js';
+import {
+  baselineLine,
+  markdownBlock,
+  perSizeTable,
+  postgresCpuTable,
+  questionsTable,
+  summaryTable,
+  targetLines,
+  workerPerByteTable,
+} from './report.js';
 import type { BenchResults, SizeFigures } from './results.js';
 import { connectRedis, connectWarehouse, openBenchDatabase } from './scratch-space.js';
 
@@ -59,10 +68,16 @@ async function main(): Promise<number> {
         `${o.from}..${o.to}, concurrency ${o.concurrency.join(', ')}, ${o.rps} rps; commit ${machine.commit}`,
     );
     const baseline = loadBaseline(ROOT, o.mode, o, machine);
-    say(typeof baseline === 'string' ? `no CPU baseline: ${baseline}` : `CPU baseline: ${baseline.file} (${baseline.commit} on ${baseline.machine?.cpu ?? 'an unknown CPU'}, ${baseline.date ?? 'undated'})`);
+    say(
+      typeof baseline === 'string'
+        ? `no CPU baseline: ${baseline}`
+        : `CPU baseline: ${baseline.file} (${baseline.commit} on ${baseline.machine?.cpu ?? 'an unknown CPU'}, ${baseline.date ?? 'undated'})`,
+    );
     say(`warehouse database: ${database.description}`);
     if (machine.loadAtStart > QUIET_LOAD) {
-      say(`warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`);
+      say(
+        `warning: load average ${machine.loadAtStart} on ${machine.cores} cores; other work will distort the figures`,
+      );
     }
     const sizes: SizeFigures[] = [];
     for (const size of o.sizes) {
@@ -75,7 +90,8 @@ async function main(): Promise<number> {
         baseline: typeof baseline === 'string' ? null : baseline,
       });
       sizes.push(f);
-      const x = (r: number | null | undefined) => (r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}×`);
+      const x = (r: number | null | undefined) =>
+        r === null || r === undefined ? 'n/a' : `${r.toFixed(2)}×`;
       for (const run of f.runs) {
         const share = run.ratios.upkeepOverPostgres;
         say(

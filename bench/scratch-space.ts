@@ -41,11 +41,20 @@ export interface BenchDatabase {
 
 /** `databaseUrl` when given, else a new database of this run's own on the local server. */
 export async function openBenchDatabase(databaseUrl: string | undefined): Promise<BenchDatabase> {
-  if (databaseUrl) return { url: databaseUrl, description: `${redactUrl(databaseUrl)} (DATABASE_URL)`, release: async () => undefined };
+  if (databaseUrl)
+    return {
+      url: databaseUrl,
+      description: `${redactUrl(databaseUrl)} (DATABASE_URL)`,
+      release: async () => undefined,
+    };
   const db = await createScratchDatabase(LOCAL_POSTGRES_URL, 'bench').catch((err: Error) => {
     throw new Error(`${err.message}; start Postgres or set DATABASE_URL to an existing database`);
   });
-  return { url: db.url, description: `${db.name} (created for this run, dropped at the end)`, release: () => db.drop() };
+  return {
+    url: db.url,
+    description: `${db.name} (created for this run, dropped at the end)`,
+    release: () => db.drop(),
+  };
 }
 
 /** Opens a pool, or fails saying what to start. */
@@ -55,7 +64,9 @@ export async function connectWarehouse(databaseUrl: string): Promise<pg.Pool> {
     await pool.query('select 1');
   } catch (err) {
     await pool.end();
-    throw new Error(`Postgres is not reachable at ${databaseUrl} (${(err as Error).message}); start it or set DATABASE_URL`);
+    throw new Error(
+      `Postgres is not reachable at ${databaseUrl} (${(err as Error).message}); start it or set DATABASE_URL`,
+    );
   }
   return pool;
 }
@@ -71,7 +82,9 @@ export async function connectRedis(redisUrl: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    throw new Error(`Redis is not reachable at ${redactUrl(redisUrl)} (${(last ?? (err as Error)).message}); start it or set REDIS_URL`);
+    throw new Error(
+      `Redis is not reachable at ${redactUrl(redisUrl)} (${(last ?? (err as Error)).message}); start it or set REDIS_URL`,
+    );
   }
   return redis;
 }
@@ -110,7 +123,11 @@ export async function dropScratch(pool: pg.Pool, redis: Redis, n: ScratchNames):
 }
 
 /** Live rows per loader table of `schema` (tables with rows only). */
-export async function rowCounts(pool: pg.Pool, schema: string, which: 'loaded' | 'marts' = 'loaded'): Promise<Record<string, number>> {
+export async function rowCounts(
+  pool: pg.Pool,
+  schema: string,
+  which: 'loaded' | 'marts' = 'loaded',
+): Promise<Record<string, number>> {
   const { rows: tables } = await pool.query<{ table_name: string }>(
     `select table_name from information_schema.tables
       where table_schema = $1 and table_type = 'BASE TABLE'
@@ -131,7 +148,14 @@ export async function rowCounts(pool: pg.Pool, schema: string, which: 'loaded' |
  * The marts (docs/warehouse.md "Marts"): derived by the sync from the rows it loaded, so
  * they are neither rows loaded (CPU per million rows) nor part of the sink floors.
  */
-export const MART_TABLES: readonly string[] = ['employments', 'employee_daily', 'monthly_headcount', 'absence_days', 'calendar', 'pushed_dismissals'];
+export const MART_TABLES: readonly string[] = [
+  'employments',
+  'employee_daily',
+  'monthly_headcount',
+  'absence_days',
+  'calendar',
+  'pushed_dismissals',
+];
 
 /** Job time per resource from `sync_runs` (succeeded runs): jobs, summed duration, requests. */
 export async function jobTimeByResource(
@@ -143,6 +167,9 @@ export async function jobTimeByResource(
        from "${schema}".sync_runs where status = 'succeeded' group by resource order by resource`,
   );
   return Object.fromEntries(
-    rows.map((r) => [r.resource, { jobs: Number(r.jobs), sumMs: Number(r.ms), requests: Number(r.requests) }]),
+    rows.map((r) => [
+      r.resource,
+      { jobs: Number(r.jobs), sumMs: Number(r.ms), requests: Number(r.requests) },
+    ]),
   );
 }

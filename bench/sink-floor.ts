@@ -100,7 +100,12 @@ async function readOut(client: pg.PoolClient, sql: string): Promise<Buffer[]> {
  * Copies every non-empty loader table of `schema` into unlogged tables of `stageSchema`
  * (created here) and times each COPY FROM.
  */
-export async function copyFloor(pool: pg.Pool, schema: string, stageSchema: string, leaveOut: readonly string[] = []): Promise<SinkFloorResult> {
+export async function copyFloor(
+  pool: pg.Pool,
+  schema: string,
+  stageSchema: string,
+  leaveOut: readonly string[] = [],
+): Promise<SinkFloorResult> {
   const client = await pool.connect();
   try {
     const { rows: tables } = await client.query<{ table_name: string }>(
@@ -116,14 +121,21 @@ export async function copyFloor(pool: pg.Pool, schema: string, stageSchema: stri
       const bytes = data.reduce((a, b) => a + b.length, 0);
       if (bytes === 0) continue;
       const noVacuum = 'with (autovacuum_enabled = false)';
-      await client.query(`create unlogged table ${ident(stageSchema)}.${ident(t)} (like ${ident(schema)}.${ident(t)}) ${noVacuum}`);
+      await client.query(
+        `create unlogged table ${ident(stageSchema)}.${ident(t)} (like ${ident(schema)}.${ident(t)}) ${noVacuum}`,
+      );
       const sink = client.query(copyFrom(`COPY ${ident(stageSchema)}.${ident(t)} FROM STDIN`));
       const floor = await timed(() => pipeline(Readable.from(data), sink));
       // The same rows into what the loaders write to: logged, with the primary key, unique keys and indexes.
       const indexed = ident(`${t}_indexed`);
-      await client.query(`create table ${ident(stageSchema)}.${indexed} (like ${ident(schema)}.${ident(t)} including all) ${noVacuum}`);
+      await client.query(
+        `create table ${ident(stageSchema)}.${indexed} (like ${ident(schema)}.${ident(t)} including all) ${noVacuum}`,
+      );
       const keyed = await timed(() =>
-        pipeline(Readable.from(data), client.query(copyFrom(`COPY ${ident(stageSchema)}.${indexed} FROM STDIN`))),
+        pipeline(
+          Readable.from(data),
+          client.query(copyFrom(`COPY ${ident(stageSchema)}.${indexed} FROM STDIN`)),
+        ),
       );
       byTable[t] = {
         rows: sink.rowCount,

@@ -64,7 +64,10 @@ class SlidingSecond {
 }
 
 /** Fetches every request of `requests` once and discards the bodies (or hands each to `o.onBody`). */
-export async function fetchAll(requests: readonly PlannedRequest[], o: SourceFloorOptions): Promise<SourceFloorResult> {
+export async function fetchAll(
+  requests: readonly PlannedRequest[],
+  o: SourceFloorOptions,
+): Promise<SourceFloorResult> {
   const pool = new Pool(o.baseUrl, { connections: o.concurrency });
   const window = new SlidingSecond(o.rps);
   let next = 0;
@@ -82,7 +85,10 @@ export async function fetchAll(requests: readonly PlannedRequest[], o: SourceFlo
         bytes += (chunk as Buffer).length;
         if (o.onBody) kept.push(chunk as Buffer);
       }
-      if (res.statusCode !== 200) throw new SourceFloorError(`${r.endpoint} answered ${res.statusCode} during ${o.pass ?? 'the source floor'}`);
+      if (res.statusCode !== 200)
+        throw new SourceFloorError(
+          `${r.endpoint} answered ${res.statusCode} during ${o.pass ?? 'the source floor'}`,
+        );
       o.onBody?.(kept);
       slowestMs = Math.max(slowestMs, performance.now() - t0);
     }

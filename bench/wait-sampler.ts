@@ -52,7 +52,13 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
     while (running) {
       try {
         // One statement a sample: the sampler's own queries count as Postgres CPU.
-        const { rows } = await pool.query<{ pid: number; wait: string; ours: boolean; other: boolean; check: boolean }>(
+        const { rows } = await pool.query<{
+          pid: number;
+          wait: string;
+          ours: boolean;
+          other: boolean;
+          check: boolean;
+        }>(
           `select pid, coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait, application_name = $2 as check,
                   state = 'active' and query like $1 as ours,
                   state = 'active' and backend_type = 'client backend' and datname is distinct from current_database() as other
@@ -78,7 +84,12 @@ export function sampleWaits(pool: pg.Pool, schema: string, everyMs = 100): WaitS
       running = false;
       await loop;
       for (const pid of checks.keys()) readCheck(pid);
-      return { waits: counts, samples, otherDatabases, checksCpuS: [...checks.values()].reduce((a, b) => a + b, 0) };
+      return {
+        waits: counts,
+        samples,
+        otherDatabases,
+        checksCpuS: [...checks.values()].reduce((a, b) => a + b, 0),
+      };
     },
   };
 }

@@ -28,7 +28,9 @@ if (out) {
   const tx = [];
   const http = [];
 
-  subscribe('punchline:warehouse-load', (m) => loader.push([m.startMs, m.startMs + m.durationMs, m.loader, m.ok]));
+  subscribe('punchline:warehouse-load', (m) =>
+    loader.push([m.startMs, m.startMs + m.durationMs, m.loader, m.ok]),
+  );
 
   const marts = {};
   const martStarts = new WeakMap();
@@ -87,7 +89,14 @@ if (out) {
   process.on('exit', () => {
     const { hwmKb, rssKb } = rss();
     const cpu = process.cpuUsage();
-    const report = { uptimeMs: performance.now(), hwmKb, rssKb, firstRequestRssKb, cpuUserUs: cpu.user, cpuSystemUs: cpu.system };
+    const report = {
+      uptimeMs: performance.now(),
+      hwmKb,
+      rssKb,
+      firstRequestRssKb,
+      cpuUserUs: cpu.user,
+      cpuSystemUs: cpu.system,
+    };
     writeFileSync(out, JSON.stringify({ ...report, loader, tx, http, marts }));
   });
 }

@@ -35,7 +35,8 @@ export interface WorkloadInput {
 
 function get(endpoint: ReadEndpoint, params: Params = {}): PlannedRequest {
   const query = buildQuery(params);
-  const { name, path } = typeof endpoint === 'string' ? { name: endpoint, path: `${API_PREFIX}/${endpoint}` } : endpoint;
+  const { name, path } =
+    typeof endpoint === 'string' ? { name: endpoint, path: `${API_PREFIX}/${endpoint}` } : endpoint;
   return { endpoint: name, path: `${path}${query ? `?${query}` : ''}` };
 }
 
@@ -62,7 +63,8 @@ export function planWorkload(input: WorkloadInput): PlannedRequest[] {
     const declaration = CATALOG[d.resource];
     // The calls the engine makes for the job's read kind (src/load/read-calls.ts), from the declaration's reads.
     const reads = declaration.read === 'group' ? [] : (declaration.reads as readonly ReadDeclaration[]);
-    const calls = (targets: readonly CallTarget[]) => targets.forEach((t) => reads.forEach((r) => out.push(get(r.endpoint, { ...r.query(t), ...scope }))));
+    const calls = (targets: readonly CallTarget[]) =>
+      targets.forEach((t) => reads.forEach((r) => out.push(get(r.endpoint, { ...r.query(t), ...scope }))));
     const window = { from: d.from!, to: d.to! };
     switch (declaration.read) {
       case 'group':
@@ -95,7 +97,9 @@ export function planWorkload(input: WorkloadInput): PlannedRequest[] {
  */
 export function planWarmUp(companies: readonly string[], lastDay: string): PlannedRequest[] {
   const scoped = companies.length > 1;
-  return companies.map((c) => get('overtime', { date: lastDay, ...(scoped ? { company_national_registry: c } : {}) }));
+  return companies.map((c) =>
+    get('overtime', { date: lastDay, ...(scoped ? { company_national_registry: c } : {}) }),
+  );
 }
 
 /** Requests per endpoint name. */

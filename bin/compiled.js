@@ -7,7 +7,16 @@
 // next start (esbuild transpiles the ~200 files in well under a second). Processes that
 // start together each build into their own folder and keep whichever is renamed first.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative } from 'node:path';
 
 const SOURCE_DIRS = ['src', 'jobs'];
@@ -89,7 +98,8 @@ function prune(cache, keep) {
   try {
     for (const name of readdirSync(cache)) {
       const path = join(cache, name);
-      if (path !== keep && now - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { recursive: true, force: true });
+      if (path !== keep && now - statSync(path).mtimeMs > KEEP_OLD_MS)
+        rmSync(path, { recursive: true, force: true });
     }
   } catch {
     // Best effort: a copy left behind costs only disk space.

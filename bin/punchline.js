@@ -33,7 +33,10 @@ if (!checkout || mode === '1') {
   }
   await import(pathToFileURL(dist).href);
 } else {
-  const compiled = mode === '0' ? undefined : await import('./compiled.js').then((m) => m.compiledCli(root)).catch(() => undefined);
+  const compiled =
+    mode === '0'
+      ? undefined
+      : await import('./compiled.js').then((m) => m.compiledCli(root)).catch(() => undefined);
   if (compiled) {
     await import(pathToFileURL(compiled).href);
   } else {

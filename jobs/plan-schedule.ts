@@ -19,13 +19,18 @@ import type { ScheduleJobData } from '../src/runtime/schedules.js';
 const scheduleJobData = z.object({ connection: z.string().min(1), kind: z.enum(SCHEDULE_KINDS) });
 
 /** Plans and queues one schedule tick; returns what was queued. */
-export async function planSchedule(rt: SyncRuntime, raw: unknown, options: TickOptions = {}): Promise<EnqueueResult & { today: string }> {
+export async function planSchedule(
+  rt: SyncRuntime,
+  raw: unknown,
+  options: TickOptions = {},
+): Promise<EnqueueResult & { today: string }> {
   const now = options.now ?? (() => new Date());
   const logger = options.logger ?? rt.logger;
   const parsed = scheduleJobData.safeParse(raw);
   if (!parsed.success) throw new InvalidJobError(parsed.error.issues[0]!.message);
   const data: ScheduleJobData = parsed.data;
-  if (data.kind === 'nightly') await runNightlyRetention({ config: rt.config, warehouse: rt.warehouse, logger }, now());
+  if (data.kind === 'nightly')
+    await runNightlyRetention({ config: rt.config, warehouse: rt.warehouse, logger }, now());
   const { connection, api } = rt.client(data.connection);
   const walk = await walkGroup(api);
   const today = todayIn(connection.timezone, now());

@@ -33,7 +33,10 @@ async function main(): Promise<number> {
     try {
       const relations = await introspectSchema(pool, 'workforce');
       const files = [
-        { file: DOC, generated: composeWarehouseDoc(handWrittenPart(committed), relations, RESOURCE_SUMMARIES) },
+        {
+          file: DOC,
+          generated: composeWarehouseDoc(handWrittenPart(committed), relations, RESOURCE_SUMMARIES),
+        },
         { file: TYPES, generated: renderDatabaseTypes(relations) },
       ];
       let stale = 0;
@@ -43,7 +46,9 @@ async function main(): Promise<number> {
         if (values.check) {
           if (generated === current) continue;
           stale++;
-          process.stderr.write(`${file} is out of date with sql/: run \`npm run docs:warehouse\` and commit it\n`);
+          process.stderr.write(
+            `${file} is out of date with sql/: run \`npm run docs:warehouse\` and commit it\n`,
+          );
           continue;
         }
         writeFileSync(path, generated);

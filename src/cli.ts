@@ -62,14 +62,19 @@ program
   .command('migrate')
   .description('apply pending sql/ migrations to DATABASE_URL (idempotent, transactional)')
   .option('--status', 'list applied and pending migrations, apply nothing', false)
-  .action((opts) => execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, opts)));
+  .action((opts) =>
+    execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, opts)),
+  );
 
 program
   .command('backfill')
   .description('sync every window of a date range, showing progress; exits 0 only when all succeeded')
   .requiredOption('--from <date>', 'first day, YYYY-MM-DD')
   .requiredOption('--to <date>', 'last day, YYYY-MM-DD')
-  .option('--resources <list>', 'comma-separated resources (default: all; one that needs an opt-in setting only with it on, docs/operations.md)')
+  .option(
+    '--resources <list>',
+    'comma-separated resources (default: all; one that needs an opt-in setting only with it on, docs/operations.md)',
+  )
   .option('--company <cnpj>', 'only this company of the group (CNPJ digits)')
   .option('--connection <name>', 'only this connection of PUNCHLINE_CONFIG')
   .option('--force', 're-sync windows already recorded as done', false)
@@ -80,12 +85,17 @@ program
 
 program
   .command('push')
-  .description('write the rows of a CSV or JSONL file through the API: a plan by default, --apply writes (docs/push.md)')
+  .description(
+    'write the rows of a CSV or JSONL file through the API: a plan by default, --apply writes (docs/push.md)',
+  )
   .argument('<kind>', PUSH_KINDS.join(' | '))
   .option('--file <path>', 'input rows: a .csv (";" or "," separated) or .jsonl file (required)')
   .option('--apply', 'write; without it nothing is written and the plan is shown', false)
   .option('--report <path>', "write every row's outcome to this .csv or .json file")
-  .option('--files-dir <dir>', "folder that attachment and photo paths are read from (default: the input file's folder); nothing outside it is read")
+  .option(
+    '--files-dir <dir>',
+    "folder that attachment and photo paths are read from (default: the input file's folder); nothing outside it is read",
+  )
   .option('--connection <name>', 'the connection of PUNCHLINE_CONFIG to write with (required when several)')
   .option('--no-progress', 'plain progress lines even on a TTY')
   .action((kind: string, opts) =>
@@ -101,16 +111,24 @@ program
 
 program
   .command('status')
-  .description('queue counts, failing jobs and freshness per company and resource; --check exits 1 unless all is well')
+  .description(
+    'queue counts, failing jobs and freshness per company and resource; --check exits 1 unless all is well',
+  )
   .option('--json', 'machine-readable output, every company and resource', false)
   .option('--stale-after <minutes>', 'flag a resource older than this (default: per resource)')
-  .option('--check', 'exit 1 when data is stale, a job failed or a connection is paused (for cron and probes)', false)
+  .option(
+    '--check',
+    'exit 1 when data is stale, a job failed or a connection is paused (for cron and probes)',
+    false,
+  )
   .option('--all', 'one line per company and resource, however many', false)
   .action((opts) => execute(async (ctx) => (await import('./commands/status.js')).statusCommand(ctx, opts)));
 
 program
   .command('verify')
-  .description('run the reconciliation checks in the warehouse now; exits 1 when one fails (docs/warehouse.md)')
+  .description(
+    'run the reconciliation checks in the warehouse now; exits 1 when one fails (docs/warehouse.md)',
+  )
   .option('--from <date>', 'first day checked, YYYY-MM-DD (default: the first synced day)')
   .option('--to <date>', 'last day checked, YYYY-MM-DD (default: the last synced day)')
   .option('--company <cnpj>', 'only this company (CNPJ digits)')
@@ -119,7 +137,9 @@ program
 
 program
   .command('forget')
-  .description("erase a person's personal fields from the warehouse and keep them erased (LGPD; docs/privacy.md)")
+  .description(
+    "erase a person's personal fields from the warehouse and keep them erased (LGPD; docs/privacy.md)",
+  )
   .option('--cpf <cpf>', 'CPF of the person (11 digits, punctuation allowed)')
   .option('--company <cnpj>', 'only in this company (default: every company the person appears in)')
   .option('--by <who>', 'who asks, recorded in the erasure register (default: user@host)')
@@ -141,7 +161,10 @@ program
   .addOption(new Option('--scale <scale>', 'small | demo | large | number of collaborators').default('demo'))
   .option('--from <date>', 'first day of generated history (default: two years before --today)')
   .option('--today <date>', "pin the emulator's clock to this date, for reproducible runs")
-  .option('--faults <spec>', 'fault injection, e.g. "error403=0.05,error500=0.05,drop=0.05,slow=0.1:2000,rps=20"')
+  .option(
+    '--faults <spec>',
+    'fault injection, e.g. "error403=0.05,error500=0.05,drop=0.05,slow=0.1:2000,rps=20"',
+  )
   .option('--strict', 'reject exactly-31-day spans and use the stricter readings of spec gaps', false)
   .option('--latency <ms>', 'fixed delay added to every API request, in milliseconds')
   .option(

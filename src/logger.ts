@@ -45,10 +45,17 @@ function serializeError(err: unknown): unknown {
   const out = stdSerializers.err(err as Error) as unknown;
   if (typeof out !== 'object' || out === null || out === err) return out;
   const fields = out as Record<string, unknown>;
-  for (let o: Record<string, unknown> | undefined = fields; o; o = typeof o.cause === 'object' && o.cause !== null ? (o.cause as Record<string, unknown>) : undefined) {
+  for (
+    let o: Record<string, unknown> | undefined = fields;
+    o;
+    o = typeof o.cause === 'object' && o.cause !== null ? (o.cause as Record<string, unknown>) : undefined
+  ) {
     for (const field of ROW_VALUE_FIELDS) delete o[field];
   }
-  if (Array.isArray(fields.aggregateErrors)) fields.aggregateErrors = fields.aggregateErrors.map((e) => serializeError((e as { raw?: unknown }).raw ?? e));
+  if (Array.isArray(fields.aggregateErrors))
+    fields.aggregateErrors = fields.aggregateErrors.map((e) =>
+      serializeError((e as { raw?: unknown }).raw ?? e),
+    );
   return fields;
 }
 
@@ -63,7 +70,12 @@ export function scrubPersonal(text: string): string {
 /** A Postgres error (pg's DatabaseError): a five-character SQLSTATE and a severity. */
 function isDatabaseError(err: unknown): err is Error & { code: string; severity: string } {
   const e = err as { code?: unknown; severity?: unknown } | null;
-  return err instanceof Error && typeof e?.code === 'string' && e.code.length === 5 && typeof e.severity === 'string';
+  return (
+    err instanceof Error &&
+    typeof e?.code === 'string' &&
+    e.code.length === 5 &&
+    typeof e.severity === 'string'
+  );
 }
 
 /**

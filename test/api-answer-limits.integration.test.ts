@@ -15,7 +15,13 @@ const clients: ApiClient[] = [];
 const PERIOD = { begin_date: '2024-11-01', end_date: '2024-11-30' };
 
 function client(options: Partial<ClientOptions> = {}): ApiClient {
-  const c = new ApiClient({ baseUrl: emu.url, token: emu.headquartersToken, retryBaseMs: 1, maxAttempts: 1, ...options });
+  const c = new ApiClient({
+    baseUrl: emu.url,
+    token: emu.headquartersToken,
+    retryBaseMs: 1,
+    maxAttempts: 1,
+    ...options,
+  });
   clients.push(c);
   return c;
 }
@@ -52,13 +58,19 @@ describe('a body that trickles', () => {
     const started = Date.now();
     const once = await failure(all(client({ bodyIdleTimeoutMs: 1_000 }).stream('department', {})));
     expect(once).toMatchObject({ kind: 'timeout' });
-    expect(once.message).toBe('department: timeout: no data for 1000 ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)');
+    expect(once.message).toBe(
+      'department: timeout: no data for 1000 ms while the body was arriving (API_BODY_IDLE_TIMEOUT_MS)',
+    );
     expect((once as ApiError).retryable).toBe(true);
     expect(Date.now() - started).toBeLessThan(3_500);
 
     emu.queueFault({ kind: 'trickle', endpoint: 'department', intervalMs: 4_000 });
     const retries: string[] = [];
-    const again = client({ bodyIdleTimeoutMs: 1_000, maxAttempts: 2, hooks: { onRetry: (e) => retries.push(e.reason) } });
+    const again = client({
+      bodyIdleTimeoutMs: 1_000,
+      maxAttempts: 2,
+      hooks: { onRetry: (e) => retries.push(e.reason) },
+    });
     expect((await all(again.stream('department', {}))).map((e) => e.raw)).toEqual(expected.map((e) => e.raw));
     expect(retries).toEqual(['timeout']);
   }, 30_000);
@@ -66,9 +78,15 @@ describe('a body that trickles', () => {
   it('fails at the deadline when it keeps coming without ever ending in time', async () => {
     emu.queueFault({ kind: 'trickle', endpoint: 'point/getFromPeriod', intervalMs: 5 });
     const started = Date.now();
-    const err = await failure(all(client({ bodyIdleTimeoutMs: 5_000, answerDeadlineMs: 1_500 }).stream('point/getFromPeriod', PERIOD)));
+    const err = await failure(
+      all(
+        client({ bodyIdleTimeoutMs: 5_000, answerDeadlineMs: 1_500 }).stream('point/getFromPeriod', PERIOD),
+      ),
+    );
     expect(err).toMatchObject({ kind: 'timeout' });
-    expect(err.message).toBe('point/getFromPeriod: timeout: the answer was not complete within 1500 ms (API_ANSWER_DEADLINE_MS); reading stopped');
+    expect(err.message).toBe(
+      'point/getFromPeriod: timeout: the answer was not complete within 1500 ms (API_ANSWER_DEADLINE_MS); reading stopped',
+    );
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 });
@@ -79,11 +97,17 @@ describe('an endless data array', () => {
     const seen: unknown[] = [];
     const err = await failure(
       (async () => {
-        for await (const e of client({ maxAnswerBytes: 2 * 1024 * 1024 }).stream('point/getFromPeriod', PERIOD)) seen.push(e);
+        for await (const e of client({ maxAnswerBytes: 2 * 1024 * 1024 }).stream(
+          'point/getFromPeriod',
+          PERIOD,
+        ))
+          seen.push(e);
       })(),
     );
     expect(err).toMatchObject({ kind: 'answer_too_large' });
-    expect(err.message).toBe('point/getFromPeriod: 200 answer_too_large: the answer exceeded 2097152 bytes (API_MAX_ANSWER_BYTES); reading stopped');
+    expect(err.message).toBe(
+      'point/getFromPeriod: 200 answer_too_large: the answer exceeded 2097152 bytes (API_MAX_ANSWER_BYTES); reading stopped',
+    );
     expect((err as ApiError).retryable).toBe(true);
     expect(seen.length).toBeGreaterThan(0);
   });
@@ -94,7 +118,11 @@ describe('a huge attachment', () => {
     // An absence with three files, so that two follow the huge one.
     const api = client();
     const person = (await api.listCollaborators())[0]!.national_registry;
-    const files = ['a', 'b', 'c'].map((n) => ({ filename: `${n}.pdf`, mimeType: 'application/pdf', content: Buffer.from(`%PDF-1.4\n% ${n}\n`) }));
+    const files = ['a', 'b', 'c'].map((n) => ({
+      filename: `${n}.pdf`,
+      mimeType: 'application/pdf',
+      content: Buffer.from(`%PDF-1.4\n% ${n}\n`),
+    }));
     const { absence_id } = await api.createAbsence(
       {
         national_registry: [person],
@@ -111,14 +139,20 @@ describe('a huge attachment', () => {
       files,
     );
     const target = { id: absence_id, files: await all(api.stream('absence/attachment', { absence_id })) };
-    expect(target.files.map((f) => (f.raw as { filename: string }).filename)).toEqual(['a.pdf', 'b.pdf', 'c.pdf']);
+    expect(target.files.map((f) => (f.raw as { filename: string }).filename)).toEqual([
+      'a.pdf',
+      'b.pdf',
+      'c.pdf',
+    ]);
 
     emu.queueFault({ kind: 'huge-attachment', endpoint: 'absence/attachment', bytes: 256 * 1024 * 1024 });
     globalThis.gc?.();
     const before = process.memoryUsage().heapUsed;
     let peak = 0;
     const out: StreamedElement<unknown>[] = [];
-    for await (const e of client({ maxElementBytes: 1024 * 1024 }).stream('absence/attachment', { absence_id: target.id })) {
+    for await (const e of client({ maxElementBytes: 1024 * 1024 }).stream('absence/attachment', {
+      absence_id: target.id,
+    })) {
       peak = Math.max(peak, process.memoryUsage().heapUsed - before);
       out.push(e);
     }
@@ -128,7 +162,9 @@ describe('a huge attachment', () => {
     const error = (first as { error: Error }).error;
     expect(error).toMatchObject({ kind: 'element_too_large' });
     expect((error as ApiError).bytes).toBeGreaterThan(256 * 1024 * 1024);
-    expect(error.message).toMatch(/^absence\/attachment: data\[0\]: the element is \d+ bytes, over the limit of 1048576 bytes \(API_MAX_ELEMENT_BYTES\); skipped unread$/);
+    expect(error.message).toMatch(
+      /^absence\/attachment: data\[0\]: the element is \d+ bytes, over the limit of 1048576 bytes \(API_MAX_ELEMENT_BYTES\); skipped unread$/,
+    );
     expect(out.slice(1).map((e) => e.raw)).toEqual(target.files.slice(1).map((e) => e.raw));
     // 256 MiB of base64 went by; the heap never held it.
     expect(peak).toBeLessThan(64 * 1024 * 1024);

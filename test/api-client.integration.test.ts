@@ -53,7 +53,8 @@ type Handler = (req: FastifyRequest, reply: FastifyReply, n: number) => unknown;
 
 let app: FastifyInstance;
 let baseUrl: string;
-let handler: Handler = (_req, reply) => reply.code(500).send({ error: { code: 'unscripted', message: 'no handler' } });
+let handler: Handler = (_req, reply) =>
+  reply.code(500).send({ error: { code: 'unscripted', message: 'no handler' } });
 let seen: Seen[] = [];
 const clients: ApiClient[] = [];
 
@@ -73,7 +74,12 @@ beforeAll(async () => {
     if (req.isMultipart()) {
       for await (const part of req.parts()) {
         if (part.type === 'file') {
-          entry.files.push({ field: part.fieldname, filename: part.filename, mimetype: part.mimetype, content: await part.toBuffer() });
+          entry.files.push({
+            field: part.fieldname,
+            filename: part.filename,
+            mimetype: part.mimetype,
+            content: await part.toBuffer(),
+          });
         } else {
           entry.fields.push([part.fieldname, String(part.value)]);
         }
@@ -109,7 +115,8 @@ function makeClient(overrides: Partial<ClientOptions> = {}): Probe {
   const delays: number[] = [];
   const events: Probe['events'] = [];
   const limiter: Probe['limiter'] = { acquired: 0, released: 0, inFlight: 0, rateLimited: [] };
-  const record = (hook: string) => (e: object) => events.push({ hook, e: { ...e } as Record<string, unknown> });
+  const record = (hook: string) => (e: object) =>
+    events.push({ hook, e: { ...e } as Record<string, unknown> });
   const client = new ApiClient({
     baseUrl,
     token: TOKEN,
@@ -152,7 +159,9 @@ const fail = (status: number, code: string, message = 'nope', extra: object = {}
   ({ error: { code, message }, ...extra, status }) as const;
 
 /** Answers `script[n-1]` on the n-th request; the last entry repeats. */
-function sequence(...script: (((req: FastifyRequest, reply: FastifyReply) => unknown) | ReturnType<typeof fail>)[]): Handler {
+function sequence(
+  ...script: (((req: FastifyRequest, reply: FastifyReply) => unknown) | ReturnType<typeof fail>)[]
+): Handler {
   return (req, reply, n) => {
     const step = script[Math.min(n, script.length) - 1]!;
     if (typeof step === 'function') return step(req, reply);
@@ -240,7 +249,10 @@ describe('request encoding', () => {
   it('sends JSON bodies on writes', async () => {
     handler = (_req, reply) => reply.code(201).send({ data: { point_id: 77, hash: 'a'.repeat(64) } });
     const { client } = makeClient();
-    const res = await client.registerPoint({ national_registry: '01234567890', datetime: '2024-01-02 08:00:00' });
+    const res = await client.registerPoint({
+      national_registry: '01234567890',
+      datetime: '2024-01-02 08:00:00',
+    });
     expect(res).toEqual({ point_id: 77, hash: 'a'.repeat(64) });
     expect(seen[0]!.method).toBe('POST');
     expect(seen[0]!.url).toBe('/customer/v2/point');
@@ -248,7 +260,11 @@ describe('request encoding', () => {
     expect(seen[0]!.body).toEqual({ national_registry: '01234567890', datetime: '2024-01-02 08:00:00' });
 
     handler = ok({ success: true });
-    await client.dismissCollaborator({ dismissal_date: '2024-02-01', fired_type_id: 3, national_registry: '01234567890' });
+    await client.dismissCollaborator({
+      dismissal_date: '2024-02-01',
+      fired_type_id: 3,
+      national_registry: '01234567890',
+    });
     expect(seen[1]!.method).toBe('PUT');
     expect(seen[1]!.url).toBe('/customer/v2/collaborator/dismissal');
   });
@@ -312,7 +328,11 @@ describe('when the API fails transiently', () => {
   it.each([
     ['a generic 403', fail(403, 'forbidden'), 'forbidden'],
     ['a 500', fail(500, 'internal'), 'server_error'],
-    ['a 503 without an envelope', (_r: FastifyRequest, reply: FastifyReply) => reply.code(503).type('text/html').send('<h1>down</h1>'), 'server_error'],
+    [
+      'a 503 without an envelope',
+      (_r: FastifyRequest, reply: FastifyReply) => reply.code(503).type('text/html').send('<h1>down</h1>'),
+      'server_error',
+    ],
     ['a dropped connection', drop, 'network'],
   ])('retries %s with backoff, then succeeds', async (_label, failure, reason) => {
     handler = sequence(failure, failure, (_r, reply) => reply.type('application/json').send(DEPT_BODY));
@@ -329,13 +349,10 @@ describe('when the API fails transiently', () => {
   });
 
   it('retries a timeout, then succeeds', async () => {
-    handler = sequence(
-      async (_r, reply) => {
-        await new Promise((r) => setTimeout(r, 1_000));
-        return reply.send({ data: dept });
-      },
-      ok(dept),
-    );
+    handler = sequence(async (_r, reply) => {
+      await new Promise((r) => setTimeout(r, 1_000));
+      return reply.send({ data: dept });
+    }, ok(dept));
     const { client, events } = makeClient({ timeoutMs: 150 });
     await expect(client.listDepartments()).resolves.toEqual(dept);
     expect(seen).toHaveLength(2);
@@ -358,7 +375,9 @@ describe('when the API fails transiently', () => {
   it('honours a per-call maxAttempts and stops waiting when the caller aborts', async () => {
     handler = sequence(fail(500, 'internal'));
     const { client } = makeClient();
-    await expect(client.listDepartments(undefined, { maxAttempts: 1 })).rejects.toMatchObject({ kind: 'server_error' });
+    await expect(client.listDepartments(undefined, { maxAttempts: 1 })).rejects.toMatchObject({
+      kind: 'server_error',
+    });
     expect(seen).toHaveLength(1);
 
     const controller = new AbortController();
@@ -369,7 +388,9 @@ describe('when the API fails transiently', () => {
         if (signal?.aborted) throw signal.reason;
       },
     });
-    await expect(aborting.client.listDepartments(undefined, { signal: controller.signal })).rejects.toBe(reason);
+    await expect(aborting.client.listDepartments(undefined, { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
     expect(seen).toHaveLength(2);
   });
 });
@@ -377,7 +398,11 @@ describe('when the API fails transiently', () => {
 describe('when the API answers 429', () => {
   it('waits Retry-After seconds, tells the limiter, and resumes', async () => {
     handler = sequence(
-      (_r, reply) => reply.code(429).header('retry-after', '3').send({ error: { code: 'too_many', message: 'slow down' } }),
+      (_r, reply) =>
+        reply
+          .code(429)
+          .header('retry-after', '3')
+          .send({ error: { code: 'too_many', message: 'slow down' } }),
       ok(dept),
     );
     const { client, delays, events, limiter } = makeClient();
@@ -387,7 +412,10 @@ describe('when the API answers 429', () => {
     expect(events.filter((x) => x.hook === 'rateLimited').map((x) => x.e)).toEqual([
       { endpoint: 'department', retryAfterMs: 3000 },
     ]);
-    expect(events.find((x) => x.hook === 'retry')!.e).toMatchObject({ reason: 'rate_limited', delayMs: 3000 });
+    expect(events.find((x) => x.hook === 'retry')!.e).toMatchObject({
+      reason: 'rate_limited',
+      delayMs: 3000,
+    });
   });
 
   it('reads Retry-After as an HTTP date', async () => {
@@ -402,7 +430,8 @@ describe('when the API answers 429', () => {
   });
 
   it('does not spend the transient-failure budget on 429s', async () => {
-    const limited = (_r: FastifyRequest, reply: FastifyReply) => reply.code(429).header('retry-after', '1').send('');
+    const limited = (_r: FastifyRequest, reply: FastifyReply) =>
+      reply.code(429).header('retry-after', '1').send('');
     handler = sequence(limited, limited, limited, limited, ok(dept));
     const { client } = makeClient({ maxAttempts: 2 });
     await expect(client.listDepartments()).resolves.toEqual(dept);
@@ -451,10 +480,14 @@ describe('failures that are never retried', () => {
   it('does not retry a write after a 500 or a dropped connection (it may have been applied)', async () => {
     const { client } = makeClient();
     handler = sequence(fail(500, 'internal'));
-    await expect(client.createDepartment({ description: 'x' })).rejects.toMatchObject({ kind: 'server_error' });
+    await expect(client.createDepartment({ description: 'x' })).rejects.toMatchObject({
+      kind: 'server_error',
+    });
     expect(seen).toHaveLength(1);
     handler = drop;
-    const err = await rejection(client.registerPoint({ national_registry: '01234567890', datetime: '2024-01-02 08:00:00' }));
+    const err = await rejection(
+      client.registerPoint({ national_registry: '01234567890', datetime: '2024-01-02 08:00:00' }),
+    );
     expect(err).toMatchObject({ kind: 'network' });
     expect((err as ApiError).mayHaveReachedServer).toBe(true);
     expect(seen).toHaveLength(2);
@@ -476,23 +509,56 @@ describe('failures that are never retried', () => {
       shift: '08-17',
       worked_time: '08:00:00',
       points: [
-        { point_id: 1, datetime: '2024-01-02 08:00:00', hour: '08:00', method: 'x', origin: 'Web', is_adjusted: false, adjustment_reason: null, adjusted_by: null, accuracy_meters: 1, geolocation: { lat: 0, lng: 0 }, address: '', has_audit_photo: false },
-        { point_id: 2, datetime, hour: '12:00', method: 'x', origin: 'Web', is_adjusted: false, adjustment_reason: null, adjusted_by: null, accuracy_meters: 1, geolocation: { lat: 0, lng: 0 }, address: '', has_audit_photo: false },
+        {
+          point_id: 1,
+          datetime: '2024-01-02 08:00:00',
+          hour: '08:00',
+          method: 'x',
+          origin: 'Web',
+          is_adjusted: false,
+          adjustment_reason: null,
+          adjusted_by: null,
+          accuracy_meters: 1,
+          geolocation: { lat: 0, lng: 0 },
+          address: '',
+          has_audit_photo: false,
+        },
+        {
+          point_id: 2,
+          datetime,
+          hour: '12:00',
+          method: 'x',
+          origin: 'Web',
+          is_adjusted: false,
+          adjustment_reason: null,
+          adjusted_by: null,
+          accuracy_meters: 1,
+          geolocation: { lat: 0, lng: 0 },
+          address: '',
+          has_audit_photo: false,
+        },
       ],
     });
     const good = { ...collaborator, days: [day('2024-01-02 12:00:00')] };
     const bad = { ...collaborator, days: [day('02/01/2024 12:00')] };
     handler = ok([good, good, good, bad], { begin_date: '2024-01-01', end_date: '2024-01-31' });
     const { client } = makeClient();
-    const err = await rejection(client.getPointsFromPeriod({ beginDate: '2024-01-01', endDate: '2024-01-31' }));
+    const err = await rejection(
+      client.getPointsFromPeriod({ beginDate: '2024-01-01', endDate: '2024-01-31' }),
+    );
     expect(err).toMatchObject({ kind: 'response_invalid' });
-    expect(err.message).toMatch(/^point\/getFromPeriod: data\[3\]\.days\[0\]\.points\[1\]\.datetime: expected a date-time/);
+    expect(err.message).toMatch(
+      /^point\/getFromPeriod: data\[3\]\.days\[0\]\.points\[1\]\.datetime: expected a date-time/,
+    );
     expect(isPermanent(err)).toBe(true);
     expect(seen).toHaveLength(1);
   });
 
   it('retries a 200 that is not JSON (a proxy page), like a server error', async () => {
-    handler = sequence((_r, reply) => reply.type('text/html').send('<html>login</html>'), ok([{ id: 1, name: 'Matriz' }]));
+    handler = sequence(
+      (_r, reply) => reply.type('text/html').send('<html>login</html>'),
+      ok([{ id: 1, name: 'Matriz' }]),
+    );
     const { client, delays } = makeClient();
     expect(await client.listUnits()).toEqual([{ id: 1, name: 'Matriz' }]);
     expect(delays).toHaveLength(1);
@@ -509,9 +575,13 @@ describe('failures that are never retried', () => {
 
   it('keeps the code of an error envelope whatever its other keys hold', async () => {
     handler = (_r, reply) =>
-      reply.code(422).send({ error: { code: 'date_range_exceeded', message: null }, payload_data_required: null });
+      reply
+        .code(422)
+        .send({ error: { code: 'date_range_exceeded', message: null }, payload_data_required: null });
     const { client } = makeClient();
-    expect(await rejection(client.getTardiness({ beginDate: '2024-01-01', endDate: '2024-03-01' }))).toMatchObject({ kind: 'date_range_exceeded' });
+    expect(
+      await rejection(client.getTardiness({ beginDate: '2024-01-01', endDate: '2024-03-01' })),
+    ).toMatchObject({ kind: 'date_range_exceeded' });
   });
 });
 
@@ -544,10 +614,15 @@ describe('stream', () => {
       expect(limiter.inFlight).toBe(1);
       seen.push(e);
     }
-    expect(seen.map((e) => e.ok && e.value.national_registry)).toEqual(people(3).map((p) => p.national_registry));
+    expect(seen.map((e) => e.ok && e.value.national_registry)).toEqual(
+      people(3).map((p) => p.national_registry),
+    );
     expect(seen.map((e) => e.index)).toEqual([0, 1, 2]);
     expect(limiter).toMatchObject({ acquired: 1, released: 1, inFlight: 0 });
-    expect(events.find((e) => e.hook === 'response')?.e).toMatchObject({ status: 200, endpoint: 'collaborator' });
+    expect(events.find((e) => e.hook === 'response')?.e).toMatchObject({
+      status: 200,
+      endpoint: 'collaborator',
+    });
   });
 
   it('reports an element that breaks its schema with its path and index, and goes on', async () => {
@@ -563,20 +638,29 @@ describe('stream', () => {
   });
 
   it('retries an answer that fails before its first element, and fails one cut after it', async () => {
-    const body = JSON.stringify({ data: people(50), meta: { begin_date: '2024-01-01', end_date: '2024-01-31' } });
+    const body = JSON.stringify({
+      data: people(50),
+      meta: { begin_date: '2024-01-01', end_date: '2024-01-31' },
+    });
     let calls = 0;
     handler = (req, reply) => {
       calls++;
       if (calls === 1) return reply.type('text/html').send('<html>busy</html>');
       reply.hijack();
-      req.raw.socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+      req.raw.socket.write(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`,
+      );
       req.raw.socket.end(body.slice(0, body.length / 2));
     };
     const { client, limiter } = makeClient();
     const seen: unknown[] = [];
     const err = await rejection(
       (async () => {
-        for await (const e of client.stream('point/getFromPeriod', { begin_date: '2024-01-01', end_date: '2024-01-31' })) seen.push(e);
+        for await (const e of client.stream('point/getFromPeriod', {
+          begin_date: '2024-01-01',
+          end_date: '2024-01-31',
+        }))
+          seen.push(e);
       })(),
     );
     expect(calls).toBe(2);
@@ -596,14 +680,18 @@ describe('stream', () => {
   it('maps an error status like request() does, retrying what is transient', async () => {
     handler = sequence(fail(500, 'boom'), fail(401, 'invalid_service_token'));
     const { client, delays } = makeClient();
-    expect(await rejection(collect(client.stream('collaborator', {})))).toMatchObject({ kind: 'invalid_service_token' });
+    expect(await rejection(collect(client.stream('collaborator', {})))).toMatchObject({
+      kind: 'invalid_service_token',
+    });
     expect(delays).toHaveLength(1);
   });
 
   it('rejects meta that breaks the spec once the body has ended', async () => {
     handler = ok(people(1), { begin_date: 5 });
     const { client } = makeClient();
-    const err = await rejection(collect(client.stream('collaborator/totalHours', { begin_date: '2024-01-01', end_date: '2024-01-31' })));
+    const err = await rejection(
+      collect(client.stream('collaborator/totalHours', { begin_date: '2024-01-01', end_date: '2024-01-31' })),
+    );
     expect(err).toMatchObject({ kind: 'response_invalid' });
   });
 });
@@ -641,8 +729,20 @@ describe('hooks and limiter', () => {
     expect(res).toMatchObject({ status: 200, data: dept, bytes: Buffer.byteLength(DEPT_BODY) });
     expect(events.map((x) => x.hook)).toEqual(['request', 'response', 'retry', 'request', 'response']);
     const [r1, r2] = events.filter((x) => x.hook === 'response').map((x) => x.e);
-    expect(r1).toMatchObject({ endpoint: 'department', method: 'GET', status: 500, attempt: 1, code: 'internal' });
-    expect(r2).toMatchObject({ endpoint: 'department', method: 'GET', status: 200, attempt: 2, bytes: Buffer.byteLength(DEPT_BODY) });
+    expect(r1).toMatchObject({
+      endpoint: 'department',
+      method: 'GET',
+      status: 500,
+      attempt: 1,
+      code: 'internal',
+    });
+    expect(r2).toMatchObject({
+      endpoint: 'department',
+      method: 'GET',
+      status: 200,
+      attempt: 2,
+      bytes: Buffer.byteLength(DEPT_BODY),
+    });
     expect(r2!.durationMs).toBeGreaterThan(0);
     expect(r1!.bytes).toBeGreaterThan(0);
     expect(limiter).toMatchObject({ acquired: 2, released: 2, inFlight: 0 });
@@ -669,7 +769,9 @@ describe('hooks and limiter', () => {
 });
 
 describe('maxResponseBytes', () => {
-  const big = JSON.stringify({ data: Array.from({ length: 2000 }, (_, i) => ({ id: i, description: 'x'.repeat(50) })) });
+  const big = JSON.stringify({
+    data: Array.from({ length: 2000 }, (_, i) => ({ id: i, description: 'x'.repeat(50) })),
+  });
 
   it('stops reading a body announced larger than the limit', async () => {
     handler = (_r, reply) => reply.type('application/json').send(big);
@@ -699,7 +801,12 @@ describe('maxResponseBytes', () => {
 describe('the token', () => {
   it('never appears in an error, a hook event or a log line, even when the server echoes it', async () => {
     handler = (req, reply) =>
-      reply.code(401).send({ error: { code: 'invalid_service_token', message: `token ${String(req.headers.apiservicetoken)} rejected` } });
+      reply.code(401).send({
+        error: {
+          code: 'invalid_service_token',
+          message: `token ${String(req.headers.apiservicetoken)} rejected`,
+        },
+      });
     const { client, events } = makeClient();
     const err = await rejection(client.listDepartments());
     expect(err.message).toBe('department: 401 invalid_service_token: token [REDACTED] rejected');
@@ -720,14 +827,22 @@ describe('the token', () => {
     // No registerSecret here: the client itself must keep the token out.
     log.error({ err }, 'request failed');
     log.error({ err: netErr }, 'request failed');
-    const everything = [lines.join(''), JSON.stringify(events), JSON.stringify(refused.events), err.stack, netErr.stack].join('\n');
+    const everything = [
+      lines.join(''),
+      JSON.stringify(events),
+      JSON.stringify(refused.events),
+      err.stack,
+      netErr.stack,
+    ].join('\n');
     expect(everything).not.toContain(TOKEN);
     expect(lines).toHaveLength(2);
   });
 
   it('refuses to build a client without one, or with a bad base URL', () => {
     expect(() => new ApiClient({ baseUrl, token: '' })).toThrow(/token is empty/);
-    expect(() => new ApiClient({ baseUrl: 'ftp://x', token: TOKEN })).toThrow(/baseUrl must be an http\(s\) URL/);
+    expect(() => new ApiClient({ baseUrl: 'ftp://x', token: TOKEN })).toThrow(
+      /baseUrl must be an http\(s\) URL/,
+    );
   });
 });
 
@@ -736,23 +851,53 @@ describe('typed reads', () => {
     handler = (req, reply) => {
       const path = req.url.split('?')[0];
       if (path === '/customer/v2/collaborator') return reply.send({ data: [collaborator] });
-      if (path === '/customer/v2/economic-group') return reply.send({ data: [{ ...companyBlock, is_headquarter: true }] });
+      if (path === '/customer/v2/economic-group')
+        return reply.send({ data: [{ ...companyBlock, is_headquarter: true }] });
       if (path === '/customer/v2/overtime') {
         return reply.send({
-          data: [{ ...collaborator, regime: 'BH', total_overtime: '01:00:00', missing_hours: '00:00:00', interval_hours: '01:00:00', normal_hours: '08:00:00', day_balance: '01:00:00', accumulated_balance: '-120:30:00', credit: '10:00:00', debt: '-130:30:00' }],
+          data: [
+            {
+              ...collaborator,
+              regime: 'BH',
+              total_overtime: '01:00:00',
+              missing_hours: '00:00:00',
+              interval_hours: '01:00:00',
+              normal_hours: '08:00:00',
+              day_balance: '01:00:00',
+              accumulated_balance: '-120:30:00',
+              credit: '10:00:00',
+              debt: '-130:30:00',
+            },
+          ],
           meta: { date: '2024-01-02' },
         });
       }
       if (path === '/customer/v2/company') {
-        const full = { ...companyBlock, cei: null, caepf: null, cno: null, address: 'R', address_number: '1', complement: '', neighborhood: 'C', zip_code: '01000000', phone: '1100000000', email: 'x@acme.test' };
-        return reply.send({ data: (req.query as Record<string, string>).include_branches === '1' ? [full, full] : full });
+        const full = {
+          ...companyBlock,
+          cei: null,
+          caepf: null,
+          cno: null,
+          address: 'R',
+          address_number: '1',
+          complement: '',
+          neighborhood: 'C',
+          zip_code: '01000000',
+          phone: '1100000000',
+          email: 'x@acme.test',
+        };
+        return reply.send({
+          data: (req.query as Record<string, string>).include_branches === '1' ? [full, full] : full,
+        });
       }
       return reply.code(404).send({ error: { code: 'route', message: path } });
     };
     const { client } = makeClient();
     expect(await client.listCollaborators()).toEqual([collaborator]);
     expect((await client.getEconomicGroup())[0]!.is_headquarter).toBe(true);
-    expect((await client.getOvertime({ date: '2024-01-02', nationalRegistry: '01234567890' }))[0]!.regime).toBe('BH');
+    expect(
+      (await client.getOvertime({ date: '2024-01-02', nationalRegistry: '01234567890' }))[0]!.regime,
+    ).toBe('BH');
     expect(seen[2]!.query).toEqual({ date: '2024-01-02', national_registry: '01234567890' });
     expect((await client.getCompany()).national_registry).toBe('11222333000181');
     expect(await client.listGroupCompanies()).toHaveLength(2);

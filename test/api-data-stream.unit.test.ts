@@ -5,7 +5,7 @@ import { DataStream, NotAnEnvelopeError, OversizedElement } from '../src/api/dat
 function* chunksOf(text: string, seed: number, max: number): Generator<Uint8Array> {
   const bytes = Buffer.from(text, 'utf8');
   let s = seed;
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     s = (s * 1103515245 + 12345) % 2 ** 31;
     const n = 1 + (s % max);
     yield bytes.subarray(i, i + n);
@@ -29,7 +29,10 @@ const tricky = {
     national_registry: String(10_000_000_000 + i),
     name: i % 3 === 0 ? 'João Ção "Aspas" [colchete] {chave}, vírgula' : `Pessoa ${i}`,
     escaped: 'barra \\ e \n nova linha \u0001 e emoji 😀',
-    days: Array.from({ length: i % 5 }, (_d, d) => ({ date: `2025-05-0${d + 1}`, points: [{ point_id: i * 10 + d, n: -1.5e-3 }] })),
+    days: Array.from({ length: i % 5 }, (_d, d) => ({
+      date: `2025-05-0${d + 1}`,
+      points: [{ point_id: i * 10 + d, n: -1.5e-3 }],
+    })),
     nested: [[], [[]], {}, { a: [1, 2, { b: null }] }],
     flag: i % 2 === 0,
   })),
@@ -90,7 +93,10 @@ describe('DataStream', () => {
   });
 
   it('keeps memory at one element, not the whole body', async () => {
-    const element = JSON.stringify({ name: 'n'.repeat(200), days: Array.from({ length: 30 }, (_, d) => ({ d, s: 's'.repeat(50) })) });
+    const element = JSON.stringify({
+      name: 'n'.repeat(200),
+      days: Array.from({ length: 30 }, (_, d) => ({ d, s: 's'.repeat(50) })),
+    });
     const count = 20_000; // ~55 MB of JSON
     async function* big(): AsyncGenerator<string> {
       yield '{"data":[';
@@ -137,7 +143,9 @@ describe('DataStream', () => {
   it('rejects JSON that is not an envelope with data', async () => {
     await expect(collect(new DataStream(asAsync(['[1,2]'])))).rejects.toThrow(NotAnEnvelopeError);
     await expect(collect(new DataStream(asAsync(['{"meta":{}}'])))).rejects.toThrow(/data: missing/);
-    await expect(collect(new DataStream(asAsync(['{"data":{"id":1}}'])))).rejects.toThrow(/data: expected an array/);
+    await expect(collect(new DataStream(asAsync(['{"data":{"id":1}}'])))).rejects.toThrow(
+      /data: expected an array/,
+    );
   });
 
   it('passes on a failure of the source', async () => {
@@ -168,9 +176,17 @@ describe('DataStream', () => {
       [2, 1000],
       [3, 100_000],
     ] as const) {
-      const stream = new DataStream(asAsync(chunksOf(text, seed, max)), undefined, { maxElementBytes: 10_000 });
+      const stream = new DataStream(asAsync(chunksOf(text, seed, max)), undefined, {
+        maxElementBytes: 10_000,
+      });
       const out = await collect(stream);
-      expect(out, `chunks up to ${max} bytes`).toEqual([{ a: 1 }, new OversizedElement(1, bigBytes, 10_000), { a: 2 }, 'scalar', 7]);
+      expect(out, `chunks up to ${max} bytes`).toEqual([
+        { a: 1 },
+        new OversizedElement(1, bigBytes, 10_000),
+        { a: 2 },
+        'scalar',
+        7,
+      ]);
       expect(stream.rest).toEqual({ meta: { n: 1 } });
     }
   });
@@ -194,7 +210,10 @@ describe('DataStream', () => {
       }
     })();
     for await (const e of new DataStream(measured, undefined, { maxElementBytes: 1024 * 1024 })) out.push(e);
-    expect(out).toEqual([new OversizedElement(0, 64 * 1024 * 1024 + 32, 1024 * 1024), { filename: 'b.pdf', base64: 'QUJD' }]);
+    expect(out).toEqual([
+      new OversizedElement(0, 64 * 1024 * 1024 + 32, 1024 * 1024),
+      { filename: 'b.pdf', base64: 'QUJD' },
+    ]);
     expect(peak).toBeLessThan(24 * 1024 * 1024);
   });
 
@@ -209,7 +228,9 @@ describe('DataStream', () => {
   });
 
   it('refuses an envelope outside data larger than the element limit', async () => {
-    const stream = new DataStream(asAsync([`{"meta":"${'m'.repeat(20_000)}","data":[]}`]), undefined, { maxElementBytes: 10_000 });
+    const stream = new DataStream(asAsync([`{"meta":"${'m'.repeat(20_000)}","data":[]}`]), undefined, {
+      maxElementBytes: 10_000,
+    });
     await expect(collect(stream)).rejects.toThrow(/the envelope outside data exceeds 10000 bytes/);
   });
 });

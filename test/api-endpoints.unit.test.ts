@@ -41,12 +41,18 @@ describe('endpoint table (spec §4)', () => {
   });
 
   it('has a unique method + path per endpoint', () => {
-    const routes = [...ENDPOINT_NAMES.map((n) => `${ENDPOINTS[n].method} ${ENDPOINTS[n].path}`), ...INLINE_ENDPOINTS.map((e) => `GET ${e.path}`)];
+    const routes = [
+      ...ENDPOINT_NAMES.map((n) => `${ENDPOINTS[n].method} ${ENDPOINTS[n].path}`),
+      ...INLINE_ENDPOINTS.map((e) => `GET ${e.path}`),
+    ];
     expect(new Set(routes).size).toBe(31);
   });
 
   it('knows which endpoints return meta (spec 1.3.1: period endpoints always do)', () => {
-    const withMeta = [...ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta !== null), ...INLINE_ENDPOINTS.filter((e) => e.meta !== null).map((e) => e.name)].sort();
+    const withMeta = [
+      ...ENDPOINT_NAMES.filter((n) => ENDPOINTS[n].meta !== null),
+      ...INLINE_ENDPOINTS.filter((e) => e.meta !== null).map((e) => e.name),
+    ].sort();
     expect(withMeta).toEqual(
       [
         'absence/attachment',
@@ -88,10 +94,23 @@ describe('endpoint table (spec §4)', () => {
   });
 
   it('validates company as one object, or an array with include_branches=1', () => {
-    const one = { name: 'A', trading_name: 'A', national_registry: '11222333000181', cei: null, caepf: null, cno: null, address: '', address_number: '', complement: '', neighborhood: '', zip_code: '', phone: '', email: '' };
+    const one = {
+      name: 'A',
+      trading_name: 'A',
+      national_registry: '11222333000181',
+      cei: null,
+      caepf: null,
+      cno: null,
+      address: '',
+      address_number: '',
+      complement: '',
+      neighborhood: '',
+      zip_code: '',
+      phone: '',
+      email: '',
+    };
     expect(ENDPOINTS.company.data.safeParse(one).success).toBe(true);
     expect(ENDPOINTS.company.data.safeParse([one]).success).toBe(false);
     expect(ENDPOINTS.company.dataWithBranches.safeParse([one]).success).toBe(true);
   });
-
 });

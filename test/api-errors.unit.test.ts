@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { API_ERROR_CODES, API_ERRORS, ApiError, apiErrorHas, errorFromResponse, isApiError, isPermanent } from '../src/api/errors.js';
+import {
+  API_ERROR_CODES,
+  API_ERRORS,
+  ApiError,
+  apiErrorHas,
+  errorFromResponse,
+  isApiError,
+  isPermanent,
+} from '../src/api/errors.js';
 import { PunchlineError } from '../src/util/errors.js';
 
 const envelope = (code: string, message = 'msg', extra: Record<string, unknown> = {}) => ({
@@ -14,7 +22,11 @@ describe('API_ERROR_CODES', () => {
     expect(API_ERROR_CODES).toHaveLength(24);
     expect(new Set(API_ERROR_CODES).size).toBe(API_ERROR_CODES.length);
     expect(API_ERROR_CODES.every((c) => API_ERRORS[c].status >= 400)).toBe(true);
-    expect(API_ERROR_CODES.slice(0, 3)).toEqual(['invalid_service_token', 'company_not_found', 'date_range_exceeded']);
+    expect(API_ERROR_CODES.slice(0, 3)).toEqual([
+      'invalid_service_token',
+      'company_not_found',
+      'date_range_exceeded',
+    ]);
   });
 });
 
@@ -38,15 +50,24 @@ describe('errorFromResponse', () => {
     expect(apiErrorHas(errorFromResponse('e', 422, envelope('date_range_exceeded')), 'splits')).toBe(true);
     expect(apiErrorHas(new ApiError('timeout', { endpoint: 'e' }), 'splits')).toBe(true);
     expect(apiErrorHas(errorFromResponse('e', 500, undefined), 'splits')).toBe(false);
-    for (const code of ['not_found', 'point_not_found', 'audit_photo_not_found']) expect(apiErrorHas(errorFromResponse('e', 404, envelope(code)), 'gone')).toBe(true);
+    for (const code of ['not_found', 'point_not_found', 'audit_photo_not_found'])
+      expect(apiErrorHas(errorFromResponse('e', 404, envelope(code)), 'gone')).toBe(true);
     expect(apiErrorHas(errorFromResponse('e', 404, envelope('company_not_found')), 'gone')).toBe(false);
     expect(apiErrorHas(new Error('x'), 'pauses')).toBe(false);
-    expect(errorFromResponse('e', 404, envelope('unit_not_found')).message).toBe('e: 404 unit_not_found: msg');
-    expect(errorFromResponse('e', 404, { error: { code: 'unit_not_found' } }).message).toBe('e: 404 unit_not_found: a referenced id does not exist or belongs to another company');
+    expect(errorFromResponse('e', 404, envelope('unit_not_found')).message).toBe(
+      'e: 404 unit_not_found: msg',
+    );
+    expect(errorFromResponse('e', 404, { error: { code: 'unit_not_found' } }).message).toBe(
+      'e: 404 unit_not_found: a referenced id does not exist or belongs to another company',
+    );
   });
 
   it('carries payload_data_required of a 422 validation_failed (spec 1.1: beside error, not inside)', () => {
-    const err = errorFromResponse('POST collaborator', 422, envelope('validation_failed', 'missing', { payload_data_required: ['name', 'email'] }));
+    const err = errorFromResponse(
+      'POST collaborator',
+      422,
+      envelope('validation_failed', 'missing', { payload_data_required: ['name', 'email'] }),
+    );
     expect(isApiError(err, 'validation_failed')).toBe(true);
     expect(err.payloadDataRequired).toEqual(['name', 'email']);
   });
@@ -57,7 +78,9 @@ describe('errorFromResponse', () => {
     expect(err.retryable).toBe(true);
     expect(err.code).toBe('forbidden');
     expect(isApiError(errorFromResponse('collaborator', 403, undefined), 'server_error')).toBe(true);
-    expect(errorFromResponse('POST collaborator/photo', 403, envelope('invalid_photo')).retryable).toBe(false);
+    expect(errorFromResponse('POST collaborator/photo', 403, envelope('invalid_photo')).retryable).toBe(
+      false,
+    );
   });
 
   it('maps unknown codes and bodies that are not envelopes by status', () => {
@@ -119,10 +142,16 @@ describe('ApiError', () => {
     expect(err).toBeInstanceOf(Error);
     expect(err.name).toBe('ApiError');
     expect(err.code).toBe('journey_not_found');
-    expect(new ApiError('timeout', { endpoint: 'unit' }).message).toBe('unit: timeout: the request timed out');
-    expect(new ApiError('response_invalid', { endpoint: 'unit', fieldPath: 'data[0].id', message: 'data[0].id: bad' }).message).toBe(
-      'unit: data[0].id: bad',
+    expect(new ApiError('timeout', { endpoint: 'unit' }).message).toBe(
+      'unit: timeout: the request timed out',
     );
+    expect(
+      new ApiError('response_invalid', {
+        endpoint: 'unit',
+        fieldPath: 'data[0].id',
+        message: 'data[0].id: bad',
+      }).message,
+    ).toBe('unit: data[0].id: bad');
     const plain = new ApiError('response_invalid', { endpoint: 'unit', fieldPath: 'data' });
     expect([plain.message, plain.problems]).toEqual(['unit: data: the response breaks the spec', []]);
   });
@@ -139,10 +168,20 @@ describe('ApiError', () => {
 
 describe('docs/client.md', () => {
   it('lists every row of API_ERRORS with its status, spec section, traits and message', () => {
-    const traits = { retryable: 'retried', pauses: 'pauses the connection', splits: 'splits the window', gone: 'item gone' } as const;
+    const traits = {
+      retryable: 'retried',
+      pauses: 'pauses the connection',
+      splits: 'splits the window',
+      gone: 'item gone',
+    } as const;
     const expected = Object.entries(API_ERRORS).map(([code, row]: [string, Record<string, unknown>]) => {
-      const message = typeof row.message === 'function' ? (row.message as (e: object) => string)({ retryAfterMs: 1000, limitBytes: 1048576 }) : row.message;
-      const has = Object.entries(traits).filter(([t]) => row[t] === true).map(([, words]) => words);
+      const message =
+        typeof row.message === 'function'
+          ? (row.message as (e: object) => string)({ retryAfterMs: 1000, limitBytes: 1048576 })
+          : row.message;
+      const has = Object.entries(traits)
+        .filter(([t]) => row[t] === true)
+        .map(([, words]) => words);
       return `| \`${code}\` | ${row.status ?? '—'} | ${row.spec ?? '—'} | ${has.join(', ')} | ${message} |`;
     });
     const doc = readFileSync(fileURLToPath(new URL('../docs/client.md', import.meta.url)), 'utf8');

@@ -12,7 +12,11 @@ describe('observeWaits', () => {
       },
     };
     const waits: number[] = [];
-    const observed = observeWaits(inner, (ms) => waits.push(ms), () => t);
+    const observed = observeWaits(
+      inner,
+      (ms) => waits.push(ms),
+      () => t,
+    );
     const release = await observed.acquire();
     release();
     expect(waits).toEqual([250]);

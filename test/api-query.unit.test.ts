@@ -24,7 +24,9 @@ describe('buildQuery (spec 1.3)', () => {
   });
 
   it('encodes date-times with their space', () => {
-    expect(new URLSearchParams(buildQuery({ begin_date: '2024-01-01 00:00:00' })).get('begin_date')).toBe('2024-01-01 00:00:00');
+    expect(new URLSearchParams(buildQuery({ begin_date: '2024-01-01 00:00:00' })).get('begin_date')).toBe(
+      '2024-01-01 00:00:00',
+    );
   });
 });
 
@@ -33,9 +35,9 @@ describe('scopeParams (spec 1.4)', () => {
     expect(scopeParams(undefined)).toEqual({});
     expect(scopeParams({})).toEqual({});
     expect(scopeParams({ includeBranches: false })).toEqual({});
-    expect(buildQuery(scopeParams({ includeBranches: true, companyNationalRegistry: '00222333000181' }))).toBe(
-      'include_branches=1&company_national_registry=00222333000181',
-    );
+    expect(
+      buildQuery(scopeParams({ includeBranches: true, companyNationalRegistry: '00222333000181' })),
+    ).toBe('include_branches=1&company_national_registry=00222333000181');
   });
 });
 

@@ -67,10 +67,14 @@ describe('retryReason', () => {
   });
 
   it('never retries 401, other 4xx, or foreign errors', () => {
-    expect(retryReason(new ApiError('invalid_service_token', { endpoint: e, status: 401 }), 'GET')).toBeNull();
+    expect(
+      retryReason(new ApiError('invalid_service_token', { endpoint: e, status: 401 }), 'GET'),
+    ).toBeNull();
     expect(retryReason(errorFromResponse(e, 404, undefined), 'GET')).toBeNull();
     expect(retryReason(errorFromResponse(e, 422, undefined), 'GET')).toBeNull();
-    expect(retryReason(errorFromResponse(e, 403, { error: { code: 'invalid_photo', message: '' } }), 'GET')).toBeNull();
+    expect(
+      retryReason(errorFromResponse(e, 403, { error: { code: 'invalid_photo', message: '' } }), 'GET'),
+    ).toBeNull();
     expect(retryReason(new TypeError('bug'), 'GET')).toBeNull();
     expect(s500).toMatchObject({ kind: 'server_error' });
   });

@@ -54,7 +54,10 @@ describe('validateEnvelope', () => {
   });
 
   it('names the endpoint and the exact field path of a broken date-time', () => {
-    const items = [0, 1, 2, 3].map(() => ({ ...collaborator, days: [day([point(), point({ datetime: '2024-01-02T08:00:00' })])] }));
+    const items = [0, 1, 2, 3].map(() => ({
+      ...collaborator,
+      days: [day([point(), point({ datetime: '2024-01-02T08:00:00' })])],
+    }));
     items[0] = { ...collaborator, days: [day([point()])] };
     const err = failure(() =>
       validateEnvelope('point/getFromPeriod', ENDPOINTS['point/getFromPeriod'], { data: items, meta }),
@@ -68,11 +71,18 @@ describe('validateEnvelope', () => {
   });
 
   it('explains a failed duration-or-number union by what was expected', () => {
-    const bad = (worked_time: unknown) => ({ data: [{ ...collaborator, days: [{ ...day([]), worked_time }] }], meta });
-    const text = failure(() => validateEnvelope('point/getFromPeriod', ENDPOINTS['point/getFromPeriod'], bad('8h')));
+    const bad = (worked_time: unknown) => ({
+      data: [{ ...collaborator, days: [{ ...day([]), worked_time }] }],
+      meta,
+    });
+    const text = failure(() =>
+      validateEnvelope('point/getFromPeriod', ENDPOINTS['point/getFromPeriod'], bad('8h')),
+    );
     expect(text.fieldPath).toBe('data[0].days[0].worked_time');
     expect(text.message).toContain('expected a duration [-]HH:MM:SS');
-    const wrongType = failure(() => validateEnvelope('point/getFromPeriod', ENDPOINTS['point/getFromPeriod'], bad(true)));
+    const wrongType = failure(() =>
+      validateEnvelope('point/getFromPeriod', ENDPOINTS['point/getFromPeriod'], bad(true)),
+    );
     expect(wrongType.fieldPath).toBe('data[0].days[0].worked_time');
     expect(wrongType.message).toMatch(/expected string.* or .*expected number/);
   });
@@ -80,13 +90,17 @@ describe('validateEnvelope', () => {
   it('rejects a missing field, a missing data, a missing meta and a non-object body', () => {
     // e-mail may be missing (real records lack it); the company block may not.
     const { company: _omit, ...noCompany } = collaborator;
-    expect(failure(() => validateEnvelope('collaborator', ENDPOINTS.collaborator, { data: [collaborator, noCompany] })).fieldPath).toBe(
-      'data[1].company',
-    );
+    expect(
+      failure(() =>
+        validateEnvelope('collaborator', ENDPOINTS.collaborator, { data: [collaborator, noCompany] }),
+      ).fieldPath,
+    ).toBe('data[1].company');
     expect(failure(() => validateEnvelope('unit', ENDPOINTS.unit, { units: [] })).message).toBe(
       'unit: data: missing from the success envelope (spec 1.1)',
     );
-    expect(failure(() => validateEnvelope('tardiness', ENDPOINTS.tardiness, { data: [] })).fieldPath).toBe('meta');
+    expect(failure(() => validateEnvelope('tardiness', ENDPOINTS.tardiness, { data: [] })).fieldPath).toBe(
+      'meta',
+    );
     expect(failure(() => validateEnvelope('unit', ENDPOINTS.unit, [])).fieldPath).toBe('(body)');
   });
 
@@ -95,15 +109,33 @@ describe('validateEnvelope', () => {
   });
 
   it('checks company data as an array only with include_branches', () => {
-    const full = { ...company, cei: null, caepf: null, cno: null, address: '', address_number: '', complement: '', neighborhood: '', zip_code: '', phone: '', email: '' };
-    expect(validateEnvelope('company', ENDPOINTS.company, { data: [full] }, { includeBranches: true }).data).toEqual([full]);
-    expect(failure(() => validateEnvelope('company', ENDPOINTS.company, { data: [full] })).fieldPath).toBe('data');
+    const full = {
+      ...company,
+      cei: null,
+      caepf: null,
+      cno: null,
+      address: '',
+      address_number: '',
+      complement: '',
+      neighborhood: '',
+      zip_code: '',
+      phone: '',
+      email: '',
+    };
+    expect(
+      validateEnvelope('company', ENDPOINTS.company, { data: [full] }, { includeBranches: true }).data,
+    ).toEqual([full]);
+    expect(failure(() => validateEnvelope('company', ENDPOINTS.company, { data: [full] })).fieldPath).toBe(
+      'data',
+    );
   });
 });
 
 describe('formatPath', () => {
   it('writes indexes in brackets and odd keys quoted', () => {
-    expect(formatPath('data', [3, 'days', 0, 'points', 1, 'datetime'])).toBe('data[3].days[0].points[1].datetime');
+    expect(formatPath('data', [3, 'days', 0, 'points', 1, 'datetime'])).toBe(
+      'data[3].days[0].points[1].datetime',
+    );
     expect(formatPath('meta', ['a-b'])).toBe('meta["a-b"]');
   });
 });

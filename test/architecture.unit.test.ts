@@ -34,7 +34,9 @@ const FILES = [...sources('src'), ...sources('jobs')];
 function rowOf(file: string): number {
   let best = { row: -1, length: 0 };
   PARTS.forEach((paths, row) => {
-    for (const p of paths) if ((file === p || (p.endsWith('/') && file.startsWith(p))) && p.length > best.length) best = { row, length: p.length };
+    for (const p of paths)
+      if ((file === p || (p.endsWith('/') && file.startsWith(p))) && p.length > best.length)
+        best = { row, length: p.length };
   });
   return best.row;
 }
@@ -62,7 +64,20 @@ describe('docs/architecture.md "The parts"', () => {
       const m = /^\/\*\*\n \* ((?:src\/[a-z-]+|jobs)\/) — /.exec(readFileSync(join(ROOT, file), 'utf8'));
       if (m) said.set(m[1]!, [...(said.get(m[1]!) ?? []), file]);
     }
-    const folders = [...new Set(FILES.filter((f) => f.split('/').length > (f.startsWith('jobs/') ? 1 : 2)).map((f) => f.split('/').slice(0, f.startsWith('jobs/') ? 1 : 2).join('/') + '/'))];
-    expect(folders.filter((f) => said.get(f)?.length !== 1), 'folders without exactly one purpose line').toEqual([]);
+    const folders = [
+      ...new Set(
+        FILES.filter((f) => f.split('/').length > (f.startsWith('jobs/') ? 1 : 2)).map(
+          (f) =>
+            f
+              .split('/')
+              .slice(0, f.startsWith('jobs/') ? 1 : 2)
+              .join('/') + '/',
+        ),
+      ),
+    ];
+    expect(
+      folders.filter((f) => said.get(f)?.length !== 1),
+      'folders without exactly one purpose line',
+    ).toEqual([]);
   });
 });

@@ -29,7 +29,12 @@ describe('the JSON.parse pass', () => {
       to: '2025-05-03',
       today: '2025-06-30',
     });
-  const options = () => ({ baseUrl: emulator.url, token: emulator.headquartersToken, concurrency: 2, rps: 1000 });
+  const options = () => ({
+    baseUrl: emulator.url,
+    token: emulator.headquartersToken,
+    concurrency: 2,
+    rps: 1000,
+  });
 
   it('parses every body the source floor reads, byte for byte, and times the parse calls in CPU', async () => {
     const requests = workload();
@@ -44,7 +49,10 @@ describe('the JSON.parse pass', () => {
   it('hands each whole body to a pass that asks for them', async () => {
     const requests = workload().filter((r) => r.endpoint === 'point/getFromPeriod');
     const bodies: Buffer[] = [];
-    const pass = await fetchAll(requests, { ...options(), onBody: (chunks) => bodies.push(Buffer.concat(chunks)) });
+    const pass = await fetchAll(requests, {
+      ...options(),
+      onBody: (chunks) => bodies.push(Buffer.concat(chunks)),
+    });
     expect(bodies).toHaveLength(requests.length);
     expect(bodies.reduce((n, b) => n + b.length, 0)).toBe(pass.bytes);
     for (const b of bodies) expect(JSON.parse(b.toString('utf8'))).toHaveProperty('data');
@@ -53,7 +61,9 @@ describe('the JSON.parse pass', () => {
   it('fails naming the pass when a request does not answer 200', async () => {
     const bad = [{ endpoint: 'nope', path: '/customer/v2/nope' }];
     await expect(jsonParsePass(bad, options())).rejects.toThrow(SourceFloorError);
-    await expect(jsonParsePass(bad, options())).rejects.toThrow(/nope answered 404 during the JSON\.parse pass/);
+    await expect(jsonParsePass(bad, options())).rejects.toThrow(
+      /nope answered 404 during the JSON\.parse pass/,
+    );
   });
 
   it('lets a body that is not JSON fail the parse', () => {
@@ -86,7 +96,10 @@ describe('the example questions, timed', () => {
   });
 
   it('counts the rows each question answers', async () => {
-    const [q] = await timeExampleQuestions(pool, schema, { times: 2, questions: [{ name: 'three', sql: 'select generate_series(1, 3)' }] });
+    const [q] = await timeExampleQuestions(pool, schema, {
+      times: 2,
+      questions: [{ name: 'three', sql: 'select generate_series(1, 3)' }],
+    });
     expect(q).toMatchObject({ name: 'three', rows: 3 });
     expect(q!.runsMs).toHaveLength(2);
   });
@@ -111,8 +124,10 @@ describe('the example questions, timed', () => {
   });
 
   it('fails naming the question when it is not valid SQL', async () => {
-    await expect(timeExampleQuestions(pool, schema, { questions: [{ name: 'broken', sql: 'select from nowhere_at_all' }] })).rejects.toThrow(
-      /example question "broken" failed: relation "nowhere_at_all" does not exist/,
-    );
+    await expect(
+      timeExampleQuestions(pool, schema, {
+        questions: [{ name: 'broken', sql: 'select from nowhere_at_all' }],
+      }),
+    ).rejects.toThrow(/example question "broken" failed: relation "nowhere_at_all" does not exist/);
   });
 });

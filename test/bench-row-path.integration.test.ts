@@ -6,7 +6,8 @@ function expectedRows(answers: Awaited<ReturnType<typeof fetchAnswers>>): number
   let rows = 0;
   for (const a of answers) {
     const { data } = JSON.parse(a.body.toString('utf8')) as { data: { days?: { points: unknown[] }[] }[] };
-    for (const element of data) rows += element.days ? element.days.reduce((n, d) => n + 1 + d.points.length, 0) : 1;
+    for (const element of data)
+      rows += element.days ? element.days.reduce((n, d) => n + 1 + d.points.length, 0) : 1;
   }
   return rows;
 }

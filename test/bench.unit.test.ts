@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { baselineFiles, baselineFrom, loadBaseline, perMillionRows, ratio, runFigures } from '../bench/figures.js';
+import {
+  baselineFiles,
+  baselineFrom,
+  loadBaseline,
+  perMillionRows,
+  ratio,
+  runFigures,
+} from '../bench/figures.js';
 import { spanTotals } from '../bench/intervals.js';
 import { BenchUsageError, DEFAULT_RESOURCES, parseBenchOptions } from '../bench/options.js';
 import { replaceBlock } from '../bench/readme-table.js';
@@ -18,7 +25,14 @@ import {
   targetLines,
   workerPerByteTable,
 } from '../bench/report.js';
-import type { BaselineFigures, BenchResults, EndToEndFigures, QuestionFigures, SizeFigures, SourceFigures } from '../bench/results.js';
+import type {
+  BaselineFigures,
+  BenchResults,
+  EndToEndFigures,
+  QuestionFigures,
+  SizeFigures,
+  SourceFigures,
+} from '../bench/results.js';
 import { countByEndpoint, planWarmUp, planWorkload } from '../bench/workload.js';
 
 const HQ = '95643282000151';
@@ -55,7 +69,9 @@ describe('planWorkload', () => {
     expect(counts['point/getFromPeriod']).toBe(4);
     expect(counts['collaborator/totalHours']).toBe(4);
     expect(counts['tardiness']).toBe(4);
-    const april = plan.filter((r) => r.endpoint === 'point/getFromPeriod' && r.path.includes('begin_date=2025-04-20'));
+    const april = plan.filter(
+      (r) => r.endpoint === 'point/getFromPeriod' && r.path.includes('begin_date=2025-04-20'),
+    );
     expect(april.map((r) => r.path)).toEqual([
       `/customer/v2/point/getFromPeriod?begin_date=2025-04-20&end_date=2025-04-30&company_national_registry=${HQ}`,
       `/customer/v2/point/getFromPeriod?begin_date=2025-04-20&end_date=2025-04-30&company_national_registry=${BRANCH}`,
@@ -75,8 +91,14 @@ describe('planWorkload', () => {
     expect(plan).toHaveLength(4 * 3 + 42 + 2 + 3 + 2 * 10 + 2);
   });
 
-  it('stops the hour bank at the sync\'s today', () => {
-    const clipped = planWorkload({ companies: [HQ], resources: ['hour_bank'], from: '2025-05-01', to: '2025-05-31', today: '2025-05-04' });
+  it("stops the hour bank at the sync's today", () => {
+    const clipped = planWorkload({
+      companies: [HQ],
+      resources: ['hour_bank'],
+      from: '2025-05-01',
+      to: '2025-05-31',
+      today: '2025-05-04',
+    });
     expect(countByEndpoint(clipped)['overtime']).toBe(4);
   });
 
@@ -91,15 +113,27 @@ describe('planWorkload', () => {
 describe('parseBenchOptions', () => {
   it('takes the quick preset and the default budget', () => {
     const o = parseBenchOptions(['--quick'], {});
-    expect(o).toMatchObject({ mode: 'quick', sizes: [1000, 3000], concurrency: [4], rps: 10_000, writeJson: true });
+    expect(o).toMatchObject({
+      mode: 'quick',
+      sizes: [1000, 3000],
+      concurrency: [4],
+      rps: 10_000,
+      writeJson: true,
+    });
   });
 
   it('takes the full preset with 10,000 collaborators at concurrency 4 and 8', () => {
-    expect(parseBenchOptions([], {})).toMatchObject({ mode: 'full', sizes: [1000, 3000, 10000], concurrency: [4, 8] });
+    expect(parseBenchOptions([], {})).toMatchObject({
+      mode: 'full',
+      sizes: [1000, 3000, 10000],
+      concurrency: [4, 8],
+    });
   });
 
   it('takes a concurrency list in the order given', () => {
-    expect(parseBenchOptions(['--quick', '--concurrency', '8,2,4'], {})).toMatchObject({ concurrency: [8, 2, 4] });
+    expect(parseBenchOptions(['--quick', '--concurrency', '8,2,4'], {})).toMatchObject({
+      concurrency: [8, 2, 4],
+    });
     expect(parseBenchOptions(['--concurrency', '6'], {})).toMatchObject({ concurrency: [6] });
   });
 
@@ -112,7 +146,9 @@ describe('parseBenchOptions', () => {
   it('rejects bad values with a one-line message naming the option', () => {
     expect(() => parseBenchOptions(['--sizes', '1000,abc'], {})).toThrow(BenchUsageError);
     expect(() => parseBenchOptions(['--sizes', '1000,abc'], {})).toThrow(/--sizes/);
-    expect(() => parseBenchOptions(['--from', '2025-06-01', '--to', '2025-05-01'], {})).toThrow(/--from 2025-06-01 is after --to/);
+    expect(() => parseBenchOptions(['--from', '2025-06-01', '--to', '2025-05-01'], {})).toThrow(
+      /--from 2025-06-01 is after --to/,
+    );
     expect(() => parseBenchOptions(['--resources', 'punches,audit_photos'], {})).toThrow(/audit_photos/);
     expect(() => parseBenchOptions(['--nope'], {})).toThrow(BenchUsageError);
   });
@@ -120,14 +156,17 @@ describe('parseBenchOptions', () => {
 
 describe('replaceBlock', () => {
   it('replaces only the block of the mode and keeps the rest of the page', () => {
-    const page = 'intro\n<!-- bench:full:start -->\nold\n<!-- bench:full:end -->\nnote\n<!-- bench:quick:start -->\nq\n<!-- bench:quick:end -->\n';
+    const page =
+      'intro\n<!-- bench:full:start -->\nold\n<!-- bench:full:end -->\nnote\n<!-- bench:quick:start -->\nq\n<!-- bench:quick:end -->\n';
     expect(replaceBlock(page, 'full', 'new table')).toBe(
       'intro\n<!-- bench:full:start -->\nnew table\n<!-- bench:full:end -->\nnote\n<!-- bench:quick:start -->\nq\n<!-- bench:quick:end -->\n',
     );
   });
 
   it('appends the block when the markers are missing', () => {
-    expect(replaceBlock('intro\n', 'quick', 'x')).toBe('intro\n\n<!-- bench:quick:start -->\nx\n<!-- bench:quick:end -->\n');
+    expect(replaceBlock('intro\n', 'quick', 'x')).toBe(
+      'intro\n\n<!-- bench:quick:start -->\nx\n<!-- bench:quick:end -->\n',
+    );
   });
 });
 
@@ -180,7 +219,14 @@ describe('baselineFrom', () => {
     const json = {
       machine: { commit: 'abc1234' },
       settings: SETTINGS,
-      sizes: [{ collaborators: 1000, runs: [{ endToEnd: { workerCpuS: 5, postgresCpuS: 2, rows: { punches: 500_000, work_days: 500_000 } } }] }],
+      sizes: [
+        {
+          collaborators: 1000,
+          runs: [
+            { endToEnd: { workerCpuS: 5, postgresCpuS: 2, rows: { punches: 500_000, work_days: 500_000 } } },
+          ],
+        },
+      ],
     };
     expect(baselineFrom(json, 'x.json', SETTINGS)).toEqual({
       commit: 'abc1234',
@@ -191,7 +237,9 @@ describe('baselineFrom', () => {
 
   it('says why when the baseline does not compare with the run', () => {
     const json: unknown = JSON.parse(readFileSync(EPYC_FULL, 'utf8'));
-    expect(baselineFrom(json, 'f.json', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' })).toMatch(/range 2025-03-01\.\.2025-05-31/);
+    expect(baselineFrom(json, 'f.json', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' })).toMatch(
+      /range 2025-03-01\.\.2025-05-31/,
+    );
     expect(baselineFrom(json, 'f.json', { ...SETTINGS, resources: ['punches'] })).toMatch(/other resources/);
     expect(baselineFrom({}, 'f.json', SETTINGS)).toMatch(/not a results file/);
   });
@@ -202,7 +250,8 @@ describe('loadBaseline', () => {
   function resultsDir(files: Record<string, unknown>): string {
     const root = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
     mkdirSync(join(root, 'bench/results'), { recursive: true });
-    for (const [name, json] of Object.entries(files)) writeFileSync(join(root, 'bench/results', name), JSON.stringify(json));
+    for (const [name, json] of Object.entries(files))
+      writeFileSync(join(root, 'bench/results', name), JSON.stringify(json));
     return root;
   }
   const run = (cpu: string, date: string, workerCpuS: number) => ({
@@ -237,15 +286,24 @@ describe('loadBaseline', () => {
   it('compares nothing when no run of fd14db9 was on this kind of machine, and says which there are', () => {
     const root = resultsDir({ 'full-2026-11-22-fd14db9.json': run('AMD EPYC', '2026-11-22', 40) });
     const none = loadBaseline(root, 'full', SETTINGS, { cpu: 'Intel Xeon', cores: 2 });
-    expect(none).toMatch(/^no full run of fd14db9 on this kind of machine \(Intel Xeon, 2 cores\), only bench\/results\/full-2026-11-22-fd14db9\.json \(AMD EPYC, 2 cores\)/);
+    expect(none).toMatch(
+      /^no full run of fd14db9 on this kind of machine \(Intel Xeon, 2 cores\), only bench\/results\/full-2026-11-22-fd14db9\.json \(AMD EPYC, 2 cores\)/,
+    );
     expect(none).toMatch(/bench\/baseline\.sh/);
-    expect(loadBaseline(resultsDir({}), 'quick', SETTINGS, { cpu: 'AMD EPYC', cores: 2 })).toMatch(/^no quick results of fd14db9/);
+    expect(loadBaseline(resultsDir({}), 'quick', SETTINGS, { cpu: 'AMD EPYC', cores: 2 })).toMatch(
+      /^no quick results of fd14db9/,
+    );
   });
 
   it('finds the committed runs of both machines', () => {
     const xeon = loadBaseline('.', 'full', SETTINGS, { cpu: 'Intel(R) Xeon(R) Processor', cores: 2 });
     expect(typeof xeon !== 'string' && xeon.file).toBe('bench/results/full-2026-11-25-fd14db9.json');
-    const quick = loadBaseline('.', 'quick', { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' }, { cpu: 'AMD EPYC', cores: 2 });
+    const quick = loadBaseline(
+      '.',
+      'quick',
+      { ...SETTINGS, from: '2025-05-01', to: '2025-05-15' },
+      { cpu: 'AMD EPYC', cores: 2 },
+    );
     expect(typeof quick !== 'string' && quick.file).toBe('bench/results/quick-2026-11-22-fd14db9.json');
   });
 });
@@ -256,7 +314,14 @@ function source(ms: number, requests: number): SourceFigures {
   return { ms, requests, bytes: 2 ** 20, slowestMs: 10, maxInFlight: 4, emulatorCpuS: 1, machine: MACHINE };
 }
 
-function endToEnd(o: { wallMs: number; requests: number; peakRssMiB: number; workerCpuS: number | null; postgresCpuS: number; rows: number }): EndToEndFigures {
+function endToEnd(o: {
+  wallMs: number;
+  requests: number;
+  peakRssMiB: number;
+  workerCpuS: number | null;
+  postgresCpuS: number;
+  rows: number;
+}): EndToEndFigures {
   return {
     wallMs: o.wallMs,
     exitCode: 0,
@@ -303,7 +368,15 @@ interface TestRun {
 }
 
 function size(collaborators: number, runs: TestRun[], extra: Partial<SizeFigures> = {}): SizeFigures {
-  const sink = { ms: 500, pgCpuS: 0.6, indexedMs: 1500, indexedPgCpuS: 2, rows: 1_000_000, bytes: 2 ** 24, byTable: {} };
+  const sink = {
+    ms: 500,
+    pgCpuS: 0.6,
+    indexedMs: 1500,
+    indexedPgCpuS: 2,
+    rows: 1_000_000,
+    bytes: 2 ** 24,
+    byTable: {},
+  };
   return {
     collaborators,
     companies: 3,
@@ -317,9 +390,18 @@ function size(collaborators: number, runs: TestRun[], extra: Partial<SizeFigures
         concurrency: r.c,
         source: source(10_000, 100),
         endToEnd: {
-          ...endToEnd({ wallMs: r.wallMs, requests: r.requests, peakRssMiB: r.peak, workerCpuS: r.worker, postgresCpuS: r.pg, rows: 1_000_000 }),
+          ...endToEnd({
+            wallMs: r.wallMs,
+            requests: r.requests,
+            peakRssMiB: r.peak,
+            workerCpuS: r.worker,
+            postgresCpuS: r.pg,
+            rows: 1_000_000,
+          }),
           ...(r.checks === undefined ? {} : { checksPgCpuS: r.checks }),
-          ...(r.marts === undefined ? {} : { martsPgCpuS: Object.values(r.marts).reduce((n, m) => n + m.cpuS, 0), martsBy: r.marts }),
+          ...(r.marts === undefined
+            ? {}
+            : { martsPgCpuS: Object.values(r.marts).reduce((n, m) => n + m.cpuS, 0), martsBy: r.marts }),
         },
         sink,
         baseline: BASELINE,
@@ -335,7 +417,17 @@ function results(sizes: SizeFigures[], concurrency: number[] = [4, 8]): BenchRes
   return {
     mode: 'full',
     date: '2026-12-01T10:00:00.000Z',
-    machine: { cpu: 'AMD EPYC', cores: 2, memoryGiB: 24, kernel: '6', node: 'v20', postgres: '15.20', commit: 'abc1234', dirty: false, loadAtStart: 0.2 },
+    machine: {
+      cpu: 'AMD EPYC',
+      cores: 2,
+      memoryGiB: 24,
+      kernel: '6',
+      node: 'v20',
+      postgres: '15.20',
+      commit: 'abc1234',
+      dirty: false,
+      loadAtStart: 0.2,
+    },
     settings: { ...SETTINGS, concurrency, rps: 10_000 },
     sizes,
     baseline: BASELINE,
@@ -371,11 +463,14 @@ describe('runFigures', () => {
     });
     expect(withChecks.ratios.loaderOverKeyedCopy).toBeCloseTo((2.8 - 0.8) / 2);
     expect(withChecks.perMillionRows.postgresCpuS).toBeCloseTo(2.8);
-    expect(summaryTable(results([{ ...size(1000, []), runs: [withChecks] }], [4])).at(-1)).toContain('| 0.8 s | n/a | 2.0 s | 2.0 s | **1.00×** | 1.40× |');
+    expect(summaryTable(results([{ ...size(1000, []), runs: [withChecks] }], [4])).at(-1)).toContain(
+      '| 0.8 s | n/a | 2.0 s | 2.0 s | **1.00×** | 1.40× |',
+    );
   });
 
   it('has no baseline ratio for a size the baseline does not hold', () => {
-    const other = size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]).runs[0]!;
+    const other = size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }])
+      .runs[0]!;
     expect(other.ratios.workerCpuOverBaseline).toBeNull();
     expect(other.ratios.postgresCpuOverBaseline).toBeNull();
   });
@@ -399,12 +494,21 @@ describe('evaluateTargets', () => {
       ['peak RSS ≤ 200 MiB at every size', 'met'],
       ['peak RSS growth, 10,000 ÷ 1,000 ≤ 1.1×', 'met'],
       ['requests made = requests the windows need, at every size', 'met'],
-      ["loader (Postgres CPU less the checks after windows and the marts' upkeep) ≤ 1.5× COPY with keys, logged (Postgres CPU)", 'met'],
+      [
+        "loader (Postgres CPU less the checks after windows and the marts' upkeep) ≤ 1.5× COPY with keys, logged (Postgres CPU)",
+        'met',
+      ],
       ['end-to-end ÷ source floor ≤ 1.5× at every size, at concurrency 4 and 8', 'met'],
       ["worker CPU per million rows ≤ 0.5× fd14db9's", 'met'],
       ["Postgres CPU per million rows ≤ 0.5× fd14db9's", 'met'],
-      ["upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators", 'not measured'],
-      ['each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators', 'not measured'],
+      [
+        "upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators",
+        'not measured',
+      ],
+      [
+        'each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators',
+        'not measured',
+      ],
     ]);
     expect(v[0]!.figures).toHaveLength(4);
     // Growth compares the same concurrency: 190 ÷ 180 and 200 ÷ 190.
@@ -412,10 +516,13 @@ describe('evaluateTargets', () => {
   });
 
   it('misses where a figure is over, and says where', () => {
-    const bad = results([
-      size(1000, [{ c: 4, wallMs: 16_000, requests: 100, peak: 150, worker: 25, pg: 3.5 }]),
-      size(10000, [{ c: 4, wallMs: 14_000, requests: 104, peak: 210, worker: 18, pg: 2.8 }]),
-    ], [4]);
+    const bad = results(
+      [
+        size(1000, [{ c: 4, wallMs: 16_000, requests: 100, peak: 150, worker: 25, pg: 3.5 }]),
+        size(10000, [{ c: 4, wallMs: 14_000, requests: 104, peak: 210, worker: 18, pg: 2.8 }]),
+      ],
+      [4],
+    );
     const lines = targetLines(bad);
     expect(lines).toEqual([
       '- peak RSS ≤ 200 MiB at every size: 1,000: c4 150 MiB; 10,000: c4 210 MiB — MISSED at 10,000 c4',
@@ -431,11 +538,16 @@ describe('evaluateTargets', () => {
   });
 
   it('says not measured without a figure to judge', () => {
-    const one = results([size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 150, worker: null, pg: 3 }])], [4]);
+    const one = results(
+      [size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 150, worker: null, pg: 3 }])],
+      [4],
+    );
     const v = evaluateTargets(one);
     expect(v[1]).toMatchObject({ verdict: 'not measured', figures: [] });
     expect(v[5]).toMatchObject({ verdict: 'not measured' });
-    expect(targetLines(one)[1]).toBe('- peak RSS growth, largest ÷ smallest size ≤ 1.1× (one size only): not measured');
+    expect(targetLines(one)[1]).toBe(
+      '- peak RSS growth, largest ÷ smallest size ≤ 1.1× (one size only): not measured',
+    );
   });
 });
 
@@ -462,7 +574,9 @@ describe('report tables', () => {
     expect(perSizeTable(r)[0]).not.toContain('quality checks');
     expect(perSizeTable(r)[2]).toBe('| 1,000 | 1,000,000 | 0.5 s · 0.6 s | 1.5 s · 2.0 s |');
     const withChecks = results([
-      size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }], { checksMs: 2_345 }),
+      size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }], {
+        checksMs: 2_345,
+      }),
       size(3000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }]),
     ]);
     const t = perSizeTable(withChecks);
@@ -473,14 +587,22 @@ describe('report tables', () => {
 
   it('renders the README block: heading, tables, baseline, breakdown with loader busy (wall), targets', () => {
     const block = markdownBlock(r, 'bench/results/full-2026-12-01-abc1234.json');
-    expect(block).toMatch(/^_full run, 2026-12-01 10:00 UTC, commit abc1234; .*concurrency 4, 8, 10000 rps; run took 10\.0 min\._/);
-    expect(block).toContain('Figures: [`bench/results/full-2026-12-01-abc1234.json`](results/full-2026-12-01-abc1234.json).');
+    expect(block).toMatch(
+      /^_full run, 2026-12-01 10:00 UTC, commit abc1234; .*concurrency 4, 8, 10000 rps; run took 10\.0 min\._/,
+    );
+    expect(block).toContain(
+      'Figures: [`bench/results/full-2026-12-01-abc1234.json`](results/full-2026-12-01-abc1234.json).',
+    );
     expect(block).toContain('CPU per million rows compared with commit fd14db9');
     expect(block).toContain('| loader busy (wall) |');
     expect(block).toContain('Rows per table (end-to-end at concurrency 4):');
-    expect(block).toContain('- requests made = requests the windows need, at every size: 1,000: c4 100 = 100, c8 101 ≠ 100 — MISSED at 1,000 c8');
+    expect(block).toContain(
+      '- requests made = requests the windows need, at every size: 1,000: c4 100 = 100, c8 101 ≠ 100 — MISSED at 1,000 c8',
+    );
     expect(block).not.toMatch(/≤ 1\.3×|≤ 300 MiB|≤ 1\.25×/);
-    expect(replaceBlock('<!-- bench:full:start -->\nold\n<!-- bench:full:end -->\n', 'full', block)).toContain(block);
+    expect(
+      replaceBlock('<!-- bench:full:start -->\nold\n<!-- bench:full:end -->\n', 'full', block),
+    ).toContain(block);
   });
 
   it('keeps the wall-clock loader union as loader busy (wall) and flags other databases at work', () => {
@@ -488,13 +610,34 @@ describe('report tables', () => {
     expect(t[0]).toContain('| concurrency |');
     expect(t[2]).toContain('| 4 | 1 MiB | 1.0 s | 1.30× | 4.0 s | 2.0 s | 1.5 s |');
     expect(t[2]).toContain('| CPU 90%, IO:WALSync 10% |');
-    const busy = { ...r, sizes: [{ ...r.sizes[0]!, runs: [{ ...r.sizes[0]!.runs[0]!, endToEnd: { ...r.sizes[0]!.runs[0]!.endToEnd, otherDatabasesActive: 0.42 } }] }] };
-    expect(breakdownTable(busy)[2]).toContain('CPU 90%, IO:WALSync 10%; other databases active in 42% of samples |');
+    const busy = {
+      ...r,
+      sizes: [
+        {
+          ...r.sizes[0]!,
+          runs: [
+            {
+              ...r.sizes[0]!.runs[0]!,
+              endToEnd: { ...r.sizes[0]!.runs[0]!.endToEnd, otherDatabasesActive: 0.42 },
+            },
+          ],
+        },
+      ],
+    };
+    expect(breakdownTable(busy)[2]).toContain(
+      'CPU 90%, IO:WALSync 10%; other databases active in 42% of samples |',
+    );
   });
 
   it('says why the CPU figures are not compared when there is no baseline', () => {
-    const none = { ...r, baseline: null, baselineNote: 'the baseline f.json was measured with range 2025-05-01..2025-05-15' };
-    expect(markdownBlock(none, undefined)).toContain('CPU per million rows not compared: the baseline f.json was measured with range');
+    const none = {
+      ...r,
+      baseline: null,
+      baselineNote: 'the baseline f.json was measured with range 2025-05-01..2025-05-15',
+    };
+    expect(markdownBlock(none, undefined)).toContain(
+      'CPU per million rows not compared: the baseline f.json was measured with range',
+    );
   });
 });
 
@@ -512,9 +655,23 @@ describe("issue 23's figures", () => {
   const JSON_PARSE = { requests: 100, bytes: 2 ** 20, cpuS: (4 * 2 ** 20) / 1e9, nsPerByte: 4 };
   const QUESTIONS = (slowMs: number, timedOut = false): QuestionFigures[] => [
     { name: 'headcount and turnover by department', runsMs: [3.25, 1.5, 1.2], rows: 7 },
-    { name: 'hour-bank trend', runsMs: [slowMs / 2, slowMs, slowMs / 3], rows: 1234, ...(timedOut ? { timedOut: true as const } : {}) },
+    {
+      name: 'hour-bank trend',
+      runsMs: [slowMs / 2, slowMs, slowMs / 3],
+      rows: 1234,
+      ...(timedOut ? { timedOut: true as const } : {}),
+    },
   ];
-  const run = (pg: number, checks: number, marts: EndToEndFigures['martsBy'] = MARTS, c = 4): TestRun => ({ c, wallMs: 14_000, requests: 100, peak: 180, worker: 0.168, pg, checks, marts });
+  const run = (pg: number, checks: number, marts: EndToEndFigures['martsBy'] = MARTS, c = 4): TestRun => ({
+    c,
+    wallMs: 14_000,
+    requests: 100,
+    peak: 180,
+    worker: 0.168,
+    pg,
+    checks,
+    marts,
+  });
 
   it('takes the marts plus the checks as a share of the Postgres CPU, and the whole and the loader against keyed COPY', () => {
     const r = size(1000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }).runs[0]!;
@@ -532,14 +689,22 @@ describe("issue 23's figures", () => {
   });
 
   it('has no share without the marts (results older than them), even with the checks', () => {
-    const old = size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8, checks: 0.8 }]).runs[0]!;
+    const old = size(1000, [
+      { c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8, checks: 0.8 },
+    ]).runs[0]!;
     expect(old.ratios.upkeepOverPostgres).toBeNull();
   });
 
   it('judges the share and the questions at 10,000 collaborators and shows the other sizes beside them', () => {
     const r = results([
-      size(1000, [run(1, 0.3, { 'employee_daily:days': { statements: 3, cpuS: 0.3 } })], { questions: QUESTIONS(1500), jsonParse: JSON_PARSE }),
-      size(10000, [run(30, 3), run(30, 4, { 'employee_daily:days': { statements: 3, cpuS: 3 } }, 8)], { questions: QUESTIONS(640), jsonParse: JSON_PARSE }),
+      size(1000, [run(1, 0.3, { 'employee_daily:days': { statements: 3, cpuS: 0.3 } })], {
+        questions: QUESTIONS(1500),
+        jsonParse: JSON_PARSE,
+      }),
+      size(10000, [run(30, 3), run(30, 4, { 'employee_daily:days': { statements: 3, cpuS: 3 } }, 8)], {
+        questions: QUESTIONS(640),
+        jsonParse: JSON_PARSE,
+      }),
     ]);
     expect(targetLines(r).slice(-2)).toEqual([
       "- upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators: 1,000: c4 60.0%; 10,000: c4 12.0%, c8 23.3% — MISSED at 10,000 c8",
@@ -551,8 +716,16 @@ describe("issue 23's figures", () => {
     const slow = results([size(10000, [run(30, 3)], { questions: QUESTIONS(1000) })], [4]);
     expect(targetLines(slow).at(-1)).toMatch(/10,000: 1,000 ms \(hour-bank trend\) — MISSED at 10,000$/);
     const cancelled = results([size(10000, [run(30, 3)], { questions: QUESTIONS(60_000, true) })], [4]);
-    expect(targetLines(cancelled).at(-1)).toMatch(/10,000: > 60,000 ms \(hour-bank trend\) — MISSED at 10,000$/);
-    const quick = results([size(1000, [run(1, 0.3)], { questions: QUESTIONS(5) }), size(3000, [run(3, 1)], { questions: QUESTIONS(9) })], [4]);
+    expect(targetLines(cancelled).at(-1)).toMatch(
+      /10,000: > 60,000 ms \(hour-bank trend\) — MISSED at 10,000$/,
+    );
+    const quick = results(
+      [
+        size(1000, [run(1, 0.3)], { questions: QUESTIONS(5) }),
+        size(3000, [run(3, 1)], { questions: QUESTIONS(9) }),
+      ],
+      [4],
+    );
     expect(targetLines(quick).slice(-2)).toEqual([
       "- upkeep of the marts plus the checks after each window ≤ 20% of the backfill's Postgres CPU, judged at 10,000 collaborators: 1,000: c4 90.0%; 3,000: c4 53.3% — not judged (no run at that size)",
       '- each example question of docs/warehouse.md answers in under 1 s (the slowest of three runs), judged at 10,000 collaborators: 1,000: 5.0 ms (hour-bank trend); 3,000: 9.0 ms (hour-bank trend) — not judged (no run at that size)',
@@ -567,15 +740,22 @@ describe("issue 23's figures", () => {
   });
 
   it('shows where the Postgres CPU goes, the worker per byte and the questions, per run and size', () => {
-    const r = results([
-      size(1000, [run(2.8, 0.8)], { questions: QUESTIONS(640), jsonParse: JSON_PARSE }),
-      size(3000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }),
-    ], [4]);
+    const r = results(
+      [
+        size(1000, [run(2.8, 0.8)], { questions: QUESTIONS(640), jsonParse: JSON_PARSE }),
+        size(3000, [run(2.8, 0.8)], { jsonParse: JSON_PARSE }),
+      ],
+      [4],
+    );
     expect(postgresCpuTable(r)[2]).toBe(
       '| 1,000 | 4 | 2.8 s | 0.8 s | 0.6 s | 1.4 s | **50.0%** | employee_daily:days 0.3 s (30), employee_daily:overtime 0.1 s (30), monthly_headcount 0.1 s (60), employments:register 0.0 s (10), 2 more 0.0 s |',
     );
-    expect(workerPerByteTable(r)[2]).toBe('| 1,000 | 4 | 1 MiB | 0.2 s | 160.2 ns | 0.0 s · 4.0 ns | **40.05×** |');
-    expect(summaryTable(r)[2]).toMatch(/\| 0\.8 s \| 0\.6 s \| 1\.4 s \| 2\.0 s \| \*\*0\.70×\*\* \| 1\.40× \|$/);
+    expect(workerPerByteTable(r)[2]).toBe(
+      '| 1,000 | 4 | 1 MiB | 0.2 s | 160.2 ns | 0.0 s · 4.0 ns | **40.05×** |',
+    );
+    expect(summaryTable(r)[2]).toMatch(
+      /\| 0\.8 s \| 0\.6 s \| 1\.4 s \| 2\.0 s \| \*\*0\.70×\*\* \| 1\.40× \|$/,
+    );
     expect(questionsTable(r)).toEqual([
       '| question | 1,000: slowest (runs) · rows | 3,000: slowest (runs) · rows |',
       '|---|---:|---:|',
@@ -589,25 +769,42 @@ describe("issue 23's figures", () => {
   });
 
   it('renders results written before these figures: n/a, no questions table, nothing thrown', () => {
-    const old = results([size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }])], [4]);
+    const old = results(
+      [size(1000, [{ c: 4, wallMs: 14_000, requests: 100, peak: 180, worker: 18, pg: 2.8 }])],
+      [4],
+    );
     // A results file of before: its ratios lack the new fields altogether.
-    const { upkeepOverPostgres: _u, postgresOverKeyedCopy: _p, workerOverJsonParse: _w, ...ratios } = old.sizes[0]!.runs[0]!.ratios;
+    const {
+      upkeepOverPostgres: _u,
+      postgresOverKeyedCopy: _p,
+      workerOverJsonParse: _w,
+      ...ratios
+    } = old.sizes[0]!.runs[0]!.ratios;
     const before = { ...old, sizes: [{ ...old.sizes[0]!, runs: [{ ...old.sizes[0]!.runs[0]!, ratios }] }] };
     expect(questionsTable(before)).toEqual([]);
     expect(postgresCpuTable(before)[2]).toBe('| 1,000 | 4 | 2.8 s | n/a | n/a | 2.8 s | **n/a** | n/a |');
     expect(workerPerByteTable(before)[2]).toBe('| 1,000 | 4 | 1 MiB | 18.0 s | 17166.1 ns | n/a | **n/a** |');
-    expect(summaryTable(before)[2]).toMatch(/\| n\/a \| n\/a \| 2\.8 s \| 2\.0 s \| \*\*1\.40×\*\* \| n\/a \|$/);
+    expect(summaryTable(before)[2]).toMatch(
+      /\| n\/a \| n\/a \| 2\.8 s \| 2\.0 s \| \*\*1\.40×\*\* \| n\/a \|$/,
+    );
     const block = markdownBlock(before, undefined);
     expect(block).not.toContain('The example questions of docs/warehouse.md');
-    expect(block).toContain('judged at 10,000 collaborators: 1,000: c4 n/a — not judged (no run at that size)');
+    expect(block).toContain(
+      'judged at 10,000 collaborators: 1,000: c4 n/a — not judged (no run at that size)',
+    );
   });
 
   it('renders the committed results files of the current shape', () => {
-    for (const file of ['bench/results/full-2026-11-25-36ff2aa.json', 'bench/results/quick-2026-11-25-36ff2aa.json']) {
+    for (const file of [
+      'bench/results/full-2026-11-25-36ff2aa.json',
+      'bench/results/quick-2026-11-25-36ff2aa.json',
+    ]) {
       const json = JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
       const block = markdownBlock(json, file);
       expect(block, file).toContain('**n/a**');
-      expect(block, file).toMatch(/upkeep of the marts plus the checks after each window .* — (not measured|not judged \(no run at that size\))/);
+      expect(block, file).toMatch(
+        /upkeep of the marts plus the checks after each window .* — (not measured|not judged \(no run at that size\))/,
+      );
     }
   });
 });

@@ -12,12 +12,16 @@ function tree(): string {
   mkdirSync(join(root, 'src'));
   mkdirSync(join(root, 'jobs'));
   writeFileSync(join(root, 'jobs', 'answer.ts'), 'export const answer: number = 41;\n');
-  writeFileSync(join(root, 'src', 'cli.ts'), "import { answer } from '../jobs/answer.js';\nexport const value: number = answer + 1;\n");
+  writeFileSync(
+    join(root, 'src', 'cli.ts'),
+    "import { answer } from '../jobs/answer.js';\nexport const value: number = answer + 1;\n",
+  );
   return root;
 }
 
 const copies = (root: string) => readdirSync(join(root, 'node_modules', '.cache', 'punchline'));
-const load = async (path: string) => ((await import(`${pathToFileURL(path).href}?t=${Date.now()}`)) as { value: number }).value;
+const load = async (path: string) =>
+  ((await import(`${pathToFileURL(path).href}?t=${Date.now()}`)) as { value: number }).value;
 
 describe('the compiled copy the punchline command runs', () => {
   const roots: string[] = [];

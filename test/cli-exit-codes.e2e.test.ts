@@ -37,13 +37,20 @@ interface Case {
 async function expectCodes(cases: readonly Case[]): Promise<void> {
   const limit = pLimit(3);
   const results = await Promise.all(
-    cases.map((c) => limit(async () => ({ c, r: await runPunchline([...c.args], h.env({ LOG_LEVEL: 'silent', ...c.env })) }))),
+    cases.map((c) =>
+      limit(async () => ({
+        c,
+        r: await runPunchline([...c.args], h.env({ LOG_LEVEL: 'silent', ...c.env })),
+      })),
+    ),
   );
   for (const { c, r } of results) {
     expect({ case: c.name, code: r.code }, r.stderr).toEqual({ case: c.name, code: c.code });
     if (c.code !== EXIT.ok && c.code !== EXIT.failed) {
       const lines = r.stderr.trim().split('\n');
-      const oneLine = lines[0]!.startsWith('punchline: ') ? lines.length === 1 : lines[0]!.startsWith('error: ') && lines[1] === '(run punchline --help for usage)';
+      const oneLine = lines[0]!.startsWith('punchline: ')
+        ? lines.length === 1
+        : lines[0]!.startsWith('error: ') && lines[1] === '(run punchline --help for usage)';
       expect({ case: c.name, oneLine }, r.stderr).toEqual({ case: c.name, oneLine: true });
     }
     expect(r.stderr, c.name).not.toContain(h.emulator.headquartersToken);
@@ -70,11 +77,29 @@ describe('when an argument or the configuration is bad (2)', () => {
     await expectCodes([
       { name: 'an unknown command', args: ['payroll'], code: EXIT.usage },
       { name: 'migrate with an unknown option', args: ['migrate', '--bogus'], code: EXIT.usage },
-      { name: 'migrate with a bad variable', args: ['migrate'], env: { API_MAX_RPS: 'abc' }, code: EXIT.usage },
-      { name: 'backfill with a bad date', args: ['backfill', '--from', '2026-02-30', '--to', '2026-03-01'], code: EXIT.usage },
+      {
+        name: 'migrate with a bad variable',
+        args: ['migrate'],
+        env: { API_MAX_RPS: 'abc' },
+        code: EXIT.usage,
+      },
+      {
+        name: 'backfill with a bad date',
+        args: ['backfill', '--from', '2026-02-30', '--to', '2026-03-01'],
+        code: EXIT.usage,
+      },
       { name: 'push of an unknown kind', args: ['push', 'payslips', '--file', csv], code: EXIT.usage },
-      { name: 'worker with a bad schedule', args: ['worker', '--no-ops'], env: { SCHEDULE_NIGHTLY: '99 * * * *' }, code: EXIT.usage },
-      { name: 'status with a bad --stale-after', args: ['status', '--stale-after', 'soon'], code: EXIT.usage },
+      {
+        name: 'worker with a bad schedule',
+        args: ['worker', '--no-ops'],
+        env: { SCHEDULE_NIGHTLY: '99 * * * *' },
+        code: EXIT.usage,
+      },
+      {
+        name: 'status with a bad --stale-after',
+        args: ['status', '--stale-after', 'soon'],
+        code: EXIT.usage,
+      },
       { name: 'verify with a bad --from', args: ['verify', '--from', 'yesterday'], code: EXIT.usage },
       { name: 'forget without --cpf', args: ['forget'], code: EXIT.usage },
       { name: 'pseudonyms without a key', args: ['pseudonyms'], code: EXIT.usage },
@@ -90,7 +115,12 @@ describe('when the warehouse is not migrated (2)', () => {
     const csv = join(dir, 'one.csv');
     writeFileSync(csv, 'national_registry,datetime\n52998224725,2026-06-01 08:00:00\n');
     const cases: Case[] = [
-      { name: 'backfill', args: ['backfill', '--from', '2026-06-01', '--to', '2026-06-02', '--no-progress'], env, code: EXIT.usage },
+      {
+        name: 'backfill',
+        args: ['backfill', '--from', '2026-06-01', '--to', '2026-06-02', '--no-progress'],
+        env,
+        code: EXIT.usage,
+      },
       { name: 'push', args: ['push', 'punches', '--file', csv], env, code: EXIT.usage },
       { name: 'worker', args: ['worker', '--no-ops', '--no-schedules'], env, code: EXIT.usage },
       { name: 'status', args: ['status'], env, code: EXIT.usage },
@@ -102,7 +132,9 @@ describe('when the warehouse is not migrated (2)', () => {
     await expectCodes(cases);
     const status = await runPunchline(['status'], h.env(env));
     expect(status.stdout).toMatch(/^Queues$/m);
-    expect(status.stderr.trim()).toBe(`punchline: the warehouse schema "${unmigrated}" is not migrated (run punchline migrate first) [warehouse_not_migrated]`);
+    expect(status.stderr.trim()).toBe(
+      `punchline: the warehouse schema "${unmigrated}" is not migrated (run punchline migrate first) [warehouse_not_migrated]`,
+    );
   }, 120_000);
 
   it('the API rejecting the token is a configuration to fix too', async () => {
@@ -110,7 +142,12 @@ describe('when the warehouse is not migrated (2)', () => {
     const csv = join(dir, 'token.csv');
     writeFileSync(csv, 'national_registry,datetime\n52998224725,2026-06-01 08:00:00\n');
     await expectCodes([
-      { name: 'backfill', args: ['backfill', '--from', '2026-06-01', '--to', '2026-06-02', '--no-progress'], env, code: EXIT.usage },
+      {
+        name: 'backfill',
+        args: ['backfill', '--from', '2026-06-01', '--to', '2026-06-02', '--no-progress'],
+        env,
+        code: EXIT.usage,
+      },
       { name: 'push', args: ['push', 'punches', '--file', csv], env, code: EXIT.usage },
     ]);
   }, 60_000);
@@ -136,12 +173,32 @@ describe('when a service does not answer (3)', () => {
       { name: 'push without the API', args: push, env: noApi, code: EXIT.unavailable },
       { name: 'worker without Postgres', args: worker, env: noPostgres, code: EXIT.unavailable },
       { name: 'worker without Redis', args: worker, env: noRedis, code: EXIT.unavailable },
-      { name: 'status without Postgres', args: ['status', '--check'], env: noPostgres, code: EXIT.unavailable },
+      {
+        name: 'status without Postgres',
+        args: ['status', '--check'],
+        env: noPostgres,
+        code: EXIT.unavailable,
+      },
       { name: 'status without Redis', args: ['status', '--check'], env: noRedis, code: EXIT.unavailable },
       { name: 'verify without Postgres', args: ['verify'], env: noPostgres, code: EXIT.unavailable },
-      { name: 'forget without Postgres', args: ['forget', '--cpf', '52998224725'], env: noPostgres, code: EXIT.unavailable },
-      { name: 'pseudonyms without Postgres', args: ['pseudonyms'], env: { ...noPostgres, PSEUDONYM_KEY: KEY }, code: EXIT.unavailable },
-      { name: 'demo without Redis', args: ['demo', '--emulator-url', h.emulator.url], env: noRedis, code: EXIT.unavailable },
+      {
+        name: 'forget without Postgres',
+        args: ['forget', '--cpf', '52998224725'],
+        env: noPostgres,
+        code: EXIT.unavailable,
+      },
+      {
+        name: 'pseudonyms without Postgres',
+        args: ['pseudonyms'],
+        env: { ...noPostgres, PSEUDONYM_KEY: KEY },
+        code: EXIT.unavailable,
+      },
+      {
+        name: 'demo without Redis',
+        args: ['demo', '--emulator-url', h.emulator.url],
+        env: noRedis,
+        code: EXIT.unavailable,
+      },
     ]);
   }, 180_000);
 });
@@ -156,9 +213,14 @@ describe('when the work runs and fails or finds a problem (1), and when all is w
 
     // One company's punches a day old: stale (punches are stale after an hour).
     const company = h.emulator.companies[1]!.cnpj;
-    await h.pool.query(`update "${h.schema}".sync_runs set finished_at = finished_at - interval '1 day' where company_cnpj = $1 and resource = 'punches'`, [company]);
+    await h.pool.query(
+      `update "${h.schema}".sync_runs set finished_at = finished_at - interval '1 day' where company_cnpj = $1 and resource = 'punches'`,
+      [company],
+    );
     // A punch deleted by hand: its window holds a row less than the answer had.
-    await h.pool.query(`delete from "${h.schema}".punches where point_id = (select min(point_id) from "${h.schema}".punches)`);
+    await h.pool.query(
+      `delete from "${h.schema}".punches where point_id = (select min(point_id) from "${h.schema}".punches)`,
+    );
     // The API refuses one company's collaborators for good: that job fails.
     h.emulator.queueFault({ kind: 'refuse', endpoint: 'collaborator' });
     const invalid = join(dir, 'invalid.csv');
@@ -167,11 +229,25 @@ describe('when the work runs and fails or finds a problem (1), and when all is w
     await expectCodes([
       { name: 'status --check with stale data', args: ['status', '--check'], code: EXIT.failed },
       { name: 'verify with a punch missing', args: ['verify'], code: EXIT.failed },
-      { name: 'push of a file whose row is invalid', args: ['push', 'punches', '--file', invalid], code: EXIT.failed },
-      { name: 'forget of a person the warehouse lacks', args: ['forget', '--cpf', '000.000.001-91'], code: EXIT.failed },
+      {
+        name: 'push of a file whose row is invalid',
+        args: ['push', 'punches', '--file', invalid],
+        code: EXIT.failed,
+      },
+      {
+        name: 'forget of a person the warehouse lacks',
+        args: ['forget', '--cpf', '000.000.001-91'],
+        code: EXIT.failed,
+      },
       { name: 'status without --check still only reports', args: ['status'], code: EXIT.ok },
       { name: 'migrate of a current warehouse', args: ['migrate'], code: EXIT.ok },
     ]);
-    await expectCodes([{ name: 'backfill with a job the API refuses', args: ['backfill', ...range, '--resources', 'collaborators'], code: EXIT.failed }]);
+    await expectCodes([
+      {
+        name: 'backfill with a job the API refuses',
+        args: ['backfill', ...range, '--resources', 'collaborators'],
+        code: EXIT.failed,
+      },
+    ]);
   }, 240_000);
 });

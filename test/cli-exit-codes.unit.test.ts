@@ -11,7 +11,12 @@ import { ServiceUnavailableError } from '../src/probes/services.js';
 import { OpsPortInUseError } from '../src/http/server.js';
 import { DemoError } from '../src/demo/setup.js';
 import { ConnectionAuthError, PermanentSyncError } from '../src/load/errors.js';
-import { MigrationError, PrivacyError, WarehouseError, WarehouseNotMigratedError } from '../src/warehouse/errors.js';
+import {
+  MigrationError,
+  PrivacyError,
+  WarehouseError,
+  WarehouseNotMigratedError,
+} from '../src/warehouse/errors.js';
 
 /** An error with a Node or Postgres `code`, as the drivers throw them. */
 const driverError = (code: string, message = code) => Object.assign(new Error(message), { code });
@@ -40,10 +45,15 @@ describe('exit codes of the errors that end a command', () => {
       new PermanentSyncError('api_unreachable', 'cannot reach the API'),
       new PermanentSyncError('api_unavailable', 'the API failed the group walk: 503'),
       new DemoError('the emulator did not answer', 'emulator_unreachable'),
-      new WarehouseError('warehouse_unreachable', 'cannot reach the warehouse', { cause: driverError('57P03', 'the database system is starting up') }),
+      new WarehouseError('warehouse_unreachable', 'cannot reach the warehouse', {
+        cause: driverError('57P03', 'the database system is starting up'),
+      }),
       driverError('ECONNRESET'),
     ]) {
-      expect({ message: err.message, code: exitCodeOf(err) }).toEqual({ message: err.message, code: EXIT.unavailable });
+      expect({ message: err.message, code: exitCodeOf(err) }).toEqual({
+        message: err.message,
+        code: EXIT.unavailable,
+      });
     }
   });
 
@@ -52,7 +62,9 @@ describe('exit codes of the errors that end a command', () => {
       cause: driverError('28P01', 'password authentication failed for user "punchline"'),
     });
     expect(exitCodeOf(refused)).toBe(EXIT.usage);
-    const missing = new ServiceUnavailableError('postgres', 'no database "x"', { cause: driverError('3D000') });
+    const missing = new ServiceUnavailableError('postgres', 'no database "x"', {
+      cause: driverError('3D000'),
+    });
     expect(exitCodeOf(missing)).toBe(EXIT.usage);
   });
 

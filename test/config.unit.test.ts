@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, companyTimezone, configSecrets, loadConfig, selectConnections, type Env } from '../src/config.js';
+import {
+  ConfigError,
+  companyTimezone,
+  configSecrets,
+  loadConfig,
+  selectConnections,
+  type Env,
+} from '../src/config.js';
 import { passwordOf, redactUrl } from '../src/util/database-url.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'punchline-config-'));
@@ -48,7 +55,13 @@ describe('loadConfig defaults', () => {
     expect(c.syncAuditPhotos).toBe(false);
     expect(c.logLevel).toBe('info');
     expect(c.workerConcurrency).toBe(4);
-    expect(c.schedules).toEqual({ enabled: true, punches: '*/15 * * * *', directory: '0 * * * *', nightly: '30 2 * * *', checkMs: 30_000 });
+    expect(c.schedules).toEqual({
+      enabled: true,
+      punches: '*/15 * * * *',
+      directory: '0 * * * *',
+      nightly: '30 2 * * *',
+      checkMs: 30_000,
+    });
     expect(c.opsHost).toBe('127.0.0.1');
     expect(c.dashboardCredential).toBeUndefined();
     expect(c.notifyWebhookUrl).toBeUndefined();
@@ -57,15 +70,39 @@ describe('loadConfig defaults', () => {
 
   it('bounds streamed answers by default, and reads the bounds as given', () => {
     const c = loadConfig({});
-    expect([c.apiBodyIdleTimeoutMs, c.apiAnswerDeadlineMs, c.apiMaxAnswerBytes, c.apiMaxElementBytes]).toEqual([30_000, 600_000, 1_073_741_824, 33_554_432]);
-    const set = loadConfig({ API_BODY_IDLE_TIMEOUT_MS: '5000', API_ANSWER_DEADLINE_MS: '60000', API_MAX_ANSWER_BYTES: '1048576', API_MAX_ELEMENT_BYTES: '65536' });
-    expect([set.apiBodyIdleTimeoutMs, set.apiAnswerDeadlineMs, set.apiMaxAnswerBytes, set.apiMaxElementBytes]).toEqual([5_000, 60_000, 1_048_576, 65_536]);
-    expect(() => loadConfig({ API_BODY_IDLE_TIMEOUT_MS: '100' })).toThrow(/API_BODY_IDLE_TIMEOUT_MS must be a whole number from 1000 to 600000/);
-    expect(() => loadConfig({ API_MAX_ELEMENT_BYTES: '1kb' })).toThrow(/API_MAX_ELEMENT_BYTES must be a whole number from 4096 to 1073741824/);
+    expect([
+      c.apiBodyIdleTimeoutMs,
+      c.apiAnswerDeadlineMs,
+      c.apiMaxAnswerBytes,
+      c.apiMaxElementBytes,
+    ]).toEqual([30_000, 600_000, 1_073_741_824, 33_554_432]);
+    const set = loadConfig({
+      API_BODY_IDLE_TIMEOUT_MS: '5000',
+      API_ANSWER_DEADLINE_MS: '60000',
+      API_MAX_ANSWER_BYTES: '1048576',
+      API_MAX_ELEMENT_BYTES: '65536',
+    });
+    expect([
+      set.apiBodyIdleTimeoutMs,
+      set.apiAnswerDeadlineMs,
+      set.apiMaxAnswerBytes,
+      set.apiMaxElementBytes,
+    ]).toEqual([5_000, 60_000, 1_048_576, 65_536]);
+    expect(() => loadConfig({ API_BODY_IDLE_TIMEOUT_MS: '100' })).toThrow(
+      /API_BODY_IDLE_TIMEOUT_MS must be a whole number from 1000 to 600000/,
+    );
+    expect(() => loadConfig({ API_MAX_ELEMENT_BYTES: '1kb' })).toThrow(
+      /API_MAX_ELEMENT_BYTES must be a whole number from 4096 to 1073741824/,
+    );
   });
 
   it('builds one "default" connection from SERVICE_API_BASE_URL and SERVICE_API_TOKEN', () => {
-    const c = loadConfig({ ...BASE, API_TIMEZONE: 'America/Manaus', API_MAX_RPS: '12', API_MAX_CONCURRENCY: '3' });
+    const c = loadConfig({
+      ...BASE,
+      API_TIMEZONE: 'America/Manaus',
+      API_MAX_RPS: '12',
+      API_MAX_CONCURRENCY: '3',
+    });
     expect(c.connections).toEqual([
       {
         name: 'default',
@@ -96,7 +133,9 @@ describe('loadConfig defaults', () => {
 
 describe('DATABASE_URL', () => {
   it('keeps a user the URL names', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://bi@db:5432/wh' }).databaseUrl).toBe('postgres://bi@db:5432/wh');
+    expect(loadConfig({ DATABASE_URL: 'postgres://bi@db:5432/wh' }).databaseUrl).toBe(
+      'postgres://bi@db:5432/wh',
+    );
   });
 
   it.each([
@@ -105,16 +144,21 @@ describe('DATABASE_URL', () => {
     ['postgres://u:1234/ab@127.0.0.1:5432/db', '1234/ab', '"/"'],
     ['postgres://u:se?cr/et@127.0.0.1/db', 'se?cr/et', '"?", "/"'],
     ['postgres://u:p#w@127.0.0.1/db', 'p#w', '"#"'],
-  ])('refuses %s, whose password holds an unencoded delimiter, without printing the password', (url, password, named) => {
-    const message = errorOf({ DATABASE_URL: url });
-    expect(message).toContain(`DATABASE_URL: its user name or password holds ${named} not percent-encoded`);
-    expect(message).toContain('postgres://u:***@');
-    expect(message).not.toContain(password);
-  });
+  ])(
+    'refuses %s, whose password holds an unencoded delimiter, without printing the password',
+    (url, password, named) => {
+      const message = errorOf({ DATABASE_URL: url });
+      expect(message).toContain(`DATABASE_URL: its user name or password holds ${named} not percent-encoded`);
+      expect(message).toContain('postgres://u:***@');
+      expect(message).not.toContain(password);
+    },
+  );
 
   it('refuses the same in REDIS_URL', () => {
     const message = errorOf({ REDIS_URL: 'redis://:pw/with/slashes@127.0.0.1:6379' });
-    expect(message).toMatch(/^REDIS_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/);
+    expect(message).toMatch(
+      /^REDIS_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/,
+    );
     expect(message).not.toContain('slashes');
   });
 
@@ -132,7 +176,10 @@ describe('redactUrl', () => {
     ['postgres://u:p@ss@h/db', 'postgres://u:***@h/db'],
     ['postgres://u:p?x#y@h/db?sslmode=require', 'postgres://u:***@h/db?sslmode=require'],
     ['redis://:pw/x@h:6379', 'redis://:***@h:6379'],
-    ['postgres://h/db?user=u&password=secret-1&sslpassword=secret-2', 'postgres://h/db?user=u&password=***&sslpassword=***'],
+    [
+      'postgres://h/db?user=u&password=secret-1&sslpassword=secret-2',
+      'postgres://h/db?user=u&password=***&sslpassword=***',
+    ],
     ['postgres://bi@db:5432/wh', 'postgres://bi@db:5432/wh'],
     ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6379'],
   ])('masks the password of %s', (url, shown) => {
@@ -176,10 +223,16 @@ describe('loadConfig errors', () => {
   });
 
   it('rejects bad URLs, schema names, prefixes, levels, booleans and cron patterns', () => {
-    expect(errorOf({ ...BASE, SERVICE_API_BASE_URL: 'ftp://x' })).toMatch(/^SERVICE_API_BASE_URL must be a http or https URL/);
-    expect(errorOf({ DATABASE_URL: 'localhost:5432' })).toMatch(/^DATABASE_URL must be a postgres or postgresql URL/);
+    expect(errorOf({ ...BASE, SERVICE_API_BASE_URL: 'ftp://x' })).toMatch(
+      /^SERVICE_API_BASE_URL must be a http or https URL/,
+    );
+    expect(errorOf({ DATABASE_URL: 'localhost:5432' })).toMatch(
+      /^DATABASE_URL must be a postgres or postgresql URL/,
+    );
     expect(errorOf({ REDIS_URL: 'http://x' })).toMatch(/^REDIS_URL must be a redis or rediss URL/);
-    expect(errorOf({ WAREHOUSE_SCHEMA: 'Work-Force' })).toMatch(/^WAREHOUSE_SCHEMA must be a lower-case SQL identifier/);
+    expect(errorOf({ WAREHOUSE_SCHEMA: 'Work-Force' })).toMatch(
+      /^WAREHOUSE_SCHEMA must be a lower-case SQL identifier/,
+    );
     expect(errorOf({ QUEUE_PREFIX: 'a b' })).toMatch(/^QUEUE_PREFIX must be/);
     expect(errorOf({ LOG_LEVEL: 'loud' })).toMatch(/^LOG_LEVEL must be one of/);
     expect(errorOf({ STORE_BINARIES: 'maybe' })).toMatch(/^STORE_BINARIES must be 1 or 0/);
@@ -187,8 +240,16 @@ describe('loadConfig errors', () => {
   });
 
   it.each([
-    ['SCHEDULE_NIGHTLY', '99 * * * *', /^SCHEDULE_NIGHTLY must be a cron pattern such as "\*\/15 \* \* \* \*" \(Constraint error, got value 99 expected range 0-59\) \(got "99 \* \* \* \*"\)$/],
-    ['SCHEDULE_PUNCHES', '0 0 31 2 *', /^SCHEDULE_PUNCHES must be a cron pattern .*Invalid explicit day of month/],
+    [
+      'SCHEDULE_NIGHTLY',
+      '99 * * * *',
+      /^SCHEDULE_NIGHTLY must be a cron pattern such as "\*\/15 \* \* \* \*" \(Constraint error, got value 99 expected range 0-59\) \(got "99 \* \* \* \*"\)$/,
+    ],
+    [
+      'SCHEDULE_PUNCHES',
+      '0 0 31 2 *',
+      /^SCHEDULE_PUNCHES must be a cron pattern .*Invalid explicit day of month/,
+    ],
     ['SCHEDULE_DIRECTORY', '* * *', /^SCHEDULE_DIRECTORY must be a cron pattern .*expected 5 fields/],
     ['SCHEDULE_PUNCHES', '*/15 * * * MON-XYZ', /^SCHEDULE_PUNCHES must be a cron pattern/],
   ])('refuses %s=%j, a pattern that would never fire, naming the variable', (name, value, message) => {
@@ -196,18 +257,38 @@ describe('loadConfig errors', () => {
   });
 
   it('accepts cron patterns with five fields, or six with seconds', () => {
-    const c = loadConfig({ ...BASE, SCHEDULE_PUNCHES: '*/5 * * * *', SCHEDULE_NIGHTLY: '0 30 2 * * 1-5', SCHEDULE_DIRECTORY: '0 8-18 * * MON-FRI' });
-    expect([c.schedules.punches, c.schedules.nightly, c.schedules.directory]).toEqual(['*/5 * * * *', '0 30 2 * * 1-5', '0 8-18 * * MON-FRI']);
+    const c = loadConfig({
+      ...BASE,
+      SCHEDULE_PUNCHES: '*/5 * * * *',
+      SCHEDULE_NIGHTLY: '0 30 2 * * 1-5',
+      SCHEDULE_DIRECTORY: '0 8-18 * * MON-FRI',
+    });
+    expect([c.schedules.punches, c.schedules.nightly, c.schedules.directory]).toEqual([
+      '*/5 * * * *',
+      '0 30 2 * * 1-5',
+      '0 8-18 * * MON-FRI',
+    ]);
   });
 
   it('reads the fault-healing knobs with their defaults', () => {
     const d = loadConfig(BASE);
-    expect([d.apiMaxRetryAfterMs, d.apiTokenRecheckMs, d.warehouseWaitMs, d.warehouseRetryMaxMs, d.schedules.checkMs]).toEqual([
-      300_000, 180_000, 120_000, 15_000, 30_000,
-    ]);
-    const c = loadConfig({ ...BASE, API_MAX_RETRY_AFTER_MS: '2000', API_TOKEN_RECHECK_MS: '1500', SCHEDULE_CHECK_MS: '1000' });
+    expect([
+      d.apiMaxRetryAfterMs,
+      d.apiTokenRecheckMs,
+      d.warehouseWaitMs,
+      d.warehouseRetryMaxMs,
+      d.schedules.checkMs,
+    ]).toEqual([300_000, 180_000, 120_000, 15_000, 30_000]);
+    const c = loadConfig({
+      ...BASE,
+      API_MAX_RETRY_AFTER_MS: '2000',
+      API_TOKEN_RECHECK_MS: '1500',
+      SCHEDULE_CHECK_MS: '1000',
+    });
     expect([c.apiMaxRetryAfterMs, c.apiTokenRecheckMs, c.schedules.checkMs]).toEqual([2000, 1500, 1000]);
-    expect(errorOf({ ...BASE, API_TOKEN_RECHECK_MS: '10' })).toMatch(/^API_TOKEN_RECHECK_MS must be a whole number from 1000/);
+    expect(errorOf({ ...BASE, API_TOKEN_RECHECK_MS: '10' })).toMatch(
+      /^API_TOKEN_RECHECK_MS must be a whole number from 1000/,
+    );
   });
 
   it('never echoes a password from a bad URL', () => {
@@ -222,10 +303,19 @@ describe('PUNCHLINE_CONFIG file', () => {
     const path = configFile({
       connections: [
         { name: 'hq', baseUrl: 'https://a.example.com/', token: 'tok-hq-1234', timezone: 'America/Recife' },
-        { name: 'branch_2', baseUrl: 'http://b.example.com', tokenEnv: 'BRANCH_TOKEN', rateLimit: { rps: 2 } },
+        {
+          name: 'branch_2',
+          baseUrl: 'http://b.example.com',
+          tokenEnv: 'BRANCH_TOKEN',
+          rateLimit: { rps: 2 },
+        },
       ],
     });
-    const c = loadConfig({ PUNCHLINE_CONFIG: path, BRANCH_TOKEN: ' tok-branch-5678 ', API_MAX_CONCURRENCY: '7' });
+    const c = loadConfig({
+      PUNCHLINE_CONFIG: path,
+      BRANCH_TOKEN: ' tok-branch-5678 ',
+      API_MAX_CONCURRENCY: '7',
+    });
     expect(c.connections).toEqual([
       {
         name: 'hq',
@@ -245,22 +335,32 @@ describe('PUNCHLINE_CONFIG file', () => {
   });
 
   it('takes precedence over SERVICE_API_BASE_URL / SERVICE_API_TOKEN', () => {
-    const path = configFile({ connections: [{ name: 'only', baseUrl: 'https://a.example.com', token: 'tok-only-1' }] });
+    const path = configFile({
+      connections: [{ name: 'only', baseUrl: 'https://a.example.com', token: 'tok-only-1' }],
+    });
     expect(loadConfig({ ...BASE, PUNCHLINE_CONFIG: path }).connections.map((c) => c.name)).toEqual(['only']);
   });
 
   it('says which connection lacks its tokenEnv variable', () => {
-    const path = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenEnv: 'HQ_TOKEN' }] });
+    const path = configFile({
+      connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenEnv: 'HQ_TOKEN' }],
+    });
     expect(errorOf({ PUNCHLINE_CONFIG: path })).toBe(
       `PUNCHLINE_CONFIG ${path}: connections.0 (hq) reads its token from HQ_TOKEN, which is not set (export it)`,
     );
   });
 
   it('rejects a connection with both token and tokenEnv, or neither', () => {
-    const both = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', tokenEnv: 'T' }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: both })).toMatch(/connections\.0: give exactly one of "token", "tokenEnv" or "tokenFile"/);
+    const both = configFile({
+      connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', tokenEnv: 'T' }],
+    });
+    expect(errorOf({ PUNCHLINE_CONFIG: both })).toMatch(
+      /connections\.0: give exactly one of "token", "tokenEnv" or "tokenFile"/,
+    );
     const neither = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com' }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: neither })).toMatch(/give exactly one of "token", "tokenEnv" or "tokenFile"/);
+    expect(errorOf({ PUNCHLINE_CONFIG: neither })).toMatch(
+      /give exactly one of "token", "tokenEnv" or "tokenFile"/,
+    );
   });
 
   it('rejects duplicate names, unknown keys, bad zones, an empty list, a missing file', () => {
@@ -271,10 +371,16 @@ describe('PUNCHLINE_CONFIG file', () => {
       ],
     });
     expect(errorOf({ PUNCHLINE_CONFIG: dup })).toMatch(/connection name "a" is used twice/);
-    const extra = configFile({ connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', rps: 3 }] });
+    const extra = configFile({
+      connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', rps: 3 }],
+    });
     expect(errorOf({ PUNCHLINE_CONFIG: extra })).toMatch(/^PUNCHLINE_CONFIG .*connections\.0/);
-    const zone = configFile({ connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', timezone: 'BRT' }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: zone })).toMatch(/connections\.0\.timezone: timezone must be an IANA time zone/);
+    const zone = configFile({
+      connections: [{ name: 'a', baseUrl: 'https://a.example.com', token: 't1234', timezone: 'BRT' }],
+    });
+    expect(errorOf({ PUNCHLINE_CONFIG: zone })).toMatch(
+      /connections\.0\.timezone: timezone must be an IANA time zone/,
+    );
     expect(errorOf({ PUNCHLINE_CONFIG: configFile({ connections: [] }) })).toMatch(/at least one connection/);
     expect(errorOf({ PUNCHLINE_CONFIG: join(dir, 'missing.json') })).toMatch(/missing\.json: file not found/);
   });
@@ -340,7 +446,9 @@ describe('secrets from files (<NAME>_FILE)', () => {
   it.each(['SERVICE_API_TOKEN', 'DATABASE_URL', 'OPS_DASHBOARD_TOKEN', 'NOTIFY_WEBHOOK_URL'])(
     'refuses %s and its _FILE together, in one line',
     (name) => {
-      expect(errorOf({ ...BASE, [name]: 'x', [`${name}_FILE`]: secretFile('y') })).toBe(`set ${name} or ${name}_FILE, not both`);
+      expect(errorOf({ ...BASE, [name]: 'x', [`${name}_FILE`]: secretFile('y') })).toBe(
+        `set ${name} or ${name}_FILE, not both`,
+      );
     },
   );
 
@@ -359,16 +467,24 @@ describe('secrets from files (<NAME>_FILE)', () => {
   it('validates a value read from a file without echoing it', () => {
     const path = secretFile('mysql://wh:file-secret-pw@db/x');
     const message = errorOf({ DATABASE_URL_FILE: path });
-    expect(message).toBe(`DATABASE_URL must be a postgres or postgresql URL (read from DATABASE_URL_FILE ${path})`);
+    expect(message).toBe(
+      `DATABASE_URL must be a postgres or postgresql URL (read from DATABASE_URL_FILE ${path})`,
+    );
     expect(message).not.toContain('file-secret-pw');
   });
 
   it('reads a connection token from "tokenFile" in PUNCHLINE_CONFIG', () => {
     const token = secretFile('tok-from-file-1234\n');
-    const path = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: token }] });
+    const path = configFile({
+      connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: token }],
+    });
     expect(loadConfig({ PUNCHLINE_CONFIG: path }).connections[0]!.token).toBe('tok-from-file-1234');
-    const gone = configFile({ connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: join(dir, 'gone') }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: gone })).toMatch(/connections\.0 \(hq\) tokenFile .*gone: file not found/);
+    const gone = configFile({
+      connections: [{ name: 'hq', baseUrl: 'https://a.example.com', tokenFile: join(dir, 'gone') }],
+    });
+    expect(errorOf({ PUNCHLINE_CONFIG: gone })).toMatch(
+      /connections\.0 \(hq\) tokenFile .*gone: file not found/,
+    );
   });
 });
 
@@ -393,11 +509,25 @@ describe('ops and notification settings', () => {
   });
 
   it('reads the retention of sync_runs, rejected_records and quality_checks in days, 0 keeping it forever', () => {
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({ sync_runs: 14, rejected_records: 90, quality_checks: 30 });
-    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0', QUALITY_CHECKS_RETENTION_DAYS: '7' }).retentionDays).toEqual({ sync_runs: 0, rejected_records: 90, quality_checks: 7 });
-    expect(loadConfig({ REJECTED_RECORDS_RETENTION_DAYS: '30' }).retentionDays).toEqual({ sync_runs: 90, rejected_records: 30, quality_checks: 30 });
-    expect(errorOf({ QUALITY_CHECKS_RETENTION_DAYS: '1.5' })).toMatch(/^QUALITY_CHECKS_RETENTION_DAYS must be a whole number from 0 to 36500/);
-    expect(errorOf({ SYNC_RUNS_RETENTION_DAYS: '-1' })).toMatch(/^SYNC_RUNS_RETENTION_DAYS must be a whole number from 0 to 36500/);
+    expect(loadConfig({ SYNC_RUNS_RETENTION_DAYS: '14' }).retentionDays).toEqual({
+      sync_runs: 14,
+      rejected_records: 90,
+      quality_checks: 30,
+    });
+    expect(
+      loadConfig({ SYNC_RUNS_RETENTION_DAYS: '0', QUALITY_CHECKS_RETENTION_DAYS: '7' }).retentionDays,
+    ).toEqual({ sync_runs: 0, rejected_records: 90, quality_checks: 7 });
+    expect(loadConfig({ REJECTED_RECORDS_RETENTION_DAYS: '30' }).retentionDays).toEqual({
+      sync_runs: 90,
+      rejected_records: 30,
+      quality_checks: 30,
+    });
+    expect(errorOf({ QUALITY_CHECKS_RETENTION_DAYS: '1.5' })).toMatch(
+      /^QUALITY_CHECKS_RETENTION_DAYS must be a whole number from 0 to 36500/,
+    );
+    expect(errorOf({ SYNC_RUNS_RETENTION_DAYS: '-1' })).toMatch(
+      /^SYNC_RUNS_RETENTION_DAYS must be a whole number from 0 to 36500/,
+    );
   });
 
   it('lists every secret the logger must scrub, the URLs passwords included', () => {
@@ -409,7 +539,13 @@ describe('ops and notification settings', () => {
       NOTIFY_WEBHOOK_URL: 'https://hooks.example.com/x/y',
     });
     expect(configSecrets(c)).toEqual(
-      expect.arrayContaining([TOKEN, 'pg-pass-1', 'redis-pass-2', 'dash-0123456789abcdef', 'https://hooks.example.com/x/y']),
+      expect.arrayContaining([
+        TOKEN,
+        'pg-pass-1',
+        'redis-pass-2',
+        'dash-0123456789abcdef',
+        'https://hooks.example.com/x/y',
+      ]),
     );
     expect(configSecrets(loadConfig({}))).toEqual([]);
   });
@@ -428,16 +564,22 @@ describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
   });
 
   it('refuses both at once, in one line', () => {
-    expect(errorOf({ PSEUDONYM_KEY: KEY, PSEUDONYM_KEY_FILE: configFile(KEY) })).toBe('set PSEUDONYM_KEY or PSEUDONYM_KEY_FILE, not both');
+    expect(errorOf({ PSEUDONYM_KEY: KEY, PSEUDONYM_KEY_FILE: configFile(KEY) })).toBe(
+      'set PSEUDONYM_KEY or PSEUDONYM_KEY_FILE, not both',
+    );
   });
 
   it('refuses a key shorter than 32 characters without quoting it', () => {
     const short = 'short-secret-key';
     const message = errorOf({ PSEUDONYM_KEY: short });
-    expect(message).toBe('PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32)');
+    expect(message).toBe(
+      'PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32)',
+    );
     const path = configFile(`${short}\n`);
     const fromFile = errorOf({ PSEUDONYM_KEY_FILE: path });
-    expect(fromFile).toBe(`PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32) (read from PSEUDONYM_KEY_FILE ${path})`);
+    expect(fromFile).toBe(
+      `PSEUDONYM_KEY is shorter than 32 characters (make one with: openssl rand -base64 32) (read from PSEUDONYM_KEY_FILE ${path})`,
+    );
     expect(fromFile).not.toContain(short);
   });
 
@@ -446,15 +588,23 @@ describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
       `PSEUDONYM_KEY_FILE ${join(dir, 'nope.key')}: file not found (point it at a file that holds the value of PSEUDONYM_KEY)`,
     );
     const empty = configFile('\n');
-    expect(errorOf({ PSEUDONYM_KEY_FILE: empty })).toBe(`PSEUDONYM_KEY_FILE ${empty}: the file is empty (it must hold the value of PSEUDONYM_KEY)`);
+    expect(errorOf({ PSEUDONYM_KEY_FILE: empty })).toBe(
+      `PSEUDONYM_KEY_FILE ${empty}: the file is empty (it must hold the value of PSEUDONYM_KEY)`,
+    );
   });
 });
 
 describe('COMPANY_TIMEZONES', () => {
   it("gives the companies it names their zone, over the connection's", () => {
-    const c = loadConfig({ ...BASE, COMPANY_TIMEZONES: ' 11222333000262=America/Manaus, 11.222.333/0003-43=America/Rio_Branco ' });
+    const c = loadConfig({
+      ...BASE,
+      COMPANY_TIMEZONES: ' 11222333000262=America/Manaus, 11.222.333/0003-43=America/Rio_Branco ',
+    });
     const conn = c.connections[0]!;
-    expect(conn.companyTimezones).toEqual({ '11222333000262': 'America/Manaus', '11222333000343': 'America/Rio_Branco' });
+    expect(conn.companyTimezones).toEqual({
+      '11222333000262': 'America/Manaus',
+      '11222333000343': 'America/Rio_Branco',
+    });
     expect(companyTimezone(conn, '11222333000262')).toBe('America/Manaus');
     expect(companyTimezone(conn, '11222333000181')).toBe('America/Sao_Paulo');
     expect(companyTimezone(conn, undefined)).toBe('America/Sao_Paulo');
@@ -472,7 +622,9 @@ describe('COMPANY_TIMEZONES', () => {
     expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262=America/Manaos' })).toMatch(
       /^COMPANY_TIMEZONES: "11222333000262=America\/Manaos" names no IANA time zone \("America\/Manaos"\)/,
     );
-    expect(errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000262=America/Cuiaba' })).toMatch(
+    expect(
+      errorOf({ ...BASE, COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000262=America/Cuiaba' }),
+    ).toMatch(
       /^COMPANY_TIMEZONES: "11222333000262=America\/Cuiaba" names company 11222333000262 a second time/,
     );
   });
@@ -480,16 +632,50 @@ describe('COMPANY_TIMEZONES', () => {
   it("lets a PUNCHLINE_CONFIG connection name its own companies' zones, over COMPANY_TIMEZONES", () => {
     const path = configFile({
       connections: [
-        { name: 'north', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '11222333000262': 'America/Cuiaba' } },
+        {
+          name: 'north',
+          baseUrl: 'https://a.example.com',
+          token: 't1234',
+          companyTimezones: { '11222333000262': 'America/Cuiaba' },
+        },
         { name: 'south', baseUrl: 'https://a.example.com', token: 't5678' },
       ],
     });
-    const c = loadConfig({ PUNCHLINE_CONFIG: path, COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000343=America/Rio_Branco' });
-    expect(c.connections[0]!.companyTimezones).toEqual({ '11222333000262': 'America/Cuiaba', '11222333000343': 'America/Rio_Branco' });
-    expect(c.connections[1]!.companyTimezones).toEqual({ '11222333000262': 'America/Manaus', '11222333000343': 'America/Rio_Branco' });
-    const bad = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '11222333000262': 'Mars/Olympus' } }] });
-    expect(errorOf({ PUNCHLINE_CONFIG: bad })).toMatch(/connections\.0\.companyTimezones\.11222333000262: companyTimezones must be an IANA time zone/);
-    const key = configFile({ connections: [{ name: 'x', baseUrl: 'https://a.example.com', token: 't1234', companyTimezones: { '1122': 'America/Manaus' } }] });
+    const c = loadConfig({
+      PUNCHLINE_CONFIG: path,
+      COMPANY_TIMEZONES: '11222333000262=America/Manaus,11222333000343=America/Rio_Branco',
+    });
+    expect(c.connections[0]!.companyTimezones).toEqual({
+      '11222333000262': 'America/Cuiaba',
+      '11222333000343': 'America/Rio_Branco',
+    });
+    expect(c.connections[1]!.companyTimezones).toEqual({
+      '11222333000262': 'America/Manaus',
+      '11222333000343': 'America/Rio_Branco',
+    });
+    const bad = configFile({
+      connections: [
+        {
+          name: 'x',
+          baseUrl: 'https://a.example.com',
+          token: 't1234',
+          companyTimezones: { '11222333000262': 'Mars/Olympus' },
+        },
+      ],
+    });
+    expect(errorOf({ PUNCHLINE_CONFIG: bad })).toMatch(
+      /connections\.0\.companyTimezones\.11222333000262: companyTimezones must be an IANA time zone/,
+    );
+    const key = configFile({
+      connections: [
+        {
+          name: 'x',
+          baseUrl: 'https://a.example.com',
+          token: 't1234',
+          companyTimezones: { '1122': 'America/Manaus' },
+        },
+      ],
+    });
     expect(errorOf({ PUNCHLINE_CONFIG: key })).toMatch(/companyTimezones keys must be CNPJs of 14 digits/);
   });
 });
@@ -498,14 +684,18 @@ describe('SYNC_LOOKBACK_DAYS', () => {
   it('defaults to 35 days and takes 7 to 366', () => {
     expect(loadConfig({}).syncLookbackDays).toBe(35);
     expect(loadConfig({ SYNC_LOOKBACK_DAYS: '60' }).syncLookbackDays).toBe(60);
-    expect(errorOf({ SYNC_LOOKBACK_DAYS: '3' })).toBe('SYNC_LOOKBACK_DAYS must be a whole number from 7 to 366 (got "3")');
+    expect(errorOf({ SYNC_LOOKBACK_DAYS: '3' })).toBe(
+      'SYNC_LOOKBACK_DAYS must be a whole number from 7 to 366 (got "3")',
+    );
   });
 });
 
 describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
   it('is off unless the endpoint is set, whatever the other OTEL variables say', () => {
     expect(loadConfig({}).tracing).toBeUndefined();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'x=1', OTEL_SERVICE_NAME: 'etl' }).tracing).toBeUndefined();
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_HEADERS: 'x=1', OTEL_SERVICE_NAME: 'etl' }).tracing,
+    ).toBeUndefined();
   });
 
   it('reads the endpoint without its trailing slash, the headers percent-decoded, and the service name', () => {
@@ -514,22 +704,43 @@ describe('tracing (OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
       OTEL_EXPORTER_OTLP_HEADERS: 'X-Api-Key=abc%3D%3D, x-team = data ,',
       OTEL_SERVICE_NAME: 'punchline-prod',
     });
-    expect(c.tracing).toEqual({ endpoint: 'https://collector.example:4318', headers: { 'x-api-key': 'abc==', 'x-team': 'data' }, serviceName: 'punchline-prod' });
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).tracing).toEqual({ endpoint: 'http://localhost:4318', headers: {}, serviceName: 'punchline' });
+    expect(c.tracing).toEqual({
+      endpoint: 'https://collector.example:4318',
+      headers: { 'x-api-key': 'abc==', 'x-team': 'data' },
+      serviceName: 'punchline-prod',
+    });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318' }).tracing).toEqual({
+      endpoint: 'http://localhost:4318',
+      headers: {},
+      serviceName: 'punchline',
+    });
   });
 
   it('refuses a bad endpoint, header or service name in one line that never shows a header value', () => {
-    expect(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toMatch(/^OTEL_EXPORTER_OTLP_ENDPOINT/);
-    const pair = errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318', OTEL_EXPORTER_OTLP_HEADERS: 'good=1,top-secret-value' });
-    expect(pair).toBe('OTEL_EXPORTER_OTLP_HEADERS: pair 2 is not key=value with a header name as key (e.g. api-key=secret,x-team=data)');
-    const encoding = errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=%E0%A4%A-secret' });
+    expect(errorOf({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toMatch(
+      /^OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    const pair = errorOf({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'good=1,top-secret-value',
+    });
+    expect(pair).toBe(
+      'OTEL_EXPORTER_OTLP_HEADERS: pair 2 is not key=value with a header name as key (e.g. api-key=secret,x-team=data)',
+    );
+    const encoding = errorOf({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://localhost:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=%E0%A4%A-secret',
+    });
     expect(encoding).toMatch(/pair 1 \(api-key\) is not valid percent-encoding/);
     expect(encoding).not.toContain('secret');
     expect(errorOf({ OTEL_SERVICE_NAME: 'two words' })).toMatch(/^OTEL_SERVICE_NAME must be/);
   });
 
   it('keeps the header values and the endpoint password among the secrets never logged', () => {
-    const c = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:collector-pass@collector.example', OTEL_EXPORTER_OTLP_HEADERS: 'api-key=header-secret' });
+    const c = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:collector-pass@collector.example',
+      OTEL_EXPORTER_OTLP_HEADERS: 'api-key=header-secret',
+    });
     expect(configSecrets(c)).toEqual(expect.arrayContaining(['header-secret', 'collector-pass']));
   });
 });

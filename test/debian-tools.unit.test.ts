@@ -18,7 +18,9 @@ afterAll(() => [bin, empty].forEach((d) => rmSync(d, { recursive: true, force: t
 
 describe('finding a tool', () => {
   it('takes an executable from TEST_TOOL_PATH before PATH', () => {
-    expect(findTool('promtool', { TEST_TOOL_PATH: `${empty}:${bin}`, PATH: empty })).toBe(join(bin, 'promtool'));
+    expect(findTool('promtool', { TEST_TOOL_PATH: `${empty}:${bin}`, PATH: empty })).toBe(
+      join(bin, 'promtool'),
+    );
     expect(findTool('promtool', { TEST_TOOL_PATH: empty, PATH: bin })).toBeUndefined();
     expect(findTool('promtool', { PATH: bin })).toBe(join(bin, 'promtool'));
   });
@@ -31,9 +33,15 @@ describe('finding a tool', () => {
 
 describe('when the tool is missing', () => {
   it('names the Debian package that would run the tests in one line', () => {
-    expect(missingToolLine('chromium')).toBe('skipped: needs Debian package chromium (apt-get install chromium)');
-    expect(missingToolLine('promtool')).toBe('skipped: needs promtool of Debian package prometheus (apt-get install prometheus)');
-    expect(missingToolLine('docker-compose')).toBe('skipped: needs Debian package docker-compose (apt-get install docker-compose)');
+    expect(missingToolLine('chromium')).toBe(
+      'skipped: needs Debian package chromium (apt-get install chromium)',
+    );
+    expect(missingToolLine('promtool')).toBe(
+      'skipped: needs promtool of Debian package prometheus (apt-get install prometheus)',
+    );
+    expect(missingToolLine('docker-compose')).toBe(
+      'skipped: needs Debian package docker-compose (apt-get install docker-compose)',
+    );
   });
 
   it('skips its tests and prints that line once, without CI', () => {
@@ -41,7 +49,9 @@ describe('when the tool is missing', () => {
     const tool = debianTool('chromium', { TEST_TOOL_PATH: empty }, (l) => printed.push(l));
     expect(tool).toMatchObject({ path: undefined, skip: true });
     expect(printed).toEqual([missingToolLine('chromium')]);
-    expect(() => tool.need()).toThrow('chromium is missing: its tests need Debian package chromium (apt-get install chromium)');
+    expect(() => tool.need()).toThrow(
+      'chromium is missing: its tests need Debian package chromium (apt-get install chromium)',
+    );
   });
 
   it('fails its tests under CI, saying they are mandatory', () => {
@@ -49,7 +59,9 @@ describe('when the tool is missing', () => {
     const tool = debianTool('prometheus', { TEST_TOOL_PATH: empty, CI: 'true' }, (l) => printed.push(l));
     expect(tool.skip).toBe(false);
     expect(printed).toEqual([]);
-    expect(() => tool.need()).toThrow(/^prometheus is missing: its tests need Debian package prometheus \(apt-get install prometheus\); CI is set, so they are mandatory$/);
+    expect(() => tool.need()).toThrow(
+      /^prometheus is missing: its tests need Debian package prometheus \(apt-get install prometheus\); CI is set, so they are mandatory$/,
+    );
   });
 });
 
@@ -65,7 +77,13 @@ describe('when the tool is installed', () => {
 
 describe('CI', () => {
   it('is set by any value but empty, 0 or false', () => {
-    expect([undefined, '', '0', 'false', 'FALSE'].map((CI) => isCi({ CI }))).toEqual([false, false, false, false, false]);
+    expect([undefined, '', '0', 'false', 'FALSE'].map((CI) => isCi({ CI }))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(['true', '1', 'yes'].map((CI) => isCi({ CI }))).toEqual([true, true, true]);
   });
 });

@@ -20,7 +20,9 @@ function loadAs(name: string, from: string, via: string): Record<string, unknown
 
 describe('dependencies of the ops server', () => {
   it('are not forced by overrides in package.json', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { overrides?: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      overrides?: Record<string, unknown>;
+    };
     expect(pkg.overrides?.cookie).toBeUndefined();
     expect(pkg.overrides?.['content-disposition']).toBeUndefined();
   });

@@ -25,7 +25,10 @@ describe.skipIf(promtool.skip)('deploy/prometheus/alerts.yml under promtool', ()
 
   it('passes its unit tests (promtool test rules alerts.test.yml)', async () => {
     const result = await run(promtool.need(), ['test', 'rules', 'alerts.test.yml'], { cwd: DIR }).catch(
-      (err: { stdout?: string; stderr?: string }) => ({ stdout: `${err.stdout ?? ''}${err.stderr ?? ''}`, failed: true }),
+      (err: { stdout?: string; stderr?: string }) => ({
+        stdout: `${err.stdout ?? ''}${err.stderr ?? ''}`,
+        failed: true,
+      }),
     );
     expect(result.stdout).toMatch(/SUCCESS/);
     expect('failed' in result, result.stdout).toBe(false);
@@ -34,7 +37,9 @@ describe.skipIf(promtool.skip)('deploy/prometheus/alerts.yml under promtool', ()
 
 describe('deploy/prometheus/alerts.test.yml', () => {
   it('shows every alert of alerts.yml both firing and not firing', () => {
-    const rules = parseYaml(readFileSync(join(DIR, 'alerts.yml'), 'utf8')) as { groups: { rules: { alert?: string }[] }[] };
+    const rules = parseYaml(readFileSync(join(DIR, 'alerts.yml'), 'utf8')) as {
+      groups: { rules: { alert?: string }[] }[];
+    };
     const tests = parseYaml(readFileSync(join(DIR, 'alerts.test.yml'), 'utf8')) as {
       tests: { alert_rule_test?: { alertname: string; exp_alerts: unknown[] }[] }[];
     };
@@ -43,8 +48,14 @@ describe('deploy/prometheus/alerts.test.yml', () => {
     expect(alerts.length).toBeGreaterThan(0);
     for (const alert of alerts) {
       const mine = cases.filter((c) => c.alertname === alert);
-      expect(mine.some((c) => c.exp_alerts.length > 0), `${alert} firing`).toBe(true);
-      expect(mine.some((c) => c.exp_alerts.length === 0), `${alert} not firing`).toBe(true);
+      expect(
+        mine.some((c) => c.exp_alerts.length > 0),
+        `${alert} firing`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => c.exp_alerts.length === 0),
+        `${alert} not firing`,
+      ).toBe(true);
     }
   });
 });

@@ -13,14 +13,19 @@ import { debianTool } from './support/debian-tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const compose = parseYaml(readFileSync(`${ROOT}docker-compose.yml`, 'utf8')) as {
-  services: Record<string, { ports?: (string | { host_ip?: string })[]; environment?: Record<string, string> }>;
+  services: Record<
+    string,
+    { ports?: (string | { host_ip?: string })[]; environment?: Record<string, string> }
+  >;
 };
 
 const dockerCompose = debianTool('docker-compose');
 
 describe('docker-compose.yml', () => {
   it('publishes every port on 127.0.0.1 only', () => {
-    const published = Object.entries(compose.services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, p] as const));
+    const published = Object.entries(compose.services).flatMap(([name, s]) =>
+      (s.ports ?? []).map((p) => [name, p] as const),
+    );
     expect(published.length).toBeGreaterThan(0);
     for (const [name, port] of published) {
       const bound = typeof port === 'string' ? port.split(':')[0] : port.host_ip;
@@ -38,7 +43,9 @@ describe('Dockerfile', () => {
   const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
   /** The instructions of the last stage, the image that runs. */
   const runtime = dockerfile.split(/^FROM /m).at(-1)!;
-  const copied = [...runtime.matchAll(/^COPY (?:--from=\S+ )?(.+) (\S+)$/gm)].flatMap((m) => m[1]!.split(/\s+/).map((src) => ({ src, dest: m[2]! })));
+  const copied = [...runtime.matchAll(/^COPY (?:--from=\S+ )?(.+) (\S+)$/gm)].flatMap((m) =>
+    m[1]!.split(/\s+/).map((src) => ({ src, dest: m[2]! })),
+  );
 
   it('sets OPS_HOST=0.0.0.0 explicitly, the default elsewhere being 127.0.0.1', () => {
     expect(dockerfile).toMatch(/^\s+OPS_HOST=0\.0\.0\.0$/m);
@@ -54,7 +61,10 @@ describe('Dockerfile', () => {
     const sources = copied.map((c) => c.src.replace(/^\/app\//, '').replace(/\/$/, ''));
     for (const f of files) {
       const path = f.replace(/\/$/, '');
-      expect(sources.some((s) => path === s || path.startsWith(`${s}/`)), `${f} of package.json "files" is not copied into the image`).toBe(true);
+      expect(
+        sources.some((s) => path === s || path.startsWith(`${s}/`)),
+        `${f} of package.json "files" is not copied into the image`,
+      ).toBe(true);
     }
     expect(sources.filter((s) => /^(src|jobs|test|bench|tsconfig)/.test(s))).toEqual([]);
   });

@@ -36,7 +36,8 @@ function metricNames(expr: string): string[] {
   tree.iterate({
     enter(node) {
       if (node.type.isError) throw new Error(`PromQL syntax error at ${node.from} in: ${expr}`);
-      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector') names.push(promql.slice(node.from, node.to));
+      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector')
+        names.push(promql.slice(node.from, node.to));
     },
   });
   return names;
@@ -97,14 +98,20 @@ afterAll(async () => {
 describe('the metric-name check itself', () => {
   it('finds the metrics of an expression, not its functions, labels or durations', () => {
     expect(
-      metricNames('sum by (queue) (rate(punchline_jobs_total{state="failed"}[$__rate_interval])) / on (queue) max(punchline_queue_jobs)'),
+      metricNames(
+        'sum by (queue) (rate(punchline_jobs_total{state="failed"}[$__rate_interval])) / on (queue) max(punchline_queue_jobs)',
+      ),
     ).toEqual(['punchline_jobs_total', 'punchline_queue_jobs']);
     expect(metricNames('absent(up)')).toEqual(['up']);
     expect(() => metricNames('sum(rate(punchline_jobs_total[5m])')).toThrow(/syntax error/);
   });
 
   it('sees what a real worker exports, scrape-time gauges and histogram series included', () => {
-    for (const name of ['punchline_queue_jobs', 'punchline_sync_age_seconds', 'punchline_api_request_duration_seconds_bucket']) {
+    for (const name of [
+      'punchline_queue_jobs',
+      'punchline_sync_age_seconds',
+      'punchline_api_request_duration_seconds_bucket',
+    ]) {
       expect(exported.has(name), name).toBe(true);
     }
     expect(exported.has('punchline_no_such_metric')).toBe(false);
@@ -117,7 +124,11 @@ describe('deploy/grafana/punchline.json', () => {
 
   it('queries only metrics the worker exports', () => {
     expect(exprs.length).toBeGreaterThan(10);
-    const unknown = exprs.flatMap(({ panel, expr }) => metricNames(expr).filter((n) => !exported.has(n)).map((n) => `${panel}: ${n}`));
+    const unknown = exprs.flatMap(({ panel, expr }) =>
+      metricNames(expr)
+        .filter((n) => !exported.has(n))
+        .map((n) => `${panel}: ${n}`),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -145,7 +156,9 @@ describe('deploy/grafana/punchline.json', () => {
 });
 
 describe('deploy/prometheus/alerts.yml', () => {
-  const rules = parseYaml(readFileSync(RULES, 'utf8')) as { groups: { rules: { record?: string; alert?: string; expr: string }[] }[] };
+  const rules = parseYaml(readFileSync(RULES, 'utf8')) as {
+    groups: { rules: { record?: string; alert?: string; expr: string }[] }[];
+  };
   const all = rules.groups.flatMap((g) => g.rules);
   const recorded = new Set(all.flatMap((r) => (r.record ? [r.record] : [])));
 

@@ -22,12 +22,15 @@ interface Service {
   ports?: string[];
   environment?: Record<string, string>;
 }
-const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as { services: Record<string, Service> };
+const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as {
+  services: Record<string, Service>;
+};
 const services = compose.services;
 const names = Object.keys(services);
 
 /** What a service is, by its image: the two a punchline on the host connects to, or another. */
-const kindOf = (s: Service): 'postgres' | 'redis' | undefined => (s.image?.startsWith('postgres') ? 'postgres' : s.image?.startsWith('redis') ? 'redis' : undefined);
+const kindOf = (s: Service): 'postgres' | 'redis' | undefined =>
+  s.image?.startsWith('postgres') ? 'postgres' : s.image?.startsWith('redis') ? 'redis' : undefined;
 /** The default port inside a container of each kind. */
 const CONTAINER_PORT = { postgres: 5432, redis: 6379 } as const;
 /** Host port → container port of a service's published ports (`127.0.0.1:55432:5432`). */
@@ -48,7 +51,12 @@ interface Passage {
 
 /** Each page cut at its headings, so a command and the URLs given with it are read together. */
 function passages(): Passage[] {
-  const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const fromPages = pages.flatMap((page) =>
     read(page)
       .split(/^(?=#{1,6} )/m)
@@ -80,9 +88,16 @@ const NO_SERVICE = new Set(['config', 'version', 'ls', 'down']);
 
 function commandsIn(text: string): ComposeCommand[] {
   return [...text.matchAll(/docker[- ]compose((?: +[\w./:=-]+)+)/g)].map((m) => {
-    const args = m[1]!.trim().split(/ +/).filter((a) => !a.startsWith('-'));
+    const args = m[1]!
+      .trim()
+      .split(/ +/)
+      .filter((a) => !a.startsWith('-'));
     const [subcommand = '', ...rest] = args;
-    const named = NO_SERVICE.has(subcommand) ? [] : ONE_SERVICE.has(subcommand) ? rest.slice(0, 1) : rest.filter((a) => !a.includes('='));
+    const named = NO_SERVICE.has(subcommand)
+      ? []
+      : ONE_SERVICE.has(subcommand)
+        ? rest.slice(0, 1)
+        : rest.filter((a) => !a.includes('='));
     return { text: m[0], subcommand, services: named };
   });
 }
@@ -103,17 +118,22 @@ function urlsIn(text: string): ServiceUrl[] {
 }
 
 const onThisHost = (u: URL): boolean => u.hostname === 'localhost' || u.hostname === '127.0.0.1';
-const portOf = (u: URL, kind: 'postgres' | 'redis'): number => (u.port ? Number(u.port) : CONTAINER_PORT[kind]);
+const portOf = (u: URL, kind: 'postgres' | 'redis'): number =>
+  u.port ? Number(u.port) : CONTAINER_PORT[kind];
 
 /** Why `u` does not reach the compose service `name` from the host, or undefined when it does. */
 function mismatch(u: ServiceUrl, name: string): string | undefined {
   const s = services[name]!;
   const env = s.environment ?? {};
-  if (!published(s).has(portOf(u.url, u.kind))) return `${name} is not published on port ${portOf(u.url, u.kind)} (ports: ${(s.ports ?? []).join(', ') || 'none'})`;
+  if (!published(s).has(portOf(u.url, u.kind)))
+    return `${name} is not published on port ${portOf(u.url, u.kind)} (ports: ${(s.ports ?? []).join(', ') || 'none'})`;
   if (u.kind === 'postgres') {
-    if (decodeURIComponent(u.url.username) !== (env.POSTGRES_USER ?? 'postgres')) return `the user is not POSTGRES_USER ${env.POSTGRES_USER}`;
-    if (u.url.password && decodeURIComponent(u.url.password) !== env.POSTGRES_PASSWORD) return 'the password is not POSTGRES_PASSWORD';
-    if (u.url.pathname.slice(1) !== (env.POSTGRES_DB ?? env.POSTGRES_USER)) return `the database is not POSTGRES_DB ${env.POSTGRES_DB}`;
+    if (decodeURIComponent(u.url.username) !== (env.POSTGRES_USER ?? 'postgres'))
+      return `the user is not POSTGRES_USER ${env.POSTGRES_USER}`;
+    if (u.url.password && decodeURIComponent(u.url.password) !== env.POSTGRES_PASSWORD)
+      return 'the password is not POSTGRES_PASSWORD';
+    if (u.url.pathname.slice(1) !== (env.POSTGRES_DB ?? env.POSTGRES_USER))
+      return `the database is not POSTGRES_DB ${env.POSTGRES_DB}`;
   }
   return undefined;
 }
@@ -128,11 +148,20 @@ describe('docker-compose.yml and the docs', () => {
     const commands = all.flatMap((p) => commandsIn(p.text));
     expect(commands.map((c) => c.subcommand)).toEqual(expect.arrayContaining(['up', 'exec', 'run']));
     expect(names).toEqual(expect.arrayContaining(['postgres', 'redis', 'worker']));
-    expect(all.filter(aboutCompose).flatMap((p) => urlsIn(p.text)).filter((u) => onThisHost(u.url)).length).toBeGreaterThan(2);
+    expect(
+      all
+        .filter(aboutCompose)
+        .flatMap((p) => urlsIn(p.text))
+        .filter((u) => onThisHost(u.url)).length,
+    ).toBeGreaterThan(2);
   });
 
   it('names only services the compose file has', () => {
-    const unknown = all.flatMap((p) => commandsIn(p.text).flatMap((c) => c.services.filter((s) => !names.includes(s)).map((s) => `${p.where}: \`${c.text}\` names ${s}`)));
+    const unknown = all.flatMap((p) =>
+      commandsIn(p.text).flatMap((c) =>
+        c.services.filter((s) => !names.includes(s)).map((s) => `${p.where}: \`${c.text}\` names ${s}`),
+      ),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -143,8 +172,13 @@ describe('docker-compose.yml and the docs', () => {
         for (const name of c.services) {
           const kind = services[name] && kindOf(services[name]);
           if (!kind) continue;
-          const given = urlsIn(p.text).filter((u) => u.kind === kind && onThisHost(u.url) && mismatch(u, name) === undefined);
-          if (given.length === 0) missing.push(`${p.where}: \`${c.text}\` starts ${name}, but no ${kind}:// URL on this host reaches it`);
+          const given = urlsIn(p.text).filter(
+            (u) => u.kind === kind && onThisHost(u.url) && mismatch(u, name) === undefined,
+          );
+          if (given.length === 0)
+            missing.push(
+              `${p.where}: \`${c.text}\` starts ${name}, but no ${kind}:// URL on this host reaches it`,
+            );
         }
       }
     }
@@ -158,7 +192,9 @@ describe('docker-compose.yml and the docs', () => {
         const candidates = names.filter((n) => kindOf(services[n]!) === u.kind);
         const why = candidates.map((n) => mismatch(u, n));
         // A URL of the local services (the defaults) beside a compose command is fine only where it names their port.
-        const local = portOf(u.url, u.kind) === CONTAINER_PORT[u.kind] && !candidates.some((n) => published(services[n]!).has(CONTAINER_PORT[u.kind]));
+        const local =
+          portOf(u.url, u.kind) === CONTAINER_PORT[u.kind] &&
+          !candidates.some((n) => published(services[n]!).has(CONTAINER_PORT[u.kind]));
         if (!local && !why.includes(undefined)) wrong.push(`${p.where}: ${u.text}: ${why.join('; ')}`);
       }
     }
@@ -170,11 +206,15 @@ describe('docker-compose.yml and the docs', () => {
     for (const p of all.filter(aboutCompose)) {
       for (const name of names) {
         for (const m of p.text.matchAll(new RegExp(`\\b${name} (\\d{2,5})\\b`, 'g'))) {
-          if (!published(services[name]!).has(Number(m[1]))) wrong.push(`${p.where}: "${m[0]}" but ${name} publishes ${(services[name]!.ports ?? []).join(', ') || 'nothing'}`);
+          if (!published(services[name]!).has(Number(m[1])))
+            wrong.push(
+              `${p.where}: "${m[0]}" but ${name} publishes ${(services[name]!.ports ?? []).join(', ') || 'nothing'}`,
+            );
         }
       }
       for (const m of p.text.matchAll(/https?:\/\/(?:localhost|127\.0\.0\.1):(\d+)/g)) {
-        if (!names.some((n) => published(services[n]!).has(Number(m[1])))) wrong.push(`${p.where}: ${m[0]} is no port the compose file publishes`);
+        if (!names.some((n) => published(services[n]!).has(Number(m[1]))))
+          wrong.push(`${p.where}: ${m[0]} is no port the compose file publishes`);
       }
     }
     expect(wrong).toEqual([]);
@@ -191,7 +231,11 @@ describe('docker-compose.yml and the docs', () => {
       expect(portOf(u.url, u.kind), u.text).toBe(CONTAINER_PORT[u.kind]);
       if (u.kind === 'postgres') {
         const e = target!.environment ?? {};
-        expect([u.url.username, u.url.password, u.url.pathname.slice(1)], u.text).toEqual([e.POSTGRES_USER, e.POSTGRES_PASSWORD, e.POSTGRES_DB]);
+        expect([u.url.username, u.url.password, u.url.pathname.slice(1)], u.text).toEqual([
+          e.POSTGRES_USER,
+          e.POSTGRES_PASSWORD,
+          e.POSTGRES_DB,
+        ]);
       }
     }
   });

@@ -13,7 +13,12 @@ import { loadConfig, VARIABLES } from '../src/config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Every environment variable `loadConfig` looks at. */
 function variablesRead(): Set<string> {
@@ -29,14 +34,22 @@ function variablesRead(): Set<string> {
 }
 
 /** Variables read outside src/config.ts: by bin/punchline.js and by the test and benchmark tools. */
-const TOOL_VARIABLES = ['PUNCHLINE_DIST', 'TEST_POSTGRES_URL', 'TEST_DATABASE_URL', 'TEST_REDIS_URL', 'TEST_TOOL_PATH'];
+const TOOL_VARIABLES = [
+  'PUNCHLINE_DIST',
+  'TEST_POSTGRES_URL',
+  'TEST_DATABASE_URL',
+  'TEST_REDIS_URL',
+  'TEST_TOOL_PATH',
+];
 
 /** Constants the code exports (`QUEUE_NAMES`): named in the docs, but no variables. */
 function exportedConstants(dir = 'src'): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = `${dir}/${name}`;
     if (statSync(join(ROOT, path)).isDirectory()) return exportedConstants(path);
-    return name.endsWith('.ts') ? [...read(path).matchAll(/export const ([A-Z][A-Z0-9_]*)\b/g)].map((m) => m[1]!) : [];
+    return name.endsWith('.ts')
+      ? [...read(path).matchAll(/export const ([A-Z][A-Z0-9_]*)\b/g)].map((m) => m[1]!)
+      : [];
   });
 }
 
@@ -62,14 +75,23 @@ describe('environment variables in the docs', () => {
 
   it('docs/configuration.md lists every variable punchline reads, and only those', () => {
     const documented = documentedRows(read('docs/configuration.md')).map((r) => r.variable);
-    expect([...read_].filter((v) => !documented.includes(v)).sort(), 'add these to docs/configuration.md').toEqual([]);
-    expect(documented.filter((v) => !read_.has(v)).sort(), 'these are no longer read by src/config.ts').toEqual([]);
+    expect(
+      [...read_].filter((v) => !documented.includes(v)).sort(),
+      'add these to docs/configuration.md',
+    ).toEqual([]);
+    expect(
+      documented.filter((v) => !read_.has(v)).sort(),
+      'these are no longer read by src/config.ts',
+    ).toEqual([]);
   });
 
   it.each(PAGES)('%s names no variable that does not exist', (path) => {
     const known = new Set([...read_, ...TOOL_VARIABLES, ...constants]);
-    const prefixes = /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST|OTEL)_[A-Z0-9_]+$/;
-    const named = [...read(path).matchAll(/`([A-Z][A-Z0-9_]*)(?:=[^`]*)?`/g)].map((m) => m[1]!).filter((v) => prefixes.test(v));
+    const prefixes =
+      /^(API|SERVICE|DATABASE|REDIS|QUEUE|OPS|NOTIFY|SYNC|SCHEDULES?|WAREHOUSE|WORKER|PUSH|PSEUDONYM|STORE|LOG|COMPANY|PUNCHLINE|TEST|OTEL)_[A-Z0-9_]+$/;
+    const named = [...read(path).matchAll(/`([A-Z][A-Z0-9_]*)(?:=[^`]*)?`/g)]
+      .map((m) => m[1]!)
+      .filter((v) => prefixes.test(v));
     expect([...new Set(named.filter((v) => !known.has(v)))]).toEqual([]);
   });
 
@@ -77,13 +99,24 @@ describe('environment variables in the docs', () => {
     const rows = new Map(documentedRows(read('docs/configuration.md')).map((r) => [r.variable, r]));
     const expected = VARIABLES.flatMap((s) => [
       { variable: s.env, default: s.default === undefined ? 'none' : `\`${s.default}\``, doc: s.doc },
-      ...(s.file ? [{ variable: `${s.env}_FILE`, default: 'none', doc: `Path of a file holding \`${s.env}\`` }] : []),
+      ...(s.file
+        ? [{ variable: `${s.env}_FILE`, default: 'none', doc: `Path of a file holding \`${s.env}\`` }]
+        : []),
     ]);
 
-    it.each(expected)('$variable: docs/configuration.md gives its default and starts its meaning with its doc', ({ variable, default: value, doc }) => {
-      const row = rows.get(variable);
-      expect(row?.default.startsWith(value), `docs/configuration.md: the default of ${variable} is ${value}`).toBe(true);
-      expect(row?.meaning.startsWith(doc), `docs/configuration.md: the meaning of ${variable} starts with: ${doc}`).toBe(true);
-    });
+    it.each(expected)(
+      '$variable: docs/configuration.md gives its default and starts its meaning with its doc',
+      ({ variable, default: value, doc }) => {
+        const row = rows.get(variable);
+        expect(
+          row?.default.startsWith(value),
+          `docs/configuration.md: the default of ${variable} is ${value}`,
+        ).toBe(true);
+        expect(
+          row?.meaning.startsWith(doc),
+          `docs/configuration.md: the meaning of ${variable} starts with: ${doc}`,
+        ).toBe(true);
+      },
+    );
   });
 });

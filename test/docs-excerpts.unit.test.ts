@@ -13,7 +13,12 @@ import { RESOURCES } from '../src/resources/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** One excerpt: the file it claims to come from and its lines, as written in the page. */
 interface Excerpt {
@@ -33,10 +38,12 @@ function excerptsOf(page: string, text: string): Excerpt[] {
     let open = i + 1;
     while (open < lines.length && lines[open]!.trim() === '') open++;
     const fence = /^(\s*)(```|~~~)/.exec(lines[open] ?? '');
-    if (!fence) throw new Error(`${page}:${i + 1}: an excerpt marker must be followed by a fenced code block`);
+    if (!fence)
+      throw new Error(`${page}:${i + 1}: an excerpt marker must be followed by a fenced code block`);
     const body: string[] = [];
     let close = open + 1;
-    while (close < lines.length && !lines[close]!.trimStart().startsWith(fence[2]!)) body.push(lines[close++]!);
+    while (close < lines.length && !lines[close]!.trimStart().startsWith(fence[2]!))
+      body.push(lines[close++]!);
     if (close >= lines.length) throw new Error(`${page}:${open + 1}: unclosed code block`);
     out.push({ page, line: i + 1, file: marker[1]!, lines: body });
   }
@@ -60,7 +67,8 @@ function holds(file: string, excerpt: readonly string[]): boolean {
     if (!first.endsWith(want[0]!)) continue;
     const indent = first.slice(0, first.length - want[0]!.length);
     if (indent.trim() !== '') continue;
-    if (want.every((w, k) => (w === '' ? have[i + k]!.trim() === '' : have[i + k] === indent + w))) return true;
+    if (want.every((w, k) => (w === '' ? have[i + k]!.trim() === '' : have[i + k] === indent + w)))
+      return true;
   }
   return false;
 }
@@ -80,16 +88,24 @@ describe('excerpts of code in the docs', () => {
     expect(holds(file, ['b: 1,', 'c: 3,'])).toBe(false);
   });
 
-  it.each(excerpts.map((e) => [`${e.page}:${e.line} ${e.file}`, e] as const))('%s is the code as it is', (_name, e) => {
-    expect(holds(read(e.file), e.lines), `${e.page}:${e.line}: this excerpt no longer matches ${e.file}; copy it again`).toBe(true);
-  });
+  it.each(excerpts.map((e) => [`${e.page}:${e.line} ${e.file}`, e] as const))(
+    '%s is the code as it is',
+    (_name, e) => {
+      expect(
+        holds(read(e.file), e.lines),
+        `${e.page}:${e.line}: this excerpt no longer matches ${e.file}; copy it again`,
+      ).toBe(true);
+    },
+  );
 });
 
 describe('the resource lists of the docs', () => {
   it('docs/warehouse.md has a row for every resource of the catalog (src/resources/index.ts)', () => {
     const page = read('docs/warehouse.md');
     const missing = RESOURCES.filter((r) => !page.split('\n').some((l) => l.startsWith(`| \`${r}\` |`)));
-    expect(missing, 'regenerate the resources table of docs/warehouse.md (npm run docs:warehouse)').toEqual([]);
+    expect(missing, 'regenerate the resources table of docs/warehouse.md (npm run docs:warehouse)').toEqual(
+      [],
+    );
   });
 
   it('docs/operations.md sends --resources to that table', () => {

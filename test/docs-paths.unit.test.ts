@@ -12,7 +12,13 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The pages checked: README.md, docs/*.md and bench/README.md. */
-const PAGES = ['README.md', 'bench/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  'bench/README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** Where code comments cite docs (`docs/x.md "Section"`). */
 const CODE_DIRS = ['src', 'jobs', 'sql', 'test', 'scripts', 'bench', 'deploy', 'bin'];
@@ -71,14 +77,29 @@ function headingsOf(path: string): { text: string; plain: string; slug: string }
 }
 
 const TOP = ['src', 'jobs', 'sql', 'test', 'scripts', 'bench', 'docs', 'deploy', 'bin', '.ci'];
-const ROOT_FILES = ['README.md', 'LICENSE', 'package.json', 'package-lock.json', 'Dockerfile', 'docker-compose.yml', 'tsconfig.json', 'tsconfig.build.json', 'vitest.config.ts', 'eslint.config.js'];
+const ROOT_FILES = [
+  'README.md',
+  'LICENSE',
+  'package.json',
+  'package-lock.json',
+  'Dockerfile',
+  'docker-compose.yml',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'vitest.config.ts',
+  'eslint.config.js',
+];
 
 /** The repository paths a piece of text names: tokens under a top-level folder, or a root file. */
 function repoPathsIn(text: string): string[] {
   const out: string[] = [];
   for (const raw of text.split(/[\s`'"(),;=]+/)) {
     // Trailing punctuation, a line (`:12`) or an anchor is not part of the path.
-    const token = raw.replace(/[.:]+$/, '').replace(/#.*$/, '').replace(/:\d+$/, '').replace(/^\.\//, '');
+    const token = raw
+      .replace(/[.:]+$/, '')
+      .replace(/#.*$/, '')
+      .replace(/:\d+$/, '')
+      .replace(/^\.\//, '');
     if (token === '' || /[<>…{}$]|NNN/.test(token)) continue; // placeholders such as sql/NNN_name.sql
     const top = token.split('/')[0]!;
     if ((TOP.includes(top) && token.includes('/')) || ROOT_FILES.includes(token)) out.push(token);
@@ -89,7 +110,12 @@ function repoPathsIn(text: string): string[] {
 /** True when `path` exists, or (with `*`) matches at least one file. */
 function exists(path: string, files: () => string[]): boolean {
   if (!path.includes('*')) return existsSync(join(ROOT, path));
-  const re = new RegExp(`^${path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(.*/)?').replace(/\*/g, '[^/]*')}$`);
+  const re = new RegExp(
+    `^${path
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '(.*/)?')
+      .replace(/\*/g, '[^/]*')}$`,
+  );
   return files().some((f) => re.test(f));
 }
 
@@ -122,7 +148,8 @@ describe('the docs name files that exist', () => {
           broken.push(target);
           continue;
         }
-        if (anchor !== undefined && path.endsWith('.md') && !headingsOf(path).some((h) => h.slug === anchor)) broken.push(target);
+        if (anchor !== undefined && path.endsWith('.md') && !headingsOf(path).some((h) => h.slug === anchor))
+          broken.push(target);
       }
     }
     expect(broken, `${page} links to files or anchors that do not exist`).toEqual([]);
@@ -131,9 +158,10 @@ describe('the docs name files that exist', () => {
 
 describe('code comments cite doc sections that exist', () => {
   const self = relative(ROOT, fileURLToPath(import.meta.url));
-  const sources = [...CODE_DIRS.flatMap((d) => (existsSync(join(ROOT, d)) ? filesUnder(d) : [])), ...CODE_FILES].filter(
-    (f) => f !== self && /\.(ts|mjs|js|sql|yml|yaml)$|Dockerfile$|\.ci\/run$/.test(f),
-  );
+  const sources = [
+    ...CODE_DIRS.flatMap((d) => (existsSync(join(ROOT, d)) ? filesUnder(d) : [])),
+    ...CODE_FILES,
+  ].filter((f) => f !== self && /\.(ts|mjs|js|sql|yml|yaml)$|Dockerfile$|\.ci\/run$/.test(f));
 
   it('every cited page exists and has the cited section', () => {
     const problems: string[] = [];
@@ -148,7 +176,8 @@ describe('code comments cite doc sections that exist', () => {
         }
         const section = m[2];
         // A citation names a heading by its beginning: "First run" for "First run: `npm run demo`".
-        if (section !== undefined && !headingsOf(page).some((h) => h.plain.startsWith(section))) problems.push(`${file}: ${page} has no section "${section}"`);
+        if (section !== undefined && !headingsOf(page).some((h) => h.plain.startsWith(section)))
+          problems.push(`${file}: ${page} has no section "${section}"`);
       }
     }
     expect(citations, 'the check found no citation at all').toBeGreaterThan(50);

@@ -43,7 +43,11 @@ afterAll(async () => {
 describe('a queued trickle', () => {
   it('sends the same body a few bytes at a time, pausing between pieces', async () => {
     const whole = await (await call('department')).text();
-    const res = await callAdmin(emu, 'faults/next', { kind: 'trickle', endpoint: 'department', intervalMs: 40 });
+    const res = await callAdmin(emu, 'faults/next', {
+      kind: 'trickle',
+      endpoint: 'department',
+      intervalMs: 40,
+    });
     expect(res.status).toBe(200);
     const slow = await call('department');
     expect(slow.status).toBe(200);
@@ -51,7 +55,9 @@ describe('a queued trickle', () => {
     expect(await slow.text()).toBe(whole);
     expect(Math.max(...chunks.map((c) => c.bytes))).toBeLessThanOrEqual(64);
     // ceil(bytes / 64) pieces, 40 ms apart.
-    expect(chunks.at(-1)!.at).toBeGreaterThanOrEqual(40 * (Math.ceil(Buffer.byteLength(whole) / 64) - 1) * 0.9);
+    expect(chunks.at(-1)!.at).toBeGreaterThanOrEqual(
+      40 * (Math.ceil(Buffer.byteLength(whole) / 64) - 1) * 0.9,
+    );
   });
 });
 
@@ -71,18 +77,26 @@ describe('a queued endless answer', () => {
 
 describe('a queued huge attachment', () => {
   it('grows the base64 of the first attachment by the bytes asked, still valid base64, the rest unchanged', async () => {
-    const absences = ((await (await call(`absence/getFromPeriod?begin_date=2024-11-01 00:00:00&end_date=2024-11-30 23:59:59`)).json()) as {
-      data: { absence_id: number; has_attachment: boolean }[];
-    }).data;
+    const absences = (
+      (await (
+        await call(`absence/getFromPeriod?begin_date=2024-11-01 00:00:00&end_date=2024-11-30 23:59:59`)
+      ).json()) as {
+        data: { absence_id: number; has_attachment: boolean }[];
+      }
+    ).data;
     const id = absences.find((a) => a.has_attachment)!.absence_id;
-    const before = (await (await call(`absence/attachment?absence_id=${id}`)).json()) as { data: { base64: string; filename: string }[] };
+    const before = (await (await call(`absence/attachment?absence_id=${id}`)).json()) as {
+      data: { base64: string; filename: string }[];
+    };
     emu.queueFault({ kind: 'huge-attachment', endpoint: 'absence/attachment', bytes: 3_000_001 });
     const res = await call(`absence/attachment?absence_id=${id}`);
     expect(res.status).toBe(200);
     const after = (await res.json()) as { data: { base64: string; filename: string }[] };
     expect(after.data[0]!.base64.length).toBe(before.data[0]!.base64.length + 3_000_004);
     expect(after.data[0]!.base64.endsWith(before.data[0]!.base64)).toBe(true);
-    expect(Buffer.from(after.data[0]!.base64, 'base64').length).toBe(Buffer.from(before.data[0]!.base64, 'base64').length + 2_250_003);
+    expect(Buffer.from(after.data[0]!.base64, 'base64').length).toBe(
+      Buffer.from(before.data[0]!.base64, 'base64').length + 2_250_003,
+    );
     expect(after.data.slice(1)).toEqual(before.data.slice(1));
   });
 
@@ -105,10 +119,18 @@ describe('a queued repeat and foreign company', () => {
 
   it('names another company of the group in the first element with a company block', async () => {
     const hq = emu.companies[0]!.cnpj;
-    const real = ((await (await call(`tardiness?${PERIOD}`)).json()) as { data: { company: { national_registry: string } }[] }).data;
+    const real = (
+      (await (await call(`tardiness?${PERIOD}`)).json()) as {
+        data: { company: { national_registry: string } }[];
+      }
+    ).data;
     expect(real[0]!.company.national_registry).toBe(hq);
     emu.queueFault({ kind: 'foreign-company', endpoint: 'tardiness' });
-    const spoiled = ((await (await call(`tardiness?${PERIOD}`)).json()) as { data: { company: { national_registry: string } }[] }).data;
+    const spoiled = (
+      (await (await call(`tardiness?${PERIOD}`)).json()) as {
+        data: { company: { national_registry: string } }[];
+      }
+    ).data;
     expect(spoiled[0]!.company.national_registry).not.toBe(hq);
     expect(emu.companies.map((c) => c.cnpj)).toContain(spoiled[0]!.company.national_registry);
     expect(spoiled.slice(1)).toEqual(real.slice(1));

@@ -31,11 +31,20 @@ describe('punchline emulator', () => {
     expect(printed.match(/branch \d{14}/g)).toHaveLength(2);
     controller.abort();
     expect(await done).toBe(0);
-    await expect(fetch(`${url}/customer/v2/company`, { headers: { apiServiceToken: token } })).rejects.toThrow();
+    await expect(
+      fetch(`${url}/customer/v2/company`, { headers: { apiServiceToken: token } }),
+    ).rejects.toThrow();
   });
 
   it('refuses bad options before starting', async () => {
-    const ctx = { config: {} as Config, logger: createLogger({ level: 'silent' }), out: new PassThrough(), signal: new AbortController().signal };
-    await expect(emulatorCommand(ctx, { scale: 'enormous' })).rejects.toThrow(/--scale must be small, demo, large or a number/);
+    const ctx = {
+      config: {} as Config,
+      logger: createLogger({ level: 'silent' }),
+      out: new PassThrough(),
+      signal: new AbortController().signal,
+    };
+    await expect(emulatorCommand(ctx, { scale: 'enormous' })).rejects.toThrow(
+      /--scale must be small, demo, large or a number/,
+    );
   });
 });

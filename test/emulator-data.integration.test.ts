@@ -26,13 +26,16 @@ let emu: RunningEmulator;
 /** GET with the headquarters token across the whole group; returns `data`. */
 async function get<T>(path: string, params: Record<string, string> = {}): Promise<T> {
   const q = new URLSearchParams({ include_branches: '1', ...params });
-  const res = await fetch(`${emu.url}/customer/v2/${path}?${q}`, { headers: { apiServiceToken: emu.headquartersToken } });
+  const res = await fetch(`${emu.url}/customer/v2/${path}?${q}`, {
+    headers: { apiServiceToken: emu.headquartersToken },
+  });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: T }).data;
 }
 
 const secsOf = (dt: string): number => hourMinuteToSeconds(dt.slice(11, 16)) + Number(dt.slice(17, 19));
-const key = (c: CollaboratorBlock): string => `${c.company.national_registry}|${c.national_registry}|${c.admission_date}`;
+const key = (c: CollaboratorBlock): string =>
+  `${c.company.national_registry}|${c.national_registry}|${c.admission_date}`;
 
 beforeAll(async () => {
   emu = await startEmulator({ seed: 'data', scale: 'small', today: TODAY });
@@ -63,14 +66,24 @@ describe('people and companies', () => {
       ReturnType<typeof emu.truth.collaborators>,
       ReturnType<typeof emu.truth.collaborators>,
     ];
-    const dismissed = hq.find((c) => c.dismissed && hq.filter((o) => o.national_registry === c.national_registry).length === 1)!;
+    const dismissed = hq.find(
+      (c) => c.dismissed && hq.filter((o) => o.national_registry === c.national_registry).length === 1,
+    )!;
     const from = addDays(dismissed.dismissalDate!, -20);
     const to = addDays(dismissed.dismissalDate!, 10);
-    const days = (await get<CollaboratorPoints[]>('point/getFromPeriod', { begin_date: from, end_date: to, 'national_registry_list[]': dismissed.national_registry }))[0]!.days;
+    const days = (
+      await get<CollaboratorPoints[]>('point/getFromPeriod', {
+        begin_date: from,
+        end_date: to,
+        'national_registry_list[]': dismissed.national_registry,
+      })
+    )[0]!.days;
     expect(days.some((d) => d.points.length > 0)).toBe(true);
     expect(days[days.length - 1]!.date).toBe(dismissed.dismissalDate);
 
-    const twice = hq.filter((c) => hq.filter((o) => o.national_registry === c.national_registry).length === 2);
+    const twice = hq.filter(
+      (c) => hq.filter((o) => o.national_registry === c.national_registry).length === 2,
+    );
     expect(twice.map((c) => c.listed).sort()).toEqual([false, true]);
     expect(twice.find((c) => !c.listed)!.dismissed).toBe(true);
 
@@ -132,7 +145,9 @@ describe('one month of punches', () => {
       for (const d of p.days) {
         const secs = d.points.map((x) => secsOf(x.datetime));
         for (let i = 0; i + 1 < secs.length; i += 2) {
-          night += Math.max(0, Math.min(secs[i + 1]!, 5 * 3600) - secs[i]!) + Math.max(0, secs[i + 1]! - Math.max(secs[i]!, 22 * 3600));
+          night +=
+            Math.max(0, Math.min(secs[i + 1]!, 5 * 3600) - secs[i]!) +
+            Math.max(0, secs[i + 1]! - Math.max(secs[i]!, 22 * 3600));
         }
       }
       expect(durationToSeconds(t.total_hours.night_time as string)).toBe(night);
@@ -200,12 +215,20 @@ describe('hour bank', () => {
     }
     const he = all[0]!.filter((b) => b.regime === 'HE');
     expect(he.length).toBeGreaterThan(0);
-    expect(he.every((b) => b.credit === '00:00:00' && b.debt === '00:00:00' && b.day_balance === '00:00:00')).toBe(true);
+    expect(
+      he.every((b) => b.credit === '00:00:00' && b.debt === '00:00:00' && b.day_balance === '00:00:00'),
+    ).toBe(true);
   });
 
   it('agrees with the totals of the same days (bank_time_factored = credit - debt)', async () => {
-    const totals = await get<CollaboratorTotalHours[]>('collaborator/totalHours', { begin_date: '2025-01-01', end_date: '2025-01-31' });
-    const [end, start] = await Promise.all([get<OvertimeBalance[]>('overtime', { date: '2025-01-31' }), get<OvertimeBalance[]>('overtime', { date: '2024-12-31' })]);
+    const totals = await get<CollaboratorTotalHours[]>('collaborator/totalHours', {
+      begin_date: '2025-01-01',
+      end_date: '2025-01-31',
+    });
+    const [end, start] = await Promise.all([
+      get<OvertimeBalance[]>('overtime', { date: '2025-01-31' }),
+      get<OvertimeBalance[]>('overtime', { date: '2024-12-31' }),
+    ]);
     for (const t of totals) {
       const b = end.find((x) => key(x) === key(t));
       const a = start.find((x) => key(x) === key(t));
@@ -222,8 +245,16 @@ describe('absences', () => {
 
   beforeAll(async () => {
     const months: string[] = [];
-    for (let m = 0; m < 20; m++) months.push(`${2023 + Math.floor((m + 3) / 12)}-${String(((m + 3) % 12) + 1).padStart(2, '0')}`);
-    const lists = await Promise.all(months.map((m) => get<Absence[]>('absence/getFromPeriod', { begin_date: `${m}-01 00:00:00`, end_date: `${m}-28 23:59:59` })));
+    for (let m = 0; m < 20; m++)
+      months.push(`${2023 + Math.floor((m + 3) / 12)}-${String(((m + 3) % 12) + 1).padStart(2, '0')}`);
+    const lists = await Promise.all(
+      months.map((m) =>
+        get<Absence[]>('absence/getFromPeriod', {
+          begin_date: `${m}-01 00:00:00`,
+          end_date: `${m}-28 23:59:59`,
+        }),
+      ),
+    );
     const byId = new Map<number, Absence>();
     for (const a of lists.flat()) byId.set(a.absence_id, a);
     absences = [...byId.values()];
@@ -236,8 +267,16 @@ describe('absences', () => {
     expect(absences.some((a) => !a.full_day)).toBe(true);
     expect(absences.some((a) => a.cid!.length > 0 && a.cr_register !== '')).toBe(true);
     for (const a of absences) {
-      expect(a.days).toBe(Math.round((Date.parse(a.end_date.slice(0, 10)) - Date.parse(a.begin_date.slice(0, 10))) / 86_400_000) + 1);
-      expect(a.collaborators.every((c) => c.company.national_registry === a.collaborators[0]!.company.national_registry)).toBe(true);
+      expect(a.days).toBe(
+        Math.round(
+          (Date.parse(a.end_date.slice(0, 10)) - Date.parse(a.begin_date.slice(0, 10))) / 86_400_000,
+        ) + 1,
+      );
+      expect(
+        a.collaborators.every(
+          (c) => c.company.national_registry === a.collaborators[0]!.company.national_registry,
+        ),
+      ).toBe(true);
     }
   });
 

@@ -34,7 +34,9 @@ const PATHS = [
 ];
 
 async function body(emu: RunningEmulator, path: string): Promise<string> {
-  const res = await fetch(`${emu.url}/customer/v2/${path}`, { headers: { apiServiceToken: emu.headquartersToken } });
+  const res = await fetch(`${emu.url}/customer/v2/${path}`, {
+    headers: { apiServiceToken: emu.headquartersToken },
+  });
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -62,10 +64,14 @@ describe('determinism', () => {
   });
 
   it('gives byte-identical attachments and audit photos, and the same ids for the same writes', async () => {
-    const points = JSON.parse(await body(a, 'point/getFromPeriod?begin_date=2025-02-01&end_date=2025-02-28')) as {
+    const points = JSON.parse(
+      await body(a, 'point/getFromPeriod?begin_date=2025-02-01&end_date=2025-02-28'),
+    ) as {
       data: { days: { points: { point_id: number; has_audit_photo: boolean }[] }[] }[];
     };
-    const id = points.data.flatMap((c) => c.days.flatMap((d) => d.points)).find((p) => p.has_audit_photo)!.point_id;
+    const id = points.data
+      .flatMap((c) => c.days.flatMap((d) => d.points))
+      .find((p) => p.has_audit_photo)!.point_id;
     expect(await body(b, `point/audit?point_id=${id}`)).toBe(await body(a, `point/audit?point_id=${id}`));
     const write = async (emu: RunningEmulator): Promise<string> => {
       const res = await fetch(`${emu.url}/customer/v2/department`, {
@@ -93,7 +99,9 @@ describe('determinism', () => {
       const emu = await startEmulator({ seed: 'determinism', scale: 'small', now: () => Date.parse(iso) });
       try {
         expect(emu.today).toBe('2025-03-14');
-        const res = JSON.parse(await body(emu, 'point/getFromPeriod?begin_date=2025-03-14&end_date=2025-03-14')) as {
+        const res = JSON.parse(
+          await body(emu, 'point/getFromPeriod?begin_date=2025-03-14&end_date=2025-03-14'),
+        ) as {
           data: { days: { points: { hour: string }[] }[] }[];
         };
         return res.data.flatMap((c) => c.days.flatMap((d) => d.points.map((p) => p.hour)));
@@ -107,7 +115,9 @@ describe('determinism', () => {
     expect(evening.length).toBeGreaterThan(morning.length);
     expect(evening).toEqual(expect.arrayContaining(morning));
     expect(evening.every((h) => h <= '20:30')).toBe(true);
-    const pinned = JSON.parse(await body(a, 'point/getFromPeriod?begin_date=2025-03-15&end_date=2025-03-15')) as {
+    const pinned = JSON.parse(
+      await body(a, 'point/getFromPeriod?begin_date=2025-03-15&end_date=2025-03-15'),
+    ) as {
       data: { days: { points: unknown[] }[] }[];
     };
     expect(pinned.data.flatMap((c) => c.days.flatMap((d) => d.points))).toEqual([]);
@@ -118,7 +128,9 @@ describe('determinism', () => {
     try {
       const path = 'point/getFromPeriod?begin_date=2025-01-01&end_date=2025-01-31&include_branches=1';
       const x = JSON.parse(await body(a, path)) as { data: { national_registry: string; days: unknown[] }[] };
-      const y = JSON.parse(await body(later, path)) as { data: { national_registry: string; days: unknown[] }[] };
+      const y = JSON.parse(await body(later, path)) as {
+        data: { national_registry: string; days: unknown[] }[];
+      };
       expect(y.data.map((c) => c.days)).toEqual(x.data.map((c) => c.days));
     } finally {
       await later.close();

@@ -60,7 +60,13 @@ describe('faults', () => {
 
   it('answers 429 with Retry-After past the per-token rate in a sliding second, each token apart', async () => {
     let clock = 1_000_000;
-    const limited = await startEmulator({ seed: 'faults', scale: 'small', today: '2025-03-15', now: () => clock, faults: { rateLimitRps: 3 } });
+    const limited = await startEmulator({
+      seed: 'faults',
+      scale: 'small',
+      today: '2025-03-15',
+      now: () => clock,
+      faults: { rateLimitRps: 3 },
+    });
     try {
       const hit = (token = limited.headquartersToken): Promise<Response> =>
         fetch(`${limited.url}/customer/v2/unit`, { headers: { apiServiceToken: token } });
@@ -101,7 +107,12 @@ describe('faults', () => {
 describe('stats', () => {
   it('counts requests per endpoint and records start times per token', async () => {
     emu.resetStats();
-    await Promise.all([call('unit'), call('unit'), call('journey', emu.companies[1]!.token), call('collaborator', 'bad-token')]);
+    await Promise.all([
+      call('unit'),
+      call('unit'),
+      call('journey', emu.companies[1]!.token),
+      call('collaborator', 'bad-token'),
+    ]);
     await admin('companies');
     const s = emu.stats();
     expect(s.requests).toEqual({
@@ -122,7 +133,9 @@ describe('stats', () => {
     try {
       const t0 = performance.now();
       await Promise.all(
-        Array.from({ length: 5 }, () => fetch(`${slow.url}/customer/v2/unit`, { headers: { apiServiceToken: slow.headquartersToken } })),
+        Array.from({ length: 5 }, () =>
+          fetch(`${slow.url}/customer/v2/unit`, { headers: { apiServiceToken: slow.headquartersToken } }),
+        ),
       );
       expect(performance.now() - t0).toBeGreaterThanOrEqual(490);
       expect(slow.stats().maxInFlight).toBe(5);

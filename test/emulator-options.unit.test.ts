@@ -7,7 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/commands/context.js';
 import { parseEmulatorOptions } from '../src/commands/emulator.js';
 import { parseFaultsSpec } from '../src/emulator/faults-spec.js';
-import { EmulatorOptionError, NO_FAULTS, mergeFaults, parseScale, planScale, resolveOptions } from '../src/emulator/options.js';
+import {
+  EmulatorOptionError,
+  NO_FAULTS,
+  mergeFaults,
+  parseScale,
+  planScale,
+  resolveOptions,
+} from '../src/emulator/options.js';
 import { QUIRK_NAMES, parseQuirksSpec, quirkFlag, resolveQuirks } from '../src/emulator/quirks.js';
 
 describe('scales', () => {
@@ -68,7 +75,13 @@ describe('--faults', () => {
 describe('resolveOptions', () => {
   it('defaults history to two years before a pinned today', () => {
     const o = resolveOptions({ today: '2025-03-15' });
-    expect([o.from, o.today, o.pinned, o.scale, o.strict]).toEqual(['2023-03-15', '2025-03-15', true, 'small', false]);
+    expect([o.from, o.today, o.pinned, o.scale, o.strict]).toEqual([
+      '2023-03-15',
+      '2025-03-15',
+      true,
+      'small',
+      false,
+    ]);
     expect(resolveOptions({ today: '2024-02-29' }).from).toBe('2022-02-28');
   });
 
@@ -80,7 +93,9 @@ describe('resolveOptions', () => {
 
   it('rejects impossible dates, from after today and bad ports', () => {
     expect(() => resolveOptions({ today: '2025-02-30' })).toThrow(/--today must be a date/);
-    expect(() => resolveOptions({ today: '2025-01-01', from: '2025-02-01' })).toThrow(/must not be after --today/);
+    expect(() => resolveOptions({ today: '2025-01-01', from: '2025-02-01' })).toThrow(
+      /must not be after --today/,
+    );
     expect(() => resolveOptions({ port: 70000 })).toThrow(/--port/);
     expect(() => resolveOptions({ listParameterErrorCode: 'Bad Code' })).toThrow(/listParameterErrorCode/);
   });
@@ -89,8 +104,24 @@ describe('resolveOptions', () => {
 describe('punchline emulator options', () => {
   it('turns the CLI strings into emulator options', () => {
     expect(
-      parseEmulatorOptions({ port: '0', seed: 's', scale: 'large', today: '2025-01-10', faults: 'rps=5', strict: true, latency: '25' }),
-    ).toMatchObject({ port: 0, seed: 's', scale: 'large', today: '2025-01-10', strict: true, latencyMs: 25, faults: { rateLimitRps: 5 } });
+      parseEmulatorOptions({
+        port: '0',
+        seed: 's',
+        scale: 'large',
+        today: '2025-01-10',
+        faults: 'rps=5',
+        strict: true,
+        latency: '25',
+      }),
+    ).toMatchObject({
+      port: 0,
+      seed: 's',
+      scale: 'large',
+      today: '2025-01-10',
+      strict: true,
+      latencyMs: 25,
+      faults: { rateLimitRps: 5 },
+    });
   });
 
   it('gives a one-line usage error for each bad value', () => {
@@ -119,8 +150,17 @@ describe('--quirks', () => {
   it('reads all, none, and lists in camel or kebab case', () => {
     expect(Object.values(parseQuirksSpec('all')).every(Boolean)).toBe(true);
     expect(Object.values(parseQuirksSpec('none')).some(Boolean)).toBe(false);
-    expect(parseQuirksSpec('nulls, new-enums,otherTimeZone')).toMatchObject({ nulls: true, newEnums: true, otherTimeZone: true, duplicateCpf: false });
-    expect(parseEmulatorOptions({ quirks: 'duplicate-cpf,rehire-in-month' }).quirks).toMatchObject({ duplicateCpf: true, rehireInMonth: true, nulls: false });
+    expect(parseQuirksSpec('nulls, new-enums,otherTimeZone')).toMatchObject({
+      nulls: true,
+      newEnums: true,
+      otherTimeZone: true,
+      duplicateCpf: false,
+    });
+    expect(parseEmulatorOptions({ quirks: 'duplicate-cpf,rehire-in-month' }).quirks).toMatchObject({
+      duplicateCpf: true,
+      rehireInMonth: true,
+      nulls: false,
+    });
     expect(resolveOptions({ today: '2025-03-15' }).quirks).toEqual(resolveQuirks(false));
   });
 
@@ -130,12 +170,20 @@ describe('--quirks', () => {
     const listed = [...(row ?? '').matchAll(/`([a-z-]+)`/g)].map((m) => m[1]!);
     expect(listed).toEqual(['all', 'none', ...QUIRK_NAMES.map(quirkFlag)]);
     for (const flag of listed) expect(() => parseQuirksSpec(flag)).not.toThrow();
-    expect(QUIRK_NAMES.map((q) => Object.entries(parseQuirksSpec(quirkFlag(q))).filter(([, on]) => on).map(([k]) => k))).toEqual(QUIRK_NAMES.map((q) => [q]));
+    expect(
+      QUIRK_NAMES.map((q) =>
+        Object.entries(parseQuirksSpec(quirkFlag(q)))
+          .filter(([, on]) => on)
+          .map(([k]) => k),
+      ),
+    ).toEqual(QUIRK_NAMES.map((q) => [q]));
   });
 
   it('refuses an unknown quirk with a one-line error naming it', () => {
     expect(() => parseEmulatorOptions({ quirks: 'nulls,typos' })).toThrow(UsageError);
     expect(() => parseEmulatorOptions({ quirks: 'nulls,typos' })).toThrow(/--quirks: unknown quirk "typos"/);
-    expect(() => resolveOptions({ quirks: { nulls: 'yes' } as never })).toThrow(/quirk nulls must be true or false/);
+    expect(() => resolveOptions({ quirks: { nulls: 'yes' } as never })).toThrow(
+      /quirk nulls must be true or false/,
+    );
   });
 });

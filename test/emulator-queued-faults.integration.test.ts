@@ -25,19 +25,32 @@ describe('a queued empty answer', () => {
   it('empties the next answer of that endpoint for that company only, with meta, then data comes back', async () => {
     const branch = emu.companies[1]!.cnpj;
     const other = emu.companies[2]!.cnpj;
-    const res = await admin('faults/next', { kind: 'empty', endpoint: 'point/getFromPeriod', company: branch });
+    const res = await admin('faults/next', {
+      kind: 'empty',
+      endpoint: 'point/getFromPeriod',
+      company: branch,
+    });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([{ kind: 'empty', count: 1, endpoint: 'point/getFromPeriod', company: branch }]);
+    expect(await res.json()).toEqual([
+      { kind: 'empty', count: 1, endpoint: 'point/getFromPeriod', company: branch },
+    ]);
 
     const hq = (await (await call(`point/getFromPeriod?${PERIOD}`)).json()) as { data: unknown[] };
     expect(hq.data.length).toBeGreaterThan(0);
-    const untouched = (await (await call(`point/getFromPeriod?${PERIOD}&company_national_registry=${other}`)).json()) as { data: unknown[] };
+    const untouched = (await (
+      await call(`point/getFromPeriod?${PERIOD}&company_national_registry=${other}`)
+    ).json()) as { data: unknown[] };
     expect(untouched.data.length).toBeGreaterThan(0);
 
     const empty = await call(`point/getFromPeriod?${PERIOD}&company_national_registry=${branch}`);
     expect(empty.status).toBe(200);
-    expect(await empty.json()).toEqual({ data: [], meta: { begin_date: '2025-02-01', end_date: '2025-02-28' } });
-    const back = (await (await call(`point/getFromPeriod?${PERIOD}&company_national_registry=${branch}`)).json()) as { data: unknown[] };
+    expect(await empty.json()).toEqual({
+      data: [],
+      meta: { begin_date: '2025-02-01', end_date: '2025-02-28' },
+    });
+    const back = (await (
+      await call(`point/getFromPeriod?${PERIOD}&company_national_registry=${branch}`)
+    ).json()) as { data: unknown[] };
     expect(back.data.length).toBeGreaterThan(0);
     expect(emu.queuedFaults()).toEqual([]);
   });
@@ -81,7 +94,9 @@ describe('a queued HTML page, cut body and 429', () => {
   it('refuses a malformed fault with 400 naming the problem, and clears the queue on demand', async () => {
     const bad = await admin('faults/next', { kind: 'explode' });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/kind must be one of empty, html, cut, rate-limit, corrupt, range-exceeded, refuse/);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
+      /kind must be one of empty, html, cut, rate-limit, corrupt, range-exceeded, refuse/,
+    );
     await admin('faults/next', { kind: 'html', count: 5 });
     expect(((await (await admin('faults/next')).json()) as unknown[]).length).toBe(1);
     expect(await (await admin('faults/next/clear', {})).json()).toEqual([]);
@@ -93,7 +108,11 @@ describe('a queued corrupt element, date_range_exceeded with a null payload, and
   type Point = { point_id: number; datetime: string };
   type Item = { national_registry: string; days: { date: string; points: Point[] }[] };
   const broken = (items: Item[]) =>
-    items.flatMap((it, i) => it.days.flatMap((d) => d.points.filter((p) => p.datetime === '2025-13-45 25:00:00').map((p) => ({ i, id: p.point_id }))));
+    items.flatMap((it, i) =>
+      it.days.flatMap((d) =>
+        d.points.filter((p) => p.datetime === '2025-13-45 25:00:00').map((p) => ({ i, id: p.point_id })),
+      ),
+    );
 
   it('breaks one punch date-time of one element in the middle of the answer, the rest unchanged', async () => {
     const url = `point/getFromPeriod?${PERIOD}`;
@@ -105,7 +124,10 @@ describe('a queued corrupt element, date_range_exceeded with a null payload, and
     expect(i).toBe(1);
     // Only that field differs.
     const fixed = structuredClone(spoiled);
-    for (const d of fixed[i]!.days) for (const p of d.points) if (p.point_id === id) p.datetime = clean[i]!.days.flatMap((x) => x.points).find((x) => x.point_id === id)!.datetime;
+    for (const d of fixed[i]!.days)
+      for (const p of d.points)
+        if (p.point_id === id)
+          p.datetime = clean[i]!.days.flatMap((x) => x.points).find((x) => x.point_id === id)!.datetime;
     expect(fixed).toEqual(clean);
     expect(broken(((await (await call(url)).json()) as { data: Item[] }).data)).toEqual([]);
   });
@@ -115,7 +137,10 @@ describe('a queued corrupt element, date_range_exceeded with a null payload, and
     expect((await call('unit')).status).toBe(200);
     const res = await call(`point/getFromPeriod?${PERIOD}`);
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ error: { code: 'date_range_exceeded', message: 'The period may not exceed 31 days.' }, payload_data_required: null });
+    expect(await res.json()).toEqual({
+      error: { code: 'date_range_exceeded', message: 'The period may not exceed 31 days.' },
+      payload_data_required: null,
+    });
     expect((await call(`point/getFromPeriod?${PERIOD}`)).status).toBe(200);
   });
 

@@ -16,17 +16,31 @@ let emu: RunningEmulator;
 let plain: RunningEmulator;
 
 type Json = Record<string, unknown>;
-type Item = Json & { national_registry: string; registration_number: string | null; company: { national_registry: string } };
+type Item = Json & {
+  national_registry: string;
+  registration_number: string | null;
+  company: { national_registry: string };
+};
 
-async function get<T = Item[]>(e: RunningEmulator, path: string, params: Record<string, string> = {}): Promise<T> {
+async function get<T = Item[]>(
+  e: RunningEmulator,
+  path: string,
+  params: Record<string, string> = {},
+): Promise<T> {
   const q = new URLSearchParams({ include_branches: '1', ...params });
-  const res = await fetch(`${e.url}/customer/v2/${path}?${q}`, { headers: { apiServiceToken: e.headquartersToken } });
+  const res = await fetch(`${e.url}/customer/v2/${path}?${q}`, {
+    headers: { apiServiceToken: e.headquartersToken },
+  });
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: T }).data;
 }
 
 const points = (items: Item[]): Json[] =>
-  items.flatMap((c) => (c.days as { points: Json[] }[]).flatMap((d) => d.points.map((p) => ({ ...p, cpf: c.national_registry }))));
+  items.flatMap((c) =>
+    (c.days as { points: Json[] }[]).flatMap((d) =>
+      d.points.map((p) => ({ ...p, cpf: c.national_registry })),
+    ),
+  );
 
 beforeAll(async () => {
   emu = await startEmulator({ seed: 'quirks', scale: 'small', today: TODAY, quirks: true });
@@ -40,10 +54,16 @@ afterAll(async () => {
 describe('without quirks', () => {
   it('sends none of them: every punch geolocated, every block with pis, the five origins only', async () => {
     expect(Object.values(plain.truth.quirks().enabled).every((on) => !on)).toBe(true);
-    const all = points(await get(plain, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }));
+    const all = points(
+      await get(plain, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }),
+    );
     expect(all.every((p) => p.geolocation !== null && typeof p.accuracy_meters === 'number')).toBe(true);
     expect(new Set(all.map((p) => p.origin))).not.toContain(NEW_ENUM_VALUES.origin);
-    expect((await get(plain, 'collaborator')).every((c) => typeof c.pis === 'string' && c.national_registry.length === 11)).toBe(true);
+    expect(
+      (await get(plain, 'collaborator')).every(
+        (c) => typeof c.pis === 'string' && c.national_registry.length === 11,
+      ),
+    ).toBe(true);
     expect(plain.truth.companies().every((c) => c.timeZone === 'America/Sao_Paulo')).toBe(true);
   });
 });
@@ -58,12 +78,19 @@ describe('quirk nulls', () => {
     expect(located.length).toBeGreaterThan(0);
     expect(located.every((p) => p.geolocation !== null && p.address !== null)).toBe(true);
     const truth = emu.companies.flatMap((c) => emu.truth.points(c.cnpj, MONTH.from, MONTH.to));
-    expect(truth.filter((p) => !p.geolocated).map((p) => p.pointId).sort()).toEqual(bare.map((p) => p.point_id).sort());
+    expect(
+      truth
+        .filter((p) => !p.geolocated)
+        .map((p) => p.pointId)
+        .sort(),
+    ).toEqual(bare.map((p) => p.point_id).sort());
   });
 
   it('sends contractors without registration_number and pis, one per company', async () => {
     const contractors = (await get(emu, 'collaborator')).filter((c) => c.pis === null);
-    expect(contractors.map((c) => c.company.national_registry).sort()).toEqual(emu.companies.map((c) => c.cnpj).sort());
+    expect(contractors.map((c) => c.company.national_registry).sort()).toEqual(
+      emu.companies.map((c) => c.cnpj).sort(),
+    );
     expect(contractors.every((c) => c.registration_number === null)).toBe(true);
     const truth = emu.companies.flatMap((co) => emu.truth.collaborators(co.cnpj).filter((c) => c.contractor));
     expect(truth.map((c) => c.collaboratorId)).toHaveLength(3);
@@ -82,22 +109,38 @@ describe('quirk nulls', () => {
   it('sends requests awaiting a manager without observation and approver', async () => {
     const items = await get(emu, 'adjustment', { begin_date: '2024-06-01', end_date: '2024-06-30' });
     const requests = items.flatMap((c) => c.adjustments as Json[]);
-    const waiting = requests.filter((a) => a.status === 'Pendente' || a.status === NEW_ENUM_VALUES.adjustmentStatus);
+    const waiting = requests.filter(
+      (a) => a.status === 'Pendente' || a.status === NEW_ENUM_VALUES.adjustmentStatus,
+    );
     expect(waiting.length).toBeGreaterThan(0);
     for (const a of waiting) expect([a.manager_observation, a.approved_by]).toEqual([null, null]);
-    expect(requests.filter((a) => a.status === 'Aprovado').every((a) => typeof a.approved_by === 'string')).toBe(true);
+    expect(
+      requests.filter((a) => a.status === 'Aprovado').every((a) => typeof a.approved_by === 'string'),
+    ).toBe(true);
   });
 
   it('sends absences without a medical certificate without its fields, medical ones with them', async () => {
     const list: Json[] = [];
     for (const month of ['2024-03', '2024-04', '2024-05', '2024-06', '2024-07', '2024-08']) {
-      list.push(...(await get<Json[]>(emu, 'absence/getFromPeriod', { begin_date: `${month}-01 00:00:00`, end_date: `${month}-28 23:59:59` })));
+      list.push(
+        ...(await get<Json[]>(emu, 'absence/getFromPeriod', {
+          begin_date: `${month}-01 00:00:00`,
+          end_date: `${month}-28 23:59:59`,
+        })),
+      );
     }
     const medical = list.filter((a) => typeof a.cr_register === 'string');
     const other = list.filter((a) => a.cr_register === null);
     expect(medical.length).toBeGreaterThan(0);
     expect(other.length).toBeGreaterThan(0);
-    for (const a of other) expect([a.cid, a.cr_register, a.health_unit, a.professional_name, a.cid_description]).toEqual([null, null, null, null, null]);
+    for (const a of other)
+      expect([a.cid, a.cr_register, a.health_unit, a.professional_name, a.cid_description]).toEqual([
+        null,
+        null,
+        null,
+        null,
+        null,
+      ]);
     for (const a of medical) expect((a.cid as string[]).length).toBeGreaterThan(0);
   });
 });
@@ -119,7 +162,9 @@ describe('quirk newEnums', () => {
     const odd = overtime.filter((o) => o.regime === NEW_ENUM_VALUES.regime);
     expect(odd).toHaveLength(1);
     const bank = emu.truth.hourBank(emu.companies[0]!.cnpj, '2025-03-14');
-    expect(bank.filter((b) => b.regime === NEW_ENUM_VALUES.regime).map((b) => b.cpf)).toEqual([odd[0]!.national_registry]);
+    expect(bank.filter((b) => b.regime === NEW_ENUM_VALUES.regime).map((b) => b.cpf)).toEqual([
+      odd[0]!.national_registry,
+    ]);
   });
 });
 
@@ -132,9 +177,15 @@ describe('quirk unpaddedCpf', () => {
     expect(person.national_registry).toMatch(/^00\d{9}$/);
     expect(isValidCpf(person.national_registry)).toBe(true);
     expect(person.sentNationalRegistry).toBe(person.national_registry.replace(/^0+/, ''));
-    expect((await get(emu, 'collaborator')).map((c) => c.national_registry)).toContain(person.sentNationalRegistry);
+    expect((await get(emu, 'collaborator')).map((c) => c.national_registry)).toContain(
+      person.sentNationalRegistry,
+    );
     for (const cpf of [person.national_registry, person.sentNationalRegistry]) {
-      const found = await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to, 'national_registry_list[]': cpf });
+      const found = await get(emu, 'point/getFromPeriod', {
+        begin_date: MONTH.from,
+        end_date: MONTH.to,
+        'national_registry_list[]': cpf,
+      });
       expect(found.map((c) => c.national_registry)).toEqual([person.sentNationalRegistry]);
       const late = await get(emu, 'overtime', { date: '2025-03-14', national_registry: cpf });
       expect(late.map((c) => c.national_registry)).toEqual([person.sentNationalRegistry]);
@@ -148,12 +199,19 @@ describe('quirks duplicateCpf and rehireInMonth', () => {
     const dup = emu.truth.duplicates(hq).find((d) => d.kind === 'duplicateCpf')!;
     expect(dup.records).toHaveLength(2);
     expect(new Set(dup.records.map((r) => r.registrationNumber)).size).toBe(2);
-    const mine = (items: Item[]) => items.filter((c) => c.national_registry === dup.cpf && c.company.national_registry === hq);
+    const mine = (items: Item[]) =>
+      items.filter((c) => c.national_registry === dup.cpf && c.company.national_registry === hq);
     expect(mine(await get(emu, 'collaborator'))).toHaveLength(2);
-    expect(mine(await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }))).toHaveLength(2);
+    expect(
+      mine(await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to })),
+    ).toHaveLength(2);
     const overtime = mine(await get(emu, 'overtime', { date: '2025-03-14' }));
-    expect(overtime.map((o) => o.registration_number).sort()).toEqual(dup.records.map((r) => r.registrationNumber).sort());
-    const totals = mine(await get(emu, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }));
+    expect(overtime.map((o) => o.registration_number).sort()).toEqual(
+      dup.records.map((r) => r.registrationNumber).sort(),
+    );
+    const totals = mine(
+      await get(emu, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }),
+    );
     const truth = emu.truth.hourTotals(hq, MONTH.from, MONTH.to).filter((t) => t.cpf === dup.cpf);
     expect(totals.map((t) => durationToSeconds(String((t.total_hours as Json).worked_time))).sort()).toEqual(
       truth.map((t) => t.totals.worked_time).sort(),
@@ -170,13 +228,18 @@ describe('quirks duplicateCpf and rehireInMonth', () => {
     expect(old!.registrationNumber).not.toBe(again!.registrationNumber);
     const month = old!.dismissalDate!.slice(0, 7);
     const period = { begin_date: `${month}-01`, end_date: `${month}-28` };
-    const mine = (items: Item[]) => items.filter((c) => c.national_registry === rehire.cpf && c.company.national_registry === cnpj);
-    const days = mine(await get(emu, 'point/getFromPeriod', period)).map((c) => (c.days as { date: string }[]).map((d) => d.date));
+    const mine = (items: Item[]) =>
+      items.filter((c) => c.national_registry === rehire.cpf && c.company.national_registry === cnpj);
+    const days = mine(await get(emu, 'point/getFromPeriod', period)).map((c) =>
+      (c.days as { date: string }[]).map((d) => d.date),
+    );
     expect(days).toHaveLength(2);
     expect(days[0]!.at(-1)).toBe(old!.dismissalDate);
     expect(days[1]![0]).toBe(again!.admissionDate);
     expect(mine(await get(emu, 'collaborator/totalHours', period))).toHaveLength(2);
-    expect(emu.truth.hourTotals(cnpj, period.begin_date, period.end_date).filter((t) => t.cpf === rehire.cpf)).toHaveLength(2);
+    expect(
+      emu.truth.hourTotals(cnpj, period.begin_date, period.end_date).filter((t) => t.cpf === rehire.cpf),
+    ).toHaveLength(2);
   });
 });
 
@@ -190,7 +253,9 @@ describe('quirk otherTimeZone', () => {
     expect(String(record.zip_code)).toMatch(/^(69[0-24-9]|699|78[0-8])\d{5}$/);
     const p = emu.truth.points(branch, MONTH.from, MONTH.to)[0]!;
     expect(p.instant).toBe(localToUtc(p.datetime, zone).toISOString());
-    expect(Date.parse(p.instant) - Date.parse(`${p.datetime.replace(' ', 'T')}Z`)).toBeGreaterThanOrEqual(4 * 3600_000);
+    expect(Date.parse(p.instant) - Date.parse(`${p.datetime.replace(' ', 'T')}Z`)).toBeGreaterThanOrEqual(
+      4 * 3600_000,
+    );
     expect(emu.truth.timeZone(emu.companies[0]!.cnpj)).toBe('America/Sao_Paulo');
   });
 });
@@ -199,31 +264,54 @@ describe('quirk contradictions', () => {
   const hq = () => emu.companies[0]!.cnpj;
   const workedOf = (item: Item, key: string) => durationToSeconds(String((item.total_hours as Json)[key]));
 
-  it('counts a phantom 8-hour day in one collaborator\'s totals that no day object holds', async () => {
+  it("counts a phantom 8-hour day in one collaborator's totals that no day object holds", async () => {
     const { totals } = emu.truth.contradictions(hq(), MONTH.from, MONTH.to);
-    expect(totals).toEqual([{ cpf: totals[0]!.cpf, collaboratorId: totals[0]!.collaboratorId, date: '2025-02-15', seconds: 8 * 3600 }]);
+    expect(totals).toEqual([
+      {
+        cpf: totals[0]!.cpf,
+        collaboratorId: totals[0]!.collaboratorId,
+        date: '2025-02-15',
+        seconds: 8 * 3600,
+      },
+    ]);
     const { cpf } = totals[0]!;
-    const mine = (items: Item[]) => items.filter((c) => c.national_registry === cpf && c.company.national_registry === hq());
-    const [stated] = mine(await get(emu, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }));
-    const [listed] = mine(await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }));
-    const days = (listed!.days as { worked_time: string }[]).reduce((sum, d) => sum + durationToSeconds(d.worked_time), 0);
+    const mine = (items: Item[]) =>
+      items.filter((c) => c.national_registry === cpf && c.company.national_registry === hq());
+    const [stated] = mine(
+      await get(emu, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }),
+    );
+    const [listed] = mine(
+      await get(emu, 'point/getFromPeriod', { begin_date: MONTH.from, end_date: MONTH.to }),
+    );
+    const days = (listed!.days as { worked_time: string }[]).reduce(
+      (sum, d) => sum + durationToSeconds(d.worked_time),
+      0,
+    );
     expect(workedOf(stated!, 'worked_actual_time') - days).toBe(8 * 3600);
     // Without the quirk the same collaborator's totals are the sum of its days.
-    const [plainTotals] = mine(await get(plain, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }));
+    const [plainTotals] = mine(
+      await get(plain, 'collaborator/totalHours', { begin_date: MONTH.from, end_date: MONTH.to }),
+    );
     expect(workedOf(plainTotals!, 'worked_actual_time')).toBe(days);
-    expect(emu.truth.hourTotals(hq(), MONTH.from, MONTH.to).find((t) => t.cpf === cpf)!.totals.worked_actual_time).toBe(days + 8 * 3600);
+    expect(
+      emu.truth.hourTotals(hq(), MONTH.from, MONTH.to).find((t) => t.cpf === cpf)!.totals.worked_actual_time,
+    ).toBe(days + 8 * 3600);
   });
 
-  it('lists another collaborator\'s first worked day of the month with its worked time but without its punches', async () => {
+  it("lists another collaborator's first worked day of the month with its worked time but without its punches", async () => {
     const { punches } = emu.truth.contradictions(hq(), MONTH.from, MONTH.to);
     expect(punches).toHaveLength(1);
     const day = punches[0]!;
     expect(day.pointIds.length).toBeGreaterThanOrEqual(2);
     expect(day.workedSeconds).toBeGreaterThan(0);
-    const [listed] = (await get(emu, 'point/getFromPeriod', { begin_date: day.date, end_date: day.date })).filter((c) => c.national_registry === day.cpf && c.company.national_registry === hq());
+    const [listed] = (
+      await get(emu, 'point/getFromPeriod', { begin_date: day.date, end_date: day.date })
+    ).filter((c) => c.national_registry === day.cpf && c.company.national_registry === hq());
     const [sent] = listed!.days as { worked_time: string; points: Json[] }[];
     expect([durationToSeconds(sent!.worked_time), sent!.points]).toEqual([day.workedSeconds, []]);
-    expect(emu.truth.pointIds(hq(), day.date, day.date).filter((id) => day.pointIds.includes(id))).toEqual([]);
+    expect(emu.truth.pointIds(hq(), day.date, day.date).filter((id) => day.pointIds.includes(id))).toEqual(
+      [],
+    );
     expect(plain.truth.pointIds(hq(), day.date, day.date)).toEqual(expect.arrayContaining([...day.pointIds]));
     expect(plain.truth.contradictions(hq(), MONTH.from, MONTH.to)).toEqual({ totals: [], punches: [] });
   });
@@ -242,13 +330,29 @@ describe('quirk extraFields', () => {
 
 describe('determinism', () => {
   it('gives the same bytes with the same quirks, and each quirk can be switched alone', async () => {
-    const again = await startEmulator({ seed: 'quirks', scale: 'small', today: TODAY, quirks: [...QUIRK_NAMES] });
-    const only = await startEmulator({ seed: 'quirks', scale: 'small', today: TODAY, quirks: ['unpaddedCpf'] });
+    const again = await startEmulator({
+      seed: 'quirks',
+      scale: 'small',
+      today: TODAY,
+      quirks: [...QUIRK_NAMES],
+    });
+    const only = await startEmulator({
+      seed: 'quirks',
+      scale: 'small',
+      today: TODAY,
+      quirks: ['unpaddedCpf'],
+    });
     try {
       const path = 'point/getFromPeriod';
       const params = { begin_date: MONTH.from, end_date: MONTH.to };
-      expect(JSON.stringify(await get(again, path, params))).toBe(JSON.stringify(await get(emu, path, params)));
-      expect(only.truth.quirks().enabled).toMatchObject({ unpaddedCpf: true, nulls: false, duplicateCpf: false });
+      expect(JSON.stringify(await get(again, path, params))).toBe(
+        JSON.stringify(await get(emu, path, params)),
+      );
+      expect(only.truth.quirks().enabled).toMatchObject({
+        unpaddedCpf: true,
+        nulls: false,
+        duplicateCpf: false,
+      });
       expect(points(await get(only, path, params)).every((p) => p.geolocation !== null)).toBe(true);
     } finally {
       await again.close();

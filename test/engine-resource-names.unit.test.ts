@@ -14,16 +14,28 @@ const ENGINE = [
   ...['plan', 'runtime', 'load', 'connections', 'backfill'],
   ...['reports', 'http', 'telemetry', 'alerts', 'demo', 'probes'],
   ...['quality', 'warehouse', 'privacy', 'migrations'],
-].map((d) => `src/${d}`).concat('jobs');
+]
+  .map((d) => `src/${d}`)
+  .concat('jobs');
 
 /** The resource names and the names of the tables their declarations write. */
-const NAMES = [...new Set([...RESOURCES, ...RESOURCES.flatMap((r) => Object.values(CATALOG[r].tables).map((t) => t.table))])];
+const NAMES = [
+  ...new Set([
+    ...RESOURCES,
+    ...RESOURCES.flatMap((r) => Object.values(CATALOG[r].tables).map((t) => t.table)),
+  ]),
+];
 
 /** Where a name is a name in use in a larger text: qualified, quoted, joined to a key, or after an SQL keyword. */
-const inCode = (name: string) => new RegExp(`([.:'"]|\\b(from|join|into|update|table)\\s+)${name}\\b|\\b${name}\\.\\w`, 'i');
+const inCode = (name: string) =>
+  new RegExp(`([.:'"]|\\b(from|join|into|update|table)\\s+)${name}\\b|\\b${name}\\.\\w`, 'i');
 
 /** The singular of an English plural (`companies` → `company`). */
-const singular = (word: string) => word.replace(/ies$/, 'y').replace(/(ch|sh|s|x)es$/, '$1').replace(/s$/, '');
+const singular = (word: string) =>
+  word
+    .replace(/ies$/, 'y')
+    .replace(/(ch|sh|s|x)es$/, '$1')
+    .replace(/s$/, '');
 
 /**
  * Whether a literal that is exactly a name is display text: next to its own singular (a
@@ -31,15 +43,28 @@ const singular = (word: string) => word.replace(/ies$/, 'y').replace(/(ch|sh|s|x
  */
 function isDisplayText(node: ts.Node, text: string): boolean {
   const parent = node.parent;
-  const siblings = ts.isCallExpression(parent) ? parent.arguments : ts.isArrayLiteralExpression(parent) ? parent.elements : undefined;
-  const words = (siblings ?? []).filter((n) => n !== node && ts.isStringLiteral(n)).map((n) => (n as ts.StringLiteral).text);
-  return words.includes(singular(text)) || (ts.isArrayLiteralExpression(parent) && words.some((w) => /\s/.test(w)));
+  const siblings = ts.isCallExpression(parent)
+    ? parent.arguments
+    : ts.isArrayLiteralExpression(parent)
+      ? parent.elements
+      : undefined;
+  const words = (siblings ?? [])
+    .filter((n) => n !== node && ts.isStringLiteral(n))
+    .map((n) => (n as ts.StringLiteral).text);
+  return (
+    words.includes(singular(text)) || (ts.isArrayLiteralExpression(parent) && words.some((w) => /\s/.test(w)))
+  );
 }
 
 /** True for the module name of an import or export: a file, not a name in use. */
 function isModuleName(node: ts.Node): boolean {
   const p = node.parent;
-  return ts.isImportDeclaration(p) || ts.isExportDeclaration(p) || ts.isExternalModuleReference(p) || (ts.isCallExpression(p) && p.expression.kind === ts.SyntaxKind.ImportKeyword);
+  return (
+    ts.isImportDeclaration(p) ||
+    ts.isExportDeclaration(p) ||
+    ts.isExternalModuleReference(p) ||
+    (ts.isCallExpression(p) && p.expression.kind === ts.SyntaxKind.ImportKeyword)
+  );
 }
 
 /**
@@ -48,15 +73,25 @@ function isModuleName(node: ts.Node): boolean {
  * literal (but display text) or {@link inCode} — "the companies' time zones" is English.
  */
 export function namesUsed(file: string, source: string, names: readonly string[] = NAMES): string[] {
-  const patterns = names.map((name) => [name, name.includes('_') ? new RegExp(`\\b${name}\\b`) : inCode(name)] as const);
+  const patterns = names.map(
+    (name) => [name, name.includes('_') ? new RegExp(`\\b${name}\\b`) : inCode(name)] as const,
+  );
   const found: string[] = [];
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const visit = (node: ts.Node): void => {
-    if ((ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) && !isModuleName(node)) {
+    if (
+      (ts.isStringLiteral(node) ||
+        ts.isNoSubstitutionTemplateLiteral(node) ||
+        ts.isTemplateLiteralToken(node)) &&
+      !isModuleName(node)
+    ) {
       const text = node.text;
       for (const [name, inText] of patterns) {
         const hit = text === name ? name.includes('_') || !isDisplayText(node, text) : inText.test(text);
-        if (hit) found.push(`${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${name} in ${JSON.stringify(text.slice(0, 80))}`);
+        if (hit)
+          found.push(
+            `${file}:${sf.getLineAndCharacterOfPosition(node.getStart()).line + 1}: ${name} in ${JSON.stringify(text.slice(0, 80))}`,
+          );
       }
     }
     ts.forEachChild(node, visit);

@@ -3,7 +3,13 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { errorFromResponse } from '../src/api/errors.js';
-import { createLogger, registerSecret, scrubPersonal, scrubSecrets, withoutPersonalData } from '../src/logger.js';
+import {
+  createLogger,
+  registerSecret,
+  scrubPersonal,
+  scrubSecrets,
+  withoutPersonalData,
+} from '../src/logger.js';
 
 /** A pino destination that keeps every line in memory. */
 function memory(): { stream: Writable; text: () => string; lines: () => Record<string, unknown>[] } {
@@ -15,7 +21,15 @@ function memory(): { stream: Writable; text: () => string; lines: () => Record<s
     },
   });
   const text = () => chunks.join('');
-  return { stream, text, lines: () => text().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    stream,
+    text,
+    lines: () =>
+      text()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe('logger', () => {
@@ -35,7 +49,7 @@ describe('logger', () => {
     expect((b!.connection as Record<string, unknown>).token).toBe('[REDACTED]');
     expect((b!.connection as Record<string, unknown>).name).toBe('hq');
     expect((c!.headers as Record<string, unknown>).apiServiceToken).toBe('[REDACTED]');
-    expect(((d!.req as Record<string, Record<string, unknown>>).headers!).apiservicetoken).toBe('[REDACTED]');
+    expect((d!.req as Record<string, Record<string, unknown>>).headers!.apiservicetoken).toBe('[REDACTED]');
   });
 
   it('scrubs a registered token wherever it appears: messages, errors, deep objects', () => {
@@ -79,7 +93,11 @@ describe('logger', () => {
 
   it("logs an error under err with pino's standard fields and its cause, and not the row values a Postgres error quotes", () => {
     const out = memory();
-    const cause = new pg.DatabaseError('duplicate key value violates unique constraint "punches_pkey"', 0, 'error');
+    const cause = new pg.DatabaseError(
+      'duplicate key value violates unique constraint "punches_pkey"',
+      0,
+      'error',
+    );
     Object.assign(cause, {
       code: '23505',
       table: 'punches',
@@ -92,9 +110,18 @@ describe('logger', () => {
     createLogger({ destination: out.stream }).warn({ err: new Error('load failed', { cause }) }, 'failed');
     expect(out.text()).not.toMatch(/52998224725|Maria/);
     const [direct, wrapped] = out.lines().map((l) => l.err as Record<string, unknown>);
-    expect(direct).toMatchObject({ type: 'DatabaseError', code: '23505', table: 'punches', constraint: 'punches_pkey', stack: expect.stringContaining('\n    at ') });
+    expect(direct).toMatchObject({
+      type: 'DatabaseError',
+      code: '23505',
+      table: 'punches',
+      constraint: 'punches_pkey',
+      stack: expect.stringContaining('\n    at '),
+    });
     expect(direct).not.toHaveProperty('detail');
-    expect(wrapped).toMatchObject({ type: 'Error', message: 'load failed: duplicate key value violates unique constraint "punches_pkey"' });
+    expect(wrapped).toMatchObject({
+      type: 'Error',
+      message: 'load failed: duplicate key value violates unique constraint "punches_pkey"',
+    });
     expect(wrapped!.stack).toContain('caused by: error: duplicate key value');
   });
 
@@ -106,11 +133,21 @@ describe('logger', () => {
   it('replaces anything shaped like a CPF in a log line, but not CNPJs, ids or times', () => {
     const out = memory();
     const log = createLogger({ destination: out.stream });
-    log.warn({ job: 'punches.default.11222333000181.2025-01-01.2025-01-31', point: 1234567890, at: 1736870400000 }, 'collaborator 01234567890 and 012.345.678-90');
+    log.warn(
+      { job: 'punches.default.11222333000181.2025-01-01.2025-01-31', point: 1234567890, at: 1736870400000 },
+      'collaborator 01234567890 and 012.345.678-90',
+    );
     const text = out.text();
     expect(text).not.toMatch(/01234567890|012\.345\.678-90/);
-    expect(out.lines()[0]).toMatchObject({ msg: 'collaborator [cpf] and [cpf]', job: 'punches.default.11222333000181.2025-01-01.2025-01-31', point: 1234567890, at: 1736870400000 });
-    expect(scrubPersonal('a 12345678909, b 123456789012, c 123.456.789-09')).toBe('a [cpf], b 123456789012, c [cpf]');
+    expect(out.lines()[0]).toMatchObject({
+      msg: 'collaborator [cpf] and [cpf]',
+      job: 'punches.default.11222333000181.2025-01-01.2025-01-31',
+      point: 1234567890,
+      at: 1736870400000,
+    });
+    expect(scrubPersonal('a 12345678909, b 123456789012, c 123.456.789-09')).toBe(
+      'a [cpf], b 123456789012, c [cpf]',
+    );
   });
 
   it('logs a database error without the parts that quote a row, its cause included', () => {
@@ -129,11 +166,21 @@ describe('logger', () => {
     const text = out.text();
     expect(text).not.toContain('Maria Secreta');
     expect(text).not.toContain('COPY punches, line 3');
-    expect(out.lines()[0]).toMatchObject({ err: { code: '23505', constraint: 'punches_pkey', message: 'duplicate key value violates unique constraint "punches_pkey"' } });
+    expect(out.lines()[0]).toMatchObject({
+      err: {
+        code: '23505',
+        constraint: 'punches_pkey',
+        message: 'duplicate key value violates unique constraint "punches_pkey"',
+      },
+    });
   });
 
   it('makes an error fit to leave the process: the values a database error quotes withheld, CPFs replaced in message and stack', () => {
-    const db = Object.assign(new Error('invalid input syntax for type date: "Maria 2025"'), { code: '22007', severity: 'ERROR', detail: 'row (Maria)' });
+    const db = Object.assign(new Error('invalid input syntax for type date: "Maria 2025"'), {
+      code: '22007',
+      severity: 'ERROR',
+      detail: 'row (Maria)',
+    });
     const fit = withoutPersonalData(db);
     expect(fit).toBe(db);
     expect(fit.message).toBe('invalid input syntax for type date: "(value withheld)"');

@@ -23,7 +23,14 @@ const TODAY = '2026-10-31';
 const FROM = '2026-08-01';
 const TO = TODAY;
 const RESOURCES = 'companies,lookups,collaborators,punches,hour_totals,tardiness,hour_bank,absences';
-const BANDS = ['over_time_1', 'over_time_2', 'over_time_3', 'over_time_4', 'over_time_dsr', 'over_time_holiday'] as const;
+const BANDS = [
+  'over_time_1',
+  'over_time_2',
+  'over_time_3',
+  'over_time_4',
+  'over_time_dsr',
+  'over_time_holiday',
+] as const;
 
 /** Every day from `from` to `to`, inclusive. */
 function days(from: string, to: string): string[] {
@@ -38,12 +45,18 @@ describe('the analyst marts after a backfill of a source with the quirks of real
   let h: Harness;
   let rt: SyncRuntime;
   let summary: BackfillSummary;
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
   const admin = async (mutation: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${h.emulator.url}/__emulator/mutations/${mutation}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${h.emulator.url}/__emulator/mutations/${mutation}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     expect(res.status, await res.text()).toBe(200);
   };
-  const sync = (args: Record<string, unknown>) => runBackfill(rt, parseBackfillArgs({ force: true, ...args }, rt.config), { pollMs: 100 });
+  const sync = (args: Record<string, unknown>) =>
+    runBackfill(rt, parseBackfillArgs({ force: true, ...args }, rt.config), { pollMs: 100 });
 
   /** Each record the model has data of in the range, or lists: when it is employed within the range. */
   const employed = () =>
@@ -70,11 +83,20 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     h = await startHarness('marts', { today: TODAY, quirks: true });
     const cnpj = h.emulator.companies[0]!.cnpj;
     const people = h.emulator.truth.collaborators(cnpj);
-    const one = people.find((c) => c.listed && c.admission_date! < FROM && people.filter((p) => p.national_registry === c.national_registry).length === 1)!;
+    const one = people.find(
+      (c) =>
+        c.listed &&
+        c.admission_date! < FROM &&
+        people.filter((p) => p.national_registry === c.national_registry).length === 1,
+    )!;
     gone = { cnpj, cpf: one.national_registry };
     await admin('dismiss', { cnpj, cpf: gone.cpf, date: '2026-09-20' });
     rt = await h.runtime();
-    summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, resources: RESOURCES }, rt.config), { pollMs: 200 });
+    summary = await runBackfill(
+      rt,
+      parseBackfillArgs({ from: FROM, to: TO, resources: RESOURCES }, rt.config),
+      { pollMs: 200 },
+    );
   }, 300_000);
   afterAll(async () => {
     await h?.close();
@@ -85,35 +107,64 @@ describe('the analyst marts after a backfill of a source with the quirks of real
   });
 
   it('has one employment per collaborator record, with its admission, whether it is listed and when it ended (re-hire and duplicated CPF included)', async () => {
-    const want = employed().map((e) => `${e.cnpj}|${e.cpf}|${e.record}|listed=${e.listed}|${e.leftOn ?? '-'}|${e.leftOn ? 'inferred' : '-'}`).sort();
+    const want = employed()
+      .map(
+        (e) =>
+          `${e.cnpj}|${e.cpf}|${e.record}|listed=${e.listed}|${e.leftOn ?? '-'}|${e.leftOn ? 'inferred' : '-'}`,
+      )
+      .sort();
     const got = await q<{ k: string }>(
       `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|listed=' || is_listed || '|' || coalesce(left_on::text, '-') || '|' || coalesce(left_on_source, '-') as k
          from $S.employments order by 1`,
     );
     expect(got.map((r) => r.k)).toEqual(want);
-    const cases = h.emulator.companies.flatMap((c) => h.emulator.truth.duplicates(c.cnpj).filter((d) => d.kind !== 'rehire').map((d) => ({ cnpj: c.cnpj, ...d })));
+    const cases = h.emulator.companies.flatMap((c) =>
+      h.emulator.truth
+        .duplicates(c.cnpj)
+        .filter((d) => d.kind !== 'rehire')
+        .map((d) => ({ cnpj: c.cnpj, ...d })),
+    );
     expect(cases.map((d) => d.kind).sort()).toEqual(['duplicateCpf', 'rehireInMonth']);
     for (const d of cases) {
       const rows = await q<{ record: string; left_on: string | null }>(
         `select collaborator_record as record, left_on::text from $S.employments where company_cnpj = $1 and cpf = $2 order by 1`,
         [d.cnpj, d.cpf],
       );
-      expect(rows).toEqual(d.records.map((r) => ({ record: r.admissionDate, left_on: r.dismissalDate })).sort((a, b) => a.record.localeCompare(b.record)));
+      expect(rows).toEqual(
+        d.records
+          .map((r) => ({ record: r.admissionDate, left_on: r.dismissalDate }))
+          .sort((a, b) => a.record.localeCompare(b.record)),
+      );
     }
   });
 
   it('has a day row per record and day employed, with the worked time, overtime, hour-bank balance and lateness the model gives', async () => {
     const want = new Map<string, string>();
-    for (const e of employed()) for (const d of days(e.first, e.last)) want.set(`${e.cnpj}|${e.cpf}|${e.record}|${d}`, `${e.department}|`);
-    const admission = new Map(h.emulator.companies.flatMap((co) => h.emulator.truth.collaborators(co.cnpj).map((c) => [c.collaboratorId, c.admission_date] as const)));
+    for (const e of employed())
+      for (const d of days(e.first, e.last))
+        want.set(`${e.cnpj}|${e.cpf}|${e.record}|${d}`, `${e.department}|`);
+    const admission = new Map(
+      h.emulator.companies.flatMap((co) =>
+        h.emulator.truth.collaborators(co.cnpj).map((c) => [c.collaboratorId, c.admission_date] as const),
+      ),
+    );
     const worked = new Map<string, number>();
     const overtime = new Map<string, number>();
     const balance = new Map<string, number>();
     const late = new Map<string, number>();
     for (const co of h.emulator.companies) {
-      for (const w of h.emulator.truth.workDays(co.cnpj, FROM, TO)) worked.set(`${co.cnpj}|${w.cpf}|${admission.get(w.collaboratorId)}|${w.date}`, w.workedSeconds);
-      for (const { cpf, collaboratorId, entry: t } of h.emulator.truth.dayEntries('tardiness', co.cnpj, FROM, TO)) {
-        late.set(`${co.cnpj}|${cpf}|${admission.get(collaboratorId)}|${t.date}`, hourMinuteToSeconds(String(t.minutes_late)));
+      for (const w of h.emulator.truth.workDays(co.cnpj, FROM, TO))
+        worked.set(`${co.cnpj}|${w.cpf}|${admission.get(w.collaboratorId)}|${w.date}`, w.workedSeconds);
+      for (const { cpf, collaboratorId, entry: t } of h.emulator.truth.dayEntries(
+        'tardiness',
+        co.cnpj,
+        FROM,
+        TO,
+      )) {
+        late.set(
+          `${co.cnpj}|${cpf}|${admission.get(collaboratorId)}|${t.date}`,
+          hourMinuteToSeconds(String(t.minutes_late)),
+        );
       }
       for (const d of days(FROM, TO)) {
         for (const b of h.emulator.truth.hourBank(co.cnpj, d)) {
@@ -122,7 +173,15 @@ describe('the analyst marts after a backfill of a source with the quirks of real
         }
       }
     }
-    const rows = await q<{ k: string; department: string; worked: number | null; overtime: number | null; balance: number | null; late: number; basis: string }>(
+    const rows = await q<{
+      k: string;
+      department: string;
+      worked: number | null;
+      overtime: number | null;
+      balance: number | null;
+      late: number;
+      basis: string;
+    }>(
       `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, department, worked_seconds as worked,
               overtime_seconds as overtime, bank_balance_seconds as balance, late_seconds as late, attributes_basis as basis
          from $S.employee_daily`,
@@ -143,12 +202,31 @@ describe('the analyst marts after a backfill of a source with the quirks of real
   });
 
   it('counts headcount, hires, leavers and turnover per company, department and month as the roster says', async () => {
-    const want = new Map<string, { first: number; last: number; sum: number; hires: number; leavers: number; n: number; firstDay: string; lastDay: string }>();
+    const want = new Map<
+      string,
+      {
+        first: number;
+        last: number;
+        sum: number;
+        hires: number;
+        leavers: number;
+        n: number;
+        firstDay: string;
+        lastDay: string;
+      }
+    >();
     const emp = employed();
     for (const co of h.emulator.companies) {
       const departments = new Set(emp.filter((e) => e.cnpj === co.cnpj).map((e) => e.department));
-      for (let month = `${FROM.slice(0, 7)}-01`; month <= TO; month = `${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`) {
-        const monthDays = days(max(month, FROM), min(addDays(`${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`, -1), TO));
+      for (
+        let month = `${FROM.slice(0, 7)}-01`;
+        month <= TO;
+        month = `${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`
+      ) {
+        const monthDays = days(
+          max(month, FROM),
+          min(addDays(`${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`, -1), TO),
+        );
         for (const dept of departments) {
           const mine = emp.filter((e) => e.cnpj === co.cnpj && e.department === dept);
           const on = (d: string) => mine.filter((e) => e.first <= d && d <= e.last).length;
@@ -159,7 +237,9 @@ describe('the analyst marts after a backfill of a source with the quirks of real
             last: on(monthDays.at(-1)!),
             sum,
             hires: mine.filter((e) => e.record >= monthDays[0]! && e.record <= monthDays.at(-1)!).length,
-            leavers: mine.filter((e) => e.leftOn !== null && e.leftOn >= monthDays[0]! && e.leftOn <= monthDays.at(-1)!).length,
+            leavers: mine.filter(
+              (e) => e.leftOn !== null && e.leftOn >= monthDays[0]! && e.leftOn <= monthDays.at(-1)!,
+            ).length,
             n: monthDays.length,
             firstDay: monthDays[0]!,
             lastDay: monthDays.at(-1)!,
@@ -167,7 +247,18 @@ describe('the analyst marts after a backfill of a source with the quirks of real
         }
       }
     }
-    const rows = await q<{ k: string; first: number; last: number; avg: string; hires: number; leavers: number; n: number; first_day: string; last_day: string; turnover: string | null }>(
+    const rows = await q<{
+      k: string;
+      first: number;
+      last: number;
+      avg: string;
+      hires: number;
+      leavers: number;
+      n: number;
+      first_day: string;
+      last_day: string;
+      turnover: string | null;
+    }>(
       `select company_cnpj || '|' || department || '|' || month as k, headcount_first_day as first, headcount_last_day as last,
               average_headcount::text as avg, hires, leavers, days_covered as n, first_day::text, last_day::text, turnover_rate::text as turnover
          from $S.monthly_headcount`,
@@ -175,7 +266,17 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(rows.map((r) => r.k).sort()).toEqual([...want.keys()].sort());
     for (const r of rows) {
       const w = want.get(r.k)!;
-      expect({ k: r.k, first: r.first, last: r.last, avg: Number(r.avg), hires: r.hires, leavers: r.leavers, n: r.n, from: r.first_day, to: r.last_day }).toEqual({
+      expect({
+        k: r.k,
+        first: r.first,
+        last: r.last,
+        avg: Number(r.avg),
+        hires: r.hires,
+        leavers: r.leavers,
+        n: r.n,
+        from: r.first_day,
+        to: r.last_day,
+      }).toEqual({
         k: r.k,
         first: w.first,
         last: w.last,
@@ -188,14 +289,18 @@ describe('the analyst marts after a backfill of a source with the quirks of real
       });
       expect(r.turnover === null ? null : Number(r.turnover)).toBeCloseTo(w.leavers / (w.sum / w.n), 4);
     }
-    expect([...want.values()].some((w) => w.hires > 0) && [...want.values()].some((w) => w.leavers > 0)).toBe(true);
+    expect([...want.values()].some((w) => w.hires > 0) && [...want.values()].some((w) => w.leavers > 0)).toBe(
+      true,
+    );
   });
 
   it('expands every absence of the ledger to its days, per record', async () => {
     const want = new Set<string>();
     for (const co of h.emulator.companies) {
       for (const a of h.emulator.truth.absences(co.cnpj, FROM, TO)) {
-        for (const c of a.collaborators) for (const d of days(a.beginDate, a.endDate)) want.add(`${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}|${d}|${a.type}`);
+        for (const c of a.collaborators)
+          for (const d of days(a.beginDate, a.endDate))
+            want.add(`${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}|${d}|${a.type}`);
       }
     }
     const rows = await q<{ k: string }>(
@@ -218,7 +323,11 @@ describe('the analyst marts after a backfill of a source with the quirks of real
   });
 
   it('gives monthly_hours the overtime of all bands and the department at the time', async () => {
-    const admission = new Map(h.emulator.companies.flatMap((co) => h.emulator.truth.collaborators(co.cnpj).map((c) => [c.collaboratorId, c] as const)));
+    const admission = new Map(
+      h.emulator.companies.flatMap((co) =>
+        h.emulator.truth.collaborators(co.cnpj).map((c) => [c.collaboratorId, c] as const),
+      ),
+    );
     const want: string[] = [];
     for (const co of h.emulator.companies) {
       for (const month of ['2026-08-01', '2026-09-01', '2026-10-01']) {
@@ -226,7 +335,9 @@ describe('the analyst marts after a backfill of a source with the quirks of real
         for (const t of h.emulator.truth.hourTotals(co.cnpj, month, to)) {
           const c = admission.get(t.collaboratorId)!;
           const seconds = BANDS.reduce((n, b) => n + t.totals[b], 0);
-          want.push(`${co.cnpj}|${t.cpf}|${c.admission_date}|${month}|${c.department}|${(Math.round((seconds / 3600) * 100) / 100).toFixed(2)}`);
+          want.push(
+            `${co.cnpj}|${t.cpf}|${c.admission_date}|${month}|${c.department}|${(Math.round((seconds / 3600) * 100) / 100).toFixed(2)}`,
+          );
         }
       }
     }
@@ -251,7 +362,9 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(of('employments')).not.toContain('registration_number');
     expect(of('monthly_headcount')).toContain('turnover_rate');
     expect(of('calendar')).toContain('holiday_name');
-    const [seen] = await q<{ n: number }>(`select count(*)::int as n from "${h.schema}_analyst".employee_daily`);
+    const [seen] = await q<{ n: number }>(
+      `select count(*)::int as n from "${h.schema}_analyst".employee_daily`,
+    );
     expect(seen!.n).toBeGreaterThan(0);
   });
 
@@ -260,20 +373,45 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     const before = await q<{ k: string; v: string; n: number }>(
       `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, xmin::text as v, punch_count as n from $S.employee_daily`,
     );
-    const heads = await q<{ k: string; v: string }>(`select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount where month <> '2026-09-01'`);
-    const res = await fetch(`${h.emulator.url}/__emulator/mutations/delete-punch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ point_id: victim!.pointId }) });
+    const heads = await q<{ k: string; v: string }>(
+      `select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount where month <> '2026-09-01'`,
+    );
+    const res = await fetch(`${h.emulator.url}/__emulator/mutations/delete-punch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ point_id: victim!.pointId }),
+    });
     expect(res.status).toBe(200);
-    expect((await sync({ from: '2026-09-01', to: '2026-09-30', resources: 'punches', company: h.emulator.companies[0]!.cnpj })).failed).toBe(0);
+    expect(
+      (
+        await sync({
+          from: '2026-09-01',
+          to: '2026-09-30',
+          resources: 'punches',
+          company: h.emulator.companies[0]!.cnpj,
+        })
+      ).failed,
+    ).toBe(0);
     const after = new Map(
-      (await q<{ k: string; v: string; n: number }>(
-        `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, xmin::text as v, punch_count as n from $S.employee_daily`,
-      )).map((r) => [r.k, r]),
+      (
+        await q<{ k: string; v: string; n: number }>(
+          `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || work_date as k, xmin::text as v, punch_count as n from $S.employee_daily`,
+        )
+      ).map((r) => [r.k, r]),
     );
     const changed = before.filter((r) => after.get(r.k)?.v !== r.v);
-    expect(changed.map((r) => r.k)).toEqual([expect.stringMatching(new RegExp(`\\|${victim!.cpf}\\|[0-9-]*\\|${victim!.datetime.slice(0, 10)}$`))]);
+    expect(changed.map((r) => r.k)).toEqual([
+      expect.stringMatching(new RegExp(`\\|${victim!.cpf}\\|[0-9-]*\\|${victim!.datetime.slice(0, 10)}$`)),
+    ]);
     expect(after.get(changed[0]!.k)!.n).toBe(changed[0]!.n - 1);
     expect(after.size).toBe(before.length);
-    const headsAfter = new Map((await q<{ k: string; v: string }>(`select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount`)).map((r) => [r.k, r.v]));
+    const headsAfter = new Map(
+      (
+        await q<{ k: string; v: string }>(
+          `select company_cnpj || '|' || department || '|' || month as k, xmin::text as v from $S.monthly_headcount`,
+        )
+      ).map((r) => [r.k, r.v]),
+    );
     expect(heads.filter((r) => headsAfter.get(r.k) !== r.v)).toEqual([]);
   });
 
@@ -283,10 +421,12 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     const monthEnd = '2026-09-30';
     const update = (department: string) => admin('update-collaborator', { cnpj, cpf: gone.cpf, department });
     const stored = async () =>
-      (await q<{ department: string; as_of: string }>(`select department, attributes_as_of::text as as_of from $S.collaborators where company_cnpj = $1 and cpf = $2`, [
-        cnpj,
-        gone.cpf,
-      ]))[0]!;
+      (
+        await q<{ department: string; as_of: string }>(
+          `select department, attributes_as_of::text as as_of from $S.collaborators where company_cnpj = $1 and cpf = $2`,
+          [cnpj, gone.cpf],
+        )
+      )[0]!;
     await update('Depto Mais Novo');
     expect((await sync({ from: month, to: monthEnd, resources: 'punches', company: cnpj })).failed).toBe(0);
     expect(await stored()).toEqual({ department: 'Depto Mais Novo', as_of: monthEnd });
@@ -297,13 +437,17 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(days).toEqual([{ department: 'Depto Mais Novo', basis: 'period_data' }]);
     // An older window carries what the source says now, but it speaks of an older day: it does not overwrite.
     await update('Depto Antigo');
-    expect((await sync({ from: '2026-08-01', to: '2026-08-31', resources: 'punches', company: cnpj })).failed).toBe(0);
+    expect(
+      (await sync({ from: '2026-08-01', to: '2026-08-31', resources: 'punches', company: cnpj })).failed,
+    ).toBe(0);
     expect(await stored()).toEqual({ department: 'Depto Mais Novo', as_of: monthEnd });
   });
 
   it('shows every absence of a day in daily_attendance, not only the earliest', async () => {
     const cnpj = h.emulator.companies[0]!.cnpj;
-    const [a] = h.emulator.truth.absences(cnpj, '2026-09-01', '2026-09-30').filter((x) => x.collaborators.length === 1 && x.beginDate >= '2026-09-01');
+    const [a] = h.emulator.truth
+      .absences(cnpj, '2026-09-01', '2026-09-30')
+      .filter((x) => x.collaborators.length === 1 && x.beginDate >= '2026-09-01');
     expect(a).toBeDefined();
     const api = rt.client('default').api;
     const types = await api.listAbsenceTypes();
@@ -320,7 +464,9 @@ describe('the analyst marts after a backfill of a source with the quirks of real
       sum_on_work_time: false,
       sum_total_on_work_time: false,
     });
-    expect((await sync({ from: '2026-09-01', to: '2026-09-30', resources: 'absences', company: cnpj })).failed).toBe(0);
+    expect(
+      (await sync({ from: '2026-09-01', to: '2026-09-30', resources: 'absences', company: cnpj })).failed,
+    ).toBe(0);
     const rows = await q<{ types: string[]; first: string; leave: boolean; absent: boolean | null }>(
       `select absence_types as types, absence_type as first, on_leave as leave, is_absent as absent from $S.daily_attendance
         where company_cnpj = $1 and cpf = $2 and collaborator_record = $4 and work_date = $3`,
@@ -338,31 +484,56 @@ describe('the analyst marts after a backfill of a source with the quirks of real
 
   it('is checked against its inputs by verify: all agree, and a mart changed by hand fails its month', async () => {
     const marts = async () =>
-      (await runQualityChecks(h.pool, h.schema, { checks: ['marts_vs_inputs', 'history_overlap'] })).findings.map((f) => `${f.check}|${f.company}|${f.part}|${f.scope}|${f.status}`);
+      (
+        await runQualityChecks(h.pool, h.schema, { checks: ['marts_vs_inputs', 'history_overlap'] })
+      ).findings.map((f) => `${f.check}|${f.company}|${f.part}|${f.scope}|${f.status}`);
     const clean = await marts();
-    expect(clean.filter((f) => f.startsWith('marts_vs_inputs')).length).toBeGreaterThanOrEqual(h.emulator.companies.length * 3 * 3);
+    expect(clean.filter((f) => f.startsWith('marts_vs_inputs')).length).toBeGreaterThanOrEqual(
+      h.emulator.companies.length * 3 * 3,
+    );
     expect(clean.filter((f) => !f.endsWith('|ok'))).toEqual([]);
     const cnpj = h.emulator.companies[1]!.cnpj;
-    await q(`update $S.employee_daily set worked_seconds = worked_seconds + 60
+    await q(
+      `update $S.employee_daily set worked_seconds = worked_seconds + 60
               where (company_cnpj, work_date, cpf, collaborator_record) = (select company_cnpj, work_date, cpf, collaborator_record from $S.employee_daily
-                      where company_cnpj = $1 and work_date = '2026-08-12' and worked_seconds is not null limit 1)`, [cnpj]);
-    await q(`delete from $S.absence_days where ctid = (select ctid from $S.absence_days where company_cnpj = $1 and absence_date between '2026-09-01' and '2026-09-30' limit 1)`, [cnpj]);
+                      where company_cnpj = $1 and work_date = '2026-08-12' and worked_seconds is not null limit 1)`,
+      [cnpj],
+    );
+    await q(
+      `delete from $S.absence_days where ctid = (select ctid from $S.absence_days where company_cnpj = $1 and absence_date between '2026-09-01' and '2026-09-30' limit 1)`,
+      [cnpj],
+    );
     expect((await marts()).filter((f) => !f.endsWith('|ok'))).toEqual([
       `marts_vs_inputs|${cnpj}|2026-08|employee_daily worked|fail`,
       `marts_vs_inputs|${cnpj}|2026-09|absence_days|fail`,
     ]);
     // The next sync of those windows puts them right.
-    expect((await sync({ from: '2026-08-01', to: '2026-09-30', resources: 'punches,absences', company: cnpj })).failed).toBe(0);
+    expect(
+      (await sync({ from: '2026-08-01', to: '2026-09-30', resources: 'punches,absences', company: cnpj }))
+        .failed,
+    ).toBe(0);
     expect((await marts()).filter((f) => !f.endsWith('|ok'))).toEqual([]);
   });
 
   it('does not churn the history of two concurrent records of one CPF across repeated list syncs', async () => {
-    const versions = () => q<{ k: string }>(`select cpf || '|' || collaborator_record || '|' || valid_from || '|' || coalesce(valid_to::text, '-') as k from $S.collaborator_history order by 1`);
+    const versions = () =>
+      q<{ k: string }>(
+        `select cpf || '|' || collaborator_record || '|' || valid_from || '|' || coalesce(valid_to::text, '-') as k from $S.collaborator_history order by 1`,
+      );
     const before = await versions();
-    for (let i = 0; i < 2; i++) expect((await sync({ from: TO, to: TO, resources: 'collaborators' })).failed).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await sync({ from: TO, to: TO, resources: 'collaborators' })).failed).toBe(0);
     expect(await versions()).toEqual(before);
-    const [dup] = h.emulator.companies.flatMap((c) => h.emulator.truth.duplicates(c.cnpj).filter((d) => d.kind === 'duplicateCpf').map((d) => ({ cnpj: c.cnpj, ...d })));
-    const open = await q<{ n: number }>(`select count(*)::int as n from $S.collaborator_history where company_cnpj = $1 and cpf = $2 and valid_to is null`, [dup!.cnpj, dup!.cpf]);
+    const [dup] = h.emulator.companies.flatMap((c) =>
+      h.emulator.truth
+        .duplicates(c.cnpj)
+        .filter((d) => d.kind === 'duplicateCpf')
+        .map((d) => ({ cnpj: c.cnpj, ...d })),
+    );
+    const open = await q<{ n: number }>(
+      `select count(*)::int as n from $S.collaborator_history where company_cnpj = $1 and cpf = $2 and valid_to is null`,
+      [dup!.cnpj, dup!.cpf],
+    );
     expect(open[0]!.n).toBe(2);
   });
 });
@@ -371,13 +542,21 @@ describe('a day that has not ended yet in the company’s time zone', () => {
   let h: Harness;
   const zone = 'America/Sao_Paulo';
   const today = todayIn(zone);
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
 
   beforeAll(async () => {
     h = await startHarness('marts_today', { today });
     const rt = await h.runtime({ API_TIMEZONE: zone });
     const from = addDays(today, -6);
-    const summary = await runBackfill(rt, parseBackfillArgs({ from, to: today, resources: 'companies,collaborators,punches,absences' }, rt.config), { pollMs: 100 });
+    const summary = await runBackfill(
+      rt,
+      parseBackfillArgs(
+        { from, to: today, resources: 'companies,collaborators,punches,absences' },
+        rt.config,
+      ),
+      { pollMs: 100 },
+    );
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
   }, 120_000);
   afterAll(async () => {

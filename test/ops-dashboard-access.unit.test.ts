@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { carriesCredential, dashboardRouteKind, decideDashboardAccess } from '../src/http/dashboard-access.js';
+import {
+  carriesCredential,
+  dashboardRouteKind,
+  decideDashboardAccess,
+} from '../src/http/dashboard-access.js';
 
 const CREDENTIAL = { user: 'operator', token: 'tok:with-colon-0123456789' };
 const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
@@ -29,30 +33,58 @@ describe('decideDashboardAccess', () => {
         challenge: expect.stringMatching(/^Basic realm=/),
       });
     }
-    expect(decideDashboardAccess({ kind: 'read', authorization: basic('operator', CREDENTIAL.token) }, CREDENTIAL)).toEqual({ allow: true });
-    expect(decideDashboardAccess({ kind: 'read', authorization: `Bearer ${CREDENTIAL.token}` }, CREDENTIAL)).toEqual({ allow: true });
+    expect(
+      decideDashboardAccess({ kind: 'read', authorization: basic('operator', CREDENTIAL.token) }, CREDENTIAL),
+    ).toEqual({ allow: true });
+    expect(
+      decideDashboardAccess({ kind: 'read', authorization: `Bearer ${CREDENTIAL.token}` }, CREDENTIAL),
+    ).toEqual({ allow: true });
   });
 
   it('refuses every write with 403 when no credential is configured, whatever the request carries', () => {
-    const d = decideDashboardAccess({ kind: 'write', authorization: basic('operator', CREDENTIAL.token) }, undefined);
-    expect(d).toMatchObject({ allow: false, status: 403, reason: expect.stringMatching(/read-only: set OPS_DASHBOARD_TOKEN/) });
+    const d = decideDashboardAccess(
+      { kind: 'write', authorization: basic('operator', CREDENTIAL.token) },
+      undefined,
+    );
+    expect(d).toMatchObject({
+      allow: false,
+      status: 403,
+      reason: expect.stringMatching(/read-only: set OPS_DASHBOARD_TOKEN/),
+    });
   });
 
   it('asks for the credential with 401 and a basic-auth challenge when it is missing or wrong', () => {
-    for (const authorization of [undefined, '', 'Basic', basic('operator', 'tok'), 'Bearer tok', 'Digest x']) {
+    for (const authorization of [
+      undefined,
+      '',
+      'Basic',
+      basic('operator', 'tok'),
+      'Bearer tok',
+      'Digest x',
+    ]) {
       const d = decideDashboardAccess({ kind: 'write', authorization, host: 'h:1' }, CREDENTIAL);
-      expect(d).toMatchObject({ allow: false, status: 401, challenge: expect.stringMatching(/^Basic realm=/) });
+      expect(d).toMatchObject({
+        allow: false,
+        status: 401,
+        challenge: expect.stringMatching(/^Basic realm=/),
+      });
     }
   });
 
   it('allows the operator from the same origin or a client without Origin, never from another origin', () => {
     const authorization = basic('operator', CREDENTIAL.token);
-    expect(decideDashboardAccess({ kind: 'write', authorization, host: 'h:1' }, CREDENTIAL)).toEqual({ allow: true });
-    expect(decideDashboardAccess({ kind: 'write', authorization, host: 'h:1', origin: 'http://h:1' }, CREDENTIAL)).toEqual({
+    expect(decideDashboardAccess({ kind: 'write', authorization, host: 'h:1' }, CREDENTIAL)).toEqual({
+      allow: true,
+    });
+    expect(
+      decideDashboardAccess({ kind: 'write', authorization, host: 'h:1', origin: 'http://h:1' }, CREDENTIAL),
+    ).toEqual({
       allow: true,
     });
     for (const origin of ['http://other:1', 'null', 'not a url']) {
-      expect(decideDashboardAccess({ kind: 'write', authorization, host: 'h:1', origin }, CREDENTIAL)).toMatchObject({
+      expect(
+        decideDashboardAccess({ kind: 'write', authorization, host: 'h:1', origin }, CREDENTIAL),
+      ).toMatchObject({
         allow: false,
         status: 403,
       });

@@ -14,7 +14,13 @@ import type { Redis } from 'ioredis';
 // bull-board's own list of its routes, so a route added by an upgrade is tested too.
 import { appRoutes } from '@bull-board/api/dist/routes.js';
 import { startOpsServer, type RunningOpsServer } from '../src/http/server.js';
-import { TEST_REDIS_URL, connectPostgres, connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
+import {
+  TEST_REDIS_URL,
+  connectPostgres,
+  connectRedis,
+  dropQueuePrefix,
+  uniqueName,
+} from './support/isolation.js';
 
 const prefix = uniqueName('ops_routes');
 const TOKEN = 'operator-token-routes-0123456789';
@@ -29,9 +35,17 @@ let guarded: RunningOpsServer;
 let readOnly: RunningOpsServer;
 
 /** Sends `method target` exactly as written; resolves with the status and body (0 when the server closed the connection). */
-function send(base: string, method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function send(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(base);
-  const body = method === 'GET' || method === 'HEAD' ? undefined : '{"name":"x","data":{},"delay":1,"priority":1,"every":1000}';
+  const body =
+    method === 'GET' || method === 'HEAD'
+      ? undefined
+      : '{"name":"x","data":{},"delay":1,"priority":1,"every":1000}';
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -39,7 +53,12 @@ function send(base: string, method: string, target: string, headers: Record<stri
         port,
         method,
         path: target,
-        headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) },
+        headers: {
+          ...headers,
+          ...(body
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+            : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -49,7 +68,9 @@ function send(base: string, method: string, target: string, headers: Record<stri
       },
     );
     // Node's parser closes the connection on a target it cannot read: status 0.
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? resolve({ status: 0, body: '' }) : reject(err)));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'ECONNRESET' ? resolve({ status: 0, body: '' }) : reject(err),
+    );
     req.end(body);
   });
 }
@@ -104,13 +125,31 @@ function spellings(path: string): string[] {
   out.add(`${path}/`);
   out.add(`${path}//`);
   out.add(`${path}/.`);
-  for (const tail of ['?', '?a=1', '?/dashboard', '?x=%2F..%2F', '#frag', ';', ';x=1', '%3Fa=1', '%23', '%00', '%20']) out.add(`${path}${tail}`);
+  for (const tail of [
+    '?',
+    '?a=1',
+    '?/dashboard',
+    '?x=%2F..%2F',
+    '#frag',
+    ';',
+    ';x=1',
+    '%3Fa=1',
+    '%23',
+    '%00',
+    '%20',
+  ])
+    out.add(`${path}${tail}`);
   return [...out];
 }
 
 /** The write routes bull-board defines (method and pattern). */
 const writeRoutes = appRoutes.api
-  .flatMap((r) => (Array.isArray(r.route) ? r.route : [r.route]).map((route) => ({ method: String(r.method).toUpperCase(), route })))
+  .flatMap((r) =>
+    (Array.isArray(r.route) ? r.route : [r.route]).map((route) => ({
+      method: String(r.method).toUpperCase(),
+      route,
+    })),
+  )
   .filter((r) => r.method !== 'GET');
 
 /** What a write through the board would change: the queue's state as far as its routes reach. */
@@ -145,7 +184,13 @@ beforeAll(async () => {
   await worker.close();
   await queue.add('later', { n: 1 }, { delay: 3_600_000 });
   await queue.upsertJobScheduler('every-minute', { every: 60_000 }, { name: 'tick', data: {} });
-  const common = { port: 0, queues: [queue], redisUrl: TEST_REDIS_URL, pool, schema: uniqueName('ops_routes') };
+  const common = {
+    port: 0,
+    queues: [queue],
+    redisUrl: TEST_REDIS_URL,
+    pool,
+    schema: uniqueName('ops_routes'),
+  };
   guarded = await startOpsServer({ ...common, dashboardCredential: { user: 'operator', token: TOKEN } });
   readOnly = await startOpsServer(common);
 });
@@ -182,21 +227,31 @@ describe('write routes of the dashboard, whatever form the URL takes', () => {
         const path = concrete(route);
         for (const target of spellings(path)) {
           const res = await send(server().url, method, target, { host: new URL(server().url).host });
-          expect(refusedOrUnrouted(target, refusal), `${method} ${target}: ${res.body}`).toContain(res.status);
+          expect(refusedOrUnrouted(target, refusal), `${method} ${target}: ${res.body}`).toContain(
+            res.status,
+          );
           if (res.status === refusal) reached.add(target);
         }
         expect(await queueState(), `${method} ${route}`).toEqual(before);
       }
       // The spellings that reach a route on today's router are refused there, not missed.
       const pause = concrete('/api/queues/:queueName/pause');
-      for (const form of [pause, `/%64ashboard${pause.slice(10)}`, `http://x${pause}`, pause.replace(/[^/]/g, hex), `${pause}?a=1`]) {
+      for (const form of [
+        pause,
+        `/%64ashboard${pause.slice(10)}`,
+        `http://x${pause}`,
+        pause.replace(/[^/]/g, hex),
+        `${pause}?a=1`,
+      ]) {
         expect(reached, form).toContain(form);
       }
     }, 120_000);
   }
 
   it('still let the operator act with the credential, through any form that reaches the route', async () => {
-    const res = await send(guarded.url, 'PUT', `/%64ashboard/api/queues/followups/pause`, { authorization: `Bearer ${TOKEN}` });
+    const res = await send(guarded.url, 'PUT', `/%64ashboard/api/queues/followups/pause`, {
+      authorization: `Bearer ${TOKEN}`,
+    });
     expect(res.status).toBeLessThan(300);
     expect(await queue.isPaused()).toBe(true);
     await queue.resume();
@@ -215,7 +270,9 @@ describe('job details with an operator credential configured', () => {
   it('are shown to nobody without the credential, whatever form the URL takes', async () => {
     for (const path of reads()) {
       const [bare, query = ''] = path.split('?');
-      for (const target of spellings(bare!).map((t) => (query ? `${t}${t.includes('?') ? '&' : '?'}${query}` : t))) {
+      for (const target of spellings(bare!).map((t) =>
+        query ? `${t}${t.includes('?') ? '&' : '?'}${query}` : t,
+      )) {
         for (const method of ['GET', 'HEAD']) {
           const res = await send(guarded.url, method, target);
           expect(refusedOrUnrouted(target, 401), `${method} ${target}`).toContain(res.status);
@@ -227,7 +284,9 @@ describe('job details with an operator credential configured', () => {
   }, 120_000);
 
   it('are shown to the operator', async () => {
-    const res = await send(guarded.url, 'GET', '/dashboard/api/queues?activeQueue=followups&status=failed', { authorization: `Bearer ${TOKEN}` });
+    const res = await send(guarded.url, 'GET', '/dashboard/api/queues?activeQueue=followups&status=failed', {
+      authorization: `Bearer ${TOKEN}`,
+    });
     expect(res.status).toBe(200);
     expect(res.body).toContain(FAILURE);
     expect(res.body).toContain(SECRET_DATA);

@@ -56,7 +56,14 @@ beforeAll(async () => {
   rt = await h.runtime();
   summary = await runBackfill(
     rt,
-    { from: TODAY, to: TODAY, resources: ['companies'], connections: rt.config.connections, force: false, progress: false },
+    {
+      from: TODAY,
+      to: TODAY,
+      resources: ['companies'],
+      connections: rt.config.connections,
+      force: false,
+      progress: false,
+    },
     { work: false, pollMs: 100 },
   );
   const completed = await rt.queues.sync.getCompleted(0, 0);
@@ -115,8 +122,14 @@ describe.skipIf(chromiumTool.skip)('without an operator credential (the default)
     await expect(page.getByRole('button', { name: 'Clean all' }).count()).resolves.toBe(0);
     const before = await failedJob();
     const statuses = await page.evaluate(async (id) => {
-      const put = async (path: string) => (await fetch(`/dashboard/api/queues/sync/${path}`, { method: 'PUT' })).status;
-      return [await put('retry/failed'), await put(`${id}/retry`), await put(`${id}/clean`), await put('pause')];
+      const put = async (path: string) =>
+        (await fetch(`/dashboard/api/queues/sync/${path}`, { method: 'PUT' })).status;
+      return [
+        await put('retry/failed'),
+        await put(`${id}/retry`),
+        await put(`${id}/clean`),
+        await put('pause'),
+      ];
     }, FAILED_ID);
     expect(statuses).toEqual([403, 403, 403, 403]);
     expect(await failedJob()).toEqual(before);
@@ -141,14 +154,18 @@ describe.skipIf(chromiumTool.skip)('with an operator credential (OPS_DASHBOARD_T
     await visitor.goto(`${guarded.url}/dashboard/queue/sync?status=failed`);
     await visitor.getByText(FAILED_ID, { exact: true }).waitFor({ timeout: 15_000 });
     await visitor.getByRole('button', { name: 'Retry all' }).click();
-    const answered = visitor.waitForResponse((r) => r.request().method() === 'PUT' && r.url().endsWith('/retry/failed'));
+    const answered = visitor.waitForResponse(
+      (r) => r.request().method() === 'PUT' && r.url().endsWith('/retry/failed'),
+    );
     await visitor.getByRole('button', { name: 'Confirm' }).click();
     return (await answered).status();
   }
 
   it('shows a visitor with a wrong token no job, and refuses their retry with 401', async () => {
     // The 401 challenges the browser to log in; this visitor answers the prompt with a wrong token.
-    const context = await browser.newContext({ httpCredentials: { username: 'operator', password: 'not-the-token-0000' } });
+    const context = await browser.newContext({
+      httpCredentials: { username: 'operator', password: 'not-the-token-0000' },
+    });
     try {
       const before = await failedJob();
       const visitor = await context.newPage();
@@ -167,12 +184,18 @@ describe.skipIf(chromiumTool.skip)('with an operator credential (OPS_DASHBOARD_T
   });
 
   it('lets the operator retry it, logged in with basic auth', async () => {
-    const context = await browser.newContext({ httpCredentials: { username: 'operator', password: TOKEN, send: 'always' } });
+    const context = await browser.newContext({
+      httpCredentials: { username: 'operator', password: TOKEN, send: 'always' },
+    });
     try {
       const before = await failedJob();
       expect(await retryAll(await context.newPage())).toBeLessThan(300);
       // The retried job runs again (and fails again: its data is still broken).
-      await until(failedJob, (j) => j.state === 'failed' && (j.finishedOn ?? 0) > (before.finishedOn ?? 0), 'the retried job');
+      await until(
+        failedJob,
+        (j) => j.state === 'failed' && (j.finishedOn ?? 0) > (before.finishedOn ?? 0),
+        'the retried job',
+      );
     } finally {
       await context.close();
     }

@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { ChildProcess } from 'node:child_process';
 import { DEMO_QUERIES } from '../src/demo/banner.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL, connectRedis, dropQueuePrefix, uniqueName } from './support/isolation.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  connectRedis,
+  dropQueuePrefix,
+  uniqueName,
+} from './support/isolation.js';
 import { spawnPunchline } from './sync-harness.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
@@ -108,10 +114,14 @@ describe('punchline demo on a fresh machine', () => {
     expect(stdout).toContain("PGOPTIONS='-c search_path=workforce' psql");
     const page = await fetch(`${ops}/dashboard`);
     expect(page.status).toBe(200);
-    const queues = (await (await fetch(`${ops}/dashboard/api/queues`)).json()) as { queues: { name: string }[] };
+    const queues = (await (await fetch(`${ops}/dashboard/api/queues`)).json()) as {
+      queues: { name: string }[];
+    };
     expect(queues.queues.map((q) => q.name).sort()).toEqual(['followups', 'schedules', 'sync']);
     expect((await fetch(`${ops}/healthz`)).status).toBe(200);
-    expect(await (await fetch(`${ops}/metrics`)).text()).toMatch(/^punchline_queue_jobs\{queue="sync",state="completed"\} [1-9]/m);
+    expect(await (await fetch(`${ops}/metrics`)).text()).toMatch(
+      /^punchline_queue_jobs\{queue="sync",state="completed"\} [1-9]/m,
+    );
   });
 
   it('stops cleanly on Ctrl-C', async () => {
@@ -121,7 +131,9 @@ describe('punchline demo on a fresh machine', () => {
   });
 
   it('refuses to mix demo rows into a schema that holds data of another connection', async () => {
-    await pool.query(`insert into sync_runs (connection, resource, status) values ('default', 'companies', 'succeeded')`);
+    await pool.query(
+      `insert into sync_runs (connection, resource, status) values ('default', 'companies', 'succeeded')`,
+    );
     await expect(demoCommand(context(env), { days: '1' })).rejects.toThrow(
       /WAREHOUSE_SCHEMA workforce already holds data synced from connection "default"/,
     );
@@ -139,7 +151,9 @@ describe('punchline demo without Postgres and Redis', () => {
     const err = (await demoCommand(ctx, {}).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(ServiceUnavailableError);
     expect(err.message.split('\n')).toHaveLength(1);
-    expect(err.message).toMatch(/Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:\d+\/punchline .*pg_ctlcluster/);
+    expect(err.message).toMatch(
+      /Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:\d+\/punchline .*pg_ctlcluster/,
+    );
     expect(err.message).toMatch(/Redis is not reachable at redis:\/\/127\.0\.0\.1:\d+ .*redis-server/);
   });
 });

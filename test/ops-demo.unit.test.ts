@@ -7,7 +7,15 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { planScale } from '../src/emulator/options.js';
-import { demoConfig, demoRange, parseDays, parseEmulatorUrl, DEMO_CONNECTION, DEMO_EMULATOR_PORT, DEMO_PSEUDONYM_KEY } from '../src/demo/setup.js';
+import {
+  demoConfig,
+  demoRange,
+  parseDays,
+  parseEmulatorUrl,
+  DEMO_CONNECTION,
+  DEMO_EMULATOR_PORT,
+  DEMO_PSEUDONYM_KEY,
+} from '../src/demo/setup.js';
 import { DEMO_QUERIES, formatDemoBanner } from '../src/demo/banner.js';
 import { opsBaseUrl } from '../src/http/server.js';
 
@@ -40,7 +48,11 @@ describe('the demo configuration', () => {
     WAREHOUSE_SCHEMA: 'analytics',
     OPS_PORT: '9999',
   });
-  const demo = demoConfig(base, { url: 'http://127.0.0.1:4010/', token: 'emulator-token' }, 'postgres://me@localhost:5432/punchline');
+  const demo = demoConfig(
+    base,
+    { url: 'http://127.0.0.1:4010/', token: 'emulator-token' },
+    'postgres://me@localhost:5432/punchline',
+  );
 
   it('replaces any configured API connection with one to the emulator', () => {
     expect(demo.connections).toHaveLength(1);
@@ -61,8 +73,14 @@ describe('the demo configuration', () => {
 
   it('gives the made-up data a public pseudonym key unless PSEUDONYM_KEY names one', () => {
     expect(demo.pseudonymKey).toBe(DEMO_PSEUDONYM_KEY);
-    const own = loadConfig({ SERVICE_API_BASE_URL: 'https://api.example.com', SERVICE_API_TOKEN: 't', PSEUDONYM_KEY: 'a-key-of-my-own-that-is-long-enough-for-it' });
-    expect(demoConfig(own, { url: 'http://127.0.0.1:4010', token: 'e' }, 'postgres://x/y').pseudonymKey).toBe('a-key-of-my-own-that-is-long-enough-for-it');
+    const own = loadConfig({
+      SERVICE_API_BASE_URL: 'https://api.example.com',
+      SERVICE_API_TOKEN: 't',
+      PSEUDONYM_KEY: 'a-key-of-my-own-that-is-long-enough-for-it',
+    });
+    expect(demoConfig(own, { url: 'http://127.0.0.1:4010', token: 'e' }, 'postgres://x/y').pseudonymKey).toBe(
+      'a-key-of-my-own-that-is-long-enough-for-it',
+    );
   });
 });
 
@@ -90,7 +108,8 @@ describe('the demo banner', () => {
 
   it('shows example queries over the analyst views and the marts', () => {
     expect(DEMO_QUERIES).toHaveLength(4);
-    for (const view of ['daily_attendance', 'monthly_hours', 'monthly_headcount', 'sync_freshness']) expect(text).toContain(`from ${view}`);
+    for (const view of ['daily_attendance', 'monthly_hours', 'monthly_headcount', 'sync_freshness'])
+      expect(text).toContain(`from ${view}`);
   });
 });
 

@@ -4,14 +4,18 @@ import { metricsRegistry, recordSchemaDrift } from '../src/telemetry/metrics.js'
 
 /** The label sets of punchline_schema_drift_total exported so far. */
 async function driftSeries(): Promise<Record<string, string>[]> {
-  const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'punchline_schema_drift_total');
+  const metric = (await metricsRegistry.getMetricsAsJSON()).find(
+    (m) => m.name === 'punchline_schema_drift_total',
+  );
   return ((metric?.values ?? []) as { labels: Record<string, string> }[]).map((v) => v.labels);
 }
 
 describe('schema drift as metric labels', () => {
   it('exports a bounded number of series however many new values an API sends, the rest as "other"', async () => {
-    for (let i = 0; i < 500; i++) recordSchemaDrift({ kind: 'new_value', field: 'point.origin', value: `origem_${i}` });
-    for (let i = 0; i < 500; i++) recordSchemaDrift({ kind: 'unknown_field', field: `days[].extra_${i}`, value: '' });
+    for (let i = 0; i < 500; i++)
+      recordSchemaDrift({ kind: 'new_value', field: 'point.origin', value: `origem_${i}` });
+    for (let i = 0; i < 500; i++)
+      recordSchemaDrift({ kind: 'unknown_field', field: `days[].extra_${i}`, value: '' });
     const series = await driftSeries();
     expect(series.length).toBeLessThanOrEqual(MAX_DRIFT_SERIES + 2);
     expect(series).toContainEqual({ kind: 'new_value', field: 'other', value: 'other' });
@@ -20,7 +24,15 @@ describe('schema drift as metric labels', () => {
 
   it('never makes a label of a CPF, a long number or free text', () => {
     const labels = new DriftLabels();
-    for (const value of ['52998224725', '529.982.247-25', 'origin 123456', 'a@b.c', "'; DROP", 'x'.repeat(65), '']) {
+    for (const value of [
+      '52998224725',
+      '529.982.247-25',
+      'origin 123456',
+      'a@b.c',
+      "'; DROP",
+      'x'.repeat(65),
+      '',
+    ]) {
       const got = labels.of({ kind: 'new_value', field: 'point.origin', value });
       expect(got.value, value).toBe(value === '' ? '' : 'other');
     }
@@ -30,9 +42,15 @@ describe('schema drift as metric labels', () => {
   it('keeps the words a source-owned list plausibly grows by, and field paths', () => {
     const labels = new DriftLabels();
     for (const value of ['Quiosque', 'Em análise', 'BH Semestral', 'app-v2']) {
-      expect(labels.of({ kind: 'new_value', field: 'adjustment.status', value })).toEqual({ kind: 'new_value', field: 'adjustment.status', value });
+      expect(labels.of({ kind: 'new_value', field: 'adjustment.status', value })).toEqual({
+        kind: 'new_value',
+        field: 'adjustment.status',
+        value,
+      });
     }
-    expect(labels.of({ kind: 'unknown_field', field: 'days[].points[].device_id', value: '' }).field).toBe('days[].points[].device_id');
+    expect(labels.of({ kind: 'unknown_field', field: 'days[].points[].device_id', value: '' }).field).toBe(
+      'days[].points[].device_id',
+    );
   });
 
   it('keeps a series it has already exported once the bound is reached', () => {

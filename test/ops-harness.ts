@@ -27,7 +27,8 @@ export function samples(text: string, name: string, labels: Record<string, strin
     const open = line.indexOf('{');
     const inner = open === name.length ? line.slice(open + 1, line.lastIndexOf('}')) : '';
     const got = Object.fromEntries([...inner.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) out.push(Number(line.slice(line.lastIndexOf(' ') + 1)));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v))
+      out.push(Number(line.slice(line.lastIndexOf(' ') + 1)));
   }
   return out;
 }
@@ -50,9 +51,16 @@ export interface WorkerProcess {
 }
 
 /** Starts `punchline worker <args>` on the harness and waits until its `/healthz` answers. */
-export async function startWorkerProcess(h: Harness, args: string[] = [], env: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  h: Harness,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawnPunchline(['worker', ...args], h.env({ OPS_PORT: String(port), LOG_LEVEL: 'warn', ...env }));
+  const child: ChildProcess = spawnPunchline(
+    ['worker', ...args],
+    h.env({ OPS_PORT: String(port), LOG_LEVEL: 'warn', ...env }),
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
   child.stdout!.resume();

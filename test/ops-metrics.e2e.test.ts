@@ -55,15 +55,23 @@ describe('the worker /metrics after a small sync', () => {
 
   it('counts the API requests the worker made, by endpoint and status', () => {
     expect(samples(before, 'punchline_api_requests_total')).toEqual([]);
-    const points = samples(after, 'punchline_api_requests_total', { endpoint: 'point/getFromPeriod', status: '200' });
+    const points = samples(after, 'punchline_api_requests_total', {
+      endpoint: 'point/getFromPeriod',
+      status: '200',
+    });
     expect(points.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(h.emulator.companies.length);
     const all = samples(after, 'punchline_api_requests_total').reduce((a, b) => a + b, 0);
     expect(all).toBe(summary.requests);
-    expect(samples(after, 'punchline_api_request_duration_seconds_count').reduce((a, b) => a + b, 0)).toBe(all);
+    expect(samples(after, 'punchline_api_request_duration_seconds_count').reduce((a, b) => a + b, 0)).toBe(
+      all,
+    );
   });
 
   it('counts every job the worker completed and their durations', () => {
-    const completed = samples(after, 'punchline_jobs_total', { state: 'completed' }).reduce((a, b) => a + b, 0);
+    const completed = samples(after, 'punchline_jobs_total', { state: 'completed' }).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(completed).toBe(summary.succeeded);
     expect(samples(after, 'punchline_job_duration_seconds_count').reduce((a, b) => a + b, 0)).toBe(completed);
     expect(sample(after, 'punchline_queue_jobs', { queue: 'sync', state: 'completed' })).toBeGreaterThan(0);
@@ -71,9 +79,13 @@ describe('the worker /metrics after a small sync', () => {
   });
 
   it('counts the rows loaded, matching the warehouse', async () => {
-    const { rows } = await h.pool.query<{ n: number }>(`select count(*)::int as n from "${h.schema}".punches`);
+    const { rows } = await h.pool.query<{ n: number }>(
+      `select count(*)::int as n from "${h.schema}".punches`,
+    );
     expect(rows[0]!.n).toBeGreaterThan(0);
-    expect(sample(after, 'punchline_rows_loaded_total', { table: 'punches', action: 'inserted' })).toBe(rows[0]!.n);
+    expect(sample(after, 'punchline_rows_loaded_total', { table: 'punches', action: 'inserted' })).toBe(
+      rows[0]!.n,
+    );
     expect(samples(before, 'punchline_rows_loaded_total')).toEqual([]);
   });
 
@@ -83,6 +95,8 @@ describe('the worker /metrics after a small sync', () => {
       expect(age).toBeGreaterThanOrEqual(0);
       expect(age).toBeLessThan(120);
     }
-    expect(sample(after, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBeLessThan(120);
+    expect(
+      sample(after, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' }),
+    ).toBeLessThan(120);
   });
 });

@@ -71,7 +71,10 @@ async function startPrometheus(binary: string, target: string): Promise<RunningP
       await stop();
       throw new Error(`prometheus exited with ${child.exitCode}: ${stderr}`);
     }
-    const ready = await fetch(`${url}/-/ready`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${url}/-/ready`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) {
       await stop();
@@ -83,7 +86,10 @@ async function startPrometheus(binary: string, target: string): Promise<RunningP
     url,
     async query(promql) {
       const res = await fetch(`${url}/api/v1/query?query=${encodeURIComponent(promql)}`);
-      const body = (await res.json()) as { status: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } };
+      const body = (await res.json()) as {
+        status: string;
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      };
       if (body.status !== 'success') throw new Error(`prometheus query failed: ${JSON.stringify(body)}`);
       return body.data.result;
     },
@@ -92,12 +98,18 @@ async function startPrometheus(binary: string, target: string): Promise<RunningP
 }
 
 /** Polls `promql` until `done` holds for its result (bounded). */
-async function eventually<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string, timeoutMs = 60_000): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (v: T) => boolean,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await read();
     if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 500)} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: still ${JSON.stringify(v).slice(0, 500)} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -123,7 +135,8 @@ beforeAll(async () => {
     },
     { work: false, pollMs: 100 },
   );
-  if (!prometheusTool.skip) prometheus = await startPrometheus(prometheusTool.need(), new URL(worker.url).host);
+  if (!prometheusTool.skip)
+    prometheus = await startPrometheus(prometheusTool.need(), new URL(worker.url).host);
 }, 180_000);
 
 afterAll(async () => {
@@ -149,17 +162,24 @@ describe('a real Prometheus scraping the worker', () => {
     const punches = result.filter((s) => s.metric.resource === 'punches');
     expect(punches.map((s) => s.metric.company).sort()).toEqual(companies);
     for (const s of punches) expect(Number(s.value[1])).toBeLessThan(600);
-    expect(result.find((s) => s.metric.company === 'group' && s.metric.resource === 'companies')).toBeDefined();
-    const stale = await prometheus.query('max by (company, resource) (punchline_sync_stale{resource="punches"})');
+    expect(
+      result.find((s) => s.metric.company === 'group' && s.metric.resource === 'companies'),
+    ).toBeDefined();
+    const stale = await prometheus.query(
+      'max by (company, resource) (punchline_sync_stale{resource="punches"})',
+    );
     expect(stale.map((s) => Number(s.value[1]))).toEqual(companies.map(() => 0));
   });
 
   it('has the rows loaded per table, as many as the warehouse holds', async (ctx) => {
     if (!prometheus) return ctx.skip(prometheusTool.reason);
-    const { rows } = await h.pool.query<{ n: number }>(`select count(*)::int as n from "${h.schema}".punches`);
+    const { rows } = await h.pool.query<{ n: number }>(
+      `select count(*)::int as n from "${h.schema}".punches`,
+    );
     expect(rows[0]!.n).toBeGreaterThan(0);
     const result = await eventually(
-      () => prometheus!.query('sum by (table) (punchline_rows_loaded_total{action="inserted", table="punches"})'),
+      () =>
+        prometheus!.query('sum by (table) (punchline_rows_loaded_total{action="inserted", table="punches"})'),
       (r) => r.length === 1 && Number(r[0]!.value[1]) === rows[0]!.n,
       'punchline_rows_loaded_total in Prometheus',
     );
@@ -168,7 +188,9 @@ describe('a real Prometheus scraping the worker', () => {
 
   it('evaluates the alert rules of deploy/ without errors, none of them firing', async (ctx) => {
     if (!prometheus) return ctx.skip(prometheusTool.reason);
-    type Rules = { data: { groups: { name: string; rules: { name: string; health: string; state?: string }[] }[] } };
+    type Rules = {
+      data: { groups: { name: string; rules: { name: string; health: string; state?: string }[] }[] };
+    };
     const alertsOf = (r: Rules) => r.data.groups.flatMap((g) => g.rules).filter((x) => x.state !== undefined);
     // Until the first scrape lands, "no worker alive" holds: wait for an evaluation after it.
     const rules = await eventually(
@@ -180,7 +202,11 @@ describe('a real Prometheus scraping the worker', () => {
       'rule health',
     );
     expect(alertsOf(rules).length).toBe(7);
-    expect(alertsOf(rules).filter((a) => a.state === 'firing').map((a) => a.name)).toEqual([]);
+    expect(
+      alertsOf(rules)
+        .filter((a) => a.state === 'firing')
+        .map((a) => a.name),
+    ).toEqual([]);
   });
 });
 
@@ -202,7 +228,9 @@ describe('punchline status --json, /metrics and sync_freshness', () => {
     const report = JSON.parse(status.stdout) as StatusReport;
 
     expect(before.length).toBeGreaterThan(h.emulator.companies.length);
-    const fromStatus = report.freshness!.filter((f) => f.lastSuccessAt !== null).map((f) => `${f.company}|${f.resource}|${f.lastSuccessAt}`);
+    const fromStatus = report
+      .freshness!.filter((f) => f.lastSuccessAt !== null)
+      .map((f) => `${f.company}|${f.resource}|${f.lastSuccessAt}`);
     expect(fromStatus.sort()).toEqual([...before].sort());
 
     const series = (name: string) =>
@@ -211,7 +239,11 @@ describe('punchline status --json, /metrics and sync_freshness', () => {
         .filter((l) => l.startsWith(`${name}{`))
         .map((l) => {
           const labels = Object.fromEntries([...l.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-          return { company: labels.company!, resource: labels.resource!, value: Number(l.slice(l.lastIndexOf(' ') + 1)) };
+          return {
+            company: labels.company!,
+            resource: labels.resource!,
+            value: Number(l.slice(l.lastIndexOf(' ') + 1)),
+          };
         });
     const fromMetrics = series('punchline_sync_freshness_timestamp_seconds').map(
       (s) => `${s.company}|${s.resource}|${new Date(Math.round(s.value * 1000)).toISOString()}`,
@@ -220,7 +252,9 @@ describe('punchline status --json, /metrics and sync_freshness', () => {
 
     // Never-synced combinations too: status and /metrics list the same ones, equally stale.
     const staleStatus = report.freshness!.map((f) => `${f.company}|${f.resource}|${f.stale ? 1 : 0}`).sort();
-    const staleMetrics = series('punchline_sync_stale').map((s) => `${s.company}|${s.resource}|${s.value}`).sort();
+    const staleMetrics = series('punchline_sync_stale')
+      .map((s) => `${s.company}|${s.resource}|${s.value}`)
+      .sort();
     expect(staleMetrics).toEqual(staleStatus);
     expect(samples(scrape, 'punchline_sync_age_seconds').length).toBe(before.length);
   });

@@ -26,7 +26,10 @@ const dir = mkdtempSync(join(tmpdir(), 'punchline-notify-'));
 async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}; received ${JSON.stringify(received)}; worker: ${worker.stderr().slice(-2000)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what}; received ${JSON.stringify(received)}; worker: ${worker.stderr().slice(-2000)}`,
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -69,7 +72,11 @@ describe('a worker with NOTIFY_WEBHOOK_URL_FILE', () => {
   it('announces stale data found by its periodic check', async () => {
     await waitFor(() => received.some((m) => m.condition === 'stale'), 'no stale message');
     expect(received.filter((m) => m.condition === 'stale')).toEqual([
-      expect.objectContaining({ state: 'raised', company: h.emulator.companies[0]!.cnpj, resource: 'punches' }),
+      expect.objectContaining({
+        state: 'raised',
+        company: h.emulator.companies[0]!.cnpj,
+        resource: 'punches',
+      }),
     ]);
   });
 
@@ -88,7 +95,10 @@ describe('a worker with NOTIFY_WEBHOOK_URL_FILE', () => {
       await rt.queues.sync.add(data.resource, data, { jobId: jobIdFor(data) });
     }
     await waitFor(() => received.some((m) => m.condition === 'token_rejected'), 'no token message');
-    await waitFor(async () => (await rt.queues.sync.getDelayedCount()) === h.emulator.companies.length, 'jobs not paused yet');
+    await waitFor(
+      async () => (await rt.queues.sync.getDelayedCount()) === h.emulator.companies.length,
+      'jobs not paused yet',
+    );
     const token = received.filter((m) => m.condition === 'token_rejected');
     expect(token).toEqual([expect.objectContaining({ state: 'raised', connection: 'default' })]);
     expect(token[0]!.text).toContain('rejected the token of connection "default"');
@@ -100,7 +110,9 @@ describe('a worker with NOTIFY_WEBHOOK_URL_FILE', () => {
     await rt.queues.sync.add('broken', { resource: 'lookups' }, { jobId: 'broken-for-good', attempts: 1 });
     await waitFor(() => received.some((m) => m.condition === 'job_failed'), 'no job_failed message');
     const failed = received.filter((m) => m.condition === 'job_failed');
-    expect(failed).toEqual([expect.objectContaining({ state: 'raised', resource: 'lookups', connection: null })]);
+    expect(failed).toEqual([
+      expect.objectContaining({ state: 'raised', resource: 'lookups', connection: null }),
+    ]);
     expect(failed[0]!.detail).toMatch(/^job broken-for-good: invalid job data/);
   });
 

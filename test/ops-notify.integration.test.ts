@@ -58,7 +58,13 @@ function notifier(): WebhookNotifier {
   return new WebhookNotifier({ url, redis: client, prefix, logger, now: () => new Date(clock) });
 }
 
-async function run(company: string | null, resource: string, status: string, startedAt: number, connection = 'default') {
+async function run(
+  company: string | null,
+  resource: string,
+  status: string,
+  startedAt: number,
+  connection = 'default',
+) {
   await pool.query(
     `insert into "${schema}".sync_runs (connection, resource, company_cnpj, status, started_at, finished_at)
      values ($1, $2, $3, $4, $5, $5)`,
@@ -106,7 +112,10 @@ describe('when a job fails for good', () => {
     const n = notifier();
     const uninstall = setOpsEventSink(n);
     try {
-      const job = { id: 'punches.default.11222333000181.2025-03-01.2025-03-31', data: { connection: 'default', company: COMPANY, resource: 'punches' } };
+      const job = {
+        id: 'punches.default.11222333000181.2025-03-01.2025-03-31',
+        data: { connection: 'default', company: COMPANY, resource: 'punches' },
+      };
       reportJobFailedForGood('sync', job, new Error('the API answered 500 five times'));
       await n.flush();
     } finally {
@@ -114,16 +123,35 @@ describe('when a job fails for good', () => {
     }
     expect(received).toHaveLength(1);
     const m = received[0]!;
-    expect(m).toMatchObject({ condition: 'job_failed', state: 'raised', connection: 'default', company: COMPANY, resource: 'punches' });
+    expect(m).toMatchObject({
+      condition: 'job_failed',
+      state: 'raised',
+      connection: 'default',
+      company: COMPANY,
+      resource: 'punches',
+    });
     expect(m.detail).toContain('the API answered 500 five times');
-    expect(m.text).toMatch(/^:rotating_light: punchline: a job failed for good \(company 11222333000181, punches, connection default\)/);
+    expect(m.text).toMatch(
+      /^:rotating_light: punchline: a job failed for good \(company 11222333000181, punches, connection default\)/,
+    );
     expect(Date.parse(m.since)).toBe(clock);
   });
 
   it('sends one message per condition and hour however many worker processes see it', async () => {
     const [a, b] = [notifier(), notifier()];
-    const failure = { condition: 'job_failed' as const, connection: 'default', company: COMPANY, resource: 'punches', detail: 'x' };
-    const results = await Promise.all([a.raise(failure), b.raise(failure), a.raise(failure), b.raise(failure)]);
+    const failure = {
+      condition: 'job_failed' as const,
+      connection: 'default',
+      company: COMPANY,
+      resource: 'punches',
+      detail: 'x',
+    };
+    const results = await Promise.all([
+      a.raise(failure),
+      b.raise(failure),
+      a.raise(failure),
+      b.raise(failure),
+    ]);
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(received).toHaveLength(1);
     await a.raise({ ...failure, company: OTHER });
@@ -132,7 +160,13 @@ describe('when a job fails for good', () => {
 
   it('clears, with a second message, once a later run of the same company and resource succeeds', async () => {
     const [a, b] = [notifier(), notifier()];
-    const failure = { condition: 'job_failed' as const, connection: 'default', company: COMPANY, resource: 'punches', detail: 'x' };
+    const failure = {
+      condition: 'job_failed' as const,
+      connection: 'default',
+      company: COMPANY,
+      resource: 'punches',
+      detail: 'x',
+    };
     await a.raise(failure);
     await run(COMPANY, 'hour_totals', 'succeeded', clock + MINUTE); // another resource: still failing
     await run(COMPANY, 'punches', 'failed', clock + MINUTE);
@@ -141,7 +175,12 @@ describe('when a job fails for good', () => {
     await run(COMPANY, 'punches', 'succeeded', clock + 2 * MINUTE);
     await Promise.all([a.check({ pool, schema }, 0), b.check({ pool, schema }, 0)]);
     expect(received.map((m) => m.state)).toEqual(['raised', 'cleared']);
-    expect(received[1]).toMatchObject({ condition: 'job_failed', company: COMPANY, resource: 'punches', since: received[0]!.since });
+    expect(received[1]).toMatchObject({
+      condition: 'job_failed',
+      company: COMPANY,
+      resource: 'punches',
+      since: received[0]!.since,
+    });
     expect(received[1]!.text).toMatch(/^:white_check_mark: punchline: resolved: a job failed for good/);
   });
 });
@@ -151,12 +190,21 @@ describe('when a schedule tick fails for good', () => {
     const n = notifier();
     const uninstall = setOpsEventSink(n);
     try {
-      reportJobFailedForGood('schedules', { id: 'repeat:nightly', data: { connection: 'default', kind: 'nightly' } }, new Error('walk failed'));
+      reportJobFailedForGood(
+        'schedules',
+        { id: 'repeat:nightly', data: { connection: 'default', kind: 'nightly' } },
+        new Error('walk failed'),
+      );
       await n.flush();
     } finally {
       uninstall();
     }
-    expect(received[0]).toMatchObject({ condition: 'job_failed', connection: 'default', company: null, resource: null });
+    expect(received[0]).toMatchObject({
+      condition: 'job_failed',
+      connection: 'default',
+      company: null,
+      resource: null,
+    });
     await run(OTHER, 'punches', 'succeeded', clock + MINUTE);
     await n.check({ pool, schema }, 0);
     expect(received.map((m) => m.state)).toEqual(['raised', 'cleared']);
@@ -170,7 +218,11 @@ describe('when the token of a connection is rejected', () => {
     try {
       reportTokenRejected('default', new Error('401 invalid_service_token'));
       for (const resource of ['punches', 'hour_totals']) {
-        reportJobFailedForGood('sync', { data: { connection: 'default', company: COMPANY, resource } }, new ConnectionAuthError('default'));
+        reportJobFailedForGood(
+          'sync',
+          { data: { connection: 'default', company: COMPANY, resource } },
+          new ConnectionAuthError('default'),
+        );
       }
       reportTokenRejected('default', new Error('401 invalid_service_token'));
       await n.flush();
@@ -178,7 +230,13 @@ describe('when the token of a connection is rejected', () => {
       uninstall();
     }
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ condition: 'token_rejected', state: 'raised', connection: 'default', company: null, resource: null });
+    expect(received[0]).toMatchObject({
+      condition: 'token_rejected',
+      state: 'raised',
+      connection: 'default',
+      company: null,
+      resource: null,
+    });
     await run(COMPANY, 'punches', 'succeeded', clock + MINUTE, 'other-connection');
     await n.check({ pool, schema }, 0);
     expect(received).toHaveLength(1);
@@ -199,9 +257,17 @@ describe('when data gets older than its schedule allows', () => {
     await run(OTHER, 'punches', 'succeeded', clock - 5 * MINUTE);
     await n.check({ pool, schema }, 0);
     expect(received).toHaveLength(1);
-    expect(received[0]).toMatchObject({ condition: 'stale', state: 'raised', company: COMPANY, resource: 'punches', connection: null });
+    expect(received[0]).toMatchObject({
+      condition: 'stale',
+      state: 'raised',
+      company: COMPANY,
+      resource: 'punches',
+      connection: null,
+    });
     expect(Date.parse(received[0]!.since)).toBe(finished + 60 * MINUTE);
-    expect(received[0]!.text).toContain('data of company 11222333000181, punches is older than its schedule allows');
+    expect(received[0]!.text).toContain(
+      'data of company 11222333000181, punches is older than its schedule allows',
+    );
 
     await n.check({ pool, schema }, 0);
     expect(received).toHaveLength(1);
@@ -229,7 +295,13 @@ describe('at most one message per condition and hour', () => {
     const start = clock;
     try {
       const n = notifier();
-      const failure = { condition: 'job_failed' as const, connection: 'default', company: COMPANY, resource: 'punches', detail: 'x' };
+      const failure = {
+        condition: 'job_failed' as const,
+        connection: 'default',
+        company: COMPANY,
+        resource: 'punches',
+        detail: 'x',
+      };
       await n.raise(failure);
       clock += MINUTE;
       await run(COMPANY, 'punches', 'succeeded', clock);
@@ -269,7 +341,12 @@ describe('the webhook URL', () => {
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
       const type = await redis.type(key);
-      const value = type === 'hash' ? JSON.stringify(await redis.hgetall(key)) : type === 'set' ? '' : String(await redis.get(key));
+      const value =
+        type === 'hash'
+          ? JSON.stringify(await redis.hgetall(key))
+          : type === 'set'
+            ? ''
+            : String(await redis.get(key));
       expect(value).not.toContain('hook-key');
     }
     expect(keys.every((k) => k.startsWith(`${prefix}:notify:`))).toBe(true);

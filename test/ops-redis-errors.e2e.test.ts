@@ -18,22 +18,47 @@ let port: number;
 
 /** Starts a redis-server of this test's own, with a password, and waits until it answers. */
 async function startRedis(): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', PASSWORD], {
-    stdio: 'ignore',
-  });
-  await waitUntil('redis-server to answer', async () => {
-    const { Redis } = await import('ioredis');
-    const probe = new Redis({ port, password: PASSWORD, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined);
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  }, 15_000);
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--requirepass',
+      PASSWORD,
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+  await waitUntil(
+    'redis-server to answer',
+    async () => {
+      const { Redis } = await import('ioredis');
+      const probe = new Redis({
+        port,
+        password: PASSWORD,
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        return (await probe.ping()) === 'PONG';
+      } catch {
+        return false;
+      } finally {
+        probe.disconnect();
+      }
+    },
+    15_000,
+  );
   return child;
 }
 
@@ -53,7 +78,11 @@ describe('when Redis goes down under a running worker', () => {
     const opsPort = await freePort();
     const worker = startPunchlineProcess(
       ['worker', '--no-schedules'],
-      h.env({ REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${port}`, OPS_PORT: String(opsPort), LOG_LEVEL: 'info' }),
+      h.env({
+        REDIS_URL: `redis://:${PASSWORD}@127.0.0.1:${port}`,
+        OPS_PORT: String(opsPort),
+        LOG_LEVEL: 'info',
+      }),
     );
     try {
       await worker.waitForLog('worker ready', 45_000);
@@ -70,8 +99,14 @@ describe('when Redis goes down under a running worker', () => {
       // Each connection says it once for the outage, not once per reconnect attempt.
       const reports = worker.logs('Redis connection error (reconnecting)');
       const byConnection = new Map<string, number>();
-      for (const r of reports) byConnection.set(String(r.connection), (byConnection.get(String(r.connection)) ?? 0) + 1);
-      expect([...byConnection.keys()].sort()).toEqual(['punchline-sync', 'punchline-worker-followups', 'punchline-worker-schedules', 'punchline-worker-sync']);
+      for (const r of reports)
+        byConnection.set(String(r.connection), (byConnection.get(String(r.connection)) ?? 0) + 1);
+      expect([...byConnection.keys()].sort()).toEqual([
+        'punchline-sync',
+        'punchline-worker-followups',
+        'punchline-worker-schedules',
+        'punchline-worker-sync',
+      ]);
       for (const [name, n] of byConnection) expect(n, name).toBe(1);
       expect(reports[0]).toMatchObject({ level: 40, err: { code: 'ECONNREFUSED' } });
       expect(worker.logs('worker error')).toEqual([]);

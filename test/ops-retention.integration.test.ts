@@ -36,7 +36,11 @@ const remaining = async () =>
   ).rows.map((r) => r.k);
 
 const freshness = async () =>
-  (await h.pool.query(`select company_cnpj, resource, last_success_at from "${h.schema}".sync_freshness order by 1, 2`)).rows;
+  (
+    await h.pool.query(
+      `select company_cnpj, resource, last_success_at from "${h.schema}".sync_freshness order by 1, 2`,
+    )
+  ).rows;
 
 beforeAll(async () => {
   h = await startHarness('retention', { today: '2026-10-20' });
@@ -63,7 +67,12 @@ beforeEach(async () => {
 describe('sync_runs retention', () => {
   it('deletes runs older than the retention, keeping the last success of each company and resource', async () => {
     const before = await freshness();
-    const deleted = await applyRetention(h.pool, h.schema, { sync_runs: 90, rejected_records: 0, quality_checks: 0 }, { now: NOW, batch: 2 });
+    const deleted = await applyRetention(
+      h.pool,
+      h.schema,
+      { sync_runs: 90, rejected_records: 0, quality_checks: 0 },
+      { now: NOW, batch: 2 },
+    );
     expect(deleted).toEqual({ sync_runs: 4 });
     expect(await remaining()).toEqual([
       'companies.null.300:succeeded',
@@ -76,7 +85,14 @@ describe('sync_runs retention', () => {
   });
 
   it('keeps everything when the retention is 0', async () => {
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
+    expect(
+      await applyRetention(
+        h.pool,
+        h.schema,
+        { sync_runs: 0, rejected_records: 0, quality_checks: 0 },
+        { now: NOW },
+      ),
+    ).toEqual({});
     expect(await remaining()).toHaveLength(9);
   });
 
@@ -90,7 +106,9 @@ describe('sync_runs retention', () => {
 
   it('deletes in batches by key, never with an unbounded statement', () => {
     const sql = buildRetentionDelete('wh', RETENTION_RULES[0]!, 100);
-    expect(sql).toMatch(/^delete from "wh"\."sync_runs" where "id" in \(select "id" from "wh"\."sync_runs" where "started_at" < \$1 and "id" not in \(select distinct on \(company_cnpj, resource\) id from "wh"\."sync_runs" /);
+    expect(sql).toMatch(
+      /^delete from "wh"\."sync_runs" where "id" in \(select "id" from "wh"\."sync_runs" where "started_at" < \$1 and "id" not in \(select distinct on \(company_cnpj, resource\) id from "wh"\."sync_runs" /,
+    );
     expect(sql).toMatch(/ limit 100\)$/);
   });
 });
@@ -107,7 +125,8 @@ describe('quality_checks retention', () => {
     }
   }
   const status = async () =>
-    (await h.pool.query(`select part, scope, checked_at from "${h.schema}".quality_status order by 1, 2`)).rows;
+    (await h.pool.query(`select part, scope, checked_at from "${h.schema}".quality_status order by 1, 2`))
+      .rows;
 
   it('deletes outcomes older than the retention, keeping the latest run of each part however old', async () => {
     await h.pool.query(`delete from "${h.schema}".quality_checks`);
@@ -117,7 +136,14 @@ describe('quality_checks retention', () => {
     await checked('hour_bank', 5, ['all']);
     await checked('tardiness', 45, ['all']); // the only run: kept
     const before = await status();
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 30 }, { now: NOW, batch: 1 })).toEqual({ quality_checks: 4 });
+    expect(
+      await applyRetention(
+        h.pool,
+        h.schema,
+        { sync_runs: 0, rejected_records: 0, quality_checks: 30 },
+        { now: NOW, batch: 1 },
+      ),
+    ).toEqual({ quality_checks: 4 });
     const { rows } = await h.pool.query(`select part, scope from "${h.schema}".quality_checks order by 1, 2`);
     expect(rows).toEqual([
       { part: 'hour_bank', scope: 'all' },
@@ -140,16 +166,34 @@ describe('rejected_records retention', () => {
     );
   }
   const left = async () =>
-    (await h.pool.query<{ p: string }>(`select json_path as p from "${h.schema}".rejected_records order by 1`)).rows.map((r) => r.p);
+    (
+      await h.pool.query<{ p: string }>(
+        `select json_path as p from "${h.schema}".rejected_records order by 1`,
+      )
+    ).rows.map((r) => r.p);
 
   it('deletes rejections resolved longer ago than the retention, and keeps open ones however old', async () => {
     await h.pool.query(`delete from "${h.schema}".rejected_records`);
     await rejection('data[1]', 400, null); // open for more than a year: status still lists it
     await rejection('data[2]', 400, 200); // resolved long ago
     await rejection('data[3]', 400, 30); // resolved within the retention
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 90, quality_checks: 0 }, { now: NOW })).toEqual({ rejected_records: 1 });
+    expect(
+      await applyRetention(
+        h.pool,
+        h.schema,
+        { sync_runs: 0, rejected_records: 90, quality_checks: 0 },
+        { now: NOW },
+      ),
+    ).toEqual({ rejected_records: 1 });
     expect(await left()).toEqual(['data[1]', 'data[3]']);
-    expect(await applyRetention(h.pool, h.schema, { sync_runs: 0, rejected_records: 0, quality_checks: 0 }, { now: NOW })).toEqual({});
+    expect(
+      await applyRetention(
+        h.pool,
+        h.schema,
+        { sync_runs: 0, rejected_records: 0, quality_checks: 0 },
+        { now: NOW },
+      ),
+    ).toEqual({});
     expect(await left()).toEqual(['data[1]', 'data[3]']);
   });
 

@@ -50,7 +50,8 @@ function sample(text: string, name: string, labels: Record<string, string>): num
     if (!line.startsWith(`${name}{`)) continue;
     const inner = line.slice(name.length + 1, line.lastIndexOf('}'));
     const got = Object.fromEntries([...inner.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => got[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+    if (Object.entries(labels).every(([k, v]) => got[k] === v))
+      return Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return undefined;
 }
@@ -163,7 +164,15 @@ describe('/status and /status.json', () => {
     url.password = 'status-secret-password';
     if (url.username === '') url.username = 'punchline';
     const deadPool = new pg.Pool({ connectionString: url.toString(), connectionTimeoutMillis: 500 });
-    const down = await startOpsServer({ port: 0, host: '127.0.0.1', queues: [], redisUrl: TEST_REDIS_URL, pool: deadPool, schema, statusTimeoutMs: 2000 });
+    const down = await startOpsServer({
+      port: 0,
+      host: '127.0.0.1',
+      queues: [],
+      redisUrl: TEST_REDIS_URL,
+      pool: deadPool,
+      schema,
+      statusTimeoutMs: 2000,
+    });
     try {
       for (const path of ['/status', '/status.json']) {
         const res = await fetch(`${down.url}${path}`);
@@ -183,7 +192,14 @@ describe('/status and /status.json', () => {
     expect(open.status).toBe(200);
     expect(((await open.json()) as { queues: unknown[] }).queues).toHaveLength(1);
     const token = 'status-operator-token-0123';
-    const guarded = await startOpsServer({ port: 0, queues: [], redisUrl: TEST_REDIS_URL, pool, schema, dashboardCredential: { user: 'operator', token } });
+    const guarded = await startOpsServer({
+      port: 0,
+      queues: [],
+      redisUrl: TEST_REDIS_URL,
+      pool,
+      schema,
+      dashboardCredential: { user: 'operator', token },
+    });
     try {
       for (const path of ['/status', '/status.json', '/status.json?x=1', '/STATUS']) {
         const res = await fetch(`${guarded.url}${path}`);
@@ -197,7 +213,9 @@ describe('/status and /status.json', () => {
         expect(res.status).toBe(200);
         expect(await res.text()).toContain('<title>punchline status</title>');
       }
-      const wrong = await fetch(`${guarded.url}/status.json`, { headers: { authorization: 'Bearer not-the-token-000000' } });
+      const wrong = await fetch(`${guarded.url}/status.json`, {
+        headers: { authorization: 'Bearer not-the-token-000000' },
+      });
       expect(wrong.status).toBe(401);
     } finally {
       await guarded.close();
@@ -207,8 +225,20 @@ describe('/status and /status.json', () => {
 
 describe('/metrics', () => {
   it('serves what the process recorded: API requests, jobs, rows', async () => {
-    recordApiRequest({ connection: 'c1', endpoint: 'point/getFromPeriod', status: 200, durationMs: 120, bytes: 5000 });
-    recordApiRequest({ connection: 'c1', endpoint: 'point/getFromPeriod', status: 200, durationMs: 80, bytes: 100 });
+    recordApiRequest({
+      connection: 'c1',
+      endpoint: 'point/getFromPeriod',
+      status: 200,
+      durationMs: 120,
+      bytes: 5000,
+    });
+    recordApiRequest({
+      connection: 'c1',
+      endpoint: 'point/getFromPeriod',
+      status: 200,
+      durationMs: 80,
+      bytes: 100,
+    });
     recordJob({ queue: 'sync', state: 'completed', durationMs: 1500 });
     recordRowsLoaded({ table: 'punches', action: 'inserted', count: 42 });
     const res = await fetch(`${server.url}/metrics`);
@@ -242,10 +272,16 @@ describe('/metrics', () => {
         ('companies', null, 'succeeded', '2025-03-09T12:00:00Z')`,
     );
     const text = await (await fetch(`${server.url}/metrics`)).text();
-    expect(sample(text, 'punchline_sync_age_seconds', { company: '11222333000181', resource: 'punches' })).toBe(600);
-    expect(sample(text, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBe(86_400);
+    expect(
+      sample(text, 'punchline_sync_age_seconds', { company: '11222333000181', resource: 'punches' }),
+    ).toBe(600);
+    expect(sample(text, 'punchline_sync_age_seconds', { company: 'group', resource: 'companies' })).toBe(
+      86_400,
+    );
     const punches = { company: '11222333000181', resource: 'punches' };
-    expect(sample(text, 'punchline_sync_freshness_timestamp_seconds', punches)).toBe(Date.parse('2025-03-10T11:50:00Z') / 1000);
+    expect(sample(text, 'punchline_sync_freshness_timestamp_seconds', punches)).toBe(
+      Date.parse('2025-03-10T11:50:00Z') / 1000,
+    );
     // Stale as `punchline status` says: punches after an hour, the directory after three.
     expect(sample(text, 'punchline_sync_stale', punches)).toBe(0);
     expect(sample(text, 'punchline_sync_stale', { company: 'group', resource: 'companies' })).toBe(1);
@@ -267,7 +303,10 @@ describe('/metrics', () => {
       expect(waiting.length).toBeGreaterThanOrEqual(2);
       const oldest = Math.min(...waiting.map((j) => j.timestamp));
       const text = await (await fetch(`${later.url}/metrics`)).text();
-      expect(sample(text, 'punchline_queue_oldest_waiting_seconds', { queue: 'sync' })).toBeCloseTo((at - oldest) / 1000, 3);
+      expect(sample(text, 'punchline_queue_oldest_waiting_seconds', { queue: 'sync' })).toBeCloseTo(
+        (at - oldest) / 1000,
+        3,
+      );
     } finally {
       await later.close();
     }
@@ -302,7 +341,9 @@ describe('the dashboard', () => {
     const page = await fetch(server.dashboardUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>punchline</title>');
-    const api = (await (await fetch(`${server.dashboardUrl}/api/queues?activeQueue=sync&status=waiting`)).json()) as {
+    const api = (await (
+      await fetch(`${server.dashboardUrl}/api/queues?activeQueue=sync&status=waiting`)
+    ).json()) as {
       queues: { name: string }[];
     };
     const names = api.queues.map((q) => q.name);
@@ -366,7 +407,8 @@ describe('safe by default', () => {
         expect(res.status).toBe(503);
         const text = await res.text();
         expect(JSON.parse(text)).toMatchObject({ status: 'down', redis: 'down', postgres: 'down' });
-        for (const secret of [REDIS_PW, PG_PW, 'punchline:', '    at ', '\\n']) expect(text).not.toContain(secret);
+        for (const secret of [REDIS_PW, PG_PW, 'punchline:', '    at ', '\\n'])
+          expect(text).not.toContain(secret);
       } finally {
         await down.close();
         await deadPool.end();
@@ -394,7 +436,9 @@ describe('safe by default', () => {
         const res = await fetch(`${down.url}/healthz`);
         expect(res.status).toBe(503);
         const body = (await res.json()) as HealthReport;
-        expect(body.errors?.postgres).toBe('could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused) nor postgres://***@replica/wh');
+        expect(body.errors?.postgres).toBe(
+          'could not connect to postgres://***@db:5432/wh (auth [REDACTED] refused) nor postgres://***@replica/wh',
+        );
       } finally {
         await down.close();
       }
@@ -404,7 +448,8 @@ describe('safe by default', () => {
 
 describe('dashboard write actions', () => {
   const TOKEN = 'operator-token-0123456789';
-  const basic = (user: string, token: string) => `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+  const basic = (user: string, token: string) =>
+    `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
   let followups: Queue;
   let readOnly: RunningOpsServer;
   let failedId: string;
@@ -419,7 +464,13 @@ describe('dashboard write actions', () => {
       async () => {
         throw new Error('boom');
       },
-      { connection: { host: new URL(TEST_REDIS_URL).hostname, port: Number(new URL(TEST_REDIS_URL).port || 6379) }, prefix },
+      {
+        connection: {
+          host: new URL(TEST_REDIS_URL).hostname,
+          port: Number(new URL(TEST_REDIS_URL).port || 6379),
+        },
+        prefix,
+      },
     );
     const failed = new Promise<void>((resolve) => worker.on('failed', () => resolve()));
     await failed;
@@ -432,7 +483,9 @@ describe('dashboard write actions', () => {
   });
 
   it('are refused with 403 when no operator credential is configured, and the board says read-only', async () => {
-    const api = (await (await fetch(`${readOnly.dashboardUrl}/api/queues?activeQueue=followups&status=failed`)).json()) as {
+    const api = (await (
+      await fetch(`${readOnly.dashboardUrl}/api/queues?activeQueue=followups&status=failed`)
+    ).json()) as {
       queues: { name: string; readOnlyMode: boolean }[];
     };
     expect(api.queues[0]!.readOnlyMode).toBe(true);
@@ -447,7 +500,10 @@ describe('dashboard write actions', () => {
       ['POST', '/api/queues/followups/add'],
       ['PUT', '/api/queues/followups/obliterate'],
     ] as const) {
-      const res = await fetch(`${readOnly.dashboardUrl}${path}`, { method, headers: { authorization: basic('operator', TOKEN) } });
+      const res = await fetch(`${readOnly.dashboardUrl}${path}`, {
+        method,
+        headers: { authorization: basic('operator', TOKEN) },
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(((await res.json()) as { error: string }).error).toMatch(/read-only: set OPS_DASHBOARD_TOKEN/);
     }
@@ -480,13 +536,20 @@ describe('dashboard write actions', () => {
       expect(await anonymous.text()).not.toContain('boom');
       const res = await fetch(url, { headers: { authorization: basic('operator', TOKEN) } });
       expect(res.status).toBe(200);
-      const api = (await res.json()) as { queues: { readOnlyMode: boolean; jobs: { failedReason: string }[] }[] };
+      const api = (await res.json()) as {
+        queues: { readOnlyMode: boolean; jobs: { failedReason: string }[] }[];
+      };
       expect(api.queues[0]!.readOnlyMode).toBe(false);
       expect(api.queues[0]!.jobs.map((j) => j.failedReason)).toEqual(['boom']);
     });
 
     it('answers 401 with a basic-auth challenge without the credential or with a wrong one', async () => {
-      for (const authorization of [undefined, basic('operator', 'wrong-token-0123456789'), basic('admin', TOKEN), 'Bearer nope']) {
+      for (const authorization of [
+        undefined,
+        basic('operator', 'wrong-token-0123456789'),
+        basic('admin', TOKEN),
+        'Bearer nope',
+      ]) {
         const res = await fetch(`${guarded.dashboardUrl}/api/queues/followups/${failedId}/retry`, {
           method: 'PUT',
           headers: authorization ? { authorization } : {},

@@ -15,7 +15,15 @@ import type { StatusReport } from '../src/reports/status-report.js';
 import { loadConfig } from '../src/config.js';
 import { runPunchline } from './sync-harness.js';
 import { failJobs } from './support/fail-jobs.js';
-import { TEST_DATABASE_URL, TEST_REDIS_URL, connectPostgres, connectRedis, dropQueuePrefix, dropSchema, uniqueName } from './support/isolation.js';
+import {
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  connectPostgres,
+  connectRedis,
+  dropQueuePrefix,
+  dropSchema,
+  uniqueName,
+} from './support/isolation.js';
 
 const schema = uniqueName('status_check');
 const prefix = uniqueName('status_check');
@@ -38,10 +46,17 @@ let pauses: ConnectionPauses;
 
 /** `punchline status --check [--json]`: its exit code, and the summary line or the report. */
 async function check(): Promise<{ code: number | null; summary: string; report: StatusReport }> {
-  const [text, json] = await Promise.all([runPunchline(['status', '--check'], env), runPunchline(['status', '--check', '--json'], env)]);
+  const [text, json] = await Promise.all([
+    runPunchline(['status', '--check'], env),
+    runPunchline(['status', '--check', '--json'], env),
+  ]);
   expect(json.code).toBe(text.code);
   expect(text.stderr).toBe('');
-  return { code: text.code, summary: text.stdout.trimEnd().split('\n').at(-1)!, report: JSON.parse(json.stdout) as StatusReport };
+  return {
+    code: text.code,
+    summary: text.stdout.trimEnd().split('\n').at(-1)!,
+    report: JSON.parse(json.stdout) as StatusReport,
+  };
 }
 
 /** Records a successful run of `resource` for `company` that finished `minutesAgo`, as the sync does. */
@@ -88,25 +103,48 @@ describe('punchline status --check', () => {
 
   it('exits 1 when a company is stale, and 0 again once it synced', async () => {
     await succeeded(B, 'punches', 3 * 60);
-    await pool.query(`delete from "${schema}".sync_runs where company_cnpj = $1 and resource = 'punches' and finished_at > now() - interval '1 hour'`, [B]);
+    await pool.query(
+      `delete from "${schema}".sync_runs where company_cnpj = $1 and resource = 'punches' and finished_at > now() - interval '1 hour'`,
+      [B],
+    );
     const stale = await check();
     expect(stale.code).toBe(1);
     expect(stale.summary).toBe('1 stale, 0 failed, 0 retrying.');
     expect(stale.report.check).toEqual({ ok: false, problems: ['1 company × resource stale'] });
-    expect(stale.report.freshness!.find((f) => f.company === B && f.resource === 'punches')).toMatchObject({ state: 'stale', stale: true });
+    expect(stale.report.freshness!.find((f) => f.company === B && f.resource === 'punches')).toMatchObject({
+      state: 'stale',
+      stale: true,
+    });
 
     await succeeded(B, 'punches', 1);
     expect((await check()).code).toBe(0);
   }, 30_000);
 
   it('does not fail for a job waiting to retry, and exits 1 once a job failed for good', async () => {
-    const data = { connection: 'default', resource: 'punches', company: A, from: '2025-01-01', to: '2025-01-31' };
-    await queues.sync.add('punches', data, { jobId: 'punches-retrying', attempts: 3, backoff: { type: 'fixed', delay: 600_000 } });
+    const data = {
+      connection: 'default',
+      resource: 'punches',
+      company: A,
+      from: '2025-01-01',
+      to: '2025-01-31',
+    };
+    await queues.sync.add('punches', data, {
+      jobId: 'punches-retrying',
+      attempts: 3,
+      backoff: { type: 'fixed', delay: 600_000 },
+    });
     await failJobs(redis, queues.sync, prefix, 1);
     const retrying = await check();
-    expect({ code: retrying.code, summary: retrying.summary }).toEqual({ code: 0, summary: '0 stale, 0 failed, 1 retrying.' });
+    expect({ code: retrying.code, summary: retrying.summary }).toEqual({
+      code: 0,
+      summary: '0 stale, 0 failed, 1 retrying.',
+    });
 
-    await queues.sync.add('punches', { ...data, from: '2025-02-01', to: '2025-02-28' }, { jobId: 'punches-failed', attempts: 1 });
+    await queues.sync.add(
+      'punches',
+      { ...data, from: '2025-02-01', to: '2025-02-28' },
+      { jobId: 'punches-failed', attempts: 1 },
+    );
     await failJobs(redis, queues.sync, prefix, 1);
     const failed = await check();
     expect(failed.code).toBe(1);
@@ -118,7 +156,7 @@ describe('punchline status --check', () => {
     expect((await check()).code).toBe(0);
   }, 60_000);
 
-  it('exits 1 while the API rejects a connection\'s token, and 0 once it resumed', async () => {
+  it("exits 1 while the API rejects a connection's token, and 0 once it resumed", async () => {
     await pauses.pause('default', 'invalid_service_token', 'collaborator: 401 invalid_service_token');
     const paused = await check();
     expect(paused.code).toBe(1);

@@ -23,7 +23,18 @@ import { debianTool } from './support/debian-tools.js';
 const chromiumTool = debianTool('chromium');
 const TODAY = '2025-03-12';
 const COMPANIES = 200;
-const RESOURCES = ['lookups', 'collaborators', 'punches', 'hour_totals', 'tardiness', 'adjustments', 'inconsistencies', 'hour_bank', 'absences', 'absence_attachments'];
+const RESOURCES = [
+  'lookups',
+  'collaborators',
+  'punches',
+  'hour_totals',
+  'tardiness',
+  'adjustments',
+  'inconsistencies',
+  'hour_bank',
+  'absences',
+  'absence_attachments',
+];
 /** Companies 0–9: punches three hours old (stale); 10–14: hour_totals never synced; 15–29: punches 45 minutes old (aging). */
 const STALE = 10;
 const NEVER = 5;
@@ -85,7 +96,13 @@ async function seedWarehouse(): Promise<void> {
 /** Queues jobs the worker cannot run (a connection it does not configure): it fails each for good. */
 async function failJobs(): Promise<void> {
   for (let i = 0; i < FAILED_JOBS; i++) {
-    const data = { connection: 'elsewhere', resource: 'punches', company: cnpj(i), from: '2025-02-01', to: '2025-02-28' };
+    const data = {
+      connection: 'elsewhere',
+      resource: 'punches',
+      company: cnpj(i),
+      from: '2025-02-01',
+      to: '2025-02-28',
+    };
     await rt.queues.sync.add('punches', data, { jobId: `punches.elsewhere.${cnpj(i)}`, attempts: 1 });
   }
   const deadline = Date.now() + 30_000;
@@ -117,7 +134,16 @@ beforeAll(async () => {
   );
   browser = await chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('request', (r) => requested.push(r.url()));
@@ -144,26 +170,46 @@ describe.skipIf(chromiumTool.skip)('the status page of a worker watching 200 com
     const cells = page.locator('table.grid td.cell[data-company]');
     await expect(cells.count()).resolves.toBe(COMPANIES * RESOURCES.length);
     const attributes = await page.$$eval('table.grid td.cell[data-company]', (tds) =>
-      tds.map((td) => ({ company: td.getAttribute('data-company')!, resource: td.getAttribute('data-resource')!, state: td.getAttribute('data-state')!, cls: td.className })),
+      tds.map((td) => ({
+        company: td.getAttribute('data-company')!,
+        resource: td.getAttribute('data-resource')!,
+        state: td.getAttribute('data-state')!,
+        cls: td.className,
+      })),
     );
     // The colour the browser paints each cell (a script string: these tests are typed without the DOM library).
     const colours = (await page.evaluate(
       "[...document.querySelectorAll('table.grid td.cell[data-company]')].map((td) => getComputedStyle(td).backgroundColor)",
     )) as string[];
     const states = attributes.map((a, i) => ({ ...a, bg: colours[i] }));
-    const of = (i: number, resource: string) => states.find((s) => s.company === cnpj(i) && s.resource === resource)!;
-    for (let i = 0; i < STALE; i++) expect(of(i, 'punches')).toMatchObject({ state: 'stale', cls: 'cell stale', bg: COLOURS.stale });
-    for (let i = STALE; i < STALE + NEVER; i++) expect(of(i, 'hour_totals')).toMatchObject({ state: 'never', cls: 'cell never' });
-    for (let i = STALE + NEVER; i < STALE + NEVER + AGING; i++) expect(of(i, 'punches')).toMatchObject({ state: 'aging', cls: 'cell aging', bg: COLOURS.aging });
+    const of = (i: number, resource: string) =>
+      states.find((s) => s.company === cnpj(i) && s.resource === resource)!;
+    for (let i = 0; i < STALE; i++)
+      expect(of(i, 'punches')).toMatchObject({ state: 'stale', cls: 'cell stale', bg: COLOURS.stale });
+    for (let i = STALE; i < STALE + NEVER; i++)
+      expect(of(i, 'hour_totals')).toMatchObject({ state: 'never', cls: 'cell never' });
+    for (let i = STALE + NEVER; i < STALE + NEVER + AGING; i++)
+      expect(of(i, 'punches')).toMatchObject({ state: 'aging', cls: 'cell aging', bg: COLOURS.aging });
     expect(of(150, 'punches')).toMatchObject({ state: 'fresh', bg: COLOURS.fresh });
     expect(of(150, 'absences')).toMatchObject({ state: 'fresh', bg: COLOURS.fresh });
     const count = (state: string) => states.filter((s) => s.state === state).length;
-    expect([count('stale'), count('never'), count('aging'), count('fresh')]).toEqual([STALE, NEVER, AGING, COMPANIES * RESOURCES.length - STALE - NEVER - AGING]);
+    expect([count('stale'), count('never'), count('aging'), count('fresh')]).toEqual([
+      STALE,
+      NEVER,
+      AGING,
+      COMPANIES * RESOURCES.length - STALE - NEVER - AGING,
+    ]);
     // Worst first: the 15 companies with a stale or never-synced resource lead the grid, then the aging ones.
-    const order = await page.$$eval('table.grid tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-company')!));
+    const order = await page.$$eval('table.grid tbody tr', (trs) =>
+      trs.map((tr) => tr.getAttribute('data-company')!),
+    );
     expect(order).toHaveLength(COMPANIES);
-    expect(new Set(order.slice(0, STALE + NEVER))).toEqual(new Set(Array.from({ length: STALE + NEVER }, (_, i) => cnpj(i))));
-    expect(new Set(order.slice(STALE + NEVER, STALE + NEVER + AGING))).toEqual(new Set(Array.from({ length: AGING }, (_, i) => cnpj(STALE + NEVER + i))));
+    expect(new Set(order.slice(0, STALE + NEVER))).toEqual(
+      new Set(Array.from({ length: STALE + NEVER }, (_, i) => cnpj(i))),
+    );
+    expect(new Set(order.slice(STALE + NEVER, STALE + NEVER + AGING))).toEqual(
+      new Set(Array.from({ length: AGING }, (_, i) => cnpj(STALE + NEVER + i))),
+    );
     // Blocks of 50 companies side by side keep the grid a screen high.
     await expect(page.locator('table.grid').count()).resolves.toBe(4);
     const grid = (await page.locator('.blocks').boundingBox())!;
@@ -171,8 +217,17 @@ describe.skipIf(chromiumTool.skip)('the status page of a worker watching 200 com
   });
 
   it('sums freshness per resource and says what status --check fails on', async () => {
-    const punches = page.locator('table.list tr', { has: page.locator('td', { hasText: /^punches$/ }) }).first();
-    await expect(punches.locator('td').allInnerTexts()).resolves.toEqual(['punches', String(COMPANIES - STALE - AGING), String(AGING), String(STALE), '0', '3h 00m']);
+    const punches = page
+      .locator('table.list tr', { has: page.locator('td', { hasText: /^punches$/ }) })
+      .first();
+    await expect(punches.locator('td').allInnerTexts()).resolves.toEqual([
+      'punches',
+      String(COMPANIES - STALE - AGING),
+      String(AGING),
+      String(STALE),
+      '0',
+      '3h 00m',
+    ]);
     const verdict = await page.locator('#verdict').innerText();
     expect(verdict).toContain(`${STALE + NEVER} company × resource pairs stale`);
     expect(verdict).toContain(`${FAILED_JOBS} jobs failed`);
@@ -216,12 +271,16 @@ describe.skipIf(chromiumTool.skip)('the status page of a worker watching 200 com
 
   it('serves at /status.json the report of punchline status --json', async () => {
     const [served, cli] = await Promise.all([
-      fetch(`${worker.url}/status.json`).then(async (r) => ({ status: r.status, body: (await r.json()) as StatusReport })),
+      fetch(`${worker.url}/status.json`).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as StatusReport,
+      })),
       runPunchline(['status', '--json'], h.env()),
     ]);
     expect(served.status).toBe(200);
     const printed = JSON.parse(cli.stdout) as StatusReport;
-    const states = (r: StatusReport) => r.freshness!.map((f) => `${f.company} ${f.resource} ${f.state}`).sort();
+    const states = (r: StatusReport) =>
+      r.freshness!.map((f) => `${f.company} ${f.resource} ${f.state}`).sort();
     expect(states(served.body)).toEqual(states(printed));
     expect(served.body.summary).toEqual(printed.summary);
     expect(served.body.check).toEqual(printed.check);

@@ -24,7 +24,21 @@ const freshness = buildFreshnessEntries(
 );
 const report: StatusReport = {
   generatedAt: NOW.toISOString(),
-  queues: [{ queue: 'sync', counts: { waiting: 0, active: 0, delayed: 0, prioritized: 0, paused: 0, 'waiting-children': 0, failed: 1, completed: 3 } }],
+  queues: [
+    {
+      queue: 'sync',
+      counts: {
+        waiting: 0,
+        active: 0,
+        delayed: 0,
+        prioritized: 0,
+        paused: 0,
+        'waiting-children': 0,
+        failed: 1,
+        completed: 3,
+      },
+    },
+  ],
   failing: [
     {
       queue: 'sync',
@@ -53,11 +67,19 @@ describe('the status page', () => {
 
   it('holds no script and loads nothing from elsewhere', () => {
     expect(html).not.toMatch(/<script|<link|<img|src=|@import|url\(/i);
-    expect([...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]).filter((href) => !href!.startsWith('/') && !href!.startsWith('#'))).toEqual([]);
+    expect(
+      [...html.matchAll(/href="([^"]*)"/g)]
+        .map((m) => m[1])
+        .filter((href) => !href!.startsWith('/') && !href!.startsWith('#')),
+    ).toEqual([]);
   });
 
   it('has a cell per company × resource with its state, the worst company first', () => {
-    const cells = [...html.matchAll(/<td class="cell (\w+)" data-company="(\d+)" data-resource="(\w+)" data-state="(\w+)"/g)].map((m) => [m[2], m[3], m[1]]);
+    const cells = [
+      ...html.matchAll(
+        /<td class="cell (\w+)" data-company="(\d+)" data-resource="(\w+)" data-state="(\w+)"/g,
+      ),
+    ].map((m) => [m[2], m[3], m[1]]);
     expect(cells).toEqual([
       [B, 'hour_totals', 'never'],
       [B, 'punches', 'aging'],
@@ -78,9 +100,20 @@ describe('the status page', () => {
   });
 
   it('says all is well only when nothing is stale, failed or paused, and never on an unmigrated warehouse', () => {
-    const well = renderStatusPage({ ...report, failing: [], summary: { stale: 0, aging: 0, failed: 0, retrying: 0 }, check: checkOf({ stale: 0, failed: 0 }, []) }, options);
+    const well = renderStatusPage(
+      {
+        ...report,
+        failing: [],
+        summary: { stale: 0, aging: 0, failed: 0, retrying: 0 },
+        check: checkOf({ stale: 0, failed: 0 }, []),
+      },
+      options,
+    );
     expect(well).toContain('<div class="verdict ok" id="verdict">All well');
-    const unmigrated = renderStatusPage({ ...report, freshness: null, check: checkOf({ stale: 0, failed: 0 }, []) }, options);
+    const unmigrated = renderStatusPage(
+      { ...report, freshness: null, check: checkOf({ stale: 0, failed: 0 }, []) },
+      options,
+    );
     expect(unmigrated).toContain('<div class="verdict problem" id="verdict">The warehouse is not migrated');
     expect(unmigrated).not.toContain('All well');
   });

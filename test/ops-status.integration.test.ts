@@ -39,7 +39,10 @@ let redis: Redis;
 let queues: SyncQueues;
 
 /** Runs `punchline status` with `opts`, returning exit code and stdout. */
-async function runStatus(opts: { json?: boolean; staleAfter?: string }, cfg = config): Promise<{ code: number; out: string }> {
+async function runStatus(
+  opts: { json?: boolean; staleAfter?: string },
+  cfg = config,
+): Promise<{ code: number; out: string }> {
   let out = '';
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -120,7 +123,11 @@ describe('punchline status --json', () => {
       attempts: 1,
       lastError: 'ServerError: the API answered 500 for punches',
     });
-    expect(byId['tardiness-retry']).toMatchObject({ state: 'retrying', attempts: 1, window: '2025-02-01..2025-02-28' });
+    expect(byId['tardiness-retry']).toMatchObject({
+      state: 'retrying',
+      attempts: 1,
+      window: '2025-02-01..2025-02-28',
+    });
     // A delayed job that never failed is not "failing".
     expect(report.failing).toHaveLength(2);
     expect(report.summary).toEqual({ stale: 1, aging: 0, failed: 1, retrying: 1 });
@@ -146,15 +153,23 @@ describe('punchline status', () => {
     const { code, out } = await runStatus({});
     expect(code).toBe(0);
     expect(out).toMatch(/^\s+sync\s+0\s+0\s+1\s+1\s+0$/m);
-    expect(out).toMatch(/failed\s+sync\s+punches\s+11222333000181\s+2025-01-01\.\.2025-01-31\s+1\s+ServerError/);
+    expect(out).toMatch(
+      /failed\s+sync\s+punches\s+11222333000181\s+2025-01-01\.\.2025-01-31\s+1\s+ServerError/,
+    );
     expect(out).toMatch(/hour_totals\s+\S+ \S+ UTC\s+3d 0h\s+STALE/);
     expect(out).toMatch(/^\s+11222333000181\s+punches\s+\S+ \S+ UTC\s+5m\s*$/m);
     expect(out).toContain('1 stale, 1 failed, 1 retrying.');
   });
 
   it('says which service to start when Redis is not reachable', async () => {
-    const down = loadConfig({ DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: 'redis://127.0.0.1:1', QUEUE_PREFIX: prefix });
-    await expect(runStatus({}, down)).rejects.toThrow(/Redis is not reachable at redis:\/\/127\.0\.0\.1:1.*redis-server/);
+    const down = loadConfig({
+      DATABASE_URL: TEST_DATABASE_URL,
+      REDIS_URL: 'redis://127.0.0.1:1',
+      QUEUE_PREFIX: prefix,
+    });
+    await expect(runStatus({}, down)).rejects.toThrow(
+      /Redis is not reachable at redis:\/\/127\.0\.0\.1:1.*redis-server/,
+    );
   });
 
   it('rejects a bad --stale-after before any work', async () => {

@@ -3,7 +3,12 @@
  * combinations included), the time-zone check and the text tables.
  */
 import { describe, expect, it } from 'vitest';
-import { agingAfterSeconds, freshnessState, parseStaleAfter, staleAfterSeconds } from '../src/reports/staleness.js';
+import {
+  agingAfterSeconds,
+  freshnessState,
+  parseStaleAfter,
+  staleAfterSeconds,
+} from '../src/reports/staleness.js';
 import { buildFreshnessEntries, checkOf, type StatusReport } from '../src/reports/status-report.js';
 import { formatAge, formatStatus } from '../src/reports/status-format.js';
 import { QUEUE_STATES, type QueueState } from '../src/reports/queue-counts.js';
@@ -60,11 +65,20 @@ describe('aging', () => {
 describe('the verdict of status --check', () => {
   it('fails on stale data, a failed job or a paused connection, each said in words', () => {
     expect(checkOf({ stale: 0, failed: 0 }, [])).toEqual({ ok: true, problems: [] });
-    expect(checkOf({ stale: 3, failed: 1 }, [{ connection: 'default', code: 'invalid_service_token' }])).toEqual({
+    expect(
+      checkOf({ stale: 3, failed: 1 }, [{ connection: 'default', code: 'invalid_service_token' }]),
+    ).toEqual({
       ok: false,
-      problems: ['3 company × resource pairs stale', '1 job failed', 'connection "default" paused (invalid_service_token)'],
+      problems: [
+        '3 company × resource pairs stale',
+        '1 job failed',
+        'connection "default" paused (invalid_service_token)',
+      ],
     });
-    expect(checkOf({ stale: 1, failed: 2 }, []).problems).toEqual(['1 company × resource stale', '2 jobs failed']);
+    expect(checkOf({ stale: 1, failed: 2 }, []).problems).toEqual([
+      '1 company × resource stale',
+      '2 jobs failed',
+    ]);
   });
 });
 
@@ -79,7 +93,12 @@ describe('freshness entries', () => {
   it('compute the age and flag those older than their threshold', () => {
     const entries = buildFreshnessEntries(rows, NOW);
     const get = (c: string, r: string) => entries.find((e) => e.company === c && e.resource === r)!;
-    expect(get(A, 'punches')).toMatchObject({ ageSeconds: 600, stale: false, state: 'fresh', lastSuccessAt: '2025-03-10T11:50:00.000Z' });
+    expect(get(A, 'punches')).toMatchObject({
+      ageSeconds: 600,
+      stale: false,
+      state: 'fresh',
+      lastSuccessAt: '2025-03-10T11:50:00.000Z',
+    });
     expect(get(A, 'hour_totals')).toMatchObject({ ageSeconds: 207_000, stale: true, state: 'stale' });
     expect(get(B, 'punches')).toMatchObject({ ageSeconds: 10_800, stale: true, state: 'stale' });
     expect(get('group', 'companies')).toMatchObject({ ageSeconds: 1800, stale: false, state: 'fresh' });
@@ -151,7 +170,9 @@ describe('the status text', () => {
 
   it('lists failing jobs with their window and the first line of the last error', () => {
     const row = lines.find((l) => l.includes('punches.default') || l.includes('2025-01-01..2025-01-31'))!;
-    expect(row).toMatch(/failed\s+sync\s+punches\s+11222333000181\s+2025-01-01\.\.2025-01-31\s+5\s+ServerError: the API answered 500 at stack/);
+    expect(row).toMatch(
+      /failed\s+sync\s+punches\s+11222333000181\s+2025-01-01\.\.2025-01-31\s+5\s+ServerError: the API answered 500 at stack/,
+    );
   });
 
   it('flags the stale resource and not the fresh one', () => {
@@ -180,7 +201,9 @@ describe('the status text', () => {
       ],
     }).split('\n');
     expect(paused[0]).toMatch(/^Paused connections/);
-    expect(paused[2]).toMatch(/^\s+default\s+2025-03-10 11:40 UTC\s+2025-03-10 12:03 UTC\s+collaborator: 401 invalid_service_token/);
+    expect(paused[2]).toMatch(
+      /^\s+default\s+2025-03-10 11:40 UTC\s+2025-03-10 12:03 UTC\s+collaborator: 401 invalid_service_token/,
+    );
     expect(paused.at(-2)).toBe('1 connection paused, 1 stale, 1 failed, 0 retrying.');
     expect(formatStatus({ ...report, pausedConnections: [] })).toBe(text);
   });
@@ -196,13 +219,22 @@ describe('the status text', () => {
           companies: 1,
           oldest: '2025-03-09T10:00:00.000Z',
           latest: '2025-03-10T11:00:00.000Z',
-          example: { company: A, window: '2025-02-01..2025-02-28', path: 'data[3].days[2].points[1]', reason: 'datetime: not a date-time' },
+          example: {
+            company: A,
+            window: '2025-02-01..2025-02-28',
+            path: 'data[3].days[2].points[1]',
+            reason: 'datetime: not a date-time',
+          },
         },
       ],
     }).split('\n');
     const at = out.findIndex((l) => l.startsWith('Rejected records'));
-    expect(out[at + 2]).toMatch(/^\s+punches\s+point\/getFromPeriod\s+2\s+1\s+2025-03-09 10:00 UTC\s+11222333000181 2025-02-01\.\.2025-02-28 data\[3\]\.days\[2\]\.points\[1\]: datetime: not a date-time$/);
-    expect(out.join('\n')).toContain(`punchline backfill --resources punches --company ${A} --from 2025-02-01 --to 2025-02-28 --force`);
+    expect(out[at + 2]).toMatch(
+      /^\s+punches\s+point\/getFromPeriod\s+2\s+1\s+2025-03-09 10:00 UTC\s+11222333000181 2025-02-01\.\.2025-02-28 data\[3\]\.days\[2\]\.points\[1\]: datetime: not a date-time$/,
+    );
+    expect(out.join('\n')).toContain(
+      `punchline backfill --resources punches --company ${A} --from 2025-02-01 --to 2025-02-28 --force`,
+    );
     expect(out.at(-2)).toBe('1 stale, 1 failed, 0 retrying. 2 rejected records open.');
   });
 
@@ -210,25 +242,56 @@ describe('the status text', () => {
     const out = formatStatus({
       ...report,
       schemaDrift: [
-        { kind: 'new_value', endpoint: '', field: 'point.origin', value: 'Quiosque', firstSeenAt: '2025-03-09T10:00:00.000Z', lastSeenAt: '2025-03-10T11:00:00.000Z' },
-        { kind: 'unknown_field', endpoint: 'point/getFromPeriod', field: 'days[].points[].selfie_url', value: '', firstSeenAt: '2025-03-09T10:00:00.000Z', lastSeenAt: '2025-03-09T10:00:00.000Z' },
+        {
+          kind: 'new_value',
+          endpoint: '',
+          field: 'point.origin',
+          value: 'Quiosque',
+          firstSeenAt: '2025-03-09T10:00:00.000Z',
+          lastSeenAt: '2025-03-10T11:00:00.000Z',
+        },
+        {
+          kind: 'unknown_field',
+          endpoint: 'point/getFromPeriod',
+          field: 'days[].points[].selfie_url',
+          value: '',
+          firstSeenAt: '2025-03-09T10:00:00.000Z',
+          lastSeenAt: '2025-03-09T10:00:00.000Z',
+        },
       ],
     });
     expect(out).toMatch(/^Schema drift/m);
-    expect(out).toMatch(/^\s+new value\s+point\.origin\s+Quiosque\s+-\s+2025-03-09 10:00 UTC\s+2025-03-10 11:00 UTC$/m);
-    expect(out).toMatch(/^\s+unknown field\s+days\[\]\.points\[\]\.selfie_url\s+-\s+point\/getFromPeriod\s+/m);
+    expect(out).toMatch(
+      /^\s+new value\s+point\.origin\s+Quiosque\s+-\s+2025-03-09 10:00 UTC\s+2025-03-10 11:00 UTC$/m,
+    );
+    expect(out).toMatch(
+      /^\s+unknown field\s+days\[\]\.points\[\]\.selfie_url\s+-\s+point\/getFromPeriod\s+/m,
+    );
   });
 
   it('warns of a company read in another time than its CEP, with the setting that fixes it', () => {
     const out = formatStatus({
       ...report,
       timeZoneWarnings: [
-        { company: A, zipCode: '69005040', state: 'AM', connection: 'default', zone: 'America/Sao_Paulo', offset: 'UTC−3', legalZone: 'America/Manaus', legalOffset: 'UTC−4 or UTC−5' },
+        {
+          company: A,
+          zipCode: '69005040',
+          state: 'AM',
+          connection: 'default',
+          zone: 'America/Sao_Paulo',
+          offset: 'UTC−3',
+          legalZone: 'America/Manaus',
+          legalOffset: 'UTC−4 or UTC−5',
+        },
       ],
     });
-    expect(out).toMatch(/^\s+11222333000181\s+69005040\s+AM\s+default\s+America\/Sao_Paulo \(UTC−3\)\s+America\/Manaus \(UTC−4 or UTC−5\)$/m);
+    expect(out).toMatch(
+      /^\s+11222333000181\s+69005040\s+AM\s+default\s+America\/Sao_Paulo \(UTC−3\)\s+America\/Manaus \(UTC−4 or UTC−5\)$/m,
+    );
     expect(out).toContain(`COMPANY_TIMEZONES=${A}=America/Manaus`);
-    expect(out.trimEnd().split('\n').at(-1)).toBe('1 stale, 1 failed, 0 retrying. 1 company in a doubtful time zone.');
+    expect(out.trimEnd().split('\n').at(-1)).toBe(
+      '1 stale, 1 failed, 0 retrying. 1 company in a doubtful time zone.',
+    );
     expect(formatStatus({ ...report, rejections: [], schemaDrift: [], timeZoneWarnings: [] })).toBe(text);
   });
 });
@@ -243,7 +306,8 @@ describe('the status text of many companies', () => {
       resources
         .filter((r) => !(i === 7 && r === 'hour_totals'))
         .map((resource) => {
-          const minutes = i === 12 && resource === 'punches' ? 24 * 60 : i === 30 && resource === 'punches' ? 45 : 5;
+          const minutes =
+            i === 12 && resource === 'punches' ? 24 * 60 : i === 30 && resource === 'punches' ? 45 : 5;
           return { company: cnpj(i), resource, lastSuccessAt: new Date(NOW.getTime() - minutes * 60_000) };
         }),
     ).flat(),
@@ -273,9 +337,17 @@ describe('the status text of many companies', () => {
     const lines = text.split('\n');
     const at = lines.findIndex((l) => l.startsWith('Companies with the oldest data'));
     expect(lines[at]).toContain('3 of 3 not fresh');
-    expect(lines[at + 2]).toMatch(new RegExp(`^\\s+${cnpj(7)}\\s+1\\s+0\\s+hour_totals\\s+never\\s+-\\s+STALE \\(never synced\\)$`));
-    expect(lines[at + 3]).toMatch(new RegExp(`^\\s+${cnpj(12)}\\s+1\\s+0\\s+punches\\s+\\S+ \\S+ UTC\\s+1d 0h\\s+STALE \\(older than 1h 00m\\)$`));
-    expect(lines[at + 4]).toMatch(new RegExp(`^\\s+${cnpj(30)}\\s+0\\s+1\\s+punches\\s+\\S+ \\S+ UTC\\s+45m\\s+aging$`));
+    expect(lines[at + 2]).toMatch(
+      new RegExp(`^\\s+${cnpj(7)}\\s+1\\s+0\\s+hour_totals\\s+never\\s+-\\s+STALE \\(never synced\\)$`),
+    );
+    expect(lines[at + 3]).toMatch(
+      new RegExp(
+        `^\\s+${cnpj(12)}\\s+1\\s+0\\s+punches\\s+\\S+ \\S+ UTC\\s+1d 0h\\s+STALE \\(older than 1h 00m\\)$`,
+      ),
+    );
+    expect(lines[at + 4]).toMatch(
+      new RegExp(`^\\s+${cnpj(30)}\\s+0\\s+1\\s+punches\\s+\\S+ \\S+ UTC\\s+45m\\s+aging$`),
+    );
     expect(text).toContain('2 stale, 1 aging, 0 failed, 0 retrying.');
   });
 
@@ -297,15 +369,35 @@ describe('time-zone warnings', () => {
   it('warns of a Manaus CEP read in São Paulo time, and not once COMPANY_TIMEZONES names a zone of its offset', () => {
     const plain = loadConfig({ SERVICE_API_BASE_URL: 'http://x.example', SERVICE_API_TOKEN: 'tok-1234' });
     expect(timeZoneWarnings(companies, zonesFromConfig(plain), NOW)).toEqual([
-      { company: B, zipCode: '69005040', state: 'AM', connection: 'default', zone: 'America/Sao_Paulo', offset: 'UTC−3', legalZone: 'America/Manaus', legalOffset: 'UTC−4 or UTC−5' },
+      {
+        company: B,
+        zipCode: '69005040',
+        state: 'AM',
+        connection: 'default',
+        zone: 'America/Sao_Paulo',
+        offset: 'UTC−3',
+        legalZone: 'America/Manaus',
+        legalOffset: 'UTC−4 or UTC−5',
+      },
     ]);
-    const named = loadConfig({ SERVICE_API_BASE_URL: 'http://x.example', SERVICE_API_TOKEN: 'tok-1234', COMPANY_TIMEZONES: `${B}=America/Cuiaba` });
+    const named = loadConfig({
+      SERVICE_API_BASE_URL: 'http://x.example',
+      SERVICE_API_TOKEN: 'tok-1234',
+      COMPANY_TIMEZONES: `${B}=America/Cuiaba`,
+    });
     expect(timeZoneWarnings(companies, zonesFromConfig(named), NOW)).toEqual([]);
   });
 
   it('warns when COMPANY_TIMEZONES names a zone the CEP contradicts, even without connections', () => {
     const wrong = loadConfig({ COMPANY_TIMEZONES: `${A}=America/Rio_Branco` });
-    expect(timeZoneWarnings(companies, zonesFromConfig(wrong), NOW).map((w) => [w.company, w.connection, w.zone, w.legalZone])).toEqual([
+    expect(
+      timeZoneWarnings(companies, zonesFromConfig(wrong), NOW).map((w) => [
+        w.company,
+        w.connection,
+        w.zone,
+        w.legalZone,
+      ]),
+    ).toEqual([
       [A, null, 'America/Rio_Branco', 'America/Sao_Paulo'],
       [B, null, 'America/Sao_Paulo', 'America/Manaus'],
     ]);

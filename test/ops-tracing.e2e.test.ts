@@ -33,7 +33,8 @@ const exporter = new InMemorySpanExporter();
 let spans: ReadableSpan[];
 
 const byId = () => new Map(spans.map((s) => [s.spanContext().spanId, s]));
-const parentOf = (s: ReadableSpan) => (s.parentSpanContext ? byId().get(s.parentSpanContext.spanId) : undefined);
+const parentOf = (s: ReadableSpan) =>
+  s.parentSpanContext ? byId().get(s.parentSpanContext.spanId) : undefined;
 /** The span and its ancestors, innermost first. */
 function chain(s: ReadableSpan): ReadableSpan[] {
   const out = [s];
@@ -46,7 +47,11 @@ beforeAll(async () => {
   expect(tracingOn()).toBe(false);
   tracing = await startTracing(undefined, { exporter, immediate: true });
   rt = await h.runtime();
-  summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, resources: 'collaborators,punches' }, rt.config), { pollMs: 100 });
+  summary = await runBackfill(
+    rt,
+    parseBackfillArgs({ from: FROM, to: TO, resources: 'collaborators,punches' }, rt.config),
+    { pollMs: 100 },
+  );
   // Each span is exported as it ends; the exporter forgets them when tracing shuts down.
   spans = [...exporter.getFinishedSpans()];
   await tracing!.shutdown();
@@ -89,12 +94,20 @@ describe('a backfill traced with an in-memory exporter', () => {
     for (const load of loads) {
       const job = parentOf(load)!;
       expect(job.name).toBe('sync punches');
-      expect(load.attributes).toMatchObject({ 'punchline.resource': 'punches', 'punchline.company': job.attributes['punchline.company'], 'punchline.window.start': FROM });
+      expect(load.attributes).toMatchObject({
+        'punchline.resource': 'punches',
+        'punchline.company': job.attributes['punchline.company'],
+        'punchline.window.start': FROM,
+      });
       const children = spans.filter((s) => parentOf(s) === load);
-      const requests = children.filter((s) => s.kind === SpanKind.CLIENT && s.attributes['http.request.method'] === 'GET');
+      const requests = children.filter(
+        (s) => s.kind === SpanKind.CLIENT && s.attributes['http.request.method'] === 'GET',
+      );
       expect(requests.map((s) => s.attributes['url.path'])).toEqual(['/customer/v2/point/getFromPeriod']);
       const writes = children.filter((s) => s.attributes['db.system'] === 'postgresql');
-      expect(writes.map((s) => s.name)).toEqual(expect.arrayContaining(['COPY punches', 'MERGE punches', 'COPY work_days', 'MERGE work_days']));
+      expect(writes.map((s) => s.name)).toEqual(
+        expect.arrayContaining(['COPY punches', 'MERGE punches', 'COPY work_days', 'MERGE work_days']),
+      );
       expect(load.attributes['punchline.rows.received']).toBeGreaterThan(0);
     }
   });
@@ -105,12 +118,22 @@ describe('a backfill traced with an in-memory exporter', () => {
     const api = new URL(h.emulator.url);
     for (const s of requests) {
       expect(s.kind).toBe(SpanKind.CLIENT);
-      expect(s.attributes).toMatchObject({ 'url.scheme': 'http', 'server.address': api.hostname, 'server.port': Number(api.port), 'http.response.status_code': 200 });
+      expect(s.attributes).toMatchObject({
+        'url.scheme': 'http',
+        'server.address': api.hostname,
+        'server.port': Number(api.port),
+        'http.response.status_code': 200,
+      });
       expect(s.name).toBe(`GET ${s.attributes['url.path']}`);
     }
     const inJobs = requests.filter((s) => chain(s).some((p) => p.kind === SpanKind.CONSUMER));
     // Only the backfill's own group walk, before any job, is outside one.
-    expect(requests.filter((s) => !inJobs.includes(s)).map((s) => s.attributes['punchline.endpoint']).sort()).toEqual(['company', 'economic-group']);
+    expect(
+      requests
+        .filter((s) => !inJobs.includes(s))
+        .map((s) => s.attributes['punchline.endpoint'])
+        .sort(),
+    ).toEqual(['company', 'economic-group']);
     for (const s of inJobs) expect(s.spanContext().traceId).toBe(chain(s).at(-1)!.spanContext().traceId);
   });
 
@@ -121,12 +144,22 @@ describe('a backfill traced with an in-memory exporter', () => {
       expect(s.attributes['db.system.name']).toBe('postgresql');
       expect(['COPY', 'MERGE']).toContain(s.attributes['db.operation.name']);
       expect(s.name).toBe(`${s.attributes['db.operation.name']} ${s.attributes['db.collection.name']}`);
-      expect(chain(s).map((p) => p.name)).toContain(`sync ${chain(s).find((p) => p.kind === SpanKind.CONSUMER)!.attributes['punchline.resource']}`);
+      expect(chain(s).map((p) => p.name)).toContain(
+        `sync ${chain(s).find((p) => p.kind === SpanKind.CONSUMER)!.attributes['punchline.resource']}`,
+      );
     }
   });
 
   it('holds no token, no CPF, no name and no query string', () => {
-    const text = JSON.stringify(spans.map((s) => ({ name: s.name, attributes: s.attributes, status: s.status, events: s.events, resource: s.resource.attributes })));
+    const text = JSON.stringify(
+      spans.map((s) => ({
+        name: s.name,
+        attributes: s.attributes,
+        status: s.status,
+        events: s.events,
+        resource: s.resource.attributes,
+      })),
+    );
     for (const c of h.emulator.companies) expect(text).not.toContain(c.token);
     const people = h.emulator.companies.flatMap((c) => h.emulator.truth.collaborators(c.cnpj));
     expect(people.length).toBeGreaterThan(0);
@@ -144,7 +177,9 @@ describe('the punchline command', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   /** Runs `punchline status --json`, recording every ES module of OpenTelemetry's SDK it loads. */
-  async function sdkModulesLoadedBy(env: Record<string, string>): Promise<{ code: number | null; stderr: string; modules: string[] }> {
+  async function sdkModulesLoadedBy(
+    env: Record<string, string>,
+  ): Promise<{ code: number | null; stderr: string; modules: string[] }> {
     writeFileSync(log, '');
     const hooks = join(dir, 'hooks.mjs');
     writeFileSync(
@@ -158,9 +193,21 @@ export async function resolve(specifier, context, next) {
 `,
     );
     const register = join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    const r = await runPunchline(['status', '--json'], h.env({ NODE_OPTIONS: `--import ${pathToFileURL(register).href}`, ...env }));
-    return { code: r.code, stderr: r.stderr, modules: readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') };
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    const r = await runPunchline(
+      ['status', '--json'],
+      h.env({ NODE_OPTIONS: `--import ${pathToFileURL(register).href}`, ...env }),
+    );
+    return {
+      code: r.code,
+      stderr: r.stderr,
+      modules: readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    };
   }
 
   it('loads nothing of the SDK without OTEL_EXPORTER_OTLP_ENDPOINT', async () => {
@@ -184,7 +231,11 @@ export async function resolve(specifier, context, next) {
       const port = (collector.address() as { port: number }).port;
       const r = await runPunchline(
         ['backfill', '--from', FROM, '--to', TO, '--resources', 'collaborators', '--no-progress'],
-        h.env({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/`, OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=collector%20secret', OTEL_SERVICE_NAME: 'punchline-test' }),
+        h.env({
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/`,
+          OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=collector%20secret',
+          OTEL_SERVICE_NAME: 'punchline-test',
+        }),
       );
       expect(r.code, r.stderr).toBe(0);
       expect(received.length).toBeGreaterThan(0);

@@ -35,7 +35,9 @@ describe('tracing off', () => {
       }),
     ).resolves.toBe(42);
     expect(seen).toBeUndefined();
-    await expect(withSpan('x', 'internal', {}, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(withSpan('x', 'internal', {}, () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
   });
 
   it('is what startTracing leaves without an endpoint or an exporter', async () => {
@@ -47,8 +49,10 @@ describe('tracing off', () => {
     const found: string[] = [];
     for (const file of [...sources('src'), ...sources('jobs')]) {
       const text = readFileSync(join(ROOT, file), 'utf8');
-      for (const m of text.matchAll(/^import (type )?[^;]*?from '(@opentelemetry\/[^']+)'/gm)) if (!m[1]) found.push(`${file}: static import of ${m[2]}`);
-      for (const m of text.matchAll(/import\('(@opentelemetry\/[^']+)'\)/g)) found.push(`${file}: import('${m[1]}')`);
+      for (const m of text.matchAll(/^import (type )?[^;]*?from '(@opentelemetry\/[^']+)'/gm))
+        if (!m[1]) found.push(`${file}: static import of ${m[2]}`);
+      for (const m of text.matchAll(/import\('(@opentelemetry\/[^']+)'\)/g))
+        found.push(`${file}: import('${m[1]}')`);
     }
     expect(found.sort()).toEqual([
       "src/telemetry/tracing-sdk.ts: import('@opentelemetry/api')",
@@ -66,7 +70,14 @@ describe('span attributes', () => {
       name: 'punches',
       queueName: 'sync',
       attemptsMade: 1,
-      data: { connection: 'default', resource: 'punches', company: '11222333000181', from: '2025-01-01', to: '2025-01-31', scoped: true },
+      data: {
+        connection: 'default',
+        resource: 'punches',
+        company: '11222333000181',
+        from: '2025-01-01',
+        to: '2025-01-31',
+        scoped: true,
+      },
     };
     expect(jobSpanAttributes(job)).toEqual({
       'messaging.system': 'bullmq',
@@ -81,25 +92,44 @@ describe('span attributes', () => {
       'punchline.window.end': '2025-01-31',
       'punchline.attempt': 2,
     });
-    expect(jobSpanAttributes({ ...job, queueName: 'schedules', data: { connection: 'default', kind: 'nightly' } })).toMatchObject({ 'punchline.resource': 'nightly', 'punchline.company': undefined });
-    expect(jobResultAttributes({ requests: 3, inserted: 10, updated: 2, deleted: 1, followUps: [] })).toEqual({
-      'punchline.requests': 3,
-      'punchline.rows.inserted': 10,
-      'punchline.rows.updated': 2,
-      'punchline.rows.deleted': 1,
-    });
+    expect(
+      jobSpanAttributes({ ...job, queueName: 'schedules', data: { connection: 'default', kind: 'nightly' } }),
+    ).toMatchObject({ 'punchline.resource': 'nightly', 'punchline.company': undefined });
+    expect(jobResultAttributes({ requests: 3, inserted: 10, updated: 2, deleted: 1, followUps: [] })).toEqual(
+      {
+        'punchline.requests': 3,
+        'punchline.rows.inserted': 10,
+        'punchline.rows.updated': 2,
+        'punchline.rows.deleted': 1,
+      },
+    );
   });
 
   it('of a load name what it loads and sum its tables', () => {
-    expect(loadSpanAttributes({ connection: 'default', name: 'punches', company: '11222333000181', window: { from: '2025-01-01', to: '2025-01-31' } })).toEqual({
+    expect(
+      loadSpanAttributes({
+        connection: 'default',
+        name: 'punches',
+        company: '11222333000181',
+        window: { from: '2025-01-01', to: '2025-01-31' },
+      }),
+    ).toEqual({
       'punchline.connection': 'default',
       'punchline.resource': 'punches',
       'punchline.company': '11222333000181',
       'punchline.window.start': '2025-01-01',
       'punchline.window.end': '2025-01-31',
     });
-    const stats = (received: number, inserted: number) => ({ received, inserted, updated: 1, deleted: 0, unchanged: received - inserted - 1 });
-    expect(loadResultAttributes({ tables: { punches: stats(10, 4), work_days: stats(5, 2) }, rejected: 1 })).toEqual({
+    const stats = (received: number, inserted: number) => ({
+      received,
+      inserted,
+      updated: 1,
+      deleted: 0,
+      unchanged: received - inserted - 1,
+    });
+    expect(
+      loadResultAttributes({ tables: { punches: stats(10, 4), work_days: stats(5, 2) }, rejected: 1 }),
+    ).toEqual({
       'punchline.rows.received': 15,
       'punchline.rows.inserted': 6,
       'punchline.rows.updated': 2,
@@ -109,8 +139,14 @@ describe('span attributes', () => {
   });
 
   it('of a failure give its code, else its class name, never its message', () => {
-    expect(errorType(Object.assign(new Error('the API answered 401 for token abc'), { code: 'invalid_service_token' }))).toBe('invalid_service_token');
-    expect(errorType(Object.assign(new Error('duplicate key (cpf)=(52998224725)'), { code: '23505' }))).toBe('23505');
+    expect(
+      errorType(
+        Object.assign(new Error('the API answered 401 for token abc'), { code: 'invalid_service_token' }),
+      ),
+    ).toBe('invalid_service_token');
+    expect(errorType(Object.assign(new Error('duplicate key (cpf)=(52998224725)'), { code: '23505' }))).toBe(
+      '23505',
+    );
     expect(errorType(new TypeError('cannot read x of 52998224725'))).toBe('TypeError');
     expect(errorType('a string')).toBe('Error');
   });

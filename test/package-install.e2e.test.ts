@@ -5,7 +5,15 @@
  * --prefer-offline` takes the tarballs from npm's cache, which `npm ci` filled.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -42,18 +50,32 @@ describe('the package installed from its tarball', () => {
       env: { PATH: process.env.PATH ?? '', ...env },
     }).then(
       (r) => ({ code: 0, ...r }),
-      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({
+        code: e.code,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
     );
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'punchline-package-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, env: npmEnv(), maxBuffer: 16 << 20 });
-    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as { filename: string; files: PackedFile[] }[];
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
+      cwd: ROOT,
+      env: npmEnv(),
+      maxBuffer: 16 << 20,
+    });
+    const [info] = JSON.parse(stdout.slice(stdout.indexOf('['))) as {
+      filename: string;
+      files: PackedFile[];
+    }[];
     packed = info!.files.map((f) => f.path);
     app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true })}\n`);
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info!.filename)], { cwd: app, env: npmEnv() });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, info!.filename)], {
+      cwd: app,
+      env: npmEnv(),
+    });
   }, 300_000);
 
   afterAll(async () => {
@@ -62,13 +84,28 @@ describe('the package installed from its tarball', () => {
   });
 
   it('holds the compiled JavaScript, the SQL migrations and the docs', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'bin/punchline.js', 'dist/src/cli.js', 'dist/jobs/index.js']));
-    expect(packed.filter((p) => p.startsWith('sql/')).sort()).toEqual(readMigrations().map((m) => `sql/${m.name}.sql`));
-    expect(packed).toEqual(expect.arrayContaining(['docs/operations.md', 'docs/configuration.md', 'docs/warehouse.md']));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'bin/punchline.js',
+        'dist/src/cli.js',
+        'dist/jobs/index.js',
+      ]),
+    );
+    expect(packed.filter((p) => p.startsWith('sql/')).sort()).toEqual(
+      readMigrations().map((m) => `sql/${m.name}.sql`),
+    );
+    expect(packed).toEqual(
+      expect.arrayContaining(['docs/operations.md', 'docs/configuration.md', 'docs/warehouse.md']),
+    );
   });
 
   it('holds no TypeScript but the warehouse types, no tests, no benchmarks and no development launcher', () => {
-    expect(packed.filter((p) => p.endsWith('.ts') || p.endsWith('.map'))).toEqual(['dist/src/warehouse/database.d.ts']);
+    expect(packed.filter((p) => p.endsWith('.ts') || p.endsWith('.map'))).toEqual([
+      'dist/src/warehouse/database.d.ts',
+    ]);
     expect(packed.filter((p) => /^(src|jobs|test|bench|scripts|deploy)\//.test(p))).toEqual([]);
     expect(packed).not.toContain('bin/compiled.js');
   });
@@ -86,18 +123,41 @@ describe('the package installed from its tarball', () => {
     expect(example).toContain("import type { Warehouse } from 'punchline/warehouse';");
     // The consumer's own type packages for pg and Node (punchline's dependencies ship none).
     mkdirSync(join(app, 'node_modules', '@types'), { recursive: true });
-    for (const types of ['pg', 'node']) symlinkSync(join(ROOT, 'node_modules', '@types', types), join(app, 'node_modules', '@types', types));
+    for (const types of ['pg', 'node'])
+      symlinkSync(join(ROOT, 'node_modules', '@types', types), join(app, 'node_modules', '@types', types));
     writeFileSync(join(app, 'good.mts'), example);
     writeFileSync(join(app, 'bad.mts'), example.replace("'age_seconds'", "'no_such_column'"));
     const tsc = (file: string) =>
-      run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '--noEmit', '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', file], { cwd: app }).then(
+      run(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+          '--noEmit',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--skipLibCheck',
+          file,
+        ],
+        { cwd: app },
+      ).then(
         () => '',
         (e: { stdout: string }) => e.stdout,
       );
     expect(await tsc('good.mts')).toBe('');
     const line = example.split('\n').findIndex((l) => l.includes("'age_seconds'")) + 1;
     expect(await tsc('bad.mts')).toMatch(new RegExp(`^bad\\.mts\\(${line},\\d+\\): error TS`));
-    const loaded = await run(process.execPath, ['--input-type=module', '-e', `import('punchline/warehouse').then((m) => console.log(Object.keys(m).length))`], { cwd: app });
+    const loaded = await run(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import('punchline/warehouse').then((m) => console.log(Object.keys(m).length))`,
+      ],
+      { cwd: app },
+    );
     expect(loaded.stdout).toBe('0\n');
   });
 
@@ -109,7 +169,18 @@ describe('the package installed from its tarball', () => {
   it('lists its commands with --help', async () => {
     const r = await punchline(['--help']);
     expect(r.code).toBe(0);
-    for (const command of ['migrate', 'backfill', 'push', 'worker', 'status', 'verify', 'forget', 'pseudonyms', 'emulator', 'demo']) {
+    for (const command of [
+      'migrate',
+      'backfill',
+      'push',
+      'worker',
+      'status',
+      'verify',
+      'forget',
+      'pseudonyms',
+      'emulator',
+      'demo',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
     }
   });
@@ -124,7 +195,9 @@ describe('the package installed from its tarball', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const { rows } = await client.query<{ n: number }>('select count(*)::int as n from installed.schema_migrations');
+      const { rows } = await client.query<{ n: number }>(
+        'select count(*)::int as n from installed.schema_migrations',
+      );
       expect(rows[0]!.n).toBe(readMigrations().length);
     } finally {
       await client.end();

@@ -9,12 +9,23 @@ import { keyIdOf, pseudonymOf } from '../src/privacy/pseudonyms.js';
 const KEY = 'k'.repeat(40);
 
 /** A catalog relation for the pure builders. */
-function relation(name: string, columns: [string, string, boolean?][], keys: Omit<RelationInfo['keys'][number], 'kind'>[] = []): RelationInfo {
+function relation(
+  name: string,
+  columns: [string, string, boolean?][],
+  keys: Omit<RelationInfo['keys'][number], 'kind'>[] = [],
+): RelationInfo {
   return {
     name,
     kind: 'table',
     comment: `The ${name} table.`,
-    columns: columns.map(([n, udt, notNull]) => ({ name: n, type: udt, udt, nullable: !(notNull ?? false), filled: null, comment: `${n} column` })),
+    columns: columns.map(([n, udt, notNull]) => ({
+      name: n,
+      type: udt,
+      udt,
+      nullable: !(notNull ?? false),
+      filled: null,
+      comment: `${n} column`,
+    })),
     keys: keys.map((k) => ({ ...k, kind: 'unique' as const })),
     foreignKeys: [],
   };
@@ -42,13 +53,23 @@ describe('pseudonymOf', () => {
 
 describe('classifyColumn', () => {
   it('follows the classification where there is one', () => {
-    expect(classifyColumn('collaborators', 'name', 'text')).toMatchObject({ category: 'name', analyst: 'omitted', source: 'classified' });
-    expect(classifyColumn('collaborators', 'department', 'text')).toMatchObject({ category: 'employment', analyst: 'shown' });
+    expect(classifyColumn('collaborators', 'name', 'text')).toMatchObject({
+      category: 'name',
+      analyst: 'omitted',
+      source: 'classified',
+    });
+    expect(classifyColumn('collaborators', 'department', 'text')).toMatchObject({
+      category: 'employment',
+      analyst: 'shown',
+    });
     expect(classifyColumn('companies', 'name', 'text')).toMatchObject({ category: null, analyst: 'shown' });
   });
 
   it('pseudonymises any unclassified CPF column', () => {
-    expect(classifyColumn('later_records', 'cpf', 'text')).toMatchObject({ analyst: 'pseudonym', source: 'presumed' });
+    expect(classifyColumn('later_records', 'cpf', 'text')).toMatchObject({
+      analyst: 'pseudonym',
+      source: 'presumed',
+    });
     expect(classifyColumn('new_table', 'manager_cpf', 'text')).toMatchObject({ analyst: 'pseudonym' });
   });
 
@@ -61,7 +82,10 @@ describe('classifyColumn', () => {
       ['anything', 'bytea'],
       ['checked_by', 'text'],
     ] as const) {
-      expect(classifyColumn('later_records', column, type), column).toMatchObject({ analyst: 'omitted', source: 'presumed' });
+      expect(classifyColumn('later_records', column, type), column).toMatchObject({
+        analyst: 'omitted',
+        source: 'presumed',
+      });
     }
     expect(classifyColumn('later_records', 'received_at', 'timestamptz')).toMatchObject({ analyst: 'shown' });
     expect(classifyColumn('later_records', 'resource', 'text')).toMatchObject({ analyst: 'shown' });
@@ -90,13 +114,21 @@ describe('buildAnalystView', () => {
     expect(view.omitted).toEqual(['reason', 'payload']);
     expect(view.create).toContain('CREATE OR REPLACE VIEW "wh_analyst"."later_records" AS');
     expect(view.create).toContain('LEFT JOIN "wh".cpf_pseudonyms p1 ON p1.cpf = t."cpf"');
-    expect(view.create).toContain(`CASE WHEN t."cpf" LIKE 'erased-%' THEN t."cpf" ELSE p1.pseudonym END AS "cpf_pseudonym"`);
+    expect(view.create).toContain(
+      `CASE WHEN t."cpf" LIKE 'erased-%' THEN t."cpf" ELSE p1.pseudonym END AS "cpf_pseudonym"`,
+    );
     expect(view.create).not.toMatch(/t\."(reason|payload)"/);
     expect(view.comments[0]).toContain('without reason, payload');
   });
 
   it('gives no view to a relation excluded from analysts', () => {
-    for (const name of ['audit_photos', 'absence_attachments', 'erasures', 'cpf_pseudonyms', 'schema_migrations']) {
+    for (const name of [
+      'audit_photos',
+      'absence_attachments',
+      'erasures',
+      'cpf_pseudonyms',
+      'schema_migrations',
+    ]) {
       expect(PERSONAL_DATA[name]!.excludedFromAnalysts, name).toBeTruthy();
       expect(buildAnalystView(relation(name, [['id', 'int4']]), 'wh'), name).toBeNull();
     }
@@ -117,36 +149,88 @@ describe('analystSchemaOf', () => {
 
 describe('erasure builders', () => {
   it('keeps the rows with their omitted columns blanked where it can', () => {
-    expect(erasurePlanOf(relation('punches', [['cpf', 'text', true], ['latitude', 'float8'], ['method', 'text', true]]))).toEqual({
+    expect(
+      erasurePlanOf(
+        relation('punches', [
+          ['cpf', 'text', true],
+          ['latitude', 'float8'],
+          ['method', 'text', true],
+        ]),
+      ),
+    ).toEqual({
       mode: 'keep-rows',
       blank: ['latitude'],
     });
   });
 
   it('deletes the rows of files, of tables with a NOT NULL personal column, or with an expression key', () => {
-    expect(erasurePlanOf(relation('audit_photos', [['point_id', 'int8'], ['content', 'bytea']]))).toMatchObject({ mode: 'delete-rows' });
-    expect(erasurePlanOf(relation('later_records', [['cpf', 'text'], ['payload', 'jsonb', true]]))).toEqual({
+    expect(
+      erasurePlanOf(
+        relation('audit_photos', [
+          ['point_id', 'int8'],
+          ['content', 'bytea'],
+        ]),
+      ),
+    ).toMatchObject({ mode: 'delete-rows' });
+    expect(
+      erasurePlanOf(
+        relation('later_records', [
+          ['cpf', 'text'],
+          ['payload', 'jsonb', true],
+        ]),
+      ),
+    ).toEqual({
       mode: 'delete-rows',
       reason: 'personal column payload is NOT NULL',
     });
     expect(
-      erasurePlanOf(relation('t', [['cpf', 'text']], [{ name: 'lower_idx', columns: [], hasExpressions: true, where: null }])),
+      erasurePlanOf(
+        relation(
+          't',
+          [['cpf', 'text']],
+          [{ name: 'lower_idx', columns: [], hasExpressions: true, where: null }],
+        ),
+      ),
     ).toEqual({ mode: 'delete-rows', reason: 'unique index lower_idx uses expressions' });
   });
 
   it('detects collisions on every unique key holding the CPF, partial ones evaluated on both rows', () => {
-    const history = relation('collaborator_history', [['company_cnpj', 'text'], ['cpf', 'text'], ['valid_from', 'timestamptz']], [
-      { name: 'pkey', columns: ['company_cnpj', 'cpf', 'valid_from'], hasExpressions: false, where: null },
-      { name: 'open', columns: ['company_cnpj', 'cpf'], hasExpressions: false, where: '(valid_to IS NULL)' },
-      { name: 'other', columns: ['valid_from'], hasExpressions: false, where: null },
-    ]);
+    const history = relation(
+      'collaborator_history',
+      [
+        ['company_cnpj', 'text'],
+        ['cpf', 'text'],
+        ['valid_from', 'timestamptz'],
+      ],
+      [
+        { name: 'pkey', columns: ['company_cnpj', 'cpf', 'valid_from'], hasExpressions: false, where: null },
+        {
+          name: 'open',
+          columns: ['company_cnpj', 'cpf'],
+          hasExpressions: false,
+          where: '(valid_to IS NULL)',
+        },
+        { name: 'other', columns: ['valid_from'], hasExpressions: false, where: null },
+      ],
+    );
     expect(collisionCondition(history, 'm', 'g')).toBe(
       '((m."company_cnpj" = g."company_cnpj" AND m."valid_from" = g."valid_from") OR ' +
         '(m."company_cnpj" = g."company_cnpj" AND EXISTS (SELECT FROM (SELECT m.*) AS r WHERE (valid_to IS NULL)) ' +
         'AND EXISTS (SELECT FROM (SELECT g.*) AS r WHERE (valid_to IS NULL))))',
     );
-    expect(collisionCondition(relation('punches', [['point_id', 'int8'], ['cpf', 'text']], [
-      { name: 'pkey', columns: ['point_id'], hasExpressions: false, where: null },
-    ]), 'm', 'g')).toBeNull();
+    expect(
+      collisionCondition(
+        relation(
+          'punches',
+          [
+            ['point_id', 'int8'],
+            ['cpf', 'text'],
+          ],
+          [{ name: 'pkey', columns: ['point_id'], hasExpressions: false, where: null }],
+        ),
+        'm',
+        'g',
+      ),
+    ).toBeNull();
   });
 });

@@ -9,22 +9,36 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { introspectSchema, type SchemaInfo } from '../src/warehouse/introspection.js';
 import { erasurePlanOf } from '../src/privacy/erasure-functions.js';
 import { looksPersonal, PERSONAL_DATA } from '../src/privacy/personal-data.js';
-import { PRIVACY_DOC_MARKERS, PRIVACY_DOC_PAGES, renderPersonalDataTable, withGeneratedBlock } from '../src/privacy/privacy-doc.js';
+import {
+  PRIVACY_DOC_MARKERS,
+  PRIVACY_DOC_PAGES,
+  renderPersonalDataTable,
+  withGeneratedBlock,
+} from '../src/privacy/privacy-doc.js';
 import { useMigratedWarehouse } from './warehouse-fixtures.js';
 
 describe('docs/privacy.md and docs/warehouse.md', () => {
-  it.each(PRIVACY_DOC_PAGES)('%s holds the personal-data table the classification renders (run npm run docs:privacy)', (name) => {
-    const page = readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
-    expect(page).toContain(PRIVACY_DOC_MARKERS.start);
-    expect(withGeneratedBlock(page, renderPersonalDataTable())).toBe(page);
-  });
+  it.each(PRIVACY_DOC_PAGES)(
+    '%s holds the personal-data table the classification renders (run npm run docs:privacy)',
+    (name) => {
+      const page = readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
+      expect(page).toContain(PRIVACY_DOC_MARKERS.start);
+      expect(withGeneratedBlock(page, renderPersonalDataTable())).toBe(page);
+    },
+  );
 
   it('lists every personal column with its category and what each role sees', () => {
     const table = renderPersonalDataTable();
-    expect(table).toContain('| `punches` | `latitude` | location | yes | no | set to null | where the punch was made |');
-    expect(table).toContain('| `collaborators` | `cpf` | identifier | yes | pseudonym, as `cpf_pseudonym` | replaced by the tombstone |');
+    expect(table).toContain(
+      '| `punches` | `latitude` | location | yes | no | set to null | where the punch was made |',
+    );
+    expect(table).toContain(
+      '| `collaborators` | `cpf` | identifier | yes | pseudonym, as `cpf_pseudonym` | replaced by the tombstone |',
+    );
     expect(table).toContain('| `erasures` | `cpf` | identifier | no (owner only) | no (no analyst view) |');
-    expect(table).toContain('| `audit_photos` | `content` | biometric | yes | no (no analyst view) | row deleted |');
+    expect(table).toContain(
+      '| `audit_photos` | `content` | biometric | yes | no (no analyst view) | row deleted |',
+    );
   });
 });
 
@@ -42,7 +56,10 @@ describe('the classification of src/privacy/personal-data.ts, against the migrat
         .filter((c) => looksPersonal(c.name, c.udt) && PERSONAL_DATA[r.name]?.columns[c.name] === undefined)
         .map((c) => `${r.name}.${c.name} (${c.udt})`),
     );
-    expect(unclassified, 'classify these in src/privacy/personal-data.ts, then run npm run docs:privacy').toEqual([]);
+    expect(
+      unclassified,
+      'classify these in src/privacy/personal-data.ts, then run npm run docs:privacy',
+    ).toEqual([]);
     expect(relations.length).toBeGreaterThan(25);
   });
 
@@ -52,9 +69,15 @@ describe('the classification of src/privacy/personal-data.ts, against the migrat
       if (!r) return [table];
       const linked = cls.person ? relations.find((x) => x.name === cls.person!.table) : r;
       return [
-        ...Object.keys(cls.columns).filter((c) => !r.columns.some((x) => x.name === c)).map((c) => `${table}.${c}`),
-        ...(cls.preserve ?? []).filter((c) => !r.columns.some((x) => x.name === c)).map((c) => `${table}.${c} (preserve)`),
-        ...(cls.person && !linked?.columns.some((x) => x.name === cls.person!.column) ? [`${table} → ${cls.person.table}`] : []),
+        ...Object.keys(cls.columns)
+          .filter((c) => !r.columns.some((x) => x.name === c))
+          .map((c) => `${table}.${c}`),
+        ...(cls.preserve ?? [])
+          .filter((c) => !r.columns.some((x) => x.name === c))
+          .map((c) => `${table}.${c} (preserve)`),
+        ...(cls.person && !linked?.columns.some((x) => x.name === cls.person!.column)
+          ? [`${table} → ${cls.person.table}`]
+          : []),
       ];
     });
     expect(stale).toEqual([]);
@@ -63,7 +86,11 @@ describe('the classification of src/privacy/personal-data.ts, against the migrat
   it('keeps the rows of every classified table forget erases in place (the aggregates analysts rely on)', () => {
     const aboutPeople = (name: string) => {
       const cls = PERSONAL_DATA[name];
-      return cls !== undefined && cls.erase !== 'delete' && (cls.person !== undefined || cls.columns['cpf']?.analyst === 'pseudonym');
+      return (
+        cls !== undefined &&
+        cls.erase !== 'delete' &&
+        (cls.person !== undefined || cls.columns['cpf']?.analyst === 'pseudonym')
+      );
     };
     const deleted = relations
       .filter((r) => r.kind === 'table' && aboutPeople(r.name))

@@ -6,7 +6,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { eraseMentions, forgetPerson } from '../src/privacy/erasures.js';
-import { block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import {
+  block,
+  CNPJ_A,
+  CPF_1,
+  CPF_2,
+  loadWith,
+  point,
+  pointsOf,
+  useMigratedWarehouse,
+} from './warehouse-fixtures.js';
 
 const t = useMigratedWarehouse('privacy_mentions');
 const NAME = 'Ana Souza Lima';
@@ -18,13 +27,26 @@ const answer = () => ({
   'point/getFromPeriod': [
     pointsOf(CPF_1, { '2026-03-02': [point(1, '2026-03-02 08:00:00')] }),
     pointsOf(CPF_3, {
-      '2026-03-02': [point(2, '2026-03-02 08:05:00', { is_adjusted: true, adjusted_by: NAME, adjustment_reason: `pedido de ana souza  lima, CPF 001.234.567-89` })],
+      '2026-03-02': [
+        point(2, '2026-03-02 08:05:00', {
+          is_adjusted: true,
+          adjusted_by: NAME,
+          adjustment_reason: `pedido de ana souza  lima, CPF 001.234.567-89`,
+        }),
+      ],
     }),
   ],
 });
-const collaborators = () => ({ collaborator: [block(CPF_1, { name: NAME }), block(CPF_2, { name: NAME }), block(CPF_3, { name: 'Bruno Reis' })] });
+const collaborators = () => ({
+  collaborator: [
+    block(CPF_1, { name: NAME }),
+    block(CPF_2, { name: NAME }),
+    block(CPF_3, { name: 'Bruno Reis' }),
+  ],
+});
 
-const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await t.admin.query(sql.replaceAll('$S', `"${t.schema}"`), values)).rows as T[];
+const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+  (await t.admin.query(sql.replaceAll('$S', `"${t.schema}"`), values)).rows as T[];
 
 let tombstone: string;
 
@@ -66,7 +88,9 @@ describe('erase_mentions on any table', () => {
   it('replaces mentions in text and lists, drops a JSON value that mentions the person, and counts the rows', async () => {
     const c = await t.admin.connect();
     try {
-      await c.query(`CREATE TEMP TABLE later_notes (company_cnpj text, note text, tags text[], payload jsonb, kept jsonb NOT NULL)`);
+      await c.query(
+        `CREATE TEMP TABLE later_notes (company_cnpj text, note text, tags text[], payload jsonb, kept jsonb NOT NULL)`,
+      );
       await c.query(
         `INSERT INTO later_notes VALUES
            ($1, 'visto por ANA SOUZA LIMA em 2026', ARRAY['x', '00123456789', 'Ana Souza Limaaa'], '{"n": 123456789}', '{"ok": true}'),
@@ -75,13 +99,33 @@ describe('erase_mentions on any table', () => {
            ('99999999000199', 'ANA SOUZA LIMA', NULL, '{"n": 123456789}', '{"ok": true}')`,
         [CNPJ_A],
       );
-      const changed = await eraseMentions(c, t.schema, CNPJ_A, 'pg_temp.later_notes', 'later_notes', ['company_cnpj', 'note', 'tags', 'payload', 'kept']);
-      const { rows } = await c.query(`SELECT company_cnpj, note, tags, payload, kept FROM later_notes ORDER BY company_cnpj, note`);
+      const changed = await eraseMentions(c, t.schema, CNPJ_A, 'pg_temp.later_notes', 'later_notes', [
+        'company_cnpj',
+        'note',
+        'tags',
+        'payload',
+        'kept',
+      ]);
+      const { rows } = await c.query(
+        `SELECT company_cnpj, note, tags, payload, kept FROM later_notes ORDER BY company_cnpj, note`,
+      );
       expect(rows).toEqual([
         { company_cnpj: CNPJ_A, note: 'nada', tags: ['y'], payload: null, kept: { ok: true } },
-        { company_cnpj: CNPJ_A, note: `visto por ${tombstone} em 2026`, tags: ['x', tombstone, 'Ana Souza Limaaa'], payload: null, kept: { ok: true } },
+        {
+          company_cnpj: CNPJ_A,
+          note: `visto por ${tombstone} em 2026`,
+          tags: ['x', tombstone, 'Ana Souza Limaaa'],
+          payload: null,
+          kept: { ok: true },
+        },
         // another company's rows are not this erasure's
-        { company_cnpj: '99999999000199', note: 'ANA SOUZA LIMA', tags: null, payload: { n: 123456789 }, kept: { ok: true } },
+        {
+          company_cnpj: '99999999000199',
+          note: 'ANA SOUZA LIMA',
+          tags: null,
+          payload: { n: 123456789 },
+          kept: { ok: true },
+        },
       ]);
       expect(changed).toBe(5);
     } finally {

@@ -11,7 +11,17 @@ import { keyIdOf, pseudonymOf } from '../src/privacy/pseudonyms.js';
 import { upholdPrivacy } from '../src/privacy/erasures.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
 import { runPunchline } from './sync-harness.js';
-import { block, CNPJ_A, CNPJ_B, CPF_1, CPF_2, loadWith, point, pointsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import {
+  block,
+  CNPJ_A,
+  CNPJ_B,
+  CPF_1,
+  CPF_2,
+  loadWith,
+  point,
+  pointsOf,
+  useMigratedWarehouse,
+} from './warehouse-fixtures.js';
 
 const OLD_KEY = 'old-pseudonym-key-0123456789abcdef0123';
 const NEW_KEY = 'new-pseudonym-key-fedcba9876543210fedc';
@@ -27,8 +37,12 @@ function env(extra: Record<string, string>): Record<string, string> {
 
 /** The pseudonym map and the analyst view's pseudonyms, by CPF. */
 async function pseudonyms(): Promise<{ map: Record<string, string>; keyIds: string[]; inView: string[] }> {
-  const map = await t.admin.query(`SELECT cpf, pseudonym, key_id FROM "${t.schema}".cpf_pseudonyms ORDER BY cpf`);
-  const view = await t.admin.query(`SELECT DISTINCT cpf_pseudonym FROM "${t.schema}_analyst".collaborators ORDER BY 1`);
+  const map = await t.admin.query(
+    `SELECT cpf, pseudonym, key_id FROM "${t.schema}".cpf_pseudonyms ORDER BY cpf`,
+  );
+  const view = await t.admin.query(
+    `SELECT DISTINCT cpf_pseudonym FROM "${t.schema}_analyst".collaborators ORDER BY 1`,
+  );
   return {
     map: Object.fromEntries(map.rows.map((r) => [r.cpf, r.pseudonym])),
     keyIds: [...new Set(map.rows.map((r) => r.key_id as string))],
@@ -49,9 +63,14 @@ async function digest(): Promise<string> {
 beforeAll(async () => {
   await loadWith(t, 'collaborators', {}, { collaborator: [block(CPF_1), block(CPF_2)] });
   await loadWith(t, 'collaborators', { company: CNPJ_B }, { collaborator: [block(CPF_1, {}, CNPJ_B)] });
-  await loadWith(t, 'punches', { window: { from: '2026-03-01', to: '2026-03-31' } }, {
-    'point/getFromPeriod': [pointsOf(CPF_1, { '2026-03-02': [point(1, '2026-03-02 08:00:00')] })],
-  });
+  await loadWith(
+    t,
+    'punches',
+    { window: { from: '2026-03-01', to: '2026-03-31' } },
+    {
+      'point/getFromPeriod': [pointsOf(CPF_1, { '2026-03-02': [point(1, '2026-03-02 08:00:00')] })],
+    },
+  );
 });
 
 describe('punchline pseudonyms', () => {
@@ -74,7 +93,9 @@ describe('punchline pseudonyms', () => {
     writeFileSync(file, `${OLD_KEY}\n`);
     const res = await runPunchline(['pseudonyms'], env({ PSEUDONYM_KEY_FILE: file }));
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout.trim()).toBe(`schema ${t.schema}: 2 CPFs given a pseudonym of key ${keyIdOf(OLD_KEY)}, 0 pseudonyms of an older key removed`);
+    expect(res.stdout.trim()).toBe(
+      `schema ${t.schema}: 2 CPFs given a pseudonym of key ${keyIdOf(OLD_KEY)}, 0 pseudonyms of an older key removed`,
+    );
     expect(res.stderr).toContain('pseudonyms computed'); // the debug-level log ran…
     expect(`${res.stdout}${res.stderr}`).not.toContain(OLD_KEY); // …without the key
     const p = await pseudonyms();
@@ -97,7 +118,9 @@ describe('punchline pseudonyms', () => {
   }, 60_000);
 
   it('removes the pseudonyms of an older key whose CPF is gone', async () => {
-    await t.admin.query(`INSERT INTO "${t.schema}".cpf_pseudonyms (cpf, pseudonym, key_id, key_generation) VALUES ('99999999999', 'stale', 'old', 0)`);
+    await t.admin.query(
+      `INSERT INTO "${t.schema}".cpf_pseudonyms (cpf, pseudonym, key_id, key_generation) VALUES ('99999999999', 'stale', 'old', 0)`,
+    );
     const res = await runPunchline(['pseudonyms'], env({ PSEUDONYM_KEY: NEW_KEY }));
     expect(res.stdout).toContain('0 CPFs given a pseudonym');
     expect(res.stdout).toContain('1 pseudonyms of an older key removed');
@@ -108,17 +131,35 @@ describe('punchline pseudonyms', () => {
     // What every sync of a company runs after its load, with the key of the worker that ran it.
     const stale = await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, OLD_KEY);
     expect(stale).toMatchObject({ mapped: 0, staleKey: true });
-    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(NEW_KEY, CPF_1), [CPF_2]: pseudonymOf(NEW_KEY, CPF_2) });
+    expect((await pseudonyms()).map).toEqual({
+      [CPF_1]: pseudonymOf(NEW_KEY, CPF_1),
+      [CPF_2]: pseudonymOf(NEW_KEY, CPF_2),
+    });
   });
 
   it('makes a key used for the first time the current one; only punchline pseudonyms brings an older key back', async () => {
-    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({ mapped: 2, staleKey: false });
-    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(THIRD_KEY, CPF_1), [CPF_2]: pseudonymOf(THIRD_KEY, CPF_2) });
-    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, NEW_KEY)).toMatchObject({ mapped: 0, staleKey: true });
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({
+      mapped: 2,
+      staleKey: false,
+    });
+    expect((await pseudonyms()).map).toEqual({
+      [CPF_1]: pseudonymOf(THIRD_KEY, CPF_1),
+      [CPF_2]: pseudonymOf(THIRD_KEY, CPF_2),
+    });
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, NEW_KEY)).toMatchObject({
+      mapped: 0,
+      staleKey: true,
+    });
     const back = await runPunchline(['pseudonyms'], env({ PSEUDONYM_KEY: NEW_KEY }));
     expect(back.code, back.stderr).toBe(0);
     expect(back.stdout).toContain(`2 CPFs given a pseudonym of key ${keyIdOf(NEW_KEY)}`);
-    expect((await pseudonyms()).map).toEqual({ [CPF_1]: pseudonymOf(NEW_KEY, CPF_1), [CPF_2]: pseudonymOf(NEW_KEY, CPF_2) });
-    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({ mapped: 0, staleKey: true });
+    expect((await pseudonyms()).map).toEqual({
+      [CPF_1]: pseudonymOf(NEW_KEY, CPF_1),
+      [CPF_2]: pseudonymOf(NEW_KEY, CPF_2),
+    });
+    expect(await upholdPrivacy(t.w.pool, t.schema, CNPJ_A, THIRD_KEY)).toMatchObject({
+      mapped: 0,
+      staleKey: true,
+    });
   }, 60_000);
 });

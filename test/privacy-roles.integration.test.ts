@@ -10,7 +10,18 @@ import { PERSONAL_DATA } from '../src/privacy/personal-data.js';
 import { ensurePseudonyms, pseudonymOf } from '../src/privacy/pseudonyms.js';
 import { recordReceipt } from './support/push-receipts.js';
 import { TEST_DATABASE_URL } from './support/isolation.js';
-import { absenceOf, block, CNPJ_A, CPF_1, CPF_2, loadWith, point, pointsOf, totalsOf, useMigratedWarehouse } from './warehouse-fixtures.js';
+import {
+  absenceOf,
+  block,
+  CNPJ_A,
+  CPF_1,
+  CPF_2,
+  loadWith,
+  point,
+  pointsOf,
+  totalsOf,
+  useMigratedWarehouse,
+} from './warehouse-fixtures.js';
 
 const KEY = 'test-pseudonym-key-0123456789abcdef';
 const MARCH = { window: { from: '2026-03-01', to: '2026-03-31' } };
@@ -59,17 +70,36 @@ beforeAll(async () => {
   await loadWith(t, 'collaborators', {}, { collaborator: [block(CPF_1), block(CPF_2)] });
   await loadWith(t, 'punches', MARCH, {
     'point/getFromPeriod': [
-      pointsOf(CPF_1, { '2026-03-02': [point(101, '2026-03-02 08:00:00'), point(102, '2026-03-02 17:00:00')] }),
+      pointsOf(CPF_1, {
+        '2026-03-02': [point(101, '2026-03-02 08:00:00'), point(102, '2026-03-02 17:00:00')],
+      }),
       pointsOf(CPF_2, { '2026-03-02': [point(201, '2026-03-02 09:00:00')] }),
     ],
   });
   await loadWith(t, 'hour_totals', MARCH, { 'collaborator/totalHours': [totalsOf(CPF_1), totalsOf(CPF_2)] });
-  await loadWith(t, 'absences', MARCH, { 'absence/getFromPeriod': [absenceOf(7001, '2026-03-10 00:00:00', '2026-03-11 23:59:59', [CPF_1])] });
+  await loadWith(t, 'absences', MARCH, {
+    'absence/getFromPeriod': [absenceOf(7001, '2026-03-10 00:00:00', '2026-03-11 23:59:59', [CPF_1])],
+  });
   // What `punchline push --apply` records: entity keys that hold CPFs.
   const receipt = { company: CNPJ_A, connection: 'default', file: 'push.csv', line: 2 };
-  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'collaborators', key: CPF_1, createdId: '9001' });
-  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'punches', key: `${CPF_2}|2026-03-03 08:00:00`, createdId: '9002' });
-  await recordReceipt(t.w.pool, t.schema, { ...receipt, kind: 'absences', key: `3|2026-03-20|2026-03-21|${CPF_1},${CPF_2}`, createdId: '9003' });
+  await recordReceipt(t.w.pool, t.schema, {
+    ...receipt,
+    kind: 'collaborators',
+    key: CPF_1,
+    createdId: '9001',
+  });
+  await recordReceipt(t.w.pool, t.schema, {
+    ...receipt,
+    kind: 'punches',
+    key: `${CPF_2}|2026-03-03 08:00:00`,
+    createdId: '9002',
+  });
+  await recordReceipt(t.w.pool, t.schema, {
+    ...receipt,
+    kind: 'absences',
+    key: `3|2026-03-20|2026-03-21|${CPF_1},${CPF_2}`,
+    createdId: '9003',
+  });
   await ensurePseudonyms(t.w.pool, t.schema, KEY);
   reader = await connectAs('workforce_reader');
   analyst = await connectAs('workforce_analyst');
@@ -82,7 +112,14 @@ afterAll(async () => {
 
 describe('as workforce_analyst', () => {
   it('is refused every base table, the pseudonym map and the erasure register', async () => {
-    for (const table of ['collaborators', 'punches', 'absences', 'cpf_pseudonyms', 'erasures', 'daily_attendance']) {
+    for (const table of [
+      'collaborators',
+      'punches',
+      'absences',
+      'cpf_pseudonyms',
+      'erasures',
+      'daily_attendance',
+    ]) {
       expect(await refusal(analyst, `SELECT count(*) FROM ${s}.${table}`), table).toBe(DENIED);
     }
     const err = await analyst.query(`SELECT name FROM ${s}.collaborators`).catch((e: Error) => e);
@@ -92,7 +129,9 @@ describe('as workforce_analyst', () => {
   it('reads collaborators through the analyst view: pseudonyms instead of CPFs, no names, e-mails or PIS', async () => {
     const { rows } = await analyst.query(`SELECT * FROM ${a}.collaborators ORDER BY cpf_pseudonym`);
     expect(rows).toHaveLength(2);
-    expect(rows.map((r) => r.cpf_pseudonym).sort()).toEqual([pseudonymOf(KEY, CPF_1), pseudonymOf(KEY, CPF_2)].sort());
+    expect(rows.map((r) => r.cpf_pseudonym).sort()).toEqual(
+      [pseudonymOf(KEY, CPF_1), pseudonymOf(KEY, CPF_2)].sort(),
+    );
     expect(rows[0]).toMatchObject({ company_cnpj: CNPJ_A, department: 'Operations', occupation: 'Analyst' });
     for (const column of ['cpf', 'name', 'email', 'pis', 'registration_number']) {
       expect(Object.keys(rows[0]!), column).not.toContain(column);
@@ -113,13 +152,27 @@ describe('as workforce_analyst', () => {
     expect(leaks).toEqual([]);
     const seen = new Set(rows.map((r) => `${r.table_name}.${r.column_name}`));
     for (const gone of [
-      'punches.latitude', 'punches.longitude', 'punches.address', 'punches.adjusted_by', 'absences.cid',
-      'absences.cid_description', 'absences.professional_name', 'absences.cr_register', 'absences.health_unit',
-      'daily_attendance.collaborator_name', 'adjustment_requests.approved_by', 'companies.email',
+      'punches.latitude',
+      'punches.longitude',
+      'punches.address',
+      'punches.adjusted_by',
+      'absences.cid',
+      'absences.cid_description',
+      'absences.professional_name',
+      'absences.cr_register',
+      'absences.health_unit',
+      'daily_attendance.collaborator_name',
+      'adjustment_requests.approved_by',
+      'companies.email',
     ]) {
       expect(seen, gone).not.toContain(gone);
     }
-    for (const kept of ['punches.punched_at', 'hour_totals.worked_time_seconds', 'absences.absence_type', 'monthly_hours.cpf_pseudonym']) {
+    for (const kept of [
+      'punches.punched_at',
+      'hour_totals.worked_time_seconds',
+      'absences.absence_type',
+      'monthly_hours.cpf_pseudonym',
+    ]) {
       expect(seen, kept).toContain(kept);
     }
   });
@@ -132,18 +185,28 @@ describe('as workforce_analyst', () => {
     expect(views.map((v) => v.name)).toContain('push_receipts');
     const holding: string[] = [];
     for (const { name } of views) {
-      const { rows } = await analyst.query<{ text: string | null }>(`SELECT string_agg(v::text, ' ') AS text FROM ${a}."${name}" v`);
+      const { rows } = await analyst.query<{ text: string | null }>(
+        `SELECT string_agg(v::text, ' ') AS text FROM ${a}."${name}" v`,
+      );
       if ([CPF_1, CPF_2].some((c) => rows[0]!.text?.includes(c))) holding.push(name);
     }
     expect(holding).toEqual([]);
     // push receipts stay countable by kind, without the entity's key
-    const receipts = await analyst.query(`SELECT kind, created_id FROM ${a}.push_receipts ORDER BY created_id`);
+    const receipts = await analyst.query(
+      `SELECT kind, created_id FROM ${a}.push_receipts ORDER BY created_id`,
+    );
     expect(receipts.rows.map((r) => r.kind)).toEqual(['collaborators', 'punches', 'absences']);
     expect(await refusal(analyst, `SELECT row_key FROM ${a}.push_receipts`)).toBe(NO_COLUMN);
   });
 
   it('has no view of photos, attachments or the bookkeeping of privacy', async () => {
-    for (const table of ['audit_photos', 'absence_attachments', 'cpf_pseudonyms', 'erasures', 'schema_migrations']) {
+    for (const table of [
+      'audit_photos',
+      'absence_attachments',
+      'cpf_pseudonyms',
+      'erasures',
+      'schema_migrations',
+    ]) {
       expect(await refusal(analyst, `SELECT * FROM ${a}.${table}`), table).toBe(NO_RELATION);
     }
   });
@@ -155,7 +218,9 @@ describe('as workforce_analyst', () => {
         GROUP BY c.department`,
     );
     expect(rows).toEqual([{ department: 'Operations', people: 2, punches: 3 }]);
-    const monthly = await analyst.query(`SELECT count(DISTINCT cpf_pseudonym)::int AS n FROM ${a}.monthly_hours`);
+    const monthly = await analyst.query(
+      `SELECT count(DISTINCT cpf_pseudonym)::int AS n FROM ${a}.monthly_hours`,
+    );
     expect(monthly.rows[0].n).toBe(2);
   });
 
@@ -202,7 +267,9 @@ describe('a table or column a later migration adds', () => {
          id bigserial PRIMARY KEY, company_cnpj text NOT NULL, cpf text, resource text NOT NULL,
          reason text NOT NULL, payload jsonb NOT NULL, rejected_at timestamptz NOT NULL DEFAULT now())`,
     );
-    await t.admin.query(`ALTER TABLE ${s}.punches ADD COLUMN device_kind text, ADD COLUMN device_owner_name text`);
+    await t.admin.query(
+      `ALTER TABLE ${s}.punches ADD COLUMN device_kind text, ADD COLUMN device_owner_name text`,
+    );
     await t.admin.query(
       `INSERT INTO ${s}.later_records (company_cnpj, cpf, resource, reason, payload)
        VALUES ($1, $2, 'punches', 'bad geolocation', '{"name": "Person"}')`,
@@ -220,7 +287,13 @@ describe('a table or column a later migration adds', () => {
   it('is covered at the next migrate: CPF pseudonymised, personal-looking columns left out', async () => {
     const { rows } = await analyst.query(`SELECT * FROM ${a}.later_records`);
     expect(rows).toEqual([
-      { id: '1', company_cnpj: CNPJ_A, cpf_pseudonym: pseudonymOf(KEY, CPF_1), resource: 'punches', rejected_at: expect.any(Date) },
+      {
+        id: '1',
+        company_cnpj: CNPJ_A,
+        cpf_pseudonym: pseudonymOf(KEY, CPF_1),
+        resource: 'punches',
+        rejected_at: expect.any(Date),
+      },
     ]);
     const punches = await analyst.query(`SELECT * FROM ${a}.punches LIMIT 1`);
     expect(Object.keys(punches.rows[0]!)).toContain('device_kind');

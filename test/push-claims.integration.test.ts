@@ -21,12 +21,17 @@ let key = 0;
 const nextKey = () => `52998224725|2026-10-0${++key} 08:00:00`;
 
 async function receipt(rowKey: string): Promise<Record<string, unknown> | undefined> {
-  const r = await admin.query(`select state, claim_run::text as claim_run, created_id, source_line from "${schema}".push_receipts where row_key = $1`, [rowKey]);
+  const r = await admin.query(
+    `select state, claim_run::text as claim_run, created_id, source_line from "${schema}".push_receipts where row_key = $1`,
+    [rowKey],
+  );
   return r.rows[0];
 }
 
 /** Runs `body` with two open claim runs (the second reading `other.csv`), a fresh key and a check time, then closes both. */
-async function withTwoRuns(body: (a: ClaimRun, b: ClaimRun, key: string, checkedAt: string) => Promise<void>): Promise<void> {
+async function withTwoRuns(
+  body: (a: ClaimRun, b: ClaimRun, key: string, checkedAt: string) => Promise<void>,
+): Promise<void> {
   const a = await ClaimRun.open(w.pool, scope);
   const b = await ClaimRun.open(w.pool, { ...scope, file: 'other.csv' });
   try {
@@ -62,7 +67,12 @@ describe('a row claimed by a live run', () => {
       expect(settled).toBe(false);
       await a.created(k, 2, '901');
       expect(await waiting).toEqual({ kind: 'created', id: '901', file: 'rows.csv', line: 2 });
-      expect(await receipt(k)).toEqual({ state: 'created', claim_run: null, created_id: '901', source_line: 2 });
+      expect(await receipt(k)).toEqual({
+        state: 'created',
+        claim_run: null,
+        created_id: '901',
+        source_line: 2,
+      });
     }));
 
   it('goes to the other run, without a read of the API, when its write certainly did not happen', () =>
@@ -118,7 +128,9 @@ describe('a row created by an earlier run', () => {
     const b = await ClaimRun.open(w.pool, scope);
     const c = await ClaimRun.open(w.pool, scope);
     try {
-      const claims = [b, c].map((run) => run.claim(k, 2, { checkedAt, pollMs: 20 }).then((claim) => ({ run, claim })));
+      const claims = [b, c].map((run) =>
+        run.claim(k, 2, { checkedAt, pollMs: 20 }).then((claim) => ({ run, claim })),
+      );
       const first = await Promise.race(claims);
       expect(first.claim).toEqual({ kind: 'mine', recheck: false });
       await first.run.created(k, 2, '78');

@@ -34,8 +34,12 @@ beforeAll(async () => {
   h = await startHarness('pushcli', { today: TODAY, scale: 30 });
   const hq = h.emulator.companies[0]!.cnpj;
   const people = h.emulator.truth.collaborators(hq);
-  cpf = people.find((p) => p.listed && p.admission_date! < '2026-09-01' && people.filter((q) => q.national_registry === p.national_registry).length === 1)!
-    .national_registry;
+  cpf = people.find(
+    (p) =>
+      p.listed &&
+      p.admission_date! < '2026-09-01' &&
+      people.filter((q) => q.national_registry === p.national_registry).length === 1,
+  )!.national_registry;
 }, 120_000);
 
 afterAll(async () => {
@@ -47,12 +51,32 @@ describe('when the arguments or the file are bad', () => {
   it('exits 2 with one line naming the problem, before any request', async () => {
     const good = file('ok.csv', `national_registry,datetime\n${cpf},2026-10-02 08:00:00\n`);
     const cases: { name: string; args: string[]; line: RegExp }[] = [
-      { name: 'unknown kind', args: ['push', 'payslips', '--file', good], line: /unknown kind "payslips" \(choose from: collaborators, photos, dismissals/ },
+      {
+        name: 'unknown kind',
+        args: ['push', 'payslips', '--file', good],
+        line: /unknown kind "payslips" \(choose from: collaborators, photos, dismissals/,
+      },
       { name: 'no --file', args: ['push', 'punches'], line: /--file is required \(a .csv or .jsonl file\)/ },
-      { name: 'missing file', args: ['push', 'punches', '--file', join(dir, 'nope.csv')], line: /--file .*nope.csv: no such file/ },
-      { name: 'wrong extension', args: ['push', 'punches', '--file', file('rows.xlsx', 'x')], line: /use a .csv or .jsonl file/ },
-      { name: 'missing files folder', args: ['push', 'punches', '--file', good, '--files-dir', join(dir, 'nope')], line: /--files-dir .*nope: no such directory/ },
-      { name: 'bad report name', args: ['push', 'punches', '--file', good, '--report', join(dir, 'r.txt')], line: /--report .*r.txt: use a .csv or .json file name/ },
+      {
+        name: 'missing file',
+        args: ['push', 'punches', '--file', join(dir, 'nope.csv')],
+        line: /--file .*nope.csv: no such file/,
+      },
+      {
+        name: 'wrong extension',
+        args: ['push', 'punches', '--file', file('rows.xlsx', 'x')],
+        line: /use a .csv or .jsonl file/,
+      },
+      {
+        name: 'missing files folder',
+        args: ['push', 'punches', '--file', good, '--files-dir', join(dir, 'nope')],
+        line: /--files-dir .*nope: no such directory/,
+      },
+      {
+        name: 'bad report name',
+        args: ['push', 'punches', '--file', good, '--report', join(dir, 'r.txt')],
+        line: /--report .*r.txt: use a .csv or .json file name/,
+      },
       {
         name: 'unknown column',
         args: ['push', 'punches', '--file', file('extra.csv', 'national_registry,datetime,colour\n1,2,3\n')],
@@ -68,7 +92,11 @@ describe('when the arguments or the file are bad', () => {
     for (const c of cases) {
       const r = await runPunchline(c.args, h.env());
       const lines = r.stderr.trim().split('\n');
-      expect({ name: c.name, code: r.code, lines: lines.length }).toEqual({ name: c.name, code: 2, lines: 1 });
+      expect({ name: c.name, code: r.code, lines: lines.length }).toEqual({
+        name: c.name,
+        code: 2,
+        lines: 1,
+      });
       expect(lines[0], c.name).toMatch(c.line);
     }
     expect(h.emulator.stats().requests).toEqual({});
@@ -77,15 +105,23 @@ describe('when the arguments or the file are bad', () => {
 
 describe('a plan, then an apply, of a file with good and refused rows', () => {
   it('prints the outcome of every row, writes the report, and exits 0 for a clean plan and 1 when a row was refused', async () => {
-    const input = file('mixed.csv', `national_registry;datetime\n${cpf};2026-10-03 08:00:00\n${cpf};2026-12-01 08:00:00\n`);
+    const input = file(
+      'mixed.csv',
+      `national_registry;datetime\n${cpf};2026-10-03 08:00:00\n${cpf};2026-12-01 08:00:00\n`,
+    );
     const planReport = join(dir, 'plan.json');
     h.emulator.resetStats();
     const plan = await runPunchline(['push', 'punches', '--file', input, '--report', planReport], h.env());
     expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).toMatch(/^push punches \(plan: nothing was written\): 2 rows in .*mixed.csv: 2 would be created$/m);
+    expect(plan.stdout).toMatch(
+      /^push punches \(plan: nothing was written\): 2 rows in .*mixed.csv: 2 would be created$/m,
+    );
     expect(plan.stdout).toMatch(/run again with --apply to write/);
     expect(postCount()).toBe(0);
-    const json = JSON.parse(readFileSync(planReport, 'utf8')) as { applied: boolean; rows: { line: number; outcome: string }[] };
+    const json = JSON.parse(readFileSync(planReport, 'utf8')) as {
+      applied: boolean;
+      rows: { line: number; outcome: string }[];
+    };
     expect(json.applied).toBe(false);
     expect(json.rows.map((r) => [r.line, r.outcome])).toEqual([
       [2, 'would_create'],
@@ -93,11 +129,16 @@ describe('a plan, then an apply, of a file with good and refused rows', () => {
     ]);
 
     const applyReport = join(dir, 'apply.csv');
-    const apply = await runPunchline(['push', 'punches', '--file', input, '--apply', '--report', applyReport], h.env());
+    const apply = await runPunchline(
+      ['push', 'punches', '--file', input, '--apply', '--report', applyReport],
+      h.env(),
+    );
     expect(apply.code, apply.stderr).toBe(1);
     expect(apply.stdout).toMatch(/^push punches: 2 rows in .*: 1 created, 1 refused$/m);
     expect(apply.stdout).toMatch(/line 3: refused: .*date_time_greater_than_now/);
-    expect(apply.stdout).toMatch(/^sync queued for company \d{14}: punches\.default\.\d{14}\.2026-10-01\.2026-10-31/m);
+    expect(apply.stdout).toMatch(
+      /^sync queued for company \d{14}: punches\.default\.\d{14}\.2026-10-01\.2026-10-31/m,
+    );
     const csvLines = readFileSync(applyReport, 'utf8').trim().split('\n');
     expect(csvLines[0]).toBe('line,outcome,key,id,code,message');
     expect(csvLines[1]).toMatch(new RegExp(`^2,created,${cpf}\\|2026-10-03 08:00:00,\\d+,,$`));
@@ -109,7 +150,10 @@ describe('a plan, then an apply, of a file with good and refused rows', () => {
 describe('when a push is killed half-way and run again', () => {
   it('stays within the shared request budget and creates each punch once', async () => {
     const times = Array.from({ length: 12 }, (_, i) => `2026-10-22 ${String(6 + i).padStart(2, '0')}:30:00`);
-    const input = file('kill.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+    const input = file(
+      'kill.csv',
+      ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'),
+    );
     const env = h.env({ API_MAX_RPS: '2', API_MAX_CONCURRENCY: '2' });
     h.emulator.resetStats();
     const child = spawnPunchline(['push', 'punches', '--file', input, '--apply'], env);
@@ -139,7 +183,11 @@ describe('when a push is killed half-way and run again', () => {
     // both processes together: never more than API_MAX_RPS starts in any second
     expect(maxInAnySecond(h.emulator.stats().startsByToken[hq.token] ?? [])).toBeLessThanOrEqual(2);
     const points = await punchesOn(cpf, '2026-10-22');
-    for (const t of times) expect(points.filter((x) => x === t), t).toHaveLength(1);
+    for (const t of times)
+      expect(
+        points.filter((x) => x === t),
+        t,
+      ).toHaveLength(1);
   }, 180_000);
 });
 
@@ -161,16 +209,30 @@ async function absencesOf(cpf: string, typeId: number, begin: string, end: strin
     `${h.emulator.url}/customer/v2/absence/getFromPeriod?begin_date=${encodeURIComponent(`${begin} 00:00:00`)}&end_date=${encodeURIComponent(`${end} 23:59:59`)}`,
     { headers: { apiServiceToken: hq.token } },
   );
-  const body = (await res.json()) as { data: { absence_type_id: number; begin_date: string; end_date: string; collaborators: { national_registry: string }[] }[] };
+  const body = (await res.json()) as {
+    data: {
+      absence_type_id: number;
+      begin_date: string;
+      end_date: string;
+      collaborators: { national_registry: string }[];
+    }[];
+  };
   return body.data.filter(
-    (a) => a.absence_type_id === typeId && a.begin_date.startsWith(begin) && a.end_date.startsWith(end) && a.collaborators.some((c) => c.national_registry === cpf),
+    (a) =>
+      a.absence_type_id === typeId &&
+      a.begin_date.startsWith(begin) &&
+      a.end_date.startsWith(end) &&
+      a.collaborators.some((c) => c.national_registry === cpf),
   ).length;
 }
 
 /** The created and skipped counts of a push's summary line. */
 function counted(stdout: string): { created: number; skipped: number } {
   const line = /^push \w+: \d+ rows? in .*$/m.exec(stdout)?.[0] ?? '';
-  return { created: Number(/(\d+) created/.exec(line)?.[1] ?? 0), skipped: Number(/(\d+) skipped/.exec(line)?.[1] ?? 0) };
+  return {
+    created: Number(/(\d+) created/.exec(line)?.[1] ?? 0),
+    skipped: Number(/(\d+) skipped/.exec(line)?.[1] ?? 0),
+  };
 }
 
 describe('when two pushes of the same file run at once', () => {
@@ -180,7 +242,10 @@ describe('when two pushes of the same file run at once', () => {
 
   it('creates each punch once, and the two runs together report each row created once', async () => {
     const times = ['2026-10-26 08:00:00', '2026-10-26 12:00:00', '2026-10-26 17:00:00'];
-    const input = file('twice.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+    const input = file(
+      'twice.csv',
+      ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'),
+    );
     const env = h.env();
     h.emulator.resetStats();
     const [a, b] = await Promise.all([
@@ -192,17 +257,24 @@ describe('when two pushes of the same file run at once', () => {
     expect(counted(a.stdout).skipped + counted(b.stdout).skipped).toBe(3);
     expect(postCount()).toBe(3);
     const held = await punchesOn(cpf, '2026-10-26');
-    for (const t of times) expect(held.filter((x) => x === t), t).toHaveLength(1);
+    for (const t of times)
+      expect(
+        held.filter((x) => x === t),
+        t,
+      ).toHaveLength(1);
   }, 120_000);
 
   it('creates each absence once', async () => {
     const rt = await h.runtime();
     const type = (await rt.client('default').api.listAbsenceTypes())[0]!;
     const days = ['2026-10-05', '2026-10-06', '2026-10-07'];
-    const input = file('absences-twice.csv', [
-      'national_registry,absence_type_id,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time',
-      ...days.map((d) => `${cpf},${type.id},Atestado,Consulta,${d},${d},1,1,0,0`),
-    ].join('\n'));
+    const input = file(
+      'absences-twice.csv',
+      [
+        'national_registry,absence_type_id,description,details,begin_date,end_date,paid,full_day,sum_on_work_time,sum_total_on_work_time',
+        ...days.map((d) => `${cpf},${type.id},Atestado,Consulta,${d},${d},1,1,0,0`),
+      ].join('\n'),
+    );
     const env = h.env();
     const [a, b] = await Promise.all([
       runPunchline(['push', 'absences', '--file', input, '--apply'], env),
@@ -217,8 +289,15 @@ describe('when two pushes of the same file run at once', () => {
 describe('when a push is run again while the first is still writing', () => {
   it('the rerun waits for the rows the first has claimed and creates none twice', async () => {
     // Enough rows that the first run is still writing when the second has started, on a busy machine too.
-    const times = Array.from({ length: 24 }, (_, i) => `2026-10-27 ${String(6 + Math.floor(i / 3)).padStart(2, '0')}:${String(10 + (i % 3) * 15)}:00`);
-    const input = file('rerun-while-writing.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+    const times = Array.from(
+      { length: 24 },
+      (_, i) =>
+        `2026-10-27 ${String(6 + Math.floor(i / 3)).padStart(2, '0')}:${String(10 + (i % 3) * 15)}:00`,
+    );
+    const input = file(
+      'rerun-while-writing.csv',
+      ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'),
+    );
     // One request a second for the connection, across both processes: the first run writes for seconds.
     const env = h.env({ API_MAX_RPS: '1', API_MAX_CONCURRENCY: '2' });
     h.emulator.resetStats();
@@ -231,7 +310,11 @@ describe('when a push is run again while the first is still writing', () => {
     expect(second.stdout).toMatch(/created meanwhile by another push run/);
     expect(postCount()).toBe(times.length);
     const held = await punchesOn(cpf, '2026-10-27');
-    for (const t of times) expect(held.filter((x) => x === t), t).toHaveLength(1);
+    for (const t of times)
+      expect(
+        held.filter((x) => x === t),
+        t,
+      ).toHaveLength(1);
   }, 180_000);
 });
 
@@ -255,10 +338,17 @@ describe('when a push runs while a worker syncs the same connection', () => {
       });
       h.emulator.resetStats();
       await enqueueJobs(rt.queues, plan.jobs);
-      await waitUntil('the worker to start syncing', () => (h.emulator.stats().requests['GET /customer/v2/overtime'] ?? 0) > 0, 30_000);
+      await waitUntil(
+        'the worker to start syncing',
+        () => (h.emulator.stats().requests['GET /customer/v2/overtime'] ?? 0) > 0,
+        30_000,
+      );
 
       const times = Array.from({ length: 6 }, (_, i) => `2026-10-23 ${String(8 + i).padStart(2, '0')}:15:00`);
-      const input = file('with-worker.csv', ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'));
+      const input = file(
+        'with-worker.csv',
+        ['national_registry,datetime', ...times.map((t) => `${cpf},${t}`)].join('\n'),
+      );
       const pushed = await runPunchline(['push', 'punches', '--file', input, '--apply'], env);
       expect(pushed.code, pushed.stderr).toBe(0);
       expect(pushed.stdout).toMatch(/6 created/);
@@ -268,7 +358,11 @@ describe('when a push runs while a worker syncs the same connection', () => {
 
       // Its own jobs: the pushes before this test queued syncs of their own, which the worker runs too.
       const states = async () => Promise.all(plan.jobs.map((j) => rt.queues.sync.getJobState(j.id)));
-      await waitUntil('the worker to finish', async () => (await states()).every((s) => s === 'completed' || s === 'failed'), 90_000);
+      await waitUntil(
+        'the worker to finish',
+        async () => (await states()).every((s) => s === 'completed' || s === 'failed'),
+        90_000,
+      );
       expect(await states()).toEqual(plan.jobs.map(() => 'completed'));
       const starts = h.emulator.stats().startsByToken[h.emulator.companies[0]!.token] ?? [];
       expect(starts.length).toBeGreaterThan(60);

@@ -35,40 +35,72 @@ async function all(gen: AsyncGenerator<RawRow>): Promise<RawRow[]> {
   return out;
 }
 
-const RULES: ColumnRules = { accepted: ['national_registry', 'datetime', 'note'], required: [['national_registry'], ['datetime']] };
+const RULES: ColumnRules = {
+  accepted: ['national_registry', 'datetime', 'note'],
+  required: [['national_registry'], ['datetime']],
+};
 /** A 1x1 PNG (header bytes are what the local check reads). */
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4df0000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4df0000000049454e44ae426082',
+  'hex',
+);
 
 describe('reading a CSV file', () => {
   it('takes ";" or "," from the header, strips a BOM, honours quotes and numbers rows by line', async () => {
-    const semi = file('semi.csv', '\uFEFFnational_registry;datetime;note\n52998224725;2026-05-04 08:00:00;"a; b"\n\n52998224725;2026-05-04 12:00:00;"say ""hi"""\n');
+    const semi = file(
+      'semi.csv',
+      '\uFEFFnational_registry;datetime;note\n52998224725;2026-05-04 08:00:00;"a; b"\n\n52998224725;2026-05-04 12:00:00;"say ""hi"""\n',
+    );
     expect(await all(readRows(semi, 'csv', RULES))).toEqual([
-      { line: 2, values: { national_registry: '52998224725', datetime: '2026-05-04 08:00:00', note: 'a; b' } },
-      { line: 4, values: { national_registry: '52998224725', datetime: '2026-05-04 12:00:00', note: 'say "hi"' } },
+      {
+        line: 2,
+        values: { national_registry: '52998224725', datetime: '2026-05-04 08:00:00', note: 'a; b' },
+      },
+      {
+        line: 4,
+        values: { national_registry: '52998224725', datetime: '2026-05-04 12:00:00', note: 'say "hi"' },
+      },
     ]);
     const comma = file('comma.csv', 'datetime,national_registry\r\n2026-05-04 08:00:00,52998224725\r\n');
-    expect(await all(readRows(comma, 'csv', RULES))).toEqual([{ line: 2, values: { datetime: '2026-05-04 08:00:00', national_registry: '52998224725' } }]);
+    expect(await all(readRows(comma, 'csv', RULES))).toEqual([
+      { line: 2, values: { datetime: '2026-05-04 08:00:00', national_registry: '52998224725' } },
+    ]);
     expect(detectDelimiter('a;b,c;d')).toBe(';');
     expect(detectDelimiter('description')).toBe(',');
   });
 
   it('reports a line with the wrong number of cells as that row’s error and goes on', async () => {
-    const broken = file('broken.csv', 'national_registry,datetime\n52998224725,2026-05-04 08:00:00\n52998224725\n52998224725,2026-05-04 12:00:00\n');
+    const broken = file(
+      'broken.csv',
+      'national_registry,datetime\n52998224725,2026-05-04 08:00:00\n52998224725\n52998224725,2026-05-04 12:00:00\n',
+    );
     const rows = await all(readRows(broken, 'csv', RULES));
     expect(rows.map((r) => r.line)).toEqual([2, 3, 4]);
-    expect(rows[1]).toMatchObject({ line: 3, error: expect.stringMatching(/not a valid CSV record: Invalid Record Length/) });
+    expect(rows[1]).toMatchObject({
+      line: 3,
+      error: expect.stringMatching(/not a valid CSV record: Invalid Record Length/),
+    });
   });
 
   it('refuses the whole file for an unknown, duplicate or missing column, or a quote never closed', async () => {
     const cases: [string, RegExp][] = [
-      ['national_registry,datetime,colour\n1,2,3\n', /unknown column "colour" \(accepted: national_registry, datetime, note\)/],
+      [
+        'national_registry,datetime,colour\n1,2,3\n',
+        /unknown column "colour" \(accepted: national_registry, datetime, note\)/,
+      ],
       ['national_registry,datetime,datetime\n1,2,3\n', /column "datetime" appears twice/],
       ['national_registry,note\n1,2\n', /missing column "datetime"/],
-      ['national_registry,datetime\n52998224725,2026-05-03 08:00:00\n52998224725,"2026-05-04\n52998224725,2026-05-05 08:00:00\n', /a quoted field opened after line 2 is never closed/],
+      [
+        'national_registry,datetime\n52998224725,2026-05-03 08:00:00\n52998224725,"2026-05-04\n52998224725,2026-05-05 08:00:00\n',
+        /a quoted field opened after line 2 is never closed/,
+      ],
     ];
     for (const [i, [content, message]] of cases.entries()) {
       const path = file(`bad${i}.csv`, content);
-      const error = await all(readRows(path, 'csv', RULES)).then(() => undefined, (e: unknown) => e);
+      const error = await all(readRows(path, 'csv', RULES)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, content).toBeInstanceOf(UsageError);
       expect((error as Error).message, content).toMatch(message);
     }
@@ -96,17 +128,28 @@ describe('reading a value', () => {
   it('reads the spec formats and names the column and the expectation when it cannot', () => {
     expect(readField('national_registry', 'cpf', '529.982.247-25')).toBe('52998224725');
     expect(readField('national_registry', 'cpf', '1234567890')).toBe('01234567890');
-    expect(() => readField('national_registry', 'cpf', '52998224726')).toThrow(/52998224726 is not a valid CPF/);
-    expect(readField('national_registry', 'cpfs', '52998224725 | 01234567890|52998224725')).toEqual(['52998224725', '01234567890']);
+    expect(() => readField('national_registry', 'cpf', '52998224726')).toThrow(
+      /52998224726 is not a valid CPF/,
+    );
+    expect(readField('national_registry', 'cpfs', '52998224725 | 01234567890|52998224725')).toEqual([
+      '52998224725',
+      '01234567890',
+    ]);
     expect(readField('datetime', 'datetime', '2026-05-04T08:00')).toBe('2026-05-04 08:00:00');
-    expect(() => readField('datetime', 'datetime', '2026-02-30 08:00:00')).toThrow(/datetime: expected a local date-time/);
+    expect(() => readField('datetime', 'datetime', '2026-02-30 08:00:00')).toThrow(
+      /datetime: expected a local date-time/,
+    );
     expect(readField('paid', 'boolean', '1')).toBe(true);
     expect(readField('paid', 'boolean', false)).toBe(false);
     expect(() => readField('paid', 'boolean', 'yes')).toThrow(/paid: expected 1 or 0/);
     expect(readField('department_id', 'integer', ' 12 ')).toBe(12);
-    expect(() => readField('department_id', 'integer', '12a')).toThrow(/department_id: expected a whole number/);
+    expect(() => readField('department_id', 'integer', '12a')).toThrow(
+      /department_id: expected a whole number/,
+    );
     expect(readField('description', 'text', '   ')).toBeUndefined();
-    expect(() => readField('photo_base64', 'base64', 'data:image/png;base64,AAAA')).toThrow(/without the data:/);
+    expect(() => readField('photo_base64', 'base64', 'data:image/png;base64,AAAA')).toThrow(
+      /without the data:/,
+    );
   });
 });
 
@@ -131,14 +174,21 @@ describe('preparing the rows of a kind', () => {
     expect(rows).toHaveLength(6);
     expect(isPrepared(rows[0]!)).toBe(true);
     const reasons = rows.map((r) => (isPrepared(r) ? 'ok' : r.message));
-    expect(reasons[1]).toMatch(/photo: missing.png does not exist \(paths are relative to the files folder\)/);
+    expect(reasons[1]).toMatch(
+      /photo: missing.png does not exist \(paths are relative to the files folder\)/,
+    );
     expect(reasons[2]).toMatch(/photo: notes.txt is not a JPEG or PNG image/);
-    expect(reasons[3]).toMatch(/photo: big.png is 2.\d KiB, above the limit of 1 KiB \(PUSH_MAX_FILE_BYTES\)/);
+    expect(reasons[3]).toMatch(
+      /photo: big.png is 2.\d KiB, above the limit of 1 KiB \(PUSH_MAX_FILE_BYTES\)/,
+    );
     expect(reasons[4]).toBe('ok');
     // both forms given: the kind's own rule refuses it later, when the body is built
     expect(reasons[5]).toBe('ok');
 
-    const collaborators = file('collaborators.jsonl', '{"name":"A","national_registry":"52998224725","email":"a@b.co","birth_date":"1990-01-01","begin_date":"2026-01-01","department_id":3,"department":"Vendas"}\n');
+    const collaborators = file(
+      'collaborators.jsonl',
+      '{"name":"A","national_registry":"52998224725","email":"a@b.co","birth_date":"1990-01-01","begin_date":"2026-01-01","department_id":3,"department":"Vendas"}\n',
+    );
     const [row] = await prepareRows(WRITE_KINDS.collaborators, collaborators, { maxFileBytes: 1024 });
     expect(isPrepared(row!)).toBe(false);
     expect((row as { message: string }).message).toMatch(/give department_id or department, not both/);
@@ -149,15 +199,37 @@ describe('preparing the rows of a kind', () => {
 describe('the summary and the exit code', () => {
   const rows = [
     { line: 2, outcome: 'created' as const, key: '52998224725|2026-05-04 08:00:00', id: '9001' },
-    { line: 3, outcome: 'skipped' as const, key: '52998224725|2026-05-04 08:00:00', code: 'duplicate_in_file', message: 'the same entity as line 2' },
-    { line: 4, outcome: 'refused' as const, key: '52998224725|2099-01-01 08:00:00', code: 'date_time_greater_than_now', message: 'POST point: 422 date_time_greater_than_now: in the future' },
+    {
+      line: 3,
+      outcome: 'skipped' as const,
+      key: '52998224725|2026-05-04 08:00:00',
+      code: 'duplicate_in_file',
+      message: 'the same entity as line 2',
+    },
+    {
+      line: 4,
+      outcome: 'refused' as const,
+      key: '52998224725|2099-01-01 08:00:00',
+      code: 'date_time_greater_than_now',
+      message: 'POST point: 422 date_time_greater_than_now: in the future',
+    },
   ];
-  const result: PushResult = { kind: 'punches', file: 'p.csv', applied: true, rows, counts: countOutcomes(rows), touched: [], interrupted: false };
+  const result: PushResult = {
+    kind: 'punches',
+    file: 'p.csv',
+    applied: true,
+    rows,
+    counts: countOutcomes(rows),
+    touched: [],
+    interrupted: false,
+  };
 
   it('lists every row that was not created with its reason, and counts as done only when all were created or skipped', () => {
     const lines = summaryLines(result);
     expect(lines[0]).toBe('push punches: 3 rows in p.csv: 1 created, 1 skipped, 1 refused');
-    expect(lines).toContain('  line 4: refused: 52998224725|2099-01-01 08:00:00: date_time_greater_than_now: POST point: 422 date_time_greater_than_now: in the future');
+    expect(lines).toContain(
+      '  line 4: refused: 52998224725|2099-01-01 08:00:00: date_time_greater_than_now: POST point: 422 date_time_greater_than_now: in the future',
+    );
     expect(allRowsDone(rows)).toBe(false);
     expect(allRowsDone(rows.slice(0, 2))).toBe(true);
     expect(allRowsDone([{ line: 2, outcome: 'would_create' }])).toBe(true);
@@ -168,13 +240,42 @@ describe('the summary and the exit code', () => {
 describe('the CSV report', () => {
   it('writes a cell a spreadsheet would run as a formula as text, and leaves the others as they are', async () => {
     const hostile = ['=HYPERLINK("http://x","y")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
-    const rows = hostile.map((text, i) => ({ line: i + 2, outcome: 'invalid' as const, key: text, code: 'invalid_row', message: `${text}: bad` }));
-    rows.push({ line: 8, outcome: 'invalid' as const, key: '52998224725|2026-05-04 08:00:00', code: 'invalid_row', message: 'datetime: not a date' });
+    const rows = hostile.map((text, i) => ({
+      line: i + 2,
+      outcome: 'invalid' as const,
+      key: text,
+      code: 'invalid_row',
+      message: `${text}: bad`,
+    }));
+    rows.push({
+      line: 8,
+      outcome: 'invalid' as const,
+      key: '52998224725|2026-05-04 08:00:00',
+      code: 'invalid_row',
+      message: 'datetime: not a date',
+    });
     const path = join(dir, 'report.csv');
-    await writeReport(path, { kind: 'punches', file: 'p.csv', applied: false, rows, counts: countOutcomes(rows), touched: [], interrupted: false });
-    const records = parse(readFileSync(path, 'utf8'), { columns: true }) as { key: string; message: string }[];
-    expect(records.map((r) => r.key)).toEqual([...hostile.map((t) => `'${t}`), '52998224725|2026-05-04 08:00:00']);
-    expect(records.map((r) => r.message)).toEqual([...hostile.map((t) => `'${t}: bad`), 'datetime: not a date']);
+    await writeReport(path, {
+      kind: 'punches',
+      file: 'p.csv',
+      applied: false,
+      rows,
+      counts: countOutcomes(rows),
+      touched: [],
+      interrupted: false,
+    });
+    const records = parse(readFileSync(path, 'utf8'), { columns: true }) as {
+      key: string;
+      message: string;
+    }[];
+    expect(records.map((r) => r.key)).toEqual([
+      ...hostile.map((t) => `'${t}`),
+      '52998224725|2026-05-04 08:00:00',
+    ]);
+    expect(records.map((r) => r.message)).toEqual([
+      ...hostile.map((t) => `'${t}: bad`),
+      'datetime: not a date',
+    ]);
     expect(spreadsheetText('12,5')).toBe('12,5');
   });
 });
@@ -203,7 +304,8 @@ describe('docs/push.md', () => {
     const doc = readFileSync(new URL('../docs/push.md', import.meta.url), 'utf8');
     for (const kind of PUSH_KINDS) {
       expect(doc, kind).toContain(`\`${kind}\``);
-      for (const column of columnRules(WRITE_KINDS[kind]).accepted) expect(doc, `${kind}.${column}`).toContain(`\`${column}\``);
+      for (const column of columnRules(WRITE_KINDS[kind]).accepted)
+        expect(doc, `${kind}.${column}`).toContain(`\`${column}\``);
     }
   });
 });
@@ -211,23 +313,44 @@ describe('docs/push.md', () => {
 describe('how a failed write is reported', () => {
   it('is refused for an API answer, failed when the answer is not conclusive, and stops the run on a rejected token', () => {
     const endpoint = 'POST point';
-    expect(writeErrorResult(new ApiError('date_time_greater_than_now', { endpoint, status: 422, message: 'in the future' }))).toMatchObject({
+    expect(
+      writeErrorResult(
+        new ApiError('date_time_greater_than_now', { endpoint, status: 422, message: 'in the future' }),
+      ),
+    ).toMatchObject({
       outcome: 'refused',
       code: 'date_time_greater_than_now',
     });
-    expect(writeErrorResult(new ApiError('network', { endpoint, mayHaveReachedServer: true, message: 'connection lost' }))).toMatchObject({
+    expect(
+      writeErrorResult(
+        new ApiError('network', { endpoint, mayHaveReachedServer: true, message: 'connection lost' }),
+      ),
+    ).toMatchObject({
       outcome: 'failed',
       code: 'network',
       message: expect.stringMatching(/may have taken effect: run the same file again/),
     });
-    expect(writeErrorResult(new ApiError('network', { endpoint, mayHaveReachedServer: false, message: 'could not connect' }))).toMatchObject({
+    expect(
+      writeErrorResult(
+        new ApiError('network', { endpoint, mayHaveReachedServer: false, message: 'could not connect' }),
+      ),
+    ).toMatchObject({
       outcome: 'failed',
       message: expect.stringMatching(/did not reach the API/),
     });
-    expect(writeErrorResult(new ApiError('server_error', { endpoint, status: 500 }))).toMatchObject({ outcome: 'failed', code: 'server_error' });
-    expect(writeErrorResult(new ApiError('invalid_service_token', { endpoint, status: 401 }))).toMatchObject({ outcome: 'refused', stop: true });
+    expect(writeErrorResult(new ApiError('server_error', { endpoint, status: 500 }))).toMatchObject({
+      outcome: 'failed',
+      code: 'server_error',
+    });
+    expect(writeErrorResult(new ApiError('invalid_service_token', { endpoint, status: 401 }))).toMatchObject({
+      outcome: 'refused',
+      stop: true,
+    });
     const aborted = AbortSignal.abort(new Error('stop'));
-    expect(writeErrorResult(new Error('stop'), aborted)).toMatchObject({ outcome: 'failed', code: 'interrupted' });
+    expect(writeErrorResult(new Error('stop'), aborted)).toMatchObject({
+      outcome: 'failed',
+      code: 'interrupted',
+    });
   });
 
   it('shows write progress with what is not done', () => {

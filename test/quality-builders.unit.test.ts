@@ -40,15 +40,26 @@ describe('the checks that follow a run', () => {
         company: A,
         ...MARCH,
         resources: ['punches'],
-        checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'day_vs_punches', 'punch_without_day', 'unknown_collaborator'],
+        checks: [
+          'window_completeness',
+          'totals_vs_days',
+          'rule_vs_days',
+          'day_vs_punches',
+          'punch_without_day',
+          'unknown_collaborator',
+        ],
       },
       { company: A, resources: ['punches'], checks: ['coverage'] },
     ]);
   });
 
   it('check the history after the collaborator list, only the coverage after a follow-up, nothing after a group walk', () => {
-    expect(checksAfter({ resource: 'collaborators', company: A })).toEqual([{ company: A, checks: ['history_overlap'] }]);
-    expect(checksAfter({ resource: 'audit_photos', company: A, window: MARCH })).toEqual([{ company: A, resources: ['audit_photos'], checks: ['coverage'] }]);
+    expect(checksAfter({ resource: 'collaborators', company: A })).toEqual([
+      { company: A, checks: ['history_overlap'] },
+    ]);
+    expect(checksAfter({ resource: 'audit_photos', company: A, window: MARCH })).toEqual([
+      { company: A, resources: ['audit_photos'], checks: ['coverage'] },
+    ]);
     expect(checksAfter({ resource: 'lookups', company: A })).toEqual([]);
     expect(checksAfter({ resource: 'companies' })).toEqual([]);
   });
@@ -57,7 +68,9 @@ describe('the checks that follow a run', () => {
 describe('punchline verify arguments', () => {
   it('take an optional range and company', () => {
     expect(parseVerifyArgs({})).toEqual({ json: false });
-    expect(parseVerifyArgs({ from: '2025-01-01', to: '2025-03-31', company: '11.222.333/0001-81', json: true })).toEqual({
+    expect(
+      parseVerifyArgs({ from: '2025-01-01', to: '2025-03-31', company: '11.222.333/0001-81', json: true }),
+    ).toEqual({
       from: '2025-01-01',
       to: '2025-03-31',
       company: A,
@@ -66,8 +79,12 @@ describe('punchline verify arguments', () => {
   });
 
   it('refuse a day that is no day, a range backwards and a company that is no CNPJ, naming the option', () => {
-    expect(() => parseVerifyArgs({ from: '2025-13-01' })).toThrow(/^--from 2025-13-01 is not a real calendar day$/);
-    expect(() => parseVerifyArgs({ to: 'yesterday' })).toThrow(/^--to "yesterday" is not a date \(use YYYY-MM-DD\)$/);
+    expect(() => parseVerifyArgs({ from: '2025-13-01' })).toThrow(
+      /^--from 2025-13-01 is not a real calendar day$/,
+    );
+    expect(() => parseVerifyArgs({ to: 'yesterday' })).toThrow(
+      /^--to "yesterday" is not a date \(use YYYY-MM-DD\)$/,
+    );
     expect(() => parseVerifyArgs({ from: '2025-03-02', to: '2025-03-01' })).toThrow(/is after --to/);
     expect(() => parseVerifyArgs({ company: '123' })).toThrow(/--company "123" is not a CNPJ/);
   });
@@ -76,17 +93,33 @@ describe('punchline verify arguments', () => {
 describe('the statement of a check', () => {
   it('carries the scope as parameters, quotes the schema, and records the run it follows', () => {
     for (const check of QUALITY_CHECKS) {
-      const q = buildCheck('we"ird', check, { company: A, ...MARCH }, { runId: 42, timeZones: { [A]: 'America/Manaus' }, lookbackDays: 35 })!;
+      const q = buildCheck(
+        'we"ird',
+        check,
+        { company: A, ...MARCH },
+        { runId: 42, timeZones: { [A]: 'America/Manaus' }, lookbackDays: 35 },
+      )!;
       expect(q.text, check).toContain('"we""ird".');
       expect(q.text, check).not.toContain(A);
       expect(q.values, check).toContain(42);
       if (check !== 'history_overlap') expect(q.values, check).toContain(A);
-      expect(q.text.match(/\$\d+/g)!.map((p) => Number(p.slice(1))).every((n) => n >= 1 && n <= q.values.length), check).toBe(true);
+      expect(
+        q.text
+          .match(/\$\d+/g)!
+          .map((p) => Number(p.slice(1)))
+          .every((n) => n >= 1 && n <= q.values.length),
+        check,
+      ).toBe(true);
     }
   });
 
-  it('reads each company\'s today in its own time zone', () => {
-    const q = buildCheck('w', 'coverage', {}, { timeZones: { [A]: 'America/Rio_Branco' }, defaultTimeZone: 'America/Sao_Paulo' })!;
+  it("reads each company's today in its own time zone", () => {
+    const q = buildCheck(
+      'w',
+      'coverage',
+      {},
+      { timeZones: { [A]: 'America/Rio_Branco' }, defaultTimeZone: 'America/Sao_Paulo' },
+    )!;
     expect(q.values).toContain(JSON.stringify({ [A]: 'America/Rio_Branco' }));
     expect(q.text).toMatch(/AT TIME ZONE coalesce\(\$\d+::jsonb ->> company_cnpj, \$\d+::text\)/);
   });
@@ -107,7 +140,11 @@ describe('the statement of a check', () => {
       COMPANY_TIMEZONES: `${A}=America/Manaus`,
       SYNC_LOOKBACK_DAYS: '40',
     });
-    expect(qualitySettingsFromConfig(config)).toEqual({ timeZones: { [A]: 'America/Manaus' }, defaultTimeZone: 'America/Recife', lookbackDays: 40 });
+    expect(qualitySettingsFromConfig(config)).toEqual({
+      timeZones: { [A]: 'America/Manaus' },
+      defaultTimeZone: 'America/Recife',
+      lookbackDays: 40,
+    });
   });
 });
 
@@ -124,17 +161,34 @@ describe('what an operator reads', () => {
     const text = formatVerify(
       [
         finding({}),
-        finding({ part: 'punches 2025-02-01..2025-02-28', actual: 9, difference: -1, status: 'fail', detail: '1 row(s) the answer held are no longer live' }),
-        finding({ check: 'coverage', part: 'punches', scope: 'all', measure: 'days', expected: 90, actual: 90 }),
+        finding({
+          part: 'punches 2025-02-01..2025-02-28',
+          actual: 9,
+          difference: -1,
+          status: 'fail',
+          detail: '1 row(s) the answer held are no longer live',
+        }),
+        finding({
+          check: 'coverage',
+          part: 'punches',
+          scope: 'all',
+          measure: 'days',
+          expected: 90,
+          actual: 90,
+        }),
       ],
       { durationMs: 1234 },
     );
     expect(text).toMatch(/^Quality checks of everything synced, every company \(1\.2 s\)$/m);
     expect(text).toMatch(/^\s+window_completeness\s+2\s+1\s+0\s+1\s+1$/m);
     expect(text).toMatch(/^\s+coverage\s+1\s+1\s+0\s+0\s+0$/m);
-    expect(text).toMatch(/^\s+fail\s+window_completeness\s+11222333000181\s+punches 2025-02-01\.\.2025-02-28\s+punches\s+-1 row\s+1 row\(s\)/m);
+    expect(text).toMatch(
+      /^\s+fail\s+window_completeness\s+11222333000181\s+punches 2025-02-01\.\.2025-02-28\s+punches\s+-1 row\s+1 row\(s\)/m,
+    );
     expect(text).toMatch(/^1 part failed, 0 warned, of 3\./m);
-    expect(formatVerify([finding({})], { durationMs: 5, company: A, from: '2025-03-01' })).toMatch(/of 2025-03-01\.\.the last, company 11222333000181 .*\n[\s\S]*^All 1 parts agree\.$/m);
+    expect(formatVerify([finding({})], { durationMs: 5, company: A, from: '2025-03-01' })).toMatch(
+      /of 2025-03-01\.\.the last, company 11222333000181 .*\n[\s\S]*^All 1 parts agree\.$/m,
+    );
   });
 
   it('status: a quality section with the worst finding, only once a check has run', () => {
@@ -155,11 +209,19 @@ describe('what an operator reads', () => {
           parts: { ok: 5, warn: 0, fail: 1 },
           findings: 2,
           lastCheckedAt: '2025-03-10T11:50:00.000Z',
-          example: { company: A, part: '2025-02-01..2025-02-28', scope: 'record 2020-07-27', status: 'fail', detail: 'the days sum to 76:12:16' },
+          example: {
+            company: A,
+            part: '2025-02-01..2025-02-28',
+            scope: 'record 2020-07-27',
+            status: 'fail',
+            detail: 'the days sum to 76:12:16',
+          },
         },
       ],
     });
-    expect(text).toMatch(/^\s+totals_vs_days\s+5\s+0\s+1\s+2\s+2025-03-10 11:50 UTC\s+11222333000181 2025-02-01\.\.2025-02-28 record 2020-07-27: the days sum to 76:12:16$/m);
+    expect(text).toMatch(
+      /^\s+totals_vs_days\s+5\s+0\s+1\s+2\s+2025-03-10 11:50 UTC\s+11222333000181 2025-02-01\.\.2025-02-28 record 2020-07-27: the days sum to 76:12:16$/m,
+    );
     expect(text).toMatch(/1 part of the warehouse failing a quality check\.\n$/);
   });
 });

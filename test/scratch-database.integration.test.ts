@@ -27,7 +27,9 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 async function databases(): Promise<string[]> {
-  return admin(async (c) => (await c.query<{ datname: string }>('SELECT datname FROM pg_database')).rows.map((r) => r.datname));
+  return admin(async (c) =>
+    (await c.query<{ datname: string }>('SELECT datname FROM pg_database')).rows.map((r) => r.datname),
+  );
 }
 
 /** A database named and commented as a run of `pid` on `host` left it. */
@@ -36,7 +38,10 @@ async function leftover(pid: number, host: string | null): Promise<string> {
   made.push(name);
   await admin(async (c) => {
     await c.query(`CREATE DATABASE ${quoteIdent(name)}`);
-    if (host !== null) await c.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment('test', host, pid))}`);
+    if (host !== null)
+      await c.query(
+        `COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment('test', host, pid))}`,
+      );
   });
   return name;
 }
@@ -52,7 +57,13 @@ describe('scratch database names', () => {
     const name = scratchDatabaseName('bench', 4711, '0a1b2c3d');
     expect(name).toBe('punchline_bench_4711_0a1b2c3d');
     expect(parseScratchDatabaseName(name)).toEqual({ purpose: 'bench', pid: 4711 });
-    for (const other of ['punchline', 'punchline_test', 'punchline_test_12_xyz', 'punchline_prod_1_0a1b2c3d', 'ops_demo_0a1b2c3d']) {
+    for (const other of [
+      'punchline',
+      'punchline_test',
+      'punchline_test_12_xyz',
+      'punchline_prod_1_0a1b2c3d',
+      'ops_demo_0a1b2c3d',
+    ]) {
       expect(parseScratchDatabaseName(other)).toBeNull();
     }
   });
@@ -100,7 +111,8 @@ describe('dropAbandonedScratchDatabases', () => {
     const foreign = await leftover(deadPid, `not-${hostname()}`);
     const unmarked = await leftover(deadPid, null);
     // Only our invented pids are judged by the test; every real one by the process table.
-    const isRunning = (pid: number) => (pid === deadPid ? false : pid === livePid ? true : processIsRunning(pid));
+    const isRunning = (pid: number) =>
+      pid === deadPid ? false : pid === livePid ? true : processIsRunning(pid);
     const dropped = await dropAbandonedScratchDatabases(TEST_DATABASE_URL, isRunning);
     expect(dropped).toContain(dead);
     const left = await databases();

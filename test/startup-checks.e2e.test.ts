@@ -10,7 +10,15 @@ import { migrate } from '../src/migrations/migrate.js';
 import { readMigrations } from '../src/migrations/files.js';
 import { runPunchline } from './sync-harness.js';
 import type { Redis } from 'ioredis';
-import { connectPostgres, connectRedis, dropQueuePrefix, dropSchema, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from './support/isolation.js';
+import {
+  connectPostgres,
+  connectRedis,
+  dropQueuePrefix,
+  dropSchema,
+  TEST_DATABASE_URL,
+  TEST_REDIS_URL,
+  uniqueName,
+} from './support/isolation.js';
 
 const FILES = readMigrations();
 const LAST = FILES[FILES.length - 1]!;
@@ -60,7 +68,8 @@ describe('punchline migrate --status', () => {
     const r = await runPunchline(['migrate', '--status'], env());
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`schema ${schema}: ${FILES.length} applied, 0 pending`);
-    for (const f of FILES) expect(r.stdout).toMatch(new RegExp(`applied\\s+${f.name}\\s+\\d{4}-\\d{2}-\\d{2}`));
+    for (const f of FILES)
+      expect(r.stdout).toMatch(new RegExp(`applied\\s+${f.name}\\s+\\d{4}-\\d{2}-\\d{2}`));
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('up to date');
   });
 
@@ -82,11 +91,16 @@ describe('when the warehouse is behind the code', () => {
   it('migrate --status shows the pending migration', async () => {
     const r = await runPunchline(['migrate', '--status'], env());
     expect(r.stdout).toMatch(new RegExp(`pending\\s+${LAST.name}`));
-    expect(r.stdout).toContain(`is behind this punchline: 1 migration pending (${LAST.name}); run punchline migrate first`);
+    expect(r.stdout).toContain(
+      `is behind this punchline: 1 migration pending (${LAST.name}); run punchline migrate first`,
+    );
   });
 
   it('a worker and a backfill refuse to start with one line saying so', async () => {
-    for (const args of [['worker', '--no-ops', '--no-schedules'], ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress']]) {
+    for (const args of [
+      ['worker', '--no-ops', '--no-schedules'],
+      ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress'],
+    ]) {
       const r = await runPunchline(args, env());
       expect(r.code, args[0]).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
@@ -104,7 +118,10 @@ describe('when the warehouse is ahead of the code', () => {
   });
 
   it('a worker and a backfill refuse to start with one line saying so, and --status flags the unknown one', async () => {
-    for (const args of [['worker', '--no-ops', '--no-schedules'], ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress']]) {
+    for (const args of [
+      ['worker', '--no-ops', '--no-schedules'],
+      ['backfill', '--from', '2025-01-01', '--to', '2025-01-31', '--no-progress'],
+    ]) {
       const r = await runPunchline(args, env());
       expect(r.code, args[0]).toBe(2);
       expect(r.stderr.trim().split('\n')).toEqual([
@@ -124,7 +141,9 @@ describe('a DATABASE_URL whose password holds an unencoded "/"', () => {
       for (const args of [['migrate'], ['status'], ['worker']]) {
         const r = await runPunchline(args, { ...env(), DATABASE_URL: url, LOG_LEVEL: 'debug' });
         expect(r.code, args[0]).toBe(2);
-        expect(r.stderr.trim()).toMatch(/^punchline: DATABASE_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/);
+        expect(r.stderr.trim()).toMatch(
+          /^punchline: DATABASE_URL: its user name or password holds "\/" not percent-encoded \(write \/ as %2F\)/,
+        );
         expect(`${r.stdout}${r.stderr}`, args[0]).not.toContain(password);
       }
     },

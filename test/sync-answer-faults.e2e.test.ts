@@ -29,28 +29,47 @@ describe('answers that go wrong once', () => {
   let rt: SyncRuntime;
   let company: string;
 
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
 
   /** Backfills `resources` of the company over `[from, to]`, re-reading windows already done. */
   const backfill = async (resources: string, from: string, to: string): Promise<BackfillSummary> =>
-    runBackfill(rt, parseBackfillArgs({ from, to, resources, company, force: true }, rt.config), { pollMs: 100 });
+    runBackfill(rt, parseBackfillArgs({ from, to, resources, company, force: true }, rt.config), {
+      pollMs: 100,
+    });
 
   /** Ids of the company's live punches of `[from, to]`, and those of the emulator's truth. */
   const punches = async (from: string, to: string) => ({
-    stored: (await q<{ id: string }>(`select point_id::text as id from $S.punches where company_cnpj = $1 and work_date between $2 and $3 and deleted_at is null order by 1`, [company, from, to])).map((r) => r.id),
+    stored: (
+      await q<{ id: string }>(
+        `select point_id::text as id from $S.punches where company_cnpj = $1 and work_date between $2 and $3 and deleted_at is null order by 1`,
+        [company, from, to],
+      )
+    ).map((r) => r.id),
     truth: h.emulator.truth.pointIds(company, from, to).map(String).sort(),
   });
 
   /** A sync job in the queue (no worker takes it), to run by hand with runSyncJob. */
   const windowJob = async (resource: 'punches' | 'hour_bank', from: string, to: string): Promise<Job> => {
-    const data: SyncJobData = { connection: 'default', resource, company, scoped: true, from, to, origin: 'backfill', force: true };
+    const data: SyncJobData = {
+      connection: 'default',
+      resource,
+      company,
+      scoped: true,
+      from,
+      to,
+      origin: 'backfill',
+      force: true,
+    };
     await rt.queues.sync.remove(jobIdFor(data));
     return rt.queues.sync.add(resource, data, { jobId: jobIdFor(data) });
   };
 
   /** `punchline_rejected_records_open` of a scrape of `/metrics`. */
   const openGauge = async () => {
-    const metric = (await createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema }).getMetricsAsJSON()).find((m) => m.name === 'punchline_rejected_records_open');
+    const metric = (
+      await createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema }).getMetricsAsJSON()
+    ).find((m) => m.name === 'punchline_rejected_records_open');
     return (metric?.values ?? []).map((v) => ({ labels: v.labels, value: v.value }));
   };
 
@@ -77,35 +96,58 @@ describe('answers that go wrong once', () => {
       expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
       expect(h.emulator.queuedFaults()).toEqual([]);
 
-      const rejected = await q<{ endpoint: string; element_index: number; json_path: string; reason: string; point_id: string; window_start: string; resolved_at: Date | null }>(
+      const rejected = await q<{
+        endpoint: string;
+        element_index: number;
+        json_path: string;
+        reason: string;
+        point_id: string;
+        window_start: string;
+        resolved_at: Date | null;
+      }>(
         `select endpoint, element_index, json_path, reason, record->>'point_id' as point_id, window_start::text, resolved_at from $S.rejected_records`,
       );
       expect(rejected).toHaveLength(1);
       const r = rejected[0]!;
       expect(r).toMatchObject({ endpoint: 'point/getFromPeriod', window_start: FROM, resolved_at: null });
-      expect(r.json_path).toMatch(new RegExp(`^data\\[${r.element_index}\\]\\.days\\[\\d+\\]\\.points\\[\\d+\\]$`));
+      expect(r.json_path).toMatch(
+        new RegExp(`^data\\[${r.element_index}\\]\\.days\\[\\d+\\]\\.points\\[\\d+\\]$`),
+      );
       expect(r.element_index).toBeGreaterThan(0);
       expect(r.reason).toMatch(/^datetime: /);
       // The rejected punch was not in the answer that could be stored, yet it is not taken for deleted.
       const after = await punches(FROM, TO);
       expect(after.stored).toEqual(after.truth);
       expect(after.stored).toContain(r.point_id);
-      const runs = await q<{ rejected: number }>(`select rows_rejected as rejected from $S.sync_runs where resource = 'punches' and window_start = $1 order by id desc limit 1`, [FROM]);
+      const runs = await q<{ rejected: number }>(
+        `select rows_rejected as rejected from $S.sync_runs where resource = 'punches' and window_start = $1 order by id desc limit 1`,
+        [FROM],
+      );
       expect(runs[0]!.rejected).toBe(1);
     });
 
     it('shows the open rejection in status, and a later clean sync resolves it', async () => {
       const { report, text } = await statusOf(h.config());
       expect(report.rejections).toEqual([
-        expect.objectContaining({ resource: 'punches', endpoint: 'point/getFromPeriod', open: 1, companies: 1, example: expect.objectContaining({ company, window: `${FROM}..${TO}` }) }),
+        expect.objectContaining({
+          resource: 'punches',
+          endpoint: 'point/getFromPeriod',
+          open: 1,
+          companies: 1,
+          example: expect.objectContaining({ company, window: `${FROM}..${TO}` }),
+        }),
       ]);
       expect(text).toMatch(/^Rejected records/m);
       expect(text).toMatch(/^\s+punches\s+point\/getFromPeriod\s+1\s+1\s/m);
       expect(text).toContain('1 rejected record open.');
-      expect(await openGauge()).toEqual([{ labels: { resource: 'punches', endpoint: 'point/getFromPeriod' }, value: 1 }]);
+      expect(await openGauge()).toEqual([
+        { labels: { resource: 'punches', endpoint: 'point/getFromPeriod' }, value: 1 },
+      ]);
 
       expect((await backfill('punches', FROM, TO)).failed).toBe(0);
-      const open = await q<{ n: number }>(`select count(*)::int as n from $S.rejected_records where resolved_at is null`);
+      const open = await q<{ n: number }>(
+        `select count(*)::int as n from $S.rejected_records where resolved_at is null`,
+      );
       expect(open[0]!.n).toBe(0);
       expect((await statusOf(h.config())).report.rejections).toEqual([]);
       expect(await openGauge()).toEqual([]);
@@ -130,7 +172,10 @@ describe('answers that go wrong once', () => {
       expect(summary.deleted).toBe(0);
       expect(h.emulator.stats().requests[PERIOD]).toBe(2);
       expect((await punches(FROM, TO)).stored).toEqual(before.stored);
-      const deleted = await q<{ n: number }>(`select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is not null`, [company]);
+      const deleted = await q<{ n: number }>(
+        `select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is not null`,
+        [company],
+      );
       expect(deleted[0]!.n).toBe(0);
     });
 
@@ -176,7 +221,12 @@ describe('answers that go wrong once', () => {
       expect(before[0]!.n).toBeGreaterThan(31);
       const days = daysOf({ from: FROM, to: TO }).length;
       const lastRun = async (id: string) =>
-        (await q<{ status: string; error: string }>(`select status, error from $S.sync_runs where job_id = $1 order by id desc limit 1`, [id]))[0];
+        (
+          await q<{ status: string; error: string }>(
+            `select status, error from $S.sync_runs where job_id = $1 order by id desc limit 1`,
+            [id],
+          )
+        )[0];
 
       // First attempt: every day of the read is empty.
       h.emulator.queueFault({ kind: 'empty', endpoint: 'overtime', company, count: days });
@@ -184,21 +234,31 @@ describe('answers that go wrong once', () => {
       const first = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(first).toBeInstanceOf(SuspiciousAnswerError);
       expect(first).not.toBeInstanceOf(UnrecoverableError);
-      expect((first as Error).message).toMatch(/would remove (\d+) of the window's \1 live hour_bank_balances rows; nothing was removed, the next attempt reads the window again/);
+      expect((first as Error).message).toMatch(
+        /would remove (\d+) of the window's \1 live hour_bank_balances rows; nothing was removed, the next attempt reads the window again/,
+      );
       expect(h.emulator.queuedFaults()).toEqual([]);
       expect(await digest()).toEqual(before);
-      expect(await lastRun(job.id!)).toMatchObject({ status: 'failed', error: expect.stringMatching(/hour_bank: the answer would remove/) });
+      expect(await lastRun(job.id!)).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/hour_bank: the answer would remove/),
+      });
 
       // Second attempt: 20 of the days are still empty, so it disagrees with the first and is suspicious too.
       h.emulator.queueFault({ kind: 'empty', endpoint: 'overtime', company, count: 20 });
       const second = await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!).catch((e: unknown) => e);
       expect(second).toBeInstanceOf(SuspiciousAnswerError);
-      expect((second as Error).message).toMatch(/; the previous attempt's answer differed \((\d+) of \1 hour_bank_balances\); nothing was removed/);
+      expect((second as Error).message).toMatch(
+        /; the previous attempt's answer differed \((\d+) of \1 hour_bank_balances\); nothing was removed/,
+      );
       expect(h.emulator.queuedFaults()).toEqual([]);
       expect(await digest()).toEqual(before);
 
       // Third attempt: the source answers whole again; nothing was ever removed.
-      expect(await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!)).toMatchObject({ deleted: 0, inserted: 0 });
+      expect(await runSyncJob(rt, (await rt.queues.sync.getJob(job.id!))!)).toMatchObject({
+        deleted: 0,
+        inserted: 0,
+      });
       expect(await digest()).toEqual(before);
     });
   });
@@ -225,7 +285,10 @@ describe('answers that go wrong once', () => {
       // Elements had been handed over when the connection closed, so the job fails (retryably) rather than the call retrying.
       expect(err).not.toBeInstanceOf(UnrecoverableError);
       expect(err).toMatchObject({ retryable: true });
-      const none = await q<{ n: number }>(`select count(*)::int as n from $S.work_days where company_cnpj = $1 and work_date between $2 and $3`, [company, FROM, TO]);
+      const none = await q<{ n: number }>(
+        `select count(*)::int as n from $S.work_days where company_cnpj = $1 and work_date between $2 and $3`,
+        [company, FROM, TO],
+      );
       expect(none[0]!.n).toBe(0);
       expect((await punches(FROM, TO)).stored).toEqual([]);
 
@@ -249,7 +312,10 @@ describe('answers that go wrong once', () => {
       // The refused call is among the first ones; once it failed no other day was asked for.
       expect(calls).toBeGreaterThan(0);
       expect(calls).toBeLessThan(daysOf({ from: FROM, to: TO }).length);
-      const rows = await q<{ n: number }>(`select count(*)::int as n from $S.hour_bank_balances where company_cnpj = $1 and balance_date between $2 and $3`, [company, FROM, TO]);
+      const rows = await q<{ n: number }>(
+        `select count(*)::int as n from $S.hour_bank_balances where company_cnpj = $1 and balance_date between $2 and $3`,
+        [company, FROM, TO],
+      );
       expect(rows[0]!.n).toBe(0);
     });
   });
@@ -273,6 +339,8 @@ describe('answers that go wrong once', () => {
 
 /** Retries of the API client counted by this process (all endpoints and reasons). */
 async function retryCount(): Promise<number> {
-  const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'punchline_api_retries_total');
+  const metric = (await metricsRegistry.getMetricsAsJSON()).find(
+    (m) => m.name === 'punchline_api_retries_total',
+  );
   return ((metric?.values ?? []) as { value: number }[]).reduce((n, v) => n + v.value, 0);
 }

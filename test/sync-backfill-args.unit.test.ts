@@ -5,7 +5,10 @@ import { UsageError } from '../src/commands/context.js';
 import { progressLine, rateAndEta } from '../src/backfill/progress.js';
 import { summaryLines } from '../src/commands/backfill.js';
 
-const config = loadConfig({ SERVICE_API_BASE_URL: 'http://127.0.0.1:1', SERVICE_API_TOKEN: 'secret-token-1234' });
+const config = loadConfig({
+  SERVICE_API_BASE_URL: 'http://127.0.0.1:1',
+  SERVICE_API_TOKEN: 'secret-token-1234',
+});
 
 describe('parseBackfillArgs', () => {
   it('accepts a range and defaults to every resource but audit photos', () => {
@@ -37,13 +40,16 @@ describe('parseBackfillArgs', () => {
   });
 
   it('names an unknown connection', () => {
-    expect(() => parseBackfillArgs({ from: '2024-01-01', to: '2024-01-02', connection: 'nope' }, config)).toThrow(
-      /unknown connection "nope"/,
-    );
+    expect(() =>
+      parseBackfillArgs({ from: '2024-01-01', to: '2024-01-02', connection: 'nope' }, config),
+    ).toThrow(/unknown connection "nope"/);
   });
 
   it('normalises a formatted CNPJ and keeps --force', () => {
-    const o = parseBackfillArgs({ from: '2024-01-01', to: '2024-01-02', company: '11.222.333/0001-81', force: true }, config);
+    const o = parseBackfillArgs(
+      { from: '2024-01-01', to: '2024-01-02', company: '11.222.333/0001-81', force: true },
+      config,
+    );
     expect(o.company).toBe('11222333000181');
     expect(o.force).toBe(true);
   });
@@ -58,10 +64,21 @@ describe('progress and summary', () => {
 
   it('says what failed and how to resume', () => {
     const lines = summaryLines({
-      total: 3, succeeded: 2, failed: 1, skipped: 4, inserted: 10, updated: 1, deleted: 0, requests: 7,
-      durationMs: 65_000, interrupted: false, failures: [{ id: 'punches.default.x', error: 'boom' }],
+      total: 3,
+      succeeded: 2,
+      failed: 1,
+      skipped: 4,
+      inserted: 10,
+      updated: 1,
+      deleted: 0,
+      requests: 7,
+      durationMs: 65_000,
+      interrupted: false,
+      failures: [{ id: 'punches.default.x', error: 'boom' }],
     });
-    expect(lines[0]).toBe('backfill finished with failures in 1m05s: 2 of 3 jobs succeeded, 1 failed, 4 windows skipped as already synced');
+    expect(lines[0]).toBe(
+      'backfill finished with failures in 1m05s: 2 of 3 jobs succeeded, 1 failed, 4 windows skipped as already synced',
+    );
     expect(lines).toContain('failed: punches.default.x: boom');
   });
 });

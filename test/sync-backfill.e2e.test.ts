@@ -24,9 +24,21 @@ async function digest(h: Harness, table: string): Promise<string> {
 }
 
 const TABLES = [
-  'companies', 'collaborators', 'collaborator_history', 'punches', 'work_days', 'hour_totals', 'tardiness',
-  'adjustment_requests', 'inconsistencies', 'hour_bank_balances', 'absences', 'absence_collaborators',
-  'absence_attachments', 'departments', 'absence_types',
+  'companies',
+  'collaborators',
+  'collaborator_history',
+  'punches',
+  'work_days',
+  'hour_totals',
+  'tardiness',
+  'adjustment_requests',
+  'inconsistencies',
+  'hour_bank_balances',
+  'absences',
+  'absence_collaborators',
+  'absence_attachments',
+  'departments',
+  'absence_types',
 ];
 
 describe('backfill of a small group (emulator → Redis → Postgres)', () => {
@@ -58,7 +70,9 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
   });
 
   it('finds no schema drift in answers that follow the spec (every field and value of spec 2 is known)', async () => {
-    const drift = await h.pool.query(`select kind, endpoint, field, value from "${h.schema}".schema_drift order by 1, 2, 3`);
+    const drift = await h.pool.query(
+      `select kind, endpoint, field, value from "${h.schema}".schema_drift order by 1, 2, 3`,
+    );
     expect(drift.rows).toEqual([]);
   });
 
@@ -68,13 +82,24 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
       expect({ category, missing: d.missing, extra: d.extra }).toEqual({ category, missing: [], extra: [] });
     }
     for (const category of [
-      'companies', 'collaborators', 'punches', 'workDays', 'hourTotals', 'tardiness', 'adjustments', 'inconsistencies',
-      'hourBank', 'absences', 'lookups',
+      'companies',
+      'collaborators',
+      'punches',
+      'workDays',
+      'hourTotals',
+      'tardiness',
+      'adjustments',
+      'inconsistencies',
+      'hourBank',
+      'absences',
+      'lookups',
     ]) {
       expect(diffs[category]!.expected, category).toBeGreaterThan(0);
     }
     // dismissed collaborators are there too, inactive
-    const dismissed = await h.pool.query(`select count(*)::int as n from "${h.schema}".collaborators where not active`);
+    const dismissed = await h.pool.query(
+      `select count(*)::int as n from "${h.schema}".collaborators where not active`,
+    );
     expect(dismissed.rows[0].n).toBeGreaterThan(0);
     expect(h.emulator.companies.length).toBeGreaterThan(1);
     // every absence with has_attachment got its attachments through the follow-up jobs
@@ -91,7 +116,9 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
     const windows = await h.pool.query(`select count(*)::int as n from "${h.schema}".sync_windows`);
     expect(windows.rows[0].n).toBeGreaterThan(0);
     const before = await Promise.all(TABLES.map((t) => digest(h, t)));
-    const again = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO }, rt.config), { pollMs: 200 });
+    const again = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO }, rt.config), {
+      pollMs: 200,
+    });
     expect(again.failed).toBe(0);
     expect(again.skipped).toBe(windows.rows[0].n);
     expect(again.inserted + again.updated + again.deleted).toBe(0);
@@ -100,11 +127,17 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
 
   it('re-syncs everything with --force and still changes nothing', async () => {
     const before = await Promise.all(TABLES.map((t) => digest(h, t)));
-    const forced = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, force: true }, rt.config), { pollMs: 200 });
+    const forced = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, force: true }, rt.config), {
+      pollMs: 200,
+    });
     expect(forced.failed).toBe(0);
     expect(forced.skipped).toBe(0);
     expect(forced.total).toBe(first.total);
-    expect({ inserted: forced.inserted, updated: forced.updated, deleted: forced.deleted }).toEqual({ inserted: 0, updated: 0, deleted: 0 });
+    expect({ inserted: forced.inserted, updated: forced.updated, deleted: forced.deleted }).toEqual({
+      inserted: 0,
+      updated: 0,
+      deleted: 0,
+    });
     expect(await Promise.all(TABLES.map((t) => digest(h, t)))).toEqual(before);
   }, 120_000);
 
@@ -120,17 +153,32 @@ describe('backfill of a small group (emulator → Redis → Postgres)', () => {
           body: JSON.stringify(body),
         }).then((r) => expect(r.status).toBe(200));
       await post('delete-punch', { point_id: pointId });
-      await post('update-collaborator', { cnpj, cpf: listed.national_registry, department: 'Departamento Novo' });
+      await post('update-collaborator', {
+        cnpj,
+        cpf: listed.national_registry,
+        department: 'Departamento Novo',
+      });
 
       const resync = await runBackfill(
         rt,
-        parseBackfillArgs({ from: '2026-06-01', to: '2026-06-30', resources: 'collaborators,punches', force: true, company: cnpj }, rt.config),
+        parseBackfillArgs(
+          {
+            from: '2026-06-01',
+            to: '2026-06-30',
+            resources: 'collaborators,punches',
+            force: true,
+            company: cnpj,
+          },
+          rt.config,
+        ),
         { pollMs: 200 },
       );
       expect(resync.failed).toBe(0);
       expect(resync.deleted).toBeGreaterThanOrEqual(1);
 
-      const punch = await h.pool.query(`select deleted_at from "${h.schema}".punches where point_id = $1`, [pointId]);
+      const punch = await h.pool.query(`select deleted_at from "${h.schema}".punches where point_id = $1`, [
+        pointId,
+      ]);
       expect(punch.rows[0].deleted_at).toBeInstanceOf(Date);
       const history = await h.pool.query<{ department: string; valid_to: Date | null }>(
         `select department, valid_to from "${h.schema}".collaborator_history

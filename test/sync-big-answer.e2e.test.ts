@@ -25,9 +25,12 @@ describe('a 100 MB answer with the heap capped at 128 MB', () => {
 
   it('is an answer of about 100 MB', async () => {
     // The size, measured by reading the answer once and counting its bytes.
-    const res = await request(`${h.emulator.url}/customer/v2/point/getFromPeriod?begin_date=${FROM}&end_date=${TO}&company_national_registry=${hq}`, {
-      headers: { apiServiceToken: h.emulator.headquartersToken },
-    });
+    const res = await request(
+      `${h.emulator.url}/customer/v2/point/getFromPeriod?begin_date=${FROM}&end_date=${TO}&company_national_registry=${hq}`,
+      {
+        headers: { apiServiceToken: h.emulator.headquartersToken },
+      },
+    );
     let bytes = 0;
     for await (const chunk of res.body) bytes += (chunk as Buffer).length;
     expect(res.statusCode).toBe(200);
@@ -38,7 +41,12 @@ describe('a 100 MB answer with the heap capped at 128 MB', () => {
     h.emulator.resetStats();
     const res = await runPunchline(
       ['backfill', '--from', FROM, '--to', TO, '--resources', 'punches', '--company', hq, '--no-progress'],
-      h.env({ NODE_OPTIONS: '--max-old-space-size=128', API_TIMEOUT_MS: '120000', WORKER_CONCURRENCY: '1', API_MAX_CONCURRENCY: '2' }),
+      h.env({
+        NODE_OPTIONS: '--max-old-space-size=128',
+        API_TIMEOUT_MS: '120000',
+        WORKER_CONCURRENCY: '1',
+        API_MAX_CONCURRENCY: '2',
+      }),
     );
     expect(res.stderr).not.toMatch(/heap out of memory|FATAL/);
     expect(res.code, res.stdout + res.stderr).toBe(0);

@@ -29,11 +29,37 @@ describe('punchline backfill on the command line', () => {
     it('exits non-zero fast with one clear line and loads nothing', async () => {
       const port = await closedPort();
       const range = ['--from', '2026-06-01', '--to', '2026-06-30'];
-      const cases: { name: string; args: string[]; env?: Record<string, string>; code: number; line: RegExp }[] = [
-        { name: 'from after to', args: ['--from', '2026-07-01', '--to', '2026-06-01'], code: 2, line: /--from 2026-07-01 is after --to 2026-06-01/ },
-        { name: 'impossible date', args: ['--from', '2026-02-30', '--to', '2026-03-01'], code: 2, line: /--from 2026-02-30 is not a real calendar day/ },
-        { name: 'unknown resource', args: [...range, '--resources', 'punches,payroll'], code: 2, line: /unknown resource "payroll"/ },
-        { name: 'unknown connection', args: [...range, '--connection', 'other'], code: 2, line: /unknown connection "other"/ },
+      const cases: {
+        name: string;
+        args: string[];
+        env?: Record<string, string>;
+        code: number;
+        line: RegExp;
+      }[] = [
+        {
+          name: 'from after to',
+          args: ['--from', '2026-07-01', '--to', '2026-06-01'],
+          code: 2,
+          line: /--from 2026-07-01 is after --to 2026-06-01/,
+        },
+        {
+          name: 'impossible date',
+          args: ['--from', '2026-02-30', '--to', '2026-03-01'],
+          code: 2,
+          line: /--from 2026-02-30 is not a real calendar day/,
+        },
+        {
+          name: 'unknown resource',
+          args: [...range, '--resources', 'punches,payroll'],
+          code: 2,
+          line: /unknown resource "payroll"/,
+        },
+        {
+          name: 'unknown connection',
+          args: [...range, '--connection', 'other'],
+          code: 2,
+          line: /unknown connection "other"/,
+        },
         {
           name: 'unreachable API',
           args: range,
@@ -51,13 +77,17 @@ describe('punchline backfill on the command line', () => {
       ];
       const results = await Promise.all(
         cases.map(async (c) => {
-            const r = await runPunchline(['backfill', ...c.args], h.env(c.env));
+          const r = await runPunchline(['backfill', ...c.args], h.env(c.env));
           return { ...c, ...r };
         }),
       );
       for (const r of results) {
         const lines = r.stderr.trim().split('\n');
-        expect({ name: r.name, code: r.code, lines: lines.length }).toEqual({ name: r.name, code: r.code, lines: 1 });
+        expect({ name: r.name, code: r.code, lines: lines.length }).toEqual({
+          name: r.name,
+          code: r.code,
+          lines: 1,
+        });
         expect(lines[0], r.name).toMatch(/^punchline: /);
         expect(lines[0], r.name).toMatch(r.line);
         expect(r.stderr, r.name).not.toContain(h.emulator.headquartersToken);
@@ -82,7 +112,9 @@ describe('punchline backfill on the command line', () => {
       );
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^backfill: \d+\/\d+ windows, \d+ rows, \d+ requests \([\d.]+\/s\), ETA /m);
-      expect(r.stdout).toMatch(/^backfill finished in .*: 6 of 6 jobs succeeded, 0 failed, 0 windows skipped as already synced$/m);
+      expect(r.stdout).toMatch(
+        /^backfill finished in .*: 6 of 6 jobs succeeded, 0 failed, 0 windows skipped as already synced$/m,
+      );
       const punches = await h.pool.query(`select count(*)::int as n from "${h.schema}".punches`);
       expect(punches.rows[0].n).toBeGreaterThan(0);
     }, 60_000);

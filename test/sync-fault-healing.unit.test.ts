@@ -12,19 +12,47 @@ const silent = { warn: () => undefined, info: () => undefined };
 
 describe('isWarehouseUnavailable', () => {
   it('recognises refused and reset connections, server shutdowns and pg connection messages, also when wrapped', () => {
-    expect(isWarehouseUnavailable(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isWarehouseUnavailable(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(true);
-    expect(isWarehouseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
-    expect(isWarehouseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
+    expect(
+      isWarehouseUnavailable(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      ),
+    ).toBe(true);
+    expect(isWarehouseUnavailable(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe(
+      true,
+    );
+    expect(
+      isWarehouseUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      isWarehouseUnavailable(
+        Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+      ),
+    ).toBe(true);
     expect(isWarehouseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isWarehouseUnavailable(new Error('load failed', { cause: Object.assign(new Error('x'), { code: '08006' }) }))).toBe(true);
-    expect(isWarehouseUnavailable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toBe(true);
+    expect(
+      isWarehouseUnavailable(
+        new Error('load failed', { cause: Object.assign(new Error('x'), { code: '08006' }) }),
+      ),
+    ).toBe(true);
+    expect(
+      isWarehouseUnavailable(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })])),
+    ).toBe(true);
   });
 
   it('leaves statement errors and API transport errors alone', () => {
-    expect(isWarehouseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(false);
-    expect(isWarehouseUnavailable(Object.assign(new Error('relation does not exist'), { code: '42P01' }))).toBe(false);
-    const api = new ApiError('network', { endpoint: 'collaborator', mayHaveReachedServer: false, cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    expect(isWarehouseUnavailable(Object.assign(new Error('duplicate key value'), { code: '23505' }))).toBe(
+      false,
+    );
+    expect(
+      isWarehouseUnavailable(Object.assign(new Error('relation does not exist'), { code: '42P01' })),
+    ).toBe(false);
+    const api = new ApiError('network', {
+      endpoint: 'collaborator',
+      mayHaveReachedServer: false,
+      cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+    });
     expect(isWarehouseUnavailable(api)).toBe(false);
     expect(isWarehouseUnavailable(undefined)).toBe(false);
   });

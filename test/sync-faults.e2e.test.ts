@@ -14,7 +14,9 @@ const TO = '2026-07-31';
 const EMULATOR_TODAY = '2026-10-31';
 
 async function requestsByStatus(): Promise<Record<string, number>> {
-  const metric = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'punchline_api_requests_total');
+  const metric = (await metricsRegistry.getMetricsAsJSON()).find(
+    (m) => m.name === 'punchline_api_requests_total',
+  );
   const out: Record<string, number> = {};
   for (const v of (metric?.values ?? []) as { labels: Record<string, string>; value: number }[]) {
     out[v.labels.status!] = (out[v.labels.status!] ?? 0) + v.value;
@@ -55,7 +57,8 @@ describe('when the API fails 15% of requests and rate-limits below our budget', 
     const diffs = await compareWithTruth(h, FROM, TO, EMULATOR_TODAY);
     for (const [category, d] of Object.entries(diffs)) {
       expect({ category, missing: d.missing, extra: d.extra }).toEqual({ category, missing: [], extra: [] });
-      if (category !== 'adjustments' && category !== 'inconsistencies') expect(d.expected, category).toBeGreaterThan(0);
+      if (category !== 'adjustments' && category !== 'inconsistencies')
+        expect(d.expected, category).toBeGreaterThan(0);
     }
   });
 });

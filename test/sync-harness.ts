@@ -84,7 +84,11 @@ export async function startHarness(name: string, emulatorOptions: EmulatorOption
     config,
     async runtime(overrides) {
       const c = config(overrides);
-      const rt = await openRuntime({ config: c, logger: createLogger({ level: c.logLevel }), processors: JOBS });
+      const rt = await openRuntime({
+        config: c,
+        logger: createLogger({ level: c.logLevel }),
+        processors: JOBS,
+      });
       runtimes.push(rt);
       return rt;
     },
@@ -133,7 +137,8 @@ function diff(expected: Iterable<string>, actual: Iterable<string>): SetDiff {
   const e = [...expected].sort();
   const a = [...actual].sort();
   // Multisets: adjustments and inconsistencies may repeat the same key on a day.
-  const count = (xs: string[]) => xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
+  const count = (xs: string[]) =>
+    xs.reduce((m, x) => m.set(x, (m.get(x) ?? 0) + 1), new Map<string, number>());
   const ce = count(e);
   const ca = count(a);
   const missing: string[] = [];
@@ -153,7 +158,12 @@ async function rows(pool: pg.Pool, text: string, values: unknown[]): Promise<str
  * of every resource over calendar-month windows), by sets of keys and values.
  * `today` caps the hour-bank days.
  */
-export async function compareWithTruth(h: Harness, from: string, to: string, today: string): Promise<Record<string, SetDiff>> {
+export async function compareWithTruth(
+  h: Harness,
+  from: string,
+  to: string,
+  today: string,
+): Promise<Record<string, SetDiff>> {
   const { emulator, pool, schema } = h;
   const t = emulator.truth;
   const s = (table: string) => `"${schema}"."${table}"`;
@@ -165,8 +175,16 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
   out.companies = diff(cnpjs, await rows(pool, `select cnpj as k from ${s('companies')}`, []));
 
   const exp: Record<string, string[]> = {
-    collaborators: [], punches: [], workDays: [], hourTotals: [], tardiness: [], adjustments: [],
-    inconsistencies: [], hourBank: [], absences: [], lookups: [],
+    collaborators: [],
+    punches: [],
+    workDays: [],
+    hourTotals: [],
+    tardiness: [],
+    adjustments: [],
+    inconsistencies: [],
+    hourBank: [],
+    absences: [],
+    lookups: [],
   };
   for (const cnpj of cnpjs) {
     const seen = new Set<number>();
@@ -178,18 +196,26 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
       }
       for (const x of t.hourTotals(cnpj, w.from, w.to)) {
         seen.add(x.collaboratorId);
-        const vals = Object.keys(x.totals).sort().map((k) => `${k}=${x.totals[k as keyof typeof x.totals]}`);
+        const vals = Object.keys(x.totals)
+          .sort()
+          .map((k) => `${k}=${x.totals[k as keyof typeof x.totals]}`);
         exp.hourTotals!.push(`${cnpj}|${x.cpf}|${w.from}|${w.to}|${vals.join(',')}`);
       }
       for (const { cpf, entry: x } of t.dayEntries('tardiness', cnpj, w.from, w.to)) {
-        exp.tardiness!.push(`${cnpj}|${cpf}|${x.date}|${x.journey_in}|${x.punch_in}|${hourMinuteToSeconds(String(x.minutes_late))}`);
+        exp.tardiness!.push(
+          `${cnpj}|${cpf}|${x.date}|${x.journey_in}|${x.punch_in}|${hourMinuteToSeconds(String(x.minutes_late))}`,
+        );
       }
-      for (const { cpf, entry: x } of t.dayEntries('adjustment', cnpj, w.from, w.to)) exp.adjustments!.push(`${cnpj}|${cpf}|${x.date}|${x.type}|${x.status}`);
+      for (const { cpf, entry: x } of t.dayEntries('adjustment', cnpj, w.from, w.to))
+        exp.adjustments!.push(`${cnpj}|${cpf}|${x.date}|${x.type}|${x.status}`);
       for (const { cpf, entry: x } of t.dayEntries('inconsistency', cnpj, w.from, w.to)) {
-        exp.inconsistencies!.push(`${cnpj}|${cpf}|${x.date}|${x.type}|${durationToSeconds(String(x.value))}|${x.status}`);
+        exp.inconsistencies!.push(
+          `${cnpj}|${cpf}|${x.date}|${x.type}|${durationToSeconds(String(x.value))}|${x.status}`,
+        );
       }
     }
-    for (const id of new Set(windows.flatMap((w) => t.absenceIds(cnpj, w.from, w.to)))) exp.absences!.push(`${cnpj}|${id}`);
+    for (const id of new Set(windows.flatMap((w) => t.absenceIds(cnpj, w.from, w.to))))
+      exp.absences!.push(`${cnpj}|${id}`);
     for (const d of bankDays) {
       for (const x of t.hourBank(cnpj, d)) {
         seen.add(x.collaboratorId);
@@ -198,55 +224,107 @@ export async function compareWithTruth(h: Harness, from: string, to: string, tod
         );
       }
     }
-    for (const [table, ids] of Object.entries(t.lookups(cnpj))) for (const id of ids) exp.lookups!.push(`${table}|${cnpj}|${id}`);
+    for (const [table, ids] of Object.entries(t.lookups(cnpj)))
+      for (const id of ids) exp.lookups!.push(`${table}|${cnpj}|${id}`);
     // Listed collaborator records, plus those only period data shows (dismissed ones), active = listed.
     for (const c of t.collaborators(cnpj)) {
-      if (c.listed || seen.has(c.collaboratorId)) exp.collaborators!.push(`${cnpj}|${c.national_registry}|${c.admission_date}|active=${c.listed}`);
+      if (c.listed || seen.has(c.collaboratorId))
+        exp.collaborators!.push(`${cnpj}|${c.national_registry}|${c.admission_date}|active=${c.listed}`);
     }
   }
 
-  out.collaborators = diff(exp.collaborators!, await rows(pool, `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|active=' || active as k from ${s('collaborators')}`, []));
-  out.punches = diff(exp.punches!, await rows(pool, `select point_id::text as k from ${s('punches')} where deleted_at is null and work_date between $1 and $2`, [from, to]));
+  out.collaborators = diff(
+    exp.collaborators!,
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|active=' || active as k from ${s('collaborators')}`,
+      [],
+    ),
+  );
+  out.punches = diff(
+    exp.punches!,
+    await rows(
+      pool,
+      `select point_id::text as k from ${s('punches')} where deleted_at is null and work_date between $1 and $2`,
+      [from, to],
+    ),
+  );
   out.workDays = diff(
     exp.workDays!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || work_date || '|' || worked_seconds as k from ${s('work_days')} where deleted_at is null and work_date between $1 and $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || work_date || '|' || worked_seconds as k from ${s('work_days')} where deleted_at is null and work_date between $1 and $2`,
+      [from, to],
+    ),
   );
-  const totalCols = (await pool.query<{ column_name: string }>(
-    `select column_name from information_schema.columns where table_schema = $1 and table_name = 'hour_totals' and column_name like '%\\_seconds' order by column_name`,
-    [schema],
-  )).rows.map((r) => r.column_name);
+  const totalCols = (
+    await pool.query<{ column_name: string }>(
+      `select column_name from information_schema.columns where table_schema = $1 and table_name = 'hour_totals' and column_name like '%\\_seconds' order by column_name`,
+      [schema],
+    )
+  ).rows.map((r) => r.column_name);
   const totalsExpr = totalCols
     .map((c) => `'${c.replace(/_seconds$/, '')}=' || ${c}`)
     .sort()
     .join(` || ',' || `);
   out.hourTotals = diff(
     exp.hourTotals!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || period_start || '|' || period_end || '|' || ${totalsExpr} as k from ${s('hour_totals')} where deleted_at is null and period_start >= $1 and period_end <= $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || period_start || '|' || period_end || '|' || ${totalsExpr} as k from ${s('hour_totals')} where deleted_at is null and period_start >= $1 and period_end <= $2`,
+      [from, to],
+    ),
   );
   out.tardiness = diff(
     exp.tardiness!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || work_date || '|' || to_char(journey_in, 'HH24:MI') || '|' || to_char(punch_in, 'HH24:MI') || '|' || late_seconds as k from ${s('tardiness')} where work_date between $1 and $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || work_date || '|' || to_char(journey_in, 'HH24:MI') || '|' || to_char(punch_in, 'HH24:MI') || '|' || late_seconds as k from ${s('tardiness')} where work_date between $1 and $2`,
+      [from, to],
+    ),
   );
   out.adjustments = diff(
     exp.adjustments!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || request_date || '|' || adjustment_type || '|' || status as k from ${s('adjustment_requests')} where request_date between $1 and $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || request_date || '|' || adjustment_type || '|' || status as k from ${s('adjustment_requests')} where request_date between $1 and $2`,
+      [from, to],
+    ),
   );
   out.inconsistencies = diff(
     exp.inconsistencies!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || occurrence_date || '|' || inconsistency_type || '|' || value_seconds || '|' || status as k from ${s('inconsistencies')} where occurrence_date between $1 and $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || occurrence_date || '|' || inconsistency_type || '|' || value_seconds || '|' || status as k from ${s('inconsistencies')} where occurrence_date between $1 and $2`,
+      [from, to],
+    ),
   );
   out.hourBank = diff(
     exp.hourBank!,
-    await rows(pool, `select company_cnpj || '|' || cpf || '|' || balance_date || '|' || regime || '|' || day_balance_seconds || '|' || accumulated_balance_seconds || '|' || credit_seconds || '|' || debt_seconds as k from ${s('hour_bank_balances')} where deleted_at is null and balance_date between $1 and $2`, [from, to]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || cpf || '|' || balance_date || '|' || regime || '|' || day_balance_seconds || '|' || accumulated_balance_seconds || '|' || credit_seconds || '|' || debt_seconds as k from ${s('hour_bank_balances')} where deleted_at is null and balance_date between $1 and $2`,
+      [from, to],
+    ),
   );
   out.absences = diff(
     exp.absences!,
-    await rows(pool, `select company_cnpj || '|' || absence_id as k from ${s('absences')} where deleted_at is null and begins_at_local <= $2::timestamp and ends_at_local >= $1::timestamp`, [`${from} 00:00:00`, `${to} 23:59:59`]),
+    await rows(
+      pool,
+      `select company_cnpj || '|' || absence_id as k from ${s('absences')} where deleted_at is null and begins_at_local <= $2::timestamp and ends_at_local >= $1::timestamp`,
+      [`${from} 00:00:00`, `${to} 23:59:59`],
+    ),
   );
   const lookupTables = Object.keys(t.lookups(cnpjs[0]!));
   const lookupRows: string[] = [];
   for (const table of lookupTables) {
-    lookupRows.push(...(await rows(pool, `select '${table}|' || company_cnpj || '|' || id as k from ${s(table)} where active`, [])));
+    lookupRows.push(
+      ...(await rows(
+        pool,
+        `select '${table}|' || company_cnpj || '|' || id as k from ${s(table)} where active`,
+        [],
+      )),
+    );
   }
   out.lookups = diff(exp.lookups!, lookupRows);
   return out;

@@ -22,12 +22,17 @@ describe('hostile or broken answers', () => {
   let hq: string;
   let api: ApiClient;
 
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
 
   /** A backfill of `resources` of the headquarters for February, with `env` overrides. */
   async function backfill(resources: string, env: Record<string, string> = {}): Promise<BackfillSummary> {
     const rt = await h.runtime(env);
-    return runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, resources, company: hq, force: true }, rt.config), { pollMs: 200 });
+    return runBackfill(
+      rt,
+      parseBackfillArgs({ from: FROM, to: TO, resources, company: hq, force: true }, rt.config),
+      { pollMs: 200 },
+    );
   }
 
   beforeAll(async () => {
@@ -47,19 +52,29 @@ describe('hostile or broken answers', () => {
     const summary = await backfill('lookups');
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
 
-    expect(await q(`select description from $S.departments where company_cnpj = $1 and id = $2`, [hq, id])).toEqual([{ description: 'Qualidade Total' }]);
-    expect(await q(`select kind, endpoint, field, value from $S.schema_drift where kind = 'cleaned_value'`)).toEqual([
-      { kind: 'cleaned_value', endpoint: '', field: 'departments.description', value: '' },
-    ]);
+    expect(
+      await q(`select description from $S.departments where company_cnpj = $1 and id = $2`, [hq, id]),
+    ).toEqual([{ description: 'Qualidade Total' }]);
+    expect(
+      await q(`select kind, endpoint, field, value from $S.schema_drift where kind = 'cleaned_value'`),
+    ).toEqual([{ kind: 'cleaned_value', endpoint: '', field: 'departments.description', value: '' }]);
     const { text, report } = await statusOf(h.config());
-    expect(report.schemaDrift).toEqual([expect.objectContaining({ kind: 'cleaned_value', field: 'departments.description' })]);
+    expect(report.schemaDrift).toEqual([
+      expect.objectContaining({ kind: 'cleaned_value', field: 'departments.description' }),
+    ]);
     expect(text).toMatch(/cleaned value\s+departments\.description/);
-    expect(text).toContain('cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.');
+    expect(text).toContain(
+      'cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.',
+    );
   }, 120_000);
 
   it('rejects a huge attachment as a record with its reason and loads the other attachments of the window', async () => {
     const person = (await api.listCollaborators())[0]!.national_registry;
-    const files = ['atestado', 'receita'].map((n) => ({ filename: `${n}.pdf`, mimeType: 'application/pdf', content: Buffer.from(`%PDF-1.4\n% ${n}\n`) }));
+    const files = ['atestado', 'receita'].map((n) => ({
+      filename: `${n}.pdf`,
+      mimeType: 'application/pdf',
+      content: Buffer.from(`%PDF-1.4\n% ${n}\n`),
+    }));
     const absence = {
       national_registry: [person],
       absence_type_id: 6,
@@ -73,26 +88,46 @@ describe('hostile or broken answers', () => {
       sum_total_on_work_time: true,
     };
     await api.createAbsence(absence, files);
-    h.emulator.queueFault({ kind: 'huge-attachment', endpoint: 'absence/attachment', company: hq, bytes: 3_000_000 });
+    h.emulator.queueFault({
+      kind: 'huge-attachment',
+      endpoint: 'absence/attachment',
+      company: hq,
+      bytes: 3_000_000,
+    });
 
-    const summary = await backfill('absences,absence_attachments', { API_MAX_ELEMENT_BYTES: String(1024 * 1024) });
+    const summary = await backfill('absences,absence_attachments', {
+      API_MAX_ELEMENT_BYTES: String(1024 * 1024),
+    });
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
     expect(h.emulator.queuedFaults()).toEqual([]);
 
-    const rejected = await q<{ json_path: string; reason: string; record: { absence_id: number; element_bytes: number; limit_bytes: number } }>(
-      `select json_path, reason, record from $S.rejected_records where endpoint = 'absence/attachment'`,
-    );
+    const rejected = await q<{
+      json_path: string;
+      reason: string;
+      record: { absence_id: number; element_bytes: number; limit_bytes: number };
+    }>(`select json_path, reason, record from $S.rejected_records where endpoint = 'absence/attachment'`);
     expect(rejected).toHaveLength(1);
     expect(rejected[0]!.json_path).toBe('data[0]');
-    expect(rejected[0]!.reason).toMatch(/^\(element\): \d+ bytes, over the limit of 1048576 bytes; not read$/);
-    expect(rejected[0]!.record).toEqual({ absence_id: expect.any(Number), element_bytes: expect.any(Number), limit_bytes: 1_048_576 });
+    expect(rejected[0]!.reason).toMatch(
+      /^\(element\): \d+ bytes, over the limit of 1048576 bytes; not read$/,
+    );
+    expect(rejected[0]!.record).toEqual({
+      absence_id: expect.any(Number),
+      element_bytes: expect.any(Number),
+      limit_bytes: 1_048_576,
+    });
     expect(rejected[0]!.record.element_bytes).toBeGreaterThan(3_000_000);
 
     // Every other attachment of the window's absences is stored.
-    const withFiles = await q<{ absence_id: number }>(`select absence_id from $S.absences where company_cnpj = $1 and has_attachment`, [hq]);
+    const withFiles = await q<{ absence_id: number }>(
+      `select absence_id from $S.absences where company_cnpj = $1 and has_attachment`,
+      [hq],
+    );
     let expected = 0;
     for (const a of withFiles) expected += (await api.getAbsenceAttachments(a.absence_id)).length;
-    const [stored] = await q<{ n: number }>(`select count(*)::int as n from $S.absence_attachments where deleted_at is null`);
+    const [stored] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.absence_attachments where deleted_at is null`,
+    );
     expect(stored!.n).toBe(expected - 1);
   }, 120_000);
 
@@ -105,7 +140,10 @@ describe('hostile or broken answers', () => {
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(h.emulator.stats().requests['GET /customer/v2/point/getFromPeriod']).toBeGreaterThan(1);
-    const [loaded] = await q<{ n: number }>(`select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is null`, [hq]);
+    const [loaded] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is null`,
+      [hq],
+    );
     expect(loaded!.n).toBe(h.emulator.truth.pointIds(hq, FROM, TO).length);
   }, 120_000);
   it('fails the attempt of an endless answer with a clear, retryable error, and the next attempt loads the window', async () => {
@@ -115,11 +153,16 @@ describe('hostile or broken answers', () => {
     const summary = await backfill('punches', { API_MAX_ANSWER_BYTES: String(2 * 1024 * 1024) });
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
 
-    const failed = await q<{ error: string }>(`select error from $S.sync_runs where resource = 'punches' and status = 'failed'`);
+    const failed = await q<{ error: string }>(
+      `select error from $S.sync_runs where resource = 'punches' and status = 'failed'`,
+    );
     expect(failed.map((r) => r.error)).toEqual([
       'point/getFromPeriod: 200 answer_too_large: the answer exceeded 2097152 bytes (API_MAX_ANSWER_BYTES); reading stopped',
     ]);
-    const [loaded] = await q<{ n: number }>(`select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is null`, [hq]);
+    const [loaded] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.punches where company_cnpj = $1 and deleted_at is null`,
+      [hq],
+    );
     expect(loaded!.n).toBe(h.emulator.truth.pointIds(hq, FROM, TO).length);
   }, 120_000);
 });

@@ -11,7 +11,14 @@ describe('the log fields of a job', () => {
     const job = {
       id: 'punches.default.11222333000181.2025-03-01.2025-03-31',
       queueName: 'sync',
-      data: { connection: 'default', company: '11222333000181', resource: 'punches', from: '2025-03-01', to: '2025-03-31', scoped: false },
+      data: {
+        connection: 'default',
+        company: '11222333000181',
+        resource: 'punches',
+        from: '2025-03-01',
+        to: '2025-03-31',
+        scoped: false,
+      },
     };
     expect(jobLogFields(job, 'host-a:42')).toEqual({
       job: job.id,
@@ -25,12 +32,26 @@ describe('the log fields of a job', () => {
   });
 
   it('are null, not missing, where the job has none: a group walk, a schedule tick', () => {
-    expect(jobLogFields({ id: 'companies.default', queueName: 'sync', data: { connection: 'default', resource: 'companies' } }, 'h:1')).toMatchObject({
+    expect(
+      jobLogFields(
+        {
+          id: 'companies.default',
+          queueName: 'sync',
+          data: { connection: 'default', resource: 'companies' },
+        },
+        'h:1',
+      ),
+    ).toMatchObject({
       company: null,
       window: null,
       resource: 'companies',
     });
-    expect(jobLogFields({ id: 'tick', queueName: 'schedules', data: { connection: 'hq', kind: 'punches' } }, 'h:1')).toEqual({
+    expect(
+      jobLogFields(
+        { id: 'tick', queueName: 'schedules', data: { connection: 'hq', kind: 'punches' } },
+        'h:1',
+      ),
+    ).toEqual({
       job: 'tick',
       queue: 'schedules',
       connection: 'hq',
@@ -43,7 +64,15 @@ describe('the log fields of a job', () => {
 
   it('take nothing but strings from the data of a foreign or broken job', () => {
     for (const data of [null, 'text', 42, { connection: 7, company: { cnpj: 1 }, from: '2025-03-01' }]) {
-      expect(jobLogFields({ queueName: 'sync', data }, 'h:1')).toEqual({ job: null, queue: 'sync', connection: null, company: null, resource: null, window: null, worker: 'h:1' });
+      expect(jobLogFields({ queueName: 'sync', data }, 'h:1')).toEqual({
+        job: null,
+        queue: 'sync',
+        connection: null,
+        company: null,
+        resource: null,
+        window: null,
+        worker: 'h:1',
+      });
     }
   });
 

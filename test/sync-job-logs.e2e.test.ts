@@ -29,7 +29,16 @@ describe('the log lines of a backfill', () => {
     h.emulator.queueFault({ kind: 'range-exceeded', endpoint: 'point/getFromPeriod', company: second!.cnpj });
     h.emulator.queueFault({ kind: 'refuse', endpoint: 'tardiness', company: first!.cnpj });
     const r = await runPunchline(
-      ['backfill', '--from', '2026-06-01', '--to', '2026-06-30', '--resources', 'punches,tardiness', '--no-progress'],
+      [
+        'backfill',
+        '--from',
+        '2026-06-01',
+        '--to',
+        '2026-06-30',
+        '--resources',
+        'punches,tardiness',
+        '--no-progress',
+      ],
       h.env({ LOG_LEVEL: 'info', API_MAX_ATTEMPTS: '1' }),
     );
     ({ stderr, code } = r);
@@ -78,14 +87,25 @@ describe('the log lines of a backfill', () => {
       [failed.job],
     );
     expect(rows.length).toBeGreaterThan(0);
-    for (const r of rows) expect({ worker: r.worker, company: r.company_cnpj, resource: r.resource }).toEqual({ worker: failed.worker, company: failed.company, resource: failed.resource });
+    for (const r of rows)
+      expect({ worker: r.worker, company: r.company_cnpj, resource: r.resource }).toEqual({
+        worker: failed.worker,
+        company: failed.company,
+        resource: failed.resource,
+      });
   });
 
   it('logs every error under err, with its type, message and stack', () => {
     const errors = lines.filter((l) => 'err' in l);
-    expect(errors.map((l) => l.msg)).toEqual(expect.arrayContaining(['job attempt failed', 'job failed', 'splitting window']));
+    expect(errors.map((l) => l.msg)).toEqual(
+      expect.arrayContaining(['job attempt failed', 'job failed', 'splitting window']),
+    );
     for (const l of errors) {
-      expect(l.err, String(l.msg)).toMatchObject({ type: expect.any(String), message: expect.any(String), stack: expect.stringContaining('\n    at ') });
+      expect(l.err, String(l.msg)).toMatchObject({
+        type: expect.any(String),
+        message: expect.any(String),
+        stack: expect.stringContaining('\n    at '),
+      });
     }
     expect(lines.filter((l) => 'error' in l).map((l) => l.msg)).toEqual([]);
     expect((byMsg('job failed')[0]!.err as Line).message).toMatch(/validation_failed/);

@@ -17,7 +17,10 @@ import { startHarness, type Harness } from './sync-harness.js';
 const TODAY = '2026-10-31';
 
 async function addJob(rt: SyncRuntime, data: SyncJobData, attempts?: number): Promise<Job> {
-  return rt.queues.sync.add(data.resource, data, { jobId: jobIdFor(data), ...(attempts ? { attempts } : {}) });
+  return rt.queues.sync.add(data.resource, data, {
+    jobId: jobIdFor(data),
+    ...(attempts ? { attempts } : {}),
+  });
 }
 
 async function runs(h: Harness, jobId: string) {
@@ -47,27 +50,55 @@ describe('sync jobs', () => {
   describe("when a record's company block names another company", () => {
     it('fails the window permanently and loads nothing of it', async () => {
       // Unscoped, the headquarters token reads the headquarters: the branch's window gets foreign records.
-      const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: false, from: '2026-06-01', to: '2026-06-10' });
+      const job = await addJob(rt, {
+        connection: 'default',
+        resource: 'punches',
+        company: branch,
+        scoped: false,
+        from: '2026-06-01',
+        to: '2026-06-10',
+      });
       const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnrecoverableError);
-      expect((err as Error).message).toMatch(new RegExp(`belongs to company ${hq}, but company ${branch} was asked for`));
+      expect((err as Error).message).toMatch(
+        new RegExp(`belongs to company ${hq}, but company ${branch} was asked for`),
+      );
       const n = await h.pool.query(`select count(*)::int as n from "${h.schema}".punches`);
       expect(n.rows[0].n).toBe(0);
       expect((await runs(h, job.id!)).map((r) => r.status)).toEqual(['failed']);
     });
 
     it('loads the same window when the company is asked for with company_national_registry', async () => {
-      const job = await addJob(rt, { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' });
+      const job = await addJob(rt, {
+        connection: 'default',
+        resource: 'punches',
+        company: branch,
+        scoped: true,
+        from: '2026-06-01',
+        to: '2026-06-10',
+      });
       const result = await runSyncJob(rt, job);
       expect(result.inserted).toBeGreaterThan(0);
-      const ids = await h.pool.query<{ point_id: number }>(`select point_id from "${h.schema}".punches where company_cnpj = $1`, [branch]);
-      expect(new Set(ids.rows.map((r) => Number(r.point_id)))).toEqual(new Set(h.emulator.truth.pointIds(branch, '2026-06-01', '2026-06-10')));
+      const ids = await h.pool.query<{ point_id: number }>(
+        `select point_id from "${h.schema}".punches where company_cnpj = $1`,
+        [branch],
+      );
+      expect(new Set(ids.rows.map((r) => Number(r.point_id)))).toEqual(
+        new Set(h.emulator.truth.pointIds(branch, '2026-06-01', '2026-06-10')),
+      );
     });
   });
 
   describe('audit photos (opt-in follow-up of a punches window)', () => {
     it('fetches the photo of every punch that has one, once', async () => {
-      const data: SyncJobData = { connection: 'default', resource: 'audit_photos', company: branch, scoped: true, from: '2026-06-01', to: '2026-06-10' };
+      const data: SyncJobData = {
+        connection: 'default',
+        resource: 'audit_photos',
+        company: branch,
+        scoped: true,
+        from: '2026-06-01',
+        to: '2026-06-10',
+      };
       const first = await runSyncJob(rt, await addJob(rt, data));
       const expected = await h.pool.query<{ n: number }>(
         `select count(*)::int as n from "${h.schema}".punches where company_cnpj = $1 and has_audit_photo`,
@@ -87,7 +118,15 @@ describe('sync jobs', () => {
     });
 
     it('is queued by the punches window when asked to follow up', async () => {
-      const data: SyncJobData = { connection: 'default', resource: 'punches', company: branch, scoped: true, from: '2026-06-11', to: '2026-06-12', followUp: true };
+      const data: SyncJobData = {
+        connection: 'default',
+        resource: 'punches',
+        company: branch,
+        scoped: true,
+        from: '2026-06-11',
+        to: '2026-06-12',
+        followUp: true,
+      };
       const result = await runSyncJob(rt, await addJob(rt, data));
       const id = `audit_photos.default.${branch}.2026-06-11.2026-06-12`;
       expect(result.followUps).toEqual([{ queue: 'followups', id }]);
@@ -97,13 +136,22 @@ describe('sync jobs', () => {
 
   describe('a window inside the lookback horizon', () => {
     it('is synced but never recorded as done', async () => {
-      const data: SyncJobData = { connection: 'default', resource: 'tardiness', company: hq, scoped: true, from: '2026-10-20', to: '2026-10-25' };
+      const data: SyncJobData = {
+        connection: 'default',
+        resource: 'tardiness',
+        company: hq,
+        scoped: true,
+        from: '2026-10-20',
+        to: '2026-10-25',
+      };
       const now = () => new Date('2026-11-10T12:00:00Z');
       const result = await runSyncJob(rt, await addJob(rt, data), { now });
       expect(result.recorded).toBe(false);
       const older: SyncJobData = { ...data, from: '2026-09-01', to: '2026-09-30' };
       expect((await runSyncJob(rt, await addJob(rt, older), { now })).recorded).toBe(true);
-      const w = await h.pool.query(`select window_start::text from "${h.schema}".sync_windows where resource = 'tardiness'`);
+      const w = await h.pool.query(
+        `select window_start::text from "${h.schema}".sync_windows where resource = 'tardiness'`,
+      );
       expect(w.rows).toEqual([{ window_start: '2026-09-01' }]);
     });
   });
@@ -111,7 +159,12 @@ describe('sync jobs', () => {
   describe('when the API rejects the token (401)', () => {
     it('hands the 401 on after one request, never as a permanent failure (job-guard.ts pauses the connection)', async () => {
       const bad = await h.runtime({ SERVICE_API_TOKEN: 'wrong-token-123456' });
-      const first = await addJob(bad, { connection: 'default', resource: 'collaborators', company: hq, scoped: true });
+      const first = await addJob(bad, {
+        connection: 'default',
+        resource: 'collaborators',
+        company: hq,
+        scoped: true,
+      });
       const err = await runSyncJob(bad, first).catch((e: unknown) => e);
       expect(err).toMatchObject({ kind: 'invalid_service_token' });
       expect(err).not.toBeInstanceOf(UnrecoverableError);
@@ -124,7 +177,12 @@ describe('sync jobs', () => {
   describe('when a company is outside the group (404 company_not_found)', () => {
     it('fails the job and queues a new group walk', async () => {
       const gone = h.emulator.inactiveCompany.cnpj;
-      const job = await addJob(rt, { connection: 'default', resource: 'collaborators', company: gone, scoped: true });
+      const job = await addJob(rt, {
+        connection: 'default',
+        resource: 'collaborators',
+        company: gone,
+        scoped: true,
+      });
       const err = await runSyncJob(rt, job).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(UnrecoverableError);
       expect((err as Error).message).toMatch(/company_not_found.*a new group walk was queued/);
@@ -144,7 +202,12 @@ describe('sync jobs', () => {
           let c = clients.get(name);
           if (!c) {
             const base = rt.client(name);
-            const api = new ApiClient({ baseUrl: base.connection.baseUrl, token: base.connection.token, retryRateLimited: false, limiter: base.budget });
+            const api = new ApiClient({
+              baseUrl: base.connection.baseUrl,
+              token: base.connection.token,
+              retryRateLimited: false,
+              limiter: base.budget,
+            });
             c = { ...base, api };
             clients.set(name, c);
           }
@@ -154,7 +217,14 @@ describe('sync jobs', () => {
       // jobs the tests above ran by hand are still waiting in the queue
       await rt.queues.sync.drain();
       h.emulator.setFaults({ rateLimitRps: 2 });
-      const data: SyncJobData = { connection: 'default', resource: 'hour_bank', company: hq, scoped: true, from: '2026-06-01', to: '2026-06-12' };
+      const data: SyncJobData = {
+        connection: 'default',
+        resource: 'hour_bank',
+        company: hq,
+        scoped: true,
+        from: '2026-06-01',
+        to: '2026-06-12',
+      };
       // one attempt only: a 429 that burned it would fail the job
       const job = await addJob(rt, data, 1);
       const pauses: number[] = [];
@@ -168,7 +238,8 @@ describe('sync jobs', () => {
       try {
         const until = Date.now() + 30_000;
         while (!(await runs(h, job.id!)).some((r) => /: 429 /.test(r.error ?? ''))) {
-          if (Date.now() > until) throw new Error(`no rate-limited run: ${JSON.stringify(await runs(h, job.id!))}`);
+          if (Date.now() > until)
+            throw new Error(`no rate-limited run: ${JSON.stringify(await runs(h, job.id!))}`);
           await new Promise((r) => setTimeout(r, 100));
         }
         // only this connection waits (job-guard.ts): the queue, shared by every connection, runs on
@@ -190,7 +261,10 @@ describe('sync jobs', () => {
       const statuses = (await runs(h, job.id!)).map((r) => r.status);
       expect(statuses.at(-1)).toBe('succeeded');
       expect(statuses.filter((s) => s === 'failed').length).toBeGreaterThanOrEqual(1);
-      const days = await h.pool.query(`select count(distinct balance_date)::int as n from "${h.schema}".hour_bank_balances where company_cnpj = $1`, [hq]);
+      const days = await h.pool.query(
+        `select count(distinct balance_date)::int as n from "${h.schema}".hour_bank_balances where company_cnpj = $1`,
+        [hq],
+      );
       expect(days.rows[0].n).toBe(12);
     }, 90_000);
   });
@@ -231,7 +305,14 @@ describe('when the API rejects exactly-31-day periods (strict emulator)', () => 
 
   it('splits the month in halves and loads each, equal to the emulator data', async () => {
     const cnpj = h.emulator.companies[0]!.cnpj;
-    const data: SyncJobData = { connection: 'default', resource: 'hour_totals', company: cnpj, scoped: true, from: '2026-07-01', to: '2026-07-31' };
+    const data: SyncJobData = {
+      connection: 'default',
+      resource: 'hour_totals',
+      company: cnpj,
+      scoped: true,
+      from: '2026-07-01',
+      to: '2026-07-31',
+    };
     const job = await addJob(rt, data);
     const result = await runSyncJob(rt, job);
     expect(result.requests).toBe(3); // 31 days refused, then 16 + 15
@@ -243,9 +324,13 @@ describe('when the API rejects exactly-31-day periods (strict emulator)', () => 
       `select cpf, worked_time_seconds as s from "${h.schema}".hour_totals where period_start = '2026-07-17'`,
     );
     const truth = h.emulator.truth.hourTotals(cnpj, '2026-07-17', '2026-07-31');
-    expect(new Set(worked.rows.map((r) => `${r.cpf}:${r.s}`))).toEqual(new Set(truth.map((t) => `${t.cpf}:${t.totals.worked_time}`)));
+    expect(new Set(worked.rows.map((r) => `${r.cpf}:${r.s}`))).toEqual(
+      new Set(truth.map((t) => `${t.cpf}:${t.totals.worked_time}`)),
+    );
     // the planned window is the one recorded as done
-    const w = await h.pool.query(`select window_start::text, window_end::text from "${h.schema}".sync_windows`);
+    const w = await h.pool.query(
+      `select window_start::text, window_end::text from "${h.schema}".sync_windows`,
+    );
     expect(w.rows).toEqual([{ window_start: '2026-07-01', window_end: '2026-07-31' }]);
   });
 });

@@ -31,10 +31,15 @@ describe('error texts of a sync that meets faults and quirks', () => {
   const bodies: string[] = [];
   let hq: string;
 
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
 
   beforeAll(async () => {
-    h = await startHarness('nopersonal', { today: TODAY, quirks: true, faults: { error500: 0.03, drop: 0.02 } });
+    h = await startHarness('nopersonal', {
+      today: TODAY,
+      quirks: true,
+      faults: { error500: 0.03, drop: 0.02 },
+    });
     hq = h.emulator.companies[0]!.cnpj;
     const [branch1, branch2] = [h.emulator.companies[1]!.cnpj, h.emulator.companies[2]!.cnpj];
     receiver = createServer((req, res) => {
@@ -59,11 +64,19 @@ describe('error texts of a sync that meets faults and quirks', () => {
     const rt = await h.runtime({ PSEUDONYM_KEY: KEY });
     summary = await runBackfill(
       rt,
-      parseBackfillArgs({ from: FROM, to: TO, resources: 'companies,lookups,collaborators,punches,hour_totals,tardiness,adjustments' }, rt.config),
+      parseBackfillArgs(
+        {
+          from: FROM,
+          to: TO,
+          resources: 'companies,lookups,collaborators,punches,hour_totals,tardiness,adjustments',
+        },
+        rt.config,
+      ),
       { pollMs: 250, work: false },
     );
     const deadline = Date.now() + 30_000;
-    while (!bodies.some((b) => b.includes('"job_failed"')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while (!bodies.some((b) => b.includes('"job_failed"')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     await worker.stop();
   }, 300_000);
 
@@ -75,26 +88,50 @@ describe('error texts of a sync that meets faults and quirks', () => {
 
   it('meets what it was meant to: a company mismatch failed for good and alerted, a key conflict, rejected records', async () => {
     expect(summary.failed).toBe(1);
-    expect(summary.failures[0]!.error).toMatch(/^point\/getFromPeriod: data\[\d+\] \(collaborator [0-9a-f]{20}\) belongs to company \d{14}, but company \d{14} was asked for/);
+    expect(summary.failures[0]!.error).toMatch(
+      /^point\/getFromPeriod: data\[\d+\] \(collaborator [0-9a-f]{20}\) belongs to company \d{14}, but company \d{14} was asked for/,
+    );
     expect(bodies.filter((b) => b.includes('"job_failed"'))).toHaveLength(1);
     expect(worker.stderr()).toMatch(/a row copied straight in met an existing key/);
-    expect(((await q<{ n: number }>(`select count(*)::int as n from $S.rejected_records`))[0]!.n)).toBeGreaterThan(1);
-    expect(await q(`select error from $S.sync_runs where error like '%company_mismatch%' or error like '%belongs to company%'`)).not.toEqual([]);
+    expect(
+      (await q<{ n: number }>(`select count(*)::int as n from $S.rejected_records`))[0]!.n,
+    ).toBeGreaterThan(1);
+    expect(
+      await q(
+        `select error from $S.sync_runs where error like '%company_mismatch%' or error like '%belongs to company%'`,
+      ),
+    ).not.toEqual([]);
   });
 
   it('holds no CPF of the data set, in any form, and no name, in any text an error reaches', async () => {
     const people = h.emulator.companies.flatMap((c) => h.emulator.truth.collaborators(c.cnpj));
     expect(people.length).toBeGreaterThanOrEqual(8);
     const cpfs = new Set(people.flatMap((p) => [p.national_registry, p.sentNationalRegistry]));
-    const dotted = new Set(people.map((p) => p.national_registry.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4')));
-    const names = new Set(people.map((p) => p.name).filter((n): n is string => typeof n === 'string' && n.length > 0));
+    const dotted = new Set(
+      people.map((p) => p.national_registry.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4')),
+    );
+    const names = new Set(
+      people.map((p) => p.name).filter((n): n is string => typeof n === 'string' && n.length > 0),
+    );
     expect(names.size).toBeGreaterThanOrEqual(8);
 
     const places: Record<string, string> = {
-      'sync_runs.error': (await q<{ error: string }>(`select error from $S.sync_runs where error is not null`)).map((r) => r.error).join('\n'),
-      'rejected_records.reason': (await q<{ reason: string }>(`select reason from $S.rejected_records`)).map((r) => r.reason).join('\n'),
-      'quality_checks.detail': (await q<{ t: string }>(`select concat_ws(' ', part, scope, detail) as t from $S.quality_checks`)).map((r) => r.t).join('\n'),
-      'schema_drift': (await q<{ t: string }>(`select concat_ws(' ', field, value) as t from $S.schema_drift`)).map((r) => r.t).join('\n'),
+      'sync_runs.error': (
+        await q<{ error: string }>(`select error from $S.sync_runs where error is not null`)
+      )
+        .map((r) => r.error)
+        .join('\n'),
+      'rejected_records.reason': (await q<{ reason: string }>(`select reason from $S.rejected_records`))
+        .map((r) => r.reason)
+        .join('\n'),
+      'quality_checks.detail': (
+        await q<{ t: string }>(`select concat_ws(' ', part, scope, detail) as t from $S.quality_checks`)
+      )
+        .map((r) => r.t)
+        .join('\n'),
+      schema_drift: (await q<{ t: string }>(`select concat_ws(' ', field, value) as t from $S.schema_drift`))
+        .map((r) => r.t)
+        .join('\n'),
       redis: await redisDump(h.redis, h.prefix),
       'worker log': worker.stderr(),
       'backfill summary': JSON.stringify(summary.failures),
@@ -104,7 +141,9 @@ describe('error texts of a sync that meets faults and quirks', () => {
     expect(places['sync_runs.error']).not.toBe('');
     const found: string[] = [];
     for (const [place, text] of Object.entries(places)) {
-      for (const cpf of cpfs) if (new RegExp(`(?<![0-9])${cpf}(?![0-9])`).test(text)) found.push(`CPF ${cpf.slice(0, 3)}… in ${place}`);
+      for (const cpf of cpfs)
+        if (new RegExp(`(?<![0-9])${cpf}(?![0-9])`).test(text))
+          found.push(`CPF ${cpf.slice(0, 3)}… in ${place}`);
       for (const d of dotted) if (text.includes(d)) found.push(`CPF ${d.slice(0, 3)}… in ${place}`);
       for (const n of names) if (text.includes(n)) found.push(`name ${n.split(' ')[0]}… in ${place}`);
     }

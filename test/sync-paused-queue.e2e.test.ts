@@ -33,11 +33,24 @@ describe('when the sync queue is paused', () => {
     out.on('data', (d) => (text += String(d)));
     const done = runBackfill(
       rt,
-      { from: TODAY, to: TODAY, resources: ['companies'], connections: rt.config.connections, force: true, progress: false },
+      {
+        from: TODAY,
+        to: TODAY,
+        resources: ['companies'],
+        connections: rt.config.connections,
+        force: true,
+        progress: false,
+      },
       { reporter: plainReporter(out, 0), pollMs: 100 },
     );
-    await waitUntil('the progress line to name the paused queue', () => /queue "sync" is paused/.test(text), 30_000);
-    expect(text).toMatch(/^backfill: 0\/1 windows, .*; queue "sync" is paused: none of its jobs starts until it is resumed \(the Resume button of the dashboard, signed in with OPS_DASHBOARD_TOKEN\)$/m);
+    await waitUntil(
+      'the progress line to name the paused queue',
+      () => /queue "sync" is paused/.test(text),
+      30_000,
+    );
+    expect(text).toMatch(
+      /^backfill: 0\/1 windows, .*; queue "sync" is paused: none of its jobs starts until it is resumed \(the Resume button of the dashboard, signed in with OPS_DASHBOARD_TOKEN\)$/m,
+    );
     await rt.queues.sync.resume();
     const summary = await done;
     expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
@@ -47,7 +60,10 @@ describe('when the sync queue is paused', () => {
 
   it('a worker logs a warning naming it', async () => {
     await rt.queues.sync.pause();
-    const worker = startPunchlineProcess(['worker', '--no-ops', '--no-schedules'], h.env({ LOG_LEVEL: 'info' }));
+    const worker = startPunchlineProcess(
+      ['worker', '--no-ops', '--no-schedules'],
+      h.env({ LOG_LEVEL: 'info' }),
+    );
     try {
       const line = await worker.waitForLog(/queue "sync" is paused/, 45_000);
       expect(line).toMatchObject({ level: 40, queues: ['sync'] });

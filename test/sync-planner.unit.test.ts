@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { backfillItems, planJobs, scheduleItems } from '../src/plan/planner.js';
-import { daysOf, dateTimeBounds, halveWindow, isSettled, monthWindows, windowDays } from '../src/plan/windows.js';
+import {
+  daysOf,
+  dateTimeBounds,
+  halveWindow,
+  isSettled,
+  monthWindows,
+  windowDays,
+} from '../src/plan/windows.js';
 import { defaultResources, parseResources, RESOURCES } from '../src/plan/resources.js';
 import { jobIdFor, windowKey } from '../src/plan/job-ids.js';
 
@@ -72,7 +79,13 @@ describe('resources', () => {
 
 describe('job ids', () => {
   it('are deterministic, colon-free and never integers', () => {
-    const key = { resource: 'punches' as const, connection: 'default', company: '11222333000181', from: '2024-01-01', to: '2024-01-31' };
+    const key = {
+      resource: 'punches' as const,
+      connection: 'default',
+      company: '11222333000181',
+      from: '2024-01-01',
+      to: '2024-01-31',
+    };
     expect(jobIdFor(key)).toBe('punches.default.11222333000181.2024-01-01.2024-01-31');
     expect(jobIdFor({ resource: 'companies', connection: 'x' })).toBe('companies.x');
     expect(jobIdFor(key)).not.toContain(':');
@@ -81,7 +94,12 @@ describe('job ids', () => {
 
 describe('planJobs for a backfill', () => {
   const companies = ['11222333000181', '44555666000190'];
-  const items = backfillItems(defaultResources({ syncAuditPhotos: false }), '2024-01-10', '2024-03-20', '2024-03-10');
+  const items = backfillItems(
+    defaultResources({ syncAuditPhotos: false }),
+    '2024-01-10',
+    '2024-03-20',
+    '2024-03-10',
+  );
 
   it('plans the group walk once, directory resources per company and every window per company', () => {
     const plan = planJobs({
@@ -117,12 +135,23 @@ describe('planJobs for a backfill', () => {
       windowKey({ resource: 'punches', company: companies[0]!, from: '2024-01-10', to: '2024-01-31' }),
       windowKey({ resource: 'absences', company: companies[0]!, from: '2024-02-01', to: '2024-02-29' }),
     ]);
-    const base = { connection: 'default', companies, scoped: true, items, followUps: ['absence_attachments' as const], origin: 'backfill' as const };
+    const base = {
+      connection: 'default',
+      companies,
+      scoped: true,
+      items,
+      followUps: ['absence_attachments' as const],
+      origin: 'backfill' as const,
+    };
     const plan = planJobs({ ...base, force: false, done });
     expect(plan.skipped).toBe(2);
-    expect(plan.jobs.some((j) => j.id === 'punches.default.11222333000181.2024-01-10.2024-01-31')).toBe(false);
+    expect(plan.jobs.some((j) => j.id === 'punches.default.11222333000181.2024-01-10.2024-01-31')).toBe(
+      false,
+    );
     // the attachments of a skipped absence window are planned on their own when not done
-    expect(plan.jobs.map((j) => j.id)).toContain('absence_attachments.default.11222333000181.2024-02-01.2024-02-29');
+    expect(plan.jobs.map((j) => j.id)).toContain(
+      'absence_attachments.default.11222333000181.2024-02-01.2024-02-29',
+    );
     const forced = planJobs({ ...base, force: true, done });
     expect(forced.skipped).toBe(0);
     expect(forced.jobs.length).toBe(plan.jobs.length + 1);
@@ -184,22 +213,37 @@ describe('scheduleItems', () => {
   it('re-reads the horizon SYNC_LOOKBACK_DAYS sets, every day of it read by one schedule or the other, none settled', () => {
     const today = '2024-03-10';
     const nightly = scheduleItems('nightly', today, 60);
-    const days = (items: typeof nightly, r: string) => items.filter((i) => i.resource === r).flatMap((i) => daysOf(i.window!));
-    const punchDays = [...days(nightly, 'punches'), ...days(scheduleItems('punches', today), 'punches')].sort();
+    const days = (items: typeof nightly, r: string) =>
+      items.filter((i) => i.resource === r).flatMap((i) => daysOf(i.window!));
+    const punchDays = [
+      ...days(nightly, 'punches'),
+      ...days(scheduleItems('punches', today), 'punches'),
+    ].sort();
     expect(punchDays).toEqual(daysOf({ from: '2024-01-10', to: today }));
     expect(new Set(punchDays).size).toBe(punchDays.length);
     expect(days(nightly, 'hour_bank')).toEqual(daysOf({ from: '2024-01-10', to: today }));
     expect(nightly.every((i) => !i.window || !isSettled(i.window, today, 60))).toBe(true);
     // The shortest horizon leaves the nightly one day of punches before the 15-minute schedule's week.
-    expect(scheduleItems('nightly', today, 7).filter((i) => i.resource === 'punches').map((i) => i.window)).toEqual([{ from: '2024-03-03', to: '2024-03-03' }]);
+    expect(
+      scheduleItems('nightly', today, 7)
+        .filter((i) => i.resource === 'punches')
+        .map((i) => i.window),
+    ).toEqual([{ from: '2024-03-03', to: '2024-03-03' }]);
   });
 
   it('refreshes the directory hourly', () => {
-    expect(scheduleItems('directory', '2024-03-10').map((i) => i.resource)).toEqual(['companies', 'lookups', 'collaborators']);
+    expect(scheduleItems('directory', '2024-03-10').map((i) => i.resource)).toEqual([
+      'companies',
+      'lookups',
+      'collaborators',
+    ]);
   });
 
   it('handles January (previous month in the previous year)', () => {
     const items = scheduleItems('nightly', '2024-01-05');
-    expect(items.filter((i) => i.resource === 'hour_totals')[0]!.window).toEqual({ from: '2023-12-01', to: '2023-12-31' });
+    expect(items.filter((i) => i.resource === 'hour_totals')[0]!.window).toEqual({
+      from: '2023-12-01',
+      to: '2023-12-31',
+    });
   });
 });

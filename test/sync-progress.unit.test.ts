@@ -41,7 +41,15 @@ describe('backfill progress', () => {
     const plain = capture(false);
     const r = plainReporter(plain.out, 0);
     r.update({ done: 0, total: 4, failed: 0, rows: 0, requests: 0, elapsedMs: 1000, paused: ['sync'] });
-    r.update({ done: 0, total: 4, failed: 0, rows: 0, requests: 0, elapsedMs: 2000, paused: ['sync', 'followups'] });
+    r.update({
+      done: 0,
+      total: 4,
+      failed: 0,
+      rows: 0,
+      requests: 0,
+      elapsedMs: 2000,
+      paused: ['sync', 'followups'],
+    });
     r.stop();
     const bar = capture(true);
     const b = barReporter(bar.out);

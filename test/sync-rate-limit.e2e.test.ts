@@ -34,7 +34,12 @@ describe('when the API answers one connection 429 with a Retry-After of an hour'
       JSON.stringify({
         connections: [
           { name: 'hq', baseUrl: h.emulator.url, token: hq!.token, rateLimit: { rps: 20, concurrency: 2 } },
-          { name: 'branch', baseUrl: h.emulator.url, token: branch!.token, rateLimit: { rps: 20, concurrency: 2 } },
+          {
+            name: 'branch',
+            baseUrl: h.emulator.url,
+            token: branch!.token,
+            rateLimit: { rps: 20, concurrency: 2 },
+          },
         ],
       }),
     );
@@ -48,17 +53,36 @@ describe('when the API answers one connection 429 with a Retry-After of an hour'
 
   it('pauses only that connection, capped, without using attempts, while the other keeps syncing', async () => {
     const [hq, , branch] = h.emulator.companies;
-    const items = backfillItems(['punches', 'tardiness', 'inconsistencies'], '2026-08-01', '2026-09-30', '2026-10-31');
+    const items = backfillItems(
+      ['punches', 'tardiness', 'inconsistencies'],
+      '2026-08-01',
+      '2026-09-30',
+      '2026-10-31',
+    );
     const plan = (connection: string, company: string, scoped: boolean) =>
-      planJobs({ connection, companies: [company], scoped, items, followUps: [], force: true, origin: 'backfill' }).jobs;
+      planJobs({
+        connection,
+        companies: [company],
+        scoped,
+        items,
+        followUps: [],
+        force: true,
+        origin: 'backfill',
+      }).jobs;
     const hqJobs = plan('hq', hq!.cnpj, true);
     const branchJobs = plan('branch', branch!.cnpj, false);
-    h.emulator.queueFault({ kind: 'rate-limit', company: hq!.cnpj, retryAfterSeconds: RETRY_AFTER_S, count: 4 });
+    h.emulator.queueFault({
+      kind: 'rate-limit',
+      company: hq!.cnpj,
+      retryAfterSeconds: RETRY_AFTER_S,
+      count: 4,
+    });
     await enqueueJobs(rt.queues, [...hqJobs, ...branchJobs]);
 
     const blocked = budgetKeys(rt.config.queuePrefix, 'hq').blocked;
     let longestBlockMs = 0;
-    const state = async (ids: { id: string }[]) => Promise.all(ids.map((j) => rt.queues.sync.getJobState(j.id)));
+    const state = async (ids: { id: string }[]) =>
+      Promise.all(ids.map((j) => rt.queues.sync.getJobState(j.id)));
     // A pause of the whole queue would stop the other connection too: it must never happen.
     const queuePauses: number[] = [];
     const rateLimit = rt.queues.sync.rateLimit.bind(rt.queues.sync);

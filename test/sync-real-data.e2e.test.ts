@@ -30,7 +30,8 @@ describe('a backfill of a source with the quirks of real data', () => {
   let other: { cnpj: string; timeZone: string; zipCode: string };
   let hq: string;
 
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> => (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
+  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
+    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
 
   beforeAll(async () => {
     h = await startHarness('realdata', { today: TODAY, quirks: true });
@@ -59,43 +60,71 @@ describe('a backfill of a source with the quirks of real data', () => {
 
   it('stores punches without GPS with null coordinates, accuracy and address', async () => {
     const truth = h.emulator.companies.flatMap((c) => h.emulator.truth.points(c.cnpj, FROM, TO));
-    const expected = truth.filter((p) => !p.geolocated).map((p) => String(p.pointId)).sort();
+    const expected = truth
+      .filter((p) => !p.geolocated)
+      .map((p) => String(p.pointId))
+      .sort();
     expect(expected.length).toBeGreaterThan(0);
     const stored = await q<{ id: string }>(
       `select point_id::text as id from $S.punches where latitude is null and longitude is null and accuracy_meters is null and address is null order by 1`,
     );
     expect(stored.map((r) => r.id)).toEqual(expected);
-    const origins = await q<{ origin: string }>(`select distinct origin from $S.punches where latitude is null order by 1`);
+    const origins = await q<{ origin: string }>(
+      `select distinct origin from $S.punches where latitude is null order by 1`,
+    );
     expect(origins.map((r) => r.origin)).toEqual(['Manual', 'REP']);
   });
 
   it('stores contractors without PIS or registration number', async () => {
     const contractors = h.emulator.companies.flatMap((c) =>
-      h.emulator.truth.collaborators(c.cnpj).filter((x) => x.contractor).map((x) => `${c.cnpj}|${x.national_registry}`),
+      h.emulator.truth
+        .collaborators(c.cnpj)
+        .filter((x) => x.contractor)
+        .map((x) => `${c.cnpj}|${x.national_registry}`),
     );
     expect(contractors.length).toBeGreaterThan(0);
-    const stored = await q<{ k: string }>(`select company_cnpj || '|' || cpf as k from $S.collaborators where pis is null and registration_number is null order by 1`);
+    const stored = await q<{ k: string }>(
+      `select company_cnpj || '|' || cpf as k from $S.collaborators where pis is null and registration_number is null order by 1`,
+    );
     expect(stored.map((r) => r.k)).toEqual([...new Set(contractors)].sort());
   });
 
   it('stores the new origin, method, status and regime as sent, and reports each in schema_drift and status', async () => {
     const { newValues } = h.emulator.truth.quirks();
-    const kiosk = h.emulator.companies.flatMap((c) => h.emulator.truth.points(c.cnpj, FROM, TO)).filter((p) => p.origin === newValues.origin);
+    const kiosk = h.emulator.companies
+      .flatMap((c) => h.emulator.truth.points(c.cnpj, FROM, TO))
+      .filter((p) => p.origin === newValues.origin);
     expect(kiosk.length).toBeGreaterThan(0);
-    const stored = await q<{ id: string }>(`select point_id::text as id from $S.punches where origin = $1 and method = $2 order by 1`, [newValues.origin, newValues.method]);
+    const stored = await q<{ id: string }>(
+      `select point_id::text as id from $S.punches where origin = $1 and method = $2 order by 1`,
+      [newValues.origin, newValues.method],
+    );
     expect(stored.map((r) => r.id)).toEqual(kiosk.map((p) => String(p.pointId)).sort());
-    const [review] = await q<{ n: number }>(`select count(*)::int as n from $S.adjustment_requests where status = $1`, [newValues.adjustmentStatus]);
+    const [review] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.adjustment_requests where status = $1`,
+      [newValues.adjustmentStatus],
+    );
     expect(review!.n).toBeGreaterThan(0);
-    const [regime] = await q<{ n: number }>(`select count(*)::int as n from $S.hour_bank_balances where regime = $1`, [newValues.regime]);
+    const [regime] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.hour_bank_balances where regime = $1`,
+      [newValues.regime],
+    );
     expect(regime!.n).toBeGreaterThan(0);
 
     // The spec lists origins, statuses and regimes (method is free text): each new value is drift.
     const listed = [newValues.origin, newValues.adjustmentStatus, newValues.regime];
-    const drift = await q<{ value: string }>(`select value from $S.schema_drift where kind = 'new_value' order by value`);
+    const drift = await q<{ value: string }>(
+      `select value from $S.schema_drift where kind = 'new_value' order by value`,
+    );
     expect(drift.map((d) => d.value)).toEqual([...listed].sort());
 
     const { report, text } = await statusOf(h.config());
-    expect(report.schemaDrift!.filter((d) => d.kind === 'new_value').map((d) => d.value).sort()).toEqual([...listed].sort());
+    expect(
+      report
+        .schemaDrift!.filter((d) => d.kind === 'new_value')
+        .map((d) => d.value)
+        .sort(),
+    ).toEqual([...listed].sort());
     expect(text).toMatch(new RegExp(`^\\s+new value\\s+\\S+\\s+${newValues.origin}\\s`, 'm'));
   });
 
@@ -104,35 +133,63 @@ describe('a backfill of a source with the quirks of real data', () => {
     const drift = await q(`select endpoint, field, value from $S.schema_drift where kind = 'unknown_field'`);
     expect(drift).toEqual([{ endpoint: 'point/getFromPeriod', field, value: '' }]);
     const { report, text } = await statusOf(h.config());
-    expect(report.schemaDrift!.filter((d) => d.kind === 'unknown_field')).toEqual([expect.objectContaining({ endpoint: 'point/getFromPeriod', field })]);
-    expect(text).toMatch(new RegExp(`^\\s+unknown field\\s+${field.replace(/[[\].]/g, '\\$&')}\\s+-\\s+point/getFromPeriod\\s`, 'm'));
-    // Counted once by this process, however many answers carried it.
-    const counted = (await metricsRegistry.getMetricsAsJSON()).find((m) => m.name === 'punchline_schema_drift_total');
-    const values = (counted?.values ?? []) as { labels: Record<string, string>; value: number }[];
-    expect(values.filter((v) => v.labels.kind === 'unknown_field')).toEqual([{ labels: { kind: 'unknown_field', field, value: '' }, value: 1 }]);
-    const { newValues } = h.emulator.truth.quirks();
-    expect(values.filter((v) => v.labels.kind === 'new_value').map((v) => [v.labels.value, v.value]).sort()).toEqual(
-      [newValues.adjustmentStatus, newValues.origin, newValues.regime].sort().map((v) => [v, 1]),
+    expect(report.schemaDrift!.filter((d) => d.kind === 'unknown_field')).toEqual([
+      expect.objectContaining({ endpoint: 'point/getFromPeriod', field }),
+    ]);
+    expect(text).toMatch(
+      new RegExp(
+        `^\\s+unknown field\\s+${field.replace(/[[\].]/g, '\\$&')}\\s+-\\s+point/getFromPeriod\\s`,
+        'm',
+      ),
     );
+    // Counted once by this process, however many answers carried it.
+    const counted = (await metricsRegistry.getMetricsAsJSON()).find(
+      (m) => m.name === 'punchline_schema_drift_total',
+    );
+    const values = (counted?.values ?? []) as { labels: Record<string, string>; value: number }[];
+    expect(values.filter((v) => v.labels.kind === 'unknown_field')).toEqual([
+      { labels: { kind: 'unknown_field', field, value: '' }, value: 1 },
+    ]);
+    const { newValues } = h.emulator.truth.quirks();
+    expect(
+      values
+        .filter((v) => v.labels.kind === 'new_value')
+        .map((v) => [v.labels.value, v.value])
+        .sort(),
+    ).toEqual([newValues.adjustmentStatus, newValues.origin, newValues.regime].sort().map((v) => [v, 1]));
   });
 
   it('stores the CPF sent without its leading zeros as 11 digits, keeping the CPF as sent', async () => {
     const unpadded = h.emulator.companies.flatMap((c) =>
-      h.emulator.truth.collaborators(c.cnpj).filter((x) => x.sentNationalRegistry !== x.national_registry).map((x) => ({ cnpj: c.cnpj, ...x })),
+      h.emulator.truth
+        .collaborators(c.cnpj)
+        .filter((x) => x.sentNationalRegistry !== x.national_registry)
+        .map((x) => ({ cnpj: c.cnpj, ...x })),
     );
     expect(unpadded.length).toBeGreaterThan(0);
     for (const x of unpadded) {
       expect(x.national_registry).toMatch(/^00\d{9}$/);
-      const rows = await q<{ cpf: string; cpf_as_sent: string }>(`select cpf, cpf_as_sent from $S.collaborators where company_cnpj = $1 and cpf_as_sent is not null`, [x.cnpj]);
+      const rows = await q<{ cpf: string; cpf_as_sent: string }>(
+        `select cpf, cpf_as_sent from $S.collaborators where company_cnpj = $1 and cpf_as_sent is not null`,
+        [x.cnpj],
+      );
       expect(rows).toEqual([{ cpf: x.national_registry, cpf_as_sent: x.sentNationalRegistry }]);
-      const [punches] = await q<{ n: number }>(`select count(*)::int as n from $S.punches where company_cnpj = $1 and cpf = $2`, [x.cnpj, x.national_registry]);
-      expect(punches!.n).toBe(h.emulator.truth.points(x.cnpj, FROM, TO).filter((p) => p.cpf === x.national_registry).length);
+      const [punches] = await q<{ n: number }>(
+        `select count(*)::int as n from $S.punches where company_cnpj = $1 and cpf = $2`,
+        [x.cnpj, x.national_registry],
+      );
+      expect(punches!.n).toBe(
+        h.emulator.truth.points(x.cnpj, FROM, TO).filter((p) => p.cpf === x.national_registry).length,
+      );
     }
   });
 
   it('keeps a row per collaborator record in hour_totals and hour_bank_balances for a duplicated CPF and a re-hire in the month', async () => {
     const cases = h.emulator.companies.flatMap((c) =>
-      h.emulator.truth.duplicates(c.cnpj).filter((d) => d.kind !== 'rehire').map((d) => ({ cnpj: c.cnpj, ...d })),
+      h.emulator.truth
+        .duplicates(c.cnpj)
+        .filter((d) => d.kind !== 'rehire')
+        .map((d) => ({ cnpj: c.cnpj, ...d })),
     );
     expect(cases.map((d) => d.kind).sort()).toEqual(['duplicateCpf', 'rehireInMonth']);
     for (const d of cases) {
@@ -144,7 +201,9 @@ describe('a backfill of a source with the quirks of real data', () => {
         [d.cnpj, d.cpf, FROM],
       );
       expect(stored, d.kind).toEqual(
-        totals.map((t) => ({ record: admission.get(t.collaboratorId)!, worked: t.totals.worked_time })).sort((a, b) => a.record.localeCompare(b.record)),
+        totals
+          .map((t) => ({ record: admission.get(t.collaboratorId)!, worked: t.totals.worked_time }))
+          .sort((a, b) => a.record.localeCompare(b.record)),
       );
       // Every day both records have a balance holds two rows, one per record.
       for (const day of ['2026-09-03', '2026-09-25']) {
@@ -154,7 +213,9 @@ describe('a backfill of a source with the quirks of real data', () => {
           [d.cnpj, d.cpf, day],
         );
         expect(rows, `${d.kind} ${day}`).toEqual(
-          bank.map((b) => ({ record: admission.get(b.collaboratorId)!, acc: b.accumulatedSeconds })).sort((a, b) => a.record.localeCompare(b.record)),
+          bank
+            .map((b) => ({ record: admission.get(b.collaboratorId)!, acc: b.accumulatedSeconds }))
+            .sort((a, b) => a.record.localeCompare(b.record)),
         );
       }
     }
@@ -174,21 +235,38 @@ describe('a backfill of a source with the quirks of real data', () => {
       expect(other.timeZone).not.toBe(SAO_PAULO);
       const { report, text } = await statusOf(h.config());
       expect(report.timeZoneWarnings).toEqual([
-        expect.objectContaining({ company: other.cnpj, zipCode: other.zipCode, connection: 'default', zone: SAO_PAULO, offset: 'UTC−3' }),
+        expect.objectContaining({
+          company: other.cnpj,
+          zipCode: other.zipCode,
+          connection: 'default',
+          zone: SAO_PAULO,
+          offset: 'UTC−3',
+        }),
       ]);
       expect(text).toContain(`COMPANY_TIMEZONES=${other.cnpj}=`);
-      expect(await mismatchGauge(h.config())).toEqual(Object.fromEntries(h.emulator.companies.map((c) => [c.cnpj, c.cnpj === other.cnpj ? 1 : 0])));
+      expect(await mismatchGauge(h.config())).toEqual(
+        Object.fromEntries(h.emulator.companies.map((c) => [c.cnpj, c.cnpj === other.cnpj ? 1 : 0])),
+      );
       // Its punches are off by the difference of the offsets; the headquarters' are right.
-      expect(await punchOffsets(other.cnpj)).toEqual([utcOffsetMinutes(other.timeZone, new Date(`${FROM}T12:00:00Z`)) + 180]);
+      expect(await punchOffsets(other.cnpj)).toEqual([
+        utcOffsetMinutes(other.timeZone, new Date(`${FROM}T12:00:00Z`)) + 180,
+      ]);
       expect(await punchOffsets(hq)).toEqual([0]);
     });
 
-    it("reads every punch of the branch in its own zone once COMPANY_TIMEZONES names it, and status stops warning", async () => {
+    it('reads every punch of the branch in its own zone once COMPANY_TIMEZONES names it, and status stops warning', async () => {
       const named = { COMPANY_TIMEZONES: `${other.cnpj}=${other.timeZone}` };
       const rt = await h.runtime(named);
-      const again = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO, company: other.cnpj, resources: 'punches', force: true }, rt.config), {
-        pollMs: 200,
-      });
+      const again = await runBackfill(
+        rt,
+        parseBackfillArgs(
+          { from: FROM, to: TO, company: other.cnpj, resources: 'punches', force: true },
+          rt.config,
+        ),
+        {
+          pollMs: 200,
+        },
+      );
       expect(again.failed, JSON.stringify(again.failures)).toBe(0);
       expect(again.updated).toBeGreaterThan(0);
       expect(await punchOffsets(other.cnpj)).toEqual([0]);
@@ -199,15 +277,32 @@ describe('a backfill of a source with the quirks of real data', () => {
 
   /** `punchline_company_time_zone_mismatch` of a scrape of `/metrics` with `config`'s zones, by company. */
   async function mismatchGauge(config: Config): Promise<Record<string, number>> {
-    const registry = createScrapeRegistry({ queues: [], pool: h.pool, schema: h.schema, zonesInUse: zonesFromConfig(config) });
-    const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === 'punchline_company_time_zone_mismatch');
-    return Object.fromEntries(((metric?.values ?? []) as { labels: { company: string }; value: number }[]).map((v) => [v.labels.company, v.value]));
+    const registry = createScrapeRegistry({
+      queues: [],
+      pool: h.pool,
+      schema: h.schema,
+      zonesInUse: zonesFromConfig(config),
+    });
+    const metric = (await registry.getMetricsAsJSON()).find(
+      (m) => m.name === 'punchline_company_time_zone_mismatch',
+    );
+    return Object.fromEntries(
+      ((metric?.values ?? []) as { labels: { company: string }; value: number }[]).map((v) => [
+        v.labels.company,
+        v.value,
+      ]),
+    );
   }
 
   /** The distinct differences, in minutes, between each stored punched_at and the truth's instant of the punch. */
   async function punchOffsets(cnpj: string): Promise<number[]> {
-    const truth = new Map(h.emulator.truth.points(cnpj, FROM, TO).map((p) => [String(p.pointId), Date.parse(p.instant)]));
-    const rows = await q<{ id: string; at: Date }>(`select point_id::text as id, punched_at as at from $S.punches where company_cnpj = $1 and deleted_at is null`, [cnpj]);
+    const truth = new Map(
+      h.emulator.truth.points(cnpj, FROM, TO).map((p) => [String(p.pointId), Date.parse(p.instant)]),
+    );
+    const rows = await q<{ id: string; at: Date }>(
+      `select point_id::text as id, punched_at as at from $S.punches where company_cnpj = $1 and deleted_at is null`,
+      [cnpj],
+    );
     expect(rows.length).toBe(truth.size);
     return [...new Set(rows.map((r) => (r.at.getTime() - truth.get(r.id)!) / 60_000))];
   }

@@ -72,7 +72,13 @@ describe('RedisRequestBudget', () => {
       // A log of admission times would admit the second burst 1 s after the first was
       // admitted, i.e. only 0.6 s after the server saw it.
       const limit = { rps: 5, concurrency: 20 };
-      const budget = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c6', limit, leaseTtlMs: 5000 });
+      const budget = new RedisRequestBudget({
+        redis: clients[0]!,
+        prefix,
+        connection: 'c6',
+        limit,
+        leaseTtlMs: 5000,
+      });
       const serverStarts: number[] = [];
       const work = async (i: number) => {
         const release = await budget.acquire();
@@ -90,8 +96,20 @@ describe('RedisRequestBudget', () => {
   describe('when the API answered 429', () => {
     it('makes every process wait Retry-After before the next start', async () => {
       const limit = { rps: 100, concurrency: 10 };
-      const a = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c2', limit, leaseTtlMs: 5000 });
-      const b = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c2', limit, leaseTtlMs: 5000 });
+      const a = new RedisRequestBudget({
+        redis: clients[0]!,
+        prefix,
+        connection: 'c2',
+        limit,
+        leaseTtlMs: 5000,
+      });
+      const b = new RedisRequestBudget({
+        redis: clients[1]!,
+        prefix,
+        connection: 'c2',
+        limit,
+        leaseTtlMs: 5000,
+      });
       (await a.acquire())();
       await a.onRateLimited(400);
       const t0 = Date.now();
@@ -102,7 +120,13 @@ describe('RedisRequestBudget', () => {
 
     it('never shortens a longer block', async () => {
       const limit = { rps: 100, concurrency: 10 };
-      const a = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c3', limit, leaseTtlMs: 5000 });
+      const a = new RedisRequestBudget({
+        redis: clients[0]!,
+        prefix,
+        connection: 'c3',
+        limit,
+        leaseTtlMs: 5000,
+      });
       await a.onRateLimited(500);
       await a.onRateLimited(10);
       const t0 = Date.now();
@@ -115,8 +139,20 @@ describe('RedisRequestBudget', () => {
     it('frees the slot once the lease expires', async () => {
       const limit = { rps: 100, concurrency: 1 };
       const deadRedis = await connectRedis();
-      const dead = new RedisRequestBudget({ redis: deadRedis, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
-      const alive = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c4', limit, leaseTtlMs: 300 });
+      const dead = new RedisRequestBudget({
+        redis: deadRedis,
+        prefix,
+        connection: 'c4',
+        limit,
+        leaseTtlMs: 300,
+      });
+      const alive = new RedisRequestBudget({
+        redis: clients[1]!,
+        prefix,
+        connection: 'c4',
+        limit,
+        leaseTtlMs: 300,
+      });
       await dead.acquire(); // never released
       deadRedis.disconnect(); // the process is gone: nobody renews its lease
       const t0 = Date.now();
@@ -131,8 +167,20 @@ describe('RedisRequestBudget', () => {
   describe('when a request lasts longer than a lease lives (a long streamed answer)', () => {
     it('keeps its lease, so the concurrency holds until it is released', async () => {
       const limit = { rps: 100, concurrency: 1 };
-      const streaming = new RedisRequestBudget({ redis: clients[0]!, prefix, connection: 'c6', limit, leaseTtlMs: 300 });
-      const other = new RedisRequestBudget({ redis: clients[1]!, prefix, connection: 'c6', limit, leaseTtlMs: 300 });
+      const streaming = new RedisRequestBudget({
+        redis: clients[0]!,
+        prefix,
+        connection: 'c6',
+        limit,
+        leaseTtlMs: 300,
+      });
+      const other = new RedisRequestBudget({
+        redis: clients[1]!,
+        prefix,
+        connection: 'c6',
+        limit,
+        leaseTtlMs: 300,
+      });
       const release = await streaming.acquire();
       const t0 = Date.now();
       const waiting = other.acquire().then((r) => ({ r, waited: Date.now() - t0 }));
@@ -147,7 +195,13 @@ describe('RedisRequestBudget', () => {
   describe('when the caller gives up', () => {
     it('rejects a waiting acquire on abort and keeps serving others', async () => {
       const limit = { rps: 100, concurrency: 1 };
-      const b = new RedisRequestBudget({ redis: clients[2]!, prefix, connection: 'c5', limit, leaseTtlMs: 5000 });
+      const b = new RedisRequestBudget({
+        redis: clients[2]!,
+        prefix,
+        connection: 'c5',
+        limit,
+        leaseTtlMs: 5000,
+      });
       const held = await b.acquire();
       const controller = new AbortController();
       const waiting = b.acquire(controller.signal);

@@ -42,20 +42,35 @@ describe('when Redis loses the queue data under a running worker', () => {
     await worker.waitForLog('worker ready');
     await worker.waitForLog('schedule tick planned', 30_000);
     const schedulers = () => queues.schedules.getJobSchedulers(0, -1);
-    expect((await schedulers()).map((s) => s.key).sort()).toEqual(['directory.default', 'nightly.default', 'punches.default']);
+    expect((await schedulers()).map((s) => s.key).sort()).toEqual([
+      'directory.default',
+      'nightly.default',
+      'punches.default',
+    ]);
 
     await dropQueuePrefix(h.redis, h.prefix);
     expect(await schedulers()).toEqual([]);
     const ticksBefore = worker.logs('schedule tick planned').length;
 
-    const warned = await worker.waitForLog('schedules missing from Redis (its data was lost?): registered again', 15_000);
-    expect((warned.schedules as string[]).sort()).toEqual(['directory.default', 'nightly.default', 'punches.default']);
+    const warned = await worker.waitForLog(
+      'schedules missing from Redis (its data was lost?): registered again',
+      15_000,
+    );
+    expect((warned.schedules as string[]).sort()).toEqual([
+      'directory.default',
+      'nightly.default',
+      'punches.default',
+    ]);
     expect((await schedulers()).map((s) => `${s.key}:${s.pattern}`).sort()).toEqual([
       `directory.default:${NEVER}`,
       `nightly.default:${NEVER}`,
       'punches.default:*/3 * * * * *',
     ]);
-    await waitUntil('a tick after the loss', () => worker!.logs('schedule tick planned').length > ticksBefore, 20_000);
+    await waitUntil(
+      'a tick after the loss',
+      () => worker!.logs('schedule tick planned').length > ticksBefore,
+      20_000,
+    );
     expect(worker.child.exitCode).toBeNull();
 
     worker.child.kill('SIGTERM');

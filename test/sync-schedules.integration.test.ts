@@ -31,7 +31,11 @@ describe('incremental schedules', () => {
   it('builds one scheduler per connection and kind, in the connection time zone', () => {
     const specs = buildSchedulers(config);
     expect(specs.map((s) => s.id)).toEqual(['punches.default', 'directory.default', 'nightly.default']);
-    expect(specs[0]).toMatchObject({ pattern: '*/10 * * * *', tz: 'America/Manaus', data: { connection: 'default', kind: 'punches' } });
+    expect(specs[0]).toMatchObject({
+      pattern: '*/10 * * * *',
+      tz: 'America/Manaus',
+      data: { connection: 'default', kind: 'punches' },
+    });
     expect(JSON.stringify(specs)).not.toContain('secret-token-1234');
     expect(buildSchedulers({ ...config, schedules: { ...config.schedules, enabled: false } })).toEqual([]);
   });
@@ -41,7 +45,11 @@ describe('incremental schedules', () => {
     await registerSchedules(queues.schedules, specs);
     await registerSchedules(queues.schedules, specs);
     const list = await queues.schedules.getJobSchedulers(0, -1);
-    expect(list.map((s) => s.key).sort()).toEqual(['directory.default', 'nightly.default', 'punches.default']);
+    expect(list.map((s) => s.key).sort()).toEqual([
+      'directory.default',
+      'nightly.default',
+      'punches.default',
+    ]);
     const punches = list.find((s) => s.key === 'punches.default')!;
     expect(punches.pattern).toBe('*/10 * * * *');
     expect(punches.tz).toBe('America/Manaus');

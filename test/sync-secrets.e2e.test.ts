@@ -33,8 +33,16 @@ describe('the secrets of the configuration', () => {
     // Trust authentication ignores the password, but punchline must still keep it to itself.
     const db = new URL(TEST_DATABASE_URL);
     db.password = DB_PASSWORD;
-    env = h.env({ DATABASE_URL: db.toString(), LOG_LEVEL: 'trace', PSEUDONYM_KEY, API_TOKEN_RECHECK_MS: '1000' });
-    worker = startPunchlineProcess(['worker', '--no-schedules'], { ...env, OPS_PORT: String(await freePort()) });
+    env = h.env({
+      DATABASE_URL: db.toString(),
+      LOG_LEVEL: 'trace',
+      PSEUDONYM_KEY,
+      API_TOKEN_RECHECK_MS: '1000',
+    });
+    worker = startPunchlineProcess(['worker', '--no-schedules'], {
+      ...env,
+      OPS_PORT: String(await freePort()),
+    });
     ops = String((await worker.waitForLog('worker ready')).ops);
   }, 60_000);
   afterAll(async () => {
@@ -57,7 +65,11 @@ describe('the secrets of the configuration', () => {
 
     // A sync with a day the API refuses for good: one job fails, with its error and stack in Redis and sync_runs.
     h.emulator.queueFault({ kind: 'refuse', endpoint: 'overtime', company: hq.cnpj });
-    const synced = await backfill([...month, '--resources', 'companies,lookups,collaborators,punches,hour_bank,absences,absence_attachments']);
+    const synced = await backfill([
+      ...month,
+      '--resources',
+      'companies,lookups,collaborators,punches,hour_bank,absences,absence_attachments',
+    ]);
     expect(synced.code).toBe(1);
     expect(synced.stdout).toMatch(/1 failed/);
     outputs.push(refused.stdout, refused.stderr, synced.stdout, synced.stderr);
@@ -67,19 +79,41 @@ describe('the secrets of the configuration', () => {
     h.emulator.revokeToken(hq.cnpj);
     await rt.queues.sync.add(
       'tardiness',
-      { connection: 'default', resource: 'tardiness', company: hq.cnpj, from: '2026-08-01', to: '2026-08-31', scoped: true },
+      {
+        connection: 'default',
+        resource: 'tardiness',
+        company: hq.cnpj,
+        from: '2026-08-01',
+        to: '2026-08-31',
+        scoped: true,
+      },
       { jobId: 'secrets-paused' },
     );
-    await waitUntil('the connection to pause', async () => /"paused"/.test(await (await fetch(`${ops}/healthz`)).text()), 30_000);
+    await waitUntil(
+      'the connection to pause',
+      async () => /"paused"/.test(await (await fetch(`${ops}/healthz`)).text()),
+      30_000,
+    );
     const status = await runPunchline(['status'], env);
     const statusJson = await runPunchline(['status', '--json'], env);
     outputs.push(status.stdout, status.stderr, statusJson.stdout, statusJson.stderr);
-    for (const path of ['/healthz', '/metrics', '/status', '/status.json', '/dashboard/api/queues?activeQueue=sync&status=failed&page=1&jobsPerPage=50', '/dashboard/api/queues?activeQueue=sync&status=delayed&page=1']) {
+    for (const path of [
+      '/healthz',
+      '/metrics',
+      '/status',
+      '/status.json',
+      '/dashboard/api/queues?activeQueue=sync&status=failed&page=1&jobsPerPage=50',
+      '/dashboard/api/queues?activeQueue=sync&status=delayed&page=1',
+    ]) {
       outputs.push(await (await fetch(`${ops}${path}`)).text());
     }
     expect(outputs.at(-3)).toMatch(/"pausedConnections": \[\s*\{\s*"connection": "default"/);
     h.emulator.restoreToken(hq.cnpj);
-    await waitUntil('the paused job to complete', async () => (await rt.queues.sync.getJobState('secrets-paused')) === 'completed', 60_000);
+    await waitUntil(
+      'the paused job to complete',
+      async () => (await rt.queues.sync.getJobState('secrets-paused')) === 'completed',
+      60_000,
+    );
 
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

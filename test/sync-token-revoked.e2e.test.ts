@@ -32,7 +32,11 @@ describe('when the API revokes the token of a connection', () => {
   beforeAll(async () => {
     h = await startHarness('revoked', { today: '2026-10-31', latencyMs: 20 });
     rt = await h.runtime();
-    env = h.env({ LOG_LEVEL: 'info', API_TOKEN_RECHECK_MS: String(RECHECK_MS), WORKER_CONCURRENCY: String(WORKER_CONCURRENCY) });
+    env = h.env({
+      LOG_LEVEL: 'info',
+      API_TOKEN_RECHECK_MS: String(RECHECK_MS),
+      WORKER_CONCURRENCY: String(WORKER_CONCURRENCY),
+    });
   }, 60_000);
   afterAll(async () => {
     for (const w of workers) if (w.child.exitCode === null) w.child.kill('SIGKILL');
@@ -67,11 +71,18 @@ describe('when the API revokes the token of a connection', () => {
     await enqueueJobs(rt.queues, plan.jobs);
     const ids = plan.jobs.map((j) => j.id);
 
-    await waitUntil('the connection to pause', async () => (await health()).body.connections?.default?.state === 'paused', 30_000);
+    await waitUntil(
+      'the connection to pause',
+      async () => (await health()).body.connections?.default?.state === 'paused',
+      30_000,
+    );
     const paused = await health();
     expect(paused.code).toBe(200);
     expect(paused.body.status).toBe('degraded');
-    expect(paused.body.connections!.default).toMatchObject({ state: 'paused', code: 'invalid_service_token' });
+    expect(paused.body.connections!.default).toMatchObject({
+      state: 'paused',
+      code: 'invalid_service_token',
+    });
     expect(paused.body.connections!.default!.reason).toMatch(/401 invalid_service_token/);
     expect(paused.text).not.toContain(hq.token);
 
@@ -88,7 +99,12 @@ describe('when the API revokes the token of a connection', () => {
     const jobs = await Promise.all(ids.map((id) => rt.queues.sync.getJob(id)));
     expect(jobs.every((j) => j !== undefined && j.attemptsMade === 0)).toBe(true);
     expect(await rt.queues.sync.getCompletedCount()).toBe(0);
-    expect([...a.logs('token still rejected: connection stays paused'), ...b.logs('token still rejected: connection stays paused')].length).toBeGreaterThan(0);
+    expect(
+      [
+        ...a.logs('token still rejected: connection stays paused'),
+        ...b.logs('token still rejected: connection stays paused'),
+      ].length,
+    ).toBeGreaterThan(0);
 
     const status = await runPunchline(['status'], h.env());
     expect(status.code).toBe(0);
@@ -98,7 +114,11 @@ describe('when the API revokes the token of a connection', () => {
     expect(status.stdout + status.stderr).not.toContain(hq.token);
 
     h.emulator.restoreToken(hq.cnpj);
-    await waitUntil('every job to complete', async () => (await rt.queues.sync.getCompletedCount()) === ids.length, 60_000);
+    await waitUntil(
+      'every job to complete',
+      async () => (await rt.queues.sync.getCompletedCount()) === ids.length,
+      60_000,
+    );
     expect(await rt.queues.sync.getFailedCount()).toBe(0);
     const done = await Promise.all(ids.map((id) => rt.queues.sync.getJob(id)));
     expect(done.every((j) => j!.attemptsMade === 1)).toBe(true);
@@ -115,7 +135,16 @@ describe('when the API revokes the token of a connection', () => {
     expect(rt.config.apiTokenRecheckMs).toBe(180_000);
     const summary = await runBackfill(
       rt,
-      parseBackfillArgs({ from: '2026-07-01', to: '2026-07-31', resources: 'tardiness', company: h.emulator.companies[1]!.cnpj, force: true }, rt.config),
+      parseBackfillArgs(
+        {
+          from: '2026-07-01',
+          to: '2026-07-31',
+          resources: 'tardiness',
+          company: h.emulator.companies[1]!.cnpj,
+          force: true,
+        },
+        rt.config,
+      ),
       { pollMs: 100 },
     );
     expect(summary).toMatchObject({ failed: 0, total: 1, succeeded: 1 });

@@ -53,10 +53,18 @@ describe('when Postgres restarts during a backfill', () => {
     processes.push(backfill);
 
     // Restart in the middle: some windows done, the warehouse busy.
-    await waitUntil('a few windows to be loaded', async () => {
-      const r = await h.pool.query(`select count(*)::int as n from "${h.schema}".sync_runs where status = 'succeeded'`).catch(() => null);
-      return (r?.rows[0] as { n: number } | undefined)?.n !== undefined && (r!.rows[0] as { n: number }).n >= 6;
-    }, 90_000);
+    await waitUntil(
+      'a few windows to be loaded',
+      async () => {
+        const r = await h.pool
+          .query(`select count(*)::int as n from "${h.schema}".sync_runs where status = 'succeeded'`)
+          .catch(() => null);
+        return (
+          (r?.rows[0] as { n: number } | undefined)?.n !== undefined && (r!.rows[0] as { n: number }).n >= 6
+        );
+      },
+      90_000,
+    );
     expect(proxy.open).toBeGreaterThan(0);
     await proxy.down();
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
@@ -64,15 +72,26 @@ describe('when Postgres restarts during a backfill', () => {
 
     const code = await backfill.exited;
     const summary = backfill.stdout();
-    expect({ code, summary, tail: backfill.lines.filter((l) => !l.startsWith('{')).slice(-15) }).toMatchObject({ code: 0 });
+    expect({
+      code,
+      summary,
+      tail: backfill.lines.filter((l) => !l.startsWith('{')).slice(-15),
+    }).toMatchObject({ code: 0 });
     expect(summary).toMatch(/ 0 failed/);
     expect(worker.child.exitCode).toBeNull();
 
     // The outage was met and waited out with a logged back-off, not crashed through.
-    const waits = [...worker.logs('warehouse unreachable; waiting for it'), ...backfill.logs('warehouse unreachable; waiting for it')];
+    const waits = [
+      ...worker.logs('warehouse unreachable; waiting for it'),
+      ...backfill.logs('warehouse unreachable; waiting for it'),
+    ];
     expect(waits.length).toBeGreaterThan(0);
-    expect(waits.every((w) => typeof w.nextCheckMs === 'number' && (w.nextCheckMs as number) <= 1000)).toBe(true);
-    expect([...worker.logs('warehouse reachable again'), ...backfill.logs('warehouse reachable again')].length).toBeGreaterThan(0);
+    expect(waits.every((w) => typeof w.nextCheckMs === 'number' && (w.nextCheckMs as number) <= 1000)).toBe(
+      true,
+    );
+    expect(
+      [...worker.logs('warehouse reachable again'), ...backfill.logs('warehouse reachable again')].length,
+    ).toBeGreaterThan(0);
     expect([...worker.lines, ...backfill.lines].some((l) => /Unhandled 'error' event/.test(l))).toBe(false);
 
     expect(await h.redis.zcard(`${h.prefix}:sync:failed`)).toBe(0);
@@ -91,13 +110,25 @@ describe('when Postgres restarts during a backfill', () => {
     processes.push(worker);
     await worker.waitForLog('worker ready');
     const [from, to] = ['2026-08-01', '2026-09-30'];
-    const backfill = startPunchlineProcess(['backfill', '--from', from, '--to', to, '--resources', 'punches,tardiness,hour_bank', '--no-progress'], shortWait);
+    const backfill = startPunchlineProcess(
+      ['backfill', '--from', from, '--to', to, '--resources', 'punches,tardiness,hour_bank', '--no-progress'],
+      shortWait,
+    );
     processes.push(backfill);
     const since = new Date();
-    await waitUntil('a window to be loaded', async () => {
-      const r = await h.pool.query(`select count(*)::int as n from "${h.schema}".sync_runs where status = 'succeeded' and started_at >= $1`, [since]).catch(() => null);
-      return ((r?.rows[0] as { n: number } | undefined)?.n ?? 0) >= 2;
-    }, 90_000);
+    await waitUntil(
+      'a window to be loaded',
+      async () => {
+        const r = await h.pool
+          .query(
+            `select count(*)::int as n from "${h.schema}".sync_runs where status = 'succeeded' and started_at >= $1`,
+            [since],
+          )
+          .catch(() => null);
+        return ((r?.rows[0] as { n: number } | undefined)?.n ?? 0) >= 2;
+      },
+      90_000,
+    );
     // Longer than the job's whole retry schedule (2 + 4 + 8 + 16 s of back-off would be
     // spent in about a dozen seconds of waits of 1 s): were a put-back an attempt, jobs would fail.
     await proxy.down();
@@ -105,7 +136,9 @@ describe('when Postgres restarts during a backfill', () => {
     await proxy.up();
 
     const code = await backfill.exited;
-    expect({ code, tail: backfill.lines.filter((l) => !l.startsWith('{')).slice(-15) }).toMatchObject({ code: 0 });
+    expect({ code, tail: backfill.lines.filter((l) => !l.startsWith('{')).slice(-15) }).toMatchObject({
+      code: 0,
+    });
     expect(backfill.stdout()).toMatch(/ 0 failed/);
     expect(worker.child.exitCode).toBeNull();
     const putBack = [...worker.logs(/^job put back to wait/), ...backfill.logs(/^job put back to wait/)];
@@ -124,7 +157,11 @@ describe('when Postgres restarts during a backfill', () => {
     expect(await h.redis.zcard(`${h.prefix}:sync:failed`)).toBe(0);
     const diffs = await compareWithTruth(h, from, to, EMULATOR_TODAY);
     for (const category of ['punches', 'tardiness', 'hourBank']) {
-      expect({ category, missing: diffs[category]!.missing, extra: diffs[category]!.extra }).toEqual({ category, missing: [], extra: [] });
+      expect({ category, missing: diffs[category]!.missing, extra: diffs[category]!.extra }).toEqual({
+        category,
+        missing: [],
+        extra: [],
+      });
     }
 
     worker.child.kill('SIGTERM');

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill } from '../src/backfill/run.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
-import { compareWithTruth, maxInAnySecond, spawnPunchline, startHarness, type Harness } from './sync-harness.js';
+import {
+  compareWithTruth,
+  maxInAnySecond,
+  spawnPunchline,
+  startHarness,
+  type Harness,
+} from './sync-harness.js';
 
 const EMULATOR_TODAY = '2026-10-31';
 const RPS = 20;
@@ -22,15 +28,22 @@ interface WorkerProcess {
 }
 
 /** Starts `punchline worker` and resolves `ready` with its "worker ready" log line. */
-function startWorker(h: Harness, extraArgs: string[] = ['--no-schedules'], env: Record<string, string> = {}): WorkerProcess {
-  const child = spawnPunchline(['worker', ...extraArgs], h.env({
-    ...env,
-    LOG_LEVEL: 'info',
-    API_MAX_RPS: String(RPS),
-    API_MAX_CONCURRENCY: String(CONCURRENCY),
-    WORKER_CONCURRENCY: '2',
-    WORKER_LOCK_MS: '3000',
-  }));
+function startWorker(
+  h: Harness,
+  extraArgs: string[] = ['--no-schedules'],
+  env: Record<string, string> = {},
+): WorkerProcess {
+  const child = spawnPunchline(
+    ['worker', ...extraArgs],
+    h.env({
+      ...env,
+      LOG_LEVEL: 'info',
+      API_MAX_RPS: String(RPS),
+      API_MAX_CONCURRENCY: String(CONCURRENCY),
+      WORKER_CONCURRENCY: '2',
+      WORKER_LOCK_MS: '3000',
+    }),
+  );
   const lines: string[] = [];
   const ready = new Promise<Record<string, unknown>>((resolve, reject) => {
     let buf = '';
@@ -49,7 +62,9 @@ function startWorker(h: Harness, extraArgs: string[] = ['--no-schedules'], env: 
         }
       }
     });
-    child.on('exit', (code) => reject(new Error(`worker exited with ${code} before ready: ${lines.join('\n')}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`worker exited with ${code} before ready: ${lines.join('\n')}`)),
+    );
   });
   ready.catch(() => undefined);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -85,7 +100,12 @@ describe('worker processes', () => {
     it('finish a backfill with no duplicate work, both doing part, within the request budget', async () => {
       // A registers the schedules (patterns that cannot fire during the test) and serves the ops port.
       const never = '0 0 1 1 *';
-      const a = startWorker(h, [], { SCHEDULES_ENABLED: '1', SCHEDULE_PUNCHES: never, SCHEDULE_DIRECTORY: never, SCHEDULE_NIGHTLY: never });
+      const a = startWorker(h, [], {
+        SCHEDULES_ENABLED: '1',
+        SCHEDULE_PUNCHES: never,
+        SCHEDULE_DIRECTORY: never,
+        SCHEDULE_NIGHTLY: never,
+      });
       const b = startWorker(h, ['--no-schedules', '--no-ops']);
       workers.push(a, b);
       const readyA = await a.ready;
@@ -100,7 +120,10 @@ describe('worker processes', () => {
       ]);
 
       h.emulator.resetStats();
-      const summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO }, rt.config), { work: false, pollMs: 200 });
+      const summary = await runBackfill(rt, parseBackfillArgs({ from: FROM, to: TO }, rt.config), {
+        work: false,
+        pollMs: 200,
+      });
       expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
       expect(summary.succeeded).toBe(summary.total);
 
@@ -128,7 +151,11 @@ describe('worker processes', () => {
 
       const diffs = await compareWithTruth(h, FROM, TO, EMULATOR_TODAY);
       for (const [category, d] of Object.entries(diffs)) {
-        expect({ category, missing: d.missing, extra: d.extra }).toEqual({ category, missing: [], extra: [] });
+        expect({ category, missing: d.missing, extra: d.extra }).toEqual({
+          category,
+          missing: [],
+          extra: [],
+        });
       }
     }, 120_000);
 
@@ -148,11 +175,22 @@ describe('worker processes', () => {
       // one hour-bank window: a few dozen calls within the budget, several seconds of work
       const backfill = runBackfill(
         rt,
-        parseBackfillArgs({ from: '2026-02-01', to: '2026-02-28', resources: 'hour_bank', company: h.emulator.companies[0]!.cnpj }, rt.config),
+        parseBackfillArgs(
+          {
+            from: '2026-02-01',
+            to: '2026-02-28',
+            resources: 'hour_bank',
+            company: h.emulator.companies[0]!.cnpj,
+          },
+          rt.config,
+        ),
         { work: false, pollMs: 100 },
       );
       await waitFor('the job to start', async () => {
-        const r = await h.pool.query(`select 1 from "${h.schema}".sync_runs where status = 'running' and worker like $1`, [`%:${w.pid}`]);
+        const r = await h.pool.query(
+          `select 1 from "${h.schema}".sync_runs where status = 'running' and worker like $1`,
+          [`%:${w.pid}`],
+        );
         return r.rows.length > 0;
       });
       w.child.kill('SIGTERM');
@@ -160,7 +198,9 @@ describe('worker processes', () => {
       const runs = await h.pool.query<{ status: string; worker: string }>(
         `select status, worker from "${h.schema}".sync_runs where resource = 'hour_bank' and window_start = '2026-02-01'`,
       );
-      expect(runs.rows).toEqual([{ status: 'succeeded', worker: expect.stringMatching(new RegExp(`:${w.pid}$`)) }]);
+      expect(runs.rows).toEqual([
+        { status: 'succeeded', worker: expect.stringMatching(new RegExp(`:${w.pid}$`)) },
+      ]);
       const summary = await backfill;
       expect(summary.failed).toBe(0);
       expect(summary.succeeded).toBe(1);
@@ -206,13 +246,24 @@ describe('worker processes', () => {
         [FROM, TO],
       );
       // the killed run was closed as abandoned when its job ran again elsewhere
-      expect(runs.rows.some((r) => r.status === 'failed' && /abandoned/.test(r.error ?? '') && r.worker.endsWith(`:${victim.pid}`))).toBe(true);
-      expect(runs.rows.some((r) => r.status === 'succeeded' && r.worker.endsWith(`:${rescuer.pid}`))).toBe(true);
+      expect(
+        runs.rows.some(
+          (r) =>
+            r.status === 'failed' && /abandoned/.test(r.error ?? '') && r.worker.endsWith(`:${victim.pid}`),
+        ),
+      ).toBe(true);
+      expect(runs.rows.some((r) => r.status === 'succeeded' && r.worker.endsWith(`:${rescuer.pid}`))).toBe(
+        true,
+      );
       expect(runs.rows.filter((r) => r.status === 'running')).toEqual([]);
 
       const diffs = await compareWithTruth(h, FROM, TO, EMULATOR_TODAY);
       for (const [category, d] of Object.entries(diffs)) {
-        expect({ category, missing: d.missing, extra: d.extra }).toEqual({ category, missing: [], extra: [] });
+        expect({ category, missing: d.missing, extra: d.extra }).toEqual({
+          category,
+          missing: [],
+          extra: [],
+        });
       }
       rescuer.child.kill('SIGTERM');
       expect(await rescuer.exited).toBe(0);

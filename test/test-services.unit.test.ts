@@ -25,7 +25,10 @@ const RUNTIME = 'Docker Desktop at localhost';
 describe('the choice of services (pure)', () => {
   it('takes the local services when they answer, whatever runtime there is', () => {
     for (const runtime of [undefined, RUNTIME]) {
-      const plan = planTestServices({ postgres: up(LOCAL_POSTGRES_URL), redis: up(LOCAL_REDIS_URL) }, runtime);
+      const plan = planTestServices(
+        { postgres: up(LOCAL_POSTGRES_URL), redis: up(LOCAL_REDIS_URL) },
+        runtime,
+      );
       expect(plan).toEqual({
         ok: true,
         sources: { postgres: 'local', redis: 'local' },
@@ -35,7 +38,10 @@ describe('the choice of services (pure)', () => {
   });
 
   it('starts containers for the services that do not answer when a container runtime does', () => {
-    const both = planTestServices({ postgres: down(LOCAL_POSTGRES_URL), redis: down(LOCAL_REDIS_URL) }, RUNTIME);
+    const both = planTestServices(
+      { postgres: down(LOCAL_POSTGRES_URL), redis: down(LOCAL_REDIS_URL) },
+      RUNTIME,
+    );
     expect(both).toEqual({
       ok: true,
       sources: { postgres: 'container', redis: 'container' },
@@ -46,32 +52,62 @@ describe('the choice of services (pure)', () => {
   });
 
   it('says in one line what to start when neither the services nor a container runtime answer', () => {
-    const plan = planTestServices({ postgres: down(LOCAL_POSTGRES_URL), redis: up(LOCAL_REDIS_URL) }, undefined);
+    const plan = planTestServices(
+      { postgres: down(LOCAL_POSTGRES_URL), redis: up(LOCAL_REDIS_URL) },
+      undefined,
+    );
     expect(plan.ok).toBe(false);
     const message = (plan as { message: string }).message;
     expect(message).not.toContain('\n');
-    expect(message).toMatch(/^tests need Postgres: Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:5432\/postgres \(connect ECONNREFUSED\)/);
+    expect(message).toMatch(
+      /^tests need Postgres: Postgres is not reachable at postgres:\/\/postgres@127\.0\.0\.1:5432\/postgres \(connect ECONNREFUSED\)/,
+    );
     expect(message).toContain('pg_ctlcluster');
     expect(message).toContain('start Docker');
     expect(message).toContain('TEST_POSTGRES_URL');
     expect(message).not.toContain('Redis');
-    const both = (planTestServices({ postgres: down(LOCAL_POSTGRES_URL), redis: down(LOCAL_REDIS_URL) }, undefined) as { message: string }).message;
-    expect(both).toMatch(/^tests need Postgres and Redis: .*redis-server --daemonize yes.*TEST_POSTGRES_URL \/ TEST_REDIS_URL$/);
+    const both = (
+      planTestServices({ postgres: down(LOCAL_POSTGRES_URL), redis: down(LOCAL_REDIS_URL) }, undefined) as {
+        message: string;
+      }
+    ).message;
+    expect(both).toMatch(
+      /^tests need Postgres and Redis: .*redis-server --daemonize yes.*TEST_POSTGRES_URL \/ TEST_REDIS_URL$/,
+    );
   });
 
   it('never replaces a server the environment names with a container', () => {
-    const plan = planTestServices({ postgres: up(LOCAL_POSTGRES_URL), redis: { ...down('redis://cache:6379'), givenBy: 'TEST_REDIS_URL' } }, RUNTIME);
-    expect(plan).toEqual({ ok: false, message: 'tests cannot use TEST_REDIS_URL: Redis is not reachable at redis://cache:6379 (connect ECONNREFUSED)' });
+    const plan = planTestServices(
+      {
+        postgres: up(LOCAL_POSTGRES_URL),
+        redis: { ...down('redis://cache:6379'), givenBy: 'TEST_REDIS_URL' },
+      },
+      RUNTIME,
+    );
+    expect(plan).toEqual({
+      ok: false,
+      message:
+        'tests cannot use TEST_REDIS_URL: Redis is not reachable at redis://cache:6379 (connect ECONNREFUSED)',
+    });
   });
 
   it('keeps passwords out of its line', () => {
-    const plan = planTestServices({ postgres: { ...down('postgres://me:s3cret@db:5432/x'), givenBy: 'TEST_DATABASE_URL' }, redis: up(LOCAL_REDIS_URL) }, undefined);
+    const plan = planTestServices(
+      {
+        postgres: { ...down('postgres://me:s3cret@db:5432/x'), givenBy: 'TEST_DATABASE_URL' },
+        redis: up(LOCAL_REDIS_URL),
+      },
+      undefined,
+    );
     expect(JSON.stringify(plan)).not.toContain('s3cret');
   });
 });
 
 /** Checks that answer as told and record what was asked. */
-function checks(answers: Partial<Record<TestService, string>>, runtime: string | undefined): ServiceChecks & { asked: string[] } {
+function checks(
+  answers: Partial<Record<TestService, string>>,
+  runtime: string | undefined,
+): ServiceChecks & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,
@@ -99,12 +135,19 @@ describe('resolving the services of a run', () => {
     const { targets, plan } = await resolveTestServices({}, c);
     expect(c.asked).toContain('runtime');
     expect(plan).toMatchObject({ ok: true, sources: { postgres: 'container', redis: 'local' } });
-    expect(targets.postgres).toMatchObject({ url: LOCAL_POSTGRES_URL, database: false, failure: 'connect ECONNREFUSED 127.0.0.1:5432' });
+    expect(targets.postgres).toMatchObject({
+      url: LOCAL_POSTGRES_URL,
+      database: false,
+      failure: 'connect ECONNREFUSED 127.0.0.1:5432',
+    });
   });
 
   it('probes the servers the environment names, and a given database as it is', async () => {
     const c = checks({}, undefined);
-    const { targets } = await resolveTestServices({ TEST_DATABASE_URL: 'postgres://me@db:5432/mine', TEST_REDIS_URL: 'redis://cache:6380' }, c);
+    const { targets } = await resolveTestServices(
+      { TEST_DATABASE_URL: 'postgres://me@db:5432/mine', TEST_REDIS_URL: 'redis://cache:6380' },
+      c,
+    );
     expect(c.asked).toEqual(['postgres postgres://me@db:5432/mine', 'redis redis://cache:6380']);
     expect(targets.postgres).toMatchObject({ database: true, givenBy: 'TEST_DATABASE_URL' });
     const server = checks({}, undefined);
@@ -130,7 +173,12 @@ describe('the containers', () => {
   });
 
   it('run the images docker-compose.yml runs', () => {
-    const compose = parseYaml(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8')) as { services: Record<string, { image?: string }> };
-    expect(CONTAINER_IMAGES).toEqual({ postgres: compose.services.postgres!.image, redis: compose.services.redis!.image });
+    const compose = parseYaml(readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8')) as {
+      services: Record<string, { image?: string }>;
+    };
+    expect(CONTAINER_IMAGES).toEqual({
+      postgres: compose.services.postgres!.image,
+      redis: compose.services.redis!.image,
+    });
   });
 });

@@ -25,12 +25,19 @@ describe('durationToSeconds (spec 1.2 signed HH:MM:SS)', () => {
     expect(Object.is(durationToSeconds('-00:00:00'), 0)).toBe(true);
   });
 
-  it.each(['8:30:00', '08:60:00', '08:30:60', '08:30', '+08:30:00', '', ' 08:30:00', '08:30:00.5', '--01:00:00'])(
-    'rejects %j',
-    (text) => {
-      expect(() => durationToSeconds(text)).toThrow(RangeError);
-    },
-  );
+  it.each([
+    '8:30:00',
+    '08:60:00',
+    '08:30:60',
+    '08:30',
+    '+08:30:00',
+    '',
+    ' 08:30:00',
+    '08:30:00.5',
+    '--01:00:00',
+  ])('rejects %j', (text) => {
+    expect(() => durationToSeconds(text)).toThrow(RangeError);
+  });
 });
 
 describe('secondsToDuration', () => {
@@ -72,7 +79,8 @@ describe('hourMinuteToSeconds (spec 2.8 HH:MM)', () => {
   });
 
   it('round-trips with secondsToHourMinute', () => {
-    for (const s of [0, 60, 29_100, 86_340, 120 * 3600 + 1800]) expect(hourMinuteToSeconds(secondsToHourMinute(s))).toBe(s);
+    for (const s of [0, 60, 29_100, 86_340, 120 * 3600 + 1800])
+      expect(hourMinuteToSeconds(secondsToHourMinute(s))).toBe(s);
     expect(secondsToHourMinute(29_159)).toBe('08:05');
     expect(() => secondsToHourMinute(-60)).toThrow(RangeError);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { checkZoneAgainstCep, formatOffset, legalTimeOfCep, utcOffsetMinutes } from '../src/util/legal-time.js';
+import {
+  checkZoneAgainstCep,
+  formatOffset,
+  legalTimeOfCep,
+  utcOffsetMinutes,
+} from '../src/util/legal-time.js';
 
 const NOW = new Date('2026-07-01T12:00:00Z');
 
@@ -36,7 +41,8 @@ describe('legalTimeOfCep', () => {
   });
 
   it('knows nothing of an empty, short, long or out-of-range value', () => {
-    for (const zip of [null, undefined, '', '123', '123456789', '00000-000', '00999-999']) expect(legalTimeOfCep(zip)).toBeUndefined();
+    for (const zip of [null, undefined, '', '123', '123456789', '00000-000', '00999-999'])
+      expect(legalTimeOfCep(zip)).toBeUndefined();
   });
 });
 
@@ -52,8 +58,14 @@ describe('checkZoneAgainstCep', () => {
     expect(am).toMatchObject({ agrees: false, offsetInUse: -180 });
     expect(am.legalOffsets).toContain(-240);
     expect(checkZoneAgainstCep('America/Sao_Paulo', '78005-000', NOW)?.agrees).toBe(false);
-    expect(checkZoneAgainstCep('America/Manaus', '69918-100', NOW)).toMatchObject({ agrees: false, legalOffsets: [-300] });
-    expect(checkZoneAgainstCep('America/Sao_Paulo', '53990-000', NOW)).toMatchObject({ agrees: false, legalOffsets: [-120] });
+    expect(checkZoneAgainstCep('America/Manaus', '69918-100', NOW)).toMatchObject({
+      agrees: false,
+      legalOffsets: [-300],
+    });
+    expect(checkZoneAgainstCep('America/Sao_Paulo', '53990-000', NOW)).toMatchObject({
+      agrees: false,
+      legalOffsets: [-120],
+    });
   });
 
   it('takes either legal time of Amazonas as right (its CEPs do not split by it)', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { digitsOnly, isValidCnpj, isValidCpf, makeCnpj, makeCpf, padCpf } from '../src/util/national-registry.js';
+import {
+  digitsOnly,
+  isValidCnpj,
+  isValidCpf,
+  makeCnpj,
+  makeCpf,
+  padCpf,
+} from '../src/util/national-registry.js';
 
 describe('CPF check digits', () => {
   it.each([

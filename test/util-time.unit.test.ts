@@ -70,7 +70,12 @@ describe('utcToLocal', () => {
   });
 
   it('round-trips every wall time that exists exactly once', () => {
-    for (const local of ['2024-01-15 08:00:00', '2018-11-04 01:00:00', '2024-03-10 03:00:00', '2023-12-31 23:59:59']) {
+    for (const local of [
+      '2024-01-15 08:00:00',
+      '2018-11-04 01:00:00',
+      '2024-03-10 03:00:00',
+      '2023-12-31 23:59:59',
+    ]) {
       for (const zone of ['America/Sao_Paulo', 'America/New_York', 'Europe/Berlin']) {
         expect(utcToLocal(localToUtc(local, zone), zone)).toBe(local);
       }
@@ -120,10 +125,17 @@ describe('isCalendarDate (spec 1.2 YYYY-MM-DD, a real day)', () => {
   it.each(['2024-02-29', '2000-02-29', '2025-12-31', '0001-01-01', '2025-04-30'])('accepts %s', (d) => {
     expect(isCalendarDate(d)).toBe(true);
   });
-  it.each(['2023-02-29', '1900-02-29', '2025-04-31', '2025-13-01', '2025-00-10', '2025-01-00', '2025-1-01', '2025-01-01 ', 'abcd-ef-gh'])(
-    'rejects %j',
-    (d) => {
-      expect(isCalendarDate(d)).toBe(false);
-    },
-  );
+  it.each([
+    '2023-02-29',
+    '1900-02-29',
+    '2025-04-31',
+    '2025-13-01',
+    '2025-00-10',
+    '2025-01-00',
+    '2025-1-01',
+    '2025-01-01 ',
+    'abcd-ef-gh',
+  ])('rejects %j', (d) => {
+    expect(isCalendarDate(d)).toBe(false);
+  });
 });

@@ -7,7 +7,13 @@ import { cell, CellError, escapeCopy } from '../src/warehouse/copy-text.js';
 import { MigrationError } from '../src/warehouse/errors.js';
 import { createLocalTimeConverter } from '../src/util/local-time.js';
 import { buildLiveCount, buildReconcile, buildUpsert } from '../src/warehouse/merge-statement.js';
-import { checksumOf, lineOfPosition, planMigrations, renderMigration, type MigrationFile } from '../src/migrations/files.js';
+import {
+  checksumOf,
+  lineOfPosition,
+  planMigrations,
+  renderMigration,
+  type MigrationFile,
+} from '../src/migrations/files.js';
 import { toPgArray } from '../src/warehouse/pg-array.js';
 import { StagedTable, stageName } from '../src/warehouse/staging.js';
 import { inWindow, wholeCompany, type TableSpec } from '../src/warehouse/table-spec.js';
@@ -60,7 +66,13 @@ describe('cell (COPY text)', () => {
 
   it('writes booleans as t/f and finite numbers as they print', () => {
     expect([cell('bool', true), cell('bool', false)]).toEqual(['t', 'f']);
-    expect([cell('int4', 42), cell('int8', -7), cell('float8', -2.5), cell('float8', 1e-7), cell('int4', 0)]).toEqual(['42', '-7', '-2.5', '1e-7', '0']);
+    expect([
+      cell('int4', 42),
+      cell('int8', -7),
+      cell('float8', -2.5),
+      cell('float8', 1e-7),
+      cell('int4', 0),
+    ]).toEqual(['42', '-7', '-2.5', '1e-7', '0']);
   });
 
   it('refuses a number Postgres cannot store with a CellError', () => {
@@ -116,14 +128,20 @@ describe('merge statements', () => {
     columns: { id: 'int8', label: 'text', tags: 'text[]' },
     ...over,
   });
-  const softDeleted = spec({ softDelete: true, fixed: { active: 'true' }, missing: { mode: 'soft-delete', where: inWindow('work_date') } });
+  const softDeleted = spec({
+    softDelete: true,
+    fixed: { active: 'true' },
+    missing: { mode: 'soft-delete', where: inWindow('work_date') },
+  });
 
   it('counts the live rows of the scope', () => {
     expect(buildLiveCount('s', softDeleted, scope)).toEqual({
       text: 'SELECT count(*)::int AS live FROM "s"."t1" t WHERE (t.company_cnpj = $1 AND t.work_date BETWEEN $2::date AND $3::date) AND t.deleted_at IS NULL',
       values: [CNPJ_A, '2024-03-01', '2024-03-31'],
     });
-    expect(buildLiveCount('s', spec({ missing: { mode: 'deactivate', where: wholeCompany } }), scope).text).toMatch(/WHERE \(t\.company_cnpj = \$1\) AND t\.active$/);
+    expect(
+      buildLiveCount('s', spec({ missing: { mode: 'deactivate', where: wholeCompany } }), scope).text,
+    ).toMatch(/WHERE \(t\.company_cnpj = \$1\) AND t\.active$/);
   });
 
   it('reconciles the scope against the stage by natural key before any upsert', () => {
@@ -138,12 +156,31 @@ describe('merge statements', () => {
   });
 
   it('deactivates or deletes instead, as the spec says, matching every key column', () => {
-    const twoKeys = { key: ['company_cnpj', 'id'], columns: { company_cnpj: 'text', id: 'int4', name: 'text' } } as const;
-    const deactivate = buildReconcile('s', spec({ ...twoKeys, missing: { mode: 'deactivate', where: wholeCompany } }), 'st', scope).text;
-    expect(deactivate).toContain('UPDATE "s"."t1" AS t SET active = false, synced_at = now() WHERE (t.company_cnpj = $1) AND t.active AND ');
-    expect(deactivate).toContain('NOT EXISTS (SELECT 1 FROM "st" s WHERE s."company_cnpj" = t."company_cnpj" AND s."id" = t."id")');
-    const remove = buildReconcile('s', spec({ missing: { mode: 'delete', where: wholeCompany } }), 'st', scope).text;
-    expect(remove).toMatch(/^WITH gone AS \(DELETE FROM "s"\."t1" AS t WHERE \(t\.company_cnpj = \$1\) AND true AND NOT EXISTS/);
+    const twoKeys = {
+      key: ['company_cnpj', 'id'],
+      columns: { company_cnpj: 'text', id: 'int4', name: 'text' },
+    } as const;
+    const deactivate = buildReconcile(
+      's',
+      spec({ ...twoKeys, missing: { mode: 'deactivate', where: wholeCompany } }),
+      'st',
+      scope,
+    ).text;
+    expect(deactivate).toContain(
+      'UPDATE "s"."t1" AS t SET active = false, synced_at = now() WHERE (t.company_cnpj = $1) AND t.active AND ',
+    );
+    expect(deactivate).toContain(
+      'NOT EXISTS (SELECT 1 FROM "st" s WHERE s."company_cnpj" = t."company_cnpj" AND s."id" = t."id")',
+    );
+    const remove = buildReconcile(
+      's',
+      spec({ missing: { mode: 'delete', where: wholeCompany } }),
+      'st',
+      scope,
+    ).text;
+    expect(remove).toMatch(
+      /^WITH gone AS \(DELETE FROM "s"\."t1" AS t WHERE \(t\.company_cnpj = \$1\) AND true AND NOT EXISTS/,
+    );
   });
 
   it('refuses to reconcile a table without a missing rule', () => {
@@ -156,15 +193,26 @@ describe('merge statements', () => {
     expect(q.values).toEqual([]);
     expect(q.text).toContain('INSERT INTO "s"."t1" AS t ("id", "label", "tags", "active", "synced_at")');
     expect(q.text).toContain('SELECT s."id", s."label", s."tags", true, now() FROM "stage_t1" s');
-    expect(q.text).toContain('ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label", "tags" = excluded."tags", "active" = true, deleted_at = NULL, synced_at = excluded.synced_at');
-    expect(q.text).toContain('WHERE ROW(t."label", t."tags", t."active", t.deleted_at) IS DISTINCT FROM ROW(excluded."label", excluded."tags", true, NULL::timestamptz)');
+    expect(q.text).toContain(
+      'ON CONFLICT ("id") DO UPDATE SET "label" = excluded."label", "tags" = excluded."tags", "active" = true, deleted_at = NULL, synced_at = excluded.synced_at',
+    );
+    expect(q.text).toContain(
+      'WHERE ROW(t."label", t."tags", t."active", t.deleted_at) IS DISTINCT FROM ROW(excluded."label", excluded."tags", true, NULL::timestamptz)',
+    );
     expect(q.text).toContain('RETURNING (xmax = 0) AS inserted');
-    expect(q.text).toMatch(/SELECT count\(\*\) FILTER \(WHERE inserted\)::int AS inserted, count\(\*\) FILTER \(WHERE NOT inserted\)::int AS updated FROM up$/);
-    expect(buildUpsert('s', spec({ columns: { id: 'int8', label: 'text' } }), 'st').text).toContain('WHERE ROW(t."label") IS DISTINCT FROM ROW(excluded."label")');
+    expect(q.text).toMatch(
+      /SELECT count\(\*\) FILTER \(WHERE inserted\)::int AS inserted, count\(\*\) FILTER \(WHERE NOT inserted\)::int AS updated FROM up$/,
+    );
+    expect(buildUpsert('s', spec({ columns: { id: 'int8', label: 'text' } }), 'st').text).toContain(
+      'WHERE ROW(t."label") IS DISTINCT FROM ROW(excluded."label")',
+    );
   });
 
   it('does nothing on conflict for insert-only and key-only tables', () => {
-    for (const s of [spec({ onConflict: 'nothing', fixed: { active: 'false' } }), spec({ columns: { id: 'int8' } })]) {
+    for (const s of [
+      spec({ onConflict: 'nothing', fixed: { active: 'false' } }),
+      spec({ columns: { id: 'int8' } }),
+    ]) {
       const q = buildUpsert('s', s, 'st');
       expect(q.text).toContain('ON CONFLICT ("id") DO NOTHING');
       expect(q.text).not.toContain('DO UPDATE');
@@ -172,7 +220,10 @@ describe('merge statements', () => {
   });
 
   it('reads the stage with one row per key, the last staged, when asked to dedupe', () => {
-    const two = spec({ key: ['company_cnpj', 'id'], columns: { company_cnpj: 'text', id: 'int8', label: 'text' } });
+    const two = spec({
+      key: ['company_cnpj', 'id'],
+      columns: { company_cnpj: 'text', id: 'int8', label: 'text' },
+    });
     expect(buildUpsert('s', two, 'st').text).toContain('FROM "st" s\n');
     expect(buildUpsert('s', two, 'st', { dedupe: true }).text).toContain(
       'FROM (SELECT DISTINCT ON ("company_cnpj", "id") * FROM "st" ORDER BY "company_cnpj", "id", ctid DESC) s',
@@ -184,7 +235,9 @@ describe('merge statements', () => {
     const tracked = (a: string) => `ROW(${TRACKED_ATTRIBUTES.map((x) => `${a}.${x}`).join(', ')})`;
     expect([close.values, open.values]).toEqual([[CNPJ_A], [CNPJ_A]]);
     expect(close.text).toContain(`h.valid_to IS NULL AND ${tracked('h')} IS DISTINCT FROM ${tracked('s')}`);
-    expect(open.text).toContain('SELECT DISTINCT ON (s.cpf, s.collaborator_record) $1, s.cpf, s.collaborator_record, now(), NULL,');
+    expect(open.text).toContain(
+      'SELECT DISTINCT ON (s.cpf, s.collaborator_record) $1, s.cpf, s.collaborator_record, now(), NULL,',
+    );
     expect(open.text).toContain(
       'WHERE NOT EXISTS (SELECT 1 FROM "s".collaborator_history h WHERE h.company_cnpj = $1 AND h.cpf = s.cpf AND h.collaborator_record = s.collaborator_record AND h.valid_to IS NULL)',
     );
@@ -192,12 +245,18 @@ describe('merge statements', () => {
 });
 
 describe('StagedTable', () => {
-  const spec: TableSpec = { table: 'punches', key: ['id'], columns: { id: 'int8', note: 'text', ok: 'bool', tags: 'text[]' } };
+  const spec: TableSpec = {
+    table: 'punches',
+    key: ['id'],
+    columns: { id: 'int8', note: 'text', ok: 'bool', tags: 'text[]' },
+  };
 
   it('creates a temporary stage with the spec’s columns and types, dropped at commit, and copies into it', () => {
     const t = new StagedTable(spec, stageName('punches'));
     expect(t.stage).toBe('stage_punches');
-    expect(t.createStatement()).toBe('CREATE TEMP TABLE "stage_punches" ("id" int8, "note" text, "ok" bool, "tags" text[]) ON COMMIT DROP');
+    expect(t.createStatement()).toBe(
+      'CREATE TEMP TABLE "stage_punches" ("id" int8, "note" text, "ok" bool, "tags" text[]) ON COMMIT DROP',
+    );
     expect(t.copyStatement()).toBe('COPY "stage_punches" ("id", "note", "ok", "tags") FROM STDIN');
   });
 
@@ -217,7 +276,9 @@ describe('StagedTable', () => {
   it('names table.column in a CellError and keeps nothing of the refused row', () => {
     const t = new StagedTable(spec, 'st');
     t.add({ id: 1 });
-    expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(new CellError('punches.ok: cannot store a string as bool'));
+    expect(() => t.add({ id: 2, note: 'fine', ok: 'yes' as never })).toThrow(
+      new CellError('punches.ok: cannot store a string as bool'),
+    );
     expect(() => t.add({ id: Number.NaN })).toThrow(CellError);
     expect(t.rows).toBe(1);
     expect(Buffer.concat(t.take()).toString('utf8')).toBe('1\t\\N\t\\N\t\\N\n');
@@ -232,7 +293,9 @@ describe('StagedTable', () => {
       { column: 'note', values: 2 },
       { column: 'tags', values: 1 },
     ]);
-    expect(Buffer.concat(t.take()).toString('utf8')).toBe('1\tab\t\\N\t{"c"}\n2\t\t\\N\t\\N\n3\tclean\t\\N\t\\N\n');
+    expect(Buffer.concat(t.take()).toString('utf8')).toBe(
+      '1\tab\t\\N\t{"c"}\n2\t\t\\N\t\\N\n3\tclean\t\\N\t\\N\n',
+    );
   });
 });
 
@@ -252,11 +315,14 @@ describe('createLocalTimeConverter', () => {
   ])('agrees with localToUtc across the day %s %s (a DST change)', (tz, day) => {
     const convert = createLocalTimeConverter(tz);
     const instant = (value: string) => new Date(value.replace(' ', 'T')).toISOString();
-    for (const local of minutesOf(day)) expect(instant(convert(local)), local).toBe(localToUtc(local, tz).toISOString());
+    for (const local of minutesOf(day))
+      expect(instant(convert(local)), local).toBe(localToUtc(local, tz).toISOString());
   });
 
   it('gives the wall time with its offset, which Postgres reads whatever the session time zone', () => {
-    expect(createLocalTimeConverter('America/Sao_Paulo')('2024-03-04 08:00:00')).toBe('2024-03-04 08:00:00-03:00');
+    expect(createLocalTimeConverter('America/Sao_Paulo')('2024-03-04 08:00:00')).toBe(
+      '2024-03-04 08:00:00-03:00',
+    );
     expect(createLocalTimeConverter('Asia/Kolkata')('2024-03-04 08:00:00')).toBe('2024-03-04 08:00:00+05:30');
   });
 
@@ -267,7 +333,11 @@ describe('createLocalTimeConverter', () => {
 
 describe('migration plan', () => {
   const file = (version: string, sql = `-- ${version}`): MigrationFile => ({
-    version, name: `${version}_x`, path: `/x/${version}_x.sql`, sql, checksum: checksumOf(sql),
+    version,
+    name: `${version}_x`,
+    path: `/x/${version}_x.sql`,
+    sql,
+    checksum: checksumOf(sql),
   });
   const applied = (f: MigrationFile) => ({ version: f.version, name: f.name, checksum: f.checksum });
 
@@ -288,13 +358,17 @@ describe('migration plan', () => {
       return 'no error';
     };
     const [a, b] = [file('001'), file('002')];
-    expect(code(() => planMigrations([file('001', 'SELECT 1;'), b], [applied(a)], 's'))).toBe('migration_changed');
+    expect(code(() => planMigrations([file('001', 'SELECT 1;'), b], [applied(a)], 's'))).toBe(
+      'migration_changed',
+    );
     expect(code(() => planMigrations([b], [applied(a), applied(b)], 's'))).toBe('migration_missing');
     expect(code(() => planMigrations([a, b], [applied(b)], 's'))).toBe('migration_out_of_order');
   });
 
   it('renders the schema placeholder quoted and finds error lines', () => {
-    expect(renderMigration('GRANT USAGE ON SCHEMA {{schema}} TO r; -- {{schema}}', 'wf')).toBe('GRANT USAGE ON SCHEMA "wf" TO r; -- "wf"');
+    expect(renderMigration('GRANT USAGE ON SCHEMA {{schema}} TO r; -- {{schema}}', 'wf')).toBe(
+      'GRANT USAGE ON SCHEMA "wf" TO r; -- "wf"',
+    );
     expect(lineOfPosition('a\nbb\nccc', 1)).toBe(1);
     expect(lineOfPosition('a\nbb\nccc', 4)).toBe(2);
     expect(lineOfPosition('a\nbb\nccc', 7)).toBe(3);

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { introspectSchema, type RelationInfo } from '../src/warehouse/introspection.js';
-import { GENERATED_MARKER, composeWarehouseDoc, deriveRelations, handWrittenPart, renderDatabaseTypes, renderDictionary } from '../src/warehouse/dictionary.js';
+import {
+  GENERATED_MARKER,
+  composeWarehouseDoc,
+  deriveRelations,
+  handWrittenPart,
+  renderDatabaseTypes,
+  renderDictionary,
+} from '../src/warehouse/dictionary.js';
 import { migrate } from '../src/migrations/migrate.js';
 import { RESOURCE_SUMMARIES } from '../src/resources/index.js';
 import { warehouseDocQuestions } from '../bench/example-questions.js';
@@ -35,7 +42,10 @@ describe('docs/warehouse.md', () => {
   it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
     const committed = readFileSync(DOC, 'utf8');
     const expected = composeWarehouseDoc(handWrittenPart(committed), relations, RESOURCE_SUMMARIES);
-    expect(committed, 'docs/warehouse.md is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(expected);
+    expect(
+      committed,
+      'docs/warehouse.md is out of date with sql/: run `npm run docs:warehouse` and commit it',
+    ).toBe(expected);
   });
 
   it('describes every table and view with every column, its type and its comment', () => {
@@ -44,7 +54,10 @@ describe('docs/warehouse.md', () => {
     for (const r of relations) {
       const at = lines.indexOf(`### ${r.name}`);
       expect(lines[at + 2], r.name).toBe(asCell(r.comment));
-      const end = lines.indexOf('', lines.findIndex((l, i) => i > at && l.startsWith('| `')));
+      const end = lines.indexOf(
+        '',
+        lines.findIndex((l, i) => i > at && l.startsWith('| `')),
+      );
       const rows = lines.slice(at, end).filter((l) => l.startsWith('| `'));
       expect(rows.length, r.name).toBe(r.columns.length);
       r.columns.forEach((c, i) => {
@@ -57,14 +70,19 @@ describe('docs/warehouse.md', () => {
 
 describe('src/warehouse/database.ts', () => {
   it('is what the current migrations produce (regenerate it with `npm run docs:warehouse`)', () => {
-    expect(readFileSync(TYPES, 'utf8'), 'src/warehouse/database.ts is out of date with sql/: run `npm run docs:warehouse` and commit it').toBe(
-      renderDatabaseTypes(relations),
-    );
+    expect(
+      readFileSync(TYPES, 'utf8'),
+      'src/warehouse/database.ts is out of date with sql/: run `npm run docs:warehouse` and commit it',
+    ).toBe(renderDatabaseTypes(relations));
   });
 
   it('types each column as the warehouse pool reads it: null where allowed, defaults and computed columns apart', () => {
     const types = renderDatabaseTypes(relations);
-    const block = (name: string) => types.slice(types.indexOf(`export interface ${name} {`), types.indexOf('\n}\n', types.indexOf(`export interface ${name} {`)));
+    const block = (name: string) =>
+      types.slice(
+        types.indexOf(`export interface ${name} {`),
+        types.indexOf('\n}\n', types.indexOf(`export interface ${name} {`)),
+      );
     expect(block('SyncRuns')).toContain('  id: Generated<Int8>;');
     expect(block('SyncRuns')).toContain('  company_cnpj: string | null;');
     expect(block('SyncRuns')).toContain('  window_start: string | null;');
@@ -74,12 +92,24 @@ describe('src/warehouse/database.ts', () => {
     expect(block('Erasures')).toContain('  names: string[] | null;');
     expect(block('RejectedRecords')).toContain('  record: Json;');
     expect(block('SyncFreshness')).toContain('  last_success_at: Timestamptz | null;');
-    expect(block('Database').split('\n').slice(1).map((l) => l.trim().split(':')[0])).toEqual(relations.map((r) => r.name));
+    expect(
+      block('Database')
+        .split('\n')
+        .slice(1)
+        .map((l) => l.trim().split(':')[0]),
+    ).toEqual(relations.map((r) => r.name));
   });
 
   it('refuses a column of a Postgres type it has no TypeScript type for, naming it', () => {
-    const odd: RelationInfo = { ...relations[0]!, columns: [{ name: 'at', type: 'interval', udt: 'interval', nullable: false, filled: null, comment: null }] };
-    expect(() => renderDatabaseTypes([odd])).toThrow(`${odd.name}.at: no TypeScript type for the Postgres type interval`);
+    const odd: RelationInfo = {
+      ...relations[0]!,
+      columns: [
+        { name: 'at', type: 'interval', udt: 'interval', nullable: false, filled: null, comment: null },
+      ],
+    };
+    expect(() => renderDatabaseTypes([odd])).toThrow(
+      `${odd.name}.at: no TypeScript type for the Postgres type interval`,
+    );
   });
 });
 
@@ -102,7 +132,10 @@ describe('the example questions of the marts', () => {
 
 describe('the relations of the ER diagram', () => {
   it('join facts to collaborators and companies by their shared key columns', () => {
-    const edges = deriveRelations(relations, RESOURCE_SUMMARIES.flatMap((r) => r.tables)).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
+    const edges = deriveRelations(
+      relations,
+      RESOURCE_SUMMARIES.flatMap((r) => r.tables),
+    ).map((e) => `${e.parent} <- ${e.child} (${e.columns.join(', ')}) ${e.cardinality}`);
     expect(edges).toEqual(
       expect.arrayContaining([
         'collaborators <- punches (company_cnpj, cpf, collaborator_record) many',
@@ -120,7 +153,10 @@ describe('the relations of the ER diagram', () => {
   });
 
   it('leave out references another one implies', () => {
-    const edges = deriveRelations(relations, RESOURCE_SUMMARIES.flatMap((r) => r.tables)).map((e) => `${e.parent} <- ${e.child}`);
+    const edges = deriveRelations(
+      relations,
+      RESOURCE_SUMMARIES.flatMap((r) => r.tables),
+    ).map((e) => `${e.parent} <- ${e.child}`);
     // punches -> companies is implied by punches -> collaborators; audit_photos -> companies by audit_photos -> punches.
     expect(edges).not.toContain('companies <- punches');
     expect(edges).not.toContain('companies <- audit_photos');

@@ -35,7 +35,11 @@ export const CPF_1 = '00123456789';
 export const CPF_2 = '01987654321';
 
 /** A collaborator block of `company`. */
-export function block(cpf: string, overrides: Partial<CollaboratorBlock> = {}, company = CNPJ_A): CollaboratorBlock {
+export function block(
+  cpf: string,
+  overrides: Partial<CollaboratorBlock> = {},
+  company = CNPJ_A,
+): CollaboratorBlock {
   return {
     national_registry: cpf,
     registration_number: `R-${cpf.slice(-4)}`,
@@ -75,18 +79,33 @@ export function point(pointId: number, datetime: string, overrides: Partial<Poin
 export function pointsOf(cpf: string, days: Record<string, Point[]>, company = CNPJ_A): CollaboratorPoints {
   return {
     ...block(cpf, {}, company),
-    days: Object.entries(days).map(([date, points]) => ({ date, shift: '08:00-17:00', worked_time: '08:00:00', points })),
+    days: Object.entries(days).map(([date, points]) => ({
+      date,
+      shift: '08:00-17:00',
+      worked_time: '08:00:00',
+      points,
+    })),
   };
 }
 
 /** Hour totals of one collaborator, every key `value` unless overridden. */
-export function totalsOf(cpf: string, overrides: Partial<TotalHours> = {}, value: string | number = '01:00:00'): CollaboratorTotalHours {
+export function totalsOf(
+  cpf: string,
+  overrides: Partial<TotalHours> = {},
+  value: string | number = '01:00:00',
+): CollaboratorTotalHours {
   const total = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [k, value])) as TotalHours;
   return { ...block(cpf), total_hours: { ...total, ...overrides } };
 }
 
 /** An absence of company A. */
-export function absenceOf(id: number, begin: string, end: string, cpfs: string[], overrides: Partial<Absence> = {}): Absence {
+export function absenceOf(
+  id: number,
+  begin: string,
+  end: string,
+  cpfs: string[],
+  overrides: Partial<Absence> = {},
+): Absence {
   return {
     absence_id: id,
     absence_type_id: 3,
@@ -143,7 +162,11 @@ export function useMigratedWarehouse(prefix: string): TestWarehouse {
 export const TZ = 'America/Sao_Paulo';
 
 /** The engine's context on the test warehouse, reading from `api`. */
-export function engineOf(t: TestWarehouse, api: FixtureApi, options: { storeBinaries?: boolean; fanOut?: number } = {}): EngineContext {
+export function engineOf(
+  t: TestWarehouse,
+  api: FixtureApi,
+  options: { storeBinaries?: boolean; fanOut?: number } = {},
+): EngineContext {
   return {
     api,
     pool: t.w.pool,
@@ -172,7 +195,12 @@ export interface LoadTarget {
  * Runs the real engine (`loadResource`) for one resource of the catalog, answered by
  * `answers` (or a fixture API the test keeps, to count its calls).
  */
-export async function loadWith(t: TestWarehouse, resource: Resource, target: LoadTarget, answers: Answers | FixtureApi): Promise<LoadResult> {
+export async function loadWith(
+  t: TestWarehouse,
+  resource: Resource,
+  target: LoadTarget,
+  answers: Answers | FixtureApi,
+): Promise<LoadResult> {
   const api = answers instanceof FixtureApi ? answers : new FixtureApi(answers);
   const load = (seenRemovals: readonly Removal[] | undefined) =>
     loadResource(engineOf(t, api, { storeBinaries: target.storeBinaries ?? false }), {

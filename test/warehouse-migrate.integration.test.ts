@@ -1,5 +1,13 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  appendFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -59,18 +67,26 @@ describe('migrate on an empty database schema', () => {
   });
 
   it('applies every sql/ file in order and records each version with its checksum', async () => {
-    const files = readdirSync(defaultMigrationsDir()).filter((f) => f.endsWith('.sql')).sort();
+    const files = readdirSync(defaultMigrationsDir())
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(first.applied).toEqual(files.map((f) => f.replace(/\.sql$/, '')));
-    const { rows } = await admin.query(`SELECT version, name, checksum FROM "${schema}".schema_migrations ORDER BY version`);
+    const { rows } = await admin.query(
+      `SELECT version, name, checksum FROM "${schema}".schema_migrations ORDER BY version`,
+    );
     expect(rows.map((r) => r.name)).toEqual(first.applied);
     for (const r of rows) expect(r.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('does nothing on a second run', async () => {
-    const before = await admin.query(`SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`);
+    const before = await admin.query(
+      `SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`,
+    );
     const second = await migrate(TEST_DATABASE_URL, schema);
     expect(second).toMatchObject({ applied: [], alreadyApplied: first.applied.length });
-    const after = await admin.query(`SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`);
+    const after = await admin.query(
+      `SELECT version, applied_at FROM "${schema}".schema_migrations ORDER BY version`,
+    );
     expect(after.rows).toEqual(before.rows);
   });
 });
@@ -78,7 +94,10 @@ describe('migrate on an empty database schema', () => {
 describe('two concurrent migrate runs', () => {
   it('both succeed and the schema is migrated once', async () => {
     const schema = schemaName();
-    const [a, b] = await Promise.all([migrate(TEST_DATABASE_URL, schema), migrate(TEST_DATABASE_URL, schema)]);
+    const [a, b] = await Promise.all([
+      migrate(TEST_DATABASE_URL, schema),
+      migrate(TEST_DATABASE_URL, schema),
+    ]);
     const total = readdirSync(defaultMigrationsDir()).filter((f) => f.endsWith('.sql')).length;
     // One run applied everything; the other waited for the lock and found nothing to do.
     expect([a.applied.length, b.applied.length].sort()).toEqual([0, total]);
@@ -92,8 +111,14 @@ describe('when an applied migration file changed', () => {
     const schema = schemaName();
     const dir = copyOfSql();
     await migrate(TEST_DATABASE_URL, schema, undefined, { dir });
-    appendFileSync(join(dir, '003_lookups.sql'), '\nCREATE INDEX departments_description_idx ON departments (description);\n');
-    writeFileSync(join(dir, '999_later.sql'), `-- 999_later: a pending migration\nCREATE TABLE later_table (id int);\n`);
+    appendFileSync(
+      join(dir, '003_lookups.sql'),
+      '\nCREATE INDEX departments_description_idx ON departments (description);\n',
+    );
+    writeFileSync(
+      join(dir, '999_later.sql'),
+      `-- 999_later: a pending migration\nCREATE TABLE later_table (id int);\n`,
+    );
     const err = await migrate(TEST_DATABASE_URL, schema, undefined, { dir }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MigrationError);
     expect((err as MigrationError).code).toBe('migration_changed');
@@ -106,22 +131,35 @@ describe('when an applied migration file changed', () => {
     const dir = copyOfSql();
     await migrate(TEST_DATABASE_URL, schema, undefined, { dir });
     const file = join(dir, '003_lookups.sql');
-    writeFileSync(file, `-- reworded after the fact\n\n${readFileSync(file, 'utf8').replace(/^--.*$/gm, '-- said better')}`);
-    expect(await migrate(TEST_DATABASE_URL, schema, undefined, { dir })).toMatchObject({ applied: [], alreadyApplied: readMigrations().length });
+    writeFileSync(
+      file,
+      `-- reworded after the fact\n\n${readFileSync(file, 'utf8').replace(/^--.*$/gm, '-- said better')}`,
+    );
+    expect(await migrate(TEST_DATABASE_URL, schema, undefined, { dir })).toMatchObject({
+      applied: [],
+      alreadyApplied: readMigrations().length,
+    });
   });
 });
 
 describe('a schema migrated when checksums covered the raw file text', () => {
   /** Records `checksum` for `version` as an earlier punchline would have. */
   async function recordChecksum(schema: string, version: string, checksum: string): Promise<void> {
-    await admin.query(`UPDATE "${schema}".schema_migrations SET checksum = $2 WHERE version = $1`, [version, checksum]);
+    await admin.query(`UPDATE "${schema}".schema_migrations SET checksum = $2 WHERE version = $1`, [
+      version,
+      checksum,
+    ]);
   }
 
   it('is accepted for the shipped files, and then carries the current checksums', async () => {
     const schema = schemaName();
     await migrate(TEST_DATABASE_URL, schema);
-    for (const [version, earlier] of Object.entries(EARLIER_CHECKSUMS)) await recordChecksum(schema, version, earlier[0]!.raw);
-    expect(await migrate(TEST_DATABASE_URL, schema)).toMatchObject({ applied: [], alreadyApplied: readMigrations().length });
+    for (const [version, earlier] of Object.entries(EARLIER_CHECKSUMS))
+      await recordChecksum(schema, version, earlier[0]!.raw);
+    expect(await migrate(TEST_DATABASE_URL, schema)).toMatchObject({
+      applied: [],
+      alreadyApplied: readMigrations().length,
+    });
     const { rows } = await admin.query<{ version: string; checksum: string }>(
       `SELECT version, checksum FROM "${schema}".schema_migrations ORDER BY version`,
     );
@@ -142,10 +180,15 @@ describe('a schema migrated when checksums covered the raw file text', () => {
     const dir = copyOfSql();
     await migrate(TEST_DATABASE_URL, schema, undefined, { dir });
     await recordChecksum(schema, '003', EARLIER_CHECKSUMS['003']![0]!.raw);
-    appendFileSync(join(dir, '003_lookups.sql'), '\nCREATE INDEX departments_description_idx ON departments (description);\n');
+    appendFileSync(
+      join(dir, '003_lookups.sql'),
+      '\nCREATE INDEX departments_description_idx ON departments (description);\n',
+    );
     const err = await migrate(TEST_DATABASE_URL, schema, undefined, { dir }).catch((e: unknown) => e);
     expect((err as MigrationError).code).toBe('migration_changed');
-    const { rows } = await admin.query(`SELECT checksum FROM "${schema}".schema_migrations WHERE version = '003'`);
+    const { rows } = await admin.query(
+      `SELECT checksum FROM "${schema}".schema_migrations WHERE version = '003'`,
+    );
     expect(rows).toEqual([{ checksum: EARLIER_CHECKSUMS['003']![0]!.raw }]);
   });
 });
@@ -156,10 +199,15 @@ describe('when a migration fails', () => {
     const dir = mkdtempSync(join(tmpdir(), 'punchline-sql-'));
     dirs.push(dir);
     writeFileSync(join(dir, '001_ok.sql'), '-- 001_ok\nCREATE TABLE ok_table (id int);\n');
-    writeFileSync(join(dir, '002_bad.sql'), '-- 002_bad\nCREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n');
+    writeFileSync(
+      join(dir, '002_bad.sql'),
+      '-- 002_bad\nCREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n',
+    );
     const err = await migrate(TEST_DATABASE_URL, schema, undefined, { dir }).catch((e: unknown) => e);
     expect((err as MigrationError).code).toBe('migration_failed');
-    expect((err as Error).message).toMatch(/002_bad\.sql failed at line 3: relation "no_such_table" does not exist/);
+    expect((err as Error).message).toMatch(
+      /002_bad\.sql failed at line 3: relation "no_such_table" does not exist/,
+    );
     const rels = await relations(schema);
     expect(rels).toContain('ok_table');
     expect(rels).not.toContain('half_done');
@@ -171,20 +219,33 @@ describe('when a migration fails', () => {
 describe('punchline migrate (CLI)', () => {
   it('migrates WAREHOUSE_SCHEMA, then reports it up to date', async () => {
     const schema = schemaName();
-    const env = { ...process.env, DATABASE_URL: TEST_DATABASE_URL, WAREHOUSE_SCHEMA: schema, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: TEST_DATABASE_URL,
+      WAREHOUSE_SCHEMA: schema,
+      LOG_LEVEL: 'silent',
+    };
     const bin = join(ROOT, 'bin', 'punchline.js');
     const first = await run(process.execPath, [bin, 'migrate'], { env, cwd: ROOT });
-    expect(first.stdout).toMatch(new RegExp(`^schema ${schema}: applied \\d+ migrations \\(001_reader_role, `));
+    expect(first.stdout).toMatch(
+      new RegExp(`^schema ${schema}: applied \\d+ migrations \\(001_reader_role, `),
+    );
     const second = await run(process.execPath, [bin, 'migrate'], { env, cwd: ROOT });
-    expect(second.stdout).toMatch(new RegExp(`^schema ${schema} is up to date \\(\\d+ migrations applied\\)`));
+    expect(second.stdout).toMatch(
+      new RegExp(`^schema ${schema} is up to date \\(\\d+ migrations applied\\)`),
+    );
   });
 });
 
 describe('when Postgres is unreachable', () => {
   it('fails with an error naming DATABASE_URL, without the password', async () => {
-    const err = await migrate('postgres://someone:s3cret@127.0.0.1:1/punchline', 'x').catch((e: unknown) => e);
+    const err = await migrate('postgres://someone:s3cret@127.0.0.1:1/punchline', 'x').catch(
+      (e: unknown) => e,
+    );
     expect((err as MigrationError).code).toBe('warehouse_unreachable');
-    expect((err as Error).message).toMatch(/^cannot connect to the warehouse at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/punchline: .*check DATABASE_URL/);
+    expect((err as Error).message).toMatch(
+      /^cannot connect to the warehouse at postgres:\/\/someone:\*\*\*@127\.0\.0\.1:1\/punchline: .*check DATABASE_URL/,
+    );
     expect((err as Error).message).not.toContain('s3cret');
   });
 });

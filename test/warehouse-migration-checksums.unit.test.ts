@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  EARLIER_CHECKSUMS,
-  isSameMigration,
-  rawChecksum,
-  sqlChecksum,
-} from '../src/migrations/checksums.js';
+import { EARLIER_CHECKSUMS, isSameMigration, rawChecksum, sqlChecksum } from '../src/migrations/checksums.js';
 import { checksumsToUpdate, readMigrations, type MigrationFile } from '../src/migrations/files.js';
 
 const SQL = `-- 042_things: a table of things.
@@ -47,11 +42,19 @@ describe('a checksum recorded by an earlier punchline (raw text)', () => {
   });
 
   it('is brought to the current checksum', () => {
-    const file: MigrationFile = { version: '042', name: '042_things', path: '/x', sql: SQL, checksum: sqlChecksum(SQL) };
-    expect(checksumsToUpdate([file], [{ version: '042', name: '042_things', checksum: rawChecksum(SQL) }])).toEqual([
-      { version: '042', name: '042_things', checksum: sqlChecksum(SQL) },
-    ]);
-    expect(checksumsToUpdate([file], [{ version: '042', name: '042_things', checksum: file.checksum }])).toEqual([]);
+    const file: MigrationFile = {
+      version: '042',
+      name: '042_things',
+      path: '/x',
+      sql: SQL,
+      checksum: sqlChecksum(SQL),
+    };
+    expect(
+      checksumsToUpdate([file], [{ version: '042', name: '042_things', checksum: rawChecksum(SQL) }]),
+    ).toEqual([{ version: '042', name: '042_things', checksum: sqlChecksum(SQL) }]);
+    expect(
+      checksumsToUpdate([file], [{ version: '042', name: '042_things', checksum: file.checksum }]),
+    ).toEqual([]);
   });
 });
 
@@ -62,7 +65,10 @@ describe('the earlier checksums listed for sql/', () => {
     for (const [version, listed] of Object.entries(EARLIER_CHECKSUMS)) {
       const file = files.get(version);
       expect(file, `sql/${version}_*.sql`).toBeDefined();
-      expect(listed.map((e) => e.sql), file!.name).toContain(sqlChecksum(file!.sql));
+      expect(
+        listed.map((e) => e.sql),
+        file!.name,
+      ).toContain(sqlChecksum(file!.sql));
     }
   });
 });

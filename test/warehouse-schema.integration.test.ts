@@ -103,7 +103,10 @@ describe('a migrated warehouse schema', () => {
       [schema],
     );
     const missing = Object.entries(NATURAL_KEYS)
-      .filter(([table, key]) => !rows.some((r) => r.relname === table && r.columns.join() === [...key].sort().join()))
+      .filter(
+        ([table, key]) =>
+          !rows.some((r) => r.relname === table && r.columns.join() === [...key].sort().join()),
+      )
       .map(([table, key]) => `${table} (${key.join(', ')})`);
     expect(missing).toEqual([]);
   });

@@ -116,7 +116,9 @@ function summary(c: Condition): string {
   const where = [company, c.resource].filter(Boolean).join(', ');
   switch (c.condition) {
     case 'job_failed': {
-      const scope = [where, c.connection ? `connection ${c.connection}` : undefined].filter(Boolean).join(', ');
+      const scope = [where, c.connection ? `connection ${c.connection}` : undefined]
+        .filter(Boolean)
+        .join(', ');
       return `a job failed for good${scope ? ` (${scope})` : ''}`;
     }
     case 'token_rejected':
@@ -179,8 +181,7 @@ export class WebhookNotifier implements OpsEventSink {
   async clear(c: Condition): Promise<boolean> {
     const id = conditionId(c);
     const closed = (await this.#o.redis.eval(CLEAR, 2, this.#key('open'), this.#key('condition', id), id)) as
-      | [string | null, string | null]
-      | null;
+      [string | null, string | null] | null;
     if (!closed || closed[0] !== '1') return false;
     return this.#post(buildMessage(c, 'cleared', new Date(Number(closed[1]))));
   }
@@ -202,7 +203,9 @@ export class WebhookNotifier implements OpsEventSink {
         : 'Never synced, while other companies have this resource.';
       const c: Condition = { condition: 'stale', company: e.company, resource: e.resource, detail };
       staleIds.add(conditionId(c));
-      const since = e.lastSuccessAt ? new Date(Date.parse(e.lastSuccessAt) + e.staleAfterSeconds * 1000) : now;
+      const since = e.lastSuccessAt
+        ? new Date(Date.parse(e.lastSuccessAt) + e.staleAfterSeconds * 1000)
+        : now;
       await this.raise(c, since);
     }
     for (const id of await this.#o.redis.smembers(this.#key('open'))) {
@@ -211,7 +214,10 @@ export class WebhookNotifier implements OpsEventSink {
       if (fields === null) continue;
       const c = JSON.parse(fields) as Condition;
       const since = new Date(Number((await this.#o.redis.hget(key, 'since')) ?? now.getTime()));
-      const holds = c.condition === 'stale' ? entries === null || staleIds.has(id) : !(await succeededSince(sources, c, since));
+      const holds =
+        c.condition === 'stale'
+          ? entries === null || staleIds.has(id)
+          : !(await succeededSince(sources, c, since));
       if (!holds) await this.clear(c);
       else if (c.condition !== 'stale') await this.raise(c, since);
     }
@@ -271,7 +277,9 @@ async function succeededSince(sources: CheckSources, c: Condition, since: Date):
     .where('status', '=', 'succeeded')
     .where('started_at', '>', since)
     .$if(connection !== undefined, (q) => q.where('connection', '=', connection!))
-    .$if(company !== undefined, (q) => q.where('company_cnpj', 'is not distinct from', company === 'group' ? null : company!))
+    .$if(company !== undefined, (q) =>
+      q.where('company_cnpj', 'is not distinct from', company === 'group' ? null : company!),
+    )
     .$if(resource !== undefined, (q) => q.where('resource', '=', resource!))
     .limit(1)
     .executeTakeFirst();

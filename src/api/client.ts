@@ -19,7 +19,14 @@ import { noteUnknownFields } from './drift.js';
 import { abortableSleep, unlimited } from './limiter.js';
 import type { DateTimePeriod, NewAbsence, OvertimeQuery, WriteBodies } from './params.js';
 import type { PeopleQuery, PeriodByCpfQuery } from './params.js';
-import { buildMultipart, buildQuery, scopeParams, type Attachment, type Params, type Scope } from './query.js';
+import {
+  buildMultipart,
+  buildQuery,
+  scopeParams,
+  type Attachment,
+  type Params,
+  type Scope,
+} from './query.js';
 import { backoffDelay, parseRetryAfter, retryReason } from './retry.js';
 import { openAttempt, sendAttempt } from './transport.js';
 import type { AttemptRequest, AttemptResponse, OpenResponse } from './transport.js';
@@ -61,11 +68,19 @@ export interface ApiResponse<T> {
  */
 export type StreamedElement<T> =
   | { readonly index: number; readonly ok: true; readonly value: T; readonly raw: unknown }
-  | { readonly index: number; readonly ok: false; readonly raw: unknown; readonly error: ApiErrorOf<'response_invalid' | 'element_too_large'> };
+  | {
+      readonly index: number;
+      readonly ok: false;
+      readonly raw: unknown;
+      readonly error: ApiErrorOf<'response_invalid' | 'element_too_large'>;
+    };
 
 /** The element type of what {@link ApiClient.stream} reads. */
-type StreamedOf<E> =
-  E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never;
+type StreamedOf<E> = E extends ListEndpointName
+  ? ElementOf<E>
+  : E extends StreamEndpoint<infer T>
+    ? T
+    : never;
 
 /** One HTTP attempt under way: what its hooks and span report. */
 interface Attempt {
@@ -117,12 +132,18 @@ export class ApiClient {
   constructor(options: ClientOptions) {
     const url = URL.canParse(options.baseUrl) ? new URL(options.baseUrl) : undefined;
     if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
-      throw new TypeError(`ApiClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+      throw new TypeError(
+        `ApiClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`,
+      );
     }
     if (!options.token) throw new TypeError('ApiClient: token is empty (set SERVICE_API_TOKEN)');
     this.#token = options.token;
     this.#basePath = url.pathname.replace(/\/+$/, '');
-    this.#server = { scheme: url.protocol.slice(0, -1), address: url.hostname, port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
+    this.#server = {
+      scheme: url.protocol.slice(0, -1),
+      address: url.hostname,
+      port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    };
     this.#cfg = settings(options);
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 16,
@@ -156,14 +177,18 @@ export class ApiClient {
   /** `GET absence/types`. */
   readonly listAbsenceTypes = this.#list('absence/types');
   /** `GET absence/getFromPeriod`: absences overlapping a period of local date-times. */
-  readonly getAbsencesFromPeriod =
-    this.#query('absence/getFromPeriod', (q: DateTimePeriod) => periodParams(q));
+  readonly getAbsencesFromPeriod = this.#query('absence/getFromPeriod', (q: DateTimePeriod) =>
+    periodParams(q),
+  );
   /** `GET absence/attachment`: the files of one absence (empty when none). */
   readonly getAbsenceAttachments = this.#query('absence/attachment', (id: number) => ({ absence_id: id }));
 
   /** `GET company`: the token's company, or the one named by `companyNationalRegistry`. */
   async getCompany(scope?: { companyNationalRegistry?: string }, opts?: CallOptions): Promise<Company> {
-    const only = scope?.companyNationalRegistry === undefined ? undefined : { companyNationalRegistry: scope.companyNationalRegistry };
+    const only =
+      scope?.companyNationalRegistry === undefined
+        ? undefined
+        : { companyNationalRegistry: scope.companyNationalRegistry };
     return this.#read('company', {}, only, opts);
   }
 
@@ -236,7 +261,9 @@ export class ApiClient {
     if (!def) throw new TypeError(`ApiClient: unknown endpoint ${JSON.stringify(endpoint)}`);
     if (def.method !== 'GET' && (params.scope || params.query)) {
       // spec 1.4 rule 2: writes always act on the token's company.
-      throw new TypeError(`ApiClient: ${endpoint} is a write; scope and query parameters apply to GET only (spec 1.4)`);
+      throw new TypeError(
+        `ApiClient: ${endpoint} is a write; scope and query parameters apply to GET only (spec 1.4)`,
+      );
     }
     if (def.method === 'GET' && (params.body || params.form)) {
       throw new TypeError(`ApiClient: ${endpoint} is a GET and takes no body`);
@@ -263,16 +290,23 @@ export class ApiClient {
         response = await this.#attempt({ ...req, body: body?.() }, attempt, opts);
         parsed = parseJson(response.body);
         // spec 1.1: all responses are JSON; a 200 that is not (a proxy's page, a cut body) is retried.
-        if (parsed === NOT_JSON) throw new ApiError('response_not_json', { endpoint, status: response.status });
+        if (parsed === NOT_JSON)
+          throw new ApiError('response_not_json', { endpoint, status: response.status });
       } catch (err) {
         await this.#waitToRetry(req, err, attempt, retries, opts);
         continue;
       }
-      if (def.method === 'GET') noteUnknownFields(endpoint, def.data, (parsed as { data?: unknown } | null)?.data);
+      if (def.method === 'GET')
+        noteUnknownFields(endpoint, def.data, (parsed as { data?: unknown } | null)?.data);
       const envelope = validateEnvelope<EndpointData<E>>(endpoint, def, parsed, {
         includeBranches: params.scope?.includeBranches === true,
       });
-      return { status: response.status, data: envelope.data, meta: envelope.meta, bytes: response.body.length };
+      return {
+        status: response.status,
+        data: envelope.data,
+        meta: envelope.meta,
+        bytes: response.body.length,
+      };
     }
   }
 
@@ -304,7 +338,12 @@ export class ApiClient {
           const data = new DataStream(opened.response.body, opened.response.destroy, { maxElementBytes });
           for await (const raw of data) {
             if (raw instanceof OversizedElement) {
-              yield { index, ok: false, raw: undefined, error: elementTooLarge({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }) };
+              yield {
+                index,
+                ok: false,
+                raw: undefined,
+                error: elementTooLarge({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }),
+              };
               index++;
               continue;
             }
@@ -340,7 +379,12 @@ export class ApiClient {
 
   // ---- internals ----------------------------------------------------------------------
 
-  async #read<E extends EndpointName>(endpoint: E, query: Params, scope: Scope | undefined, opts: CallOptions | undefined) {
+  async #read<E extends EndpointName>(
+    endpoint: E,
+    query: Params,
+    scope: Scope | undefined,
+    opts: CallOptions | undefined,
+  ) {
     return (await this.request(endpoint, { query, ...(scope ? { scope } : {}) }, opts)).data;
   }
 
@@ -551,7 +595,8 @@ const REPORTED_WITH_STATUS = new Set(['response_too_large', 'response_not_json',
 function streamFailure(endpoint: string, err: unknown): unknown {
   // spec 1.1: all responses are JSON; an HTML page or a cut body is retried. The scanner's
   // messages say where (`data[3]: is not valid JSON`), never what: a body may hold personal data.
-  if (err instanceof SyntaxError) return new ApiError('response_not_json', { endpoint, status: 200, message: err.message });
+  if (err instanceof SyntaxError)
+    return new ApiError('response_not_json', { endpoint, status: 200, message: err.message });
   if (err instanceof NotAnEnvelopeError) {
     const fieldPath = err.message.slice(0, err.message.indexOf(':'));
     return new ApiError('response_invalid', { endpoint, status: 200, fieldPath, message: err.message });
@@ -560,7 +605,12 @@ function streamFailure(endpoint: string, err: unknown): unknown {
 }
 
 /** The validation error of one element of `data` (its path starts `data[index]`). */
-function elementError(endpoint: string, index: number, schema: z.ZodType, raw: unknown): ApiErrorOf<'response_invalid'> {
+function elementError(
+  endpoint: string,
+  index: number,
+  schema: z.ZodType,
+  raw: unknown,
+): ApiErrorOf<'response_invalid'> {
   try {
     validatePart(endpoint, `data[${index}]`, schema, raw);
   } catch (err) {

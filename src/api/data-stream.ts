@@ -14,7 +14,11 @@ export class NotAnEnvelopeError extends errorClass('NotAnEnvelopeError', 'respon
 
 /** An element of `data` over the limit, skipped unparsed: its place, size in bytes and the limit. */
 export class OversizedElement {
-  constructor(readonly index: number, readonly bytes: number, readonly limitBytes: number) {}
+  constructor(
+    readonly index: number,
+    readonly bytes: number,
+    readonly limitBytes: number,
+  ) {}
 }
 
 /**
@@ -105,7 +109,8 @@ const MAX_KEY_BYTES = 64;
 const ELEMENT_DEPTH = 2;
 
 /** A SyntaxError that names where, never what: a body may hold personal data. */
-const notJson = (where: string, what = 'is not valid JSON'): SyntaxError => new SyntaxError(`${where}: ${what}`);
+const notJson = (where: string, what = 'is not valid JSON'): SyntaxError =>
+  new SyntaxError(`${where}: ${what}`);
 
 /** Behind {@link DataStream}: returns the elements each chunk completes, keeps the rest for the end. */
 class EnvelopeScanner {
@@ -189,7 +194,8 @@ class EnvelopeScanner {
         continue;
       }
       const atElements = this.#inData && this.#depth === ELEMENT_DEPTH;
-      if (atElements && this.#awaitingSeparator && c !== COMMA && c !== CLOSE_ARRAY) throw notJson(`data[${this.#index - 1}]`, 'expected "," or "]" after the element');
+      if (atElements && this.#awaitingSeparator && c !== COMMA && c !== CLOSE_ARRAY)
+        throw notJson(`data[${this.#index - 1}]`, 'expected "," or "]" after the element');
       switch (c) {
         case QUOTE:
           if (atElements && !this.#started) element = this.#start(i, false);
@@ -234,7 +240,8 @@ class EnvelopeScanner {
         case COMMA:
           if (atElements) {
             if (this.#started) out.push(this.#finish(chunk, element, i));
-            else if (!this.#awaitingSeparator) throw notJson(`data[${this.#index}]`, 'expected an element before ","');
+            else if (!this.#awaitingSeparator)
+              throw notJson(`data[${this.#index}]`, 'expected an element before ","');
             element = -1;
             this.#awaitingSeparator = false;
             this.#afterComma = true;
@@ -292,7 +299,10 @@ class EnvelopeScanner {
     const parts = this.#parts;
     this.#parts = [];
     if (this.#skipping || bytes > this.#max) return new OversizedElement(index, bytes, this.#max);
-    const text = parts.length === 0 ? chunk.toString('utf8', start, end) : Buffer.concat([...parts, chunk.subarray(start, end)]).toString('utf8');
+    const text =
+      parts.length === 0
+        ? chunk.toString('utf8', start, end)
+        : Buffer.concat([...parts, chunk.subarray(start, end)]).toString('utf8');
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -304,7 +314,8 @@ class EnvelopeScanner {
   #addRoot(chunk: Buffer, from: number, end: number): void {
     if (from < 0 || end <= from) return;
     this.#rootBytes += end - from;
-    if (this.#rootBytes > this.#max) throw new NotAnEnvelopeError(`(body): the envelope outside data exceeds ${this.#max} bytes`);
+    if (this.#rootBytes > this.#max)
+      throw new NotAnEnvelopeError(`(body): the envelope outside data exceeds ${this.#max} bytes`);
     this.#root.push(Buffer.from(chunk.subarray(from, end)));
   }
 

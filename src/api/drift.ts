@@ -50,10 +50,12 @@ function unwrap(s: z.ZodType): z.ZodType {
 export function noteUnknownFields(endpoint: string, schema: z.ZodType, value: unknown, path = ''): void {
   const s = unwrap(schema);
   if (s instanceof z.ZodArray) {
-    if (Array.isArray(value) && value.length > 0) noteUnknownFields(endpoint, s.element as z.ZodType, value[0], `${path}[]`);
+    if (Array.isArray(value) && value.length > 0)
+      noteUnknownFields(endpoint, s.element as z.ZodType, value[0], `${path}[]`);
     return;
   }
-  if (!(s instanceof z.ZodObject) || value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  if (!(s instanceof z.ZodObject) || value === null || typeof value !== 'object' || Array.isArray(value))
+    return;
   const shape = s.shape as Record<string, z.ZodType>;
   for (const [key, v] of Object.entries(value)) {
     const field = path ? `${path}.${key}` : key;

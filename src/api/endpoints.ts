@@ -64,13 +64,30 @@ const PERIOD = ['begin_date', 'end_date'] as const;
 const PEOPLE_FILTERS = ['national_registry_list[]', 'email_list[]', 'decimal_format'] as const;
 /** spec 4.2: what `POST collaborator` requires. */
 const NEW_COLLABORATOR = [
-  'name', 'national_registry', 'email', 'birth_date', 'begin_date', 'journey_id', 'cost_center_id',
-  'department_id', 'unit_id', 'collaborator_settings_id', 'point_rule_id',
+  'name',
+  'national_registry',
+  'email',
+  'birth_date',
+  'begin_date',
+  'journey_id',
+  'cost_center_id',
+  'department_id',
+  'unit_id',
+  'collaborator_settings_id',
+  'point_rule_id',
 ] as const;
 /** spec 4.2: what `POST absence` requires. */
 const NEW_ABSENCE = [
-  'national_registry[]', 'absence_type_id', 'description', 'details', 'begin_date', 'end_date', 'paid',
-  'full_day', 'sum_on_work_time', 'sum_total_on_work_time',
+  'national_registry[]',
+  'absence_type_id',
+  'description',
+  'details',
+  'begin_date',
+  'end_date',
+  'paid',
+  'full_day',
+  'sum_on_work_time',
+  'sum_total_on_work_time',
 ] as const;
 
 /** A row of a read; its parameters are the required ones, then the optional ones. */
@@ -82,7 +99,16 @@ function read<D extends z.ZodType, M extends z.ZodType | null = null>(
   optional: readonly string[] = [],
 ) {
   const params = [...required, ...optional];
-  return { method: 'GET', path: `${API_PREFIX}/${name}`, body: 'query', params, required, data, meta, successStatus: 200 } as const;
+  return {
+    method: 'GET',
+    path: `${API_PREFIX}/${name}`,
+    body: 'query',
+    params,
+    required,
+    data,
+    meta,
+    successStatus: 200,
+  } as const;
 }
 
 /** A row of a read of a period: a list, and the period as `meta`. */
@@ -101,7 +127,16 @@ function write<D extends z.ZodType>(
   body: BodyKind = 'json',
 ) {
   const params = [...required, ...optional];
-  return { method, path: `${API_PREFIX}/${path}`, body, params, required, data, meta: null, successStatus } as const;
+  return {
+    method,
+    path: `${API_PREFIX}/${path}`,
+    body,
+    params,
+    required,
+    data,
+    meta: null,
+    successStatus,
+  } as const;
 }
 
 /** Lookup lists of spec 2.4 with `description`. */
@@ -143,10 +178,14 @@ export const ENDPOINTS = {
 
   // spec 4.2: writes
   'POST collaborator': write('POST', 'collaborator', createdId, 201, NEW_COLLABORATOR, [
-    'registration_number', 'admission_date', 'pis', 'occupation_id',
+    'registration_number',
+    'admission_date',
+    'pis',
+    'occupation_id',
   ]),
   'POST collaborator/photo': write('POST', 'collaborator/photo', successResult, 200, [
-    'national_registry', 'photo_base64',
+    'national_registry',
+    'photo_base64',
   ]),
   'PUT collaborator/dismissal': write(
     'PUT',
@@ -212,7 +251,12 @@ export interface StreamEndpoint<T = unknown> {
 }
 
 /** Describes the list endpoint `GET /customer/v2/<name>` inline: its element schema, its `meta` schema (null for none), its parameters. */
-export function streamEndpoint<T>(name: string, element: z.ZodType<T>, meta: z.ZodType | null, params: readonly string[] = []): StreamEndpoint<T> {
+export function streamEndpoint<T>(
+  name: string,
+  element: z.ZodType<T>,
+  meta: z.ZodType | null,
+  params: readonly string[] = [],
+): StreamEndpoint<T> {
   return { name, path: `${API_PREFIX}/${name}`, params, element, meta };
 }
 

@@ -28,9 +28,23 @@ const REFERENCE = 'a referenced id does not exist or belongs to another company'
 
 /** Every code of an {@link ApiError}: spec §7's, in the spec's order, then the client's own. */
 export const API_ERRORS = {
-  invalid_service_token: { status: 401, spec: '§5 rule 4', pauses: true, message: 'the API token is missing, invalid or of an inactive company (check SERVICE_API_TOKEN)' },
-  company_not_found: { status: 404, spec: '1.4', message: 'company_national_registry is outside the accessible economic group' },
-  date_range_exceeded: { status: 422, spec: '§8', splits: true, message: 'the period is longer than 31 days' },
+  invalid_service_token: {
+    status: 401,
+    spec: '§5 rule 4',
+    pauses: true,
+    message: 'the API token is missing, invalid or of an inactive company (check SERVICE_API_TOKEN)',
+  },
+  company_not_found: {
+    status: 404,
+    spec: '1.4',
+    message: 'company_national_registry is outside the accessible economic group',
+  },
+  date_range_exceeded: {
+    status: 422,
+    spec: '§8',
+    splits: true,
+    message: 'the period is longer than 31 days',
+  },
   validation_failed: { status: 422, spec: '1.1', message: 'required fields are missing' },
   invalid_request_payload: { status: 422, spec: '§7', message: 'a required field is missing or empty' },
   journey_not_found: { status: 404, spec: '§7', message: REFERENCE },
@@ -44,13 +58,31 @@ export const API_ERRORS = {
   cpf_not_found: { status: 404, spec: '§7', message: 'the CPF is not registered' },
   collaborator_not_found: { status: 404, spec: '§7', message: 'no collaborator of the company matches' },
   collaborator_fired: { status: 422, spec: '§3', message: 'the collaborator is dismissed' },
-  dismissal_date_before_admission_date: { status: 422, spec: '§7', message: 'the dismissal date is earlier than the admission date' },
+  dismissal_date_before_admission_date: {
+    status: 422,
+    spec: '§7',
+    message: 'the dismissal date is earlier than the admission date',
+  },
   date_time_greater_than_now: { status: 422, spec: '§8', message: 'the punch datetime is in the future' },
-  date_begin_less_than_now: { status: 422, spec: '§8', message: 'the punch datetime is earlier than the admission date' },
+  date_begin_less_than_now: {
+    status: 422,
+    spec: '§8',
+    message: 'the punch datetime is earlier than the admission date',
+  },
   invalid_photo: { status: 403, spec: '§7', message: 'the photo was rejected (no face or low quality)' },
   face_recognition_failed: { status: 403, spec: '§7', message: 'facial photo processing failed' },
-  not_found: { status: 404, spec: '§7', gone: true, message: 'the absence does not exist or belongs to another company' },
-  point_not_found: { status: 404, spec: '§7', gone: true, message: 'the punch does not exist or belongs to another company' },
+  not_found: {
+    status: 404,
+    spec: '§7',
+    gone: true,
+    message: 'the absence does not exist or belongs to another company',
+  },
+  point_not_found: {
+    status: 404,
+    spec: '§7',
+    gone: true,
+    message: 'the punch does not exist or belongs to another company',
+  },
   audit_photo_not_found: { status: 404, spec: '§7', gone: true, message: 'the punch has no audit photo' },
   // Statuses without a code the spec names (the code the server sent is kept as `code`).
   bad_request: { spec: '§7', message: 'invalid request syntax' },
@@ -58,23 +90,34 @@ export const API_ERRORS = {
   unprocessable: { spec: '1.3', message: 'validation failure' },
   http_error: { spec: '§7', message: 'unexpected HTTP status' },
   server_error: { spec: '§7', retryable: true, message: 'server error' },
-  rate_limited: { spec: '§8', retryable: true, message: (e) => `too many requests (retry after ${e.retryAfterMs} ms)` },
+  rate_limited: {
+    spec: '§8',
+    retryable: true,
+    message: (e) => `too many requests (retry after ${e.retryAfterMs} ms)`,
+  },
   // Transport and response failures.
   timeout: { retryable: true, splits: true, message: 'the request timed out' },
   network: { retryable: true, message: 'the connection failed' },
   response_invalid: { spec: '1.1', message: 'the response breaks the spec' },
   response_not_json: { spec: '1.1', retryable: true, message: 'the body is not JSON (spec 1.1)' },
   response_too_large: { message: (e) => `the response body exceeds ${e.limitBytes} bytes` },
-  answer_too_large: { retryable: true, message: (e) => `the answer exceeded ${e.limitBytes} bytes (API_MAX_ANSWER_BYTES); reading stopped` },
+  answer_too_large: {
+    retryable: true,
+    message: (e) => `the answer exceeded ${e.limitBytes} bytes (API_MAX_ANSWER_BYTES); reading stopped`,
+  },
   element_too_large: { message: 'the element is too large' },
 } as const satisfies Record<string, ApiErrorRow>;
 
 /** A code of {@link API_ERRORS}. */
 export type ApiErrorKind = keyof typeof API_ERRORS;
 /** An `error.code` the spec names (§7). */
-export type ApiErrorCode = { [K in ApiErrorKind]: (typeof API_ERRORS)[K] extends { status: number } ? K : never }[ApiErrorKind];
+export type ApiErrorCode = {
+  [K in ApiErrorKind]: (typeof API_ERRORS)[K] extends { status: number } ? K : never;
+}[ApiErrorKind];
 /** Every `error.code` of spec §7, in the spec's order. */
-export const API_ERROR_CODES = (Object.keys(API_ERRORS) as ApiErrorKind[]).filter((k): k is ApiErrorCode => 'status' in API_ERRORS[k]);
+export const API_ERROR_CODES = (Object.keys(API_ERRORS) as ApiErrorKind[]).filter(
+  (k): k is ApiErrorCode => 'status' in API_ERRORS[k],
+);
 
 /** The row of `kind`. */
 const rowOf = (kind: ApiErrorKind): ApiErrorRow => API_ERRORS[kind];
@@ -133,11 +176,22 @@ export class ApiError<K extends ApiErrorKind = ApiErrorKind> extends PunchlineEr
 
   /** `code` is the server's when it sent one, else `kind`. A response that breaks the spec reads `endpoint: path: problem`. */
   constructor(kind: K, init: ApiErrorInit & FieldsOf<K>) {
-    const { endpoint, status, code = kind, message, payloadDataRequired, cause, ...fields } = init as ApiErrorInit & Record<string, unknown>;
+    const {
+      endpoint,
+      status,
+      code = kind,
+      message,
+      payloadDataRequired,
+      cause,
+      ...fields
+    } = init as ApiErrorInit & Record<string, unknown>;
     const row = rowOf(kind);
     const text = message ?? (typeof row.message === 'string' ? row.message : row.message(fields));
     const path = fields.fieldPath as string | undefined;
-    const full = path === undefined ? `${endpoint}:${status === undefined ? '' : ` ${status}`} ${code}: ${text}` : `${endpoint}: ${message ?? `${path}: ${text}`}`;
+    const full =
+      path === undefined
+        ? `${endpoint}:${status === undefined ? '' : ` ${status}`} ${code}: ${text}`
+        : `${endpoint}: ${message ?? `${path}: ${text}`}`;
     super(code, full, { cause });
     this.kind = kind;
     this.status = status;
@@ -149,7 +203,10 @@ export class ApiError<K extends ApiErrorKind = ApiErrorKind> extends PunchlineEr
 }
 
 /** True when `err` is an {@link ApiError} of one of `kinds` (of any code when none is given). */
-export function isApiError<K extends ApiErrorKind = ApiErrorKind>(err: unknown, ...kinds: K[]): err is ApiErrorOf<K> {
+export function isApiError<K extends ApiErrorKind = ApiErrorKind>(
+  err: unknown,
+  ...kinds: K[]
+): err is ApiErrorOf<K> {
   return err instanceof ApiError && (kinds.length === 0 || kinds.includes(err.kind as K));
 }
 
@@ -167,29 +224,57 @@ export function isPermanent(err: unknown): boolean {
  * An element of a list over the most bytes one may hold (a huge attachment): skipped unread,
  * stored as a rejected record while the rest loads. `setting` names the limit's configuration.
  */
-export function elementTooLarge(e: { endpoint: string; index: number; bytes?: number; limitBytes: number; setting?: string }): ApiErrorOf<'element_too_large'> {
+export function elementTooLarge(e: {
+  endpoint: string;
+  index: number;
+  bytes?: number;
+  limitBytes: number;
+  setting?: string;
+}): ApiErrorOf<'element_too_large'> {
   const fieldPath = `data[${e.index}]`;
   const size = e.bytes === undefined ? 'over' : `${e.bytes} bytes, over`;
   const message = `${fieldPath}: the element is ${size} the limit of ${e.limitBytes} bytes (${e.setting ?? 'API_MAX_ELEMENT_BYTES'}); skipped unread`;
-  const fields = { fieldPath, limitBytes: e.limitBytes, ...(e.bytes === undefined ? {} : { bytes: e.bytes }) };
-  return new ApiError('element_too_large', { endpoint: e.endpoint, status: 200, message, ...fields }) as ApiErrorOf<'element_too_large'>;
+  const fields = {
+    fieldPath,
+    limitBytes: e.limitBytes,
+    ...(e.bytes === undefined ? {} : { bytes: e.bytes }),
+  };
+  return new ApiError('element_too_large', {
+    endpoint: e.endpoint,
+    status: 200,
+    message,
+    ...fields,
+  }) as ApiErrorOf<'element_too_large'>;
 }
 
 /** Longest server message kept in an error (a proxy's HTML page is not a message). */
 const MAX_MESSAGE_CHARS = 300;
 
 /** spec §7: the code of a status whose answer named no code of the spec. */
-const BY_STATUS: Readonly<Record<number, ApiErrorKind>> = { 400: 'bad_request', 401: 'invalid_service_token', 403: 'server_error', 404: 'not_found_unknown', 422: 'unprocessable', 429: 'rate_limited' };
+const BY_STATUS: Readonly<Record<number, ApiErrorKind>> = {
+  400: 'bad_request',
+  401: 'invalid_service_token',
+  403: 'server_error',
+  404: 'not_found_unknown',
+  422: 'unprocessable',
+  429: 'rate_limited',
+};
 
 /**
  * Maps a non-2xx response (`body` parsed, undefined if not JSON) onto its code (spec 1.1, §7): a
  * spec code sent with its status is its own; else by status, keeping the server's code.
  */
-export function errorFromResponse(endpoint: string, status: number, body: unknown, retryAfterMs?: number): ApiError {
+export function errorFromResponse(
+  endpoint: string,
+  status: number,
+  body: unknown,
+  retryAfterMs?: number,
+): ApiError {
   const { code, message, payloadDataRequired } = readErrorEnvelope(body);
   const init: ApiErrorInit = { endpoint, status, code, payloadDataRequired };
   if (message) init.message = message.slice(0, MAX_MESSAGE_CHARS);
-  const own = code !== undefined && Object.hasOwn(API_ERRORS, code) && rowOf(code as ApiErrorKind).status === status;
+  const own =
+    code !== undefined && Object.hasOwn(API_ERRORS, code) && rowOf(code as ApiErrorKind).status === status;
   // spec §7: 403 is the generic server error unless it is one of the photo codes; a 422 listing fields is validation_failed.
   const kind = own
     ? (code as ApiErrorKind)
@@ -198,14 +283,21 @@ export function errorFromResponse(endpoint: string, status: number, body: unknow
       : status === 422 && payloadDataRequired
         ? 'validation_failed'
         : (BY_STATUS[status] ?? 'http_error');
-  return new ApiError(kind, { ...init, ...(kind === 'rate_limited' ? { retryAfterMs: retryAfterMs ?? 0 } : {}) });
+  return new ApiError(kind, {
+    ...init,
+    ...(kind === 'rate_limited' ? { retryAfterMs: retryAfterMs ?? 0 } : {}),
+  });
 }
 
 /**
  * The parts of an error envelope (spec 1.1), each read on its own: a 422 `date_range_exceeded`
  * still splits the window whatever `payload_data_required` or `message` hold.
  */
-function readErrorEnvelope(body: unknown): { code?: string; message?: string; payloadDataRequired?: string[] } {
+function readErrorEnvelope(body: unknown): {
+  code?: string;
+  message?: string;
+  payloadDataRequired?: string[];
+} {
   type Envelope = { error?: { code?: unknown; message?: unknown } | null; payload_data_required?: unknown };
   const { error, payload_data_required: required } = (body ?? {}) as Envelope;
   const listsNames = Array.isArray(required) && required.every((r) => typeof r === 'string');

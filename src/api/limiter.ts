@@ -42,6 +42,8 @@ export function observeWaits<L extends RequestLimiter & Partial<RateLimitListene
       onWait(Math.max(0, now() - started));
       return release;
     },
-    ...(limiter.onRateLimited ? { onRateLimited: (retryAfterMs: number) => limiter.onRateLimited!(retryAfterMs) } : {}),
+    ...(limiter.onRateLimited
+      ? { onRateLimited: (retryAfterMs: number) => limiter.onRateLimited!(retryAfterMs) }
+      : {}),
   };
 }

@@ -29,7 +29,9 @@ export function scopeParams(scope: Scope | undefined): Params {
   if (!scope) return {};
   return {
     ...(scope.includeBranches ? { include_branches: true } : {}),
-    ...(scope.companyNationalRegistry !== undefined ? { company_national_registry: scope.companyNationalRegistry } : {}),
+    ...(scope.companyNationalRegistry !== undefined
+      ? { company_national_registry: scope.companyNationalRegistry }
+      : {}),
   };
 }
 

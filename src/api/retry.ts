@@ -20,7 +20,10 @@ export function backoffDelay(retry: number, options: BackoffOptions, random: () 
 }
 
 /** A `Retry-After` header (RFC 9110 §10.2.3, seconds or an HTTP date) in ms (0 if past), or undefined. */
-export function parseRetryAfter(header: string | readonly string[] | undefined, now: number): number | undefined {
+export function parseRetryAfter(
+  header: string | readonly string[] | undefined,
+  now: number,
+): number | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
@@ -31,7 +34,8 @@ export function parseRetryAfter(header: string | readonly string[] | undefined, 
 }
 
 /** Why a failure is retried (metrics label), or null when it is not. */
-export type RetryReason = 'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network' | 'invalid_body';
+export type RetryReason =
+  'rate_limited' | 'server_error' | 'forbidden' | 'timeout' | 'network' | 'invalid_body';
 
 /**
  * Whether a failed attempt may be retried. Reads retry every transient failure. Writes are

@@ -39,7 +39,12 @@ export const cpfValue = z
 
 /** A CPF as 11 digits with its leading zeros, or undefined when `value` cannot be one. */
 export function normalizeCpf(value: string | number): string | undefined {
-  const digits = typeof value === 'number' ? (Number.isSafeInteger(value) && value >= 0 ? String(value) : '') : value.replace(/[.\-\s/]/g, '');
+  const digits =
+    typeof value === 'number'
+      ? Number.isSafeInteger(value) && value >= 0
+        ? String(value)
+        : ''
+      : value.replace(/[.\-\s/]/g, '');
   if (!/^\d{1,11}$/.test(digits)) return undefined;
   return digits.padStart(11, '0');
 }
@@ -58,7 +63,9 @@ export function openVocabulary(field: string, known: readonly string[]) {
 /** A text field real records may lack (null or absent). */
 export const optionalText = z.string().nullish();
 /** spec 1.2: CNPJ, 14 digits (leading zeros kept). */
-export const cnpjString = z.string().regex(/^\d{14}$/, { message: 'expected a CNPJ of 14 digits (spec 1.2)' });
+export const cnpjString = z
+  .string()
+  .regex(/^\d{14}$/, { message: 'expected a CNPJ of 14 digits (spec 1.2)' });
 
 /** spec 2.1: `company` block on every read record (spec 1.4 rule 4). */
 export const companyBlock = z.object({
@@ -111,7 +118,11 @@ export type EconomicGroupEntry = z.infer<typeof economicGroupEntry>;
 const recordCompany = companyBlock.optional();
 
 /** spec 2.4: lookups with `description`. */
-export const describedLookup = z.object({ id: z.number().int(), description: z.string(), company: recordCompany });
+export const describedLookup = z.object({
+  id: z.number().int(),
+  description: z.string(),
+  company: recordCompany,
+});
 /** spec 2.4: lookups with `name`. */
 export const namedLookup = z.object({ id: z.number().int(), name: z.string(), company: recordCompany });
 
@@ -164,9 +175,19 @@ export const absenceAttachment = z.object({
 
 /** spec 2.7: every key of the `total_hours` object. */
 export const TOTAL_HOURS_KEYS = [
-  'worked_time', 'worked_actual_time', 'bank_time', 'bank_time_factored', 'fault_full_time',
-  'fault_partial_time', 'interjourney', 'intrajourney', 'justified_time', 'justified_not_paid_time',
-  'medical_certificate_time', 'night_time', 'night_time_reduced',
+  'worked_time',
+  'worked_actual_time',
+  'bank_time',
+  'bank_time_factored',
+  'fault_full_time',
+  'fault_partial_time',
+  'interjourney',
+  'intrajourney',
+  'justified_time',
+  'justified_not_paid_time',
+  'medical_certificate_time',
+  'night_time',
+  'night_time_reduced',
   // over_time_1 ... over_time_holiday, each with its _day, _night and _night_reduced parts.
   ...([1, 2, 3, 4, 'dsr', 'holiday'] as const).flatMap((n) =>
     (['', '_day', '_night', '_night_reduced'] as const).map((part) => `over_time_${n}${part}` as const),
@@ -271,6 +292,8 @@ export const dateMeta = z.object({ date: dateString });
 /** spec 4.2: creation results. */
 export const createdId = z.object({ id: z.number().int() });
 export const successResult = z.object({ success: z.literal(true) });
-export const createdPoint = z.object({ point_id: z.number().int(), hash: z.string().regex(/^[0-9a-f]{64}$/) });
+export const createdPoint = z.object({
+  point_id: z.number().int(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
 export const createdAbsence = z.object({ absence_id: z.number().int() });
-

@@ -35,13 +35,26 @@ export interface AttemptResponse {
 
 /** Connection errors after which the request certainly never reached the server. */
 const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Connection errors during or after sending (the server may have acted on the request). */
 const SENT_CODES = new Set([
-  'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH', 'HPE_INVALID_CHUNK_SIZE', 'HPE_INVALID_CONSTANT',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+  'HPE_INVALID_CHUNK_SIZE',
+  'HPE_INVALID_CONSTANT',
   'HPE_UNEXPECTED_CONTENT_LENGTH',
 ]);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -51,10 +64,11 @@ function errorCode(err: unknown): string | undefined {
   if (!e || typeof e !== 'object') return undefined;
   if (typeof e.code === 'string') return e.code;
   // Happy-eyeballs connects fail with an AggregateError of per-address errors.
-  if (Array.isArray(e.errors)) for (const inner of e.errors) {
-    const code = errorCode(inner);
-    if (code) return code;
-  }
+  if (Array.isArray(e.errors))
+    for (const inner of e.errors) {
+      const code = errorCode(inner);
+      if (code) return code;
+    }
   return e.cause ? errorCode(e.cause) : undefined;
 }
 
@@ -68,7 +82,12 @@ type Expiry = 'timeout' | 'deadline' | undefined;
  * Translates a failure of one attempt: the caller's abort is rethrown as is, timeouts become
  * `timeout`, socket failures `network`; anything else (a programming error) is left unchanged.
  */
-function translate(err: unknown, req: AttemptRequest & { deadlineMs?: number }, expired: Expiry, scrub: (s: string) => string): unknown {
+function translate(
+  err: unknown,
+  req: AttemptRequest & { deadlineMs?: number },
+  expired: Expiry,
+  scrub: (s: string) => string,
+): unknown {
   if (req.signal?.aborted) return req.signal.reason ?? err;
   const code = errorCode(err);
   const detail = scrub(err instanceof Error ? err.message : String(err));
@@ -168,7 +187,10 @@ export async function sendAttempt(
 interface StartedAttempt {
   res: Dispatcher.ResponseData;
   /** The body's chunks, failures translated; `onBytes` and `tooLarge` see the running total of bytes. */
-  chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer>;
+  chunks(
+    onBytes: (n: number) => void,
+    tooLarge?: (bytes: number) => Error | undefined,
+  ): AsyncGenerator<Buffer>;
   /** Stops the timer of the wait for the headers (and of a body read whole). */
   clearTimer(): void;
   /** Stops reading, frees the socket and stops every timer. */
@@ -224,7 +246,10 @@ async function startAttempt(
     if (!res.body.destroyed) res.body.destroy();
     cleanUp();
   };
-  async function* chunks(onBytes: (n: number) => void, tooLarge?: (bytes: number) => Error | undefined): AsyncGenerator<Buffer> {
+  async function* chunks(
+    onBytes: (n: number) => void,
+    tooLarge?: (bytes: number) => Error | undefined,
+  ): AsyncGenerator<Buffer> {
     let bytes = 0;
     try {
       for await (const chunk of res.body) {

@@ -24,7 +24,9 @@ type Problem = { path: string; message: string };
 function problemsOf(root: string, issue: z.core.$ZodIssue, base: readonly PropertyKey[] = []): Problem[] {
   const path = [...base, ...issue.path];
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    const branches = issue.errors.map((branch) => branch[0]).filter((i): i is z.core.$ZodIssue => i !== undefined);
+    const branches = issue.errors
+      .map((branch) => branch[0])
+      .filter((i): i is z.core.$ZodIssue => i !== undefined);
     // Branches that failed at the same place read as one "a or b" message.
     if (branches.every((b) => b.path.length === 0)) {
       const messages = [...new Set(branches.map((b) => b.message))];

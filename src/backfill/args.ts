@@ -31,9 +31,11 @@ export interface BackfillOptions {
 
 /** Checks a date option such as `--from` (required when `value` is undefined): one line naming it when it is no `YYYY-MM-DD` day. */
 export function dateArg(name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${name} is required (YYYY-MM-DD)`);
+  if (typeof value !== 'string' || value.trim() === '')
+    throw new UsageError(`${name} is required (YYYY-MM-DD)`);
   const v = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) throw new UsageError(`${name} ${JSON.stringify(v)} is not a date (use YYYY-MM-DD)`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v))
+    throw new UsageError(`${name} ${JSON.stringify(v)} is not a date (use YYYY-MM-DD)`);
   if (!isCalendarDate(v)) throw new UsageError(`${name} ${v} is not a real calendar day`);
   return v;
 }
@@ -41,7 +43,8 @@ export function dateArg(name: string, value: unknown): string {
 /** Checks `--company`: a CNPJ, punctuation allowed; its 14 digits. */
 export function companyArg(value: unknown): string {
   const company = digitsOnly(String(value));
-  if (!/^\d{14}$/.test(company)) throw new UsageError(`--company ${JSON.stringify(String(value))} is not a CNPJ (14 digits)`);
+  if (!/^\d{14}$/.test(company))
+    throw new UsageError(`--company ${JSON.stringify(String(value))} is not a CNPJ (14 digits)`);
   return company;
 }
 
@@ -59,7 +62,10 @@ export function parseBackfillArgs(args: BackfillArgs, config: Config): BackfillO
   const company = args.company === undefined ? undefined : companyArg(args.company);
   let connections: readonly Connection[];
   try {
-    connections = selectConnections(config, args.connection === undefined ? undefined : String(args.connection));
+    connections = selectConnections(
+      config,
+      args.connection === undefined ? undefined : String(args.connection),
+    );
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new UsageError((err as Error).message);

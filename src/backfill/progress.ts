@@ -30,7 +30,8 @@ export interface ProgressReporter {
 export function rateAndEta(p: ProgressSnapshot): { rate: number; etaSeconds: number | undefined } {
   const seconds = p.elapsedMs / 1000;
   const rate = seconds > 0 ? p.requests / seconds : 0;
-  const etaSeconds = p.done > 0 && p.total >= p.done ? Math.round((seconds / p.done) * (p.total - p.done)) : undefined;
+  const etaSeconds =
+    p.done > 0 && p.total >= p.done ? Math.round((seconds / p.done) * (p.total - p.done)) : undefined;
   return { rate, etaSeconds };
 }
 
@@ -58,7 +59,7 @@ export function progressLine(p: ProgressSnapshot): string {
 
 /** `; queue "sync" is paused: ...` when a queue waited on is paused, else nothing. */
 const pausedSuffix = (p: ProgressSnapshot): string =>
-  (p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '');
+  p.paused && p.paused.length > 0 ? `; ${pausedQueueNote(p.paused)}` : '';
 
 /** Plain lines, at most one per `intervalMs`, the last one always. */
 export function plainReporter(out: NodeJS.WritableStream, intervalMs = 2000): ProgressReporter {
@@ -92,7 +93,8 @@ export function barReporter(out: NodeJS.WritableStream): ProgressReporter {
   const bar = new cliProgress.SingleBar(
     {
       stream: out as NodeJS.WriteStream,
-      format: 'backfill [{bar}] {value}/{total} windows | {rows} rows | {requests} requests ({rate}/s) | ETA {etaText}{paused}',
+      format:
+        'backfill [{bar}] {value}/{total} windows | {rows} rows | {requests} requests ({rate}/s) | ETA {etaText}{paused}',
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 50,
@@ -103,7 +105,13 @@ export function barReporter(out: NodeJS.WritableStream): ProgressReporter {
   return {
     update(p) {
       const { rate, etaSeconds } = rateAndEta(p);
-      const payload = { rows: p.rows, requests: p.requests, rate: rate.toFixed(1), etaText: formatSeconds(etaSeconds), paused: pausedSuffix(p) };
+      const payload = {
+        rows: p.rows,
+        requests: p.requests,
+        rate: rate.toFixed(1),
+        etaText: formatSeconds(etaSeconds),
+        paused: pausedSuffix(p),
+      };
       if (!started) {
         bar.start(Math.max(p.total, 1), p.done, payload);
         started = true;

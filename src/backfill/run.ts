@@ -88,7 +88,8 @@ export async function runBackfill(
     }
     walks.push({ connection, walk });
   }
-  if (walks.length === 0) throw new UsageError(`--company ${opts.company} is not reachable with any connection`);
+  if (walks.length === 0)
+    throw new UsageError(`--company ${opts.company} is not reachable with any connection`);
 
   let skipped = 0;
   const tracked = new Map<string, QueueName>();

@@ -19,8 +19,10 @@ export function summaryLines(s: BackfillSummary): string[] {
     `rows: ${s.inserted} inserted, ${s.updated} updated, ${s.deleted} deleted; API requests: ${s.requests}`,
   ];
   for (const f of s.failures) lines.push(`failed: ${f.id}: ${f.error}`);
-  if (s.interrupted) lines.push('queued jobs stay queued for running workers; run the same backfill again to resume');
-  else if (s.failed > 0) lines.push('run the same backfill again to retry what failed (windows already done are skipped)');
+  if (s.interrupted)
+    lines.push('queued jobs stay queued for running workers; run the same backfill again to resume');
+  else if (s.failed > 0)
+    lines.push('run the same backfill again to retry what failed (windows already done are skipped)');
   return lines;
 }
 

@@ -35,7 +35,10 @@ export type DemoOptions = Partial<Record<'days' | 'emulatorUrl', string>>;
 
 /** Checks Redis and Postgres together, so one message names every service to start. */
 async function checkServices(redisUrl: string, databaseUrl: string): Promise<boolean> {
-  const [redis, postgres] = await Promise.allSettled([assertRedisReachable(redisUrl), ensureDatabase(databaseUrl)]);
+  const [redis, postgres] = await Promise.allSettled([
+    assertRedisReachable(redisUrl),
+    ensureDatabase(databaseUrl),
+  ]);
   const problems = [postgres, redis].flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) {
@@ -53,7 +56,12 @@ async function assertSchemaIsDemo(databaseUrl: string, schema: string): Promise<
   client.on('error', () => undefined); // a dropped connection fails the query below instead of the process
   await client.connect();
   try {
-    const real = await warehouseDb(client, schema).selectFrom('sync_runs').select('connection').where('connection', 'is distinct from', DEMO_CONNECTION).limit(1).executeTakeFirst();
+    const real = await warehouseDb(client, schema)
+      .selectFrom('sync_runs')
+      .select('connection')
+      .where('connection', 'is distinct from', DEMO_CONNECTION)
+      .limit(1)
+      .executeTakeFirst();
     if (real) {
       throw new DemoError(
         `WAREHOUSE_SCHEMA ${schema} already holds data synced from connection "${real.connection}"; ` +
@@ -109,7 +117,8 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   const databaseUrl = config.databaseUrl;
 
   say('punchline demo: checking Postgres and Redis...');
-  if (await checkServices(config.redisUrl, databaseUrl)) say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
+  if (await checkServices(config.redisUrl, databaseUrl))
+    say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);
   if (!(await isPortFree(config.opsPort))) {
     throw new DemoError(
       `OPS_PORT ${config.opsPort} is in use (is another punchline worker or demo running? stop it or set OPS_PORT to a free port)`,
@@ -127,8 +136,15 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
     } else {
       const port = (await isPortFree(DEMO_EMULATOR_PORT, '127.0.0.1')) ? DEMO_EMULATOR_PORT : 0;
       emulator = await startEmulator({ port, host: '127.0.0.1', scale: 'demo', seed: DEMO_SEED });
-      api = { url: emulator.url, token: emulator.headquartersToken, companies: emulator.companies.length, today: emulator.today };
-      say(`punchline demo: emulator running at ${emulator.url} (${api.companies} companies, seed "${DEMO_SEED}")`);
+      api = {
+        url: emulator.url,
+        token: emulator.headquartersToken,
+        companies: emulator.companies.length,
+        today: emulator.today,
+      };
+      say(
+        `punchline demo: emulator running at ${emulator.url} (${api.companies} companies, seed "${DEMO_SEED}")`,
+      );
     }
     registerSecret(api.token);
     const demoCtx: CommandContext = { ...ctx, config: demoConfig(config, api, databaseUrl), logger };
@@ -152,7 +168,13 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
     const running = workerCommand(demoCtx, { schedules: true, ops: true });
     const opsUrl = opsBaseUrl(config.opsHost, config.opsPort);
     await waitForHttp(`${opsUrl}/healthz`, running);
-    const banner = { opsUrl, emulatorUrl: api.url, companies: api.companies, databaseUrl, cli: cliInvocation() };
+    const banner = {
+      opsUrl,
+      emulatorUrl: api.url,
+      companies: api.companies,
+      databaseUrl,
+      cli: cliInvocation(),
+    };
     out.write(formatDemoBanner({ ...banner, schema: config.warehouseSchema }));
     const code = await running;
     say('punchline demo: stopped');

@@ -29,10 +29,13 @@ export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
     }
     for (const key of ['from', 'today'] as const) {
       const v = opts[key];
-      if (v !== undefined && !isCalendarDate(v)) throw new UsageError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
+      if (v !== undefined && !isCalendarDate(v))
+        throw new UsageError(`--${key} must be a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
     }
     if (opts.latency !== undefined && !/^\d+$/.test(opts.latency)) {
-      throw new UsageError(`--latency must be a whole number of milliseconds, got ${JSON.stringify(opts.latency)}`);
+      throw new UsageError(
+        `--latency must be a whole number of milliseconds, got ${JSON.stringify(opts.latency)}`,
+      );
     }
     return {
       port,
@@ -62,20 +65,27 @@ export async function emulatorCommand(ctx: CommandContext, opts: Record<string, 
   } catch (err) {
     if (err instanceof EmulatorOptionError) throw new UsageError(err.message);
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') throw new UsageError(`--port ${options.port} is already in use (pick another port or 0 for a free one)`);
+    if (e.code === 'EADDRINUSE')
+      throw new UsageError(
+        `--port ${options.port} is already in use (pick another port or 0 for a free one)`,
+      );
     throw err;
   }
   const out = ctx.out;
   out.write(`Customer API v2 emulator listening on ${emu.url}\n`);
   out.write(`  base_url (SERVICE_API_BASE_URL): ${emu.url}\n`);
-  out.write(`  history ${emu.from} .. ${emu.today}${options.today ? ' (clock pinned)' : ''}, seed ${JSON.stringify(options.seed)}, scale ${String(options.scale)}${options.strict ? ', strict' : ''}\n`);
+  out.write(
+    `  history ${emu.from} .. ${emu.today}${options.today ? ' (clock pinned)' : ''}, seed ${JSON.stringify(options.seed)}, scale ${String(options.scale)}${options.strict ? ', strict' : ''}\n`,
+  );
   const quirks = QUIRK_NAMES.filter((q) => emu.truth.quirks().enabled[q]);
   if (quirks.length > 0) out.write(`  data quirks: ${quirks.join(', ')}\n`);
   out.write('  companies (fake tokens of this local emulator):\n');
   for (const c of emu.companies) {
     out.write(`    ${c.isHeadquarter ? 'HQ    ' : 'branch'} ${c.cnpj}  token ${c.token}  ${c.name}\n`);
   }
-  out.write(`  admin: ${emu.url}/__emulator/companies, /__emulator/stats, /__emulator/faults, /__emulator/faults/next, /__emulator/tokens/revoke\n`);
+  out.write(
+    `  admin: ${emu.url}/__emulator/companies, /__emulator/stats, /__emulator/faults, /__emulator/faults/next, /__emulator/tokens/revoke\n`,
+  );
   if (!ctx.signal.aborted) await once(ctx.signal, 'abort');
   await emu.close();
   out.write('emulator stopped\n');

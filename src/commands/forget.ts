@@ -39,7 +39,13 @@ export function parseForgetArgs(args: ForgetArgs): ForgetOptions {
 /** Runs `punchline forget`. */
 export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Promise<number> {
   const options = parseForgetArgs(args);
-  const [{ assertPostgresReachable, assertRedisReachable }, { createWarehouse }, erasures, { eraseFromRedis }, { createRedis }] = await Promise.all([
+  const [
+    { assertPostgresReachable, assertRedisReachable },
+    { createWarehouse },
+    erasures,
+    { eraseFromRedis },
+    { createRedis },
+  ] = await Promise.all([
     import('../probes/services.js'),
     import('../warehouse/db.js'),
     import('../privacy/erasures.js'),
@@ -72,9 +78,15 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
     }
     const redis = createRedis(redisUrl, 'punchline-forget', ctx.logger);
     try {
-      const values = await eraseFromRedis(redis, queuePrefix, await erasures.erasedPeople(w.pool, schema, options.cpf));
+      const values = await eraseFromRedis(
+        redis,
+        queuePrefix,
+        await erasures.erasedPeople(w.pool, schema, options.cpf),
+      );
       ctx.logger.info({ values }, 'person erased in Redis');
-      ctx.out.write(`Redis (prefix ${queuePrefix}): ${values} value${values === 1 ? '' : 's'} that named the person erased\n`);
+      ctx.out.write(
+        `Redis (prefix ${queuePrefix}): ${values} value${values === 1 ? '' : 's'} that named the person erased\n`,
+      );
     } finally {
       await redis.quit().catch(() => redis.disconnect());
     }

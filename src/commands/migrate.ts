@@ -15,7 +15,11 @@ export type MigrateArgs = { status?: boolean };
 export function formatMigrationStatus(s: MigrationStatus): string {
   const rows = [
     ...s.applied.map((a) => [
-      a.known ? (a.changed ? 'applied (file changed since)' : 'applied') : 'applied (unknown to this punchline)',
+      a.known
+        ? a.changed
+          ? 'applied (file changed since)'
+          : 'applied'
+        : 'applied (unknown to this punchline)',
       a.name,
       a.appliedAt.slice(0, 19),
     ]),
@@ -46,7 +50,9 @@ export async function migrateCommand(ctx: CommandContext, opts: MigrateArgs = {}
     );
   }
   if (result.privacy) {
-    ctx.out.write(`schema ${result.privacy.analystSchema}: ${result.privacy.views} analyst views up to date\n`);
+    ctx.out.write(
+      `schema ${result.privacy.analystSchema}: ${result.privacy.views} analyst views up to date\n`,
+    );
   }
   return EXIT.ok;
 }

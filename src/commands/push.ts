@@ -15,7 +15,13 @@ import { summaryLines, writeReport } from '../push/report.js';
 export async function pushCommand(ctx: CommandContext, kind: string, args: PushArgs): Promise<number> {
   const options = parsePushArgs(kind, args, ctx.config);
   // Loaded only after the arguments passed: a typo fails without loading BullMQ and the rest.
-  const [{ WRITE_KINDS }, { prepareRows }, { barPushReporter, plainPushReporter }, { pushRows }, { openRuntime }] = await Promise.all([
+  const [
+    { WRITE_KINDS },
+    { prepareRows },
+    { barPushReporter, plainPushReporter },
+    { pushRows },
+    { openRuntime },
+  ] = await Promise.all([
     import('../push/kinds/index.js'),
     import('../push/prepare.js'),
     import('../push/progress.js'),
@@ -23,16 +29,20 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
     import('../runtime/runtime.js'),
   ]);
   // Every row is read and checked locally before anything is asked of the API.
-  const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, { maxFileBytes: ctx.config.pushMaxFileBytes, filesDir: options.filesDir });
+  const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, {
+    maxFileBytes: ctx.config.pushMaxFileBytes,
+    filesDir: options.filesDir,
+  });
   await assertRedisReachable(ctx.config.redisUrl);
 
   const rt = await openRuntime({ config: ctx.config, logger: ctx.logger, processors: JOBS });
   try {
     const tty = (ctx.out as NodeJS.WriteStream).isTTY === true && options.progress;
     const reporter = tty ? barPushReporter(options.kind, ctx.out) : plainPushReporter(options.kind, ctx.out);
-    const run = await pushRows(rt, options, rows, { signal: ctx.signal, onProgress: (p) => reporter.update(p) }).finally(() =>
-      reporter.stop(),
-    );
+    const run = await pushRows(rt, options, rows, {
+      signal: ctx.signal,
+      onProgress: (p) => reporter.update(p),
+    }).finally(() => reporter.stop());
     for (const line of summaryLines(run.result, options.report)) ctx.out.write(`${line}\n`);
     if (run.queued) {
       const { added, pending } = run.queued;

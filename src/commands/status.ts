@@ -33,7 +33,11 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
 
   const redis = createRedis(config.redisUrl, 'punchline-status', ctx.logger);
   const queues = openQueues(config, redis);
-  const pauses = new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs });
+  const pauses = new ConnectionPauses({
+    redis,
+    prefix: config.queuePrefix,
+    recheckMs: config.apiTokenRecheckMs,
+  });
   const names = config.connections.map((c) => c.name);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
   listenForConnectionErrors(pool);
@@ -49,7 +53,12 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
     ctx.out.write(
       opts.json
         ? `${JSON.stringify(report, null, 2)}\n`
-        : formatStatus(report, opts.all ? { maxFreshnessLines: Number.POSITIVE_INFINITY, worstCompanies: Number.POSITIVE_INFINITY } : {}),
+        : formatStatus(
+            report,
+            opts.all
+              ? { maxFreshnessLines: Number.POSITIVE_INFINITY, worstCompanies: Number.POSITIVE_INFINITY }
+              : {},
+          ),
     );
     // What could be read is shown first; without the warehouse's tables nothing can be judged.
     if (report.freshness === null) throw new WarehouseNotMigratedError(config.warehouseSchema);

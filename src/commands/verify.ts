@@ -24,7 +24,12 @@ export function parseVerifyArgs(args: VerifyArgs): QualityScope & { readonly jso
   const to = args.to === undefined ? undefined : dateArg('--to', args.to);
   if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
   const company = args.company === undefined ? undefined : companyArg(args.company);
-  return { ...(from ? { from } : {}), ...(to ? { to } : {}), ...(company ? { company } : {}), json: args.json === true };
+  return {
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+    ...(company ? { company } : {}),
+    json: args.json === true,
+  };
 }
 
 /** Check statements `punchline verify` runs at once: a handful of passes over the tables, as many at once as this host has cores (at most 4). */
@@ -37,17 +42,30 @@ export async function verifyCommand(ctx: CommandContext, args: VerifyArgs): Prom
   await assertPostgresReachable(config.databaseUrl);
   // The checks are independent statements, a connection each.
   const concurrency = VERIFY_CONCURRENCY;
-  const { pool, close } = openCheckPool(config.databaseUrl, config.warehouseSchema, { max: concurrency, applicationName: 'punchline verify' });
+  const { pool, close } = openCheckPool(config.databaseUrl, config.warehouseSchema, {
+    max: concurrency,
+    applicationName: 'punchline verify',
+  });
   try {
     const started = Date.now();
-    const run = runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), { concurrency });
+    const run = runQualityChecks(pool, config.warehouseSchema, scope, qualitySettingsFromConfig(config), {
+      concurrency,
+    });
     const { findings } = await run.catch((err) => {
-      throw isMissingRelation(err) ? new WarehouseNotMigratedError(config.warehouseSchema, { cause: err }) : err;
+      throw isMissingRelation(err)
+        ? new WarehouseNotMigratedError(config.warehouseSchema, { cause: err })
+        : err;
     });
     const durationMs = Date.now() - started;
     const failed = [...partStatuses(findings).values()].some((p) => p.status === 'fail');
     if (json) {
-      const report = { ...scope, durationMs, ok: !failed, findings: findingsOf(findings).length, rows: findings };
+      const report = {
+        ...scope,
+        durationMs,
+        ok: !failed,
+        findings: findingsOf(findings).length,
+        rows: findings,
+      };
       ctx.out.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       ctx.out.write(formatVerify(findings, { ...scope, durationMs }));

@@ -31,9 +31,18 @@ export type WorkerArgs = Partial<Record<'schedules' | 'ops', boolean>>;
  */
 async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Promise<void> }> {
   const { WebhookNotifier, startStalenessWatch } = await import('../alerts/notify.js');
-  const notifier = new WebhookNotifier({ url, redis: rt.redis, prefix: rt.config.queuePrefix, logger: rt.logger });
+  const notifier = new WebhookNotifier({
+    url,
+    redis: rt.redis,
+    prefix: rt.config.queuePrefix,
+    logger: rt.logger,
+  });
   const uninstall = setOpsEventSink(notifier);
-  const watch = startStalenessWatch(notifier, { pool: rt.warehouse.pool, schema: rt.warehouse.schema }, { logger: rt.logger });
+  const watch = startStalenessWatch(
+    notifier,
+    { pool: rt.warehouse.pool, schema: rt.warehouse.schema },
+    { logger: rt.logger },
+  );
   rt.logger.info('webhook notifications on (job failures, rejected tokens, stale data)');
   return {
     async stop() {
@@ -64,7 +73,12 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
       const specs = buildSchedulers(config);
       const r = await registerSchedules(rt.queues.schedules, specs);
       logger.info({ schedules: r.upserted, removed: r.removed }, 'schedules registered');
-      watchdog = startScheduleWatchdog({ queue: rt.queues.schedules, specs, intervalMs: config.schedules.checkMs, logger });
+      watchdog = startScheduleWatchdog({
+        queue: rt.queues.schedules,
+        specs,
+        intervalMs: config.schedules.checkMs,
+        logger,
+      });
     }
     if (config.notifyWebhookUrl) alerts = await startAlerts(rt, config.notifyWebhookUrl);
     if (opts.ops !== false) {

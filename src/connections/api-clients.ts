@@ -10,7 +10,12 @@ import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
 import type { Config, Connection } from '../config.js';
 import { observeWaits } from '../api/limiter.js';
-import { recordApiRequest, recordApiRetry, recordBudgetWait, recordRateLimitWait } from '../telemetry/metrics.js';
+import {
+  recordApiRequest,
+  recordApiRetry,
+  recordBudgetWait,
+  recordRateLimitWait,
+} from '../telemetry/metrics.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from './rate-limit-wait.js';
 import { RedisRequestBudget } from './request-budget.js';
 
@@ -57,7 +62,13 @@ export function createConnectionClient(
     connections: Math.max(2, connection.rateLimit.concurrency),
     hooks: {
       onResponse: (e) =>
-        recordApiRequest({ connection: name, endpoint: e.endpoint, status: e.status, durationMs: e.durationMs, bytes: e.bytes }),
+        recordApiRequest({
+          connection: name,
+          endpoint: e.endpoint,
+          status: e.status,
+          durationMs: e.durationMs,
+          bytes: e.bytes,
+        }),
       onRetry: (e) => recordApiRetry({ connection: name, endpoint: e.endpoint, reason: e.reason }),
       onRateLimited: (e) => recordRateLimitWait({ connection: name, ms: e.retryAfterMs }),
     },

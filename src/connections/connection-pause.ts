@@ -103,14 +103,26 @@ export class ConnectionPauses {
     return Object.fromEntries(
       connections.map((name, i) => {
         const p = states[i];
-        return [name, p ? { state: 'paused', code: p.code, reason: p.reason, since: p.since, nextCheckAt: p.nextCheckAt } : { state: 'ok' }];
+        return [
+          name,
+          p
+            ? { state: 'paused', code: p.code, reason: p.reason, since: p.since, nextCheckAt: p.nextCheckAt }
+            : { state: 'ok' },
+        ];
       }),
     );
   }
 
   /** Pauses `connection` (or records a newer reason on an existing pause). */
   async pause(connection: string, code: string, reason: string): Promise<ConnectionPause> {
-    await this.options.redis.eval(PAUSE_LUA, 1, pauseKey(this.options.prefix, connection), code, reason, this.options.recheckMs);
+    await this.options.redis.eval(
+      PAUSE_LUA,
+      1,
+      pauseKey(this.options.prefix, connection),
+      code,
+      reason,
+      this.options.recheckMs,
+    );
     return (await this.state(connection))!;
   }
 
@@ -121,7 +133,12 @@ export class ConnectionPauses {
 
   /** True for exactly one caller (of all processes) per period, when `connection` is paused and its check is due. */
   async claimRecheck(connection: string): Promise<boolean> {
-    const r = await this.options.redis.eval(CLAIM_LUA, 1, pauseKey(this.options.prefix, connection), this.options.recheckMs);
+    const r = await this.options.redis.eval(
+      CLAIM_LUA,
+      1,
+      pauseKey(this.options.prefix, connection),
+      this.options.recheckMs,
+    );
     return r === 1;
   }
 }

@@ -48,7 +48,8 @@ export interface RequestBudgetOptions {
 // blocked-until key. ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
 // Returns {1, 0} when admitted, {0, waitMs} when the caller must wait; waitMs -1 means
 // "until an answer arrives".
-const ACQUIRE = new RedisScript(`
+const ACQUIRE = new RedisScript(
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local rps = tonumber(ARGV[1])
@@ -75,11 +76,14 @@ end
 redis.call('ZADD', KEYS[1], now + ttl, ARGV[5])
 redis.call('PEXPIRE', KEYS[1], ttl + windowMs)
 return {1, 0}
-`, 3);
+`,
+  3,
+);
 
 // KEYS: leases zset, finished zset. ARGV: member, windowMs.
 // Moves a lease into the log of answered requests (unless it already expired there).
-const RELEASE = new RedisScript(`
+const RELEASE = new RedisScript(
+  `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -87,11 +91,14 @@ if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2]) * 2)
 end
 return 1
-`, 2);
+`,
+  2,
+);
 
 // KEYS: leases zset. ARGV: ttl, members... Pushes the expiry of the leases still held
 // (a streamed answer can take longer to read than one lease lives).
-const RENEW = new RedisScript(`
+const RENEW = new RedisScript(
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[1])
@@ -100,10 +107,13 @@ for i = 2, #ARGV do
 end
 redis.call('PEXPIRE', KEYS[1], ttl + 2000)
 return 1
-`, 1);
+`,
+  1,
+);
 
 // KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
-const BLOCK = new RedisScript(`
+const BLOCK = new RedisScript(
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local untilMs = now + tonumber(ARGV[1])
@@ -112,10 +122,15 @@ if current < untilMs then
   redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARGV[1]))
 end
 return untilMs
-`, 1);
+`,
+  1,
+);
 
 /** The Redis keys of a connection's budget. */
-export function budgetKeys(prefix: string, connection: string): { leases: string; finished: string; blocked: string } {
+export function budgetKeys(
+  prefix: string,
+  connection: string,
+): { leases: string; finished: string; blocked: string } {
   const base = `${prefix}:budget:${connection}`;
   return { leases: `${base}:leases`, finished: `${base}:finished`, blocked: `${base}:blocked` };
 }
@@ -145,7 +160,10 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
   acquire(signal?: AbortSignal): Promise<() => void> {
     // Local FIFO: each acquirer waits for the one before it, so one poller per process.
     const turn = this.queue.then(() => this.admit(signal));
-    this.queue = turn.then(() => undefined, () => undefined);
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
     if (!signal) return turn;
     // An abort rejects at once, even while earlier acquirers still hold the queue.
     return new Promise((resolve, reject) => {
@@ -183,7 +201,10 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
       const [ok, waitMs] = (await ACQUIRE.run(redis, leases, finished, blocked, ...args)) as [number, number];
       if (ok === 1) return this.releaser(member);
       if (waitMs > (this.options.maxWaitMs ?? Infinity)) {
-        throw new ApiError('rate_limited', { endpoint: `budget of ${this.options.connection}`, retryAfterMs: waitMs });
+        throw new ApiError('rate_limited', {
+          endpoint: `budget of ${this.options.connection}`,
+          retryAfterMs: waitMs,
+        });
       }
       if (waitMs >= 0) {
         await this.sleep(waitMs, signal);
@@ -205,10 +226,13 @@ export class RedisRequestBudget implements RequestLimiter, RateLimitListener {
     this.held.add(member);
     if (this.renewer) return;
     const { redis, leaseTtlMs } = this.options;
-    this.renewer = setInterval(() => {
-      if (this.held.size === 0) return;
-      RENEW.run(redis, this.keys.leases, leaseTtlMs, ...this.held).catch(() => undefined);
-    }, Math.max(50, Math.floor(leaseTtlMs / 3)));
+    this.renewer = setInterval(
+      () => {
+        if (this.held.size === 0) return;
+        RENEW.run(redis, this.keys.leases, leaseTtlMs, ...this.held).catch(() => undefined);
+      },
+      Math.max(50, Math.floor(leaseTtlMs / 3)),
+    );
     this.renewer.unref();
   }
 

@@ -1,5 +1,10 @@
 import pg from 'pg';
-import { PG_DATABASE_MISSING, ServiceUnavailableError, assertPostgresReachable, redactUrl } from '../probes/services.js';
+import {
+  PG_DATABASE_MISSING,
+  ServiceUnavailableError,
+  assertPostgresReachable,
+  redactUrl,
+} from '../probes/services.js';
 import { quoteIdent } from '../warehouse/db.js';
 
 /** Postgres SQLSTATE for "database already exists" (another process created it first). */

@@ -18,7 +18,8 @@ export const DEMO_SEED = 'punchline';
 const DEMO_RATE_LIMIT = Object.freeze({ rps: 40, concurrency: 8 });
 
 /** Codes of {@link DemoError}: each says which class of exit code it gets (docs/operations.md "Exit codes"). */
-export type DemoErrorCode = 'demo_failed' | 'not_an_emulator' | 'emulator_unreachable' | 'demo_schema_in_use' | 'ops_port_in_use';
+export type DemoErrorCode =
+  'demo_failed' | 'not_an_emulator' | 'emulator_unreachable' | 'demo_schema_in_use' | 'ops_port_in_use';
 
 /** A problem with the demo's own arguments, its environment or its external emulator. */
 export class DemoError extends PunchlineError<DemoErrorCode> {
@@ -29,7 +30,11 @@ export class DemoError extends PunchlineError<DemoErrorCode> {
 }
 
 /** The user's configuration with one connection to the emulator instead of any SERVICE_API_*. */
-export function demoConfig(config: Config, emulator: { url: string; token: string }, databaseUrl: string): Config {
+export function demoConfig(
+  config: Config,
+  emulator: { url: string; token: string },
+  databaseUrl: string,
+): Config {
   const connection: Connection = Object.freeze({
     name: DEMO_CONNECTION,
     baseUrl: emulator.url.replace(/\/+$/, ''),
@@ -39,7 +44,12 @@ export function demoConfig(config: Config, emulator: { url: string; token: strin
   });
   // The demo's people are made up, so a public key is enough to show the analyst views
   // with pseudonyms; real data needs a key of its own (docs/privacy.md).
-  return Object.freeze({ ...config, databaseUrl, connections: Object.freeze([connection]), pseudonymKey: config.pseudonymKey ?? DEMO_PSEUDONYM_KEY });
+  return Object.freeze({
+    ...config,
+    databaseUrl,
+    connections: Object.freeze([connection]),
+    pseudonymKey: config.pseudonymKey ?? DEMO_PSEUDONYM_KEY,
+  });
 }
 
 /** The pseudonym key of the demo when PSEUDONYM_KEY is not set: public, for made-up data only. */
@@ -64,7 +74,9 @@ export function parseEmulatorUrl(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
   if (URL.canParse(s) && /^https?:$/.test(new URL(s).protocol)) return s.replace(/\/+$/, '');
-  throw new RangeError(`--emulator-url must be an http(s) URL such as http://emulator:4010 (got ${JSON.stringify(value)})`);
+  throw new RangeError(
+    `--emulator-url must be an http(s) URL such as http://emulator:4010 (got ${JSON.stringify(value)})`,
+  );
 }
 
 /** Reads a running emulator's headquarters token (`GET /__emulator/companies`), waiting up to `timeoutMs`. */
@@ -81,7 +93,10 @@ export async function fetchEmulatorHeadquarters(
       const list = (await res.json()) as { token?: unknown; is_headquarter?: unknown }[];
       const hq = Array.isArray(list) ? list.find((c) => c.is_headquarter === true) : undefined;
       if (!hq || typeof hq.token !== 'string') {
-        throw new DemoError(`${url} does not look like a punchline emulator (no headquarters in /__emulator/companies)`, 'not_an_emulator');
+        throw new DemoError(
+          `${url} does not look like a punchline emulator (no headquarters in /__emulator/companies)`,
+          'not_an_emulator',
+        );
       }
       return { token: hq.token, companies: list.length };
     } catch (err) {

@@ -5,7 +5,13 @@
 import { dateOf, monthEnd, monthStart, weekday } from './calendar.js';
 import { GLOBAL_ABSENCE_TYPES } from './absence-types.js';
 import { employmentEnd } from './entities.js';
-import type { AbsenceEntity, AbsenceTypeEntity, AttachmentEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import type {
+  AbsenceEntity,
+  AbsenceTypeEntity,
+  AttachmentEntity,
+  CollaboratorEntity,
+  CompanyEntity,
+} from './entities.js';
 import { textPdf, scanPng } from './attachments.js';
 import { CIDS, DOCTORS, HEALTH_UNITS } from './names.js';
 import { rngFor } from './random.js';
@@ -25,7 +31,10 @@ function absenceId(world: AbsenceWorld, companyIndex: number, month: number, seq
 }
 
 /** Inverse of {@link absenceId}; null when the id cannot be a generated one. */
-export function decodeAbsenceId(world: AbsenceWorld, id: number): { companyIndex: number; month: number; seq: number } | null {
+export function decodeAbsenceId(
+  world: AbsenceWorld,
+  id: number,
+): { companyIndex: number; month: number; seq: number } | null {
   if (!Number.isSafeInteger(id) || id < 1) return null;
   const x = id - 1;
   const seq = x % SEQ_SLOTS;
@@ -33,7 +42,8 @@ export function decodeAbsenceId(world: AbsenceWorld, id: number): { companyIndex
   return { companyIndex: y % COMPANY_SLOTS, month: Math.floor(y / COMPANY_SLOTS) + world.firstMonth, seq };
 }
 
-const type = (kind: AbsenceTypeEntity['kind']): AbsenceTypeEntity => GLOBAL_ABSENCE_TYPES.find((t) => t.kind === kind)!;
+const type = (kind: AbsenceTypeEntity['kind']): AbsenceTypeEntity =>
+  GLOBAL_ABSENCE_TYPES.find((t) => t.kind === kind)!;
 
 /** What a generator call says of an absence; the rest has defaults. */
 type NewAbsence = Partial<AbsenceEntity> & Pick<AbsenceEntity, 'type' | 'details' | 'beginDay' | 'endDay'>;
@@ -45,7 +55,11 @@ const SINGLE_DAY_DETAILS = {
 };
 
 /** Generates the absences starting in `month` for a company. */
-export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntity, month: number): AbsenceEntity[] {
+export function generateMonthAbsences(
+  world: AbsenceWorld,
+  company: CompanyEntity,
+  month: number,
+): AbsenceEntity[] {
   const first = monthStart(month);
   const days = monthEnd(month) - first + 1;
   if (month < world.firstMonth) return [];
@@ -106,7 +120,12 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
           mimeType: 'application/pdf',
           content: () => textPdf(['ATESTADO MEDICO', `Paciente: ${c.name}`, leave, `CID: ${code}`, doctor]),
         });
-        if (r.chance(0.3)) attachments.push({ filename: `atestado_${id}_verso.png`, mimeType: 'image/png', content: () => scanPng(id) });
+        if (r.chance(0.3))
+          attachments.push({
+            filename: `atestado_${id}_verso.png`,
+            mimeType: 'image/png',
+            content: () => scanPng(id),
+          });
       }
       if (start + len - 1 < world.todayDay && employedOn(c, start, start + len - 1)) {
         add([c.id], {
@@ -135,7 +154,14 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
     }
     // Single days: unpaid justified absence, compensatory day off, blood donation.
     const single = r.next();
-    const kind = single < 0.015 ? 'unpaid' : single < 0.035 && c.regime !== 'HE' ? 'comp_off' : single < 0.04 ? 'donation' : null;
+    const kind =
+      single < 0.015
+        ? 'unpaid'
+        : single < 0.035 && c.regime !== 'HE'
+          ? 'comp_off'
+          : single < 0.04
+            ? 'donation'
+            : null;
     if (kind) {
       const day = first + r.int(days);
       const t = kind === 'donation' ? company.lookups.absenceTypes[0]! : type(kind);
@@ -157,16 +183,23 @@ export function generateMonthAbsences(world: AbsenceWorld, company: CompanyEntit
       const picked = new Set<number>();
       while (picked.size < n) picked.add(eligible[rg.int(eligible.length)]!.id);
       const id = absenceId(world, company.index, month, seq);
-      const topic = rg.pick(['Treinamento NR-35 (trabalho em altura)', 'Curso de atendimento ao cliente', 'Integração de segurança do trabalho']);
+      const topic = rg.pick([
+        'Treinamento NR-35 (trabalho em altura)',
+        'Curso de atendimento ao cliente',
+        'Integração de segurança do trabalho',
+      ]);
       const list = { filename: `lista_presenca_${id}.pdf`, mimeType: 'application/pdf' };
       const content = (): Buffer => textPdf(['LISTA DE PRESENCA', topic, `Data: ${dateOf(start)}`]);
-      add([...picked].sort((a, b) => a - b), {
-        type: type('training'),
-        details: topic,
-        beginDay: start,
-        endDay: start + len - 1,
-        attachments: rg.chance(0.5) ? [{ ...list, content }] : [],
-      });
+      add(
+        [...picked].sort((a, b) => a - b),
+        {
+          type: type('training'),
+          details: topic,
+          beginDay: start,
+          endDay: start + len - 1,
+          attachments: rg.chance(0.5) ? [{ ...list, content }] : [],
+        },
+      );
     }
   }
   return out;

@@ -94,7 +94,9 @@ export function withForeignCompany(company: Readonly<Record<string, unknown>>): 
 async function* bytesOf(payload: string | Buffer | Readable): AsyncGenerator<Buffer> {
   if (typeof payload === 'string') yield Buffer.from(payload, 'utf8');
   else if (Buffer.isBuffer(payload)) yield payload;
-  else for await (const chunk of payload) yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8');
+  else
+    for await (const chunk of payload)
+      yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), 'utf8');
 }
 
 /** A body sent `pieceBytes` at a time with `intervalMs` between pieces. */
@@ -138,7 +140,8 @@ export function hugeBase64(bytes: number): BodySpoiler {
           grown = true;
           const cut = at + BASE64_KEY.length;
           yield chunk.subarray(0, cut);
-          for (let left = extra; left > 0; left -= FILLER.length) yield left >= FILLER.length ? FILLER : FILLER.subarray(0, left);
+          for (let left = extra; left > 0; left -= FILLER.length)
+            yield left >= FILLER.length ? FILLER : FILLER.subarray(0, left);
           yield chunk.subarray(cut);
         }
       })(),

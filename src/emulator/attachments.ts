@@ -56,8 +56,13 @@ export function facePng(variant: number): Buffer {
   const w = 64;
   const h = 64;
   const px = new Uint8Array(w * h * 3);
-  const bg = [120 + (v * 37) % 100, 150 + (v * 53) % 90, 170 + (v * 29) % 80];
-  const skin = [[241, 194, 125], [224, 172, 105], [198, 134, 66], [141, 85, 36]][v % 4]!;
+  const bg = [120 + ((v * 37) % 100), 150 + ((v * 53) % 90), 170 + ((v * 29) % 80)];
+  const skin = [
+    [241, 194, 125],
+    [224, 172, 105],
+    [198, 134, 66],
+    [141, 85, 36],
+  ][v % 4]!;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const dx = (x - 32) / 17;
@@ -97,8 +102,19 @@ export function scanPng(variant: number): Buffer {
 /** A minimal, valid one-page PDF showing `lines` (ASCII only is kept). */
 export function textPdf(lines: readonly string[]): Buffer {
   const ascii = (s: string): string =>
-    s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '?').replace(/([()\\])/g, '\\$1');
-  const content = ['BT', '/F1 11 Tf', '50 780 Td', '14 TL', ...lines.map((l) => `(${ascii(l)}) '`), 'ET'].join('\n');
+    s
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^\x20-\x7e]/g, '?')
+      .replace(/([()\\])/g, '\\$1');
+  const content = [
+    'BT',
+    '/F1 11 Tf',
+    '50 780 Td',
+    '14 TL',
+    ...lines.map((l) => `(${ascii(l)}) '`),
+    'ET',
+  ].join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
@@ -138,5 +154,8 @@ export function imageSize(buf: Buffer): { type: 'png' | 'jpeg'; width: number; h
 
 /** True when the bytes start like a PNG or a JPEG. */
 export function looksLikeImage(buf: Buffer): boolean {
-  return (buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47) || (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff);
+  return (
+    (buf.length >= 8 && buf.readUInt32BE(0) === 0x89504e47) ||
+    (buf.length >= 3 && buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff)
+  );
 }

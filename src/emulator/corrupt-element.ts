@@ -29,7 +29,9 @@ function breakOneField(item: unknown): unknown {
   const path = dateTime ?? findString(item, DATE_RE);
   if (!path || path.length === 0) return undefined;
   const copy = structuredClone(item) as Record<string | number, unknown>;
-  const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, copy);
+  const parent = path
+    .slice(0, -1)
+    .reduce<Record<string | number, unknown>>((o, k) => o[k] as Record<string | number, unknown>, copy);
   parent[path.at(-1)!] = dateTime ? BROKEN_DATE_TIME : BROKEN_DATE;
   return copy;
 }

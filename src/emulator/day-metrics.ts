@@ -49,11 +49,22 @@ const REST_BANDS = { saturday: 3, sunday: 4, holiday: 5 } as const;
 
 /** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
 function nightOverlap(a: number, b: number): number {
-  return Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) + Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START));
+  return (
+    Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) +
+    Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START))
+  );
 }
 
 /** Adds the paid part [paidFrom, paidTo) of overtime offsets [a, b) to a band, with its night part. */
-function putBand(bands: number[], band: number, a: number, b: number, paidFrom: number, paidTo: number, t0: number): void {
+function putBand(
+  bands: number[],
+  band: number,
+  a: number,
+  b: number,
+  paidFrom: number,
+  paidTo: number,
+  t0: number,
+): void {
   const x = Math.max(a, paidFrom);
   const y = Math.min(b, paidTo);
   if (y <= x) return;
@@ -62,7 +73,12 @@ function putBand(bands: number[], band: number, a: number, b: number, paidFrom: 
 }
 
 /** Sum of complete pairs (an unpaired last punch counts nothing) and of the breaks between them. */
-function pairTotals(secs: readonly number[]): { worked: number; intervals: number; night: number; lastEnd: number } {
+function pairTotals(secs: readonly number[]): {
+  worked: number;
+  intervals: number;
+  night: number;
+  lastEnd: number;
+} {
   let worked = 0;
   let intervals = 0;
   let night = 0;
@@ -92,9 +108,23 @@ export function computeDayMetrics(
 ): DayMetrics {
   const { worked, intervals, night, lastEnd } = pairTotals(secs);
   const m: DayMetrics = {
-    worked, ruleWorked: worked, intervals, sched: plan.schedSec, night,
-    overtime: 0, missing: 0, faultFull: 0, faultPartial: 0, justified: 0, justifiedNotPaid: 0, medical: 0,
-    interShort: 0, intraShort: 0, bankRaw: 0, credit: 0, debt: 0,
+    worked,
+    ruleWorked: worked,
+    intervals,
+    sched: plan.schedSec,
+    night,
+    overtime: 0,
+    missing: 0,
+    faultFull: 0,
+    faultPartial: 0,
+    justified: 0,
+    justifiedNotPaid: 0,
+    medical: 0,
+    interShort: 0,
+    intraShort: 0,
+    bankRaw: 0,
+    credit: 0,
+    debt: 0,
     bands: new Array<number>(12).fill(0),
   };
   // A day in progress only shows what was punched so far.

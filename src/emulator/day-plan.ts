@@ -75,7 +75,13 @@ export function planDay(input: PlanInput): DayPlan {
   const { journey: j, day } = input;
   const scheduled = isScheduledDay(j, day);
   const wd = weekday(day);
-  const rest: RestKind | null = scheduled ? null : isHoliday(day) ? 'holiday' : wd === 0 ? 'sunday' : 'saturday';
+  const rest: RestKind | null = scheduled
+    ? null
+    : isHoliday(day)
+      ? 'holiday'
+      : wd === 0
+        ? 'sunday'
+        : 'saturday';
   const inProgress = day >= input.todayDay;
   const base: DayPlan = {
     day,
@@ -83,7 +89,13 @@ export function planDay(input: PlanInput): DayPlan {
     rest,
     startSec: j.startSec,
     schedSec: scheduled ? j.workSec : 0,
-    shift: scheduled ? j.shift : rest === 'holiday' ? 'Feriado' : rest === 'sunday' ? 'Descanso semanal remunerado' : 'Folga',
+    shift: scheduled
+      ? j.shift
+      : rest === 'holiday'
+        ? 'Feriado'
+        : rest === 'sunday'
+          ? 'Descanso semanal remunerado'
+          : 'Folga',
     punches: [],
     fault: false,
     absence: input.absence,
@@ -96,7 +108,13 @@ export function planDay(input: PlanInput): DayPlan {
   const full = generatePunches(input, base);
   if (!inProgress) return full;
   // A day in progress: what was punched so far, without the day's verdicts.
-  return { ...full, punches: full.punches.filter((p) => p.sec <= input.visibleUntilSec), fault: false, missingSlot: -1, refused: false };
+  return {
+    ...full,
+    punches: full.punches.filter((p) => p.sec <= input.visibleUntilSec),
+    fault: false,
+    missingSlot: -1,
+    refused: false,
+  };
 }
 
 /** The whole day as it will have happened. */
@@ -110,7 +128,13 @@ function generatePunches(input: PlanInput, base: DayPlan): DayPlan {
     const p = rest === 'holiday' ? 0.05 : rest === 'sunday' ? 0.007 : 0.015;
     if (!r.chance(p)) return base;
     const entry = 8 * 3600 + r.int(1800);
-    return { ...base, punches: [{ slot: 0, sec: entry, manual: false }, { slot: 1, sec: entry + 4 * 3600 + r.int(3600), manual: false }] };
+    return {
+      ...base,
+      punches: [
+        { slot: 0, sec: entry, manual: false },
+        { slot: 1, sec: entry + 4 * 3600 + r.int(3600), manual: false },
+      ],
+    };
   }
 
   if (r.chance(0.02)) return { ...base, fault: true, refused: r.chance(0.3) };
@@ -121,15 +145,19 @@ function generatePunches(input: PlanInput, base: DayPlan): DayPlan {
   const tol = j.toleranceMin * 60;
   const u = r.next();
   const entry =
-    u < 0.06 ? start + tol + 60 + r.int(7200 - tol - 180) // late, within two hours (spec 2.8)
-    : u < 0.067 ? start + 7200 + r.int(5400) // too late: a partial absence, not a tardiness
-    : start - 900 + r.int(900 + tol); // on time or within tolerance
+    u < 0.06
+      ? start + tol + 60 + r.int(7200 - tol - 180) // late, within two hours (spec 2.8)
+      : u < 0.067
+        ? start + 7200 + r.int(5400) // too late: a partial absence, not a tardiness
+        : start - 900 + r.int(900 + tol); // on time or within tolerance
   const endBase = start + j.workSec + j.breakSec;
   const v = r.next();
   let exit =
-    v < 0.12 ? endBase + 1200 + r.int(9000) // overtime, sometimes above the daily limit
-    : v < 0.15 ? endBase - 1800 - r.int(3600) // early leave
-    : endBase - 300 + r.int(1020);
+    v < 0.12
+      ? endBase + 1200 + r.int(9000) // overtime, sometimes above the daily limit
+      : v < 0.15
+        ? endBase - 1800 - r.int(3600) // early leave
+        : endBase - 300 + r.int(1020);
   if (input.partial) exit = Math.min(exit, input.partial.beginSec + r.int(300));
 
   const secs: number[] = [];

@@ -20,7 +20,8 @@ export class ApiFault extends PunchlineError {
   /** The error envelope of spec 1.1 (key order fixed). */
   envelope(): Record<string, unknown> {
     const body: Record<string, unknown> = { error: { code: this.code, message: this.message } };
-    if (this.payloadDataRequired !== undefined) body.payload_data_required = this.payloadDataRequired === null ? null : [...this.payloadDataRequired];
+    if (this.payloadDataRequired !== undefined)
+      body.payload_data_required = this.payloadDataRequired === null ? null : [...this.payloadDataRequired];
     return body;
   }
 }
@@ -35,7 +36,12 @@ export function badListSyntax(code: string, message: string): ApiFault {
 
 /** spec 1.1: 422 `validation_failed` listing the missing required fields. */
 export function missingFields(fields: readonly string[]): ApiFault {
-  return new ApiFault(422, 'validation_failed', `The following fields are required: ${fields.join(', ')}.`, fields);
+  return new ApiFault(
+    422,
+    'validation_failed',
+    `The following fields are required: ${fields.join(', ')}.`,
+    fields,
+  );
 }
 
 /** 422 `validation_failed` for a present but malformed field (no `payload_data_required`). */

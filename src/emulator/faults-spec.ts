@@ -13,7 +13,11 @@ const ALIASES: Record<string, keyof Faults> = {
 };
 
 /** Faults whose `:N` suffix sets a second field. */
-const SUFFIXES: Partial<Record<keyof Faults, keyof Faults>> = { slow: 'slowMs', trickle: 'trickleMs', huge: 'hugeBytes' };
+const SUFFIXES: Partial<Record<keyof Faults, keyof Faults>> = {
+  slow: 'slowMs',
+  trickle: 'trickleMs',
+  huge: 'hugeBytes',
+};
 
 /** Parses a fault spec into complete faults; an empty string means none. */
 export function parseFaultsSpec(spec: string): Faults {
@@ -31,7 +35,8 @@ export function parseFaultsSpec(spec: string): Faults {
     const value = Number(m[2]);
     if (!Number.isFinite(value)) throw new EmulatorOptionError(`--faults: ${m[1]} is not a number: ${m[2]}`);
     const suffix = SUFFIXES[key];
-    if (m[3] !== undefined && suffix === undefined) throw new EmulatorOptionError(`--faults: only slow, trickle and huge take :N, got ${part}`);
+    if (m[3] !== undefined && suffix === undefined)
+      throw new EmulatorOptionError(`--faults: only slow, trickle and huge take :N, got ${part}`);
     faults[key] = value;
     if (m[3] !== undefined && suffix !== undefined) faults[suffix] = Number(m[3]);
   }

@@ -99,10 +99,12 @@ export class History {
     if (hit) return hit;
     const list = generateMonthAbsences(this.world, company, month);
     const byCollaborator = new Map<number, AbsenceEntity[]>();
-    for (const a of list) for (const id of a.collaboratorIds) byCollaborator.set(id, [...(byCollaborator.get(id) ?? []), a]);
+    for (const a of list)
+      for (const id of a.collaboratorIds) byCollaborator.set(id, [...(byCollaborator.get(id) ?? []), a]);
     const entry = { list, byCollaborator };
     this.absenceCache.set(key, entry);
-    if (this.absenceCache.size > ABSENCE_CACHE_LIMIT) this.absenceCache.delete(this.absenceCache.keys().next().value!);
+    if (this.absenceCache.size > ABSENCE_CACHE_LIMIT)
+      this.absenceCache.delete(this.absenceCache.keys().next().value!);
     return entry;
   }
 
@@ -120,9 +122,16 @@ export class History {
   }
 
   /** Absences of a company overlapping [begin, end] given as (day, seconds) bounds, by id. */
-  absencesOverlapping(company: CompanyEntity, beginDay: number, beginSec: number, endDay: number, endSec: number): AbsenceEntity[] {
+  absencesOverlapping(
+    company: CompanyEntity,
+    beginDay: number,
+    beginSec: number,
+    endDay: number,
+    endSec: number,
+  ): AbsenceEntity[] {
     const out: AbsenceEntity[] = [];
-    const before = (d1: number, s1: number, d2: number, s2: number): boolean => d1 < d2 || (d1 === d2 && s1 < s2);
+    const before = (d1: number, s1: number, d2: number, s2: number): boolean =>
+      d1 < d2 || (d1 === d2 && s1 < s2);
     const overlaps = (a: AbsenceEntity): boolean =>
       !before(a.endDay, a.endSec, beginDay, beginSec) && !before(endDay, endSec, a.beginDay, a.beginSec);
     // A generated absence lasts at most 30 days, so it starts at most one month before the period.

@@ -5,13 +5,28 @@
 import { companyAbsenceTypes } from './absence-types.js';
 import { hourMinuteOf as hm } from './calendar.js';
 import type { CompanyLookups, JourneyEntity, LookupEntity, UnitEntity } from './entities.js';
-import { COST_CENTERS, DEPARTMENTS, FIRED_TYPES, NEIGHBORHOODS, OCCUPATIONS, STREETS, type City } from './names.js';
+import {
+  COST_CENTERS,
+  DEPARTMENTS,
+  FIRED_TYPES,
+  NEIGHBORHOODS,
+  OCCUPATIONS,
+  STREETS,
+  type City,
+} from './names.js';
 import type { Rng } from './random.js';
 
 /** First id per lookup kind: each has its own range so ids read like a real system's. */
 const FIRST_IDS = {
-  journeys: 11, departments: 201, occupations: 301, costCenters: 401, units: 501,
-  pointRules: 601, settings: 701, fences: 801, firedTypes: 901,
+  journeys: 11,
+  departments: 201,
+  occupations: 301,
+  costCenters: 401,
+  units: 501,
+  pointRules: 601,
+  settings: 701,
+  fences: 801,
+  firedTypes: 901,
 };
 
 /** Next id per lookup kind, shared by every company of the emulator. */
@@ -36,7 +51,12 @@ const JOURNEYS: readonly [string, number, number, number, number, number, boolea
   ['Escala 12x36 (desativada)', 7 * H, 11 * H, H, MON_FRI, 10, false, false],
 ];
 
-function simple(counters: LookupIdCounters, kind: keyof LookupIdCounters, active: string[], inactive: string[]): LookupEntity[] {
+function simple(
+  counters: LookupIdCounters,
+  kind: keyof LookupIdCounters,
+  active: string[],
+  inactive: string[],
+): LookupEntity[] {
   return [
     ...active.map((label) => ({ id: counters[kind]++, label, active: true })),
     ...inactive.map((label) => ({ id: counters[kind]++, label, active: false })),
@@ -72,7 +92,13 @@ export function generateLookups(
   const costCenters = simple(counters, 'costCenters', COST_CENTERS.slice(0, 4), [COST_CENTERS[4]]);
 
   const c = company.city;
-  const unitAt = (label: string, active: boolean, isDefault: boolean, dLat: number, dLng: number): UnitEntity => ({
+  const unitAt = (
+    label: string,
+    active: boolean,
+    isDefault: boolean,
+    dLat: number,
+    dLng: number,
+  ): UnitEntity => ({
     id: counters.units++,
     label,
     active,
@@ -89,15 +115,33 @@ export function generateLookups(
     unitAt(`Unidade ${c.name} (desativada)`, false, false, 0.05, 0.05),
   ];
 
-  const pointRules = simple(counters, 'pointRules', ['Regra padrão CLT', 'Regra com banco de horas'], ['Regra antiga 2019']);
+  const pointRules = simple(
+    counters,
+    'pointRules',
+    ['Regra padrão CLT', 'Regra com banco de horas'],
+    ['Regra antiga 2019'],
+  );
   const profiles = ['Perfil padrão (aplicativo e REP)', 'Perfil externo (aplicativo com geolocalização)'];
   const settings = simple(counters, 'settings', profiles, ['Perfil legado']);
-  const fences = simple(counters, 'fences', [`Cerca ${units[1]!.label}`, `Cerca ${units[0]!.label}`], ['Cerca obra encerrada']);
+  const fences = simple(
+    counters,
+    'fences',
+    [`Cerca ${units[1]!.label}`, `Cerca ${units[0]!.label}`],
+    ['Cerca obra encerrada'],
+  );
   const firedTypes = simple(counters, 'firedTypes', [...FIRED_TYPES], []);
   const absenceTypes = companyAbsenceTypes(company.index, company.isHeadquarter);
   return {
-    journeys, departments, occupations, costCenters, units,
-    pointRules, settings, fences, firedTypes, absenceTypes,
+    journeys,
+    departments,
+    occupations,
+    costCenters,
+    units,
+    pointRules,
+    settings,
+    fences,
+    firedTypes,
+    absenceTypes,
   };
 }
 

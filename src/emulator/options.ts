@@ -95,7 +95,9 @@ export function parseScale(value: unknown): Scale {
   const s = String(value).trim();
   if ((SCALES as readonly string[]).includes(s)) return s as Scale;
   if (/^\d+$/.test(s)) return checkCount(Number(s), s);
-  throw new EmulatorOptionError(`--scale must be small, demo, large or a number of collaborators, got ${JSON.stringify(s)}`);
+  throw new EmulatorOptionError(
+    `--scale must be small, demo, large or a number of collaborators, got ${JSON.stringify(s)}`,
+  );
 }
 
 function checkCount(n: number, raw: string): number {
@@ -115,7 +117,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const now = options.now ?? Date.now;
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new EmulatorOptionError(`--port must be a whole number from 0 to 65535, got ${String(options.port)}`);
+    throw new EmulatorOptionError(
+      `--port must be a whole number from 0 to 65535, got ${String(options.port)}`,
+    );
   }
   for (const key of ['from', 'today'] as const) {
     const v = options[key];
@@ -131,14 +135,20 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     throw new EmulatorOptionError(`--from (${from}) must not be after --today (${today})`);
   }
   if (dayOf(today) - dayOf(from) >= MAX_HISTORY_DAYS) {
-    throw new EmulatorOptionError(`--from (${from}) must be less than ${MAX_HISTORY_DAYS} days before --today (${today})`);
+    throw new EmulatorOptionError(
+      `--from (${from}) must be less than ${MAX_HISTORY_DAYS} days before --today (${today})`,
+    );
   }
   const latencyMs = options.latencyMs ?? 0;
   if (!Number.isFinite(latencyMs) || latencyMs < 0) {
-    throw new EmulatorOptionError(`latencyMs must be a non-negative number, got ${String(options.latencyMs)}`);
+    throw new EmulatorOptionError(
+      `latencyMs must be a non-negative number, got ${String(options.latencyMs)}`,
+    );
   }
   if (options.listParameterErrorCode !== undefined && !/^[a-z_]+$/.test(options.listParameterErrorCode)) {
-    throw new EmulatorOptionError(`listParameterErrorCode must be a snake_case code, got ${JSON.stringify(options.listParameterErrorCode)}`);
+    throw new EmulatorOptionError(
+      `listParameterErrorCode must be a snake_case code, got ${JSON.stringify(options.listParameterErrorCode)}`,
+    );
   }
   const seed = options.seed ?? 'punchline';
   if (seed.length === 0) throw new EmulatorOptionError('--seed must not be empty');
@@ -171,16 +181,34 @@ export function checkFaults(f: Faults): Faults {
     throw new EmulatorOptionError('faults error403 + error500 + drop must not exceed 1');
   }
   if (typeof f.slowMs !== 'number' || !Number.isFinite(f.slowMs) || f.slowMs < 0) {
-    throw new EmulatorOptionError(`fault slowMs must be a non-negative number of milliseconds, got ${String(f.slowMs)}`);
+    throw new EmulatorOptionError(
+      `fault slowMs must be a non-negative number of milliseconds, got ${String(f.slowMs)}`,
+    );
   }
   if (typeof f.rateLimitRps !== 'number' || !Number.isInteger(f.rateLimitRps) || f.rateLimitRps < 0) {
-    throw new EmulatorOptionError(`fault rateLimitRps must be a whole number ≥ 0, got ${String(f.rateLimitRps)}`);
+    throw new EmulatorOptionError(
+      `fault rateLimitRps must be a whole number ≥ 0, got ${String(f.rateLimitRps)}`,
+    );
   }
-  if (typeof f.trickleMs !== 'number' || !Number.isInteger(f.trickleMs) || f.trickleMs < 0 || f.trickleMs > 600_000) {
-    throw new EmulatorOptionError(`fault trickleMs must be a whole number of milliseconds from 0 to 600000, got ${String(f.trickleMs)}`);
+  if (
+    typeof f.trickleMs !== 'number' ||
+    !Number.isInteger(f.trickleMs) ||
+    f.trickleMs < 0 ||
+    f.trickleMs > 600_000
+  ) {
+    throw new EmulatorOptionError(
+      `fault trickleMs must be a whole number of milliseconds from 0 to 600000, got ${String(f.trickleMs)}`,
+    );
   }
-  if (typeof f.hugeBytes !== 'number' || !Number.isInteger(f.hugeBytes) || f.hugeBytes < 1 || f.hugeBytes > 2 ** 33) {
-    throw new EmulatorOptionError(`fault hugeBytes must be a whole number of bytes from 1 to ${2 ** 33}, got ${String(f.hugeBytes)}`);
+  if (
+    typeof f.hugeBytes !== 'number' ||
+    !Number.isInteger(f.hugeBytes) ||
+    f.hugeBytes < 1 ||
+    f.hugeBytes > 2 ** 33
+  ) {
+    throw new EmulatorOptionError(
+      `fault hugeBytes must be a whole number of bytes from 1 to ${2 ** 33}, got ${String(f.hugeBytes)}`,
+    );
   }
   return { ...f };
 }
@@ -192,7 +220,8 @@ export function mergeFaults(current: Faults, patch: unknown): Faults {
   }
   const known = Object.keys(NO_FAULTS);
   for (const k of Object.keys(patch)) {
-    if (!known.includes(k)) throw new EmulatorOptionError(`unknown fault ${JSON.stringify(k)} (known: ${known.join(', ')})`);
+    if (!known.includes(k))
+      throw new EmulatorOptionError(`unknown fault ${JSON.stringify(k)} (known: ${known.join(', ')})`);
   }
   return checkFaults({ ...current, ...(patch as Partial<Faults>) });
 }

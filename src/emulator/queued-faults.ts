@@ -13,8 +13,18 @@ import { EmulatorOptionError } from './option-error.js';
  * some servers write it; period endpoints only), `refuse` (422 `validation_failed`: refused for good).
  */
 export const QUEUED_FAULT_KINDS = [
-  'empty', 'html', 'cut', 'rate-limit', 'corrupt', 'range-exceeded', 'refuse',
-  'trickle', 'endless', 'huge-attachment', 'repeat', 'foreign-company',
+  'empty',
+  'html',
+  'cut',
+  'rate-limit',
+  'corrupt',
+  'range-exceeded',
+  'refuse',
+  'trickle',
+  'endless',
+  'huge-attachment',
+  'repeat',
+  'foreign-company',
 ] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
@@ -43,23 +53,37 @@ export type QueuedFaultInput = Omit<QueuedFault, 'count'> & { readonly count?: n
 /** Checks a queued fault sent to the admin surface or `queueFault`. */
 export function checkQueuedFault(raw: unknown): QueuedFault {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new EmulatorOptionError('a queued fault must be an object like {"kind":"empty","endpoint":"point/getFromPeriod"}');
+    throw new EmulatorOptionError(
+      'a queued fault must be an object like {"kind":"empty","endpoint":"point/getFromPeriod"}',
+    );
   }
   const f = raw as Record<string, unknown>;
   const known = ['kind', 'count', 'endpoint', 'company', 'retryAfterSeconds', 'intervalMs', 'bytes'];
   for (const k of Object.keys(f)) {
-    if (!known.includes(k)) throw new EmulatorOptionError(`unknown field ${JSON.stringify(k)} of a queued fault (known: ${known.join(', ')})`);
+    if (!known.includes(k))
+      throw new EmulatorOptionError(
+        `unknown field ${JSON.stringify(k)} of a queued fault (known: ${known.join(', ')})`,
+      );
   }
   if (!(QUEUED_FAULT_KINDS as readonly unknown[]).includes(f.kind)) {
-    throw new EmulatorOptionError(`queued fault kind must be one of ${QUEUED_FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}`);
+    throw new EmulatorOptionError(
+      `queued fault kind must be one of ${QUEUED_FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}`,
+    );
   }
   const count = f.count ?? 1;
   wholeInRange('count', count, 1, 100_000, f.count);
-  if (f.endpoint !== undefined && (typeof f.endpoint !== 'string' || !/^[a-z][a-zA-Z/-]*$/.test(f.endpoint))) {
-    throw new EmulatorOptionError(`queued fault endpoint must be a path after /customer/v2/ such as point/getFromPeriod, got ${JSON.stringify(f.endpoint)}`);
+  if (
+    f.endpoint !== undefined &&
+    (typeof f.endpoint !== 'string' || !/^[a-z][a-zA-Z/-]*$/.test(f.endpoint))
+  ) {
+    throw new EmulatorOptionError(
+      `queued fault endpoint must be a path after /customer/v2/ such as point/getFromPeriod, got ${JSON.stringify(f.endpoint)}`,
+    );
   }
   if (f.company !== undefined && (typeof f.company !== 'string' || !/^\d{14}$/.test(f.company))) {
-    throw new EmulatorOptionError(`queued fault company must be a CNPJ of 14 digits, got ${JSON.stringify(f.company)}`);
+    throw new EmulatorOptionError(
+      `queued fault company must be a CNPJ of 14 digits, got ${JSON.stringify(f.company)}`,
+    );
   }
   wholeInRange('retryAfterSeconds', f.retryAfterSeconds, 0, 86_400);
   wholeInRange('intervalMs', f.intervalMs, 0, 600_000);
@@ -97,7 +121,11 @@ export class FaultQueue {
   }
 
   /** Takes one use of the first fault `applicable` allows that matches a GET of `endpoint` over `scope`. */
-  take(endpoint: string, scope: readonly string[], applicable: (kind: QueuedFaultKind) => boolean): QueuedFault | undefined {
+  take(
+    endpoint: string,
+    scope: readonly string[],
+    applicable: (kind: QueuedFaultKind) => boolean,
+  ): QueuedFault | undefined {
     const i = this.faults.findIndex(
       (f) =>
         applicable(f.kind) &&

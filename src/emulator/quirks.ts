@@ -5,7 +5,16 @@
 import { EmulatorOptionError } from './option-error.js';
 
 /** The quirks, by option name (`quirks: ['nulls', ...]`, `--quirks nulls,...`). */
-export const QUIRK_NAMES = ['nulls', 'newEnums', 'unpaddedCpf', 'duplicateCpf', 'rehireInMonth', 'otherTimeZone', 'extraFields', 'contradictions'] as const;
+export const QUIRK_NAMES = [
+  'nulls',
+  'newEnums',
+  'unpaddedCpf',
+  'duplicateCpf',
+  'rehireInMonth',
+  'otherTimeZone',
+  'extraFields',
+  'contradictions',
+] as const;
 /** One quirk. */
 export type QuirkName = (typeof QUIRK_NAMES)[number];
 /** Which quirks are on. */
@@ -15,7 +24,9 @@ export type Quirks = Readonly<Record<QuirkName, boolean>>;
 export type QuirksOption = boolean | readonly QuirkName[] | Partial<Record<QuirkName, boolean>>;
 
 /** Every quirk off. */
-const NO_QUIRKS: Quirks = Object.freeze(Object.fromEntries(QUIRK_NAMES.map((q) => [q, false])) as Record<QuirkName, boolean>);
+const NO_QUIRKS: Quirks = Object.freeze(
+  Object.fromEntries(QUIRK_NAMES.map((q) => [q, false])) as Record<QuirkName, boolean>,
+);
 
 /** Values the spec does not list that `newEnums` sends (the sync must store them, not reject them). */
 export const NEW_ENUM_VALUES = Object.freeze({
@@ -43,15 +54,20 @@ export function quirkFlag(name: QuirkName): string {
 /** Checks a {@link QuirksOption} into the complete record. */
 export function resolveQuirks(option: QuirksOption | undefined): Quirks {
   if (option === undefined || option === false) return NO_QUIRKS;
-  if (option === true) return Object.freeze(Object.fromEntries(QUIRK_NAMES.map((q) => [q, true])) as Record<QuirkName, boolean>);
+  if (option === true)
+    return Object.freeze(Object.fromEntries(QUIRK_NAMES.map((q) => [q, true])) as Record<QuirkName, boolean>);
   const out: Record<QuirkName, boolean> = { ...NO_QUIRKS };
   const entries: [string, unknown][] = Array.isArray(option)
     ? (option as readonly string[]).map((q) => [q, true])
     : Object.entries(option as Record<string, unknown>);
   for (const [name, on] of entries) {
     const q = QUIRK_NAMES.find((x) => x === name);
-    if (!q) throw new EmulatorOptionError(`unknown quirk ${JSON.stringify(name)} (known: ${QUIRK_NAMES.join(', ')})`);
-    if (typeof on !== 'boolean') throw new EmulatorOptionError(`quirk ${name} must be true or false, got ${JSON.stringify(on)}`);
+    if (!q)
+      throw new EmulatorOptionError(
+        `unknown quirk ${JSON.stringify(name)} (known: ${QUIRK_NAMES.join(', ')})`,
+      );
+    if (typeof on !== 'boolean')
+      throw new EmulatorOptionError(`quirk ${name} must be true or false, got ${JSON.stringify(on)}`);
     out[q] = on;
   }
   return Object.freeze(out);
@@ -59,15 +75,22 @@ export function resolveQuirks(option: QuirksOption | undefined): Quirks {
 
 /** Parses the CLI's `--quirks all | none | nulls,new-enums,...`. */
 export function parseQuirksSpec(spec: string): Quirks {
-  const parts = spec.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const parts = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (parts.length === 1 && parts[0]!.toLowerCase() === 'all') return resolveQuirks(true);
   if (parts.length === 1 && parts[0]!.toLowerCase() === 'none') return NO_QUIRKS;
-  if (parts.length === 0) throw new EmulatorOptionError('--quirks must name at least one quirk, or all or none');
+  if (parts.length === 0)
+    throw new EmulatorOptionError('--quirks must name at least one quirk, or all or none');
   return resolveQuirks(
     parts.map((p) => {
       // `nulls`, `new-enums`, `NEW_ENUMS` … all name a quirk.
       const q = QUIRK_NAMES.find((x) => x.toLowerCase() === p.replace(/[-_\s]/g, '').toLowerCase());
-      if (!q) throw new EmulatorOptionError(`--quirks: unknown quirk ${JSON.stringify(p)} (known: all, none, ${QUIRK_NAMES.join(', ')})`);
+      if (!q)
+        throw new EmulatorOptionError(
+          `--quirks: unknown quirk ${JSON.stringify(p)} (known: all, none, ${QUIRK_NAMES.join(', ')})`,
+        );
       return q;
     }),
   );

@@ -27,11 +27,27 @@ const ORIGINS = ['App Mobile', 'REP', 'Web'] as const;
  */
 export function punchTraits(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch) {
   const unit = world.unitOf(c);
-  if (p.api) return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
-  if (p.manual) return { origin: 'Manual', method: 'Inclusão manual', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  if (p.api)
+    return { origin: 'API', method: 'Integração', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
+  if (p.manual)
+    return {
+      origin: 'Manual',
+      method: 'Inclusão manual',
+      accuracy: 0,
+      lat: unit.lat,
+      lng: unit.lng,
+      audit: false,
+    };
   // Quirk newEnums: one punch in twenty comes from a kiosk, an origin the spec does not list.
   if (world.options.quirks.newEnums && rngFor(world.base, c.id, day, 90 + p.slot).chance(0.05)) {
-    return { origin: NEW_ENUM_VALUES.origin, method: NEW_ENUM_VALUES.method, accuracy: 5, lat: unit.lat, lng: unit.lng, audit: false };
+    return {
+      origin: NEW_ENUM_VALUES.origin,
+      method: NEW_ENUM_VALUES.method,
+      accuracy: 5,
+      lat: unit.lat,
+      lng: unit.lng,
+      audit: false,
+    };
   }
   const r = rngFor(world.base, c.id, day, 50 + p.slot);
   const origin = r.chance(0.9) ? ORIGINS[c.originPref]! : r.pick(ORIGINS);
@@ -47,8 +63,23 @@ export function punchTraits(world: World, c: CollaboratorEntity, day: number, p:
       audit: facial,
     };
   }
-  if (origin === 'REP') return { origin, method: r.chance(0.7) ? 'Biometria' : 'Cartão de proximidade', accuracy: 0, lat: unit.lat, lng: unit.lng, audit: false };
-  return { origin, method: 'Login e senha', accuracy: r.range(20, 1500), lat: unit.lat, lng: unit.lng, audit: false };
+  if (origin === 'REP')
+    return {
+      origin,
+      method: r.chance(0.7) ? 'Biometria' : 'Cartão de proximidade',
+      accuracy: 0,
+      lat: unit.lat,
+      lng: unit.lng,
+      audit: false,
+    };
+  return {
+    origin,
+    method: 'Login e senha',
+    accuracy: r.range(20, 1500),
+    lat: unit.lat,
+    lng: unit.lng,
+    audit: false,
+  };
 }
 
 /** Quirk `nulls`: punches of physical clocks and those entered by a manager carry no GPS. */
@@ -57,7 +88,12 @@ export function isGeolocated(world: World, t: ReturnType<typeof punchTraits>): b
 }
 
 /** spec 2.12 point object. */
-function pointJson(world: World, c: CollaboratorEntity, day: number, p: EffectivePunch): Record<string, unknown> {
+function pointJson(
+  world: World,
+  c: CollaboratorEntity,
+  day: number,
+  p: EffectivePunch,
+): Record<string, unknown> {
   const t = punchTraits(world, c, day, p);
   const gps = isGeolocated(world, t);
   return {
@@ -74,7 +110,9 @@ function pointJson(world: World, c: CollaboratorEntity, day: number, p: Effectiv
     address: gps ? world.unitOf(c).address : null,
     has_audit_photo: t.audit,
     // Quirk extraFields: a field the spec does not describe, as an additive API change sends it.
-    ...(world.options.quirks.extraFields ? { [EXTRA_FIELDS.point]: `${t.origin === 'REP' ? 'REP' : 'DEV'}-${c.id}` } : {}),
+    ...(world.options.quirks.extraFields
+      ? { [EXTRA_FIELDS.point]: `${t.origin === 'REP' ? 'REP' : 'DEV'}-${c.id}` }
+      : {}),
   };
 }
 
@@ -121,7 +159,12 @@ function addToTotals(acc: Float64Array, m: DayMetrics): void {
 }
 
 /** A record's totals over days [from, to] (spec 2.7): its days, plus quirk `contradictions`' phantom time. */
-export function periodTotals(history: History, c: CollaboratorEntity, from: number, to: number): Float64Array {
+export function periodTotals(
+  history: History,
+  c: CollaboratorEntity,
+  from: number,
+  to: number,
+): Float64Array {
   const acc = new Float64Array(TOTAL_HOURS_KEYS.length);
   for (const r of history.days(c, from, to)) {
     addToTotals(acc, r.metrics);
@@ -167,7 +210,13 @@ function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] 
   const at = (d: string, h: number): string => `${d} ${clockOf(h * 3600 + rng.int(3600))}`;
   const reqs: Record<string, unknown>[] = [];
   const add = (
-    type: string, status: string, reason: string, obs: string, by: string, created: string, updated: string,
+    type: string,
+    status: string,
+    reason: string,
+    obs: string,
+    by: string,
+    created: string,
+    updated: string,
   ): void => {
     // Quirk nulls: a request no manager has handled yet has no observation and no approver.
     const unhandled = world.options.quirks.nulls && by === '';
@@ -192,7 +241,8 @@ function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] 
   if (r.plan.missingSlot >= 0) {
     const created = at(date, 19);
     // Quirk newEnums: half the requests awaiting a manager are "under review", a status the spec does not list.
-    const review = world.options.quirks.newEnums && rngFor(world.base, r.collaborator.id, r.day, 72).chance(0.5);
+    const review =
+      world.options.quirks.newEnums && rngFor(world.base, r.collaborator.id, r.day, 72).chance(0.5);
     const status = review ? NEW_ENUM_VALUES.adjustmentStatus : 'Pendente';
     add('Inclusão de ponto', status, 'Esqueci de registrar a volta do intervalo', '', '', created, created);
   }
@@ -205,7 +255,11 @@ function adjustmentsJson(world: World, r: DayRecord): Record<string, unknown>[] 
   return reqs.map((q) => ({ ...q, requests_in_day: reqs.length }));
 }
 
-const JUSTIFICATIONS = ['Demanda extraordinária aprovada pela gestão', 'Cobertura de escala', 'Reunião com cliente'] as const;
+const JUSTIFICATIONS = [
+  'Demanda extraordinária aprovada pela gestão',
+  'Cobertura de escala',
+  'Reunião com cliente',
+] as const;
 
 /** spec 2.10 inconsistencies of a day: short break, short rest between days, overtime above the limit. */
 function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown>[] {
@@ -213,7 +267,8 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
   const found: [string, number][] = [];
   if (m.intraShort > 0) found.push(['Intervalo intrajornada inferior a 1 hora', -m.intraShort]);
   if (m.interShort > 0) found.push(['Interjornada inferior a 11 horas', -m.interShort]);
-  if (m.overtime > OVERTIME_LIMIT && r.plan.scheduled) found.push(['Horas extras acima do limite diário', m.overtime - OVERTIME_LIMIT]);
+  if (m.overtime > OVERTIME_LIMIT && r.plan.scheduled)
+    found.push(['Horas extras acima do limite diário', m.overtime - OVERTIME_LIMIT]);
   return found.map(([type, value], i) => {
     const rng = rngFor(world.base, r.collaborator.id, r.day, 61 + i);
     const acknowledged = rng.chance(0.6);
@@ -231,7 +286,9 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
  * The per-day period endpoints (spec 2.8–2.10) by name: each collaborator block lists, under `key`, the
  * `entries` of its days. Their routes and their truth (`dayEntries`) read this table.
  */
-export const DAY_ENTRY_ENDPOINTS: Readonly<Record<string, { readonly key: string; entries(world: World, r: DayRecord): Record<string, unknown>[] }>> = {
+export const DAY_ENTRY_ENDPOINTS: Readonly<
+  Record<string, { readonly key: string; entries(world: World, r: DayRecord): Record<string, unknown>[] }>
+> = {
   tardiness: { key: 'tardiness', entries: tardinessJson },
   adjustment: { key: 'adjustments', entries: adjustmentsJson },
   inconsistency: { key: 'occurrences', entries: inconsistenciesJson },

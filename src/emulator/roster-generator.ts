@@ -79,13 +79,19 @@ export function generateRoster(
     const rng = rngFor(ctx.base, 1000 + company.index, k);
     const hq = company.isHeadquarter;
     const role =
-      hq && k === 1 ? 'dismissed'
-      : hq && k === 2 ? 'old-record'
-      : hq && k === 3 ? 'rehired'
-      : hq && k === 4 ? 'shared'
-      : company.index === 1 && k === 0 ? 'shared'
-      : company.index === 2 && k === 0 ? 'blocked'
-      : 'normal';
+      hq && k === 1
+        ? 'dismissed'
+        : hq && k === 2
+          ? 'old-record'
+          : hq && k === 3
+            ? 'rehired'
+            : hq && k === 4
+              ? 'shared'
+              : company.index === 1 && k === 0
+                ? 'shared'
+                : company.index === 2 && k === 0
+                  ? 'blocked'
+                  : 'normal';
 
     let person: Person;
     if (role === 'rehired') person = people.get('rehire')!;
@@ -98,7 +104,8 @@ export function generateRoster(
 
     // Dates hang from the history start, not from today, so moving today forward does
     // not rewrite the past; they are clamped when the history is shorter.
-    const within = (offset: number): number => Math.max(ctx.fromDay, Math.min(ctx.todayDay - 1, ctx.fromDay + offset));
+    const within = (offset: number): number =>
+      Math.max(ctx.fromDay, Math.min(ctx.todayDay - 1, ctx.fromDay + offset));
     const hiredLater = rng.chance(0.2);
     const laterOffset = rng.int(540);
     const earlierOffset = rng.range(30, 3000);
@@ -130,9 +137,11 @@ export function generateRoster(
 
     const balanceKind = k % 5;
     const initialBalanceSec =
-      balanceKind === 0 ? 99 * 3600 + 30 * 60 + rng.int(20) * 3600
-      : balanceKind === 2 ? -(12 * 3600 + rng.int(10 * 3600))
-      : rng.range(-3 * 3600, 8 * 3600);
+      balanceKind === 0
+        ? 99 * 3600 + 30 * 60 + rng.int(20) * 3600
+        : balanceKind === 2
+          ? -(12 * 3600 + rng.int(10 * 3600))
+          : rng.range(-3 * 3600, 8 * 3600);
 
     const unit = rng.chance(0.7) ? defaultUnit : rng.pick(activeUnits);
     out.push({

@@ -16,7 +16,10 @@ import type { RosterContext } from './roster-generator.js';
 
 /** Appends another contract of `c`'s person to its company from `day`, with a registration of its own. */
 function appendContract(
-  ctx: RosterContext, c: CollaboratorEntity, day: number, changes: Partial<CollaboratorEntity> = {},
+  ctx: RosterContext,
+  c: CollaboratorEntity,
+  day: number,
+  changes: Partial<CollaboratorEntity> = {},
 ): void {
   c.company.collaborators.push({
     ...c,
@@ -33,7 +36,11 @@ function appendContract(
 }
 
 /** Replaces the record at `i` of its company's roster. */
-function replace(company: CompanyEntity, i: number, changes: Partial<CollaboratorEntity>): CollaboratorEntity {
+function replace(
+  company: CompanyEntity,
+  i: number,
+  changes: Partial<CollaboratorEntity>,
+): CollaboratorEntity {
   const next = { ...company.collaborators[i]!, ...changes } as CollaboratorEntity;
   company.collaborators[i] = next;
   return next;
@@ -48,7 +55,11 @@ function rehireDays(fromDay: number, todayDay: number): { dismissal: number; rea
 }
 
 /** Applies the roster quirks to the active companies (see the file comment). */
-export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Quirks, ctx: RosterContext): void {
+export function applyRosterQuirks(
+  companies: readonly CompanyEntity[],
+  quirks: Quirks,
+  ctx: RosterContext,
+): void {
   const active = companies.filter((c) => c.active);
   const hq = active[0]!;
   const clean = (c: CollaboratorEntity): boolean => c.dismissalDay === null && c.inactiveFromDay === null;
@@ -82,7 +93,9 @@ export function applyRosterQuirks(companies: readonly CompanyEntity[], quirks: Q
 
   const days = rehireDays(ctx.fromDay, ctx.todayDay);
   const branch = active[2] ?? active[active.length - 1]!;
-  const i = branch.collaborators.findIndex((c, k) => k > 0 && clean(c) && !c.contractor && days !== null && c.beginDay < days.dismissal - 30);
+  const i = branch.collaborators.findIndex(
+    (c, k) => k > 0 && clean(c) && !c.contractor && days !== null && c.beginDay < days.dismissal - 30,
+  );
   if (quirks.rehireInMonth && days && i >= 0) {
     appendContract(ctx, replace(branch, i, { dismissalDay: days.dismissal }), days.readmission);
   }

@@ -72,7 +72,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 
   const app = fastify({ logger: false, bodyLimit: BODY_LIMIT, forceCloseConnections: true });
-  await app.register(multipart, { limits: { fileSize: BODY_LIMIT, files: 20, fields: 100 }, throwFileSizeLimit: true });
+  await app.register(multipart, {
+    limits: { fileSize: BODY_LIMIT, files: 20, fields: 100 },
+    throwFileSizeLimit: true,
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${PREFIX}/`)) return;
@@ -99,12 +102,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   app.setErrorHandler((err: FastifyError, _request, reply) => {
     if (err instanceof ApiFault) return sendFault(reply, err);
     const status = err.statusCode ?? 500;
-    if (status === 413) return sendFault(reply, new ApiFault(413, 'payload_too_large', 'The request body is too large.'));
-    if (status >= 400 && status < 500) return sendFault(reply, new ApiFault(400, 'bad_request', `Invalid request: ${err.message}`));
+    if (status === 413)
+      return sendFault(reply, new ApiFault(413, 'payload_too_large', 'The request body is too large.'));
+    if (status >= 400 && status < 500)
+      return sendFault(reply, new ApiFault(400, 'bad_request', `Invalid request: ${err.message}`));
     return sendFault(reply, new ApiFault(500, 'internal_server_error', 'Internal server error.'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendFault(reply, new ApiFault(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)),
+    sendFault(
+      reply,
+      new ApiFault(404, 'route_not_found', `No route ${request.method} ${request.url.split('?')[0]}.`),
+    ),
   );
 
   registerReadRoutes(app, ctx);
@@ -115,8 +123,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const address = app.server.address() as AddressInfo;
   const host = resolved.host === '0.0.0.0' || resolved.host === '::' ? '127.0.0.1' : resolved.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  const toPublic = (c: (typeof world.companies)[number]): EmulatedCompany =>
-    ({ cnpj: c.cnpj, name: c.record.name, token: c.token, isHeadquarter: c.isHeadquarter });
+  const toPublic = (c: (typeof world.companies)[number]): EmulatedCompany => ({
+    cnpj: c.cnpj,
+    name: c.record.name,
+    token: c.token,
+    isHeadquarter: c.isHeadquarter,
+  });
   return {
     url,
     companies: world.activeCompanies().map(toPublic),

@@ -211,24 +211,30 @@ export function createTruth(history: History): EmulatorTruth {
     duplicates: (cnpj) => {
       const byCpf = new Map<string, CollaboratorEntity[]>();
       for (const c of company(cnpj).collaborators) byCpf.set(c.cpf, [...(byCpf.get(c.cpf) ?? []), c]);
-      return [...byCpf].filter(([, list]) => list.length > 1).map(([cpf, list]): TruthDuplicate => {
-        const sorted = [...list].sort((a, b) => a.beginDay - b.beginDay || a.id - b.id);
-        const concurrent = sorted.some((a, i) => sorted.slice(i + 1).some((b) => b.beginDay <= world.lastDay(a)));
-        const sameMonth = sorted.some((a, i) => {
-          const b = sorted[i + 1];
-          return b !== undefined && a.dismissalDay !== null && monthOf(a.dismissalDay) === monthOf(b.beginDay);
+      return [...byCpf]
+        .filter(([, list]) => list.length > 1)
+        .map(([cpf, list]): TruthDuplicate => {
+          const sorted = [...list].sort((a, b) => a.beginDay - b.beginDay || a.id - b.id);
+          const concurrent = sorted.some((a, i) =>
+            sorted.slice(i + 1).some((b) => b.beginDay <= world.lastDay(a)),
+          );
+          const sameMonth = sorted.some((a, i) => {
+            const b = sorted[i + 1];
+            return (
+              b !== undefined && a.dismissalDay !== null && monthOf(a.dismissalDay) === monthOf(b.beginDay)
+            );
+          });
+          return {
+            cpf,
+            kind: concurrent ? 'duplicateCpf' : sameMonth ? 'rehireInMonth' : 'rehire',
+            records: sorted.map((c) => ({
+              collaboratorId: c.id,
+              registrationNumber: world.collaboratorBlock(c).registration_number,
+              admissionDate: c.admissionDate,
+              dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
+            })),
+          };
         });
-        return {
-          cpf,
-          kind: concurrent ? 'duplicateCpf' : sameMonth ? 'rehireInMonth' : 'rehire',
-          records: sorted.map((c) => ({
-            collaboratorId: c.id,
-            registrationNumber: world.collaboratorBlock(c).registration_number,
-            admissionDate: c.admissionDate,
-            dismissalDate: c.dismissalDay === null ? null : dateOf(c.dismissalDay),
-          })),
-        };
-      });
     },
     quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>
@@ -306,7 +312,9 @@ export function createTruth(history: History): EmulatorTruth {
     },
     lookups: (cnpj) => {
       const co = company(cnpj);
-      return Object.fromEntries(LOOKUP_TABLES.map((t) => [t, world.listedLookups(co, t).map((r) => r.id)])) as Record<LookupTable, number[]>;
+      return Object.fromEntries(
+        LOOKUP_TABLES.map((t) => [t, world.listedLookups(co, t).map((r) => r.id)]),
+      ) as Record<LookupTable, number[]>;
     },
   };
 }

@@ -23,9 +23,15 @@ export type SentCollaboratorBlock = Omit<CollaboratorBlock, 'registration_number
 
 /** Where each lookup table's records sit in a company's lookups. */
 const LOOKUP_KEYS = {
-  departments: 'departments', occupations: 'occupations', cost_centers: 'costCenters', units: 'units',
-  journeys: 'journeys', point_rules: 'pointRules', collaborator_settings: 'settings',
-  digital_fences: 'fences', dismissal_types: 'firedTypes',
+  departments: 'departments',
+  occupations: 'occupations',
+  cost_centers: 'costCenters',
+  units: 'units',
+  journeys: 'journeys',
+  point_rules: 'pointRules',
+  collaborator_settings: 'settings',
+  digital_fences: 'fences',
+  dismissal_types: 'firedTypes',
 } as const satisfies Record<Exclude<LookupTable, 'absence_types'>, keyof CompanyLookups>;
 
 /** The generated, mutable world of one emulator instance. */
@@ -57,8 +63,20 @@ export class World {
     this.firstMonth = monthOf(this.fromDay);
     const plan = planScale(options.scale);
     this.lookupCounters = newLookupCounters();
-    const skeletons = generateCompanies(rngFor(this.base, 1), options.seed, plan.companies, this.lookupCounters, options.quirks);
-    const ctx: RosterContext = { base: this.base, fromDay: this.fromDay, todayDay: this.todayDay, nextId: 1, usedCpfs: new Set() };
+    const skeletons = generateCompanies(
+      rngFor(this.base, 1),
+      options.seed,
+      plan.companies,
+      this.lookupCounters,
+      options.quirks,
+    );
+    const ctx: RosterContext = {
+      base: this.base,
+      fromDay: this.fromDay,
+      todayDay: this.todayDay,
+      nextId: 1,
+      usedCpfs: new Set(),
+    };
     const people = new Map();
     this.companies = skeletons.map((s) => {
       const company: CompanyEntity = { ...s, collaborators: [] };
@@ -150,7 +168,8 @@ export class World {
   /** spec 2.2: a company record as sent; quirk `nulls` leaves the last branch's address parts empty, null or absent. */
   companyRecord(company: CompanyEntity): Company | Record<string, unknown> {
     const active = this.activeCompanies();
-    if (!this.options.quirks.nulls || active.length < 2 || company !== active[active.length - 1]) return company.record;
+    if (!this.options.quirks.nulls || active.length < 2 || company !== active[active.length - 1])
+      return company.record;
     const { neighborhood: _absent, ...rest } = company.record;
     return { ...rest, address_number: '', complement: null };
   }
@@ -159,7 +178,8 @@ export class World {
   collaboratorBlock(c: CollaboratorEntity): SentCollaboratorBlock {
     const L = c.company.lookups;
     const o = c.overrides;
-    const occupation = c.occupationId === null ? '' : (L.occupations.find((x) => x.id === c.occupationId)?.label ?? '');
+    const occupation =
+      c.occupationId === null ? '' : (L.occupations.find((x) => x.id === c.occupationId)?.label ?? '');
     return {
       national_registry: this.sentCpf(c),
       registration_number: o.registration_number ?? (c.contractor ? null : c.registrationNumber),
@@ -188,7 +208,8 @@ export class World {
         : company.lookups[LOOKUP_KEYS[table]];
     const all = records.filter((r) => r.active);
     all.sort((a, b) => a.id - b.id);
-    if (table === 'units') all.sort((a, b) => Number((b as UnitEntity).isDefault) - Number((a as UnitEntity).isDefault));
+    if (table === 'units')
+      all.sort((a, b) => Number((b as UnitEntity).isDefault) - Number((a as UnitEntity).isDefault));
     return all;
   }
 }

@@ -26,7 +26,12 @@ export interface DashboardRequest {
 /** The verdict on one request: allowed, or refused with a status and a one-line reason. */
 export type DashboardDecision =
   | { readonly allow: true }
-  | { readonly allow: false; readonly status: 401 | 403; readonly reason: string; readonly challenge?: string };
+  | {
+      readonly allow: false;
+      readonly status: 401 | 403;
+      readonly reason: string;
+      readonly challenge?: string;
+    };
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
@@ -34,7 +39,10 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
 const sameSecret = (given: string, expected: string) => timingSafeEqual(digest(given), digest(expected));
 
 /** True when `authorization` carries `credential`: basic auth with its user and token, or a bearer token. */
-export function carriesCredential(authorization: string | undefined, credential: DashboardCredential): boolean {
+export function carriesCredential(
+  authorization: string | undefined,
+  credential: DashboardCredential,
+): boolean {
   if (!authorization) return false;
   const [scheme, value = ''] = authorization.trim().split(/\s+/, 2);
   if (/^bearer$/i.test(scheme ?? '')) return sameSecret(value, credential.token);
@@ -59,8 +67,12 @@ function crossOrigin(origin: string | undefined, host: string | undefined): bool
 const PRESENT = '(basic auth with OPS_DASHBOARD_USER and OPS_DASHBOARD_TOKEN, or a bearer token)';
 
 /** Refusals: one asking for the credential (browsers show the realm in their login prompt), one not. */
-const unauthorized = (reason: string): DashboardDecision =>
-  ({ allow: false, status: 401, reason, challenge: 'Basic realm="punchline dashboard", charset="UTF-8"' });
+const unauthorized = (reason: string): DashboardDecision => ({
+  allow: false,
+  status: 401,
+  reason,
+  challenge: 'Basic realm="punchline dashboard", charset="UTF-8"',
+});
 const forbidden = (reason: string): DashboardDecision => ({ allow: false, status: 403, reason });
 
 /**
@@ -70,7 +82,10 @@ const forbidden = (reason: string): DashboardDecision => ({ allow: false, status
  * port (loopback by default). With one, every route needs it, reads too: jobs carry their data and
  * failure reasons.
  */
-export function decideDashboardAccess(req: DashboardRequest, credential: DashboardCredential | undefined): DashboardDecision {
+export function decideDashboardAccess(
+  req: DashboardRequest,
+  credential: DashboardCredential | undefined,
+): DashboardDecision {
   if (req.kind === 'read') {
     if (!credential || carriesCredential(req.authorization, credential)) return { allow: true };
     return unauthorized(`the dashboard shows jobs only to the operator ${PRESENT}`);

@@ -1,7 +1,12 @@
 import { Gauge, Registry } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
-import { readOldestWaiting, readQueueCounts, type CountableQueue, type WaitingQueue } from '../reports/queue-counts.js';
+import {
+  readOldestWaiting,
+  readQueueCounts,
+  type CountableQueue,
+  type WaitingQueue,
+} from '../reports/queue-counts.js';
 import type { SqlRunner } from '../warehouse/db.js';
 import { readFreshness } from '../reports/freshness.js';
 import { freshnessEntriesOf, type FreshnessEntry } from '../reports/status-report.js';
@@ -72,24 +77,38 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
       },
     });
 
-  gauge('punchline_queue_jobs', ['queue', 'state'],
+  gauge(
+    'punchline_queue_jobs',
+    ['queue', 'state'],
     'Jobs in each BullMQ queue by state, read from Redis at scrape time',
     async () => {
-      const all = await guarded(() => readQueueCounts(sources.queues),
-        'Redis (queue counts)', 'metrics: could not read queue counts');
+      const all = await guarded(
+        () => readQueueCounts(sources.queues),
+        'Redis (queue counts)',
+        'metrics: could not read queue counts',
+      );
       return all.flatMap(({ queue, counts }) =>
         Object.entries(counts).map(([state, n]) => [{ queue, state }, n] as const),
       );
-    });
+    },
+  );
 
-  gauge('punchline_queue_oldest_waiting_seconds', ['queue'],
+  gauge(
+    'punchline_queue_oldest_waiting_seconds',
+    ['queue'],
     'Seconds the oldest waiting job of each queue has waited (0 when none waits), read from Redis at scrape time',
     async () => {
-      const waiting = sources.queues.filter((q): q is CountableQueue & WaitingQueue => typeof q.getWaiting === 'function');
-      const all = await guarded(() => readOldestWaiting(waiting, now()),
-        'Redis (oldest waiting job)', 'metrics: could not read the oldest waiting jobs');
+      const waiting = sources.queues.filter(
+        (q): q is CountableQueue & WaitingQueue => typeof q.getWaiting === 'function',
+      );
+      const all = await guarded(
+        () => readOldestWaiting(waiting, now()),
+        'Redis (oldest waiting job)',
+        'metrics: could not read the oldest waiting jobs',
+      );
       return all.map(({ queue, seconds }) => [{ queue }, seconds] as const);
-    });
+    },
+  );
 
   // Per company × resource, each from the same freshness entry.
   const perEntry: readonly { name: string; help: string; value: (e: FreshnessEntry) => number | null }[] = [
@@ -112,8 +131,11 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
 
   // One read of sync_freshness serves every freshness gauge of a scrape (the thresholds' too).
   const freshness = sharedBy(perEntry.length + 1, () =>
-    guarded(fromWarehouse(async (p, s) => freshnessEntriesOf(await readFreshness(p, s), now())),
-      'Postgres (freshness)', 'metrics: could not read sync_freshness'),
+    guarded(
+      fromWarehouse(async (p, s) => freshnessEntriesOf(await readFreshness(p, s), now())),
+      'Postgres (freshness)',
+      'metrics: could not read sync_freshness',
+    ),
   );
 
   for (const spec of perEntry) {
@@ -125,48 +147,71 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
     );
   }
 
-  gauge('punchline_sync_stale_after_seconds', ['resource'],
+  gauge(
+    'punchline_sync_stale_after_seconds',
+    ['resource'],
     'Age after which a resource counts as stale (a few runs of its schedule)',
     async () => {
       const resources = new Set((await freshness()).map((e) => e.resource));
       return [...resources].map((resource) => [{ resource }, staleAfterSeconds(resource)] as const);
-    });
+    },
+  );
 
-  gauge('punchline_rejected_records_open', ['resource', 'endpoint'],
+  gauge(
+    'punchline_rejected_records_open',
+    ['resource', 'endpoint'],
     'Rejected records not yet resolved by a later sync, by resource and endpoint (from the warehouse rejected_records table at scrape time)',
     async () => {
-      const open = await guarded(fromWarehouse(readOpenRejections),
-        'Postgres (rejected records)', 'metrics: could not read rejected_records');
+      const open = await guarded(
+        fromWarehouse(readOpenRejections),
+        'Postgres (rejected records)',
+        'metrics: could not read rejected_records',
+      );
       return open.map((r) => [{ resource: r.resource, endpoint: r.endpoint }, r.open] as const);
-    });
+    },
+  );
 
   // One read of quality_status serves both quality gauges of a scrape.
   const quality = sharedBy(2, () =>
-    guarded(fromWarehouse(readQualityStatus),
-      'Postgres (quality_status)', 'metrics: could not read quality_status'),
+    guarded(
+      fromWarehouse(readQualityStatus),
+      'Postgres (quality_status)',
+      'metrics: could not read quality_status',
+    ),
   );
 
-  gauge('punchline_quality_checks', ['check', 'status'],
+  gauge(
+    'punchline_quality_checks',
+    ['check', 'status'],
     'Parts of the warehouse (windows, months, totals periods, resources) by reconciliation check and the status of its latest run: ok, warn or fail (from the warehouse quality_status view at scrape time)',
     async () =>
       (await quality()).flatMap((q) =>
         QUALITY_STATUSES.map((status) => [{ check: q.check, status }, q.parts[status]] as const),
-      ));
+      ),
+  );
 
-  gauge('punchline_quality_findings', ['check'],
+  gauge(
+    'punchline_quality_findings',
+    ['check'],
     'Scopes (tables of a window, collaborator records, days, gaps) a reconciliation check reports as warn or fail in its latest runs (from quality_status at scrape time)',
-    async () => (await quality()).map((q) => [{ check: q.check }, q.findings] as const));
+    async () => (await quality()).map((q) => [{ check: q.check }, q.findings] as const),
+  );
 
-  gauge('punchline_company_time_zone_mismatch', ['company'],
+  gauge(
+    'punchline_company_time_zone_mismatch',
+    ['company'],
     `1 when a company's date-times are read in a zone whose UTC offset is not the legal time at its CEP (${ROLE_TABLES.company}.zip_code), else 0`,
     () => {
-      const read = zonesInUse && fromWarehouse(async (p, s) => {
-        const companies = (await readCompanyAddresses(p, s)) ?? [];
-        const warned = new Set(timeZoneWarnings(companies, zonesInUse, now()).map((w) => w.company));
-        return companies.map((c) => [{ company: c.cnpj }, warned.has(c.cnpj) ? 1 : 0] as const);
-      });
+      const read =
+        zonesInUse &&
+        fromWarehouse(async (p, s) => {
+          const companies = (await readCompanyAddresses(p, s)) ?? [];
+          const warned = new Set(timeZoneWarnings(companies, zonesInUse, now()).map((w) => w.company));
+          return companies.map((c) => [{ company: c.cnpj }, warned.has(c.cnpj) ? 1 : 0] as const);
+        });
       return guarded(read, 'Postgres (companies)', "metrics: could not check the companies' time zones");
-    });
+    },
+  );
 
   return Registry.merge([metricsRegistry, own]);
 }

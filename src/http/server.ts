@@ -15,7 +15,12 @@ import type { ConnectionHealth } from '../connections/connection-pause.js';
 import { checkHealth, safeReason, type QueryableDb } from '../probes/health.js';
 import { createRedisProbe } from '../probes/redis-probe.js';
 import { createScrapeRegistry } from './scrape-metrics.js';
-import { collectStatus, type PausedConnection, type StatusQueue, type StatusReport } from '../reports/status-report.js';
+import {
+  collectStatus,
+  type PausedConnection,
+  type StatusQueue,
+  type StatusReport,
+} from '../reports/status-report.js';
 import { renderStatusPage } from './status-page.js';
 import { withTimeout } from '../util/timeout.js';
 import type { ZonesInUse } from '../reports/time-zone-report.js';
@@ -27,13 +32,17 @@ const STATUS_PATH = '/status';
 const STATUS_JSON_PATH = '/status.json';
 
 /** The status page loads nothing but itself (inline style, no script): works offline, pulls nothing in. */
-const STATUS_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const STATUS_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The ops port is taken by another process. */
 export class OpsPortInUseError extends PunchlineError<'ops_port_in_use'> {
   override readonly name = 'OpsPortInUseError';
   constructor(readonly port: number) {
-    super('ops_port_in_use', `OPS_PORT ${port} is already in use (stop the other process or set OPS_PORT to a free port)`);
+    super(
+      'ops_port_in_use',
+      `OPS_PORT ${port} is already in use (stop the other process or set OPS_PORT to a free port)`,
+    );
   }
 }
 
@@ -134,7 +143,8 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   app.get('/', async (_req, reply) => reply.redirect(DASHBOARD_PATH));
 
   app.get('/metrics', async (_req, reply) =>
-    reply.header('content-type', registry.contentType).send(await registry.metrics()));
+    reply.header('content-type', registry.contentType).send(await registry.metrics()),
+  );
 
   const readStatus = () =>
     withTimeout(collectStatus(options), options.statusTimeoutMs ?? 10_000, 'the status report');
@@ -142,7 +152,11 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   // operator once a credential is set), and answer 503 with the reason (no secret, no
   // stack) when Redis or Postgres cannot be read.
   const statusRoute =
-    (type: string, render: (report: StatusReport) => string, headers: Readonly<Record<string, string>> = {}) =>
+    (
+      type: string,
+      render: (report: StatusReport) => string,
+      headers: Readonly<Record<string, string>> = {},
+    ) =>
     async (req: FastifyRequest, reply: FastifyReply) => {
       void reply.header('cache-control', 'no-store');
       const refused = refuse(req, reply, 'read', 'status request refused');
@@ -153,17 +167,33 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
       } catch (err) {
         const reason = safeReason((err as Error)?.message || String(err), secrets);
         logger?.warn({ err }, 'status report failed');
-        return reply.code(503).header('content-type', 'text/plain; charset=utf-8').send(`status unavailable: ${reason}\n`);
+        return reply
+          .code(503)
+          .header('content-type', 'text/plain; charset=utf-8')
+          .send(`status unavailable: ${reason}\n`);
       }
     };
   const page = { dashboardPath: DASHBOARD_PATH, jsonPath: STATUS_JSON_PATH };
   const csp = { 'content-security-policy': STATUS_PAGE_CSP };
-  app.get(STATUS_PATH, statusRoute('text/html; charset=utf-8', (r) => renderStatusPage(r, page), csp));
-  app.get(STATUS_JSON_PATH, statusRoute('application/json; charset=utf-8', (report) => `${JSON.stringify(report, null, 2)}\n`));
+  app.get(
+    STATUS_PATH,
+    statusRoute('text/html; charset=utf-8', (r) => renderStatusPage(r, page), csp),
+  );
+  app.get(
+    STATUS_JSON_PATH,
+    statusRoute('application/json; charset=utf-8', (report) => `${JSON.stringify(report, null, 2)}\n`),
+  );
 
   app.get('/healthz', async (_req, reply) => {
-    const report = await checkHealth({ redis, db: options.pool, timeoutMs: probeTimeoutMs, secrets, connections: options.connections });
-    if (report.status !== 'ok') logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
+    const report = await checkHealth({
+      redis,
+      db: options.pool,
+      timeoutMs: probeTimeoutMs,
+      secrets,
+      connections: options.connections,
+    });
+    if (report.status !== 'ok')
+      logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
     return reply.code(report.status === 'down' ? 503 : 200).send(report);
   });
 

@@ -8,7 +8,12 @@
  * away. It shows what the report holds and nothing else: CNPJs, resources, counts and
  * error texts, never a person's data. Pure: a report in, HTML out.
  */
-import { companiesWorstFirst, freshnessByResource, overdue, type CompanyFreshness } from '../reports/freshness-summary.js';
+import {
+  companiesWorstFirst,
+  freshnessByResource,
+  overdue,
+  type CompanyFreshness,
+} from '../reports/freshness-summary.js';
 import { FRESHNESS_STATES, type FreshnessState } from '../reports/staleness.js';
 import { DRIFT_KINDS, formatAge, oneLine } from '../reports/status-format.js';
 import type { FreshnessEntry, StatusReport } from '../reports/status-report.js';
@@ -49,8 +54,13 @@ function instant(iso: string): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A table with a header row; cells are HTML already escaped. */
-function table(headers: readonly string[], rows: readonly (readonly string[])[], numeric: ReadonlySet<number> = new Set()): string {
-  const cell = (tag: 'th' | 'td', c: string, i: number) => `<${tag}${numeric.has(i) ? ' class="num"' : ''}>${c}</${tag}>`;
+function table(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: ReadonlySet<number> = new Set(),
+): string {
+  const cell = (tag: 'th' | 'td', c: string, i: number) =>
+    `<${tag}${numeric.has(i) ? ' class="num"' : ''}>${c}</${tag}>`;
   return (
     `<table class="list"><thead><tr>${headers.map((x, i) => cell('th', h(x), i)).join('')}</tr></thead>` +
     `<tbody>${rows.map((r) => `<tr>${r.map((c, i) => cell('td', c, i)).join('')}</tr>`).join('')}</tbody></table>`
@@ -59,7 +69,10 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[],
 
 /** One line of an entry's age, for cell titles and lists. */
 function describeEntry(e: FreshnessEntry): string {
-  const age = e.ageSeconds === null ? 'never synced' : `last success ${instant(e.lastSuccessAt!)}, ${formatAge(e.ageSeconds)} ago`;
+  const age =
+    e.ageSeconds === null
+      ? 'never synced'
+      : `last success ${instant(e.lastSuccessAt!)}, ${formatAge(e.ageSeconds)} ago`;
   return `${e.company} · ${e.resource}: ${age} (${STATE_LABELS[e.state]}; stale after ${formatAge(e.staleAfterSeconds)})`;
 }
 
@@ -86,10 +99,16 @@ ${tile('quality', failingParts, 'part failing a quality check', 'parts failing a
 function resourceSummary(entries: readonly FreshnessEntry[]): string {
   const rows = freshnessByResource(entries).map((r) => [
     h(r.resource),
-    ...FRESHNESS_STATES.map((s) => `<span class="count ${r.counts[s] > 0 ? s : 'zero'}">${r.counts[s]}</span>`),
+    ...FRESHNESS_STATES.map(
+      (s) => `<span class="count ${r.counts[s] > 0 ? s : 'zero'}">${r.counts[s]}</span>`,
+    ),
     r.oldestAgeSeconds === null ? '-' : h(formatAge(r.oldestAgeSeconds)),
   ]);
-  return table(['resource', ...FRESHNESS_STATES.map((s) => STATE_LABELS[s]), 'oldest'], rows, new Set([1, 2, 3, 4, 5]));
+  return table(
+    ['resource', ...FRESHNESS_STATES.map((s) => STATE_LABELS[s]), 'oldest'],
+    rows,
+    new Set([1, 2, 3, 4, 5]),
+  );
 }
 
 /** One block of the grid: a row per company, a coloured cell per resource. */
@@ -121,9 +140,14 @@ function freshnessSection(report: StatusReport): string {
   const companies = companiesWorstFirst(entries.filter((e) => e.company !== 'group'));
   const resources = [...new Set(companies.flatMap((c) => c.entries.map((e) => e.resource)))];
   const blocks: string[] = [];
-  for (let i = 0; i < companies.length; i += GRID_BLOCK_ROWS) blocks.push(gridBlock(companies.slice(i, i + GRID_BLOCK_ROWS), resources));
-  const behind = entries.filter((e) => e.state !== 'fresh').sort((a, b) => overdue(b) - overdue(a) || a.company.localeCompare(b.company));
-  const legend = FRESHNESS_STATES.map((s) => `<span class="key"><i class="cell ${s}"></i>${h(STATE_LABELS[s])}</span>`).join('');
+  for (let i = 0; i < companies.length; i += GRID_BLOCK_ROWS)
+    blocks.push(gridBlock(companies.slice(i, i + GRID_BLOCK_ROWS), resources));
+  const behind = entries
+    .filter((e) => e.state !== 'fresh')
+    .sort((a, b) => overdue(b) - overdue(a) || a.company.localeCompare(b.company));
+  const legend = FRESHNESS_STATES.map(
+    (s) => `<span class="key"><i class="cell ${s}"></i>${h(STATE_LABELS[s])}</span>`,
+  ).join('');
   return `<section id="freshness">
 <h2>Freshness <small>last successful sync of ${plural(companies.length, 'company', 'companies')} × ${plural(resources.length, 'resource')}</small></h2>
 <p class="legend">${legend}<span class="note">stale: a few runs of its schedule missed (each cell's title gives its threshold); aging: past half of it, at most 4 h before it</span></p>
@@ -152,9 +176,20 @@ ${table(
 const FOLD_AFTER_ROWS = 20;
 
 /** A section with its table (`body`, of `count` rows; folded away when long), or one line when there is nothing (`body` null). */
-function listSection(id: string, title: string, empty: string, body: string | null, count: number, note = ''): string {
-  if (body === null) return `<section id="${id}"><h2>${h(title)}</h2><p class="none">${h(empty)}</p></section>`;
-  const shown = count > FOLD_AFTER_ROWS ? `<details><summary>show ${h(plural(count, 'row'))}</summary>${body}</details>` : body;
+function listSection(
+  id: string,
+  title: string,
+  empty: string,
+  body: string | null,
+  count: number,
+  note = '',
+): string {
+  if (body === null)
+    return `<section id="${id}"><h2>${h(title)}</h2><p class="none">${h(empty)}</p></section>`;
+  const shown =
+    count > FOLD_AFTER_ROWS
+      ? `<details><summary>show ${h(plural(count, 'row'))}</summary>${body}</details>`
+      : body;
   return `<section id="${id}"><h2>${h(title)}</h2>${shown}${note}</section>`;
 }
 
@@ -174,7 +209,16 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
       'No connection is paused.',
       paused.length === 0
         ? null
-        : table(['connection', 'code', 'since', 'next check', 'reason'], paused.map((p) => [h(p.connection), h(p.code), h(instant(p.since)), h(instant(p.nextCheckAt)), h(oneLine(p.reason, 160))])),
+        : table(
+            ['connection', 'code', 'since', 'next check', 'reason'],
+            paused.map((p) => [
+              h(p.connection),
+              h(p.code),
+              h(instant(p.since)),
+              h(instant(p.nextCheckAt)),
+              h(oneLine(p.reason, 160)),
+            ]),
+          ),
       paused.length,
       '<p class="note">The API rejects their token: their jobs wait, and the token is checked again on a slow timer.</p>',
     ),
@@ -215,7 +259,14 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
               `<span class="count ${q.parts.fail > 0 ? 'stale' : 'zero'}">${q.parts.fail}</span>`,
               String(q.findings),
               h(instant(q.lastCheckedAt)),
-              q.example ? h(oneLine(`${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`, 160)) : '-',
+              q.example
+                ? h(
+                    oneLine(
+                      `${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`,
+                      160,
+                    ),
+                  )
+                : '-',
             ]),
             new Set([1, 2, 3, 4]),
           ),
@@ -236,7 +287,12 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
               String(r.open),
               String(r.companies),
               h(instant(r.oldest)),
-              h(oneLine(`${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`, 160)),
+              h(
+                oneLine(
+                  `${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`,
+                  160,
+                ),
+              ),
             ]),
             new Set([2, 3]),
           ),
@@ -251,7 +307,14 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
         ? null
         : table(
             ['kind', 'field', 'value', 'endpoint', 'first seen', 'last seen'],
-            drift.map((d) => [h(DRIFT_KINDS[d.kind]), h(d.field), h(d.value || '-'), h(d.endpoint || '-'), h(instant(d.firstSeenAt)), h(instant(d.lastSeenAt))]),
+            drift.map((d) => [
+              h(DRIFT_KINDS[d.kind]),
+              h(d.field),
+              h(d.value || '-'),
+              h(d.endpoint || '-'),
+              h(instant(d.firstSeenAt)),
+              h(instant(d.lastSeenAt)),
+            ]),
           ),
       drift.length,
     ),
@@ -263,7 +326,13 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
         ? null
         : table(
             ['company', 'state', 'connection', 'zone in use', 'legal time'],
-            zones.map((z) => [h(z.company), h(z.state), h(z.connection ?? '-'), h(`${z.zone} (${z.offset})`), h(`${z.legalZone} (${z.legalOffset})`)]),
+            zones.map((z) => [
+              h(z.company),
+              h(z.state),
+              h(z.connection ?? '-'),
+              h(`${z.zone} (${z.offset})`),
+              h(`${z.legalZone} (${z.legalOffset})`),
+            ]),
           ),
       zones.length,
     ),
@@ -313,14 +382,17 @@ function verdictOf(report: StatusReport): string {
   if (report.freshness === null) {
     return '<div class="verdict problem" id="verdict">The warehouse is not migrated: run <code>punchline migrate</code>.</div>';
   }
-  if (report.check.ok) return '<div class="verdict ok" id="verdict">All well: nothing stale, no failed job, no paused connection.</div>';
+  if (report.check.ok)
+    return '<div class="verdict ok" id="verdict">All well: nothing stale, no failed job, no paused connection.</div>';
   const problems = report.check.problems.map((p) => `<li>${h(p)}</li>`).join('');
   return `<div class="verdict problem" id="verdict">Needs attention (what <code>punchline status --check</code> fails on):<ul>${problems}</ul></div>`;
 }
 
 /** Renders the status page of `report`. */
 export function renderStatusPage(report: StatusReport, options: StatusPageOptions): string {
-  const companies = new Set((report.freshness ?? []).filter((e) => e.company !== 'group').map((e) => e.company)).size;
+  const companies = new Set(
+    (report.freshness ?? []).filter((e) => e.company !== 'group').map((e) => e.company),
+  ).size;
   const verdict = verdictOf(report);
   const refresh = options.refreshSeconds ?? 60;
   return `<!doctype html>

@@ -9,7 +9,13 @@ import { isApiError, type ApiErrorOf } from '../api/errors.js';
 import { ENDPOINTS, elementSchema } from '../api/endpoints.js';
 import { normalizeCpf, type CollaboratorBlock } from '../api/schemas.js';
 import { formatPath } from '../api/validate.js';
-import { endpointName, type CallTarget, type Emitters, type ReadDeclaration, type RowContext } from '../resources/declaration.js';
+import {
+  endpointName,
+  type CallTarget,
+  type Emitters,
+  type ReadDeclaration,
+  type RowContext,
+} from '../resources/declaration.js';
 import { pseudonymOf } from '../privacy/pseudonyms.js';
 import { createLocalTimeConverter } from '../util/local-time.js';
 import type { StagedRow, StagedTable, Staging } from '../warehouse/staging.js';
@@ -20,7 +26,9 @@ import type { Rejection } from './load-records.js';
 import type { SeenCollaborators } from './seen-collaborators.js';
 
 /** The work of one element: its validation result, from a streamed or a single answer. */
-export type Element = { index: number; ok: true; value: unknown; raw: unknown } | { index: number; ok: false; raw: unknown; error: Error };
+export type Element =
+  | { index: number; ok: true; value: unknown; raw: unknown }
+  | { index: number; ok: false; raw: unknown; error: Error };
 
 /** Most sub-records taken out of one element before the element itself is rejected. */
 const MAX_SALVAGE = 50;
@@ -67,7 +75,11 @@ export class ElementWriter {
   /** The rows reconciliation must leave alone. */
   protection(): Protection {
     const p = this.#protect;
-    return { all: p.all, cpfs: [...p.cpfs], ids: Object.fromEntries([...p.ids].map(([k, v]) => [k, [...v]])) };
+    return {
+      all: p.all,
+      cpfs: [...p.cpfs],
+      ids: Object.fromEntries([...p.ids].map(([k, v]) => [k, [...v]])),
+    };
   }
 
   /**
@@ -98,10 +110,15 @@ export class ElementWriter {
       }
       const sent = (rawPeople[i] as { national_registry?: unknown } | undefined)?.national_registry;
       if (sent !== undefined && String(sent) !== p.national_registry) this.#asSent.set(p, String(sent));
-      this.#seen?.note(p, this.#asSent.get(p) ?? null, target.window?.to ?? target.date ?? this.#req.window?.to);
+      this.#seen?.note(
+        p,
+        this.#asSent.get(p) ?? null,
+        target.window?.to ?? target.date ?? this.#req.window?.to,
+      );
     });
     const problem = read.mismatch?.(value as never, target);
-    if (problem) throw new PermanentSyncError('response_mismatch', `${endpointName(read.endpoint)}: ${problem}`);
+    if (problem)
+      throw new PermanentSyncError('response_mismatch', `${endpointName(read.endpoint)}: ${problem}`);
     const ctx = this.#contextOf(target);
     // A value that cannot be stored (a number no column holds, a duration that is no
     // duration) rejects the element: its rows so far are taken back.
@@ -111,7 +128,15 @@ export class ElementWriter {
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       for (const [t, m] of marks) t.rollback(m);
-      this.#reject(read, target, element.index, `data[${element.index}]`, err.message, element.raw, element.raw);
+      this.#reject(
+        read,
+        target,
+        element.index,
+        `data[${element.index}]`,
+        err.message,
+        element.raw,
+        element.raw,
+      );
     }
     return this.#staging.full;
   }
@@ -139,7 +164,10 @@ export class ElementWriter {
 
   /** What of a broken element can be stored (its broken records taken out); undefined: rejected whole. */
   #salvage(read: ReadDeclaration, index: number, raw: unknown, target: CallTarget): unknown {
-    const schema = typeof read.endpoint === 'string' ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data) : read.endpoint.element;
+    const schema =
+      typeof read.endpoint === 'string'
+        ? (elementSchema(ENDPOINTS[read.endpoint]) ?? ENDPOINTS[read.endpoint].data)
+        : read.endpoint.element;
     const element = structuredClone(raw);
     for (let taken = 0; taken <= MAX_SALVAGE; taken++) {
       const checked = schema.safeParse(element);
@@ -153,25 +181,59 @@ export class ElementWriter {
         this.#reject(read, target, index, `data[${index}]`, reason, raw, raw);
         return undefined;
       }
-      const list = issue.path.slice(0, at).reduce<unknown>((o, k) => (o as Record<PropertyKey, unknown>)[k as PropertyKey], element) as unknown[];
+      const list = issue.path
+        .slice(0, at)
+        .reduce<unknown>(
+          (o, k) => (o as Record<PropertyKey, unknown>)[k as PropertyKey],
+          element,
+        ) as unknown[];
       const [record] = list.splice(issue.path[at] as number, 1);
-      this.#reject(read, target, index, formatPath(`data[${index}]`, issue.path.slice(0, at + 1)), reason, record, raw);
+      this.#reject(
+        read,
+        target,
+        index,
+        formatPath(`data[${index}]`, issue.path.slice(0, at + 1)),
+        reason,
+        record,
+        raw,
+      );
     }
     return undefined;
   }
 
   /** Rejects an element too large to read (a huge attachment), naming its item so its rows are protected. */
-  #rejectOversized(read: ReadDeclaration, target: CallTarget, index: number, err: ApiErrorOf<'element_too_large'>): void {
+  #rejectOversized(
+    read: ReadDeclaration,
+    target: CallTarget,
+    index: number,
+    err: ApiErrorOf<'element_too_large'>,
+  ): void {
     const record = {
       element_bytes: err.bytes ?? null,
       limit_bytes: err.limitBytes,
       ...(target.item === undefined ? {} : read.query(target)),
     };
     const size = err.bytes === undefined ? 'over' : `${err.bytes} bytes, over`;
-    this.#reject(read, target, index, `data[${index}]`, `(element): ${size} the limit of ${err.limitBytes} bytes; not read`, record, record);
+    this.#reject(
+      read,
+      target,
+      index,
+      `data[${index}]`,
+      `(element): ${size} the limit of ${err.limitBytes} bytes; not read`,
+      record,
+      record,
+    );
   }
 
-  #reject(read: ReadDeclaration, target: CallTarget, index: number, path: string, reason: string, record: unknown, element: unknown): void {
+  #reject(
+    read: ReadDeclaration,
+    target: CallTarget,
+    index: number,
+    path: string,
+    reason: string,
+    record: unknown,
+    element: unknown,
+  ): void {
     const sent = (element as { national_registry?: unknown } | null)?.national_registry;
     const cpf = sent === undefined ? undefined : normalizeCpf(String(sent ?? ''));
     // A per-day read's path does not name its day: the rejection carries it; and the

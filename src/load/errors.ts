@@ -81,8 +81,15 @@ export class SuspiciousAnswerError extends PunchlineError<'suspicious_answer'> {
     readonly refused: readonly Removal[],
     previous?: readonly Removal[],
   ) {
-    const what = refused.map((r) => `${r.removing} of the window's ${r.live} live ${r.table} rows`).join(', ');
-    const before = previous?.length ? `; the previous attempt's answer differed (${previous.map((r) => `${r.removing} of ${r.live} ${r.table}`).join(', ')})` : '';
-    super('suspicious_answer', `${resource}: the answer would remove ${what}${before}; nothing was removed, the next attempt reads the window again and removes only if its answer agrees`);
+    const what = refused
+      .map((r) => `${r.removing} of the window's ${r.live} live ${r.table} rows`)
+      .join(', ');
+    const before = previous?.length
+      ? `; the previous attempt's answer differed (${previous.map((r) => `${r.removing} of ${r.live} ${r.table}`).join(', ')})`
+      : '';
+    super(
+      'suspicious_answer',
+      `${resource}: the answer would remove ${what}${before}; nothing was removed, the next attempt reads the window again and removes only if its answer agrees`,
+    );
   }
 }

@@ -81,26 +81,51 @@ export function rejectionSpan(record: unknown, window: StoredWindow): StoredWind
  * not meet again is resolved when this window covers the days its record stands for
  * ({@link rejectionSpan}) — a record outside what was read stays open.
  */
-export async function recordRejections(client: MergeClient, schema: string, key: LoadKey, rejections: readonly Rejection[]): Promise<void> {
+export async function recordRejections(
+  client: MergeClient,
+  schema: string,
+  key: LoadKey,
+  rejections: readonly Rejection[],
+): Promise<void> {
   const db = warehouseDb(client, schema);
   const current: StoredWindow = { from: key.from ?? null, to: key.to ?? null };
   const windowed = current.from !== null && current.to !== null;
   const base = { connection: key.connection, resource: key.resource, company_cnpj: key.company };
   const open = await db
     .selectFrom('rejected_records')
-    .select((eb) => ['id', 'endpoint', 'record', eb.cast<string>('record', 'text').as('text'), eb.cast<string | null>('window_start', 'text').as('from'), eb.cast<string | null>('window_end', 'text').as('to')])
+    .select((eb) => [
+      'id',
+      'endpoint',
+      'record',
+      eb.cast<string>('record', 'text').as('text'),
+      eb.cast<string | null>('window_start', 'text').as('from'),
+      eb.cast<string | null>('window_end', 'text').as('to'),
+    ])
     .where((eb) => eb.and({ ...base, resolved_at: null }))
-    .where((eb) => (windowed ? eb.and([eb('window_start', '<=', current.to!), eb('window_end', '>=', current.from!)]) : eb('window_start', 'is', null)))
+    .where((eb) =>
+      windowed
+        ? eb.and([eb('window_start', '<=', current.to!), eb('window_end', '>=', current.from!)])
+        : eb('window_start', 'is', null),
+    )
     .execute();
   // Records as jsonb text, so that they compare with the stored ones whatever their key order.
-  const texts = rejections.length === 0 ? [] : (
-    await sql<{ text: string }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(r.record ?? null))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(db)
-  ).rows.map((r) => r.text);
+  const texts =
+    rejections.length === 0
+      ? []
+      : (
+          await sql<{
+            text: string;
+          }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(r.record ?? null))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(
+            db,
+          )
+        ).rows.map((r) => r.text);
 
   // A record of a per-day read is told apart by its day too: its window is that day.
-  const identityOf = (r: { endpoint: string; text: string; day?: string | null }) => `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
+  const identityOf = (r: { endpoint: string; text: string; day?: string | null }) =>
+    `${r.endpoint}\u0000${r.day ?? ''}\u0000${r.text}`;
   const perDay = new Set(rejections.filter((r) => r.date).map((r) => r.endpoint));
-  const storedIdentity = (r: (typeof open)[number]) => identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
+  const storedIdentity = (r: (typeof open)[number]) =>
+    identityOf({ ...r, day: perDay.has(r.endpoint) ? r.from : null });
   // The first open row of each identity (a second one is resolved below).
   const stored = new Map(open.toReversed().map((r) => [storedIdentity(r), r]));
   const seen = new Set<string>();
@@ -111,23 +136,44 @@ export async function recordRejections(client: MergeClient, schema: string, key:
     seen.add(identity);
     const earlier = stored.get(identity);
     if (earlier) seenRows.add(earlier);
-    const values = { element_index: r.index, json_path: r.path, reason: r.reason, record: texts[i]!, run_id: key.runId ?? null, cpf: r.cpf ?? null };
+    const values = {
+      element_index: r.index,
+      json_path: r.path,
+      reason: r.reason,
+      record: texts[i]!,
+      run_id: key.runId ?? null,
+      cpf: r.cpf ?? null,
+    };
     const mine: StoredWindow = r.date ? { from: r.date, to: r.date } : current;
     if (earlier) {
       // Seen again: the record lies in both windows.
       const from = windowed && earlier.from !== null && earlier.from > mine.from! ? earlier.from : mine.from;
       const to = windowed && earlier.to !== null && earlier.to < mine.to! ? earlier.to : mine.to;
-      await db.updateTable('rejected_records').set({ last_rejected_at: sql`now()`, ...values, window_start: from, window_end: to }).where('id', '=', earlier.id).execute();
+      await db
+        .updateTable('rejected_records')
+        .set({ last_rejected_at: sql`now()`, ...values, window_start: from, window_end: to })
+        .where('id', '=', earlier.id)
+        .execute();
     } else {
-      await db.insertInto('rejected_records').values({ ...base, window_start: mine.from, window_end: mine.to, endpoint: r.endpoint, ...values }).execute();
+      await db
+        .insertInto('rejected_records')
+        .values({ ...base, window_start: mine.from, window_end: mine.to, endpoint: r.endpoint, ...values })
+        .execute();
     }
   }
 
-  const covers = (w: StoredWindow) => !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
+  const covers = (w: StoredWindow) =>
+    !windowed || (w.from !== null && w.to !== null && w.from >= current.from! && w.to <= current.to!);
   // Fixed, or a second row of a record that keeps one (the first is the one updated).
-  const fixed = open.filter((r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))));
+  const fixed = open.filter(
+    (r) => !seenRows.has(r) && (seen.has(storedIdentity(r)) || covers(rejectionSpan(r.record, r))),
+  );
   if (fixed.length > 0) {
-    await db.updateTable('rejected_records').set({ resolved_at: sql`now()` }).where('id', '=', (eb) => eb.fn.any(eb.val(fixed.map((r) => r.id)))).execute();
+    await db
+      .updateTable('rejected_records')
+      .set({ resolved_at: sql`now()` })
+      .where('id', '=', (eb) => eb.fn.any(eb.val(fixed.map((r) => r.id))))
+      .execute();
   }
 }
 
@@ -140,8 +186,16 @@ export async function recordWindowLoad(
   rejected: number,
 ): Promise<void> {
   const rows = Object.entries(tables).map(([table_name, t]) => ({
-    connection: key.connection, company_cnpj: key.company, resource: key.resource, window_start: key.from, window_end: key.to,
-    table_name, received: t.received, rejected, run_id: key.runId ?? null, loaded_at: sql<Date>`now()`,
+    connection: key.connection,
+    company_cnpj: key.company,
+    resource: key.resource,
+    window_start: key.from,
+    window_end: key.to,
+    table_name,
+    received: t.received,
+    rejected,
+    run_id: key.runId ?? null,
+    loaded_at: sql<Date>`now()`,
   }));
   if (rows.length === 0) return;
   await warehouseDb(client, schema)
@@ -150,7 +204,12 @@ export async function recordWindowLoad(
     .onConflict((oc) =>
       oc
         .columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end', 'table_name'])
-        .doUpdateSet(({ ref }) => ({ received: ref('excluded.received'), rejected: ref('excluded.rejected'), run_id: ref('excluded.run_id'), loaded_at: ref('excluded.loaded_at') })),
+        .doUpdateSet(({ ref }) => ({
+          received: ref('excluded.received'),
+          rejected: ref('excluded.rejected'),
+          run_id: ref('excluded.run_id'),
+          loaded_at: ref('excluded.loaded_at'),
+        })),
     )
     .execute();
 }
@@ -165,7 +224,9 @@ export async function recordDrift(client: MergeClient, schema: string, rows: Dri
     await db
       .insertInto('schema_drift')
       .values({ ...row, endpoint: row.endpoint ?? '', value: row.value ?? '' })
-      .onConflict((oc) => oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }))
+      .onConflict((oc) =>
+        oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }),
+      )
       .execute();
   }
 }

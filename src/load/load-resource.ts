@@ -36,7 +36,11 @@ const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live |
  * attempt, given those as `seenRemovals`, applies a removal only when its own answer (read
  * after the job's back-off) would remove exactly the same.
  */
-export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?: AbortSignal): Promise<LoadResult> {
+export async function loadResource(
+  ctx: EngineContext,
+  req: LoadRequest,
+  signal?: AbortSignal,
+): Promise<LoadResult> {
   // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
   return withSpan(`load ${req.name}`, 'internal', loadSpanAttributes(req), async (span) => {
     const result = await loadGuarded(ctx, req, signal);
@@ -46,7 +50,9 @@ export async function loadResource(ctx: EngineContext, req: LoadRequest, signal?
 }
 
 /** The attributes of a load's span (pure): what it loads, never a row. */
-export function loadSpanAttributes(req: Pick<LoadRequest, 'connection' | 'name' | 'company' | 'window'>): SpanAttributes {
+export function loadSpanAttributes(
+  req: Pick<LoadRequest, 'connection' | 'name' | 'company' | 'window'>,
+): SpanAttributes {
   return {
     'punchline.connection': req.connection,
     'punchline.resource': req.name,
@@ -65,23 +71,39 @@ export function loadResultAttributes(result: LoadResult): SpanAttributes {
 }
 
 /** {@link loadResource} without its span: the walk, or one company's load, read again once when a direct copy met a key. */
-async function loadGuarded(ctx: EngineContext, { declaration, company, ...req }: LoadRequest, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadGuarded(
+  ctx: EngineContext,
+  { declaration, company, ...req }: LoadRequest,
+  signal: AbortSignal | undefined,
+): Promise<LoadResult> {
   if (declaration.read === 'group') return loadWalk(ctx, declaration, signal);
   if (company === undefined) throw new InvalidJobError(`${req.name} needs a company`);
   return loadCompany(ctx, { ...req, declaration, company }, signal);
 }
 
 /** The group walk (spec 1.4), read before the transaction; its rows merged like any load's, unreconciled. */
-async function loadWalk(ctx: EngineContext, { walk, tables }: GroupDeclaration, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadWalk(
+  ctx: EngineContext,
+  { walk, tables }: GroupDeclaration,
+  signal: AbortSignal | undefined,
+): Promise<LoadResult> {
   const opts = ctx.call(undefined, signal);
   const found = await walkGroup(ctx.api, opts, walk);
   // spec 4.1: with include_branches=1 a headquarters token gets every company in one call.
-  const records = found.headquarters ? await ctx.api.request(walk.company, { scope: { includeBranches: true } }, opts).then(({ data }) => (Array.isArray(data) ? data : [data])) : [found.own];
+  const records = found.headquarters
+    ? await ctx.api
+        .request(walk.company, { scope: { includeBranches: true } }, opts)
+        .then(({ data }) => (Array.isArray(data) ? data : [data]))
+    : [found.own];
   return withTransaction(ctx.pool, async (client) => {
     const names = Object.keys(tables);
     const staging = openStaging(client, Object.values(tables), { stages: names.map(stageName) });
     const staged = staging.tables();
-    walk.rows(found.group, records, Object.fromEntries(names.map((name, i) => [name, (row: StagedRow) => staged[i]!.add(row)])));
+    walk.rows(
+      found.group,
+      records,
+      Object.fromEntries(names.map((name, i) => [name, (row: StagedRow) => staged[i]!.add(row)])),
+    );
     await staging.finish();
     const out: Record<string, TableStats> = {};
     for (const t of staged) {
@@ -94,11 +116,22 @@ async function loadWalk(ctx: EngineContext, { walk, tables }: GroupDeclaration, 
 }
 
 /** One company's load, read again once when a direct copy met a key. */
-async function loadCompany(ctx: EngineContext, req: CompanyLoad, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadCompany(
+  ctx: EngineContext,
+  req: CompanyLoad,
+  signal: AbortSignal | undefined,
+): Promise<LoadResult> {
   const seen = req.seenRemovals ?? [];
   // The same rows of the same table, not only as many.
   const agrees: RemovalGuard = (removal) =>
-    suspicious(removal) || seen.some((r) => r.table === removal.table && r.live === removal.live && r.removing === removal.removing && r.digest === removal.digest);
+    suspicious(removal) ||
+    seen.some(
+      (r) =>
+        r.table === removal.table &&
+        r.live === removal.live &&
+        r.removing === removal.removing &&
+        r.digest === removal.digest,
+    );
   try {
     try {
       return await loadOnce(ctx, req, agrees, true, signal);
@@ -108,13 +141,19 @@ async function loadCompany(ctx: EngineContext, req: CompanyLoad, signal: AbortSi
       // read the window again and merge it the ordinary way. (The key's values, CPFs among
       // them, are in the error's detail: only the constraint is logged.)
       const { constraint, table } = err.cause as { constraint?: string; table?: string };
-      ctx.logger.info({ constraint, table }, 'a row copied straight in met an existing key; reading the window again to merge it');
+      ctx.logger.info(
+        { constraint, table },
+        'a row copied straight in met an existing key; reading the window again to merge it',
+      );
       return await loadOnce(ctx, req, agrees, false, signal);
     }
   } catch (err) {
     if (!(err instanceof MassRemovals)) throw err;
     const refused = err.refused.map((r) => r.removal);
-    ctx.logger.warn({ refused, previous: seen }, 'answer would remove most of the window; nothing removed, the next attempt reads it again');
+    ctx.logger.warn(
+      { refused, previous: seen },
+      'answer would remove most of the window; nothing removed, the next attempt reads it again',
+    );
     throw new SuspiciousAnswerError(req.name, refused, seen.length > 0 ? seen : undefined);
   }
 }
@@ -129,12 +168,22 @@ class DirectConflict extends errorClass('DirectConflict', 'direct_conflict') {}
  * two specs, with derived columns, reconciled through the stages or worked on after the merge
  * are always merged.
  */
-async function copiesStraightIn(client: pg.PoolClient, schema: string, req: CompanyLoad, specs: readonly TableSpec[], erasing: boolean): Promise<boolean> {
+async function copiesStraightIn(
+  client: pg.PoolClient,
+  schema: string,
+  req: CompanyLoad,
+  specs: readonly TableSpec[],
+  erasing: boolean,
+): Promise<boolean> {
   const { declaration } = req;
   // The stages of a company with erased people are cleaned of them before the merge.
   if (!req.window || declaration.read === 'items' || declaration.afterMerge || erasing) return false;
   const eligible = specs.every(
-    (spec) => spec.missing !== undefined && spec.missing.windowRows === undefined && spec.fixed === undefined && specs.filter((s) => s.table === spec.table).length === 1,
+    (spec) =>
+      spec.missing !== undefined &&
+      spec.missing.windowRows === undefined &&
+      spec.fixed === undefined &&
+      specs.filter((s) => s.table === spec.table).length === 1,
   );
   if (!eligible) return false;
   const scope: LoadScope = { company: req.company, ...req.window };
@@ -142,9 +191,23 @@ async function copiesStraightIn(client: pg.PoolClient, schema: string, req: Comp
   return true;
 }
 
-async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuard, allowDirect: boolean, signal: AbortSignal | undefined): Promise<LoadResult> {
+async function loadOnce(
+  ctx: EngineContext,
+  req: CompanyLoad,
+  guard: RemovalGuard,
+  allowDirect: boolean,
+  signal: AbortSignal | undefined,
+): Promise<LoadResult> {
   const { declaration } = req;
-  const items = declaration.items && req.window ? await declaration.items.list(warehouseDb(ctx.pool, ctx.schema), req.company, req.window, req.force ?? false) : undefined;
+  const items =
+    declaration.items && req.window
+      ? await declaration.items.list(
+          warehouseDb(ctx.pool, ctx.schema),
+          req.company,
+          req.window,
+          req.force ?? false,
+        )
+      : undefined;
   const specs = Object.values(declaration.tables);
   // Collaborator blocks seen in period data are added to the directory of people (by every resource but the directory's own).
   const addsSeen = declaration.reads.some((r) => r.people) && declaration.directory === undefined;
@@ -157,9 +220,16 @@ async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuar
     });
     const erasing = await hasStandingErasures(client, ctx.schema, req.company);
     const direct = allowDirect && (await copiesStraightIn(client, ctx.schema, req, specs, erasing));
-    if (direct) for (const spec of specs) staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
+    if (direct)
+      for (const spec of specs)
+        staging.table(spec.table).copyInto(`${quoteIdent(ctx.schema)}.${quoteIdent(spec.table)}`);
     const seen = addsSeen
-      ? new SeenCollaborators(req.company, await knownCollaborators(client, ctx.schema, req.company), staging.tables().at(-1)!, todayIn(req.timezone))
+      ? new SeenCollaborators(
+          req.company,
+          await knownCollaborators(client, ctx.schema, req.company),
+          staging.tables().at(-1)!,
+          todayIn(req.timezone),
+        )
       : undefined;
     const writer = new ElementWriter(req, staging, specs, seen, ctx);
     try {
@@ -169,12 +239,21 @@ async function loadOnce(ctx: EngineContext, req: CompanyLoad, guard: RemovalGuar
       // rows either (a manager's name, a CPF in a text): their mentions go before the merge.
       if (erasing) {
         for (const t of staging.tables()) {
-          if (t.direct === undefined && t.rows > 0) await eraseMentions(client, ctx.schema, req.company, `pg_temp.${quoteIdent(t.stage)}`, t.spec.table, columnNames(t.spec));
+          if (t.direct === undefined && t.rows > 0)
+            await eraseMentions(
+              client,
+              ctx.schema,
+              req.company,
+              `pg_temp.${quoteIdent(t.stage)}`,
+              t.spec.table,
+              columnNames(t.spec),
+            );
         }
       }
       return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, seen);
     } catch (err) {
-      if (direct && (err as { code?: string }).code === '23505') throw new DirectConflict('unique violation in a direct copy', { cause: err });
+      if (direct && (err as { code?: string }).code === '23505')
+        throw new DirectConflict('unique violation in a direct copy', { cause: err });
       throw err;
     }
   });

@@ -41,12 +41,20 @@ export async function mergeAll(
 ): Promise<LoadResult> {
   const { declaration } = req;
   const specs = Object.values(declaration.tables);
-  const scope: LoadScope & { company: string } = { company: req.company, ...(req.window ?? {}), ...(items ? { items } : {}), protect: writer.protection() };
+  const scope: LoadScope & { company: string } = {
+    company: req.company,
+    ...(req.window ?? {}),
+    ...(items ? { items } : {}),
+    protect: writer.protection(),
+  };
   const tables: Record<string, TableStats> = {};
   const refused: MassRemovalError[] = [];
   for (const spec of specs) {
     try {
-      tables[spec.table] = await publishLoadSpan(`merge:${spec.table}`, mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard));
+      tables[spec.table] = await publishLoadSpan(
+        `merge:${spec.table}`,
+        mergeStaged(client, ctx.schema, staging.table(spec.table), scope, guard),
+      );
     } catch (err) {
       // Look at every table before deciding, so a second answer can be judged for all.
       if (!(err instanceof MassRemovalError)) throw err;
@@ -57,14 +65,36 @@ export async function mergeAll(
   const seen = seenPeople ? await mergeSeen(client, ctx.schema, staging, seenPeople, scope) : undefined;
   if (seen) tables[DIRECTORY.seen.table] = seen;
   if (declaration.afterMerge) Object.assign(tables, await declaration.afterMerge(client, ctx.schema, scope));
-  const key = { connection: req.connection, resource: req.name, company: req.company, ...(req.window ?? {}), ...(req.runId === undefined ? {} : { runId: req.runId }) };
+  const key = {
+    connection: req.connection,
+    resource: req.name,
+    company: req.company,
+    ...(req.window ?? {}),
+    ...(req.runId === undefined ? {} : { runId: req.runId }),
+  };
   await recordRejections(client, ctx.schema, key, writer.rejections);
   const loaded = Object.fromEntries(specs.map((spec) => [spec.table, tables[spec.table]!]));
-  if (req.window) await recordWindowLoad(client, ctx.schema, { ...key, from: req.window.from, to: req.window.to }, loaded, writer.rejections.length);
+  if (req.window)
+    await recordWindowLoad(
+      client,
+      ctx.schema,
+      { ...key, from: req.window.from, to: req.window.to },
+      loaded,
+      writer.rejections.length,
+    );
   // The marts, from what this load changed (its window is recorded: it is covered now).
   const marts = await keepMartsCurrent(
     client,
-    { schema: ctx.schema, company: req.company, zone: req.timezone, window: req.window, tables: loaded, seen, stage: stageName, rebuild: req.force === true },
+    {
+      schema: ctx.schema,
+      company: req.company,
+      zone: req.timezone,
+      window: req.window,
+      tables: loaded,
+      seen,
+      stage: stageName,
+      rebuild: req.force === true,
+    },
     declaration.marts,
   );
   if (marts) ctx.logger.debug({ marts }, 'marts kept current');
@@ -84,7 +114,10 @@ export async function mergeAll(
   // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
   if (cleaned.length > 0) {
-    ctx.logger.warn({ cleaned }, 'values stored without a NUL character Postgres cannot store (see schema_drift)');
+    ctx.logger.warn(
+      { cleaned },
+      'values stored without a NUL character Postgres cannot store (see schema_drift)',
+    );
     const drift = cleaned.map((c) => ({ kind: 'cleaned_value', field: `${c.table}.${c.column}` }));
     await recordDrift(client, ctx.schema, drift);
   }

@@ -17,7 +17,13 @@ import { InvalidJobError } from './errors.js';
 const spanHints = new Map<string, number>();
 
 /** Reads every call of the load into the writer; returns the items that were answered. */
-export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: ElementWriter, items: number[] | undefined, signal: AbortSignal | undefined): Promise<number[]> {
+export async function readAll(
+  ctx: EngineContext,
+  req: CompanyLoad,
+  writer: ElementWriter,
+  items: number[] | undefined,
+  signal: AbortSignal | undefined,
+): Promise<number[]> {
   const { declaration, window } = req;
   const answered: number[] = [];
   switch (declaration.read) {
@@ -64,7 +70,14 @@ export async function readAll(ctx: EngineContext, req: CompanyLoad, writer: Elem
  * or the call times out before any element arrived, in halves instead, down to single days.
  * The size of the parts that worked is remembered per endpoint and company for the next window.
  */
-async function readWindow(ctx: EngineContext, req: CompanyLoad, window: DateWindow, read: ReadDeclaration, writer: ElementWriter, signal: AbortSignal | undefined): Promise<void> {
+async function readWindow(
+  ctx: EngineContext,
+  req: CompanyLoad,
+  window: DateWindow,
+  read: ReadDeclaration,
+  writer: ElementWriter,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const hintKey = `${endpointName(read.endpoint)}:${req.company}`;
   const learned = spanHints.get(hintKey);
   const pending: DateWindow[] = learned === undefined ? [window] : chunkWindow(window, learned);
@@ -100,7 +113,12 @@ async function readCall(
   const query = read.query(target);
   const endpoint = read.endpoint;
   if (typeof endpoint !== 'string' || elementSchema(ENDPOINTS[endpoint])) {
-    for await (const element of ctx.api.stream(endpoint as ListEndpointName | StreamEndpoint, query, req.scope, opts)) {
+    for await (const element of ctx.api.stream(
+      endpoint as ListEndpointName | StreamEndpoint,
+      query,
+      req.scope,
+      opts,
+    )) {
       onFirst?.();
       if (writer.write(read, element, target)) await writer.flush();
     }
@@ -112,7 +130,12 @@ async function readCall(
   } catch (err) {
     if (!isApiError(err, 'response_too_large')) throw err;
     // An object answer is one element: too large to read, it is rejected like one.
-    const error = elementTooLarge({ endpoint: err.endpoint, index: 0, limitBytes: err.limitBytes, setting: 'API_MAX_RESPONSE_BYTES' });
+    const error = elementTooLarge({
+      endpoint: err.endpoint,
+      index: 0,
+      limitBytes: err.limitBytes,
+      setting: 'API_MAX_RESPONSE_BYTES',
+    });
     writer.write(read, { index: 0, ok: false, raw: undefined, error }, target);
     return;
   }

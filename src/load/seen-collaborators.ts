@@ -26,13 +26,24 @@ const recordKey = (cpf: string, record: string) => `${cpf}\u001f${record}`;
  * would change (a record another load adds meanwhile is met by the
  * merge's ON CONFLICT).
  */
-export async function knownCollaborators(client: pg.PoolClient, schema: string, company: string): Promise<Map<string, string | null>> {
-  const { rows } = await client.query<{ cpf: string; collaborator_record: string; active: boolean; as_of: string | null }>(
+export async function knownCollaborators(
+  client: pg.PoolClient,
+  schema: string,
+  company: string,
+): Promise<Map<string, string | null>> {
+  const { rows } = await client.query<{
+    cpf: string;
+    collaborator_record: string;
+    active: boolean;
+    as_of: string | null;
+  }>(
     `SELECT cpf, collaborator_record, active, attributes_as_of::text AS as_of FROM ${quoteIdent(schema)}.${quoteIdent(DIRECTORY.seen.table)} WHERE company_cnpj = $1`,
     [company],
   );
   // A listed record never takes period data: as if its attributes held forever.
-  return new Map(rows.map((r) => [recordKey(r.cpf, r.collaborator_record), r.active ? '9999-12-31' : r.as_of]));
+  return new Map(
+    rows.map((r) => [recordKey(r.cpf, r.collaborator_record), r.active ? '9999-12-31' : r.as_of]),
+  );
 }
 
 /** The collaborator records of one load's blocks, each staged at most once. */
@@ -64,14 +75,24 @@ export class SeenCollaborators {
     // No period data speaks of a day after the company's today.
     const asOf = day === undefined || day > this.#today ? this.#today : day;
     const known = this.#known.get(key);
-    if (known === undefined || known === null || known <= asOf) this.#stage.add(DIRECTORY.seenRow(this.#company, p, asSent, asOf));
+    if (known === undefined || known === null || known <= asOf)
+      this.#stage.add(DIRECTORY.seenRow(this.#company, p, asSent, asOf));
   }
 }
 
 /** Adds the collaborators the load saw and the warehouse lacked; counts every one it saw. */
-export async function mergeSeen(client: pg.PoolClient, schema: string, staging: Staging, seen: SeenCollaborators, scope: LoadScope): Promise<TableStats> {
+export async function mergeSeen(
+  client: pg.PoolClient,
+  schema: string,
+  staging: Staging,
+  seen: SeenCollaborators,
+  scope: LoadScope,
+): Promise<TableStats> {
   const stage = staging.tables().at(-1)!;
-  const merged = stage.rows > 0 ? await publishLoadSpan(`merge:${stage.spec.table}`, mergeStaged(client, schema, stage, scope)) : undefined;
+  const merged =
+    stage.rows > 0
+      ? await publishLoadSpan(`merge:${stage.spec.table}`, mergeStaged(client, schema, stage, scope))
+      : undefined;
   const received = seen.count;
   const inserted = merged?.inserted ?? 0;
   const updated = merged?.updated ?? 0;

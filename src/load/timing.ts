@@ -43,8 +43,17 @@ export function publishLoadSpan<T>(loader: string, work: Promise<T>): Promise<T>
   const startMs = performance.now();
   const end = (err?: unknown) => {
     span?.end(err);
-    if (timings.hasSubscribers) timings.publish({ loader, startMs, durationMs: performance.now() - startMs, ok: err === undefined } satisfies LoaderTiming);
+    if (timings.hasSubscribers)
+      timings.publish({
+        loader,
+        startMs,
+        durationMs: performance.now() - startMs,
+        ok: err === undefined,
+      } satisfies LoaderTiming);
   };
-  work.then(() => end(), (err: unknown) => end(err ?? new Error('load step failed')));
+  work.then(
+    () => end(),
+    (err: unknown) => end(err ?? new Error('load step failed')),
+  );
   return work;
 }

@@ -52,8 +52,13 @@ const FIXED: readonly { month: number; day: number; name: string; since?: number
 function nationalHolidays(year: number): Holiday[] {
   const easter = new Date(`${easterSunday(year)}T00:00:00Z`);
   const goodFriday = new Date(easter.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
-  const fixed = FIXED.filter((h) => h.since === undefined || year >= h.since).map((h) => ({ date: iso(year, h.month, h.day), name: h.name }));
-  return [...fixed, { date: goodFriday, name: 'Sexta-feira Santa' }].sort((x, y) => x.date.localeCompare(y.date));
+  const fixed = FIXED.filter((h) => h.since === undefined || year >= h.since).map((h) => ({
+    date: iso(year, h.month, h.day),
+    name: h.name,
+  }));
+  return [...fixed, { date: goodFriday, name: 'Sexta-feira Santa' }].sort((x, y) =>
+    x.date.localeCompare(y.date),
+  );
 }
 
 /** The years the calendar must hold for the days `from`..`to`: theirs and the year after. */
@@ -62,7 +67,11 @@ function calendarYears(from: string, to: string): { first: number; last: number 
 }
 
 /** Inserts the missing dates of the years `first`..`last` (pure builder). */
-function buildCalendarInsert(schema: string, first: number, last: number): { text: string; values: unknown[] } {
+function buildCalendarInsert(
+  schema: string,
+  first: number,
+  last: number,
+): { text: string; values: unknown[] } {
   const holidays: Holiday[] = [];
   for (let y = first; y <= last; y++) holidays.push(...nationalHolidays(y));
   return {
@@ -86,7 +95,12 @@ ON CONFLICT (calendar_date) DO NOTHING`,
  * a cheap count when it does already. Concurrent loads insert in date order, so they
  * cannot deadlock on the rows.
  */
-export async function extendCalendar(client: MergeClient, schema: string, from: string, to: string): Promise<void> {
+export async function extendCalendar(
+  client: MergeClient,
+  schema: string,
+  from: string,
+  to: string,
+): Promise<void> {
   const { first, last } = calendarYears(from, to);
   const { rows } = await client.query<{ whole: boolean }>(
     `SELECT count(*)::int = (make_date($2, 12, 31) - make_date($1, 1, 1) + 1) AS whole FROM ${quoteIdent(schema)}.calendar

@@ -188,7 +188,10 @@ function dailyValues(scope: DailyScope): unknown[] {
  * Two statements: the upsert, and the delete of rows outside their record's employment,
  * which only a change of an employment's span leaves.
  */
-export function buildDailyRefresh(schema: string, scope: DailyScope): { upsert: BuiltQuery; prune: BuiltQuery } {
+export function buildDailyRefresh(
+  schema: string,
+  scope: DailyScope,
+): { upsert: BuiltQuery; prune: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const grid = `today AS (SELECT ${localDate('now()')} AS d),
 cov AS (
@@ -267,8 +270,14 @@ RETURNING x.work_date`;
 RETURNING x.work_date`;
   const values = dailyValues(scope);
   return {
-    upsert: { text: `WITH written AS (\n${upsert}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`, values },
-    prune: { text: `WITH gone AS (\n${prune}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM gone`, values },
+    upsert: {
+      text: `WITH written AS (\n${upsert}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`,
+      values,
+    },
+    prune: {
+      text: `WITH gone AS (\n${prune}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM gone`,
+      values,
+    },
   };
 }
 
@@ -289,7 +298,8 @@ function scopeRows(scope: DailyScope, alias: string): string {
  */
 export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: DailyScope): BuiltQuery {
   const t = (name: string) => T(schema, name);
-  const same = (a: string, b: string) => `${a}.cpf = ${b}.cpf AND ${a}.collaborator_record = ${b}.collaborator_record`;
+  const same = (a: string, b: string) =>
+    `${a}.cpf = ${b}.cpf AND ${a}.collaborator_record = ${b}.collaborator_record`;
   let set: string;
   let source: string;
   switch (measure) {
@@ -330,7 +340,12 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
      AND (${columns.map((c) => `x.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `s.${c}`).join(', ')})
   RETURNING x.work_date
 ) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`,
-    values: [scope.company, scope.from, scope.to, ...(scope.only ? [scope.only.cpfs, scope.only.records] : [])],
+    values: [
+      scope.company,
+      scope.from,
+      scope.to,
+      ...(scope.only ? [scope.only.cpfs, scope.only.records] : []),
+    ],
   };
 }
 
@@ -345,12 +360,20 @@ export function monthOf(day: string): string {
  * the month's first and last covered day, the average over its covered days, hires,
  * leavers and turnover.
  */
-export function buildHeadcountRefresh(schema: string, company: string, firstMonth: string, lastMonth: string): { delete: BuiltQuery; insert: BuiltQuery } {
+export function buildHeadcountRefresh(
+  schema: string,
+  company: string,
+  firstMonth: string,
+  lastMonth: string,
+): { delete: BuiltQuery; insert: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const values = [company, firstMonth, lastMonth];
   const range = `work_date BETWEEN $2::date AND ($3::date + interval '1 month' - interval '1 day')::date`;
   return {
-    delete: { text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`, values },
+    delete: {
+      text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`,
+      values,
+    },
     insert: {
       text: `WITH days AS (
   SELECT date_trunc('month', work_date)::date AS month, min(work_date) AS first_day, max(work_date) AS last_day, count(DISTINCT work_date)::int AS n
@@ -379,7 +402,12 @@ SELECT $1, coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n,
  * just deleted): deletes their days, then expands the live ones through the calendar.
  * Each statement returns the records and the first and last day it touched.
  */
-export function buildAbsenceDaysRefresh(schema: string, company: string, from: string, to: string): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
+export function buildAbsenceDaysRefresh(
+  schema: string,
+  company: string,
+  from: string,
+  to: string,
+): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const overlapping = `a.company_cnpj = $1 AND a.begins_at_local < ($3::date + 1) AND a.ends_at_local >= $2::date`;
   const touched = `SELECT count(*)::int AS n, min(absence_date)::text AS first_day, max(absence_date)::text AS last_day,

@@ -77,7 +77,8 @@ const changed = (s: TableStats | undefined) => s !== undefined && s.inserted + s
 class Records {
   readonly #keys = new Map<string, [string, string]>();
   add(rows: readonly { cpf: string; collaborator_record: string }[]): void {
-    for (const r of rows) this.#keys.set(`${r.cpf}\u001f${r.collaborator_record}`, [r.cpf, r.collaborator_record]);
+    for (const r of rows)
+      this.#keys.set(`${r.cpf}\u001f${r.collaborator_record}`, [r.cpf, r.collaborator_record]);
   }
   get size(): number {
     return this.#keys.size;
@@ -102,7 +103,11 @@ class Span {
  * Brings the marts up to date with what `load` changed; does nothing when it changed
  * nothing they derive from. Runs in the load's transaction, after its merges.
  */
-export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upkeep: MartUpkeep = {}): Promise<MartStats | undefined> {
+export async function keepMartsCurrent(
+  client: MergeClient,
+  load: MartLoad,
+  upkeep: MartUpkeep = {},
+): Promise<MartStats | undefined> {
   const inputs = load.rebuild === true || Object.values(load.tables).some(changed);
   const seen = changed(load.seen);
   const { schema, company, zone, window } = load;
@@ -110,26 +115,55 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
     publishMartSpan(mart, client, client.query<T>(query.text, query.values));
 
   let dueDays: string | undefined;
-  if (upkeep.coverage && window && !inputs) dueDays = (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily:due')).rows[0]?.day ?? undefined;
-  const work = upkeep.directory || seen || (window !== undefined && (inputs || dueDays !== undefined) && (upkeep.coverage || upkeep.measure || upkeep.absences));
+  if (upkeep.coverage && window && !inputs)
+    dueDays =
+      (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily:due')).rows[0]?.day ??
+      undefined;
+  const work =
+    upkeep.directory ||
+    seen ||
+    (window !== undefined &&
+      (inputs || dueDays !== undefined) &&
+      (upkeep.coverage || upkeep.measure || upkeep.absences));
   if (!work) return undefined;
 
   await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, `${schema}:${company}`]);
-  await q({ text: `UPDATE ${quoteIdent(schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`, values: [company, zone] }, 'companies');
-  if (window) await publishMartSpan('calendar', client, extendCalendar(client, schema, window.from, window.to));
+  await q(
+    {
+      text: `UPDATE ${quoteIdent(schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
+      values: [company, zone],
+    },
+    'companies',
+  );
+  if (window)
+    await publishMartSpan('calendar', client, extendCalendar(client, schema, window.from, window.to));
 
   const records = new Records();
   type Key = { cpf: string; collaborator_record: string };
   if (upkeep.directory || seen) {
     records.add((await q<Key>(buildRegisterRecords(schema, company, zone), 'employments:register')).rows);
-    records.add((await q<Key>({ text: `SELECT cpf, collaborator_record FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1 AND synced_at = now() AND NOT active`, values: [company] }, 'employments:touched')).rows);
+    records.add(
+      (
+        await q<Key>(
+          {
+            text: `SELECT cpf, collaborator_record FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1 AND synced_at = now() AND NOT active`,
+            values: [company],
+          },
+          'employments:touched',
+        )
+      ).rows,
+    );
   }
   if (upkeep.directory) {
     await q(buildListing(schema, company, zone, load.stage('collaborators')), 'employments:listing');
     records.add((await q<Key>(buildHistoryChanged(schema, company), 'employments:history')).rows);
   }
-  if (upkeep.coverage && window && inputs) records.add((await q<Key>(buildDataDays(schema, company, window.from, window.to), 'employments:data-days')).rows);
-  if (upkeep.directory || seen || (upkeep.coverage && inputs)) records.add((await q<Key>(buildLeaving(schema, company, zone), 'employments:leaving')).rows);
+  if (upkeep.coverage && window && inputs)
+    records.add(
+      (await q<Key>(buildDataDays(schema, company, window.from, window.to), 'employments:data-days')).rows,
+    );
+  if (upkeep.directory || seen || (upkeep.coverage && inputs))
+    records.add((await q<Key>(buildLeaving(schema, company, zone), 'employments:leaving')).rows);
 
   const months = new Span();
   let days = 0;
@@ -137,7 +171,12 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
   const rewrite = async (from: string, to: string, only?: RecordKeys) => {
     const r = buildDailyRefresh(schema, { company, zone, from, to, ...(only ? { only } : {}) });
     // Only an employment that changed its span can leave rows outside it (coverage never shrinks).
-    const steps = only ? ([[r.upsert, 'records'], [r.prune, 'prune']] as const) : ([[r.upsert, 'days']] as const);
+    const steps = only
+      ? ([
+          [r.upsert, 'records'],
+          [r.prune, 'prune'],
+        ] as const)
+      : ([[r.upsert, 'days']] as const);
     for (const [statement, step] of steps) {
       const [w] = (await q<Written>(statement, `employee_daily:${step}`)).rows;
       days += w!.n;
@@ -146,31 +185,56 @@ export async function keepMartsCurrent(client: MergeClient, load: MartLoad, upke
   };
   // A measure changes no row's membership nor department: the headcount stays as it is.
   const measure = async (which: DayMeasure, from: string, to: string, only?: RecordKeys) => {
-    const [w] = (await q<Written>(buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }), `employee_daily:${which}`)).rows;
+    const [w] = (
+      await q<Written>(
+        buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }),
+        `employee_daily:${which}`,
+      )
+    ).rows;
     days += w!.n;
   };
 
   if (upkeep.absences && window && inputs) {
     const a = buildAbsenceDaysRefresh(schema, company, window.from, window.to);
-    const [span] = (await q<{ first_day: string | null; last_day: string | null }>(a.span, 'absence_days')).rows;
-    if (span!.first_day && span!.last_day) await publishMartSpan('calendar', client, extendCalendar(client, schema, span!.first_day, span!.last_day));
+    const [span] = (await q<{ first_day: string | null; last_day: string | null }>(a.span, 'absence_days'))
+      .rows;
+    if (span!.first_day && span!.last_day)
+      await publishMartSpan(
+        'calendar',
+        client,
+        extendCalendar(client, schema, span!.first_day, span!.last_day),
+      );
     const touched = new Span();
     const members = new Set<string>();
     for (const statement of [a.delete, a.insert]) {
-      const [t] = (await q<{ first_day: string | null; last_day: string | null; records: string[] }>(statement, 'absence_days')).rows;
+      const [t] = (
+        await q<{ first_day: string | null; last_day: string | null; records: string[] }>(
+          statement,
+          'absence_days',
+        )
+      ).rows;
       touched.add(t!.first_day, t!.last_day);
       for (const k of t!.records) members.add(k);
     }
     if (touched.first && touched.last && members.size > 0) {
       const keys = [...members].map((k) => k.split('\u001f') as [string, string]);
-      await measure('leave', touched.first, touched.last, { cpfs: keys.map((k) => k[0]), records: keys.map((k) => k[1]) });
+      await measure('leave', touched.first, touched.last, {
+        cpfs: keys.map((k) => k[0]),
+        records: keys.map((k) => k[1]),
+      });
     }
   }
-  if (upkeep.coverage && window && (inputs || dueDays)) await rewrite(inputs ? window.from : dueDays!, window.to);
+  if (upkeep.coverage && window && (inputs || dueDays))
+    await rewrite(inputs ? window.from : dueDays!, window.to);
   if (upkeep.measure && window && inputs) await measure(upkeep.measure, window.from, window.to);
   if (records.size > 0) {
     // An employment that starts or ends elsewhere: its days, and the hires and leavers of every month, may change.
-    const [bounds] = (await q<{ first_day: string | null; last_day: string | null }>(buildCoverageBounds(schema, company), 'employee_daily:coverage')).rows;
+    const [bounds] = (
+      await q<{ first_day: string | null; last_day: string | null }>(
+        buildCoverageBounds(schema, company),
+        'employee_daily:coverage',
+      )
+    ).rows;
     if (bounds!.first_day && bounds!.last_day) {
       await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
       months.add(bounds!.first_day, bounds!.last_day);

@@ -38,7 +38,10 @@ export function defaultMigrationsDir(): string {
   } catch {
     // No package.json above: the same error as no sql/ beside it.
   }
-  throw new MigrationError('migration_dir', 'cannot find the sql/ migrations directory of punchline above its modules');
+  throw new MigrationError(
+    'migration_dir',
+    'cannot find the sql/ migrations directory of punchline above its modules',
+  );
 }
 
 /** Reads every `NNN_name.sql` of `dir`, in version order; other files are ignored. */
@@ -47,7 +50,10 @@ export function readMigrations(dir: string = defaultMigrationsDir()): MigrationF
   try {
     entries = readdirSync(dir);
   } catch (err) {
-    throw new MigrationError('migration_dir', `cannot read migrations directory ${dir}: ${(err as Error).message}`);
+    throw new MigrationError(
+      'migration_dir',
+      `cannot read migrations directory ${dir}: ${(err as Error).message}`,
+    );
   }
   const files: MigrationFile[] = [];
   for (const entry of entries) {
@@ -61,7 +67,13 @@ export function readMigrations(dir: string = defaultMigrationsDir()): MigrationF
       );
     }
     const sql = readFileSync(join(dir, entry), 'utf8');
-    files.push({ version: m[1]!, name: entry.slice(0, -4), path: join(dir, entry), sql, checksum: sqlChecksum(sql) });
+    files.push({
+      version: m[1]!,
+      name: entry.slice(0, -4),
+      path: join(dir, entry),
+      sql,
+      checksum: sqlChecksum(sql),
+    });
   }
   files.sort((a, b) => Number(a.version) - Number(b.version));
   for (let i = 1; i < files.length; i++) {
@@ -120,7 +132,10 @@ export function planMigrations(
 }
 
 /** Applied migrations recorded under an accepted older checksum, with the checksum to record instead. */
-export function checksumsToUpdate(files: readonly MigrationFile[], applied: readonly AppliedMigration[]): AppliedMigration[] {
+export function checksumsToUpdate(
+  files: readonly MigrationFile[],
+  applied: readonly AppliedMigration[],
+): AppliedMigration[] {
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   return applied.flatMap((a) => {
     const file = byVersion.get(Number(a.version));

@@ -141,10 +141,14 @@ async function apply(client: pg.Client, schema: string, file: MigrationFile): Pr
     } catch (err) {
       const e = err as { message: string; position?: string };
       const where = e.position ? ` at line ${lineOfPosition(sql, Number(e.position))}` : '';
-      throw new MigrationError('migration_failed', `migration ${file.name}.sql failed${where}: ${e.message}`, {
-        cause: err,
-        file: `${file.name}.sql`,
-      });
+      throw new MigrationError(
+        'migration_failed',
+        `migration ${file.name}.sql failed${where}: ${e.message}`,
+        {
+          cause: err,
+          file: `${file.name}.sql`,
+        },
+      );
     }
     await client.query(
       `INSERT INTO ${q}.schema_migrations (version, name, checksum, duration_ms) VALUES ($1, $2, $3, $4)`,
@@ -155,14 +159,25 @@ async function apply(client: pg.Client, schema: string, file: MigrationFile): Pr
 }
 
 /** Records the current checksum of migrations applied under an accepted older one (only comments changed since). */
-async function recordCurrentChecksums(client: pg.Client, schema: string, rows: AppliedMigration[], log?: Logger): Promise<void> {
+async function recordCurrentChecksums(
+  client: pg.Client,
+  schema: string,
+  rows: AppliedMigration[],
+  log?: Logger,
+): Promise<void> {
   if (rows.length === 0) return;
   await inTransaction(client, async () => {
     for (const r of rows) {
-      await client.query(`UPDATE ${quoteIdent(schema)}.schema_migrations SET checksum = $2 WHERE version = $1`, [r.version, r.checksum]);
+      await client.query(
+        `UPDATE ${quoteIdent(schema)}.schema_migrations SET checksum = $2 WHERE version = $1`,
+        [r.version, r.checksum],
+      );
     }
   });
-  log?.info({ schema, migrations: rows.map((r) => r.name) }, 'recorded the current checksum of migrations whose comments changed');
+  log?.info(
+    { schema, migrations: rows.map((r) => r.name) },
+    'recorded the current checksum of migrations whose comments changed',
+  );
 }
 
 /**
@@ -191,16 +206,26 @@ export async function migrate(
       // Every run, not only when a migration was applied: a new classification in
       // src/privacy/personal-data.ts reaches the analyst views with the next migrate.
       const privacy = await inTransaction(client, () => refreshPrivacyObjects(client, schema));
-      if (privacy) log?.info({ schema: privacy.analystSchema, views: privacy.views, dropped: privacy.dropped }, 'analyst views refreshed');
+      if (privacy)
+        log?.info(
+          { schema: privacy.analystSchema, views: privacy.views, dropped: privacy.dropped },
+          'analyst views refreshed',
+        );
       return { applied: done, alreadyApplied: applied.length, privacy };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema]).catch(() => undefined);
+      await client
+        .query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, schema])
+        .catch(() => undefined);
     }
   });
 }
 
 /** Applied and pending migrations of `schema` (`punchline migrate --status`); changes nothing. */
-export async function migrationStatus(databaseUrl: string, schema: string, options: Pick<MigrateOptions, 'dir'> = {}): Promise<MigrationStatus> {
+export async function migrationStatus(
+  databaseUrl: string,
+  schema: string,
+  options: Pick<MigrateOptions, 'dir'> = {},
+): Promise<MigrationStatus> {
   const files = readMigrations(options.dir);
   return withClient(databaseUrl, (client) => readMigrationStatus(client, schema, files));
 }

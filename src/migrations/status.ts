@@ -34,9 +34,15 @@ export async function readMigrationStatus(
 ): Promise<MigrationStatus> {
   const wh = warehouseDb(db, schema);
   const table = `${quoteIdent(schema)}.schema_migrations`;
-  const { rows: [exists] } = await sql<{ present: boolean }>`select to_regclass(${table}) is not null as present`.execute(wh);
+  const {
+    rows: [exists],
+  } = await sql<{ present: boolean }>`select to_regclass(${table}) is not null as present`.execute(wh);
   const rows = exists?.present
-    ? await wh.selectFrom('schema_migrations').select(['version', 'name', 'checksum', sql<string>`applied_at::text`.as('applied_at')]).orderBy('version').execute()
+    ? await wh
+        .selectFrom('schema_migrations')
+        .select(['version', 'name', 'checksum', sql<string>`applied_at::text`.as('applied_at')])
+        .orderBy('version')
+        .execute()
     : [];
   const byVersion = new Map(files.map((f) => [Number(f.version), f]));
   const applied = rows.map((r): AppliedStatus => {
@@ -45,12 +51,16 @@ export async function readMigrationStatus(
     return { version: r.version, name: r.name, appliedAt: r.applied_at, known: file !== undefined, changed };
   });
   const done = new Set(applied.map((a) => Number(a.version)));
-  const pending = files.filter((f) => !done.has(Number(f.version))).map((f) => ({ version: f.version, name: f.name }));
+  const pending = files
+    .filter((f) => !done.has(Number(f.version)))
+    .map((f) => ({ version: f.version, name: f.name }));
   return { schema, applied, pending };
 }
 
 /** One line saying how schema and code differ, or null when they match (pure). */
-export function versionSkew(status: MigrationStatus): { code: 'warehouse_ahead' | 'warehouse_behind' | 'migration_changed'; message: string } | null {
+export function versionSkew(
+  status: MigrationStatus,
+): { code: 'warehouse_ahead' | 'warehouse_behind' | 'migration_changed'; message: string } | null {
   const s = `the warehouse schema "${status.schema}"`;
   const unknown = status.applied.filter((a) => !a.known).map((a) => a.name);
   if (unknown.length > 0) {
@@ -77,7 +87,11 @@ export function versionSkew(status: MigrationStatus): { code: 'warehouse_ahead' 
 }
 
 /** Throws {@link MigrationError} with one line when `schema` and this punchline's migrations differ. */
-export async function assertMigrationsCurrent(db: SqlRunner, schema: string, files?: readonly MigrationFile[]): Promise<void> {
+export async function assertMigrationsCurrent(
+  db: SqlRunner,
+  schema: string,
+  files?: readonly MigrationFile[],
+): Promise<void> {
   const skew = versionSkew(await readMigrationStatus(db, schema, files));
   if (skew) throw new MigrationError(skew.code, skew.message);
 }

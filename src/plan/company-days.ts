@@ -35,7 +35,10 @@ export function planByCompanyDay(
   now: Date,
   plan: (today: string, companies: readonly string[]) => Plan,
 ): Plan {
-  const groups = companies.length === 0 ? new Map([[todayIn(connection.timezone, now), []]]) : companiesByDay(connection, companies, now);
+  const groups =
+    companies.length === 0
+      ? new Map([[todayIn(connection.timezone, now), []]])
+      : companiesByDay(connection, companies, now);
   const jobs = new Map<string, PlannedJob>();
   let skipped = 0;
   for (const [today, group] of groups) {

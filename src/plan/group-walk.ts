@@ -27,7 +27,11 @@ function catalogWalk(): WalkDeclaration {
 }
 
 /** Walks the group of the client's token (`GET economic-group`, `GET company`) and picks the companies. */
-export async function walkGroup(api: Pick<ApiClient, 'request'>, opts?: CallOptions, walk: WalkDeclaration = catalogWalk()): Promise<GroupWalk> {
+export async function walkGroup(
+  api: Pick<ApiClient, 'request'>,
+  opts?: CallOptions,
+  walk: WalkDeclaration = catalogWalk(),
+): Promise<GroupWalk> {
   const { data: group } = await api.request(walk.group, {}, opts);
   const { data: own } = await api.request(walk.company, {}, opts);
   const self = group.find((g) => g.national_registry === own.national_registry);

@@ -20,7 +20,10 @@ export const syncJobData = z
     connection: z.string().min(1),
     resource: z.enum(RESOURCES),
     // Absent for the group walk.
-    company: z.string().regex(/^\d{14}$/).optional(),
+    company: z
+      .string()
+      .regex(/^\d{14}$/)
+      .optional(),
     // spec 1.4: send `company_national_registry` (headquarters token reading its group).
     scoped: z.boolean().default(false),
     // The window, both days included, for windowed resources.
@@ -33,11 +36,20 @@ export const syncJobData = z
     origin: z.enum(JOB_ORIGINS).default('backfill'),
     // Removals an earlier attempt refused as suspicious: applied only if this answer removes the same.
     seenRemovals: z
-      .array(z.object({ table: z.string(), live: z.number().int(), removing: z.number().int(), digest: z.string().optional() }))
+      .array(
+        z.object({
+          table: z.string(),
+          live: z.number().int(),
+          removing: z.number().int(),
+          digest: z.string().optional(),
+        }),
+      )
       .optional(),
   })
   .refine((d) => (d.from === undefined) === (d.to === undefined), { message: 'from and to go together' })
-  .refine((d) => d.from === undefined || d.to === undefined || d.from <= d.to, { message: 'from is after to' });
+  .refine((d) => d.from === undefined || d.to === undefined || d.from <= d.to, {
+    message: 'from is after to',
+  });
 
 /** Data of one sync job (BullMQ `job.data`). */
 export type SyncJobData = z.input<typeof syncJobData>;

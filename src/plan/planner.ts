@@ -10,7 +10,15 @@ import { jobIdFor, windowKey } from './job-ids.js';
 import type { JobOrigin, SyncJobData } from './job-data.js';
 import { CATALOG } from '../resources/index.js';
 import type { ScheduleKind } from '../resources/declaration.js';
-import { RESOURCES, followUpOf, isFollowUp, isWindowed, queueFor, type QueueName, type Resource } from './resources.js';
+import {
+  RESOURCES,
+  followUpOf,
+  isFollowUp,
+  isWindowed,
+  queueFor,
+  type QueueName,
+  type Resource,
+} from './resources.js';
 import { LOOKBACK_DAYS, monthWindows, type DateWindow } from './windows.js';
 import { addDays, endOfMonth } from '../util/time.js';
 
@@ -45,7 +53,12 @@ interface PlanInput {
  * The work items of a backfill of `[from, to]`: calendar-month windows of windowed resources,
  * per-day ones ending at `today` (a future day has no balance), and one item per other resource.
  */
-export function backfillItems(resources: readonly Resource[], from: string, to: string, today: string): WorkItem[] {
+export function backfillItems(
+  resources: readonly Resource[],
+  from: string,
+  to: string,
+  today: string,
+): WorkItem[] {
   return RESOURCES.filter((r) => resources.includes(r)).flatMap((resource): WorkItem[] => {
     if (!isWindowed(resource)) return [{ resource }];
     const end = CATALOG[resource].read === 'day' && to > today ? today : to;
@@ -58,7 +71,11 @@ export function backfillItems(resources: readonly Resource[], from: string, to: 
  * "Schedules"): every resource whose declaration joins it, over the days its `schedule`
  * gives (lookback: SYNC_LOOKBACK_DAYS), cut at month ends so no window exceeds 31 days.
  */
-export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: number = LOOKBACK_DAYS): WorkItem[] {
+export function scheduleItems(
+  kind: ScheduleKind,
+  today: string,
+  lookbackDays: number = LOOKBACK_DAYS,
+): WorkItem[] {
   const day = (d: number | 'lookback') => addDays(today, d === 'lookback' ? -lookbackDays : d);
   const month = (m: number): string => {
     let first = `${today.slice(0, 8)}01`;
@@ -70,7 +87,10 @@ export function scheduleItems(kind: ScheduleKind, today: string, lookbackDays: n
     const horizon = CATALOG[resource].schedule?.[kind];
     if (horizon === undefined) return [];
     if (horizon === 'current') return [{ resource }];
-    const [from, to] = 'days' in horizon ? [day(horizon.days[0]), day(horizon.days[1])] : [month(horizon.months[0]), endOfMonth(month(horizon.months[1]))];
+    const [from, to] =
+      'days' in horizon
+        ? [day(horizon.days[0]), day(horizon.days[1])]
+        : [month(horizon.months[0]), endOfMonth(month(horizon.months[1]))];
     return from > to ? [] : monthWindows(from, to).map((window) => ({ resource, window }));
   });
 }
@@ -115,7 +135,10 @@ export function planJobs(input: PlanInput): Plan {
     }
     for (const { resource, window } of followUps) {
       const parent = CATALOG[resource].items!.parent;
-      if (planned.has(windowKey({ resource: parent, company, ...window! })) && input.followUps.includes(resource)) {
+      if (
+        planned.has(windowKey({ resource: parent, company, ...window! })) &&
+        input.followUps.includes(resource)
+      ) {
         continue;
       }
       if (skip(windowKey({ resource, company, ...window! }))) continue;

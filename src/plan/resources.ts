@@ -38,13 +38,19 @@ export function defaultResources(settings: Partial<Record<OptIn, boolean>>): Res
 }
 
 /** The follow-ups that the windows of `parents` queue, by their declarations' `items.parent`; opt-ins only when on. */
-export function followUpsOf(parents: readonly Resource[], settings: Partial<Record<OptIn, boolean>>): Resource[] {
+export function followUpsOf(
+  parents: readonly Resource[],
+  settings: Partial<Record<OptIn, boolean>>,
+): Resource[] {
   return defaultResources(settings).filter((r) => parents.some((p) => CATALOG[r].items?.parent === p));
 }
 
 /** Parses a comma-separated `--resources` value: resources in {@link RESOURCES} order, no duplicates. */
 export function parseResources(list: string): Resource[] {
-  const names = list.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  const names = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   if (names.length === 0) throw new RangeError(`--resources is empty (choose from: ${RESOURCES.join(', ')})`);
   const unknown = names.find((n) => !(RESOURCES as readonly string[]).includes(n));
   if (unknown !== undefined) {

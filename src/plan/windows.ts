@@ -43,7 +43,10 @@ export function halveWindow(w: DateWindow): [DateWindow, DateWindow] | undefined
   const days = windowDays(w);
   if (days <= 1) return undefined;
   const firstEnd = addDays(w.from, Math.ceil(days / 2) - 1);
-  return [{ from: w.from, to: firstEnd }, { from: addDays(firstEnd, 1), to: w.to }];
+  return [
+    { from: w.from, to: firstEnd },
+    { from: addDays(firstEnd, 1), to: w.to },
+  ];
 }
 
 /** `w` cut into the fewest consecutive windows of at most `maxDays` days, of near-equal length. */
@@ -69,8 +72,10 @@ export function daysOf(w: DateWindow): string[] {
 }
 
 /** spec 4.1: `absence/getFromPeriod` takes date-times; a day window covers its first second to its last. */
-export const dateTimeBounds = (w: DateWindow): { beginDate: string; endDate: string } =>
-  ({ beginDate: `${w.from} 00:00:00`, endDate: `${w.to} 23:59:59` });
+export const dateTimeBounds = (w: DateWindow): { beginDate: string; endDate: string } => ({
+  beginDate: `${w.from} 00:00:00`,
+  endDate: `${w.to} 23:59:59`,
+});
 
 /** True when `w` ends before `today`'s lookback horizon (the source no longer changes): done once synced. */
 export const isSettled = (w: DateWindow, today: string, lookbackDays: number = LOOKBACK_DAYS): boolean =>

@@ -97,4 +97,3 @@ export function buildAnalystView(relation: RelationInfo, schema: string): Analys
 export function buildAnalystViews(relations: SchemaInfo, schema: string): AnalystView[] {
   return relations.map((r) => buildAnalystView(r, schema)).filter((v): v is AnalystView => v !== null);
 }
-

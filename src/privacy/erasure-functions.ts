@@ -44,7 +44,8 @@ export type ErasurePlan =
  * expressions (the rows cannot safely move to the tombstone). Any table is thus erasable.
  */
 export function erasurePlanOf(relation: RelationInfo): ErasurePlan {
-  if (PERSONAL_DATA[relation.name]?.erase === 'delete') return { mode: 'delete-rows', reason: 'classified so' };
+  if (PERSONAL_DATA[relation.name]?.erase === 'delete')
+    return { mode: 'delete-rows', reason: 'classified so' };
   const blank: string[] = [];
   for (const c of relation.columns) {
     if (c.name === PERSON_COLUMN) continue;
@@ -65,7 +66,9 @@ export function collisionCondition(relation: RelationInfo, a: string, b: string)
   for (const idx of relation.keys) {
     // Expression indexes are left to erasurePlanOf, which deletes such tables' rows instead.
     if (idx.hasExpressions || !idx.columns.includes(PERSON_COLUMN)) continue;
-    const same = idx.columns.filter((c) => c !== PERSON_COLUMN).map((c) => `${a}.${quoteIdent(c)} = ${b}.${quoteIdent(c)}`);
+    const same = idx.columns
+      .filter((c) => c !== PERSON_COLUMN)
+      .map((c) => `${a}.${quoteIdent(c)} = ${b}.${quoteIdent(c)}`);
     // A partial index only keeps apart rows its predicate holds for: evaluate it on each row.
     const holds = idx.where
       ? [a, b].map((x) => `EXISTS (SELECT FROM (SELECT ${x}.*) AS r WHERE ${idx.where})`)
@@ -118,15 +121,28 @@ function rekeyStatements(schema: string, relation: RelationInfo, filter: string,
     out.push(counted(`DELETE FROM ${t} AS ${dropped} USING ${t} AS ${kept}, ${erasures}\n    ${where}`));
   }
   const set = [`cpf = e.${k.to}`, ...k.blank.map((c) => `${quoteIdent(c)} = NULL`)].join(', ');
-  out.push(counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${erasures}\n    WHERE ${filter} AND ${at('m', k.from)}`));
+  out.push(
+    counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${erasures}\n    WHERE ${filter} AND ${at('m', k.from)}`),
+  );
   return out;
 }
 
 /** The statements that blank or delete a linked table's rows of the person. */
-function linkedStatements(schema: string, relations: SchemaInfo, relation: RelationInfo, filter: string): string[] {
+function linkedStatements(
+  schema: string,
+  relations: SchemaInfo,
+  relation: RelationInfo,
+  filter: string,
+): string[] {
   const link = PERSONAL_DATA[relation.name]!.person!;
   const via = relations.find((r) => r.name === link.table);
-  if (!via || !hasColumn(via, PERSON_COLUMN) || !hasColumn(via, link.column) || !hasColumn(relation, link.column)) return [];
+  if (
+    !via ||
+    !hasColumn(via, PERSON_COLUMN) ||
+    !hasColumn(via, link.column) ||
+    !hasColumn(relation, link.column)
+  )
+    return [];
   const s = quoteIdent(schema);
   const t = `${s}.${quoteIdent(relation.name)}`;
   const on =
@@ -134,11 +150,14 @@ function linkedStatements(schema: string, relations: SchemaInfo, relation: Relat
     (hasColumn(via, 'company_cnpj') ? ' AND l.company_cnpj = e.company_cnpj' : '');
   const from = `${s}.${quoteIdent(via.name)} AS l, ${s}.erasures e`;
   const plan = erasurePlanOf(relation);
-  if (plan.mode === 'delete-rows') return [counted(`DELETE FROM ${t} AS m USING ${from}\n    WHERE ${filter} AND ${on}`)];
+  if (plan.mode === 'delete-rows')
+    return [counted(`DELETE FROM ${t} AS m USING ${from}\n    WHERE ${filter} AND ${on}`)];
   if (plan.blank.length === 0) return [];
   const set = plan.blank.map((c) => `${quoteIdent(c)} = NULL`).join(', ');
   const dirty = plan.blank.map((c) => `m.${quoteIdent(c)} IS NOT NULL`).join(' OR ');
-  return [counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${from}\n    WHERE ${filter} AND ${on} AND (${dirty})`)];
+  return [
+    counted(`UPDATE ${t} AS m SET ${set}\n    FROM ${from}\n    WHERE ${filter} AND ${on} AND (${dirty})`),
+  ];
 }
 
 /** Tables with a CPF column, the ones forget rekeys. */
@@ -169,7 +188,10 @@ function mentionStatement(schema: string, relation: RelationInfo, filter: string
  * match too much and are not kept.
  */
 function namesStatement(schema: string, relation: RelationInfo, filter: string): string | undefined {
-  const own = ownNameColumns(relation.name, relation.columns.map((c) => c.name));
+  const own = ownNameColumns(
+    relation.name,
+    relation.columns.map((c) => c.name),
+  );
   if (own.length === 0) return undefined;
   const s = quoteIdent(schema);
   const values = own.map((c) => `(m.${quoteIdent(c)})`).join(', ');
@@ -192,7 +214,8 @@ function namesStatement(schema: string, relation: RelationInfo, filter: string):
  */
 function buildApplyErasures(relations: SchemaInfo, schema: string): string {
   const s = quoteIdent(schema);
-  const filter = 'e.company_cnpj = p_company AND e.lifted_at IS NULL AND (p_erasure IS NULL OR e.id = p_erasure)';
+  const filter =
+    'e.company_cnpj = p_company AND e.lifted_at IS NULL AND (p_erasure IS NULL OR e.id = p_erasure)';
   const body: string[] = [];
   const people = personTables(relations);
   for (const r of people) {
@@ -216,7 +239,12 @@ function buildApplyErasures(relations: SchemaInfo, schema: string): string {
     const plan = erasurePlanOf(r);
     body.push(`-- ${r.name}`);
     if (plan.mode === 'delete-rows') {
-      body.push(`-- (rows deleted: ${plan.reason})`, counted(`DELETE FROM ${quoteIdent(schema)}.${quoteIdent(r.name)} AS m USING ${quoteIdent(schema)}.erasures e\n    WHERE ${filter} AND ${personAt(r, 'm', 'cpf')}`));
+      body.push(
+        `-- (rows deleted: ${plan.reason})`,
+        counted(
+          `DELETE FROM ${quoteIdent(schema)}.${quoteIdent(r.name)} AS m USING ${quoteIdent(schema)}.erasures e\n    WHERE ${filter} AND ${personAt(r, 'm', 'cpf')}`,
+        ),
+      );
       continue;
     }
     body.push(
@@ -254,7 +282,13 @@ function buildLiftErasures(relations: SchemaInfo, schema: string): string {
   for (const r of personTables(relations).filter((t) => erasurePlanOf(t).mode === 'keep-rows')) {
     body.push(
       `-- ${r.name}`,
-      ...rekeyStatements(schema, r, filter, { from: 'tombstone', to: 'cpf', drop: 'moving', blank: [], preserve: [] }),
+      ...rekeyStatements(schema, r, filter, {
+        from: 'tombstone',
+        to: 'cpf',
+        drop: 'moving',
+        blank: [],
+        preserve: [],
+      }),
     );
   }
   const signature = `${s}.lift_erasures(p_cpf text, p_company text, p_by text)`;

@@ -16,7 +16,9 @@ import { REGISTER_TABLES } from './erasure-functions.js';
 
 /** Fails with a clear message when `schema` lacks the privacy tables (not migrated yet). */
 export async function checkPrivacyReady(db: SqlRunner, schema: string): Promise<void> {
-  const { rows } = await sql<{ ready: boolean }>`SELECT to_regclass(${`${quoteIdent(schema)}.erasures`}) IS NOT NULL AS ready`.execute(warehouseDb(db));
+  const { rows } = await sql<{
+    ready: boolean;
+  }>`SELECT to_regclass(${`${quoteIdent(schema)}.erasures`}) IS NOT NULL AS ready`.execute(warehouseDb(db));
   if (!rows[0]!.ready) {
     throw new PrivacyError(
       'privacy_not_migrated',
@@ -53,14 +55,18 @@ export interface ErasureOutcome {
  * person appears in) and records it, in one transaction. Throws `person_not_found` when
  * no company is given and the warehouse holds no row of the CPF.
  */
-export async function forgetPerson(pool: LoaderPool, schema: string, request: ForgetRequest): Promise<ErasureOutcome[]> {
+export async function forgetPerson(
+  pool: LoaderPool,
+  schema: string,
+  request: ForgetRequest,
+): Promise<ErasureOutcome[]> {
   const s = quoteIdent(schema);
   return withTransaction(pool, async (client) => {
     const db = warehouseDb(client, schema);
     const companies = request.company
       ? [request.company]
-      : (
-          // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
+      : // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
+        (
           await sql<{ company_cnpj: string }>`
             SELECT company_cnpj FROM ${sql.id(schema, DIRECTORY.seen.table)} WHERE cpf = ${request.cpf}
              UNION SELECT company_cnpj FROM ${sql.id(schema, 'erasures')} WHERE cpf = ${request.cpf} AND lifted_at IS NULL
@@ -77,24 +83,54 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
       const standing = { company_cnpj: company, cpf: request.cpf, lifted_at: null };
       const created = await db
         .insertInto('erasures')
-        .values({ company_cnpj: company, cpf: request.cpf, erased_by: request.by, note: request.note ?? null })
+        .values({
+          company_cnpj: company,
+          cpf: request.cpf,
+          erased_by: request.by,
+          note: request.note ?? null,
+        })
         .onConflict((oc) => oc.columns(['company_cnpj', 'cpf']).where('lifted_at', 'is', null).doNothing())
         .returning(['id', 'tombstone'])
         .executeTakeFirst();
-      const erasure = created ?? (await db.selectFrom('erasures').select(['id', 'tombstone']).where((eb) => eb.and(standing)).executeTakeFirstOrThrow());
+      const erasure =
+        created ??
+        (await db
+          .selectFrom('erasures')
+          .select(['id', 'tombstone'])
+          .where((eb) => eb.and(standing))
+          .executeTakeFirstOrThrow());
       const rows = await applyErasures(client, schema, company, erasure.id);
-      out.push({ id: Number(erasure.id), company, tombstone: erasure.tombstone, rows, alreadyStanding: !created });
+      out.push({
+        id: Number(erasure.id),
+        company,
+        tombstone: erasure.tombstone,
+        rows,
+        alreadyStanding: !created,
+      });
     }
     // What other rows say of the person (a manager's name, a CPF in a text), in every table.
-    const tables = (await introspectSchema(client, schema)).filter((r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name));
+    const tables = (await introspectSchema(client, schema)).filter(
+      (r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name),
+    );
     const done: ErasureOutcome[] = [];
     for (const e of out) {
       let mentions = 0;
       for (const r of tables) {
-        mentions += await eraseMentions(client, schema, e.company, `${s}.${quoteIdent(r.name)}`, r.name, r.columns.map((c) => c.name));
+        mentions += await eraseMentions(
+          client,
+          schema,
+          e.company,
+          `${s}.${quoteIdent(r.name)}`,
+          r.name,
+          r.columns.map((c) => c.name),
+        );
       }
       if (mentions > 0) {
-        await db.updateTable('erasures').set((eb) => ({ rows_erased: eb('rows_erased', '+', mentions), last_applied_at: sql`now()` })).where('id', '=', e.id).execute();
+        await db
+          .updateTable('erasures')
+          .set((eb) => ({ rows_erased: eb('rows_erased', '+', mentions), last_applied_at: sql`now()` }))
+          .where('id', '=', e.id)
+          .execute();
       }
       done.push({ ...e, rows: e.rows + mentions });
     }
@@ -103,7 +139,11 @@ export async function forgetPerson(pool: LoaderPool, schema: string, request: Fo
 }
 
 /** The people erased in `cpf`'s standing erasures, as the places outside the warehouse are searched for them. */
-export async function erasedPeople(db: SqlRunner, schema: string, cpf: string): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
+export async function erasedPeople(
+  db: SqlRunner,
+  schema: string,
+  cpf: string,
+): Promise<{ cpf: string; names: string[]; tombstone: string }[]> {
   return warehouseDb(db, schema)
     .selectFrom('erasures')
     .select((eb) => ['cpf', eb.fn.coalesce('names', sql<string[]>`'{}'`).as('names'), 'tombstone'])
@@ -117,7 +157,12 @@ export async function erasedPeople(db: SqlRunner, schema: string, cpf: string): 
  * Applies the standing erasures of `company` (or only `erasure`) again to the rows a sync
  * brought back, in the caller's transaction if any; returns the rows changed.
  */
-export async function applyErasures(db: SqlRunner, schema: string, company: string, erasure?: number): Promise<number> {
+export async function applyErasures(
+  db: SqlRunner,
+  schema: string,
+  company: string,
+  erasure?: number,
+): Promise<number> {
   return callCount(db, sql`${sql.id(schema, 'apply_erasures')}(${company}, ${erasure ?? null})`);
 }
 
@@ -136,7 +181,10 @@ export type LiftRequest = Pick<ForgetRequest, 'cpf' | 'company' | 'by'>;
  * Returns how many were lifted; throws `erasure_not_found` when none stood.
  */
 export async function liftErasure(db: SqlRunner, schema: string, request: LiftRequest): Promise<number> {
-  const lifted = await callCount(db, sql`${sql.id(schema, 'lift_erasures')}(${request.cpf}, ${request.company ?? null}, ${request.by})`);
+  const lifted = await callCount(
+    db,
+    sql`${sql.id(schema, 'lift_erasures')}(${request.cpf}, ${request.company ?? null}, ${request.by})`,
+  );
   if (lifted === 0) {
     throw new PrivacyError(
       'erasure_not_found',
@@ -166,7 +214,13 @@ export async function upholdPrivacy(
 
 /** True when `company` has a standing erasure: a sync of it then erases mentions in its stages ({@link eraseMentions}). */
 export async function hasStandingErasures(db: SqlRunner, schema: string, company: string): Promise<boolean> {
-  const standing = await warehouseDb(db, schema).selectFrom('erasures').select('id').where('company_cnpj', '=', company).where('lifted_at', 'is', null).limit(1).executeTakeFirst();
+  const standing = await warehouseDb(db, schema)
+    .selectFrom('erasures')
+    .select('id')
+    .where('company_cnpj', '=', company)
+    .where('lifted_at', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   return standing !== undefined;
 }
 
@@ -175,6 +229,16 @@ export async function hasStandingErasures(db: SqlRunner, schema: string, company
  * stage `pg_temp.<stage>`) holding rows of `table` (erase_mentions: own-name columns are
  * skipped). Returns the rows changed.
  */
-export async function eraseMentions(db: SqlRunner, schema: string, company: string, relation: string, table: string, columns: readonly string[]): Promise<number> {
-  return callCount(db, sql`${sql.id(schema, 'erase_mentions')}(${company}, ${relation}::regclass, ${ownNameColumns(table, columns)}::text[])`);
+export async function eraseMentions(
+  db: SqlRunner,
+  schema: string,
+  company: string,
+  relation: string,
+  table: string,
+  columns: readonly string[],
+): Promise<number> {
+  return callCount(
+    db,
+    sql`${sql.id(schema, 'erase_mentions')}(${company}, ${relation}::regclass, ${ownNameColumns(table, columns)}::text[])`,
+  );
 }

@@ -10,14 +10,25 @@
  * later migration adds is covered, on the safe side, before anyone classifies it.
  */
 import { CATALOG, RESOURCES } from '../resources/index.js';
-import { cpf, employmentAttributes, notPersonal, omitted, person, shown, type ColumnClass, type TableClass } from '../resources/column-classes.js';
+import {
+  cpf,
+  employmentAttributes,
+  notPersonal,
+  omitted,
+  person,
+  shown,
+  type ColumnClass,
+  type TableClass,
+} from '../resources/column-classes.js';
 
 /** Outcomes of the reconciliation checks (quality_checks and its view quality_status). */
 const qualityFindings: TableClass = {
   columns: {
     check_name: notPersonal('which check'),
     cpf: cpf('the collaborator a finding is about; null for other scopes'),
-    detail: notPersonal('what a finding is about, in words: figures, dates and table names, never a personal value'),
+    detail: notPersonal(
+      'what a finding is about, in words: figures, dates and table names, never a personal value',
+    ),
   },
 };
 
@@ -32,7 +43,8 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     columns: { error: omitted('free_text', 'an error message may quote an API record') },
   },
   rejected_records: {
-    excludedFromAnalysts: 'records as the API sent them, names and all (operators read them to fix the source)',
+    excludedFromAnalysts:
+      'records as the API sent them, names and all (operators read them to fix the source)',
     cpfWithin: 'record',
     erase: 'delete',
     columns: {
@@ -48,7 +60,10 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     cpfWithin: 'row_key',
     erase: 'delete',
     columns: {
-      row_key: omitted('identifier', 'identity of the pushed entity: the CPF of the person it was pushed for (several for a shared absence), or a registration number'),
+      row_key: omitted(
+        'identifier',
+        'identity of the pushed entity: the CPF of the person it was pushed for (several for a shared absence), or a registration number',
+      ),
       source_file: notPersonal('path of the file a push read'),
     },
   },
@@ -56,14 +71,23 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     excludedFromAnalysts: 'the link between CPFs and pseudonyms',
     columns: {
       cpf: { category: 'identifier', analyst: 'omitted', note: "the collaborator's CPF" },
-      pseudonym: { category: 'identifier', analyst: 'omitted', note: 'pseudonym of the CPF (analysts see it in the views)' },
+      pseudonym: {
+        category: 'identifier',
+        analyst: 'omitted',
+        note: 'pseudonym of the CPF (analysts see it in the views)',
+      },
     },
   },
   erasures: {
     excludedFromAnalysts: 'register of erasures',
     columns: {
       cpf: { category: 'identifier', analyst: 'omitted', ownerOnly: true, note: "the erased person's CPF" },
-      names: { category: 'name', analyst: 'omitted', ownerOnly: true, note: "the erased person's names, replaced wherever they name the person" },
+      names: {
+        category: 'name',
+        analyst: 'omitted',
+        ownerOnly: true,
+        note: "the erased person's names, replaced wherever they name the person",
+      },
       erased_by: omitted('name', 'the operator who ran forget'),
       note: omitted('free_text', 'typed by the operator'),
       lifted_by: omitted('name', 'the operator who lifted the erasure'),
@@ -79,7 +103,10 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   monthly_hours: {
     columns: {
       ...person(),
-      medical_certificate_time_hours: shown('health', 'hours covered by medical certificates, without diagnosis'),
+      medical_certificate_time_hours: shown(
+        'health',
+        'hours covered by medical certificates, without diagnosis',
+      ),
       department: shown('employment', 'department at the time'),
     },
   },
@@ -139,7 +166,12 @@ export function classifyColumn(table: string, column: string, udtType: string): 
   if (known) return { ...known, source: 'classified' };
   if (CPF_NAME_RE.test(column)) return { ...cpf('presumed: the name says CPF'), source: 'presumed' };
   if (looksPersonal(column, udtType)) {
-    return { category: null, analyst: 'omitted', note: 'presumed personal: not classified yet', source: 'presumed' };
+    return {
+      category: null,
+      analyst: 'omitted',
+      note: 'presumed personal: not classified yet',
+      source: 'presumed',
+    };
   }
   return { category: null, analyst: 'shown', source: 'presumed' };
 }

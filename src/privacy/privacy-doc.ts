@@ -12,7 +12,8 @@ export const PRIVACY_DOC_PAGES = ['docs/privacy.md', 'docs/warehouse.md'] as con
 
 /** The markers around the generated block. */
 export const PRIVACY_DOC_MARKERS = {
-  start: '<!-- personal-data:start (generated from src/privacy/personal-data.ts by npm run docs:privacy; do not edit) -->',
+  start:
+    '<!-- personal-data:start (generated from src/privacy/personal-data.ts by npm run docs:privacy; do not edit) -->',
   end: '<!-- personal-data:end -->',
 } as const;
 
@@ -25,7 +26,8 @@ function analystSees(cls: TableClass, column: string, c: ColumnClass): string {
 }
 
 function forgetDoes(cls: TableClass, column: string, c: ColumnClass): string {
-  const aboutPerson = cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined || cls.cpfWithin !== undefined;
+  const aboutPerson =
+    cls.columns['cpf']?.analyst === 'pseudonym' || cls.person !== undefined || cls.cpfWithin !== undefined;
   if (!aboutPerson) return '—';
   if (cls.erase === 'delete') return 'row deleted';
   if (column === 'cpf') return 'replaced by the tombstone';
@@ -34,7 +36,10 @@ function forgetDoes(cls: TableClass, column: string, c: ColumnClass): string {
 
 /** The markdown table of every column holding personal data, by table, then the look-alikes. */
 export function renderPersonalDataTable(): string {
-  const personal = ['| Table | Column | Category | `workforce_reader` | `workforce_analyst` | `punchline forget` | Whose / what |', '|---|---|---|---|---|---|---|'];
+  const personal = [
+    '| Table | Column | Category | `workforce_reader` | `workforce_analyst` | `punchline forget` | Whose / what |',
+    '|---|---|---|---|---|---|---|',
+  ];
   const lookAlikes: string[] = [];
   for (const [table, cls] of Object.entries(PERSONAL_DATA).sort(([a], [b]) => a.localeCompare(b))) {
     for (const [column, c] of Object.entries(cls.columns)) {

@@ -60,7 +60,10 @@ async function standingOf(db: WarehouseDb, schema: string, keyId: string, activa
       activate
         ? oc
             .column('key_id')
-            .doUpdateSet({ generation: sql`nextval(${`${quoteIdent(schema)}.pseudonym_key_generations`}::regclass)`, activated_at: sql`now()` })
+            .doUpdateSet({
+              generation: sql`nextval(${`${quoteIdent(schema)}.pseudonym_key_generations`}::regclass)`,
+              activated_at: sql`now()`,
+            })
             .where('pseudonym_keys.generation', '<', newest)
         : oc.column('key_id').doNothing(),
     )
@@ -93,9 +96,16 @@ export async function ensurePseudonyms(
   const { rows } = await sql<{ cpf: string }>`
     SELECT DISTINCT c.cpf FROM ${sql.id(schema, DIRECTORY.seen.table)} c
      WHERE (${company}::text IS NULL OR c.company_cnpj = ${company}) AND c.cpf ~ '^[0-9]{11}$'
-       AND NOT EXISTS (SELECT 1 FROM ${sql.id(schema, 'cpf_pseudonyms')} p WHERE p.cpf = c.cpf AND p.key_generation >= ${generation})`.execute(db);
+       AND NOT EXISTS (SELECT 1 FROM ${sql.id(schema, 'cpf_pseudonyms')} p WHERE p.cpf = c.cpf AND p.key_generation >= ${generation})`.execute(
+    db,
+  );
   for (let i = 0; i < rows.length; i += BATCH) {
-    const mappings = rows.slice(i, i + BATCH).map(({ cpf }) => ({ cpf, pseudonym: pseudonymOf(key, cpf), key_id: keyId, key_generation: generation }));
+    const mappings = rows.slice(i, i + BATCH).map(({ cpf }) => ({
+      cpf,
+      pseudonym: pseudonymOf(key, cpf),
+      key_id: keyId,
+      key_generation: generation,
+    }));
     // Only a mapping of an older key is replaced: a newer key's is never written over.
     await db
       .insertInto('cpf_pseudonyms')
@@ -115,7 +125,10 @@ export async function ensurePseudonyms(
   }
   let pruned = 0;
   if (options.prune && options.company === undefined) {
-    const gone = await db.deleteFrom('cpf_pseudonyms').where('key_generation', '<', generation).executeTakeFirst();
+    const gone = await db
+      .deleteFrom('cpf_pseudonyms')
+      .where('key_generation', '<', generation)
+      .executeTakeFirst();
     pruned = Number(gone.numDeletedRows);
   }
   return { mapped: rows.length, pruned, current: true };

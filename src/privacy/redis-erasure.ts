@@ -50,14 +50,23 @@ function isCpfValue(value: unknown, cpf: string): boolean {
 function eraseInJson(value: unknown, people: readonly ErasedPerson[], patterns: readonly RegExp[]): unknown {
   if (Array.isArray(value)) return value.map((v) => eraseInJson(v, people, patterns));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [eraseInPlainText(k, people, patterns), eraseInJson(v, people, patterns)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        eraseInPlainText(k, people, patterns),
+        eraseInJson(v, people, patterns),
+      ]),
+    );
   }
   const whole = people.find((p) => isCpfValue(value, p.cpf));
   if (whole) return whole.tombstone;
   return typeof value === 'string' ? eraseInPlainText(value, people, patterns) : value;
 }
 
-function eraseInPlainText(text: string, people: readonly ErasedPerson[], patterns: readonly RegExp[]): string {
+function eraseInPlainText(
+  text: string,
+  people: readonly ErasedPerson[],
+  patterns: readonly RegExp[],
+): string {
   let out = text;
   people.forEach((p, i) => {
     out = out.replace(patterns[i]!, p.tombstone);
@@ -85,14 +94,33 @@ export function eraseInText(text: string, people: readonly ErasedPerson[]): stri
 /** The subset of ioredis the erasure uses. */
 export type ErasureRedis = Pick<
   Redis,
-  'scan' | 'type' | 'get' | 'set' | 'hgetall' | 'hset' | 'lrange' | 'lset' | 'smembers' | 'srem' | 'sadd' | 'zrange' | 'zrem' | 'zadd' | 'xrange' | 'xdel'
+  | 'scan'
+  | 'type'
+  | 'get'
+  | 'set'
+  | 'hgetall'
+  | 'hset'
+  | 'lrange'
+  | 'lset'
+  | 'smembers'
+  | 'srem'
+  | 'sadd'
+  | 'zrange'
+  | 'zrem'
+  | 'zadd'
+  | 'xrange'
+  | 'xdel'
 >;
 
 /**
  * Replaces the mentions of `people` in every key under `prefix` (`<prefix>:*`); returns
  * how many values were changed or stream entries deleted.
  */
-export async function eraseFromRedis(redis: ErasureRedis, prefix: string, people: readonly ErasedPerson[]): Promise<number> {
+export async function eraseFromRedis(
+  redis: ErasureRedis,
+  prefix: string,
+  people: readonly ErasedPerson[],
+): Promise<number> {
   if (people.length === 0) return 0;
   const erase = (text: string) => eraseInText(text, people);
   let changed = 0;
@@ -105,7 +133,11 @@ export async function eraseFromRedis(redis: ErasureRedis, prefix: string, people
   return changed;
 }
 
-async function eraseInKey(redis: ErasureRedis, key: string, erase: (text: string) => string): Promise<number> {
+async function eraseInKey(
+  redis: ErasureRedis,
+  key: string,
+  erase: (text: string) => string,
+): Promise<number> {
   let changed = 0;
   switch (await redis.type(key)) {
     case 'string': {

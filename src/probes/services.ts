@@ -14,7 +14,11 @@ import { PunchlineError } from '../util/errors.js';
 /** A required service is not reachable; the message says what to start. */
 export class ServiceUnavailableError extends PunchlineError<'service_unavailable'> {
   override readonly name = 'ServiceUnavailableError';
-  constructor(readonly service: 'postgres' | 'redis', message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly service: 'postgres' | 'redis',
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super('service_unavailable', message, options);
   }
 }
@@ -58,7 +62,11 @@ export async function assertPostgresReachable(databaseUrl: string, timeoutMs = 3
   const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: timeoutMs });
   client.on('error', () => undefined);
   try {
-    await withTimeout(client.connect().then(() => client.query('select 1')), timeoutMs + 500, 'Postgres');
+    await withTimeout(
+      client.connect().then(() => client.query('select 1')),
+      timeoutMs + 500,
+      'Postgres',
+    );
   } catch (err) {
     const e = err as Error & { code?: string };
     const where = redactUrl(databaseUrl);

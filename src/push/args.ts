@@ -41,17 +41,21 @@ function statIs(path: string, is: 'isFile' | 'isDirectory'): boolean {
 
 /** Checks the arguments of `punchline push`; throws {@link UsageError} or ConfigError. */
 export function parsePushArgs(kind: string, args: PushArgs, config: Config): PushOptions {
-  if (!isPushKind(kind)) throw new UsageError(`unknown kind "${kind}" (choose from: ${PUSH_KINDS.join(', ')})`);
+  if (!isPushKind(kind))
+    throw new UsageError(`unknown kind "${kind}" (choose from: ${PUSH_KINDS.join(', ')})`);
   const file = args.file;
   if (!file) throw new UsageError('--file is required (a .csv or .jsonl file)');
   if (!inputFormatOf(file)) throw new UsageError(`--file ${file}: use a .csv or .jsonl file`);
   if (!statIs(file, 'isFile')) throw new UsageError(`--file ${file}: no such file`);
   if (args.report !== undefined) {
-    if (!reportFormatOf(args.report)) throw new UsageError(`--report ${args.report}: use a .csv or .json file name`);
-    if (!statIs(dirname(resolve(args.report)), 'isDirectory')) throw new UsageError(`--report ${args.report}: its directory does not exist`);
+    if (!reportFormatOf(args.report))
+      throw new UsageError(`--report ${args.report}: use a .csv or .json file name`);
+    if (!statIs(dirname(resolve(args.report)), 'isDirectory'))
+      throw new UsageError(`--report ${args.report}: its directory does not exist`);
     if (resolve(args.report) === resolve(file)) throw new UsageError('--report must not overwrite --file');
   }
-  if (args.filesDir !== undefined && !statIs(args.filesDir, 'isDirectory')) throw new UsageError(`--files-dir ${args.filesDir}: no such directory`);
+  if (args.filesDir !== undefined && !statIs(args.filesDir, 'isDirectory'))
+    throw new UsageError(`--files-dir ${args.filesDir}: no such directory`);
   const connections = selectConnections(config, args.connection);
   if (connections.length > 1) {
     throw new UsageError(

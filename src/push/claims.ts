@@ -105,7 +105,13 @@ export class ClaimRun {
 
   /** Claims the row `key` (of input line `line`) for this run; waits while another live run holds it. */
   async claim(key: string, line: number, options: ClaimOptions): Promise<Claim> {
-    const ours = { claim_run: this.run, claimed_at: sql<Date>`now()`, connection: this.#scope.connection, source_file: this.#scope.file, source_line: line };
+    const ours = {
+      claim_run: this.run,
+      claimed_at: sql<Date>`now()`,
+      connection: this.#scope.connection,
+      source_file: this.#scope.file,
+      source_line: line,
+    };
     const receipt = this.#receipt(key);
     const update = () => this.#db.updateTable('push_receipts').where((eb) => eb.and(receipt));
     for (;;) {
@@ -126,13 +132,20 @@ export class ClaimRun {
           'source_line',
           sql<string | null>`claim_run::text`.as('claim_run'),
           eb('created_at', '>=', sql<Date>`${options.checkedAt}::timestamptz`).as('since_check'),
-          sql<boolean>`claim_run IS NOT NULL AND NOT (CASE WHEN pg_try_advisory_lock(claim_run) THEN pg_advisory_unlock(claim_run) ELSE false END)`.as('alive'),
+          sql<boolean>`claim_run IS NOT NULL AND NOT (CASE WHEN pg_try_advisory_lock(claim_run) THEN pg_advisory_unlock(claim_run) ELSE false END)`.as(
+            'alive',
+          ),
         ])
         .executeTakeFirst();
       if (!row) continue; // its claim was just given up: try again
       if (row.state === 'created') {
         if (row.since_check === true) {
-          return { kind: 'created', ...(row.created_id ? { id: row.created_id } : {}), file: row.source_file ?? '', line: row.source_line ?? 0 };
+          return {
+            kind: 'created',
+            ...(row.created_id ? { id: row.created_id } : {}),
+            file: row.source_file ?? '',
+            line: row.source_line ?? 0,
+          };
         }
         // Created before this run's check, which found it gone from the API: it was removed since.
         const taken = await update()
@@ -163,12 +176,22 @@ export class ClaimRun {
 
   /** This run's claim of row `key`, to settle. */
   #mine(key: string) {
-    return this.#db.updateTable('push_receipts').where((eb) => eb.and({ ...this.#receipt(key), claim_run: bigint(this.run) }));
+    return this.#db
+      .updateTable('push_receipts')
+      .where((eb) => eb.and({ ...this.#receipt(key), claim_run: bigint(this.run) }));
   }
 
   /** Records that the row's entity exists (written by this run, or found by its check): `id` when known. */
   async created(key: string, line: number, id?: string): Promise<void> {
-    await this.#mine(key).set({ state: 'created', created_at: sql`now()`, created_id: id ?? null, claim_run: null, source_line: line }).execute();
+    await this.#mine(key)
+      .set({
+        state: 'created',
+        created_at: sql`now()`,
+        created_id: id ?? null,
+        claim_run: null,
+        source_line: line,
+      })
+      .execute();
   }
 
   /** Gives the claim up: the write certainly did not take effect. */

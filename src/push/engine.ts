@@ -95,21 +95,46 @@ export interface WriteError {
 
 /** How a failed write is reported; see {@link WriteError}. */
 export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError {
-  const rerun = 'it may have taken effect: run the same file again, the check before writing will skip it if it did';
-  if (err instanceof RowInvalid) return { outcome: 'invalid', code: err.code, message: err.message, uncertain: false };
+  const rerun =
+    'it may have taken effect: run the same file again, the check before writing will skip it if it did';
+  if (err instanceof RowInvalid)
+    return { outcome: 'invalid', code: err.code, message: err.message, uncertain: false };
   if (signal?.aborted) {
-    return { outcome: 'failed', code: 'interrupted', message: `the push was interrupted while this write was in flight; ${rerun}`, uncertain: true };
+    return {
+      outcome: 'failed',
+      code: 'interrupted',
+      message: `the push was interrupted while this write was in flight; ${rerun}`,
+      uncertain: true,
+    };
   }
-  if (isApiError(err, 'invalid_service_token')) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
+  if (isApiError(err, 'invalid_service_token'))
+    return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
   if (isApiError(err, 'response_invalid', 'element_too_large', 'response_too_large')) {
-    return { outcome: 'failed', code: err.code, message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}`, uncertain: true };
+    return {
+      outcome: 'failed',
+      code: err.code,
+      message: `the API answered with a body that breaks the spec (${err.message}); ${rerun}`,
+      uncertain: true,
+    };
   }
   if (isApiError(err, 'network') && !err.mayHaveReachedServer) {
-    return { outcome: 'failed', code: err.code, message: `${err.message}: the write did not reach the API`, uncertain: false };
+    return {
+      outcome: 'failed',
+      code: err.code,
+      message: `${err.message}: the write did not reach the API`,
+      uncertain: false,
+    };
   }
-  if (err instanceof ApiError && !err.retryable) return { outcome: 'refused', code: err.code, message: err.message, uncertain: false };
-  if (err instanceof ApiError) return { outcome: 'failed', code: err.code, message: `${err.message}; ${rerun}`, uncertain: true };
-  return { outcome: 'failed', code: 'error', message: `${(err as Error).message ?? String(err)}; ${rerun}`, uncertain: true };
+  if (err instanceof ApiError && !err.retryable)
+    return { outcome: 'refused', code: err.code, message: err.message, uncertain: false };
+  if (err instanceof ApiError)
+    return { outcome: 'failed', code: err.code, message: `${err.message}; ${rerun}`, uncertain: true };
+  return {
+    outcome: 'failed',
+    code: 'error',
+    message: `${(err as Error).message ?? String(err)}; ${rerun}`,
+    uncertain: true,
+  };
 }
 
 /** Deduplicates work items by resource and window. */
@@ -134,7 +159,13 @@ async function buildBodies(
     try {
       const values = await resolveNames(row, resolver);
       const body = kind.body(values);
-      pending.set(index, { line: row.line, key: kind.key(body), label: kind.label?.(body) ?? kind.key(body), asked: body, body });
+      pending.set(index, {
+        line: row.line,
+        key: kind.key(body),
+        label: kind.label?.(body) ?? kind.key(body),
+        asked: body,
+        body,
+      });
     } catch (err) {
       if (!(err instanceof RowInvalid)) throw err;
       results.set(index, { line: row.line, outcome: 'invalid', code: 'invalid_row', message: err.message });
@@ -177,13 +208,23 @@ export async function runPush(
       firstLine.set(p.key, p.line);
       continue;
     }
-    results.set(index, { line: p.line, outcome: 'skipped', key: p.label, code: 'duplicate_in_file', message: `the same entity as line ${first}` });
+    results.set(index, {
+      line: p.line,
+      outcome: 'skipped',
+      key: p.label,
+      code: 'duplicate_in_file',
+      message: `the same entity as line ${first}`,
+    });
     pending.delete(index);
   }
 
   // Claims made by other runs after this moment were made after this check looked.
   const checkedAt = options.apply ? await databaseNow(deps.db) : '';
-  const candidates: Candidate<unknown>[] = [...pending].map(([index, p]) => ({ index, body: p.body, key: p.key }));
+  const candidates: Candidate<unknown>[] = [...pending].map(([index, p]) => ({
+    index,
+    body: p.body,
+    key: p.key,
+  }));
   const existing = candidates.length > 0 ? await kind.check(ctx, candidates) : new Map();
   for (const [index, e] of existing) {
     const p = pending.get(index)!;
@@ -198,7 +239,12 @@ export async function runPush(
 
   if (!options.apply) {
     for (const [index, p] of pending) {
-      results.set(index, { line: p.line, outcome: 'would_create', key: p.label, ...(p.note ? { message: p.note } : {}) });
+      results.set(index, {
+        line: p.line,
+        outcome: 'would_create',
+        key: p.label,
+        ...(p.note ? { message: p.note } : {}),
+      });
     }
   }
   const touched: WorkItem[] = [];
@@ -234,11 +280,24 @@ async function writeAll(
   let created = 0;
   let stopped: string | undefined;
   const limit = pLimit(Math.max(1, options.concurrency));
-  const report = () => deps.onProgress?.({ done, total, created, notDone: done - created, elapsedMs: Date.now() - started });
-  const claims = await ClaimRun.open(deps.db, { schema: deps.schema, company: deps.company, kind: kind.name, connection: deps.connection, file: options.file });
+  const report = () =>
+    deps.onProgress?.({ done, total, created, notDone: done - created, elapsedMs: Date.now() - started });
+  const claims = await ClaimRun.open(deps.db, {
+    schema: deps.schema,
+    company: deps.company,
+    kind: kind.name,
+    connection: deps.connection,
+    file: options.file,
+  });
   const notSent = (p: Pending): RowResult => {
     const why = stopped ?? 'the push was interrupted before this write';
-    return { line: p.line, outcome: 'failed', key: p.label, code: 'not_sent', message: `${why}; nothing was sent: run the same file again` };
+    return {
+      line: p.line,
+      outcome: 'failed',
+      key: p.label,
+      code: 'not_sent',
+      message: `${why}; nothing was sent: run the same file again`,
+    };
   };
   const at = { company: deps.company, connection: deps.connection };
   const recorded = (body: unknown) => kind.recorded?.(deps.db, deps.schema, at, body);
@@ -257,7 +316,11 @@ async function writeAll(
         if (found?.exists) {
           await claims.created(p.key, p.line, found.id);
           await recorded(p.asked);
-          return skipped(p, `${found.note} (an earlier push that was stopped or got no answer had sent it)`, found.id);
+          return skipped(
+            p,
+            `${found.note} (an earlier push that was stopped or got no answer had sent it)`,
+            found.id,
+          );
         }
         p.body = found ? found.body : p.asked;
         p.note = found?.note;
@@ -265,25 +328,38 @@ async function writeAll(
       }
       if (deps.signal?.aborted) {
         await claims.release(p.key).catch(() => undefined);
-        const message = 'the push was interrupted before this write; nothing was sent: run the same file again';
+        const message =
+          'the push was interrupted before this write; nothing was sent: run the same file again';
         return { ...base, outcome: 'failed', code: 'not_sent', message };
       }
       const { id } = await kind.write(deps.api, p.body, ctx.call);
-      const result: RowResult = { ...base, outcome: 'created', ...(id ? { id } : {}), ...(p.note ? { message: p.note } : {}) };
+      const result: RowResult = {
+        ...base,
+        outcome: 'created',
+        ...(id ? { id } : {}),
+        ...(p.note ? { message: p.note } : {}),
+      };
       try {
         await claims.created(p.key, p.line, id);
         await recorded(p.body);
         return result;
       } catch (err) {
         // The claim stays without an outcome: the next run reads the API before writing this row.
-        return { ...result, message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}` };
+        return {
+          ...result,
+          message: `${p.note ? `${p.note}; ` : ''}created, but its receipt could not be recorded: ${(err as Error).message}`,
+        };
       }
     } catch (err) {
       const e = writeErrorResult(err, deps.signal);
       if (e.stop) stopped = `the API rejected the token (${e.code})`;
       // A claim that cannot be settled here stays as it is: the next run reads the API for it.
-      await (e.uncertain || checking ? claims.unresolved(p.key) : claims.release(p.key)).catch(() => undefined);
-      const message = checking ? `an earlier push left this row unsettled and the API could not be read to settle it: ${e.message}` : e.message;
+      await (e.uncertain || checking ? claims.unresolved(p.key) : claims.release(p.key)).catch(
+        () => undefined,
+      );
+      const message = checking
+        ? `an earlier push left this row unsettled and the API could not be read to settle it: ${e.message}`
+        : e.message;
       return { ...base, outcome: checking ? 'failed' : e.outcome, code: e.code, message };
     }
   };

@@ -19,7 +19,8 @@ const FIELD_FORMATS = {
   email: 'an e-mail address',
   base64: 'base64 text without a data: prefix',
   file: "a file path inside the files folder (the input file's folder, or --files-dir)",
-  files: "one or more file paths separated by |, inside the files folder (the input file's folder, or --files-dir)",
+  files:
+    "one or more file paths separated by |, inside the files folder (the input file's folder, or --files-dir)",
 } as const;
 /** One column type. */
 export type FieldType = keyof typeof FIELD_FORMATS;
@@ -29,7 +30,12 @@ const LIST_SEPARATOR = '|';
 
 /** True when a raw value counts as absent (missing, null, or blank text). */
 function isBlank(raw: unknown): boolean {
-  return raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '') || (Array.isArray(raw) && raw.length === 0);
+  return (
+    raw === undefined ||
+    raw === null ||
+    (typeof raw === 'string' && raw.trim() === '') ||
+    (Array.isArray(raw) && raw.length === 0)
+  );
 }
 
 function text(column: string, raw: unknown): string {
@@ -39,15 +45,19 @@ function text(column: string, raw: unknown): string {
 }
 
 function list(column: string, raw: unknown): string[] {
-  const items = Array.isArray(raw) ? raw.map((v) => text(column, v)) : text(column, raw).split(LIST_SEPARATOR);
+  const items = Array.isArray(raw)
+    ? raw.map((v) => text(column, v))
+    : text(column, raw).split(LIST_SEPARATOR);
   return items.map((s) => s.trim()).filter((s) => s !== '');
 }
 
 function cpf(column: string, value: string): string {
   const digits = value.replace(/[.\-\s/]/g, '');
-  if (!/^\d{1,11}$/.test(digits)) throw new RowInvalid(`${column}: ${JSON.stringify(value)} is not a CPF (11 digits)`);
+  if (!/^\d{1,11}$/.test(digits))
+    throw new RowInvalid(`${column}: ${JSON.stringify(value)} is not a CPF (11 digits)`);
   const padded = padCpf(digits);
-  if (!isValidCpf(padded)) throw new RowInvalid(`${column}: ${padded} is not a valid CPF (check digits do not match)`);
+  if (!isValidCpf(padded))
+    throw new RowInvalid(`${column}: ${padded} is not a valid CPF (check digits do not match)`);
   return padded;
 }
 
@@ -84,7 +94,8 @@ const READERS: Readonly<Record<FieldType, Reader>> = {
   email: checked((v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)),
   base64: (column, raw, bad) => {
     const v = text(column, raw).replace(/\s+/g, '');
-    if (v.startsWith('data:')) throw new RowInvalid(`${column}: send the base64 without the data:... prefix (spec 4.2)`);
+    if (v.startsWith('data:'))
+      throw new RowInvalid(`${column}: send the base64 without the data:... prefix (spec 4.2)`);
     return /^[A-Za-z0-9+/]+={0,2}$/.test(v) && v.length % 4 === 0 ? v : bad();
   },
   file: text,

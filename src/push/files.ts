@@ -91,17 +91,21 @@ function unreadable(err: NodeJS.ErrnoException): string {
 /** Where `given` lies inside `filesDir`, links resolved; {@link RowInvalid} when it leads elsewhere. */
 async function locate(filesDir: string, column: string, given: string): Promise<string> {
   if (given.includes('\0')) throw new RowInvalid(`${column}: the path holds a NUL character`);
-  if (given.startsWith('~')) throw new RowInvalid(`${column}: ${given} starts with ~, which is not expanded (${OUTSIDE_HINT})`);
+  if (given.startsWith('~'))
+    throw new RowInvalid(`${column}: ${given} starts with ~, which is not expanded (${OUTSIDE_HINT})`);
   if (isAbsolute(given)) throw new RowInvalid(`${column}: ${given} is an absolute path (${OUTSIDE_HINT})`);
   const folder = resolve(filesDir);
   const path = resolve(folder, given);
-  if (!isInside(folder, path)) throw new RowInvalid(`${column}: ${given} is outside the files folder (${OUTSIDE_HINT})`);
+  if (!isInside(folder, path))
+    throw new RowInvalid(`${column}: ${given} is outside the files folder (${OUTSIDE_HINT})`);
   const real = await realpath(path).catch((err: NodeJS.ErrnoException) => {
     const why = err.code === 'ENOENT' ? 'does not exist' : unreadable(err);
     throw new RowInvalid(`${column}: ${given} ${why} (paths are relative to the files folder)`);
   });
   if (!isInside(await realpath(folder), real)) {
-    throw new RowInvalid(`${column}: ${given} is a link to a file outside the files folder (${OUTSIDE_HINT})`);
+    throw new RowInvalid(
+      `${column}: ${given} is a link to a file outside the files folder (${OUTSIDE_HINT})`,
+    );
   }
   return real;
 }
@@ -110,7 +114,12 @@ async function locate(filesDir: string, column: string, given: string): Promise<
  * Checks the file `given` of `column`, relative to `filesDir`: inside it (links resolved), a regular
  * file within `rule.maxBytes`, an image if the rule says so; else {@link RowInvalid} naming the problem.
  */
-export async function prepareFile(filesDir: string, column: string, given: string, rule: FileRule): Promise<PreparedFile> {
+export async function prepareFile(
+  filesDir: string,
+  column: string,
+  given: string,
+  rule: FileRule,
+): Promise<PreparedFile> {
   const path = await locate(filesDir, column, given);
   const stats = await stat(path).catch((err: NodeJS.ErrnoException) => {
     throw new RowInvalid(`${column}: ${given} ${unreadable(err)}`);
@@ -119,7 +128,9 @@ export async function prepareFile(filesDir: string, column: string, given: strin
   const { size } = stats;
   if (size === 0) throw new RowInvalid(`${column}: ${given} is empty`);
   if (size > rule.maxBytes) {
-    throw new RowInvalid(`${column}: ${given} is ${formatBytes(size)}, above the limit of ${formatBytes(rule.maxBytes)} (PUSH_MAX_FILE_BYTES)`);
+    throw new RowInvalid(
+      `${column}: ${given} is ${formatBytes(size)}, above the limit of ${formatBytes(rule.maxBytes)} (PUSH_MAX_FILE_BYTES)`,
+    );
   }
   let mimeType = MIME_BY_EXTENSION[extname(given).toLowerCase()] ?? 'application/octet-stream';
   if (rule.accept === 'image') {
@@ -137,7 +148,9 @@ export async function readPrepared(file: PreparedFile): Promise<Buffer> {
   }
   const content = await readFile(file.path);
   if (content.length !== file.size) {
-    throw new RowInvalid(`${file.name} changed after the check (${formatBytes(file.size)}, now ${formatBytes(content.length)}); nothing was sent`);
+    throw new RowInvalid(
+      `${file.name} changed after the check (${formatBytes(file.size)}, now ${formatBytes(content.length)}); nothing was sent`,
+    );
   }
   return content;
 }

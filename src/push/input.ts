@@ -45,7 +45,8 @@ function checkHeader(file: string, header: readonly string[], rules: ColumnRules
   const seen = new Set<string>();
   names.forEach((n, i) => {
     if (n === '') throw new UsageError(`${file}: column ${i + 1} of the header has no name`);
-    if (!accepted.has(n)) throw new UsageError(`${file}: unknown column "${n}" (accepted: ${rules.accepted.join(', ')})`);
+    if (!accepted.has(n))
+      throw new UsageError(`${file}: unknown column "${n}" (accepted: ${rules.accepted.join(', ')})`);
     if (seen.has(n)) throw new UsageError(`${file}: column "${n}" appears twice in the header`);
     seen.add(n);
   });
@@ -84,7 +85,9 @@ async function* readCsv(path: string, rules: ColumnRules): AsyncGenerator<RawRow
         const line = Number((err as CsvError & { lines?: number }).lines ?? 0);
         if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
           // Everything after the quote was swallowed into one field: no row can be trusted.
-          fatal ??= new UsageError(`${path}: a quoted field opened after line ${lastGoodLine} is never closed`);
+          fatal ??= new UsageError(
+            `${path}: a quoted field opened after line ${lastGoodLine} is never closed`,
+          );
           return;
         }
         skipped.push({ line, error: `not a valid CSV record: ${err.message.replace(/ on line \d+$/, '')}` });
@@ -110,10 +113,12 @@ function jsonlRow(text: string, rules: ColumnRules) {
   } catch (err) {
     return { error: `not valid JSON: ${(err as Error).message}` };
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { error: 'not a JSON object' };
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    return { error: 'not a JSON object' };
   const fields = Object.entries(parsed).map(([k, v]) => ({ k, name: columnName(k), v }));
   const unknown = fields.filter((f) => !rules.accepted.includes(f.name)).map((f) => `"${f.k}"`);
-  if (unknown.length > 0) return { error: `unknown field ${unknown.join(', ')} (accepted: ${rules.accepted.join(', ')})` };
+  if (unknown.length > 0)
+    return { error: `unknown field ${unknown.join(', ')} (accepted: ${rules.accepted.join(', ')})` };
   return { values: Object.fromEntries(fields.map((f) => [f.name, f.v])) };
 }
 

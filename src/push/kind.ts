@@ -99,7 +99,12 @@ export interface WriteKind<B = unknown> {
   /** The sync work that shows the new entity in the warehouse. */
   touches(body: B): WorkItem[];
   /** What the warehouse keeps of a successful write besides its receipt (e.g. a dismissal's date, which no read shows). */
-  recorded?(db: SqlRunner, schema: string, at: { readonly company: string; readonly connection: string }, body: B): Promise<void>;
+  recorded?(
+    db: SqlRunner,
+    schema: string,
+    at: { readonly company: string; readonly connection: string },
+    body: B,
+  ): Promise<void>;
 }
 
 /** `read` with each answer kept by its argument (as JSON): a check asks for each window or list once. */

@@ -41,14 +41,22 @@ export interface PrepareOptions {
 
 /** The columns a kind accepts and requires (for the CSV header check). */
 export function columnRules(kind: WriteKind<unknown>): ColumnRules {
-  const accepted = [...Object.keys(kind.columns), ...kind.references.flatMap((r) => [r.idField, r.nameColumn])];
+  const accepted = [
+    ...Object.keys(kind.columns),
+    ...kind.references.flatMap((r) => [r.idField, r.nameColumn]),
+  ];
   const required = Object.entries(kind.columns).flatMap(([name, spec]) => (spec.required ? [[name]] : []));
   required.push(...kind.references.filter((r) => r.required).map((r) => [r.idField, r.nameColumn]));
   return { accepted, required };
 }
 
 /** Reads and checks the values of one row; throws {@link RowInvalid} naming all its problems. */
-async function prepareRow(kind: WriteKind, filesDir: string, maxBytes: number, { line, values: raw }: ReadRow) {
+async function prepareRow(
+  kind: WriteKind,
+  filesDir: string,
+  maxBytes: number,
+  { line, values: raw }: ReadRow,
+) {
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [column, spec] of Object.entries(kind.columns)) {
@@ -68,9 +76,12 @@ async function prepareRow(kind: WriteKind, filesDir: string, maxBytes: number, {
       } else {
         const bytes = spec.type === 'base64' ? Buffer.from(value as string, 'base64') : undefined;
         if (bytes && bytes.length > maxBytes) {
-          throw new RowInvalid(`${column}: ${formatBytes(bytes.length)}, above the limit of ${formatBytes(maxBytes)} (PUSH_MAX_FILE_BYTES)`);
+          throw new RowInvalid(
+            `${column}: ${formatBytes(bytes.length)}, above the limit of ${formatBytes(maxBytes)} (PUSH_MAX_FILE_BYTES)`,
+          );
         }
-        if (bytes && spec.accept === 'image' && !imageType(bytes)) throw new RowInvalid(`${column}: not a JPEG or PNG image (spec 4.2)`);
+        if (bytes && spec.accept === 'image' && !imageType(bytes))
+          throw new RowInvalid(`${column}: not a JPEG or PNG image (spec 4.2)`);
         values[column] = value;
       }
     } catch (err) {
@@ -83,7 +94,8 @@ async function prepareRow(kind: WriteKind, filesDir: string, maxBytes: number, {
     try {
       const id = readField(ref.idField, 'integer', raw[ref.idField]);
       const name = readField(ref.nameColumn, 'text', raw[ref.nameColumn]) as string | undefined;
-      if (id !== undefined && name !== undefined) throw new RowInvalid(`give ${ref.idField} or ${ref.nameColumn}, not both`);
+      if (id !== undefined && name !== undefined)
+        throw new RowInvalid(`give ${ref.idField} or ${ref.nameColumn}, not both`);
       if (id !== undefined) values[ref.idField] = id;
       else if (name !== undefined) names.push({ ref, name });
       else if (ref.required) throw new RowInvalid(`${ref.idField} or ${ref.nameColumn}: missing`);
@@ -97,7 +109,11 @@ async function prepareRow(kind: WriteKind, filesDir: string, maxBytes: number, {
 }
 
 /** Reads and checks every row of `file`, one entry each; {@link UsageError} if the file is unusable. */
-export async function prepareRows(kind: WriteKind<unknown>, file: string, options: PrepareOptions): Promise<LocalRow[]> {
+export async function prepareRows(
+  kind: WriteKind<unknown>,
+  file: string,
+  options: PrepareOptions,
+): Promise<LocalRow[]> {
   const format = inputFormatOf(file);
   if (!format) throw new UsageError(`${file}: unknown input format (use a .csv or .jsonl file)`);
   const filesDir = options.filesDir ?? dirname(file);

@@ -28,7 +28,11 @@ export function pushProgressLine(kind: string, p: PushProgress): string {
 }
 
 /** Plain lines, at most one per `intervalMs`, the last one always. */
-export function plainPushReporter(kind: string, out: NodeJS.WritableStream, intervalMs = 2000): PushProgressReporter {
+export function plainPushReporter(
+  kind: string,
+  out: NodeJS.WritableStream,
+  intervalMs = 2000,
+): PushProgressReporter {
   let last = 0;
   let pending: PushProgress | undefined;
   return {

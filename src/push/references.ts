@@ -34,7 +34,11 @@ export const REFERENCE_SOURCES = Object.fromEntries(
     {
       label,
       endpoint: `GET ${endpoint}`,
-      list: async (api, c) => (await api.request(endpoint, {}, c)).data.map((r) => ({ id: r.id, label: 'description' in r ? r.description : r.name })),
+      list: async (api, c) =>
+        (await api.request(endpoint, {}, c)).data.map((r) => ({
+          id: r.id,
+          label: 'description' in r ? r.description : r.name,
+        })),
     },
   ]),
 ) as Readonly<Record<LookupTable, ReferenceSource>>;
@@ -71,7 +75,13 @@ export class ReferenceResolver {
   );
 
   constructor(
-    private readonly deps: { db: SqlRunner; schema: string; company: string; api: ApiClient; call: CallOptions },
+    private readonly deps: {
+      db: SqlRunner;
+      schema: string;
+      company: string;
+      api: ApiClient;
+      call: CallOptions;
+    },
   ) {}
 
   /** The id of the record of `table` named `name`; throws {@link RowInvalid} when none or several match. */
@@ -86,7 +96,9 @@ export class ReferenceResolver {
       );
     }
     if (hits.length > 1) {
-      throw new RowInvalid(`${column}: ${JSON.stringify(name)} matches ids ${hits.map((h) => h.id).join(', ')}; give the id column instead`);
+      throw new RowInvalid(
+        `${column}: ${JSON.stringify(name)} matches ids ${hits.map((h) => h.id).join(', ')}; give the id column instead`,
+      );
     }
     return hits[0]!.id;
   }

@@ -41,18 +41,30 @@ function clip(text: string | undefined): string | undefined {
 export function summaryLines(r: PushResult, reportPath?: string): string[] {
   const counts = OUTCOMES.filter((o) => r.counts[o] > 0).map((o) => `${r.counts[o]} ${word(o)}`);
   const head = r.applied ? `push ${r.kind}` : `push ${r.kind} (plan: nothing was written)`;
-  const lines = [`${head}: ${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.file}${counts.length ? `: ${counts.join(', ')}` : ''}`];
+  const lines = [
+    `${head}: ${r.rows.length} row${r.rows.length === 1 ? '' : 's'} in ${r.file}${counts.length ? `: ${counts.join(', ')}` : ''}`,
+  ];
   for (const outcome of OUTCOMES) {
     const rows = r.rows.filter((x) => x.outcome === outcome);
     for (const x of rows.slice(0, LISTED_PER_OUTCOME)) {
-      const detail = [clip(x.key), x.id ? `id ${x.id}` : undefined, x.code && x.code !== 'exists' ? x.code : undefined, clip(x.message)].filter(Boolean).join(': ');
+      const detail = [
+        clip(x.key),
+        x.id ? `id ${x.id}` : undefined,
+        x.code && x.code !== 'exists' ? x.code : undefined,
+        clip(x.message),
+      ]
+        .filter(Boolean)
+        .join(': ');
       lines.push(`  line ${x.line}: ${word(outcome)}${detail ? `: ${detail}` : ''}`);
     }
     if (rows.length > LISTED_PER_OUTCOME) {
-      lines.push(`  ... ${rows.length - LISTED_PER_OUTCOME} more ${word(outcome)}${reportPath ? ` (see ${reportPath})` : ' (use --report for every row)'}`);
+      lines.push(
+        `  ... ${rows.length - LISTED_PER_OUTCOME} more ${word(outcome)}${reportPath ? ` (see ${reportPath})` : ' (use --report for every row)'}`,
+      );
     }
   }
-  if (r.interrupted) lines.push('interrupted: run the same file again to finish (what was created is skipped)');
+  if (r.interrupted)
+    lines.push('interrupted: run the same file again to finish (what was created is skipped)');
   if (!r.applied && r.counts.would_create > 0) lines.push('this was a plan: run again with --apply to write');
   return lines;
 }
@@ -68,7 +80,14 @@ export function spreadsheetText(value: string): string {
 /** Writes the report of `r` to `path` (CSV or JSON by extension). */
 export async function writeReport(path: string, r: PushResult): Promise<void> {
   if (reportFormatOf(path) === 'json') {
-    const doc = { kind: r.kind, file: r.file, applied: r.applied, interrupted: r.interrupted, counts: r.counts, rows: r.rows };
+    const doc = {
+      kind: r.kind,
+      file: r.file,
+      applied: r.applied,
+      interrupted: r.interrupted,
+      counts: r.counts,
+      rows: r.rows,
+    };
     await pipeline(Readable.from([`${JSON.stringify(doc, null, 2)}\n`]), createWriteStream(path));
     return;
   }

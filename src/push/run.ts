@@ -39,7 +39,11 @@ export async function pushRows(
   const { connection } = options;
   const client = rt.client(connection.name);
   const walk = await checkConnection(client);
-  const target: PushTarget = { connection: connection.name, company: walk.own.national_registry, scoped: walk.scoped };
+  const target: PushTarget = {
+    connection: connection.name,
+    company: walk.own.national_registry,
+    scoped: walk.scoped,
+  };
   const { company } = target;
   const today = hooks.today ?? todayIn(companyTimezone(connection, company));
   const deps = { ...hooks, api: client.api, db, schema, company, connection: connection.name, today };

@@ -27,13 +27,20 @@ export function pushSyncJobs(target: PushTarget, items: readonly WorkItem[]): Pl
     scoped: target.scoped,
     items,
     // Follow-ups behind an opt-in (audit photos) are left to the schedules.
-    followUps: followUpsOf(items.map((i) => i.resource), {}),
+    followUps: followUpsOf(
+      items.map((i) => i.resource),
+      {},
+    ),
     force: false,
     origin: 'push',
   }).jobs;
 }
 
 /** Queues the sync of what a push created; returns the jobs added and those already pending. */
-export async function queueSyncAfterPush(queues: SyncQueues, target: PushTarget, items: readonly WorkItem[]): Promise<EnqueueResult> {
+export async function queueSyncAfterPush(
+  queues: SyncQueues,
+  target: PushTarget,
+  items: readonly WorkItem[],
+): Promise<EnqueueResult> {
   return enqueueJobs(queues, pushSyncJobs(target, items));
 }

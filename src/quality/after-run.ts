@@ -24,7 +24,8 @@ export function checksAfter(run: CompletedRun): QualityScope[] {
   const checks = CATALOG[run.resource].checks ?? [];
   const scopes: QualityScope[] = [];
   if (run.window) {
-    if (checks.length > 0) scopes.push({ company: run.company, ...run.window, resources: [run.resource], checks });
+    if (checks.length > 0)
+      scopes.push({ company: run.company, ...run.window, resources: [run.resource], checks });
     // Coverage over the company's whole synced range of the resource: a window closes or opens a gap anywhere.
     scopes.push({ company: run.company, resources: [run.resource], checks: ['coverage'] });
   } else if (checks.length > 0) {
@@ -50,7 +51,10 @@ export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Pr
       found.push(...(await runQualityChecks(ctx.pool, ctx.schema, scope, ctx.settings)).findings);
     } catch (err) {
       ctx.onError?.(err);
-      ctx.logger.error({ err, checks: scope.checks }, 'quality checks after the run failed; the run stands, punchline verify runs them again');
+      ctx.logger.error(
+        { err, checks: scope.checks },
+        'quality checks after the run failed; the run stands, punchline verify runs them again',
+      );
     }
   }
   const failing = found.filter((f) => f.status !== 'ok' && f.scope !== 'all');
@@ -59,7 +63,10 @@ export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Pr
     // warn: a backfill opens gaps until its last window is in; quality_status, the gauges
     // and the alert say what stays.
     const { check, part, scope, difference, status } = failing[0]!;
-    ctx.logger.info({ findings: failing.length, first: { check, part, scope, difference, status } }, 'quality checks found disagreements (see quality_status)');
+    ctx.logger.info(
+      { findings: failing.length, first: { check, part, scope, difference, status } },
+      'quality checks found disagreements (see quality_status)',
+    );
   }
   return found;
 }

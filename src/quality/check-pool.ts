@@ -10,7 +10,13 @@ import { createWarehouse, type Warehouse } from '../warehouse/db.js';
  * collaborators' punch days (600,000 groups, 160 MB) hash in memory (`work_mem` times
  * `hash_mem_multiplier`, 2 by default) without spilling.
  */
-export const CHECK_SETTINGS: Readonly<Record<string, string>> = { enable_nestloop: 'off', enable_incremental_sort: 'off', enable_sort: 'off', jit: 'off', work_mem: '128MB' };
+export const CHECK_SETTINGS: Readonly<Record<string, string>> = {
+  enable_nestloop: 'off',
+  enable_incremental_sort: 'off',
+  enable_sort: 'off',
+  jit: 'off',
+  work_mem: '128MB',
+};
 
 /** The part of a pg Pool the checks need. */
 export type CheckPool = Pick<pg.Pool, 'connect' | 'query'>;
@@ -23,7 +29,11 @@ const opened = new WeakSet<object>();
  * it), and its size bounds the checks at once whatever the jobs, so verifying never crowds the loads.
  * On any other pool each check runs in a transaction that sets them first.
  */
-export function openCheckPool(databaseUrl: string, schema: string, options: { readonly max: number; readonly applicationName: string }): Warehouse {
+export function openCheckPool(
+  databaseUrl: string,
+  schema: string,
+  options: { readonly max: number; readonly applicationName: string },
+): Warehouse {
   const w = createWarehouse(databaseUrl, schema, { ...options, settings: CHECK_SETTINGS });
   opened.add(w.pool);
   return w;

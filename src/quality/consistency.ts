@@ -13,12 +13,14 @@ import { DETAIL_ROWS_PER_PART } from './checks.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** The declared tables of facts about collaborator records: those with a CPF, a record and a date column (the first places a row in a month), the directory aside. */
-const FACT_TABLES: readonly { resource: Resource; spec: TableSpec; date: string }[] = RESOURCES.flatMap((resource) =>
-  Object.values(CATALOG[resource].tables).flatMap((spec) => {
-    const date = Object.keys(spec.columns).find((c) => spec.columns[c] === 'date');
-    const about = 'cpf' in spec.columns && 'collaborator_record' in spec.columns && spec.table !== DIRECTORY.seen.table;
-    return about && date !== undefined ? [{ resource, spec, date }] : [];
-  }),
+const FACT_TABLES: readonly { resource: Resource; spec: TableSpec; date: string }[] = RESOURCES.flatMap(
+  (resource) =>
+    Object.values(CATALOG[resource].tables).flatMap((spec) => {
+      const date = Object.keys(spec.columns).find((c) => spec.columns[c] === 'date');
+      const about =
+        'cpf' in spec.columns && 'collaborator_record' in spec.columns && spec.table !== DIRECTORY.seen.table;
+      return about && date !== undefined ? [{ resource, spec, date }] : [];
+    }),
 );
 
 /** The `unknown_collaborator` findings of one table: its rows per company month, those without a collaborator counted. */

@@ -54,7 +54,8 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
   if (!days && !orphans) return '';
   const tolerance = s.param(DAY_TOLERANCE, 'int8');
   const selects = [
-    days && `
+    days &&
+      `
   SELECT ${checkName('day_vs_punches')}, r.company_cnpj, to_char(r.month, 'YYYY-MM'),
          'day ' || r.work_date || ' record ' || coalesce(nullif(r.collaborator_record, ''), '(no admission date)'), r.cpf,
          'seconds', r.expected, r.worked, ${tolerance}, 'warn',
@@ -68,7 +69,8 @@ export const punchesAgainstDays: CheckBuilder = (s, checks) => {
          m.differing || ' of ' || m.days || ' days differ from their punch pairs' ||
            CASE WHEN m.differing > ${DETAIL_ROWS_PER_PART} THEN ' (the first ${DETAIL_ROWS_PER_PART} are listed)' ELSE '' END
     FROM months m WHERE m.days > 0`,
-    orphans && `
+    orphans &&
+      `
   SELECT ${checkName('punch_without_day')}, m.company_cnpj, to_char(m.month, 'YYYY-MM'), ${s.text(ROLE_TABLES.punch)}, NULL, 'findings', 0::bigint, m.orphans, 0::bigint,
          CASE WHEN m.orphans > 0 THEN 'fail' ELSE 'ok' END,
          CASE WHEN m.orphans > 0 THEN m.orphans || ' live punch(es) without a live work day, e.g. point ' || m.orphan END

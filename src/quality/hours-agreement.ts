@@ -39,7 +39,9 @@ export const hoursAgreement: CheckBuilder = (s, checks) => {
   const totals = s.table(ROLE_TABLES.totals);
   const days = s.table(ROLE_TABLES.day);
   const part = `c.period_start || '..' || c.period_end`;
-  const kinds = wanted.map((c) => `(${checkName(c)}, '${AGREEMENTS[c].figure}', ${AGREEMENTS[c].perDay}::bigint)`).join(', ');
+  const kinds = wanted
+    .map((c) => `(${checkName(c)}, '${AGREEMENTS[c].figure}', ${AGREEMENTS[c].perDay}::bigint)`)
+    .join(', ');
   const stated = wanted.map((c) => `WHEN ${checkName(c)} THEN t.${AGREEMENTS[c].column}::bigint`).join(' ');
   return `
   WITH periods AS (

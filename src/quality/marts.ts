@@ -15,7 +15,13 @@ import { ROLE_TABLES } from '../resources/index.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** One scope: expected and actual per company month, from two SELECTs of (company_cnpj, month, n). */
-function compare(s: CheckStatement, scope: string, measure: string, expected: string, actual: string): string {
+function compare(
+  s: CheckStatement,
+  scope: string,
+  measure: string,
+  expected: string,
+  actual: string,
+): string {
   const diff = 'coalesce(a.n, 0) - coalesce(e.n, 0)';
   return `
   SELECT ${checkName('marts_vs_inputs')}, coalesce(e.company_cnpj, a.company_cnpj), to_char(coalesce(e.month, a.month), 'YYYY-MM'), ${s.text(scope)}, NULL::text,
@@ -27,7 +33,8 @@ function compare(s: CheckStatement, scope: string, measure: string, expected: st
 
 /** The `marts_vs_inputs` findings. */
 export const martsVsInputs: CheckBuilder = (s) => {
-  const within = (alias: string, date: string) => `${s.company(`${alias}.company_cnpj`)} AND ${s.inMonths(`${alias}.${date}`)}`;
+  const within = (alias: string, date: string) =>
+    `${s.company(`${alias}.company_cnpj`)} AND ${s.inMonths(`${alias}.${date}`)}`;
   const employed = (alias: string, date: string) =>
     `JOIN ${s.table('employments')} e ON e.company_cnpj = ${alias}.company_cnpj AND e.cpf = ${alias}.cpf AND e.collaborator_record = ${alias}.collaborator_record
           AND ${alias}.${date} >= e.employed_from AND (e.left_on IS NULL OR ${alias}.${date} <= e.left_on)`;

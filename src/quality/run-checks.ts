@@ -5,7 +5,14 @@
 import pLimit from 'p-limit';
 import { withTransaction } from '../warehouse/transaction.js';
 import { CHECK_SETTINGS, isCheckPool, type CheckPool } from './check-pool.js';
-import { QUALITY_CHECKS, type QualityCheck, type QualityFinding, type QualityScope, type QualitySettings, type QualityStatus } from './checks.js';
+import {
+  QUALITY_CHECKS,
+  type QualityCheck,
+  type QualityFinding,
+  type QualityScope,
+  type QualitySettings,
+  type QualityStatus,
+} from './checks.js';
 import { coverage } from './coverage.js';
 import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
@@ -26,11 +33,18 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */
-const SET_LOCAL = Object.entries(CHECK_SETTINGS).map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
+const SET_LOCAL = Object.entries(CHECK_SETTINGS)
+  .map(([name, value]) => `SET LOCAL ${name} = '${value}'`)
   .join('; ');
 
 /** The statement running `checks` (of one of {@link STATEMENTS}) over `scope`; null when nothing to check. */
-function buildStatement(schema: string, build: CheckBuilder, checks: readonly QualityCheck[], scope: QualityScope, settings: QualitySettings) {
+function buildStatement(
+  schema: string,
+  build: CheckBuilder,
+  checks: readonly QualityCheck[],
+  scope: QualityScope,
+  settings: QualitySettings,
+) {
   const s = new CheckStatement(schema, scope, settings);
   const select = build(s, checks).trim();
   if (select === '') return null;
@@ -44,8 +58,19 @@ function buildStatement(schema: string, build: CheckBuilder, checks: readonly Qu
 }
 
 /** The statement that runs one check over `scope` and writes its findings; null when the scope leaves it nothing to check. */
-export function buildCheck(schema: string, check: QualityCheck, scope: QualityScope, settings: QualitySettings): { text: string; values: unknown[] } | null {
-  return buildStatement(schema, STATEMENTS.find((st) => st.checks.includes(check))!.build, [check], scope, settings);
+export function buildCheck(
+  schema: string,
+  check: QualityCheck,
+  scope: QualityScope,
+  settings: QualitySettings,
+): { text: string; values: unknown[] } | null {
+  return buildStatement(
+    schema,
+    STATEMENTS.find((st) => st.checks.includes(check))!.build,
+    [check],
+    scope,
+    settings,
+  );
 }
 
 type Row = Record<(typeof FINDING_COLUMNS)[number] | 'difference', unknown>;
@@ -93,7 +118,8 @@ export async function runQualityChecks(
   const limit = pLimit(Math.max(1, options.concurrency ?? 1));
   const run = async (statement: (typeof STATEMENTS)[number]) => {
     const checks = statement.checks.filter((c) => !scope.checks || scope.checks.includes(c));
-    const query = checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
+    const query =
+      checks.length === 0 ? null : buildStatement(schema, statement.build, checks, scope, settings);
     if (!query) return;
     const started = Date.now();
     const rows = isCheckPool(pool)

@@ -1,5 +1,10 @@
 import { quoteIdent } from '../warehouse/db.js';
-import { DETAIL_ROWS_PER_PART, type QualityCheck, type QualityScope, type QualitySettings } from './checks.js';
+import {
+  DETAIL_ROWS_PER_PART,
+  type QualityCheck,
+  type QualityScope,
+  type QualitySettings,
+} from './checks.js';
 
 /** The lookback horizon when none is configured (SYNC_LOOKBACK_DAYS, docs/configuration.md). */
 const DEFAULT_LOOKBACK_DAYS = 35;
@@ -113,8 +118,17 @@ export class CheckStatement {
 
 /** The columns every check's SELECT returns, in order: what `quality_checks` takes. */
 export const FINDING_COLUMNS = [
-  'check_name', 'company_cnpj', 'part', 'scope', 'cpf', 'measure',
-  'expected', 'actual', 'tolerance', 'status', 'detail',
+  'check_name',
+  'company_cnpj',
+  'part',
+  'scope',
+  'cpf',
+  'measure',
+  'expected',
+  'actual',
+  'tolerance',
+  'status',
+  'detail',
 ] as const;
 
 /** The SELECT of the findings of `checks` (those of them the builder computes), built on a statement; empty when none. */

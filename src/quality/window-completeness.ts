@@ -3,7 +3,11 @@ import type { MissingMode, TableSpec } from '../warehouse/table-spec.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
 
 /** Rows that count as present, by what a missing row becomes. */
-const LIVE: Readonly<Record<MissingMode, string>> = { 'soft-delete': 't.deleted_at IS NULL', deactivate: 't.active', delete: 'true' };
+const LIVE: Readonly<Record<MissingMode, string>> = {
+  'soft-delete': 't.deleted_at IS NULL',
+  deactivate: 't.active',
+  delete: 'true',
+};
 
 /** A table whose rows of one window a predicate can name. */
 interface WindowTable {
@@ -25,7 +29,11 @@ function windowTables(): WindowTable[] {
 /** The live rows of the window of `window_loads` row `w`, as a subquery: the rule given `w`'s columns. */
 function liveRows(s: CheckStatement, { spec }: WindowTable): string {
   const rows = spec.missing.windowRows ?? spec.missing.where;
-  const predicate = rows((column) => String(column), { company: 'w.company_cnpj', from: 'w.window_start', to: 'w.window_end' }, (name) => s.table(name));
+  const predicate = rows(
+    (column) => String(column),
+    { company: 'w.company_cnpj', from: 'w.window_start', to: 'w.window_end' },
+    (name) => s.table(name),
+  );
   return `(SELECT count(*) FROM ${s.table(spec.table)} t WHERE (${predicate}) AND ${LIVE[spec.missing.mode]})`;
 }
 
@@ -41,10 +49,13 @@ function liveRows(s: CheckStatement, { spec }: WindowTable): string {
 export const windowCompleteness: CheckBuilder = (s) => {
   const tables = windowTables().filter((t) => s.includesResource(t.resource));
   if (tables.length === 0) return '';
-  const counted = tables.map((t) =>
-    `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
-    `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
-  ).join('\n    UNION ALL\n    ');
+  const counted = tables
+    .map(
+      (t) =>
+        `SELECT w.*, CASE WHEN w.newer IS NULL THEN ${liveRows(s, t)} END AS live FROM latest w ` +
+        `WHERE w.resource = ${s.text(t.resource)} AND w.table_name = ${s.text(t.spec.table)}`,
+    )
+    .join('\n    UNION ALL\n    ');
   const loads = s.table('window_loads');
   return `
   WITH latest AS (

@@ -25,9 +25,18 @@ export async function readSchemaDrift(pool: SqlRunner, schema: string): Promise<
   const query = warehouseDb(pool, schema)
     .selectFrom('schema_drift')
     .select(['kind', 'endpoint', 'field', 'value', 'first_seen_at', 'last_seen_at'])
-    .orderBy('kind').orderBy('field').orderBy('value').orderBy('endpoint')
+    .orderBy('kind')
+    .orderBy('field')
+    .orderBy('value')
+    .orderBy('endpoint')
     .$narrowType<{ kind: DriftEntry['kind'] }>();
   const rows = await unlessMissing(query.execute());
-  return rows && rows.map(({ first_seen_at: first, last_seen_at: last, ...r }) =>
-    ({ ...r, firstSeenAt: first.toISOString(), lastSeenAt: last.toISOString() }));
+  return (
+    rows &&
+    rows.map(({ first_seen_at: first, last_seen_at: last, ...r }) => ({
+      ...r,
+      firstSeenAt: first.toISOString(),
+      lastSeenAt: last.toISOString(),
+    }))
+  );
 }

@@ -64,6 +64,10 @@ export function companiesWorstFirst(entries: readonly FreshnessEntry[]): Company
   });
   const bad = (c: CompanyFreshness) => c.counts.stale + c.counts.never;
   return companies.sort(
-    (a, b) => bad(b) - bad(a) || overdue(b.worst) - overdue(a.worst) || b.counts.aging - a.counts.aging || a.company.localeCompare(b.company),
+    (a, b) =>
+      bad(b) - bad(a) ||
+      overdue(b.worst) - overdue(a.worst) ||
+      b.counts.aging - a.counts.aging ||
+      a.company.localeCompare(b.company),
   );
 }

@@ -1,6 +1,13 @@
 /** The job states we report, in display order. */
 export const QUEUE_STATES = [
-  'waiting', 'active', 'delayed', 'prioritized', 'waiting-children', 'paused', 'failed', 'completed',
+  'waiting',
+  'active',
+  'delayed',
+  'prioritized',
+  'waiting-children',
+  'paused',
+  'failed',
+  'completed',
 ] as const;
 /** One of {@link QUEUE_STATES}. */
 export type QueueState = (typeof QUEUE_STATES)[number];
@@ -20,7 +27,10 @@ export async function readQueueCounts(queues: readonly CountableQueue[]): Promis
   return Promise.all(
     queues.map(async (q) => {
       const raw = await q.getJobCounts(...QUEUE_STATES);
-      const counts = Object.fromEntries(QUEUE_STATES.map((s) => [s, raw[s] ?? 0])) as Record<QueueState, number>;
+      const counts = Object.fromEntries(QUEUE_STATES.map((s) => [s, raw[s] ?? 0])) as Record<
+        QueueState,
+        number
+      >;
       return { queue: q.name, counts };
     }),
   );
@@ -30,7 +40,10 @@ export async function readQueueCounts(queues: readonly CountableQueue[]): Promis
 export interface WaitingQueue {
   readonly name: string;
   /** Oldest first. */
-  getWaiting(start?: number, end?: number): Promise<readonly ({ timestamp: number; delay?: number } | undefined)[]>;
+  getWaiting(
+    start?: number,
+    end?: number,
+  ): Promise<readonly ({ timestamp: number; delay?: number } | undefined)[]>;
 }
 
 /**

@@ -34,16 +34,29 @@ export interface RejectionSummary {
 }
 
 /** Reads the open rejections per resource and endpoint; null when the warehouse has no `rejected_records` yet. */
-export async function readOpenRejections(pool: SqlRunner, schema: string): Promise<RejectionSummary[] | null> {
+export async function readOpenRejections(
+  pool: SqlRunner,
+  schema: string,
+): Promise<RejectionSummary[] | null> {
   const query = warehouseDb(pool, schema)
     .selectFrom('rejected_records')
     .where('resolved_at', 'is', null)
     .groupBy(['resource', 'endpoint'])
-    .orderBy('resource').orderBy('endpoint')
+    .orderBy('resource')
+    .orderBy('endpoint')
     .select((eb) => {
       const { ref } = eb;
-      const record = jsonBuildObject({ company: ref('company_cnpj'), from: ref('window_start'), to: ref('window_end'), path: ref('json_path'), reason: ref('reason') });
-      const oldestFirst = eb.fn.agg<(typeof record.expressionType)[]>('array_agg', [record]).orderBy('first_rejected_at').orderBy('id');
+      const record = jsonBuildObject({
+        company: ref('company_cnpj'),
+        from: ref('window_start'),
+        to: ref('window_end'),
+        path: ref('json_path'),
+        reason: ref('reason'),
+      });
+      const oldestFirst = eb.fn
+        .agg<(typeof record.expressionType)[]>('array_agg', [record])
+        .orderBy('first_rejected_at')
+        .orderBy('id');
       return [
         'resource',
         'endpoint',
@@ -55,18 +68,21 @@ export async function readOpenRejections(pool: SqlRunner, schema: string): Promi
       ];
     });
   const rows = await unlessMissing(query.execute());
-  return rows && rows.map(({ resource, endpoint, open, company_count, oldest, latest, example: e }) => ({
-    resource,
-    endpoint,
-    open,
-    companies: company_count,
-    oldest: oldest.toISOString(),
-    latest: latest.toISOString(),
-    example: {
-      company: e.company,
-      ...(e.from && e.to ? { window: `${e.from}..${e.to}` } : {}),
-      path: e.path,
-      reason: e.reason,
-    },
-  }));
+  return (
+    rows &&
+    rows.map(({ resource, endpoint, open, company_count, oldest, latest, example: e }) => ({
+      resource,
+      endpoint,
+      open,
+      companies: company_count,
+      oldest: oldest.toISOString(),
+      latest: latest.toISOString(),
+      example: {
+        company: e.company,
+        ...(e.from && e.to ? { window: `${e.from}..${e.to}` } : {}),
+        path: e.path,
+        reason: e.reason,
+      },
+    }))
+  );
 }

@@ -13,7 +13,10 @@ const DEFAULT_STALE_AFTER = 30 * HOUR;
  */
 export function staleAfterSeconds(resource: string, overrideSeconds?: number): number {
   if (overrideSeconds !== undefined) return overrideSeconds;
-  return (RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : undefined) ?? DEFAULT_STALE_AFTER;
+  return (
+    (RESOURCES.includes(resource as Resource) ? CATALOG[resource as Resource].staleAfter : undefined) ??
+    DEFAULT_STALE_AFTER
+  );
 }
 
 /** How old a company × resource is against its threshold: the colours of the status page and the counts of `punchline status`. */
@@ -41,7 +44,9 @@ export function parseStaleAfter(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
   if (!/^\d+$/.test(v) || Number(v) < 1) {
-    throw new RangeError(`--stale-after must be a whole number of minutes, at least 1 (got ${JSON.stringify(value)})`);
+    throw new RangeError(
+      `--stale-after must be a whole number of minutes, at least 1 (got ${JSON.stringify(value)})`,
+    );
   }
   return Number(v) * MINUTE;
 }

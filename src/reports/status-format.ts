@@ -21,7 +21,8 @@ const MAX_ERROR_CHARS = 100;
 export function formatAge(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
+  if (seconds < 86_400)
+    return `${Math.floor(seconds / 3600)}h ${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}m`;
   return `${Math.floor(seconds / 86_400)}d ${Math.floor((seconds % 86_400) / 3600)}h`;
 }
 
@@ -35,10 +36,17 @@ export function oneLine(text: string, max: number): string {
 }
 
 /** Renders rows as aligned columns; `right` lists the columns aligned right (numbers). */
-export function renderTable(headers: readonly string[], rows: readonly (readonly string[])[], right: ReadonlySet<number> = new Set()): string {
+export function renderTable(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  right: ReadonlySet<number> = new Set(),
+): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...rows.map(line)].map((l) => `  ${l}`).join('\n');
 }
 
@@ -49,7 +57,11 @@ function freshnessCells(f: FreshnessEntry): string[] {
     f.ageSeconds === null ? '-' : formatAge(f.ageSeconds),
     f.state === 'never'
       ? 'STALE (never synced)'
-      : f.stale ? `STALE (older than ${formatAge(f.staleAfterSeconds)})` : f.state === 'aging' ? 'aging' : '',
+      : f.stale
+        ? `STALE (older than ${formatAge(f.staleAfterSeconds)})`
+        : f.state === 'aging'
+          ? 'aging'
+          : '',
   ];
 }
 
@@ -80,7 +92,10 @@ function freshnessSummary(entries: readonly FreshnessEntry[], worstCompanies: nu
     renderTable(
       ['company', 'stale', 'aging', 'worst resource', 'last success', 'age', ''],
       shown.map((c) => [
-        c.company, String(c.counts.stale + c.counts.never), String(c.counts.aging), c.worst.resource,
+        c.company,
+        String(c.counts.stale + c.counts.never),
+        String(c.counts.aging),
+        c.worst.resource,
         ...freshnessCells(c.worst),
       ]),
       new Set([1, 2, 5]),
@@ -104,13 +119,20 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
       'Paused connections (the API rejects their token: their jobs wait, the token is re-checked on a slow timer)',
       renderTable(
         ['connection', 'since', 'next check', 'reason'],
-        paused.map((p) => [p.connection, formatInstant(p.since), formatInstant(p.nextCheckAt), oneLine(p.reason, MAX_ERROR_CHARS)]),
+        paused.map((p) => [
+          p.connection,
+          formatInstant(p.since),
+          formatInstant(p.nextCheckAt),
+          oneLine(p.reason, MAX_ERROR_CHARS),
+        ]),
       ),
       '',
     );
   }
 
-  const states = QUEUE_STATES.filter((s) => CORE_STATES.includes(s) || report.queues.some((q) => q.counts[s] > 0));
+  const states = QUEUE_STATES.filter(
+    (s) => CORE_STATES.includes(s) || report.queues.some((q) => q.counts[s] > 0),
+  );
   out.push(
     'Queues',
     renderTable(
@@ -128,7 +150,12 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
       renderTable(
         ['state', 'queue', 'resource', 'company', 'window', 'tries', 'last error'],
         report.failing.map((f) => [
-          f.state, f.queue, f.resource ?? '-', f.company ?? '-', f.window ?? '-', String(f.attempts),
+          f.state,
+          f.queue,
+          f.resource ?? '-',
+          f.company ?? '-',
+          f.window ?? '-',
+          String(f.attempts),
           oneLine(f.lastError, MAX_ERROR_CHARS),
         ]),
         new Set([5]),
@@ -158,14 +185,17 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
 
   out.push('');
   const { stale, aging, failed, retrying } = report.summary;
-  const pausedNote = paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
+  const pausedNote =
+    paused.length > 0 ? `${paused.length} connection${paused.length === 1 ? '' : 's'} paused, ` : '';
   const open = (report.rejections ?? []).reduce((n, r) => n + r.open, 0);
   const zones = new Set((report.timeZoneWarnings ?? []).map((w) => w.company)).size;
   const failingParts = (report.quality ?? []).reduce((n, q) => n + q.parts.fail, 0);
   const dataNote = [
     open > 0 ? `${open} rejected record${open === 1 ? '' : 's'} open` : '',
     zones > 0 ? `${zones} compan${zones === 1 ? 'y' : 'ies'} in a doubtful time zone` : '',
-    failingParts > 0 ? `${failingParts} part${failingParts === 1 ? '' : 's'} of the warehouse failing a quality check` : '',
+    failingParts > 0
+      ? `${failingParts} part${failingParts === 1 ? '' : 's'} of the warehouse failing a quality check`
+      : '',
   ].filter((n) => n !== '');
   out.push(
     (stale === 0 && failed === 0 && retrying === 0 && paused.length === 0
@@ -181,8 +211,11 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
 }
 
 /** How each kind of schema drift reads. */
-export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> =
-  { new_value: 'new value', unknown_field: 'unknown field', cleaned_value: 'cleaned value' };
+export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
+  new_value: 'new value',
+  unknown_field: 'unknown field',
+  cleaned_value: 'cleaned value',
+};
 
 /** The sections about the data itself, each only when it has something to say (at most `maxZones` zone lines). */
 function dataSections(report: StatusReport, maxZones: number): string[] {
@@ -198,7 +231,12 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
           q.check,
           ...[q.parts.ok, q.parts.warn, q.parts.fail, q.findings].map(String),
           formatInstant(q.lastCheckedAt),
-          q.example ? oneLine(`${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`, MAX_ERROR_CHARS) : '-',
+          q.example
+            ? oneLine(
+                `${q.example.company} ${q.example.part} ${q.example.scope}: ${q.example.detail ?? q.example.status}`,
+                MAX_ERROR_CHARS,
+              )
+            : '-',
         ]),
         new Set([1, 2, 3, 4]),
       ),
@@ -218,8 +256,15 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
       renderTable(
         ['resource', 'endpoint', 'open', 'companies', 'oldest', 'oldest record'],
         rejections.map((r) => [
-          r.resource, r.endpoint, String(r.open), String(r.companies), formatInstant(r.oldest),
-          oneLine(`${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`, MAX_ERROR_CHARS),
+          r.resource,
+          r.endpoint,
+          String(r.open),
+          String(r.companies),
+          formatInstant(r.oldest),
+          oneLine(
+            `${r.example.company} ${r.example.window ?? ''} ${r.example.path}: ${r.example.reason}`,
+            MAX_ERROR_CHARS,
+          ),
         ]),
         new Set([2, 3]),
       ),
@@ -240,13 +285,19 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
       renderTable(
         ['kind', 'field', 'value', 'endpoint', 'first seen', 'last seen'],
         drift.map((d) => [
-          DRIFT_KINDS[d.kind], d.field, d.value || '-', d.endpoint || '-',
-          formatInstant(d.firstSeenAt), formatInstant(d.lastSeenAt),
+          DRIFT_KINDS[d.kind],
+          d.field,
+          d.value || '-',
+          d.endpoint || '-',
+          formatInstant(d.firstSeenAt),
+          formatInstant(d.lastSeenAt),
         ]),
       ),
     );
     if (drift.some((d) => d.kind === 'cleaned_value')) {
-      out.push('  cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.');
+      out.push(
+        '  cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.',
+      );
     }
   }
   const zones = report.timeZoneWarnings ?? [];
@@ -256,10 +307,20 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
       "Time zones (companies whose date-times are read in a zone that is not the legal time at their address's CEP)",
       renderTable(
         ['company', 'zip code', 'state', 'connection', 'zone in use', 'legal time'],
-        zones.slice(0, maxZones).map((z) => [z.company, z.zipCode, z.state, z.connection ?? '-', `${z.zone} (${z.offset})`, `${z.legalZone} (${z.legalOffset})`]),
+        zones
+          .slice(0, maxZones)
+          .map((z) => [
+            z.company,
+            z.zipCode,
+            z.state,
+            z.connection ?? '-',
+            `${z.zone} (${z.offset})`,
+            `${z.legalZone} (${z.legalOffset})`,
+          ]),
       ),
     );
-    if (zones.length > maxZones) out.push(`  … and ${zones.length - maxZones} more (--all or --json lists every one)`);
+    if (zones.length > maxZones)
+      out.push(`  … and ${zones.length - maxZones} more (--all or --json lists every one)`);
     const z = zones[0]!;
     out.push(
       `  Every date-time of such a company is stored off by the difference. If the CEP is right, set COMPANY_TIMEZONES=${z.company}=${z.legalZone}`,

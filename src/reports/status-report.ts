@@ -66,7 +66,12 @@ export interface StatusReport {
   /** Freshness per company × resource, or null when the warehouse is not migrated. */
   readonly freshness: readonly FreshnessEntry[] | null;
   /** Stale entries (never synced included), aging ones, failed jobs (all queues) and jobs waiting to retry after a failure (first 1000 delayed per queue). */
-  readonly summary: { readonly stale: number; readonly aging: number; readonly failed: number; readonly retrying: number };
+  readonly summary: {
+    readonly stale: number;
+    readonly aging: number;
+    readonly failed: number;
+    readonly retrying: number;
+  };
   /** What `status --check` judges: ok when nothing is stale, no job failed and no connection is paused; else each problem in words. */
   readonly check: { readonly ok: boolean; readonly problems: readonly string[] };
   /** Connections paused after a 401 (present when the configuration names connections). */
@@ -141,9 +146,13 @@ export function buildFreshnessEntries(
   overrideSeconds?: number,
 ): FreshnessEntry[] {
   const companies = [...new Set(rows.filter((r) => r.company !== 'group').map((r) => r.company))].sort();
-  const companyResources = [...new Set(rows.filter((r) => r.company !== 'group').map((r) => r.resource))].sort();
+  const companyResources = [
+    ...new Set(rows.filter((r) => r.company !== 'group').map((r) => r.resource)),
+  ].sort();
   const byKey = new Map(rows.map((r) => [`${r.company}\u0000${r.resource}`, r]));
-  const keys: [string, string][] = rows.filter((r) => r.company === 'group').map((r) => ['group', r.resource]);
+  const keys: [string, string][] = rows
+    .filter((r) => r.company === 'group')
+    .map((r) => ['group', r.resource]);
   for (const c of companies) for (const res of companyResources) keys.push([c, res]);
   return keys.map(([company, resource]) => {
     const threshold = staleAfterSeconds(resource, overrideSeconds);
@@ -177,7 +186,9 @@ export function checkOf(
 ): StatusReport['check'] {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const problems = [
-    ...(summary.stale > 0 ? [`${plural(summary.stale, 'company × resource', 'company × resource pairs')} stale`] : []),
+    ...(summary.stale > 0
+      ? [`${plural(summary.stale, 'company × resource', 'company × resource pairs')} stale`]
+      : []),
     ...(summary.failed > 0 ? [`${plural(summary.failed, 'job', 'jobs')} failed`] : []),
     ...paused.map((p) => `connection "${p.connection}" paused (${p.code})`),
   ];
@@ -193,25 +204,30 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   const now = (sources.now ?? (() => new Date()))();
   const limit = 20; // failing jobs listed
   const { pool, schema, zonesInUse } = sources;
-  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, companies, quality] = await Promise.all([
-    readQueueCounts(sources.queues),
-    Promise.all(
-      sources.queues.map(async (q) => {
-        const [failed, delayed] = await Promise.all([q.getFailed(0, limit - 1), q.getDelayed(0, 999)]);
-        return [
-          ...failed.map((j) => describeJob(q.name, j, 'failed')),
-          ...delayed.filter((j) => j.attemptsMade > 0 && j.failedReason).map((j) => describeJob(q.name, j, 'retrying')),
-        ];
-      }),
-    ),
-    readFreshness(pool, schema),
-    sources.pausedConnections?.(),
-    readOpenRejections(pool, schema),
-    readSchemaDrift(pool, schema),
-    zonesInUse && readCompanyAddresses(pool, schema),
-    readQualityStatus(pool, schema),
-  ]);
-  const allFailing = failingPerQueue.flat().sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
+  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, companies, quality] =
+    await Promise.all([
+      readQueueCounts(sources.queues),
+      Promise.all(
+        sources.queues.map(async (q) => {
+          const [failed, delayed] = await Promise.all([q.getFailed(0, limit - 1), q.getDelayed(0, 999)]);
+          return [
+            ...failed.map((j) => describeJob(q.name, j, 'failed')),
+            ...delayed
+              .filter((j) => j.attemptsMade > 0 && j.failedReason)
+              .map((j) => describeJob(q.name, j, 'retrying')),
+          ];
+        }),
+      ),
+      readFreshness(pool, schema),
+      sources.pausedConnections?.(),
+      readOpenRejections(pool, schema),
+      readSchemaDrift(pool, schema),
+      zonesInUse && readCompanyAddresses(pool, schema),
+      readQualityStatus(pool, schema),
+    ]);
+  const allFailing = failingPerQueue
+    .flat()
+    .sort((a, b) => (b.failedAt ?? '').localeCompare(a.failedAt ?? ''));
   const freshness = freshnessEntriesOf(rows, now, sources.staleAfterSeconds);
   const summary = {
     stale: freshness?.filter((f) => f.stale).length ?? 0,

@@ -13,11 +13,14 @@ export type ZoneInUse = { readonly connection: string | null; readonly zone: str
 export type ZonesInUse = (cnpj: string, syncedBy: readonly string[]) => readonly ZoneInUse[];
 
 /** {@link ZonesInUse} of a configuration. */
-export function zonesFromConfig(config: Pick<Config, 'connections' | 'apiTimezone' | 'companyTimezones'>): ZonesInUse {
+export function zonesFromConfig(
+  config: Pick<Config, 'connections' | 'apiTimezone' | 'companyTimezones'>,
+): ZonesInUse {
   return (cnpj, syncedBy) => {
     const synced = config.connections.filter((c) => syncedBy.includes(c.name));
     const connections = synced.length > 0 ? synced : config.connections;
-    if (connections.length === 0) return [{ connection: null, zone: config.companyTimezones[cnpj] ?? config.apiTimezone }];
+    if (connections.length === 0)
+      return [{ connection: null, zone: config.companyTimezones[cnpj] ?? config.apiTimezone }];
     return connections.map((c) => ({ connection: c.name, zone: companyTimezone(c, cnpj) }));
   };
 }
@@ -53,27 +56,36 @@ export interface CompanyAddress {
  * silently, so `status` and `/metrics` say so. The zones come from the asking process's configuration,
  * for the connections that synced the company (sync_runs), or every configured one before any did.
  */
-export function timeZoneWarnings(companies: readonly CompanyAddress[], zonesInUse: ZonesInUse, now: Date): TimeZoneWarning[] {
+export function timeZoneWarnings(
+  companies: readonly CompanyAddress[],
+  zonesInUse: ZonesInUse,
+  now: Date,
+): TimeZoneWarning[] {
   return companies.flatMap((c) =>
     zonesInUse(c.cnpj, c.syncedBy).flatMap(({ connection, zone }) => {
       const check = checkZoneAgainstCep(zone, c.zipCode, now);
       if (!check || check.agrees) return [];
-      return [{
-        company: c.cnpj,
-        zipCode: c.zipCode ?? '',
-        state: check.legal.state,
-        connection,
-        zone,
-        offset: formatOffset(check.offsetInUse),
-        legalZone: check.legal.zones[0]!,
-        legalOffset: check.legalOffsets.map(formatOffset).join(' or '),
-      }];
+      return [
+        {
+          company: c.cnpj,
+          zipCode: c.zipCode ?? '',
+          state: check.legal.state,
+          connection,
+          zone,
+          offset: formatOffset(check.offsetInUse),
+          legalZone: check.legal.zones[0]!,
+          legalOffset: check.legalOffsets.map(formatOffset).join(' or '),
+        },
+      ];
     }),
   );
 }
 
 /** Reads the companies' CEPs and who synced them; null when the warehouse is not migrated. */
-export async function readCompanyAddresses(pool: SqlRunner, schema: string): Promise<CompanyAddress[] | null> {
+export async function readCompanyAddresses(
+  pool: SqlRunner,
+  schema: string,
+): Promise<CompanyAddress[] | null> {
   // The company table is the declarations' (ROLE_TABLES): the row type names its columns.
   const query = sql<Pick<Selectable<Companies>, 'cnpj'> & { zipCode: string | null; syncedBy: string[] }>`
       select c.cnpj, c.zip_code as "zipCode",

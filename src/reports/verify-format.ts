@@ -1,4 +1,10 @@
-import { QUALITY_CHECKS, QUALITY_STATUSES, worse, type QualityFinding, type QualityStatus } from '../quality/checks.js';
+import {
+  QUALITY_CHECKS,
+  QUALITY_STATUSES,
+  worse,
+  type QualityFinding,
+  type QualityStatus,
+} from '../quality/checks.js';
 import { oneLine, renderTable } from './status-format.js';
 
 /** Findings listed in the text (the rest are in quality_status and in --json). */
@@ -13,7 +19,9 @@ export interface VerifyRunInfo {
 }
 
 /** Outcome of each part (check, company, part): the worst status of its rows. */
-export function partStatuses(findings: readonly QualityFinding[]): Map<string, { check: string; status: QualityStatus }> {
+export function partStatuses(
+  findings: readonly QualityFinding[],
+): Map<string, { check: string; status: QualityStatus }> {
   const parts = new Map<string, { check: string; status: QualityStatus }>();
   for (const f of findings) {
     const key = `${f.check}\u0000${f.company}\u0000${f.part}`;
@@ -42,8 +50,13 @@ export function formatDifference(f: QualityFinding): string {
 
 /** Formats a run of the checks for a terminal: a line per check, then the findings to look at first. */
 export function formatVerify(findings: readonly QualityFinding[], info: VerifyRunInfo): string {
-  const range = info.from || info.to ? `${info.from ?? 'the first synced day'}..${info.to ?? 'the last'}` : 'everything synced';
-  const out: string[] = [`Quality checks of ${range}, ${info.company ? `company ${info.company}` : 'every company'} (${(info.durationMs / 1000).toFixed(1)} s)`];
+  const range =
+    info.from || info.to
+      ? `${info.from ?? 'the first synced day'}..${info.to ?? 'the last'}`
+      : 'everything synced';
+  const out: string[] = [
+    `Quality checks of ${range}, ${info.company ? `company ${info.company}` : 'every company'} (${(info.durationMs / 1000).toFixed(1)} s)`,
+  ];
   const parts = [...partStatuses(findings).values()];
   const listed = findingsOf(findings);
   const ran = QUALITY_CHECKS.filter((c) => parts.some((p) => p.check === c));
@@ -56,18 +69,36 @@ export function formatVerify(findings: readonly QualityFinding[], info: VerifyRu
       ['check', 'parts', ...QUALITY_STATUSES, 'findings'],
       ran.map((c) => {
         const mine = parts.filter((p) => p.check === c);
-        return [c, String(mine.length), ...QUALITY_STATUSES.map((s) => String(mine.filter((p) => p.status === s).length)), String(listed.filter((f) => f.check === c).length)];
+        return [
+          c,
+          String(mine.length),
+          ...QUALITY_STATUSES.map((s) => String(mine.filter((p) => p.status === s).length)),
+          String(listed.filter((f) => f.check === c).length),
+        ];
       }),
       new Set([1, 2, 3, 4, 5]),
     ),
   );
   if (listed.length > 0) {
-    const first = [...listed].sort((a, b) => QUALITY_STATUSES.indexOf(b.status) - QUALITY_STATUSES.indexOf(a.status)).slice(0, LISTED_FINDINGS);
-    out.push('', `Findings${listed.length > first.length ? ` (the first ${first.length} of ${listed.length}; all of them in quality_status and --json)` : ''}`);
+    const first = [...listed]
+      .sort((a, b) => QUALITY_STATUSES.indexOf(b.status) - QUALITY_STATUSES.indexOf(a.status))
+      .slice(0, LISTED_FINDINGS);
+    out.push(
+      '',
+      `Findings${listed.length > first.length ? ` (the first ${first.length} of ${listed.length}; all of them in quality_status and --json)` : ''}`,
+    );
     out.push(
       renderTable(
         ['status', 'check', 'company', 'part', 'scope', 'difference', 'detail'],
-        first.map((f) => [f.status, f.check, f.company, f.part, f.cpf ? `${f.scope} (cpf ${f.cpf})` : f.scope, formatDifference(f), oneLine(f.detail ?? '', 90)]),
+        first.map((f) => [
+          f.status,
+          f.check,
+          f.company,
+          f.part,
+          f.cpf ? `${f.scope} (cpf ${f.cpf})` : f.scope,
+          formatDifference(f),
+          oneLine(f.detail ?? '', 90),
+        ]),
       ),
     );
   }

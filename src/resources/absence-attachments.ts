@@ -12,7 +12,15 @@ const tables = {
   absence_attachments: {
     table: 'absence_attachments',
     key: ['absence_id', 'filename'],
-    columns: { absence_id: 'int8', filename: 'text', company_cnpj: 'text', mime_type: 'text', size_bytes: 'int4', sha256: 'text', content: 'bytea' },
+    columns: {
+      absence_id: 'int8',
+      filename: 'text',
+      company_cnpj: 'text',
+      mime_type: 'text',
+      size_bytes: 'int4',
+      sha256: 'text',
+      content: 'bytea',
+    },
     softDelete: true,
     missing: { mode: 'soft-delete', where: (p, s) => `t.absence_id = ANY(${p(s.items ?? [])}::int8[])` },
   },
@@ -42,7 +50,17 @@ export const absenceAttachments = defineResource({
         .where('a.has_attachment', '=', true)
         .where('a.begins_at_local', '<=', `${w.to} 23:59:59`)
         .where('a.ends_at_local', '>=', `${w.from} 00:00:00`)
-        .$if(!force, (q) => q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('absence_attachments as x').select('x.absence_id').whereRef('x.absence_id', '=', 'a.absence_id')))))
+        .$if(!force, (q) =>
+          q.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('absence_attachments as x')
+                  .select('x.absence_id')
+                  .whereRef('x.absence_id', '=', 'a.absence_id'),
+              ),
+            ),
+          ),
+        )
         .orderBy('a.absence_id')
         .execute();
       return absences.map((r) => r.absence_id);

@@ -59,7 +59,8 @@ const tables = {
       where: (p, s, table) =>
         `t.absence_id IN (SELECT absence_id FROM ${stageName('absences')}) OR t.absence_id IN (SELECT a.absence_id FROM ${table('absences')} a WHERE ${overlaps('a')(p, s)})`,
       // After the load: the members of the live absences overlapping the window.
-      windowRows: (p, s, table) => `t.absence_id IN (SELECT a.absence_id FROM ${table('absences')} a WHERE ${overlaps('a')(p, s)} AND a.deleted_at IS NULL)`,
+      windowRows: (p, s, table) =>
+        `t.absence_id IN (SELECT a.absence_id FROM ${table('absences')} a WHERE ${overlaps('a')(p, s)} AND a.deleted_at IS NULL)`,
     },
   },
 } as const satisfies Record<string, TableSpec>;

@@ -12,7 +12,15 @@ const tables = {
   audit_photos: {
     table: 'audit_photos',
     key: ['point_id'],
-    columns: { point_id: 'int8', company_cnpj: 'text', filename: 'text', mime_type: 'text', size_bytes: 'int4', sha256: 'text', content: 'bytea' },
+    columns: {
+      point_id: 'int8',
+      company_cnpj: 'text',
+      filename: 'text',
+      mime_type: 'text',
+      size_bytes: 'int4',
+      sha256: 'text',
+      content: 'bytea',
+    },
   },
 } as const satisfies Record<string, TableSpec>;
 
@@ -40,7 +48,17 @@ export const auditPhotos = defineResource({
         .where('p.deleted_at', 'is', null)
         .where('p.has_audit_photo', '=', true)
         .where((eb) => eb.between('p.work_date', w.from, w.to))
-        .$if(!force, (q) => q.where(({ not, exists, selectFrom }) => not(exists(selectFrom('audit_photos as x').select('x.point_id').whereRef('x.point_id', '=', 'p.point_id')))))
+        .$if(!force, (q) =>
+          q.where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('audit_photos as x')
+                  .select('x.point_id')
+                  .whereRef('x.point_id', '=', 'p.point_id'),
+              ),
+            ),
+          ),
+        )
         .orderBy('p.point_id')
         .execute();
       return punches.map((r) => r.point_id);
@@ -50,7 +68,10 @@ export const auditPhotos = defineResource({
     readOf('items', tables, {
       endpoint: 'point/audit',
       query: ({ item }) => ({ point_id: item }),
-      mismatch: (photo, { item }) => (photo.point_id === item ? undefined : `asked for point ${item}, the API answered point ${photo.point_id}`),
+      mismatch: (photo, { item }) =>
+        photo.point_id === item
+          ? undefined
+          : `asked for point ${item}, the API answered point ${photo.point_id}`,
       gone: (err) => apiErrorHas(err, 'gone'),
       rows: (photo, out, x) =>
         out.audit_photos({

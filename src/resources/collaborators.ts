@@ -37,11 +37,17 @@ const SEEN_COLLABORATORS = {
   key: ['company_cnpj', 'cpf', 'collaborator_record'],
   columns: COLUMNS,
   fixed: { active: 'false', source: `'period'` },
-  updateWhen: 'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of <= excluded.attributes_as_of)',
+  updateWhen:
+    'NOT t.active AND (t.attributes_as_of IS NULL OR t.attributes_as_of <= excluded.attributes_as_of)',
 } as const satisfies TableSpec;
 
 /** A collaborator block's row (`asSent`: its CPF as sent, if it differed; `asOf`: null for the list). */
-function collaboratorRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): RowOf<typeof SEEN_COLLABORATORS> {
+function collaboratorRow(
+  company: string,
+  b: CollaboratorBlock,
+  asSent: string | null,
+  asOf: string | null,
+): RowOf<typeof SEEN_COLLABORATORS> {
   return {
     company_cnpj: company,
     cpf: b.national_registry,
@@ -82,7 +88,10 @@ const tables = {
     fixed: { active: 'true', source: `'list'` },
     missing: { mode: 'deactivate', where: wholeCompany },
     // A fact names the collaborator record it is about; an erasure or a finding, the person.
-    referredBy: [['company_cnpj', 'cpf', 'collaborator_record'], ['company_cnpj', 'cpf']],
+    referredBy: [
+      ['company_cnpj', 'cpf', 'collaborator_record'],
+      ['company_cnpj', 'cpf'],
+    ],
   },
 } as const satisfies Record<string, TableSpec>;
 

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 
 /** A kind of personal data, as the privacy doc groups them. */
-export type PersonalDataCategory = 'identifier' | 'name' | 'contact' | 'location' | 'biometric' | 'health' | 'employment' | 'free_text';
+export type PersonalDataCategory =
+  'identifier' | 'name' | 'contact' | 'location' | 'biometric' | 'health' | 'employment' | 'free_text';
 
 /** What `workforce_analyst` sees of a column: its value, a pseudonym of it, or nothing. */
 export type AnalystAccess = 'shown' | 'pseudonym' | 'omitted';
@@ -54,7 +55,11 @@ export interface TableClass {
 }
 
 /** A CPF column: pseudonymised for analysts. */
-export const cpf = (note = "the collaborator's CPF"): ColumnClass => ({ category: 'identifier', analyst: 'pseudonym', note });
+export const cpf = (note = "the collaborator's CPF"): ColumnClass => ({
+  category: 'identifier',
+  analyst: 'pseudonym',
+  note,
+});
 const classed =
   (analyst: AnalystAccess) =>
   (category: PersonalDataCategory, note?: string): ColumnClass =>
@@ -73,7 +78,10 @@ export const PERSON_COLUMNS = { company_cnpj: 'text', cpf: 'text', collaborator_
 export const person = (note?: string) =>
   ({
     cpf: cpf(),
-    collaborator_record: shown('employment', note ?? 'admission date of the record, telling two records of one CPF apart'),
+    collaborator_record: shown(
+      'employment',
+      note ?? 'admission date of the record, telling two records of one CPF apart',
+    ),
   }) as const;
 
 /** Where a person works: shown to analysts. */

@@ -30,7 +30,13 @@ const DETAILS = {
 const MEMBERSHIP = { is_headquarter: 'bool', headquarter_cnpj: 'text' } as const;
 
 const company = <C extends TableSpec['columns']>(columns: C) =>
-  ({ table: 'companies', key: ['cnpj'], columns, keepOnNull: ['headquarter_cnpj'], referredBy: [['company_cnpj'], ['headquarter_cnpj']] }) as const;
+  ({
+    table: 'companies',
+    key: ['cnpj'],
+    columns,
+    keepOnNull: ['headquarter_cnpj'],
+    referredBy: [['company_cnpj'], ['headquarter_cnpj']],
+  }) as const;
 
 /** The three kinds of rows of one table: details with membership, details only, membership only. */
 const tables = {
@@ -67,7 +73,7 @@ export const companies = defineResource({
       columns: {
         name: notPersonal('legal name of the company'),
         trading_name: notPersonal('trading name of the company'),
-        caepf: omitted('identifier', "tax number of an employer who is a natural person (CAEPF)"),
+        caepf: omitted('identifier', 'tax number of an employer who is a natural person (CAEPF)'),
         address: omitted('location', "the company's address (a person's when the employer is one)"),
         address_number: omitted('location', "the company's address"),
         complement: omitted('location', "the company's address"),
@@ -83,7 +89,10 @@ export const companies = defineResource({
     company: 'company',
     rows(group, records, out) {
       const hq = group.find((g) => g.is_headquarter)?.national_registry ?? null;
-      const membership = (g: EconomicGroupEntry) => ({ is_headquarter: g.is_headquarter, headquarter_cnpj: hq });
+      const membership = (g: EconomicGroupEntry) => ({
+        is_headquarter: g.is_headquarter,
+        headquarter_cnpj: hq,
+      });
       const members = new Map(group.map((g) => [g.national_registry, g]));
       for (const c of records) {
         const g = members.get(c.national_registry);
@@ -92,7 +101,13 @@ export const companies = defineResource({
       }
       const detailed = new Set(records.map((c) => c.national_registry));
       for (const g of group) {
-        if (!detailed.has(g.national_registry)) out.group_members({ cnpj: g.national_registry, name: g.name, trading_name: g.trading_name, ...membership(g) });
+        if (!detailed.has(g.national_registry))
+          out.group_members({
+            cnpj: g.national_registry,
+            name: g.name,
+            trading_name: g.trading_name,
+            ...membership(g),
+          });
       }
     },
   },

@@ -46,7 +46,10 @@ export type CallKind = keyof TargetOf;
 export type CallTarget = Partial<TargetOf['month'] & TargetOf['day'] & TargetOf['items']>;
 
 /** The query of a `month` read of spec 4.1's period endpoints: the window's first and last day. */
-export const windowQuery = ({ window }: TargetOf['month']): Params => ({ begin_date: window.from, end_date: window.to });
+export const windowQuery = ({ window }: TargetOf['month']): Params => ({
+  begin_date: window.from,
+  end_date: window.to,
+});
 
 /** What a row derivation gets besides the element: the call's target, the company (CNPJ) and its ways. */
 export type RowContext<K extends CallKind = CallKind> = TargetOf[K] & {
@@ -63,17 +66,18 @@ export type RowContext<K extends CallKind = CallKind> = TargetOf[K] & {
 export type ReadEndpoint = ReadEndpointName | StreamEndpoint;
 
 /** One element of an endpoint's answer: an element of `data`, or `data` itself for object answers. */
-export type ElementOfRead<E extends ReadEndpoint> = E extends StreamEndpoint<infer T>
-  ? T
-  : E extends ReadEndpointName
-    ? EndpointData<E> extends readonly (infer T)[]
-      ? T
-      : EndpointData<E>
-    : never;
+export type ElementOfRead<E extends ReadEndpoint> =
+  E extends StreamEndpoint<infer T>
+    ? T
+    : E extends ReadEndpointName
+      ? EndpointData<E> extends readonly (infer T)[]
+        ? T
+        : EndpointData<E>
+      : never;
 
 /** The name of an endpoint, for messages and bookkeeping. */
 export const endpointName = (endpoint: ReadEndpoint): string =>
-  (typeof endpoint === 'string' ? endpoint : endpoint.name);
+  typeof endpoint === 'string' ? endpoint : endpoint.name;
 
 /** The row a table takes: a value for each of its columns. */
 export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: CellValue };
@@ -82,7 +86,11 @@ export type RowOf<S extends TableSpec> = { readonly [K in keyof S['columns']]: C
 export type Emitters<Ts extends Tables> = { readonly [K in keyof Ts]: (row: RowOf<Ts[K]>) => void };
 
 /** How one endpoint is read, a `K` target at a time, and turned into rows. */
-export interface ReadDeclaration<E extends ReadEndpoint = ReadEndpoint, Ts extends Tables = Tables, K extends CallKind = CallKind> {
+export interface ReadDeclaration<
+  E extends ReadEndpoint = ReadEndpoint,
+  Ts extends Tables = Tables,
+  K extends CallKind = CallKind,
+> {
   /** The endpoint (spec 4.1), by name or described inline; list answers are streamed element by element. */
   readonly endpoint: E;
   /** The query parameters of one call (spec 4.1), without scope parameters. */
@@ -109,7 +117,11 @@ export interface WalkDeclaration<Ts extends Tables = Tables> {
 }
 
 /** Work a resource does in the load's transaction after its tables are merged (e.g. SCD2 history). */
-export type AfterMerge = (client: MergeClient, schema: string, scope: LoadScope & { readonly company: string }) => Promise<Record<string, TableStats>>;
+export type AfterMerge = (
+  client: MergeClient,
+  schema: string,
+  scope: LoadScope & { readonly company: string },
+) => Promise<Record<string, TableStats>>;
 
 /** Which items an `items` resource fetches for a company's window `w` (`db` in the load's schema). */
 export type ItemsQuery = (db: WarehouseDb, company: string, w: Window, force: boolean) => Promise<number[]>;
@@ -124,7 +136,10 @@ export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
  * before today; `lookback`: SYNC_LOOKBACK_DAYS before), or whole calendar `months` (0: the
  * current one); `current` for a resource read without a window. An empty range reads nothing.
  */
-export type Horizon = { readonly days: readonly [number | 'lookback', number] } | { readonly months: readonly [number, number] } | 'current';
+export type Horizon =
+  | { readonly days: readonly [number | 'lookback', number] }
+  | { readonly months: readonly [number, number] }
+  | 'current';
 
 /** Every reconciliation check (docs/warehouse.md "Reconciliation checks"), in `punchline verify`'s order. */
 export const QUALITY_CHECKS = [
@@ -157,7 +172,12 @@ export const HOUR = 3600;
  */
 export interface Directory {
   readonly seen: TableSpec;
-  seenRow(company: string, b: CollaboratorBlock, asSent: string | null, asOf: string | null): Readonly<Record<string, CellValue>>;
+  seenRow(
+    company: string,
+    b: CollaboratorBlock,
+    asSent: string | null,
+    asOf: string | null,
+  ): Readonly<Record<string, CellValue>>;
 }
 
 /** The warehouse tables a resource writes, by the name its rows are written under (the table's, unless several specs write one table). */
@@ -189,7 +209,10 @@ interface Declared<Ts extends Tables> {
 }
 
 /** A resource read by calls of its endpoints (most read one), one `K` target at a time. */
-export interface CallsDeclaration<Ts extends Tables = Tables, K extends CallKind = CallKind> extends Declared<Ts> {
+export interface CallsDeclaration<
+  Ts extends Tables = Tables,
+  K extends CallKind = CallKind,
+> extends Declared<Ts> {
   readonly read: K;
   readonly reads: readonly ReadDeclaration<ReadEndpoint, Ts, K>[];
 }
@@ -201,7 +224,9 @@ export interface GroupDeclaration<Ts extends Tables = Tables> extends Declared<T
 }
 
 /** A resource read by calls, of whichever kind. */
-export type CallsResource<Ts extends Tables = Tables> = { [K in CallKind]: CallsDeclaration<Ts, K> }[CallKind];
+export type CallsResource<Ts extends Tables = Tables> = {
+  [K in CallKind]: CallsDeclaration<Ts, K>;
+}[CallKind];
 
 /** Everything the engine needs to sync one resource. */
 export type ResourceDeclaration<Ts extends Tables = Tables> = GroupDeclaration<Ts> | CallsResource<Ts>;
@@ -216,7 +241,11 @@ export const HORIZON_FACTS = {
 } as const satisfies Partial<CallsDeclaration>;
 
 /** Declares a read of a `K` resource, its element type checked against the endpoint and its target against the kind. */
-export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(_kind: K, _tables: Ts, read: ReadDeclaration<E, Ts, K>): ReadDeclaration<ReadEndpoint, Ts, K> {
+export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(
+  _kind: K,
+  _tables: Ts,
+  read: ReadDeclaration<E, Ts, K>,
+): ReadDeclaration<ReadEndpoint, Ts, K> {
   return read as ReadDeclaration<ReadEndpoint, Ts, K>;
 }
 
@@ -235,7 +264,9 @@ export function sequencer(): (key: string) => number {
 
 /** Declares a resource; the catalog keeps it without its table types (the engine reads any). */
 export function defineResource<Ts extends Tables>(declaration: GroupDeclaration<Ts>): GroupDeclaration;
-export function defineResource<Ts extends Tables, K extends CallKind>(declaration: CallsDeclaration<Ts, K>): CallsDeclaration<Tables, K>;
+export function defineResource<Ts extends Tables, K extends CallKind>(
+  declaration: CallsDeclaration<Ts, K>,
+): CallsDeclaration<Tables, K>;
 export function defineResource(declaration: object): ResourceDeclaration {
   return declaration as ResourceDeclaration;
 }

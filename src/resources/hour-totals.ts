@@ -12,7 +12,9 @@ import { person, PERSON_COLUMNS, shown } from './column-classes.js';
 import { defineResource, readOf, windowQuery } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
-const totalColumns = Object.fromEntries(TOTAL_HOURS_KEYS.map((k) => [`${k}_seconds`, 'int4' satisfies SqlType])) as TotalColumns;
+const totalColumns = Object.fromEntries(
+  TOTAL_HOURS_KEYS.map((k) => [`${k}_seconds`, 'int4' satisfies SqlType]),
+) as TotalColumns;
 
 const tables = {
   hour_totals: {
@@ -33,7 +35,15 @@ export const hourTotals = defineResource({
   checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'unknown_collaborator'],
   roles: { totals: 'hour_totals' },
   privacy: {
-    hour_totals: { columns: { ...person(), medical_certificate_time_seconds: shown('health', 'hours covered by medical certificates, without diagnosis') } },
+    hour_totals: {
+      columns: {
+        ...person(),
+        medical_certificate_time_seconds: shown(
+          'health',
+          'hours covered by medical certificates, without diagnosis',
+        ),
+      },
+    },
   },
   reads: [
     readOf('month', tables, {

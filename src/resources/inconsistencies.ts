@@ -6,7 +6,14 @@
  */
 import { z } from 'zod';
 import { streamEndpoint } from '../api/endpoints.js';
-import { collaboratorBlock, dateString, durationString, openVocabulary, optionalText, periodMeta } from '../api/schemas.js';
+import {
+  collaboratorBlock,
+  dateString,
+  durationString,
+  openVocabulary,
+  optionalText,
+  periodMeta,
+} from '../api/schemas.js';
 import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
@@ -23,11 +30,12 @@ const occurrence = z.object({
 });
 
 /** spec 4.1 `inconsistency`: per collaborator (spec 2.1 block), the occurrences of the period. */
-export const inconsistency = streamEndpoint('inconsistency', collaboratorBlock.extend({ occurrences: z.array(occurrence) }), periodMeta, [
-  'begin_date',
-  'end_date',
-  'national_registry',
-]);
+export const inconsistency = streamEndpoint(
+  'inconsistency',
+  collaboratorBlock.extend({ occurrences: z.array(occurrence) }),
+  periodMeta,
+  ['begin_date', 'end_date', 'national_registry'],
+);
 
 /** One element of the answer. */
 export type CollaboratorInconsistencies = z.infer<typeof inconsistency.element>;
@@ -54,7 +62,11 @@ export const inconsistencies = defineResource({
   read: 'month',
   tables,
   ...HORIZON_FACTS,
-  privacy: { inconsistencies: { columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") } } },
+  privacy: {
+    inconsistencies: {
+      columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
+    },
+  },
   reads: [
     readOf('month', tables, {
       endpoint: inconsistency,

@@ -19,7 +19,13 @@ import { lookups } from './lookups.js';
 import { punches } from './punches.js';
 import { tardiness } from './tardiness.js';
 import type { ResourceSummary } from '../warehouse/dictionary.js';
-import { endpointName, type Directory, type ReadEndpoint, type ResourceDeclaration, type TableRole } from './declaration.js';
+import {
+  endpointName,
+  type Directory,
+  type ReadEndpoint,
+  type ResourceDeclaration,
+  type TableRole,
+} from './declaration.js';
 
 /** Every resource's declaration, by the name job ids, `sync_runs` and metrics use, in backfill order. */
 export const CATALOG = Object.freeze({
@@ -49,7 +55,10 @@ export const RESOURCE_SUMMARIES: readonly ResourceSummary[] = RESOURCES.map((nam
   return {
     name,
     read: d.items ? `items of \`${d.items.parent}\`` : d.read,
-    endpoints: d.read === 'group' ? [d.walk.group, d.walk.company] : (d.reads as readonly { endpoint: ReadEndpoint }[]).map((r) => endpointName(r.endpoint)),
+    endpoints:
+      d.read === 'group'
+        ? [d.walk.group, d.walk.company]
+        : (d.reads as readonly { endpoint: ReadEndpoint }[]).map((r) => endpointName(r.endpoint)),
     tables: Object.values(d.tables),
   };
 });
@@ -58,7 +67,17 @@ export const RESOURCE_SUMMARIES: readonly ResourceSummary[] = RESOURCES.map((nam
 export const DIRECTORY: Directory = RESOURCES.map((r) => CATALOG[r].directory).find((d) => d !== undefined)!;
 
 /** The table of each role (see {@link TableRole}), from the declarations. */
-export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].roles)));
+export const ROLE_TABLES: Readonly<Record<TableRole, string>> = Object.freeze(
+  Object.assign({}, ...RESOURCES.map((r) => CATALOG[r].roles)),
+);
 
-export type { CallKind, CallsResource, GroupDeclaration, ReadKind, ResourceDeclaration, WalkDeclaration, Window } from './declaration.js';
+export type {
+  CallKind,
+  CallsResource,
+  GroupDeclaration,
+  ReadKind,
+  ResourceDeclaration,
+  WalkDeclaration,
+  Window,
+} from './declaration.js';
 export { collaboratorRecord } from './collaborators.js';

@@ -24,7 +24,10 @@ export const LOOKUP_LISTS = [
 export type LookupTable = (typeof LOOKUP_LISTS)[number]['table'] | 'absence_types';
 
 /** Every lookup list: endpoint, warehouse table, label field; in the order they are read. */
-export const LOOKUP_READS = [...LOOKUP_LISTS, { endpoint: 'absence/types', table: 'absence_types', label: 'description' } as const];
+export const LOOKUP_READS = [
+  ...LOOKUP_LISTS,
+  { endpoint: 'absence/types', table: 'absence_types', label: 'description' } as const,
+];
 
 /** Every lookup table, in the order they are read. */
 export const LOOKUP_TABLES: readonly LookupTable[] = LOOKUP_READS.map((l) => l.table);
@@ -39,9 +42,17 @@ const lookup = (table: LookupTable, columns: TableSpec['columns']): TableSpec =>
 });
 
 const tables: Record<LookupTable, TableSpec> = {
-  ...(Object.fromEntries(LOOKUP_LISTS.map((l) => [l.table, lookup(l.table, { [l.label]: 'text' })])) as Record<(typeof LOOKUP_LISTS)[number]['table'], TableSpec>),
+  ...(Object.fromEntries(
+    LOOKUP_LISTS.map((l) => [l.table, lookup(l.table, { [l.label]: 'text' })]),
+  ) as Record<(typeof LOOKUP_LISTS)[number]['table'], TableSpec>),
   absence_types: {
-    ...lookup('absence_types', { description: 'text', paid_leave: 'bool', comp_time: 'bool', compensation: 'bool', can_request_app: 'bool' }),
+    ...lookup('absence_types', {
+      description: 'text',
+      paid_leave: 'bool',
+      comp_time: 'bool',
+      compensation: 'bool',
+      can_request_app: 'bool',
+    }),
     referredBy: [['company_cnpj', 'absence_type_id']],
   },
 };
@@ -53,13 +64,23 @@ export const lookups = defineResource({
   schedule: { directory: 'current' },
   staleAfter: 3 * HOUR,
   recordId: 'id',
-  privacy: Object.fromEntries(LOOKUP_READS.map(({ table, label }) => [table, { columns: { [label]: notPersonal('label of a lookup record') } }])),
+  privacy: Object.fromEntries(
+    LOOKUP_READS.map(({ table, label }) => [
+      table,
+      { columns: { [label]: notPersonal('label of a lookup record') } },
+    ]),
+  ),
   reads: [
     ...LOOKUP_LISTS.map(({ endpoint, table, label }) =>
       readOf('list', tables, {
         endpoint,
         query: () => ({}),
-        rows: (r, out, x) => out[table]({ company_cnpj: x.company, id: r.id, [label]: 'description' in r ? r.description : r.name }),
+        rows: (r, out, x) =>
+          out[table]({
+            company_cnpj: x.company,
+            id: r.id,
+            [label]: 'description' in r ? r.description : r.name,
+          }),
       }),
     ),
     readOf('list', tables, {

@@ -54,7 +54,14 @@ export const punches = defineResource({
   // Every 15 minutes the last 7 days (today included); nightly the rest of the horizon, so the two never read one day at once.
   schedule: { punches: { days: [-6, 0] }, nightly: { days: ['lookback', -7] } },
   staleAfter: HOUR,
-  checks: ['window_completeness', 'totals_vs_days', 'rule_vs_days', 'day_vs_punches', 'punch_without_day', 'unknown_collaborator'],
+  checks: [
+    'window_completeness',
+    'totals_vs_days',
+    'rule_vs_days',
+    'day_vs_punches',
+    'punch_without_day',
+    'unknown_collaborator',
+  ],
   recordId: 'point_id',
   roles: { day: 'work_days', punch: 'punches' },
   privacy: {

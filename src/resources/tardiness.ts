@@ -10,7 +10,8 @@ import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaratio
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
 function clockTime(field: string, value: string): string {
-  if (hourMinuteToSeconds(value) >= 24 * 3600) throw new RangeError(`${field} ${JSON.stringify(value)} is not a time of day (spec 2.8)`);
+  if (hourMinuteToSeconds(value) >= 24 * 3600)
+    throw new RangeError(`${field} ${JSON.stringify(value)} is not a time of day (spec 2.8)`);
   return value;
 }
 
@@ -18,7 +19,14 @@ const tables = {
   tardiness: {
     table: 'tardiness',
     key: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
-    columns: { ...PERSON_COLUMNS, work_date: 'date', journey_in: 'time', punch_in: 'time', late_seconds: 'int4', all_points: 'time[]' },
+    columns: {
+      ...PERSON_COLUMNS,
+      work_date: 'date',
+      journey_in: 'time',
+      punch_in: 'time',
+      late_seconds: 'int4',
+      all_points: 'time[]',
+    },
     missing: { mode: 'delete', where: inWindow('work_date') },
   },
 } as const satisfies Record<string, TableSpec>;

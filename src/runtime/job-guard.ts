@@ -85,9 +85,14 @@ export async function guardJob<T>(
       logger.info({ reason: pause.reason }, 'connection paused: skipped');
       return undefined;
     }
-    if (pause) await putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${pause.code}) until its token works again`);
+    if (pause)
+      await putBack(
+        untilCheck(pause.nextCheckAt),
+        `connection "${connection}" is paused (${pause.code}) until its token works again`,
+      );
     const blockedMs = await rt.redis.pttl(budgetKeys(rt.config.queuePrefix, connection).blocked);
-    if (blockedMs > IN_PROCESS_RETRY_AFTER_MS) await putBack(jitter(blockedMs), `connection "${connection}" is rate limited by the API`);
+    if (blockedMs > IN_PROCESS_RETRY_AFTER_MS)
+      await putBack(jitter(blockedMs), `connection "${connection}" is rate limited by the API`);
   }
 
   try {
@@ -96,19 +101,34 @@ export async function guardJob<T>(
     const auth = found(err, (e) => apiErrorHas(e, 'pauses'));
     if (auth && connection !== undefined) {
       const pause = await pauses.pause(connection, auth.code, scrubSecrets(auth.message));
-      logger.error({ err: auth, nextCheckAt: pause.nextCheckAt }, 'the API rejected the token: connection paused');
+      logger.error(
+        { err: auth, nextCheckAt: pause.nextCheckAt },
+        'the API rejected the token: connection paused',
+      );
       reportTokenRejected(connection, auth);
       if (options.skipWhenPaused) return undefined;
-      return putBack(untilCheck(pause.nextCheckAt), `connection "${connection}" is paused (${auth.code})`, err);
+      return putBack(
+        untilCheck(pause.nextCheckAt),
+        `connection "${connection}" is paused (${auth.code})`,
+        err,
+      );
     }
     const limited = found(err, (e) => isApiError(e, 'rate_limited'));
     if (limited && connection !== undefined) {
       const ms = Math.min(limited.retryAfterMs, rt.config.apiMaxRetryAfterMs);
-      return putBack(jitter(ms), `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`, err);
+      return putBack(
+        jitter(ms),
+        `the API asked connection "${connection}" to wait ${limited.retryAfterMs} ms (Retry-After)`,
+        err,
+      );
     }
     if (isWarehouseUnavailable(err)) {
       const up = await warehouse.wait(err);
-      return putBack(up ? 250 : rt.config.warehouseRetryMaxMs, up ? 'the warehouse was unreachable and is back' : 'the warehouse is unreachable', err);
+      return putBack(
+        up ? 250 : rt.config.warehouseRetryMaxMs,
+        up ? 'the warehouse was unreachable and is back' : 'the warehouse is unreachable',
+        err,
+      );
     }
     throw err;
   }

@@ -35,7 +35,8 @@ export interface LoggedJob {
 
 /** A string field of job data, or null (the data of a foreign job may be anything). */
 function text(data: unknown, key: string): string | null {
-  const value = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
+  const value =
+    typeof data === 'object' && data !== null ? (data as Record<string, unknown>)[key] : undefined;
   return typeof value === 'string' && value !== '' ? value : null;
 }
 

@@ -11,7 +11,9 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 const count = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 
 /** The attributes of a job's span before it runs (pure). */
-export function jobSpanAttributes(job: Pick<Job, 'id' | 'name' | 'queueName' | 'attemptsMade' | 'data'>): SpanAttributes {
+export function jobSpanAttributes(
+  job: Pick<Job, 'id' | 'name' | 'queueName' | 'attemptsMade' | 'data'>,
+): SpanAttributes {
   const d = (job.data ?? {}) as Record<string, unknown>;
   return {
     'messaging.system': 'bullmq',

@@ -10,7 +10,11 @@ import type { Redis } from 'ioredis';
 export type FollowedState = 'completed' | 'failed' | 'pending' | 'missing';
 
 /** The state of each of `ids` in `queue`. */
-export async function followedStates(redis: Redis, queue: Queue, ids: readonly string[]): Promise<Map<string, FollowedState>> {
+export async function followedStates(
+  redis: Redis,
+  queue: Queue,
+  ids: readonly string[],
+): Promise<Map<string, FollowedState>> {
   const out = new Map<string, FollowedState>();
   if (ids.length === 0) return out;
   const pipeline = redis.pipeline();
@@ -25,7 +29,10 @@ export async function followedStates(redis: Redis, queue: Queue, ids: readonly s
       if (r[0]) throw r[0];
       return r[1];
     });
-    out.set(id, completed !== null ? 'completed' : failed !== null ? 'failed' : exists === 1 ? 'pending' : 'missing');
+    out.set(
+      id,
+      completed !== null ? 'completed' : failed !== null ? 'failed' : exists === 1 ? 'pending' : 'missing',
+    );
   });
   return out;
 }

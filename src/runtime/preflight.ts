@@ -11,7 +11,6 @@ import { walkGroup, type GroupWalk } from '../plan/group-walk.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { WarehouseError, WarehouseNotMigratedError } from '../warehouse/errors.js';
 
-
 /** Fails with a clear message when the warehouse is unreachable, not migrated, or migrated to another version than this code's. */
 export async function checkWarehouse(db: SqlRunner, schema: string): Promise<void> {
   try {
@@ -19,7 +18,11 @@ export async function checkWarehouse(db: SqlRunner, schema: string): Promise<voi
   } catch (err) {
     const e = err as Error & { code?: string };
     if (e.code === '42P01' || e.code === '3F000') throw new WarehouseNotMigratedError(schema, { cause: err });
-    throw new WarehouseError('warehouse_unreachable', `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`, { cause: err });
+    throw new WarehouseError(
+      'warehouse_unreachable',
+      `cannot reach the warehouse: ${e.message} (check DATABASE_URL)`,
+      { cause: err },
+    );
   }
   await assertMigrationsCurrent(db, schema);
 }
@@ -45,9 +48,13 @@ export async function checkConnection(c: ConnectionClient): Promise<GroupWalk> {
     if (isApiError(err)) {
       // A transient failure that outlasted the attempts (5xx, 429...) says "try later"; the rest is the API's verdict.
       const code = err.retryable ? 'api_unavailable' : err.code;
-      throw new PermanentSyncError(code, `connection "${name}": the API failed the group walk: ${err.message}`, {
-        cause: err,
-      });
+      throw new PermanentSyncError(
+        code,
+        `connection "${name}": the API failed the group walk: ${err.message}`,
+        {
+          cause: err,
+        },
+      );
     }
     throw err;
   }

@@ -66,7 +66,10 @@ export function watchPauses(options: PauseWatchOptions): PauseWatch {
     return running;
   };
   if (options.intervalMs === undefined) return { check, stop: () => undefined };
-  const tick = () => void check().catch((err: unknown) => logger.error({ err }, 'could not read whether the queues are paused'));
+  const tick = () =>
+    void check().catch((err: unknown) =>
+      logger.error({ err }, 'could not read whether the queues are paused'),
+    );
   tick();
   const timer = setInterval(tick, options.intervalMs);
   timer.unref();

@@ -19,7 +19,9 @@ export const NETWORK_CODES: ReadonlySet<string> = new Set(
 /** True when `err` only says that the connection to Redis is down (its connection reports it). */
 export function isConnectionError(err: unknown): boolean {
   const e = err as NodeJS.ErrnoException;
-  return (e?.code !== undefined && NETWORK_CODES.has(e.code)) || /^Connection is closed\.?$/.test(e?.message ?? '');
+  return (
+    (e?.code !== undefined && NETWORK_CODES.has(e.code)) || /^Connection is closed\.?$/.test(e?.message ?? '')
+  );
 }
 
 /**
@@ -39,7 +41,10 @@ export function createRedis(url: string, name: string, logger: Pick<Logger, 'war
       unlogged += 1;
       return;
     }
-    logger.warn({ connection: name, err, ...(unlogged > 0 ? { repeated: unlogged } : {}) }, 'Redis connection error (reconnecting)');
+    logger.warn(
+      { connection: name, err, ...(unlogged > 0 ? { repeated: unlogged } : {}) },
+      'Redis connection error (reconnecting)',
+    );
     lastLogged = t;
     unlogged = 0;
   });

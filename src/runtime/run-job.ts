@@ -12,7 +12,12 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { apiErrorHas, isApiError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
 import { scrubPersonal, scrubSecrets, withoutPersonalData } from '../logger.js';
-import { recordJob, recordQualityCheckError, recordRowsLoaded, recordSyncSuccess } from '../telemetry/metrics.js';
+import {
+  recordJob,
+  recordQualityCheckError,
+  recordRowsLoaded,
+  recordSyncSuccess,
+} from '../telemetry/metrics.js';
 import { checkAfterRun } from '../quality/after-run.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
@@ -33,7 +38,9 @@ const WINDOW_CALL_ATTEMPTS = 3;
 
 /** An error as one line for `sync_runs.error`, tokens and anything shaped like a CPF scrubbed. */
 function oneLine(err: unknown): string {
-  const text = (err instanceof Error ? withoutPersonalData(err).message : String(err)).replace(/\s+/g, ' ').trim();
+  const text = (err instanceof Error ? withoutPersonalData(err).message : String(err))
+    .replace(/\s+/g, ' ')
+    .trim();
   return scrubPersonal(scrubSecrets(text)).slice(0, 2000);
 }
 
@@ -73,7 +80,9 @@ export async function runSyncJob(
   const call = (w?: DateWindow, signal: AbortSignal | undefined = options.signal): CallOptions => ({
     onAttempt: () => void (counters.requests += 1),
     ...(signal ? { signal } : {}),
-    ...(w && windowDays(w) > 1 ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) } : {}),
+    ...(w && windowDays(w) > 1
+      ? { maxAttempts: Math.min(WINDOW_CALL_ATTEMPTS, rt.config.apiMaxAttempts) }
+      : {}),
   });
   const { storeBinaries, pseudonymKey } = rt.config;
   const fanOut = Math.max(1, connection.rateLimit.concurrency);
@@ -118,20 +127,32 @@ export async function runSyncJob(
     const durationMs = Date.now() - started;
     const mapped = await classify(rt, data, err);
     // The next attempt applies these removals only if its answer agrees (src/load/load-resource.ts).
-    if (err instanceof SuspiciousAnswerError) await job.updateData({ ...(job.data as object), seenRemovals: err.refused }).catch(() => undefined);
+    if (err instanceof SuspiciousAnswerError)
+      await job.updateData({ ...(job.data as object), seenRemovals: err.refused }).catch(() => undefined);
     const [requests, error] = [counters.requests, oneLine(mapped)];
-    await finishRun(pool, schema, runId, { status: 'failed', requests, ...totals, durationMs, error })
-      .catch((e: unknown) => logger.error({ err: e }, 'could not record the failed run'));
+    await finishRun(pool, schema, runId, { status: 'failed', requests, ...totals, durationMs, error }).catch(
+      (e: unknown) => logger.error({ err: e }, 'could not record the failed run'),
+    );
     recordJob({ queue: queueName, state: 'failed', durationMs });
     throw mapped;
   }
 
   const durationMs = Date.now() - started;
-  await finishRun(pool, schema, runId, { status: 'succeeded', requests: counters.requests, ...totals, durationMs });
+  await finishRun(pool, schema, runId, {
+    status: 'succeeded',
+    requests: counters.requests,
+    ...totals,
+    durationMs,
+  });
   let recorded = false;
   // A window whose answer emptied a table is not taken as done: a later backfill reads it
   // again, in case the source only looked empty.
-  if (window && data.company && !totals.emptied && isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)) {
+  if (
+    window &&
+    data.company &&
+    !totals.emptied &&
+    isSettled(window, todayIn(zone, now()), rt.config.syncLookbackDays)
+  ) {
     await recordWindow(pool, schema, { ...data, company: data.company, ...window, runId });
     recorded = true;
   }
@@ -144,7 +165,14 @@ export async function runSyncJob(
   await checkAfterRun({ pool: rt.warehouse.checks, schema, logger, settings, onError }, ran);
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
-  return { requests: counters.requests, inserted: totals.inserted, updated: totals.updated, deleted: totals.deleted, followUps, recorded };
+  return {
+    requests: counters.requests,
+    inserted: totals.inserted,
+    updated: totals.updated,
+    deleted: totals.deleted,
+    followUps,
+    recorded,
+  };
 }
 
 /** Maps a processor failure onto what BullMQ should do (see the file comment). */
@@ -163,9 +191,12 @@ async function classify(rt: SyncRuntime, data: SyncJobData, err: unknown): Promi
       origin: 'walk',
     });
     await enqueueJobs(rt.queues, walk.jobs).catch(() => undefined);
-    return new PermanentSyncError('company_not_found', `${oneLine(err)}; a new group walk was queued`, { cause: err });
+    return new PermanentSyncError('company_not_found', `${oneLine(err)}; a new group walk was queued`, {
+      cause: err,
+    });
   }
   if (err instanceof UnrecoverableError) return err;
-  if (isApiError(err) && isPermanent(err)) return new PermanentSyncError(err.code, oneLine(err), { cause: err });
+  if (isApiError(err) && isPermanent(err))
+    return new PermanentSyncError(err.code, oneLine(err), { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }

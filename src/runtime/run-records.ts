@@ -39,15 +39,31 @@ export async function startRun(db: SqlRunner, schema: string, r: RunStart): Prom
   const runs = warehouseDb(db, schema);
   await runs
     .updateTable('sync_runs')
-    .set({ status: 'failed', finished_at: sql`now()`, duration_ms: sql`(extract(epoch from now() - started_at) * 1000)::int`, error: 'abandoned: the worker stopped before finishing' })
+    .set({
+      status: 'failed',
+      finished_at: sql`now()`,
+      duration_ms: sql`(extract(epoch from now() - started_at) * 1000)::int`,
+      error: 'abandoned: the worker stopped before finishing',
+    })
     .where('job_id', '=', r.jobId)
     .where('status', '=', 'running')
     .execute();
   const { id } = await runs
     .insertInto('sync_runs')
     .values({
-      job_id: r.jobId, connection: r.connection, resource: r.resource, company_cnpj: r.company ?? null, window_start: r.from ?? null, window_end: r.to ?? null,
-      status: 'running', attempt: r.attempt, requests: 0, rows_inserted: 0, rows_updated: 0, rows_deleted: 0, started_at: sql`now()`,
+      job_id: r.jobId,
+      connection: r.connection,
+      resource: r.resource,
+      company_cnpj: r.company ?? null,
+      window_start: r.from ?? null,
+      window_end: r.to ?? null,
+      status: 'running',
+      attempt: r.attempt,
+      requests: 0,
+      rows_inserted: 0,
+      rows_updated: 0,
+      rows_deleted: 0,
+      started_at: sql`now()`,
       worker: workerName(),
     })
     .returning('id')
@@ -60,8 +76,15 @@ export async function finishRun(db: SqlRunner, schema: string, id: number, e: Ru
   await warehouseDb(db, schema)
     .updateTable('sync_runs')
     .set({
-      status: e.status, requests: e.requests, rows_inserted: e.inserted, rows_updated: e.updated, rows_deleted: e.deleted, finished_at: sql`now()`,
-      duration_ms: Math.round(e.durationMs), error: e.error ?? null, rows_rejected: e.rejected ?? 0,
+      status: e.status,
+      requests: e.requests,
+      rows_inserted: e.inserted,
+      rows_updated: e.updated,
+      rows_deleted: e.deleted,
+      finished_at: sql`now()`,
+      duration_ms: Math.round(e.durationMs),
+      error: e.error ?? null,
+      rows_rejected: e.rejected ?? 0,
     })
     .where('id', '=', id)
     .execute();
@@ -75,11 +98,22 @@ export async function recordWindow(
 ): Promise<void> {
   await warehouseDb(db, schema)
     .insertInto('sync_windows')
-    .values({ connection: w.connection, company_cnpj: w.company, resource: w.resource, window_start: w.from, window_end: w.to, completed_at: sql`now()`, run_id: w.runId })
+    .values({
+      connection: w.connection,
+      company_cnpj: w.company,
+      resource: w.resource,
+      window_start: w.from,
+      window_end: w.to,
+      completed_at: sql`now()`,
+      run_id: w.runId,
+    })
     .onConflict((oc) =>
       oc
         .columns(['connection', 'company_cnpj', 'resource', 'window_start', 'window_end'])
-        .doUpdateSet((eb) => ({ completed_at: eb.ref('excluded.completed_at'), run_id: eb.ref('excluded.run_id') })),
+        .doUpdateSet((eb) => ({
+          completed_at: eb.ref('excluded.completed_at'),
+          run_id: eb.ref('excluded.run_id'),
+        })),
     )
     .execute();
 }
@@ -88,7 +122,12 @@ export async function recordWindow(
 export async function doneWindows(db: SqlRunner, schema: string, connection: string): Promise<Set<string>> {
   const rows = await warehouseDb(db, schema)
     .selectFrom('sync_windows')
-    .select(['company_cnpj as company', 'resource', sql<string>`to_char(window_start, 'YYYY-MM-DD')`.as('from'), sql<string>`to_char(window_end, 'YYYY-MM-DD')`.as('to')])
+    .select([
+      'company_cnpj as company',
+      'resource',
+      sql<string>`to_char(window_start, 'YYYY-MM-DD')`.as('from'),
+      sql<string>`to_char(window_end, 'YYYY-MM-DD')`.as('to'),
+    ])
     .where('connection', '=', connection)
     .execute();
   return new Set(rows.map(windowKey));

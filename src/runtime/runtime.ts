@@ -28,7 +28,10 @@ function openSyncWarehouse(config: Config): SyncWarehouse {
     max: Math.max(4, config.workerConcurrency * 2 + 2),
     applicationName: 'punchline-sync',
   });
-  const checks = openCheckPool(config.databaseUrl, config.warehouseSchema, { max: CHECKS_AT_ONCE, applicationName: 'punchline-checks' });
+  const checks = openCheckPool(config.databaseUrl, config.warehouseSchema, {
+    max: CHECKS_AT_ONCE,
+    applicationName: 'punchline-checks',
+  });
   return {
     pool: loads.pool,
     schema: loads.schema,

@@ -27,7 +27,10 @@ export function startScheduleWatchdog(options: {
     const missing = specs.filter((s) => !present.has(s.id));
     for (const s of missing) await upsertScheduler(queue as Queue, s);
     if (missing.length > 0) {
-      logger.warn({ schedules: missing.map((s) => s.id) }, 'schedules missing from Redis (its data was lost?): registered again');
+      logger.warn(
+        { schedules: missing.map((s) => s.id) },
+        'schedules missing from Redis (its data was lost?): registered again',
+      );
     }
   };
   const timer = setInterval(() => {

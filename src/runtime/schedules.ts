@@ -33,7 +33,11 @@ export async function upsertScheduler(queue: Queue, s: SchedulerSpec): Promise<v
   await queue.upsertJobScheduler(
     s.id,
     { pattern: s.pattern, tz: s.tz },
-    { name: `plan-${s.data.kind}`, data: s.data, opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } } },
+    {
+      name: `plan-${s.data.kind}`,
+      data: s.data,
+      opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 } },
+    },
   );
 }
 

@@ -19,12 +19,15 @@ export function startConnectionRecheck(rt: SyncRuntime): { stop(): void } {
     if (!(await pauses.claimRecheck(connection))) return;
     try {
       await rt.client(connection).api.getEconomicGroup(undefined, { maxAttempts: 1 });
-      if (await pauses.resume(connection)) logger.info({ connection }, 'the API accepts the token again: connection resumed');
+      if (await pauses.resume(connection))
+        logger.info({ connection }, 'the API accepts the token again: connection resumed');
     } catch (err) {
       const still = apiErrorHas(err, 'pauses');
       logger.warn(
         { connection, nextCheckMs: config.apiTokenRecheckMs, err },
-        still ? 'token still rejected: connection stays paused' : 'token re-check failed: connection stays paused',
+        still
+          ? 'token still rejected: connection stays paused'
+          : 'token re-check failed: connection stays paused',
       );
     }
   };

@@ -17,7 +17,8 @@ import { NETWORK_CODES } from './redis.js';
  */
 const PG_CODES = /^(08...|57P0[123]|53300)$/;
 /** What node-postgres says when a connection ends under a query or cannot be opened in time. */
-const PG_MESSAGES = /connection terminated|connection ended unexpectedly|client has encountered a connection error|timeout exceeded when trying to connect|client was closed and is not queryable/i;
+const PG_MESSAGES =
+  /connection terminated|connection ended unexpectedly|client has encountered a connection error|timeout exceeded when trying to connect|client was closed and is not queryable/i;
 
 /**
  * True when `err` (or what it wraps) says the warehouse is unreachable rather than that a
@@ -69,7 +70,10 @@ export class WarehouseGate {
     for (let check = 1; ; check++) {
       const waited = now() - started;
       if (waited >= maxWaitMs) {
-        logger.warn({ waitedMs: waited, err: last }, 'warehouse still unreachable; jobs go back to the queue and wait there');
+        logger.warn(
+          { waitedMs: waited, err: last },
+          'warehouse still unreachable; jobs go back to the queue and wait there',
+        );
         return false;
       }
       const pause = Math.min(delay, maxWaitMs - waited);

@@ -63,7 +63,9 @@ export function startWorkers(
       autorun: true,
     });
     worker.on('failed', (job, err) => {
-      const final = err instanceof UnrecoverableError || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+      const final =
+        err instanceof UnrecoverableError ||
+        (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
       (job ? jobLogger(logger, job) : logger.child({ queue: name }))[final ? 'error' : 'warn'](
         { attempt: job?.attemptsMade, err },
         final ? 'job failed' : 'job attempt failed',

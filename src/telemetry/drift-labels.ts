@@ -42,7 +42,8 @@ export class DriftLabels {
     const labels = { kind: e.kind, field: safe(e.field), value: e.value === '' ? '' : safe(e.value) };
     const key = `${labels.kind}\u0000${labels.field}\u0000${labels.value}`;
     if (this.#series.has(key)) return labels;
-    if (this.#series.size >= this.max) return { kind: e.kind, field: OTHER, value: e.value === '' ? '' : OTHER };
+    if (this.#series.size >= this.max)
+      return { kind: e.kind, field: OTHER, value: e.value === '' ? '' : OTHER };
     this.#series.add(key);
     return labels;
   }

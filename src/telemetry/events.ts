@@ -47,7 +47,11 @@ function oneLineDetail(err: unknown): string {
 const TOKEN_REJECTED_CODE = 'invalid_service_token';
 
 /** Reports a job of `queue` that failed for good (no attempt left, or a permanent error). */
-export function reportJobFailedForGood(queue: string, job: { id?: string; data?: unknown } | undefined, err: unknown): void {
+export function reportJobFailedForGood(
+  queue: string,
+  job: { id?: string; data?: unknown } | undefined,
+  err: unknown,
+): void {
   const scope = Object.fromEntries(
     (['connection', 'company', 'resource'] as const).flatMap((key) => {
       const v = (job?.data as Record<string, unknown> | null | undefined)?.[key];

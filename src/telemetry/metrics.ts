@@ -18,45 +18,85 @@ const counter = <L extends string>(name: string, labels: readonly L[], help: str
 const histogram = <L extends string>(name: string, labels: readonly L[], buckets: number[], help: string) =>
   new Histogram({ name, help, labelNames: labels, buckets, registers });
 
-const apiRequests = counter('punchline_api_requests_total', ['connection', 'endpoint', 'status'],
-  'Customer API v2 requests by connection, endpoint and HTTP status (or network/timeout)');
-const apiLatency = histogram('punchline_api_request_duration_seconds', ['connection', 'endpoint'],
-  [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], 'Customer API v2 request latency in seconds');
-const apiBytes = counter('punchline_api_response_bytes_total', ['connection', 'endpoint'],
-  'Bytes of Customer API v2 response bodies');
-const apiRetries = counter('punchline_api_retries_total', ['connection', 'endpoint', 'reason'],
-  'Retries of Customer API v2 requests by reason (403 generic, 5xx, timeout, network, 429)');
-const rateLimitWaits = counter('punchline_api_rate_limit_wait_seconds_total', ['connection'],
-  'Seconds spent waiting on 429 Retry-After answers');
-const budgetWaits = histogram('punchline_api_budget_wait_seconds', ['connection'],
+const apiRequests = counter(
+  'punchline_api_requests_total',
+  ['connection', 'endpoint', 'status'],
+  'Customer API v2 requests by connection, endpoint and HTTP status (or network/timeout)',
+);
+const apiLatency = histogram(
+  'punchline_api_request_duration_seconds',
+  ['connection', 'endpoint'],
+  [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  'Customer API v2 request latency in seconds',
+);
+const apiBytes = counter(
+  'punchline_api_response_bytes_total',
+  ['connection', 'endpoint'],
+  'Bytes of Customer API v2 response bodies',
+);
+const apiRetries = counter(
+  'punchline_api_retries_total',
+  ['connection', 'endpoint', 'reason'],
+  'Retries of Customer API v2 requests by reason (403 generic, 5xx, timeout, network, 429)',
+);
+const rateLimitWaits = counter(
+  'punchline_api_rate_limit_wait_seconds_total',
+  ['connection'],
+  'Seconds spent waiting on 429 Retry-After answers',
+);
+const budgetWaits = histogram(
+  'punchline_api_budget_wait_seconds',
+  ['connection'],
   [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
-  "Seconds each API request waited for admission by its connection's shared request budget");
-const rowsLoaded = counter('punchline_rows_loaded_total', ['table', 'action'],
-  'Warehouse rows written by table and action (inserted, updated, deleted)');
-const jobs = counter('punchline_jobs_total', ['queue', 'state'],
-  'Jobs finished by this process, by queue and final state');
-const jobsFailedForGood = counter('punchline_jobs_failed_permanently_total', ['queue', 'resource'],
+  "Seconds each API request waited for admission by its connection's shared request budget",
+);
+const rowsLoaded = counter(
+  'punchline_rows_loaded_total',
+  ['table', 'action'],
+  'Warehouse rows written by table and action (inserted, updated, deleted)',
+);
+const jobs = counter(
+  'punchline_jobs_total',
+  ['queue', 'state'],
+  'Jobs finished by this process, by queue and final state',
+);
+const jobsFailedForGood = counter(
+  'punchline_jobs_failed_permanently_total',
+  ['queue', 'resource'],
   'Jobs that failed for good in this process (attempts exhausted or a permanent error), ' +
-    'by queue and resource');
-const jobDuration = histogram('punchline_job_duration_seconds', ['queue'],
+    'by queue and resource',
+);
+const jobDuration = histogram(
+  'punchline_job_duration_seconds',
+  ['queue'],
   [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-  'Duration of jobs run by this process, in seconds');
+  'Duration of jobs run by this process, in seconds',
+);
 const lastSuccess = new Gauge({
   name: 'punchline_last_sync_success_timestamp_seconds',
   help: 'Unix time of the last successful sync per company and resource (seen by this process)',
   labelNames: ['company', 'resource'] as const,
   registers,
 });
-const rejectedRecords = counter('punchline_rejected_records_total', ['resource', 'endpoint'],
+const rejectedRecords = counter(
+  'punchline_rejected_records_total',
+  ['resource', 'endpoint'],
   'Records an API answer held that could not be stored (see the rejected_records table), ' +
-    'by resource and endpoint.');
-const schemaDrift = counter('punchline_schema_drift_total', ['kind', 'field', 'value'],
+    'by resource and endpoint.',
+);
+const schemaDrift = counter(
+  'punchline_schema_drift_total',
+  ['kind', 'field', 'value'],
   'What the API sent that its spec does not say, reported once per process: kind new_value (a value of a ' +
     'source-owned list not seen before) or unknown_field. Field and value are "other" past 50 series ' +
-    'or when they do not look like identifiers (the schema_drift table has them).');
-const qualityCheckErrors = counter('punchline_quality_check_errors_total', ['resource'],
+    'or when they do not look like identifiers (the schema_drift table has them).',
+);
+const qualityCheckErrors = counter(
+  'punchline_quality_check_errors_total',
+  ['resource'],
   'Runs of the reconciliation checks after a sync run that could not complete (the run itself succeeded; ' +
-    'punchline verify runs them again), by resource synced.');
+    'punchline verify runs them again), by resource synced.',
+);
 const driftLabels = new DriftLabels();
 
 /** One API request finished (any outcome). */
@@ -93,7 +133,11 @@ export function recordJobFailedForGood(e: { queue: string; resource?: string }):
 }
 
 /** Rows written to a warehouse table. */
-export function recordRowsLoaded(e: { table: string; action: 'inserted' | 'updated' | 'deleted'; count: number }): void {
+export function recordRowsLoaded(e: {
+  table: string;
+  action: 'inserted' | 'updated' | 'deleted';
+  count: number;
+}): void {
   if (e.count > 0) rowsLoaded.inc({ table: e.table, action: e.action }, e.count);
 }
 

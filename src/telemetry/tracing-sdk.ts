@@ -39,7 +39,10 @@ export interface RunningTracing {
  * Starts tracing to `settings.endpoint` (or `options.exporter`). Returns undefined, having
  * loaded nothing, when neither is given.
  */
-export async function startTracing(settings: TracingSettings | undefined, options: TracingOptions = {}): Promise<RunningTracing | undefined> {
+export async function startTracing(
+  settings: TracingSettings | undefined,
+  options: TracingOptions = {},
+): Promise<RunningTracing | undefined> {
   if (settings === undefined && options.exporter === undefined) return undefined;
   const [api, node, resources] = await Promise.all([
     import('@opentelemetry/api'),
@@ -49,7 +52,11 @@ export async function startTracing(settings: TracingSettings | undefined, option
   let exporter = options.exporter;
   if (exporter === undefined) {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
-    exporter = new OTLPTraceExporter({ url: `${settings!.endpoint}/v1/traces`, headers: { ...settings!.headers }, timeoutMillis: SHUTDOWN_TIMEOUT_MS });
+    exporter = new OTLPTraceExporter({
+      url: `${settings!.endpoint}/v1/traces`,
+      headers: { ...settings!.headers },
+      timeoutMillis: SHUTDOWN_TIMEOUT_MS,
+    });
   }
   const processor = options.immediate
     ? new node.SimpleSpanProcessor(exporter)
@@ -60,7 +67,10 @@ export async function startTracing(settings: TracingSettings | undefined, option
   });
   provider.register();
   installTracing({ api, tracer: api.trace.getTracer(INSTRUMENTATION) });
-  options.logger?.info({ endpoint: settings ? redactUrl(settings.endpoint) : 'in process' }, 'tracing on: jobs, API requests and loads are spans');
+  options.logger?.info(
+    { endpoint: settings ? redactUrl(settings.endpoint) : 'in process' },
+    'tracing on: jobs, API requests and loads are spans',
+  );
   return {
     async shutdown() {
       installTracing(undefined);

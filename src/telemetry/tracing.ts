@@ -57,7 +57,11 @@ function defined(attributes: SpanAttributes): otel.Attributes {
 }
 
 function kindOf(api: typeof otel, kind: SpanKindName): otel.SpanKind {
-  return kind === 'client' ? api.SpanKind.CLIENT : kind === 'consumer' ? api.SpanKind.CONSUMER : api.SpanKind.INTERNAL;
+  return kind === 'client'
+    ? api.SpanKind.CLIENT
+    : kind === 'consumer'
+      ? api.SpanKind.CONSUMER
+      : api.SpanKind.INTERNAL;
 }
 
 function open(api: typeof otel, span: otel.Span): OpenSpan {
@@ -81,10 +85,17 @@ function open(api: typeof otel, span: otel.Span): OpenSpan {
  * Starts a span, child of the active one, when tracing is on (undefined otherwise). It
  * does not become the active span: what runs meanwhile is not nested under it.
  */
-export function startSpan(name: string, kind: SpanKindName, attributes: SpanAttributes = {}): OpenSpan | undefined {
+export function startSpan(
+  name: string,
+  kind: SpanKindName,
+  attributes: SpanAttributes = {},
+): OpenSpan | undefined {
   const t = installed;
   if (!t) return undefined;
-  return open(t.api, t.tracer.startSpan(name, { kind: kindOf(t.api, kind), attributes: defined(attributes) }));
+  return open(
+    t.api,
+    t.tracer.startSpan(name, { kind: kindOf(t.api, kind), attributes: defined(attributes) }),
+  );
 }
 
 /**
@@ -104,7 +115,9 @@ export async function withSpan<T>(
   const span = t.tracer.startSpan(name, { kind: kindOf(t.api, kind), attributes: defined(attributes) });
   const handle = open(t.api, span);
   try {
-    const result = await t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), () => work(handle));
+    const result = await t.api.context.with(t.api.trace.setSpan(t.api.context.active(), span), () =>
+      work(handle),
+    );
     handle.end();
     return result;
   } catch (err) {

@@ -59,10 +59,11 @@ export function hourMinuteToSeconds(value: string): number {
 
 /** Formats integer seconds (non-negative, whole minutes are kept) as `HH:MM`. */
 export function secondsToHourMinute(seconds: number): string {
-  if (!Number.isInteger(seconds) || seconds < 0) throw new RangeError(`not a non-negative whole number: ${seconds}`);
+  if (!Number.isInteger(seconds) || seconds < 0)
+    throw new RangeError(`not a non-negative whole number: ${seconds}`);
   return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}`;
 }
 
 /** An API duration value, string or `decimal_format=1` number of hours (spec 1.2), in integer seconds. */
 export const durationValueToSeconds = (value: string | number): number =>
-  (typeof value === 'number' ? Math.round(value * 3600) : durationToSeconds(value));
+  typeof value === 'number' ? Math.round(value * 3600) : durationToSeconds(value);

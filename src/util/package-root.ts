@@ -26,7 +26,8 @@ function manifestIn(dir: string): { name?: unknown; version?: unknown } | undefi
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (manifestIn(dir)?.name === PACKAGE_NAME) return dir;
-    if (dirname(dir) === dir) throw new Error(`cannot find the package.json of ${PACKAGE_NAME} above ${from}`);
+    if (dirname(dir) === dir)
+      throw new Error(`cannot find the package.json of ${PACKAGE_NAME} above ${from}`);
   }
 }
 

@@ -38,7 +38,8 @@ function offsetAt(instant: number, timeZone: string): number {
     formatters.set(timeZone, fmt);
   }
   const parts: Record<string, number> = {};
-  for (const p of fmt.formatToParts(new Date(instant))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  for (const p of fmt.formatToParts(new Date(instant)))
+    if (p.type !== 'literal') parts[p.type] = Number(p.value);
   const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
   return wall - Math.floor(instant / 1000) * 1000;
 }
@@ -56,7 +57,14 @@ export function localToUtc(local: string, timeZone: string): Date {
     throw new RangeError(`not a date-time YYYY-MM-DD HH:MM:SS: ${JSON.stringify(local)}`);
   }
   if (!isValidTimeZone(timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
-  const [y, mo, d, h, mi, s] = local.split(/[- :]/).map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = local.split(/[- :]/).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const wall = Date.UTC(y, mo - 1, d, h, mi, s);
   // The offsets in effect a little before and after this wall time; each one that maps
   // back onto the same wall time gives a valid instant.

@@ -10,10 +10,22 @@ import type { MergeClient, TableStats } from './merge.js';
 import type { BuiltQuery } from './merge-statement.js';
 
 /** Attributes whose change opens a new history version. */
-export const TRACKED_ATTRIBUTES = ['registration_number', 'email', 'name', 'occupation', 'department', 'team', 'business_unit'] as const;
+export const TRACKED_ATTRIBUTES = [
+  'registration_number',
+  'email',
+  'name',
+  'occupation',
+  'department',
+  'team',
+  'business_unit',
+] as const;
 
 /** The close and open statements of one company's staged list (pure). */
-export function buildHistoryStatements(schema: string, companyCnpj: string, stage: string): { close: BuiltQuery; open: BuiltQuery } {
+export function buildHistoryStatements(
+  schema: string,
+  companyCnpj: string,
+  stage: string,
+): { close: BuiltQuery; open: BuiltQuery } {
   const history = `${quoteIdent(schema)}.collaborator_history`;
   const src = quoteIdent(stage);
   const tracked = (alias: string) => `ROW(${TRACKED_ATTRIBUTES.map((a) => `${alias}.${a}`).join(', ')})`;
@@ -38,9 +50,16 @@ export function buildHistoryStatements(schema: string, companyCnpj: string, stag
 }
 
 /** Closes and opens history versions of one company from its staged list; stats as `collaborator_history`. */
-export async function recordHistory(client: MergeClient, schema: string, companyCnpj: string, stage: string): Promise<TableStats> {
+export async function recordHistory(
+  client: MergeClient,
+  schema: string,
+  companyCnpj: string,
+  stage: string,
+): Promise<TableStats> {
   const q = buildHistoryStatements(schema, companyCnpj, stage);
   const { closed } = (await client.query<{ closed: number }>(q.close.text, q.close.values)).rows[0]!;
-  const { received, opened } = (await client.query<{ received: number; opened: number }>(q.open.text, q.open.values)).rows[0]!;
+  const { received, opened } = (
+    await client.query<{ received: number; opened: number }>(q.open.text, q.open.values)
+  ).rows[0]!;
   return { received, inserted: opened, updated: closed, deleted: 0, unchanged: received - opened };
 }

@@ -62,5 +62,7 @@ export function cell(type: SqlType, value: CellValue, cleaning?: Cleaning): stri
       if (typeof value === 'string') return escapeCopy(value, cleaning);
   }
   // The value itself is not quoted: it may be personal data, and this message is stored.
-  throw new CellError(`cannot store a ${Array.isArray(value) ? 'list' : Buffer.isBuffer(value) ? 'file' : typeof value} as ${type}`);
+  throw new CellError(
+    `cannot store a ${Array.isArray(value) ? 'list' : Buffer.isBuffer(value) ? 'file' : typeof value} as ${type}`,
+  );
 }

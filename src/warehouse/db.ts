@@ -38,7 +38,10 @@ export function quoteIdent(name: string): string {
 
 /** What a query runs on: a pg pool (each statement on a connection of its own) or one client (a transaction, a session). */
 export interface SqlRunner {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null; command: string }>;
+  query(
+    text: string,
+    values?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null; command: string }>;
 }
 
 /** The typed query builder of the warehouse. */
@@ -49,8 +52,14 @@ export type WarehouseDb = Kysely<Database>;
  * statements go through `runner.query`, so on a client they join its transaction.
  */
 export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
-  const client = { query: (text: string, values: readonly unknown[]) => runner.query(text, [...values]), release: () => undefined };
-  const pool: PostgresPool = { connect: async () => client as PostgresPoolClient, end: async () => undefined };
+  const client = {
+    query: (text: string, values: readonly unknown[]) => runner.query(text, [...values]),
+    release: () => undefined,
+  };
+  const pool: PostgresPool = {
+    connect: async () => client as PostgresPoolClient,
+    end: async () => undefined,
+  };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return schema === undefined ? db : db.withSchema(schema);
 }
@@ -68,7 +77,10 @@ interface WarehouseOptions {
 /** The part of a pg pool {@link listenForConnectionErrors} needs. */
 export interface ErrorEmittingPool {
   on(event: 'error', listener: (err: Error) => void): unknown;
-  on(event: 'connect', listener: (client: { on(event: 'error', listener: (err: Error) => void): unknown }) => void): unknown;
+  on(
+    event: 'connect',
+    listener: (client: { on(event: 'error', listener: (err: Error) => void): unknown }) => void,
+  ): unknown;
 }
 
 /**
@@ -77,7 +89,10 @@ export interface ErrorEmittingPool {
  * kills Node. The pool replaces idle clients; a checked-out one fails its queries, so the
  * failure reaches the query's caller (the sync waits for the warehouse: warehouse-gate.ts).
  */
-export function listenForConnectionErrors(pool: ErrorEmittingPool, onError: (err: Error) => void = () => undefined): void {
+export function listenForConnectionErrors(
+  pool: ErrorEmittingPool,
+  onError: (err: Error) => void = () => undefined,
+): void {
   pool.on('error', onError);
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
@@ -85,14 +100,21 @@ export function listenForConnectionErrors(pool: ErrorEmittingPool, onError: (err
 }
 
 /** Opens a pool on `databaseUrl` working in `schema`. */
-export function createWarehouse(databaseUrl: string, schema: string, options: WarehouseOptions = {}): Warehouse {
+export function createWarehouse(
+  databaseUrl: string,
+  schema: string,
+  options: WarehouseOptions = {},
+): Warehouse {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.max ?? 10,
     types: warehouseTypes,
     application_name: options.applicationName ?? 'punchline',
     // Statements may use unqualified names (views, declarations' predicates).
-    options: [`-c search_path=${quoteIdent(schema)},public`, ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`)].join(' '),
+    options: [
+      `-c search_path=${quoteIdent(schema)},public`,
+      ...Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`),
+    ].join(' '),
   });
   listenForConnectionErrors(pool);
   return {

@@ -31,8 +31,10 @@ export interface TableRelation extends ForeignKeyInfo {
 
 const primaryKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary key')?.columns ?? [];
 /** The key a row is found by: the primary key, else the first unique key on all rows. */
-const naturalKey = (r: RelationInfo) => r.keys.find((k) => k.kind === 'primary key') ?? r.keys.find((k) => k.where === null);
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((c) => b.includes(c));
+const naturalKey = (r: RelationInfo) =>
+  r.keys.find((k) => k.kind === 'primary key') ?? r.keys.find((k) => k.where === null);
+const sameSet = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((c) => b.includes(c));
 
 /** The references a table's columns make, before implied ones are left out. */
 function candidateReferences(
@@ -50,7 +52,9 @@ function candidateReferences(
         !(ref.parent === table.name && sameSet(ref.columns, ref.parentColumns)),
     ),
   ];
-  return found.filter((ref, i) => found.findIndex((o) => o.parent === ref.parent && sameSet(o.columns, ref.columns)) === i);
+  return found.filter(
+    (ref, i) => found.findIndex((o) => o.parent === ref.parent && sameSet(o.columns, ref.columns)) === i,
+  );
 }
 
 /**
@@ -59,11 +63,20 @@ function candidateReferences(
  * table making the same reference (an audit photo's company is its punch's), and a
  * table's reference to itself through its own key.
  */
-export function deriveRelations(relations: readonly RelationInfo[], specs: readonly TableSpec[]): TableRelation[] {
+export function deriveRelations(
+  relations: readonly RelationInfo[],
+  specs: readonly TableSpec[],
+): TableRelation[] {
   // Few relations are foreign keys (rows arrive window by window in any order), so specs say
   // how they are named (`referredBy`): a table with those columns refers to that table.
   const references: ForeignKeyInfo[] = [
-    ...specs.flatMap((s) => (s.referredBy ?? []).map((columns) => ({ columns, parent: s.table, parentColumns: s.key.slice(0, columns.length) }))),
+    ...specs.flatMap((s) =>
+      (s.referredBy ?? []).map((columns) => ({
+        columns,
+        parent: s.table,
+        parentColumns: s.key.slice(0, columns.length),
+      })),
+    ),
     { columns: ['run_id'], parent: 'sync_runs', parentColumns: ['id'] },
   ];
   const tables = relations.filter((r) => r.kind === 'table');
@@ -75,13 +88,20 @@ export function deriveRelations(relations: readonly RelationInfo[], specs: reado
     const implied = (ref: ForeignKeyInfo) =>
       own.some(
         (other) =>
-          (other.columns.length > ref.columns.length && ref.columns.every((c) => other.columns.includes(c))) ||
+          (other.columns.length > ref.columns.length &&
+            ref.columns.every((c) => other.columns.includes(c))) ||
           (other.parent !== ref.parent &&
             other.parent !== table.name &&
-            (candidates.get(other.parent) ?? []).some((up) => up.parent === ref.parent && sameSet(up.columns, ref.columns))),
+            (candidates.get(other.parent) ?? []).some(
+              (up) => up.parent === ref.parent && sameSet(up.columns, ref.columns),
+            )),
       );
     for (const ref of own.filter((r) => !implied(r))) {
-      out.push({ ...ref, child: table.name, cardinality: sameSet(primaryKey(table), ref.columns) ? 'one' : 'many' });
+      out.push({
+        ...ref,
+        child: table.name,
+        cardinality: sameSet(primaryKey(table), ref.columns) ? 'one' : 'many',
+      });
     }
   }
   const order = (e: TableRelation) => [e.parent, e.child, e.columns.join()].join('\u0000');
@@ -101,11 +121,14 @@ function mermaid(relations: readonly RelationInfo[], edges: readonly TableRelati
     const key = naturalKey(t);
     const mark = key?.kind === 'primary key' ? 'PK' : 'UK';
     lines.push(`  ${t.name} {`);
-    for (const c of t.columns.filter((col) => key?.columns.includes(col.name))) lines.push(`    ${c.type.replace(/[^a-z0-9]+/g, '_')} ${c.name} ${mark}`);
+    for (const c of t.columns.filter((col) => key?.columns.includes(col.name)))
+      lines.push(`    ${c.type.replace(/[^a-z0-9]+/g, '_')} ${c.name} ${mark}`);
     lines.push('  }');
   }
   for (const e of edges) {
-    lines.push(`  ${e.parent} ||--${e.cardinality === 'one' ? 'o|' : 'o{'} ${e.child} : "${e.columns.join(', ')}"`);
+    lines.push(
+      `  ${e.parent} ||--${e.cardinality === 'one' ? 'o|' : 'o{'} ${e.child} : "${e.columns.join(', ')}"`,
+    );
   }
   lines.push('```');
   return lines;
@@ -118,7 +141,9 @@ function keyLines(r: RelationInfo, edges: readonly TableRelation[]): string[] {
   });
   for (const e of edges.filter((x) => x.child === r.name)) {
     const cols = e.columns.join(', ');
-    lines.push(`- Refers to [${e.parent}](${anchor(e.parent)}) by (${cols})${sameSet(e.columns, e.parentColumns) ? '' : ` = (${e.parentColumns.join(', ')})`}`);
+    lines.push(
+      `- Refers to [${e.parent}](${anchor(e.parent)}) by (${cols})${sameSet(e.columns, e.parentColumns) ? '' : ` = (${e.parentColumns.join(', ')})`}`,
+    );
   }
   return lines;
 }
@@ -145,18 +170,31 @@ const MISSING = { 'soft-delete': '`deleted_at`', delete: 'deleted', deactivate: 
 function resourcesTable(resources: readonly ResourceSummary[]): string[] {
   const row = (r: ResourceSummary) => {
     const tables = r.tables.filter((s, i) => r.tables.findIndex((o) => o.table === s.table) === i);
-    const filled = tables.map((s) => `[${s.table}](${anchor(s.table)}) (${s.missing ? MISSING[s.missing.mode] : 'kept'})`).join(', ');
+    const filled = tables
+      .map((s) => `[${s.table}](${anchor(s.table)}) (${s.missing ? MISSING[s.missing.mode] : 'kept'})`)
+      .join(', ');
     return `| \`${r.name}\` | ${r.read} | ${r.endpoints.map((e) => `\`${e}\``).join(', ')} | ${filled} |`;
   };
-  return ['| resource | read kind | endpoints | tables (a row of the load\'s scope missing from a complete answer) |', '|---|---|---|---|', ...resources.map(row)];
+  return [
+    "| resource | read kind | endpoints | tables (a row of the load's scope missing from a complete answer) |",
+    '|---|---|---|---|',
+    ...resources.map(row),
+  ];
 }
 
 /** The generated part of docs/warehouse.md: the resources, index, ER diagram (the relations their specs name), tables, views. */
-export function renderDictionary(relations: readonly RelationInfo[], resources: readonly ResourceSummary[]): string {
+export function renderDictionary(
+  relations: readonly RelationInfo[],
+  resources: readonly ResourceSummary[],
+): string {
   const tables = relations.filter((r) => r.kind === 'table');
   const views = relations.filter((r) => r.kind === 'view');
-  const edges = deriveRelations(relations, resources.flatMap((r) => r.tables));
-  const index = (list: readonly RelationInfo[]) => list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
+  const edges = deriveRelations(
+    relations,
+    resources.flatMap((r) => r.tables),
+  );
+  const index = (list: readonly RelationInfo[]) =>
+    list.map((r) => `[${r.name}](${anchor(r.name)})`).join(' · ');
   const lines = [
     '## Dictionary',
     '',
@@ -167,7 +205,7 @@ export function renderDictionary(relations: readonly RelationInfo[], resources: 
     '### Resources',
     '',
     'Each resource (`src/resources/`, by the name `--resources` takes) reads its endpoints ' +
-      'into its tables, in the order a backfill runs them. A row of the load\'s scope (the company; for `month` ' +
+      "into its tables, in the order a backfill runs them. A row of the load's scope (the company; for `month` " +
       'and `day` reads its window, for `items` reads the items asked) that a complete answer no longer holds ' +
       'is kept, soft-deleted (`deleted_at`), deleted or deactivated (`active = false`):',
     '',
@@ -194,12 +232,19 @@ export function renderDictionary(relations: readonly RelationInfo[], resources: 
 /** The hand-written part of a docs/warehouse.md text: everything before {@link GENERATED_MARKER}. */
 export function handWrittenPart(doc: string): string {
   const at = doc.indexOf(GENERATED_MARKER);
-  if (at < 0) throw new Error(`docs/warehouse.md has no line ${GENERATED_MARKER}; put it where the generated dictionary starts`);
+  if (at < 0)
+    throw new Error(
+      `docs/warehouse.md has no line ${GENERATED_MARKER}; put it where the generated dictionary starts`,
+    );
   return doc.slice(0, at);
 }
 
 /** The whole page: the hand-written part, the marker, the generated dictionary. */
-export function composeWarehouseDoc(handWritten: string, relations: readonly RelationInfo[], resources: readonly ResourceSummary[]): string {
+export function composeWarehouseDoc(
+  handWritten: string,
+  relations: readonly RelationInfo[],
+  resources: readonly ResourceSummary[],
+): string {
   return `${handWritten.trimEnd()}\n\n${GENERATED_MARKER}\n\n${renderDictionary(relations, resources)}`;
 }
 
@@ -246,29 +291,53 @@ export type GeneratedAlways<T> = T extends ColumnType<infer S, infer _I, infer _
 
 /** A comment as a one-line JSDoc, or nothing. */
 function jsdoc(text: string | null, indent = ''): string[] {
-  const line = (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\*\//g, '*\\/').trim();
+  const line = (text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\*\//g, '*\\/')
+    .trim();
   return line ? [`${indent}/** ${line} */`] : [];
 }
 
 function columnType(relation: string, c: ColumnInfo): string {
   const base = TS_TYPES[c.udt];
-  if (!base) throw new Error(`${relation}.${c.name}: no TypeScript type for the Postgres type ${c.type}; add ${c.udt} to TS_TYPES of src/warehouse/dictionary.ts`);
+  if (!base)
+    throw new Error(
+      `${relation}.${c.name}: no TypeScript type for the Postgres type ${c.type}; add ${c.udt} to TS_TYPES of src/warehouse/dictionary.ts`,
+    );
   const type = c.nullable ? `${base} | null` : base;
-  return c.filled === 'generated' ? `GeneratedAlways<${type}>` : c.filled === 'default' ? `Generated<${type}>` : type;
+  return c.filled === 'generated'
+    ? `GeneratedAlways<${type}>`
+    : c.filled === 'default'
+      ? `Generated<${type}>`
+      : type;
 }
 
-const pascal = (name: string) => name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, ch: string) => ch.toUpperCase());
+const pascal = (name: string) =>
+  name.replace(/(^|_)([a-z0-9])/g, (_, _sep: string, ch: string) => ch.toUpperCase());
 
 /** The TypeScript module of src/warehouse/database.ts: one interface per table and view, and `Database` naming them. */
 export function renderDatabaseTypes(relations: readonly RelationInfo[]): string {
   const lines = [TYPES_HEADER];
   for (const r of relations) {
-    lines.push(...jsdoc(`${r.kind === 'view' ? 'View' : 'Table'} ${r.name}: ${r.comment ?? ''}`), `export interface ${pascal(r.name)} {`);
-    for (const c of r.columns) lines.push(...jsdoc(c.comment, '  '), `  ${c.name}: ${columnType(r.name, c)};`);
+    lines.push(
+      ...jsdoc(`${r.kind === 'view' ? 'View' : 'Table'} ${r.name}: ${r.comment ?? ''}`),
+      `export interface ${pascal(r.name)} {`,
+    );
+    for (const c of r.columns)
+      lines.push(...jsdoc(c.comment, '  '), `  ${c.name}: ${columnType(r.name, c)};`);
     lines.push('}', '');
   }
-  lines.push('/** Every table and view of the warehouse schema, by name: the type `Kysely<>` takes. */', 'export interface Database {');
+  lines.push(
+    '/** Every table and view of the warehouse schema, by name: the type `Kysely<>` takes. */',
+    'export interface Database {',
+  );
   for (const r of relations) lines.push(`  ${r.name}: ${pascal(r.name)};`);
-  lines.push('}', '', '/** {@link Database} under the name TypeScript users of the warehouse import (`punchline/warehouse`). */', 'export type Warehouse = Database;', '');
+  lines.push(
+    '}',
+    '',
+    '/** {@link Database} under the name TypeScript users of the warehouse import (`punchline/warehouse`). */',
+    'export type Warehouse = Database;',
+    '',
+  );
   return lines.join('\n');
 }

@@ -6,12 +6,20 @@ import { PunchlineError } from '../util/errors.js';
 
 /** Codes of {@link MigrationError}. */
 export type MigrationErrorCode =
-  | 'migration_changed' | 'migration_missing' | 'migration_invalid_name' | 'migration_out_of_order'
-  | 'migration_dir' | 'migration_failed' | 'migration_lock_timeout'
-  | 'warehouse_unreachable' | 'warehouse_behind' | 'warehouse_ahead';
+  | 'migration_changed'
+  | 'migration_missing'
+  | 'migration_invalid_name'
+  | 'migration_out_of_order'
+  | 'migration_dir'
+  | 'migration_failed'
+  | 'migration_lock_timeout'
+  | 'warehouse_unreachable'
+  | 'warehouse_behind'
+  | 'warehouse_ahead';
 
 /** Codes of {@link PrivacyError}. */
-export type PrivacyErrorCode = 'privacy_view_in_use' | 'privacy_not_migrated' | 'person_not_found' | 'erasure_not_found';
+export type PrivacyErrorCode =
+  'privacy_view_in_use' | 'privacy_not_migrated' | 'person_not_found' | 'erasure_not_found';
 
 /** Base class of every warehouse error. */
 export class WarehouseError<C extends string = string> extends PunchlineError<C> {
@@ -38,6 +46,10 @@ export class PrivacyError extends WarehouseError<PrivacyErrorCode> {
 export class WarehouseNotMigratedError extends WarehouseError<'warehouse_not_migrated'> {
   override readonly name = 'WarehouseNotMigratedError';
   constructor(schema: string, options?: { cause?: unknown }) {
-    super('warehouse_not_migrated', `the warehouse schema "${schema}" is not migrated (run punchline migrate first)`, options);
+    super(
+      'warehouse_not_migrated',
+      `the warehouse schema "${schema}" is not migrated (run punchline migrate first)`,
+      options,
+    );
   }
 }

@@ -55,7 +55,8 @@ function protectedRows(spec: TableSpec, scope: LoadScope, param: Param): string 
   let out = '';
   if (p.cpfs.length > 0 && 'cpf' in spec.columns) out += ` AND NOT (t.cpf = ANY(${param(p.cpfs)}::text[]))`;
   for (const [column, ids] of Object.entries(p.ids)) {
-    if (ids.length > 0 && spec.key.includes(column)) out += ` AND NOT (t.${q(column)} = ANY(${param(ids)}::int8[]))`;
+    if (ids.length > 0 && spec.key.includes(column))
+      out += ` AND NOT (t.${q(column)} = ANY(${param(ids)}::int8[]))`;
   }
   return out;
 }
@@ -85,7 +86,12 @@ export function buildReconcile(schema: string, spec: TableSpec, stage: string, s
  * from deleted/inactive). A key staged twice fails with a cardinality violation (a statement
  * cannot touch a row twice) unless `dedupe` keeps its last row, as the caller retries.
  */
-export function buildUpsert(schema: string, spec: TableSpec, stage: string, options: { dedupe?: boolean } = {}): BuiltQuery {
+export function buildUpsert(
+  schema: string,
+  spec: TableSpec,
+  stage: string,
+  options: { dedupe?: boolean } = {},
+): BuiltQuery {
   const names = columnNames(spec);
   const fixed = Object.entries(spec.fixed ?? {});
   const insertCols = [...names, ...fixed.map(([n]) => n), 'synced_at'].map(q);
@@ -95,8 +101,13 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
     : `${q(stage)} s`;
 
   const valueCols = names.filter((n) => !spec.key.includes(n));
-  const loaded = (n: string) => (spec.keepOnNull?.includes(n) ? `coalesce(excluded.${q(n)}, t.${q(n)})` : `excluded.${q(n)}`);
-  const oldRow = [...valueCols.map((n) => `t.${q(n)}`), ...fixed.map(([n]) => `t.${q(n)}`), ...(spec.softDelete ? ['t.deleted_at'] : [])];
+  const loaded = (n: string) =>
+    spec.keepOnNull?.includes(n) ? `coalesce(excluded.${q(n)}, t.${q(n)})` : `excluded.${q(n)}`;
+  const oldRow = [
+    ...valueCols.map((n) => `t.${q(n)}`),
+    ...fixed.map(([n]) => `t.${q(n)}`),
+    ...(spec.softDelete ? ['t.deleted_at'] : []),
+  ];
   const newRow = [
     ...valueCols.map(loaded),
     ...fixed.map(([, expr]) => expr),
@@ -129,5 +140,8 @@ export function buildUpsert(schema: string, spec: TableSpec, stage: string, opti
 
 /** Counts the distinct keys of a stage (an answer that held a key twice). */
 export function buildDistinctCount(spec: TableSpec, stage: string): BuiltQuery {
-  return { text: `SELECT count(*)::int AS n FROM (SELECT DISTINCT ${spec.key.map(q).join(', ')} FROM ${q(stage)}) d`, values: [] };
+  return {
+    text: `SELECT count(*)::int AS n FROM (SELECT DISTINCT ${spec.key.map(q).join(', ')} FROM ${q(stage)}) d`,
+    values: [],
+  };
 }

@@ -4,7 +4,14 @@
  */
 import type pg from 'pg';
 import { PunchlineError } from '../util/errors.js';
-import { buildDistinctCount, buildLiveCount, buildReconcile, buildScopeHasRows, buildUpsert, type BuiltQuery } from './merge-statement.js';
+import {
+  buildDistinctCount,
+  buildLiveCount,
+  buildReconcile,
+  buildScopeHasRows,
+  buildUpsert,
+  type BuiltQuery,
+} from './merge-statement.js';
 import type { StagedTable } from './staging.js';
 import type { LoadScope, TableSpec } from './table-spec.js';
 
@@ -40,7 +47,10 @@ export type RemovalGuard = (removal: PendingRemoval) => boolean;
 export class MassRemovalError extends PunchlineError<'mass_removal'> {
   override readonly name = 'MassRemovalError';
   constructor(readonly removal: PendingRemoval) {
-    super('mass_removal', `${removal.table}: the answer would remove ${removal.removing} of the window's ${removal.live} live rows`);
+    super(
+      'mass_removal',
+      `${removal.table}: the answer would remove ${removal.removing} of the window's ${removal.live} live rows`,
+    );
   }
 }
 
@@ -53,7 +63,12 @@ async function one<T extends pg.QueryResultRow>(client: MergeClient, query: Buil
 }
 
 /** Whether the load's scope of `spec` holds any row yet (soft-deleted and inactive ones too). */
-export async function scopeHasRows(client: MergeClient, schema: string, spec: TableSpec, scope: LoadScope): Promise<boolean> {
+export async function scopeHasRows(
+  client: MergeClient,
+  schema: string,
+  spec: TableSpec,
+  scope: LoadScope,
+): Promise<boolean> {
   return (await one<{ any: boolean }>(client, buildScopeHasRows(schema, spec, scope))).any;
 }
 
@@ -70,13 +85,17 @@ export async function mergeStaged(
 ): Promise<TableStats> {
   const { spec, stage } = staged;
   // Copied straight into a scope that held no row: every row is new, nothing to remove.
-  if (staged.direct) return { received: staged.rows, inserted: staged.rows, updated: 0, deleted: 0, unchanged: 0 };
+  if (staged.direct)
+    return { received: staged.rows, inserted: staged.rows, updated: 0, deleted: 0, unchanged: 0 };
   let deleted = 0;
   if (spec.missing) {
     const { live } = await one<{ live: number }>(client, buildLiveCount(schema, spec, scope));
     if (live > 0) {
       await client.query('SAVEPOINT reconcile');
-      const { removed, digest } = await one<{ removed: number; digest: string }>(client, buildReconcile(schema, spec, stage, scope));
+      const { removed, digest } = await one<{ removed: number; digest: string }>(
+        client,
+        buildReconcile(schema, spec, stage, scope),
+      );
       deleted = removed;
       const removal: PendingRemoval = { table: spec.table, live, removing: removed, digest };
       if (guard && removed > 0 && !guard(removal)) {
@@ -103,6 +122,14 @@ export async function mergeStaged(
       deduped = true;
     }
   }
-  const received = deduped ? await one<{ n: number }>(client, buildDistinctCount(spec, stage)).then((r) => r.n) : staged.rows;
-  return { received, inserted: counts.inserted, updated: counts.updated, deleted, unchanged: received - counts.inserted - counts.updated };
+  const received = deduped
+    ? await one<{ n: number }>(client, buildDistinctCount(spec, stage)).then((r) => r.n)
+    : staged.rows;
+  return {
+    received,
+    inserted: counts.inserted,
+    updated: counts.updated,
+    deleted,
+    unchanged: received - counts.inserted - counts.updated,
+  };
 }

@@ -108,9 +108,14 @@ export interface NightlyRetentionContext {
 }
 
 /** Applies retention from the nightly tick; a failure is logged, not thrown, so the night's sync goes on. */
-export async function runNightlyRetention(rt: NightlyRetentionContext, now: Date = new Date()): Promise<void> {
+export async function runNightlyRetention(
+  rt: NightlyRetentionContext,
+  now: Date = new Date(),
+): Promise<void> {
   try {
-    const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, { now });
+    const deleted = await applyRetention(rt.warehouse.pool, rt.warehouse.schema, rt.config.retentionDays, {
+      now,
+    });
     rt.logger.info({ deleted, retentionDays: rt.config.retentionDays }, 'retention applied');
   } catch (err) {
     rt.logger.error({ err }, 'retention failed; old rows are kept until the next night');

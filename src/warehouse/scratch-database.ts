@@ -31,7 +31,11 @@ export interface ScratchDatabase {
 }
 
 /** A database name for a run of `purpose` by process `pid` (the suffix keeps two runs of one pid apart). */
-export function scratchDatabaseName(purpose: ScratchPurpose, pid: number, suffix = randomBytes(4).toString('hex')): string {
+export function scratchDatabaseName(
+  purpose: ScratchPurpose,
+  pid: number,
+  suffix = randomBytes(4).toString('hex'),
+): string {
   return `punchline_${purpose}_${pid}_${suffix}`;
 }
 
@@ -77,15 +81,21 @@ export function withDatabase(url: string, name: string): string {
 
 /** Runs `fn` on a connection to the `postgres` database of the server, closed afterwards. */
 async function withAdmin<T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres'), connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({
+    connectionString: withDatabase(serverUrl, 'postgres'),
+    connectionTimeoutMillis: 5000,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
   } catch (err) {
     await client.end().catch(() => undefined);
-    throw new Error(`Postgres is not reachable at ${redactUrl(withDatabase(serverUrl, 'postgres'))} (${(err as Error).message})`, {
-      cause: err,
-    });
+    throw new Error(
+      `Postgres is not reachable at ${redactUrl(withDatabase(serverUrl, 'postgres'))} (${(err as Error).message})`,
+      {
+        cause: err,
+      },
+    );
   }
   try {
     return await fn(client);
@@ -119,12 +129,17 @@ export async function dropAbandonedScratchDatabases(
 }
 
 /** Creates an empty database for this run on the server of `serverUrl`, after dropping abandoned ones. */
-export async function createScratchDatabase(serverUrl: string, purpose: ScratchPurpose): Promise<ScratchDatabase> {
+export async function createScratchDatabase(
+  serverUrl: string,
+  purpose: ScratchPurpose,
+): Promise<ScratchDatabase> {
   await dropAbandonedScratchDatabases(serverUrl);
   const name = scratchDatabaseName(purpose, process.pid);
   await withAdmin(serverUrl, async (admin) => {
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
-    await admin.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`);
+    await admin.query(
+      `COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`,
+    );
   });
   return {
     name,

@@ -42,7 +42,10 @@ export class StagedTable {
   readonly #cleanedColumns = new Map<string, number>();
 
   /** `stage` names the temporary table (unqualified: temporary tables live in pg_temp). */
-  constructor(readonly spec: TableSpec, readonly stage: string) {
+  constructor(
+    readonly spec: TableSpec,
+    readonly stage: string,
+  ) {
     this.#names = columnNames(spec);
     this.#types = this.#names.map((n) => spec.columns[n]!);
   }
@@ -81,7 +84,8 @@ export class StagedTable {
         (err as Error).message = `${this.spec.table}.${name}: ${(err as Error).message}`;
         throw err;
       }
-      if (cleaning.removed !== removed) this.#cleanedColumns.set(name, (this.#cleanedColumns.get(name) ?? 0) + 1);
+      if (cleaning.removed !== removed)
+        this.#cleanedColumns.set(name, (this.#cleanedColumns.get(name) ?? 0) + 1);
       line += i === 0 ? text : `\t${text}`;
     }
     line += '\n';
@@ -100,7 +104,13 @@ export class StagedTable {
 
   /** A point to return to with {@link StagedTable.rollback} (rows staged so far). */
   mark() {
-    return { rows: this.rows, chunks: this.#chunks.length, chunk: this.#chunk, used: this.#used, bytes: this.#bytes };
+    return {
+      rows: this.rows,
+      chunks: this.#chunks.length,
+      chunk: this.#chunk,
+      used: this.#used,
+      bytes: this.#bytes,
+    };
   }
 
   /** Drops the rows added since `mark` (nothing is sent between a mark and its rollback). */
@@ -191,7 +201,8 @@ export class Staging {
     for (const t of this.#tables.values()) await this.#send(t);
     await this.#inFlight;
     if (this.#failure) throw this.#failure.err;
-    for (const t of this.#tables.values()) if (t.rows > 0 || !this.#mergedOnlyWithRows.has(t.stage)) await this.#create(t);
+    for (const t of this.#tables.values())
+      if (t.rows > 0 || !this.#mergedOnlyWithRows.has(t.stage)) await this.#create(t);
   }
 
   /**
@@ -227,7 +238,11 @@ export function stageName(table: string): string {
 }
 
 /** The staging of `specs`, each staged as {@link stageName} of its table or as `stages` names it. */
-export function openStaging(client: StagingClient, specs: readonly TableSpec[], options: StagingOptions & { stages?: readonly string[] } = {}): Staging {
+export function openStaging(
+  client: StagingClient,
+  specs: readonly TableSpec[],
+  options: StagingOptions & { stages?: readonly string[] } = {},
+): Staging {
   const tables = specs.map((spec, i) => new StagedTable(spec, options.stages?.[i] ?? stageName(spec.table)));
   return new Staging(client, tables, options);
 }

@@ -6,8 +6,18 @@
 
 /** Column types a load sends (Postgres type names; `[]` for arrays). */
 export type SqlType =
-  | 'int4' | 'int8' | 'float8' | 'text' | 'bool' | 'date'
-  | 'timestamp' | 'timestamptz' | 'time' | 'bytea' | 'text[]' | 'time[]';
+  | 'int4'
+  | 'int8'
+  | 'float8'
+  | 'text'
+  | 'bool'
+  | 'date'
+  | 'timestamp'
+  | 'timestamptz'
+  | 'time'
+  | 'bytea'
+  | 'text[]'
+  | 'time[]';
 
 /** What happens to a row of the load's scope that the answer no longer holds. */
 export type MissingMode = 'soft-delete' | 'delete' | 'deactivate';
@@ -83,12 +93,14 @@ export const columnNames = (spec: TableSpec): string[] => Object.keys(spec.colum
 
 /** The rows of the company's window, on a date column: `company_cnpj` and `column` between `from` and `to`. */
 export function inWindow(column: string): MissingRule['where'] {
-  return (p, s) => `t.company_cnpj = ${p(s.company)} AND t.${column} BETWEEN ${p(s.from)}::date AND ${p(s.to)}::date`;
+  return (p, s) =>
+    `t.company_cnpj = ${p(s.company)} AND t.${column} BETWEEN ${p(s.from)}::date AND ${p(s.to)}::date`;
 }
 
 /** The rows of the company whose period `[start, end]` overlaps the window. */
 export function overlapping(start: string, end: string): MissingRule['where'] {
-  return (p, s) => `t.company_cnpj = ${p(s.company)} AND t.${start} <= ${p(s.to)}::date AND t.${end} >= ${p(s.from)}::date`;
+  return (p, s) =>
+    `t.company_cnpj = ${p(s.company)} AND t.${start} <= ${p(s.to)}::date AND t.${end} >= ${p(s.from)}::date`;
 }
 
 /** Every row of the company (lists without a window: collaborators, lookups). */

@@ -7,7 +7,10 @@ export interface TransactionPool {
 }
 
 /** Runs `fn` in one transaction on a pooled client; rolls back on any error. */
-export async function withTransaction<T>(pool: TransactionPool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(
+  pool: TransactionPool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   let broken = false;
   try {

@@ -67,7 +67,11 @@ export function missingToolLine(name: DebianToolName): string {
  * The tool `name` for the tests of one file. When it is missing and `CI` is not set, the
  * one line is printed once (vitest shows it under the file) and `skip` is true.
  */
-export function debianTool(name: DebianToolName, env: NodeJS.ProcessEnv = process.env, warn: (line: string) => void = console.warn): DebianTool {
+export function debianTool(
+  name: DebianToolName,
+  env: NodeJS.ProcessEnv = process.env,
+  warn: (line: string) => void = console.warn,
+): DebianTool {
   const path = findTool(name, env);
   const reason = missingToolLine(name);
   const skip = path === undefined && !isCi(env);
@@ -79,7 +83,9 @@ export function debianTool(name: DebianToolName, env: NodeJS.ProcessEnv = proces
     reason,
     need() {
       if (path !== undefined) return path;
-      throw new Error(`${name} is missing: ${reason.replace(/^skipped: needs /, 'its tests need ')}${isCi(env) ? '; CI is set, so they are mandatory' : ''}`);
+      throw new Error(
+        `${name} is missing: ${reason.replace(/^skipped: needs /, 'its tests need ')}${isCi(env) ? '; CI is set, so they are mandatory' : ''}`,
+      );
     },
   };
 }

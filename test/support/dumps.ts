@@ -11,13 +11,19 @@ export async function redisDump(redis: Redis, prefix: string): Promise<string> {
   for (const key of await redis.keys(`${prefix}:*`)) {
     const type = await redis.type(key);
     const value =
-      type === 'string' ? await redis.get(key)
-      : type === 'hash' ? JSON.stringify(await redis.hgetall(key))
-      : type === 'list' ? JSON.stringify(await redis.lrange(key, 0, -1))
-      : type === 'set' ? JSON.stringify(await redis.smembers(key))
-      : type === 'zset' ? JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'))
-      : type === 'stream' ? JSON.stringify(await redis.xrange(key, '-', '+'))
-      : '';
+      type === 'string'
+        ? await redis.get(key)
+        : type === 'hash'
+          ? JSON.stringify(await redis.hgetall(key))
+          : type === 'list'
+            ? JSON.stringify(await redis.lrange(key, 0, -1))
+            : type === 'set'
+              ? JSON.stringify(await redis.smembers(key))
+              : type === 'zset'
+                ? JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'))
+                : type === 'stream'
+                  ? JSON.stringify(await redis.xrange(key, '-', '+'))
+                  : '';
     out.push(`${key} ${value ?? ''}`);
   }
   return out.join('\n');
@@ -31,7 +37,9 @@ export async function warehouseDump(pool: pg.Pool, schemas: string[]): Promise<s
   );
   const out: string[] = [];
   for (const { s, t } of rows) {
-    const r = await pool.query<{ text: string | null }>(`select string_agg(x::text, E'\\n') as text from "${s}"."${t}" x`);
+    const r = await pool.query<{ text: string | null }>(
+      `select string_agg(x::text, E'\\n') as text from "${s}"."${t}" x`,
+    );
     out.push(`${s}.${t}\n${r.rows[0]!.text ?? ''}`);
   }
   return out.join('\n');
@@ -42,7 +50,12 @@ export async function warehouseDump(pool: pg.Pool, schemas: string[]): Promise<s
  * value matches the Postgres regular expression `pattern` (case-insensitive), as
  * `table.column: rows`.
  */
-export async function columnsMatching(pool: pg.Pool, schema: string, pattern: string, except: readonly string[] = []): Promise<string[]> {
+export async function columnsMatching(
+  pool: pg.Pool,
+  schema: string,
+  pattern: string,
+  except: readonly string[] = [],
+): Promise<string[]> {
   const { rows: columns } = await pool.query<{ t: string; c: string }>(
     `select c.table_name as t, c.column_name as c from information_schema.columns c
        join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name and t.table_type = 'BASE TABLE'
@@ -53,7 +66,10 @@ export async function columnsMatching(pool: pg.Pool, schema: string, pattern: st
   );
   const found: string[] = [];
   for (const { t, c } of columns) {
-    const { rows } = await pool.query<{ n: number }>(`select count(*)::int as n from "${schema}"."${t}" where "${c}"::text ~* $1`, [pattern]);
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from "${schema}"."${t}" where "${c}"::text ~* $1`,
+      [pattern],
+    );
     if (rows[0]!.n > 0) found.push(`${t}.${c}: ${rows[0]!.n}`);
   }
   return found;

@@ -5,7 +5,11 @@
 import type { RunningEmulator } from '../../src/emulator/index.js';
 
 /** `GET /customer/v2/<path>` with `token` (default the headquarters'). */
-export function callEmulator(emu: RunningEmulator, path: string, token = emu.headquartersToken): Promise<Response> {
+export function callEmulator(
+  emu: RunningEmulator,
+  path: string,
+  token = emu.headquartersToken,
+): Promise<Response> {
   return fetch(`${emu.url}/customer/v2/${path}`, { headers: { apiServiceToken: token } });
 }
 

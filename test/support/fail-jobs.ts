@@ -15,7 +15,9 @@ export async function failJobs(redis: Redis, queue: Queue, prefix: string, n: nu
   const worker = new Worker(
     queue.name,
     async (job) => {
-      throw new Error(`ServerError: the API answered 500 for ${String((job.data as { resource?: unknown }).resource)}`);
+      throw new Error(
+        `ServerError: the API answered 500 for ${String((job.data as { resource?: unknown }).resource)}`,
+      );
     },
     { connection, prefix },
   );

@@ -6,8 +6,24 @@
  * builds; an answer may be a function of the query (per window, day or item) and may
  * throw an API error. Every call is recorded, so tests can count re-reads.
  */
-import type { ApiResponse, CallOptions, RequestParams, Scope, StreamedElement } from '../../src/api/client.js';
-import { ENDPOINTS, streamTarget, type ElementOf, type EndpointDef, type EndpointData, type EndpointName, type ListEndpointName, type ReadEndpointName, type StreamEndpoint } from '../../src/api/endpoints.js';
+import type {
+  ApiResponse,
+  CallOptions,
+  RequestParams,
+  Scope,
+  StreamedElement,
+} from '../../src/api/client.js';
+import {
+  ENDPOINTS,
+  streamTarget,
+  type ElementOf,
+  type EndpointDef,
+  type EndpointData,
+  type EndpointName,
+  type ListEndpointName,
+  type ReadEndpointName,
+  type StreamEndpoint,
+} from '../../src/api/endpoints.js';
 import type { ApiErrorOf } from '../../src/api/errors.js';
 import type { Params } from '../../src/api/query.js';
 import { validatePart } from '../../src/api/validate.js';
@@ -25,7 +41,8 @@ export interface FixtureCall {
 }
 
 /** The `data` of an answer, or a function of the call giving it (which may throw an API error). */
-export type Answer = ((query: Params, call: FixtureCall) => unknown) | readonly unknown[] | Record<string, unknown>;
+export type Answer =
+  ((query: Params, call: FixtureCall) => unknown) | readonly unknown[] | Record<string, unknown>;
 
 /** Answers by endpoint name. */
 export type Answers = Partial<Record<ReadEndpointName, Answer>> & Readonly<Record<string, Answer>>;
@@ -57,7 +74,9 @@ export class FixtureApi {
     query: Params,
     scope?: Scope,
     opts: CallOptions = {},
-  ): AsyncGenerator<StreamedElement<E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never>> {
+  ): AsyncGenerator<
+    StreamedElement<E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never>
+  > {
     type Out = E extends ListEndpointName ? ElementOf<E> : E extends StreamEndpoint<infer T> ? T : never;
     const { name: endpoint, element: schema } = streamTarget(target);
     if (!schema) throw new TypeError(`fixture API: ${endpoint} does not answer a list`);
@@ -83,10 +102,19 @@ export class FixtureApi {
   }
 
   /** An object answer (or a list taken whole), validated with the endpoint's `data` schema (spec 4.1: `include_branches=1` may change it). */
-  async request<E extends EndpointName>(endpoint: E, params: RequestParams = {}, opts: CallOptions = {}): Promise<ApiResponse<EndpointData<E>>> {
+  async request<E extends EndpointName>(
+    endpoint: E,
+    params: RequestParams = {},
+    opts: CallOptions = {},
+  ): Promise<ApiResponse<EndpointData<E>>> {
     const data = this.#data(endpoint, params.query ?? {}, params.scope, opts.signal);
     const def: EndpointDef = ENDPOINTS[endpoint];
-    const valid = validatePart(endpoint, 'data', (params.scope?.includeBranches ? def.dataWithBranches : undefined) ?? def.data, data) as EndpointData<E>;
+    const valid = validatePart(
+      endpoint,
+      'data',
+      (params.scope?.includeBranches ? def.dataWithBranches : undefined) ?? def.data,
+      data,
+    ) as EndpointData<E>;
     return { status: 200, data: valid, bytes: JSON.stringify(data).length };
   }
 

@@ -9,7 +9,13 @@
 import type { TestProject } from 'vitest/node';
 import { createScratchDatabase } from '../../src/warehouse/scratch-database.js';
 import { redactUrl } from '../../src/util/database-url.js';
-import { CONTAINER_IMAGES, resolveTestServices, startServiceContainer, type ServiceContainer, type TestService } from './test-services.js';
+import {
+  CONTAINER_IMAGES,
+  resolveTestServices,
+  startServiceContainer,
+  type ServiceContainer,
+  type TestService,
+} from './test-services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,7 +49,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const urlOf = async (service: TestService): Promise<string> => {
       if (plan.sources[service] === 'local') return targets[service].url;
       const container = await startServiceContainer(service).catch((err: Error) => {
-        throw setupError(`tests could not start a ${service} container (${CONTAINER_IMAGES[service]}) with testcontainers: ${err.message}`);
+        throw setupError(
+          `tests could not start a ${service} container (${CONTAINER_IMAGES[service]}) with testcontainers: ${err.message}`,
+        );
       });
       containers.push(container);
       return container.url;

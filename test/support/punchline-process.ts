@@ -66,11 +66,21 @@ export function startPunchlineProcess(args: string[], env: Record<string, string
       const seen = logs(msg)[0];
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no log line ${String(msg)} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no log line ${String(msg)} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`),
+            ),
+          timeoutMs,
+        );
         waiters.push({ msg, resolve: (j) => (clearTimeout(timer), resolve(j)) });
         void exited.then((code) => {
           clearTimeout(timer);
-          reject(new Error(`punchline ${args[0]} exited (${code}) before logging ${String(msg)}:\n${lines.slice(-20).join('\n')}`));
+          reject(
+            new Error(
+              `punchline ${args[0]} exited (${code}) before logging ${String(msg)}:\n${lines.slice(-20).join('\n')}`,
+            ),
+          );
         });
       });
     },
@@ -78,7 +88,11 @@ export function startPunchlineProcess(args: string[], env: Record<string, string
 }
 
 /** Polls `check` every 100 ms until it holds, or fails after `timeoutMs` naming `what`. */
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 60_000,
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

@@ -20,7 +20,12 @@ export async function statusOf(config: Config): Promise<{ report: StatusReport; 
         cb();
       },
     });
-    const ctx: CommandContext = { config, logger: createLogger({ level: 'silent' }), out: sink, signal: new AbortController().signal };
+    const ctx: CommandContext = {
+      config,
+      logger: createLogger({ level: 'silent' }),
+      out: sink,
+      signal: new AbortController().signal,
+    };
     expect(await statusCommand(ctx, { json })).toBe(0);
     return out;
   };

@@ -19,16 +19,23 @@ export type TestService = (typeof TEST_SERVICES)[number];
 export type ServiceSource = 'local' | 'container';
 
 /** The images of the containers: the versions docker-compose.yml runs. */
-export const CONTAINER_IMAGES: Readonly<Record<TestService, string>> = Object.freeze({ postgres: 'postgres:15', redis: 'redis:7' });
+export const CONTAINER_IMAGES: Readonly<Record<TestService, string>> = Object.freeze({
+  postgres: 'postgres:15',
+  redis: 'redis:7',
+});
 /** The local Redis the tests use when nothing else is configured. */
 export const LOCAL_REDIS_URL = 'redis://127.0.0.1:6379';
 
 const LABEL: Readonly<Record<TestService, string>> = { postgres: 'Postgres', redis: 'Redis' };
 /** The variable that points the tests at another server of each service. */
-const VARIABLE: Readonly<Record<TestService, string>> = { postgres: 'TEST_POSTGRES_URL', redis: 'TEST_REDIS_URL' };
+const VARIABLE: Readonly<Record<TestService, string>> = {
+  postgres: 'TEST_POSTGRES_URL',
+  redis: 'TEST_REDIS_URL',
+};
 /** How to start each service on Debian. */
 const START: Readonly<Record<TestService, string>> = {
-  postgres: '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (Debian: apt-get install postgresql)',
+  postgres:
+    '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (Debian: apt-get install postgresql)',
   redis: '`redis-server --daemonize yes --save "" --appendonly no` (Debian: apt-get install redis-server)',
 };
 
@@ -44,7 +51,11 @@ export interface ServiceProbe {
 
 /** What the run uses, or why it cannot run. */
 export type ServicesPlan =
-  | { readonly ok: true; readonly sources: Readonly<Record<TestService, ServiceSource>>; readonly line: string }
+  | {
+      readonly ok: true;
+      readonly sources: Readonly<Record<TestService, ServiceSource>>;
+      readonly line: string;
+    }
   | { readonly ok: false; readonly message: string };
 
 /**
@@ -53,12 +64,19 @@ export type ServicesPlan =
  * runtime and its URL was not given explicitly; otherwise the plan is the one line that
  * says what to start.
  */
-export function planTestServices(probes: Readonly<Record<TestService, ServiceProbe>>, runtime: string | undefined): ServicesPlan {
+export function planTestServices(
+  probes: Readonly<Record<TestService, ServiceProbe>>,
+  runtime: string | undefined,
+): ServicesPlan {
   const down = TEST_SERVICES.filter((s) => probes[s].failure !== undefined);
-  const unreachable = (s: TestService) => `${LABEL[s]} is not reachable at ${redactUrl(probes[s].url)} (${probes[s].failure})`;
+  const unreachable = (s: TestService) =>
+    `${LABEL[s]} is not reachable at ${redactUrl(probes[s].url)} (${probes[s].failure})`;
   const given = down.filter((s) => probes[s].givenBy !== undefined);
   if (given.length > 0) {
-    return { ok: false, message: `tests cannot use ${given.map((s) => `${probes[s].givenBy}: ${unreachable(s)}`).join('; ')}` };
+    return {
+      ok: false,
+      message: `tests cannot use ${given.map((s) => `${probes[s].givenBy}: ${unreachable(s)}`).join('; ')}`,
+    };
   }
   if (down.length > 0 && runtime === undefined) {
     const what = down.map((s) => LABEL[s]).join(' and ');
@@ -70,9 +88,13 @@ export function planTestServices(probes: Readonly<Record<TestService, ServicePro
         `or set ${down.map((s) => VARIABLE[s]).join(' / ')}`,
     };
   }
-  const sources = Object.fromEntries(TEST_SERVICES.map((s) => [s, down.includes(s) ? 'container' : 'local'])) as Record<TestService, ServiceSource>;
+  const sources = Object.fromEntries(
+    TEST_SERVICES.map((s) => [s, down.includes(s) ? 'container' : 'local']),
+  ) as Record<TestService, ServiceSource>;
   const parts = TEST_SERVICES.map((s) =>
-    sources[s] === 'local' ? `${LABEL[s]} at ${redactUrl(probes[s].url)}` : `${LABEL[s]} in a container (${CONTAINER_IMAGES[s]}, testcontainers on ${runtime})`,
+    sources[s] === 'local'
+      ? `${LABEL[s]} at ${redactUrl(probes[s].url)}`
+      : `${LABEL[s]} in a container (${CONTAINER_IMAGES[s]}, testcontainers on ${runtime})`,
   );
   return { ok: true, sources: Object.freeze(sources), line: `tests use ${parts.join(' and ')}` };
 }
@@ -148,7 +170,9 @@ export async function resolveTestServices(
       ...(redisFailure === undefined ? {} : { failure: redisFailure }),
     },
   };
-  const needsContainer = TEST_SERVICES.some((s) => targets[s].failure !== undefined && targets[s].givenBy === undefined);
+  const needsContainer = TEST_SERVICES.some(
+    (s) => targets[s].failure !== undefined && targets[s].givenBy === undefined,
+  );
   const runtime = needsContainer ? await checks.detectRuntime() : undefined;
   return { targets, plan: planTestServices(targets, runtime) };
 }

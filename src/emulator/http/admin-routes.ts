@@ -14,7 +14,16 @@ import { date, dateTime, int, jsonObject, requireFields, str } from './body-fiel
 /** Prefix of the admin routes. */
 const ADMIN_PREFIX = '/__emulator';
 
-const OVERRIDABLE = ['name', 'email', 'registration_number', 'occupation', 'department', 'team', 'business_unit', 'pis'] as const;
+const OVERRIDABLE = [
+  'name',
+  'email',
+  'registration_number',
+  'occupation',
+  'department',
+  'team',
+  'business_unit',
+  'pis',
+] as const;
 
 /** The record of a CPF in a company that a mutation changes: the active one, else the latest. */
 function target(ctx: EmulatorContext, cnpj: string, cpf: string): CollaboratorEntity {
@@ -22,7 +31,8 @@ function target(ctx: EmulatorContext, cnpj: string, cpf: string): CollaboratorEn
   if (!company) throw new ApiFault(404, 'company_not_found', `No company ${cnpj} in the emulator.`);
   const all = company.collaborators.filter((c) => c.cpf === cpf);
   const c = all.find((x) => x.dismissalDay === null) ?? all[all.length - 1];
-  if (!c) throw new ApiFault(404, 'collaborator_not_found', `No collaborator with CPF ${cpf} in company ${cnpj}.`);
+  if (!c)
+    throw new ApiFault(404, 'collaborator_not_found', `No collaborator with CPF ${cpf} in company ${cnpj}.`);
   return c;
 }
 
@@ -40,7 +50,9 @@ function asBadRequest(change: () => void): void {
 export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get(`${ADMIN_PREFIX}/companies`, async (_req, reply) =>
     reply.send(
-      ctx.world.activeCompanies().map((c) => ({ cnpj: c.cnpj, name: c.record.name, token: c.token, is_headquarter: c.isHeadquarter })),
+      ctx.world
+        .activeCompanies()
+        .map((c) => ({ cnpj: c.cnpj, name: c.record.name, token: c.token, is_headquarter: c.isHeadquarter })),
     ),
   );
 
@@ -71,7 +83,8 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
       const f = jsonObject(req.body);
       requireFields(f, ['cnpj']);
       const cnpj = str(f, 'cnpj')!;
-      if (!ctx.world.companyByCnpj(cnpj)) throw new ApiFault(404, 'company_not_found', `No company ${cnpj} in the emulator.`);
+      if (!ctx.world.companyByCnpj(cnpj))
+        throw new ApiFault(404, 'company_not_found', `No company ${cnpj} in the emulator.`);
       if (action === 'revoke') ctx.world.revoked.add(cnpj);
       else ctx.world.revoked.delete(cnpj);
       return sendData(reply, 200, { success: true, cnpj, revoked: ctx.world.revoked.has(cnpj) });
@@ -82,7 +95,8 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const f = jsonObject(req.body);
     requireFields(f, ['point_id']);
     const id = int(f, 'point_id')!;
-    if (!ctx.history.deletePunch(id)) throw new ApiFault(404, 'point_not_found', `Point ${id} does not exist.`);
+    if (!ctx.history.deletePunch(id))
+      throw new ApiFault(404, 'point_not_found', `Point ${id} does not exist.`);
     return sendData(reply, 200, { success: true });
   });
 
@@ -93,9 +107,15 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const datetime = dateTime(f, 'datetime')!;
     const at = ctx.history.locatePoint(id);
     if (!at) throw new ApiFault(404, 'point_not_found', `Point ${id} does not exist.`);
-    if (dayOf(datetime.slice(0, 10)) !== at.day) throw new ApiFault(422, 'validation_failed', 'A punch can only be moved within its own day.');
+    if (dayOf(datetime.slice(0, 10)) !== at.day)
+      throw new ApiFault(422, 'validation_failed', 'A punch can only be moved within its own day.');
     const [h, m, s] = datetime.slice(11).split(':').map(Number) as [number, number, number];
-    ctx.history.movePunch(id, h * 3600 + m * 60 + s, str(f, 'reason') ?? 'Ajuste solicitado pelo colaborador', str(f, 'adjusted_by') ?? 'Administrador');
+    ctx.history.movePunch(
+      id,
+      h * 3600 + m * 60 + s,
+      str(f, 'reason') ?? 'Ajuste solicitado pelo colaborador',
+      str(f, 'adjusted_by') ?? 'Administrador',
+    );
     return sendData(reply, 200, { success: true });
   });
 
@@ -109,7 +129,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: EmulatorContext):
       const v = f[key];
       if (key === 'team' && v === null) changes.team = null;
       else if (typeof v === 'string') changes[key] = v;
-      else throw new ApiFault(422, 'validation_failed', `The field ${key} must be a string${key === 'team' ? ' or null' : ''}.`);
+      else
+        throw new ApiFault(
+          422,
+          'validation_failed',
+          `The field ${key} must be a string${key === 'team' ? ' or null' : ''}.`,
+        );
     }
     if (Object.keys(changes).length === 0) {
       throw new ApiFault(422, 'validation_failed', `Send at least one of: ${OVERRIDABLE.join(', ')}.`);

@@ -45,7 +45,8 @@ export function int(fields: RawFields, name: string): number | undefined {
 /** A date field (spec 1.2). */
 export function date(fields: RawFields, name: string): string | undefined {
   const v = str(fields, name);
-  if (v !== undefined && !isCalendarDate(v)) throw invalidField(name, 'must be a date in the format YYYY-MM-DD');
+  if (v !== undefined && !isCalendarDate(v))
+    throw invalidField(name, 'must be a date in the format YYYY-MM-DD');
   return v;
 }
 

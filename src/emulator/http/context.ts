@@ -28,7 +28,11 @@ export function authenticate(ctx: EmulatorContext, request: FastifyRequest): Com
   const token = Array.isArray(raw) ? raw[0] : raw;
   const company = token ? ctx.world.companyByToken(token) : undefined;
   if (!company || !company.active || ctx.world.revoked.has(company.cnpj)) {
-    throw new ApiFault(401, 'invalid_service_token', 'The apiServiceToken header is missing, invalid, or belongs to an inactive company.');
+    throw new ApiFault(
+      401,
+      'invalid_service_token',
+      'The apiServiceToken header is missing, invalid, or belongs to an inactive company.',
+    );
   }
   return company;
 }
@@ -43,7 +47,12 @@ export function resolveScope(ctx: EmulatorContext, company: CompanyEntity, q: Qu
   const accessible = company.isHeadquarter ? ctx.world.activeCompanies() : [company];
   if (cnpj !== undefined) {
     const target = accessible.find((c) => c.cnpj === cnpj);
-    if (!target) throw new ApiFault(404, 'company_not_found', `Company ${cnpj} is not part of the accessible economic group.`);
+    if (!target)
+      throw new ApiFault(
+        404,
+        'company_not_found',
+        `Company ${cnpj} is not part of the accessible economic group.`,
+      );
     return [target];
   }
   return includeBranches ? accessible : [company];
@@ -89,5 +98,8 @@ function* envelopeChunks(items: Iterable<unknown>, meta: unknown): Generator<Buf
 export function streamList(reply: FastifyReply, items: Iterable<unknown>, meta?: unknown): FastifyReply {
   const corrupt = corruptRequests.has(reply.request.raw) ? corruptOneElement(items) : items;
   const sent = elementSpoilerOf(reply.request.raw)?.(corrupt) ?? corrupt;
-  return reply.code(200).type(JSON_TYPE).send(Readable.from(envelopeChunks(sent, meta), { objectMode: false }));
+  return reply
+    .code(200)
+    .type(JSON_TYPE)
+    .send(Readable.from(envelopeChunks(sent, meta), { objectMode: false }));
 }

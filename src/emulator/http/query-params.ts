@@ -31,7 +31,10 @@ export class QueryParams {
   list(name: string): string[] | undefined {
     for (const key of new Set(this.sp.keys())) {
       if (key === name || (key.startsWith(`${name}[`) && key !== `${name}${LIST_SUFFIX}`)) {
-        throw badListSyntax(this.listCode, `The list parameter ${name} must be sent as ${name}[] repeated once per item (spec 1.3).`);
+        throw badListSyntax(
+          this.listCode,
+          `The list parameter ${name} must be sent as ${name}[] repeated once per item (spec 1.3).`,
+        );
       }
     }
     if (!this.sp.has(`${name}${LIST_SUFFIX}`)) return undefined;
@@ -84,9 +87,19 @@ export class QueryParams {
     const span = e.day - b.day + 1;
     const limit = rules.strict ? 30 : 31;
     if (span > limit) {
-      throw new ApiFault(422, 'date_range_exceeded', `The period may not exceed 31 days (got ${span} days including both ends).`);
+      throw new ApiFault(
+        422,
+        'date_range_exceeded',
+        `The period may not exceed 31 days (got ${span} days including both ends).`,
+      );
     }
-    return { beginDay: b.day, endDay: e.day, beginSec: b.sec, endSec: e.sec, meta: { begin_date: begin, end_date: end } };
+    return {
+      beginDay: b.day,
+      endDay: e.day,
+      beginSec: b.sec,
+      endSec: e.sec,
+      meta: { begin_date: begin, end_date: end },
+    };
   }
 }
 
@@ -108,5 +121,10 @@ function parseBound(name: string, value: string, kind: 'date' | 'datetime', stri
   }
   // A plain date is read as the whole day where a date-time is asked, unless strict.
   if (isCalendarDate(value) && (kind === 'date' || !strict)) return { day: dayOf(value), sec };
-  throw invalidField(name, kind === 'date' ? 'must be a date in the format YYYY-MM-DD' : 'must be a date-time in the format YYYY-MM-DD HH:MM:SS');
+  throw invalidField(
+    name,
+    kind === 'date'
+      ? 'must be a date in the format YYYY-MM-DD'
+      : 'must be a date-time in the format YYYY-MM-DD HH:MM:SS',
+  );
 }

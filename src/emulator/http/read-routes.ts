@@ -5,18 +5,44 @@ import { dayOf } from '../calendar.js';
 import type { CollaboratorEntity, CompanyEntity, LookupEntity } from '../entities.js';
 import { ApiFault } from '../errors.js';
 import { facePng } from '../attachments.js';
-import { absenceJson, absenceTypeJson, DAY_ENTRY_ENDPOINTS, dayJson, duration, periodTotals, punchTraits, totalsJson } from '../records.js';
+import {
+  absenceJson,
+  absenceTypeJson,
+  DAY_ENTRY_ENDPOINTS,
+  dayJson,
+  duration,
+  periodTotals,
+  punchTraits,
+  totalsJson,
+} from '../records.js';
 import { LOOKUP_LISTS } from '../../resources/lookups.js';
 import { authenticate, resolveScope, sendData, streamList, type EmulatorContext } from './context.js';
 import { corruptRequests } from '../corrupt-element.js';
-import { bodySpoilerOf, DEFAULT_HUGE_BYTES, DEFAULT_TRICKLE_MS, endlessly, hugeBase64, repeatFirst, spoilBody, spoilElements, trickle, withForeignCompany } from '../answer-faults.js';
+import {
+  bodySpoilerOf,
+  DEFAULT_HUGE_BYTES,
+  DEFAULT_TRICKLE_MS,
+  endlessly,
+  hugeBase64,
+  repeatFirst,
+  spoilBody,
+  spoilElements,
+  trickle,
+  withForeignCompany,
+} from '../answer-faults.js';
 import type { QueuedFault } from '../queued-faults.js';
 import { QueryParams } from './query-params.js';
 
 /** Route prefix of spec §4. */
 export const PREFIX = '/customer/v2';
 
-type Handler = (ctx: EmulatorContext, company: CompanyEntity, scope: CompanyEntity[], q: QueryParams, reply: FastifyReply) => unknown;
+type Handler = (
+  ctx: EmulatorContext,
+  company: CompanyEntity,
+  scope: CompanyEntity[],
+  q: QueryParams,
+  reply: FastifyReply,
+) => unknown;
 
 /** A proxy's sign-in page, answered with 200 by the queued fault `html`. */
 const HTML_PAGE =
@@ -30,17 +56,30 @@ const cutRequests = new WeakSet<object>();
 const FILE_PATHS: ReadonlySet<string> = new Set(['/absence/attachment', '/point/audit']);
 
 /** Queued faults that spoil the elements of a list answer. */
-const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set(['empty', 'corrupt', 'endless', 'repeat', 'foreign-company']);
+const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set([
+  'empty',
+  'corrupt',
+  'endless',
+  'repeat',
+  'foreign-company',
+]);
 
 /** Marks the answer of a request with the answer fault `fault` (answer-faults.ts). */
-function markAnswerFault(ctx: EmulatorContext, raw: object, fault: QueuedFault, scope: readonly CompanyEntity[]): void {
+function markAnswerFault(
+  ctx: EmulatorContext,
+  raw: object,
+  fault: QueuedFault,
+  scope: readonly CompanyEntity[],
+): void {
   if (fault.kind === 'trickle') spoilBody(raw, trickle(fault.intervalMs ?? DEFAULT_TRICKLE_MS));
   if (fault.kind === 'huge-attachment') spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
   if (fault.kind === 'endless') spoilElements(raw, endlessly);
   if (fault.kind === 'repeat') spoilElements(raw, repeatFirst);
   if (fault.kind === 'foreign-company') {
     // Another company of the group than the ones asked for (the closed branch when the scope is the whole group).
-    const other = ctx.world.activeCompanies().find((c) => !scope.includes(c)) ?? ctx.world.companies.find((c) => !c.active)!;
+    const other =
+      ctx.world.activeCompanies().find((c) => !scope.includes(c)) ??
+      ctx.world.companies.find((c) => !c.active)!;
     spoilElements(raw, withForeignCompany(other.block));
   }
 }
@@ -52,9 +91,17 @@ function listsData(path: string, q: QueryParams): boolean {
 }
 
 /** The empty answer of a list endpoint: the handler over an empty scope keeps its `meta` (spec 1.3.1). */
-function emptyAnswer(ctx: EmulatorContext, path: string, handler: Handler, company: CompanyEntity, q: QueryParams, reply: FastifyReply): unknown {
+function emptyAnswer(
+  ctx: EmulatorContext,
+  path: string,
+  handler: Handler,
+  company: CompanyEntity,
+  q: QueryParams,
+  reply: FastifyReply,
+): unknown {
   if (path === '/economic-group') return sendData(reply, 200, []);
-  if (path === '/absence/attachment') return sendData(reply, 200, [], { absence_id: q.requiredInt('absence_id') });
+  if (path === '/absence/attachment')
+    return sendData(reply, 200, [], { absence_id: q.requiredInt('absence_id') });
   return handler(ctx, company, [], q, reply);
 }
 
@@ -69,12 +116,19 @@ function get(app: FastifyInstance, ctx: EmulatorContext, path: string, handler: 
       if (kind === 'range-exceeded') return q.scalar('begin_date') !== undefined;
       return kind !== 'huge-attachment' || FILE_PATHS.has(path);
     };
-    const fault = ctx.faultQueue.take(path.slice(1), scope.map((c) => c.cnpj), applies);
+    const fault = ctx.faultQueue.take(
+      path.slice(1),
+      scope.map((c) => c.cnpj),
+      applies,
+    );
     if (fault?.kind === 'rate-limit') {
       const retryAfter = String(fault.retryAfterSeconds ?? 60);
-      throw new ApiFault(429, 'too_many_requests', 'Rate limit exceeded.', undefined, { 'retry-after': retryAfter });
+      throw new ApiFault(429, 'too_many_requests', 'Rate limit exceeded.', undefined, {
+        'retry-after': retryAfter,
+      });
     }
-    if (fault?.kind === 'range-exceeded') throw new ApiFault(422, 'date_range_exceeded', 'The period may not exceed 31 days.', null);
+    if (fault?.kind === 'range-exceeded')
+      throw new ApiFault(422, 'date_range_exceeded', 'The period may not exceed 31 days.', null);
     if (fault?.kind === 'refuse') throw new ApiFault(422, 'validation_failed', 'The request was refused.');
     if (fault?.kind === 'corrupt') corruptRequests.add(request.raw);
     if (fault?.kind === 'html') return reply.code(200).type('text/html; charset=utf-8').send(HTML_PAGE);
@@ -132,7 +186,9 @@ function listFilter(ctx: EmulatorContext, q: QueryParams): (c: CollaboratorEntit
   const cpfSet = new Set(cpfs ?? []);
   const emailSet = new Set((emails ?? []).map((e) => e.toLowerCase()));
   return (c) =>
-    cpfSet.has(c.cpf) || cpfSet.has(ctx.world.sentCpf(c)) || emailSet.has((ctx.world.collaboratorBlock(c).email ?? '').toLowerCase());
+    cpfSet.has(c.cpf) ||
+    cpfSet.has(ctx.world.sentCpf(c)) ||
+    emailSet.has((ctx.world.collaboratorBlock(c).email ?? '').toLowerCase());
 }
 
 /** spec 1.4 rule 6: `national_registry` filter of tardiness, adjustment, inconsistency, overtime. */
@@ -167,7 +223,9 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   });
 
   get(app, ctx, '/collaborator', (ctx, _co, scope, _q, reply) => {
-    const data = scope.flatMap((co) => co.collaborators.filter((c) => ctx.world.isListed(c)).map((c) => ctx.world.collaboratorBlock(c)));
+    const data = scope.flatMap((co) =>
+      co.collaborators.filter((c) => ctx.world.isListed(c)).map((c) => ctx.world.collaboratorBlock(c)),
+    );
     return sendData(reply, 200, data);
   });
 
@@ -195,7 +253,11 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const pointId = q.requiredInt('point_id');
     const at = ctx.history.locatePoint(pointId);
     if (!at || !scope.includes(at.c.company)) {
-      throw new ApiFault(404, 'point_not_found', `Point ${pointId} does not exist or belongs to another company.`);
+      throw new ApiFault(
+        404,
+        'point_not_found',
+        `Point ${pointId} does not exist or belongs to another company.`,
+      );
     }
     if (!punchTraits(ctx.world, at.c, at.day, at.punch).audit) {
       throw new ApiFault(404, 'audit_photo_not_found', `Point ${pointId} has no audit photo.`);
@@ -210,7 +272,8 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     return sendData(reply, 200, data, { point_id: pointId });
   });
 
-  for (const [name, endpoint] of Object.entries(DAY_ENTRY_ENDPOINTS)) get(app, ctx, `/${name}`, perDay(endpoint));
+  for (const [name, endpoint] of Object.entries(DAY_ENTRY_ENDPOINTS))
+    get(app, ctx, `/${name}`, perDay(endpoint));
 
   get(app, ctx, '/overtime', (ctx, _co, scope, q, reply) => {
     const keep = cpfFilter(ctx, q);
@@ -236,14 +299,19 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   });
 
   get(app, ctx, '/absence/types', (ctx, _co, scope, _q, reply) =>
-    sendData(reply, 200, scope.flatMap((co) => ctx.world.absenceTypes(co).map((t) => absenceTypeJson(t, co.block)))),
+    sendData(
+      reply,
+      200,
+      scope.flatMap((co) => ctx.world.absenceTypes(co).map((t) => absenceTypeJson(t, co.block))),
+    ),
   );
 
   get(app, ctx, '/absence/getFromPeriod', (ctx, _co, scope, q, reply) => {
     const p = q.period('datetime', ctx.options);
     const items = function* () {
       for (const co of scope) {
-        for (const a of ctx.history.absencesOverlapping(co, p.beginDay, p.beginSec, p.endDay, p.endSec)) yield absenceJson(ctx.world, a);
+        for (const a of ctx.history.absencesOverlapping(co, p.beginDay, p.beginSec, p.endDay, p.endSec))
+          yield absenceJson(ctx.world, a);
       }
     };
     return streamList(reply, items(), p.meta);
@@ -253,7 +321,11 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const absenceId = q.requiredInt('absence_id');
     const a = ctx.history.absenceById(absenceId);
     if (!a || !scope.includes(a.company)) {
-      throw new ApiFault(404, 'not_found', `Absence ${absenceId} does not exist or belongs to another company.`);
+      throw new ApiFault(
+        404,
+        'not_found',
+        `Absence ${absenceId} does not exist or belongs to another company.`,
+      );
     }
     const data = a.attachments.map((f) => ({
       filename: f.filename,
@@ -267,12 +339,21 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   get(app, ctx, '/company', (ctx, company, scope, q, reply) => {
     // spec 4.1: an array whenever include_branches=1 (restricted by a CNPJ, an array of one).
     const asList = q.bool('include_branches') === true;
-    return sendData(reply, 200, asList ? scope.map((c) => ctx.world.companyRecord(c)) : ctx.world.companyRecord(scope[0] ?? company));
+    return sendData(
+      reply,
+      200,
+      asList ? scope.map((c) => ctx.world.companyRecord(c)) : ctx.world.companyRecord(scope[0] ?? company),
+    );
   });
 
   get(app, ctx, '/economic-group', (ctx, company, _scope, q, reply) => {
     // spec 4.1: a headquarters token sees the whole active group; a branch only itself.
-    const group = q.scalar('company_national_registry') !== undefined ? _scope : company.isHeadquarter ? ctx.world.activeCompanies() : [company];
+    const group =
+      q.scalar('company_national_registry') !== undefined
+        ? _scope
+        : company.isHeadquarter
+          ? ctx.world.activeCompanies()
+          : [company];
     const data = group.map((c) => ({
       name: c.record.name,
       trading_name: c.record.trading_name,
@@ -286,8 +367,11 @@ export function registerReadRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     // spec 2.4 records, each with the `company` block of spec 1.4 rule 4.
     const json = (r: LookupEntity, co: CompanyEntity) => ({ id: r.id, [label]: r.label, company: co.block });
     get(app, ctx, `/${endpoint}`, (ctx, _co, scope, _q, reply) =>
-      sendData(reply, 200, scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => json(r, co)))),
+      sendData(
+        reply,
+        200,
+        scope.flatMap((co) => ctx.world.listedLookups(co, table).map((r) => json(r, co))),
+      ),
     );
   }
 }
-

@@ -109,10 +109,18 @@ export class Traffic {
     }
     const u = this.rng.next();
     if (u < f.error403) {
-      return { kind: 'fault', delayMs: slow, fault: new ApiFault(403, 'server_error', 'An unexpected error occurred. Please try again later.') };
+      return {
+        kind: 'fault',
+        delayMs: slow,
+        fault: new ApiFault(403, 'server_error', 'An unexpected error occurred. Please try again later.'),
+      };
     }
     if (u < f.error403 + f.error500) {
-      return { kind: 'fault', delayMs: slow, fault: new ApiFault(500, 'internal_server_error', 'Internal server error.') };
+      return {
+        kind: 'fault',
+        delayMs: slow,
+        fault: new ApiFault(500, 'internal_server_error', 'Internal server error.'),
+      };
     }
     if (u < f.error403 + f.error500 + f.drop) return { kind: 'drop', delayMs: slow };
     // Drawn only when asked for, so the sequence of the other faults stays what it was.
@@ -121,7 +129,9 @@ export class Traffic {
       ...(f.endless > 0 && this.rng.chance(f.endless) ? { endless: true } : {}),
       ...(f.huge > 0 && this.rng.chance(f.huge) ? { hugeBytes: f.hugeBytes } : {}),
     };
-    return Object.keys(spoils).length > 0 ? { kind: 'pass', delayMs: slow, spoils } : { kind: 'pass', delayMs: slow };
+    return Object.keys(spoils).length > 0
+      ? { kind: 'pass', delayMs: slow, spoils }
+      : { kind: 'pass', delayMs: slow };
   }
 
   /** A copy of the statistics. */

@@ -13,9 +13,20 @@ import { bool, date, dateTime, int, jsonObject, requireFields, str, type RawFiel
 import { checkListValue } from './query-params.js';
 import { PREFIX } from './read-routes.js';
 
-type WriteHandler = (ctx: EmulatorContext, company: CompanyEntity, request: FastifyRequest, reply: FastifyReply) => unknown;
+type WriteHandler = (
+  ctx: EmulatorContext,
+  company: CompanyEntity,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => unknown;
 
-function route(app: FastifyInstance, ctx: EmulatorContext, method: 'POST' | 'PUT', path: string, handler: WriteHandler): void {
+function route(
+  app: FastifyInstance,
+  ctx: EmulatorContext,
+  method: 'POST' | 'PUT',
+  path: string,
+  handler: WriteHandler,
+): void {
   app.route({
     method,
     url: `${PREFIX}${path}`,
@@ -25,7 +36,9 @@ function route(app: FastifyInstance, ctx: EmulatorContext, method: 'POST' | 'PUT
 
 /** The emulator's "now" as a local date-time: the end of the pinned day, or the Brasília wall clock. */
 function nowLocal(ctx: EmulatorContext): string {
-  return ctx.options.pinned ? `${ctx.options.today} 23:59:59` : utcToLocal(new Date(ctx.options.now()), 'America/Sao_Paulo');
+  return ctx.options.pinned
+    ? `${ctx.options.today} 23:59:59`
+    : utcToLocal(new Date(ctx.options.now()), 'America/Sao_Paulo');
 }
 
 /** spec 4.2: a referenced id must be an active record of the token's company (404 `<field>_not_found`). */
@@ -44,13 +57,20 @@ const LOOKUP_CREATIONS = [
 ] as const;
 
 /** The record a CPF designates in a company: the active one when the CPF is duplicated (spec §3). */
-function byCpf(company: CompanyEntity, cpf: string): { active?: CollaboratorEntity; any?: CollaboratorEntity } {
+function byCpf(
+  company: CompanyEntity,
+  cpf: string,
+): { active?: CollaboratorEntity; any?: CollaboratorEntity } {
   const all = company.collaborators.filter((c) => c.cpf === cpf);
   return { active: all.find((c) => c.dismissalDay === null), any: all[all.length - 1] };
 }
 
 /** A description or name of a lookup creation: 422 with the code the spec gives for that endpoint. */
-function labelField(fields: RawFields, name: string, code: 'validation_failed' | 'invalid_request_payload'): string {
+function labelField(
+  fields: RawFields,
+  name: string,
+  code: 'validation_failed' | 'invalid_request_payload',
+): string {
   const v = fields[name];
   if (typeof v === 'string' && v.trim() !== '') return v.trim();
   const missing = v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
@@ -63,14 +83,24 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
   route(app, ctx, 'POST', '/collaborator', (ctx, company, request, reply) => {
     const f = jsonObject(request.body);
     requireFields(f, [
-      'name', 'national_registry', 'email', 'birth_date', 'begin_date', 'journey_id', 'cost_center_id',
-      'department_id', 'unit_id', 'collaborator_settings_id', 'point_rule_id',
+      'name',
+      'national_registry',
+      'email',
+      'birth_date',
+      'begin_date',
+      'journey_id',
+      'cost_center_id',
+      'department_id',
+      'unit_id',
+      'collaborator_settings_id',
+      'point_rule_id',
     ]);
     const name = str(f, 'name')!;
     const cpf = str(f, 'national_registry')!;
     if (!isValidCpf(cpf)) throw invalidField('national_registry', 'must be a valid CPF of 11 digits');
     const email = str(f, 'email')!;
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw invalidField('email', 'must be a valid e-mail address');
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+      throw invalidField('email', 'must be a valid e-mail address');
     const birthDate = date(f, 'birth_date')!;
     const beginDate = date(f, 'begin_date')!;
     const admissionDate = date(f, 'admission_date') ?? beginDate;
@@ -90,7 +120,11 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const ids = Object.fromEntries(Object.keys(refs).map((field) => [field, int(f, field)]));
     for (const [field, list] of Object.entries(refs)) checkActive(list, ids[field], field);
     if (byCpf(company, cpf).active) {
-      throw new ApiFault(422, 'collaborator_already_exists', `An active collaborator with national_registry ${cpf} already exists in the company.`);
+      throw new ApiFault(
+        422,
+        'collaborator_already_exists',
+        `An active collaborator with national_registry ${cpf} already exists in the company.`,
+      );
     }
     const id = ctx.world.nextCollaboratorId++;
     const c: CollaboratorEntity = {
@@ -134,17 +168,23 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered.`);
     }
     const { active, any } = byCpf(company, cpf);
-    if (!any) throw new ApiFault(404, 'collaborator_not_found', `CPF ${cpf} has no collaborator in this company.`);
-    if (!active) throw new ApiFault(422, 'collaborator_fired', `The collaborator with CPF ${cpf} is dismissed.`);
+    if (!any)
+      throw new ApiFault(404, 'collaborator_not_found', `CPF ${cpf} has no collaborator in this company.`);
+    if (!active)
+      throw new ApiFault(422, 'collaborator_fired', `The collaborator with CPF ${cpf} is dismissed.`);
     const photo = str(f, 'photo_base64')!;
-    if (photo.startsWith('data:')) throw new ApiFault(403, 'invalid_photo', 'Send the image without a data:image/... prefix.');
+    if (photo.startsWith('data:'))
+      throw new ApiFault(403, 'invalid_photo', 'Send the image without a data:image/... prefix.');
     const clean = photo.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(clean) || clean.length % 4 === 1) throw new ApiFault(403, 'invalid_photo', 'photo_base64 is not valid base64.');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(clean) || clean.length % 4 === 1)
+      throw new ApiFault(403, 'invalid_photo', 'photo_base64 is not valid base64.');
     const bytes = Buffer.from(clean, 'base64');
-    if (!looksLikeImage(bytes)) throw new ApiFault(403, 'invalid_photo', 'The photo must be a JPEG or PNG image.');
+    if (!looksLikeImage(bytes))
+      throw new ApiFault(403, 'invalid_photo', 'The photo must be a JPEG or PNG image.');
     const size = imageSize(bytes);
     if (!size) throw new ApiFault(403, 'face_recognition_failed', 'The facial photo could not be processed.');
-    if (size.width < 64 || size.height < 64) throw new ApiFault(403, 'invalid_photo', 'No face found: the image is too small (at least 64×64).');
+    if (size.width < 64 || size.height < 64)
+      throw new ApiFault(403, 'invalid_photo', 'No face found: the image is too small (at least 64×64).');
     active.hasFacePhoto = true;
     return sendData(reply, 200, { success: true });
   });
@@ -152,7 +192,9 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
   route(app, ctx, 'PUT', '/collaborator/dismissal', (ctx, company, request, reply) => {
     const f = jsonObject(request.body);
     const idFields = ['collaborator_id', 'registration_number', 'national_registry'];
-    const missing = ['dismissal_date', 'fired_type_id'].filter((n) => f[n] === undefined || f[n] === null || f[n] === '');
+    const missing = ['dismissal_date', 'fired_type_id'].filter(
+      (n) => f[n] === undefined || f[n] === null || f[n] === '',
+    );
     if (idFields.every((n) => f[n] === undefined || f[n] === null || f[n] === '')) missing.push(...idFields);
     if (missing.length > 0) requireFields(f, missing);
     const dismissalDate = date(f, 'dismissal_date')!;
@@ -166,12 +208,21 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       registration !== undefined && ctx.world.collaboratorBlock(x).registration_number === registration;
     const named = cpf === undefined ? {} : byCpf(company, cpf);
     const c = own.find((x) => x.id === collaboratorId) ?? own.find(registered) ?? named.active ?? named.any;
-    if (!c) throw new ApiFault(404, 'collaborator_not_found', 'No collaborator of the company matches the identifiers sent.');
+    if (!c)
+      throw new ApiFault(
+        404,
+        'collaborator_not_found',
+        'No collaborator of the company matches the identifiers sent.',
+      );
     if (!company.lookups.firedTypes.some((t) => t.id === firedTypeId)) {
       throw new ApiFault(404, 'fired_type_not_found', `Dismissal type ${firedTypeId} does not exist.`);
     }
     if (dismissalDate < c.admissionDate) {
-      throw new ApiFault(422, 'dismissal_date_before_admission_date', `The dismissal date ${dismissalDate} is before the admission date ${c.admissionDate}.`);
+      throw new ApiFault(
+        422,
+        'dismissal_date_before_admission_date',
+        `The dismissal date ${dismissalDate} is before the admission date ${c.admissionDate}.`,
+      );
     }
     c.dismissalDay = dayOf(dismissalDate);
     ctx.history.invalidate(c);
@@ -184,14 +235,22 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const cpf = str(f, 'national_registry')!;
     const datetime = dateTime(f, 'datetime')!;
     const all = company.collaborators.filter((c) => c.cpf === cpf);
-    if (all.length === 0) throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered in this company.`);
+    if (all.length === 0)
+      throw new ApiFault(404, 'cpf_not_found', `CPF ${cpf} is not registered in this company.`);
     const notDismissed = all.filter((c) => c.dismissalDay === null);
-    if (notDismissed.length === 0) throw new ApiFault(422, 'collaborator_fired', `The collaborator with CPF ${cpf} is dismissed.`);
+    if (notDismissed.length === 0)
+      throw new ApiFault(422, 'collaborator_fired', `The collaborator with CPF ${cpf} is dismissed.`);
     const c = notDismissed.find((x) => ctx.world.isListed(x));
-    if (!c) throw new ApiFault(404, 'collaborator_not_found', `The collaborator with CPF ${cpf} is inactive.`);
-    if (datetime > nowLocal(ctx)) throw new ApiFault(422, 'date_time_greater_than_now', `The datetime ${datetime} is in the future.`);
+    if (!c)
+      throw new ApiFault(404, 'collaborator_not_found', `The collaborator with CPF ${cpf} is inactive.`);
+    if (datetime > nowLocal(ctx))
+      throw new ApiFault(422, 'date_time_greater_than_now', `The datetime ${datetime} is in the future.`);
     if (datetime.slice(0, 10) < c.admissionDate) {
-      throw new ApiFault(422, 'date_begin_less_than_now', `The datetime ${datetime} is before the admission date ${c.admissionDate}.`);
+      throw new ApiFault(
+        422,
+        'date_begin_less_than_now',
+        `The datetime ${datetime} is before the admission date ${c.admissionDate}.`,
+      );
     }
     const [h, m, s] = datetime.slice(11).split(':').map(Number) as [number, number, number];
     const pointId = ctx.history.addApiPunch(c, dayOf(datetime.slice(0, 10)), h * 3600 + m * 60 + s);
@@ -209,8 +268,15 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     for await (const part of request.parts() as AsyncIterable<Multipart>) {
       const name = part.fieldname;
       // spec 1.3 rule 5: the same list rule holds in multipart forms.
-      if (name === 'national_registry' || name === 'attachment' || /^(national_registry|attachment)\[.+\]$/.test(name)) {
-        throw badListSyntax(ctx.options.listParameterErrorCode, `The list field ${name.replace(/\[.*$/, '')} must be sent as ${name.replace(/\[.*$/, '')}[] repeated once per item (spec 1.3).`);
+      if (
+        name === 'national_registry' ||
+        name === 'attachment' ||
+        /^(national_registry|attachment)\[.+\]$/.test(name)
+      ) {
+        throw badListSyntax(
+          ctx.options.listParameterErrorCode,
+          `The list field ${name.replace(/\[.*$/, '')} must be sent as ${name.replace(/\[.*$/, '')}[] repeated once per item (spec 1.3).`,
+        );
       }
       if (part.type === 'file') {
         const content = await part.toBuffer();
@@ -225,8 +291,16 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const f: RawFields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v[v.length - 1]]));
     f.national_registry = cpfs.length > 0 ? cpfs : undefined;
     requireFields(f, [
-      'national_registry', 'absence_type_id', 'description', 'details', 'begin_date', 'end_date', 'paid', 'full_day',
-      'sum_on_work_time', 'sum_total_on_work_time',
+      'national_registry',
+      'absence_type_id',
+      'description',
+      'details',
+      'begin_date',
+      'end_date',
+      'paid',
+      'full_day',
+      'sum_on_work_time',
+      'sum_total_on_work_time',
     ]);
     const typeId = int(f, 'absence_type_id')!;
     const description = str(f, 'description')!;
@@ -265,7 +339,11 @@ export function registerWriteRoutes(app: FastifyInstance, ctx: EmulatorContext):
       healthUnit: '',
       cidDescription: '',
       cid: [],
-      attachments: files.map((x) => ({ filename: x.filename, mimeType: x.mimeType, content: () => x.content })),
+      attachments: files.map((x) => ({
+        filename: x.filename,
+        mimeType: x.mimeType,
+        content: () => x.content,
+      })),
       collaboratorIds,
     });
     return sendData(reply, 201, { absence_id: id });

@@ -42,10 +42,16 @@ export const absences: WriteKind<AbsenceBody> = {
     paid: { type: 'boolean', required: true, doc: '1 paid, 0 otherwise' },
     full_day: { type: 'boolean', required: true, doc: '1 whole day, 0 partial' },
     sum_on_work_time: { type: 'boolean', required: true, doc: '1 adds to the daily worked time' },
-    sum_total_on_work_time: { type: 'boolean', required: true, doc: "1 adds to the period's total worked time" },
+    sum_total_on_work_time: {
+      type: 'boolean',
+      required: true,
+      doc: "1 adds to the period's total worked time",
+    },
     attachment: { type: 'files', doc: 'files to attach, separated by |, inside the files folder (optional)' },
   },
-  references: [{ idField: 'absence_type_id', nameColumn: 'absence_type', table: 'absence_types', required: true }],
+  references: [
+    { idField: 'absence_type_id', nameColumn: 'absence_type', table: 'absence_types', required: true },
+  ],
   body(v) {
     // The files aside, the row's values are the multipart fields.
     const { attachment, ...fields } = valuesAsBody<NewAbsence & { attachment?: PreparedFile[] }>(v);
@@ -53,7 +59,8 @@ export const absences: WriteKind<AbsenceBody> = {
     if (end < begin) throw new RowInvalid(`end_date ${end} is before begin_date ${begin}`);
     return { fields, attachments: attachment ?? [] };
   },
-  key: ({ fields: f }) => `${f.absence_type_id}|${f.begin_date}|${f.end_date}|${[...f.national_registry].sort().join(',')}`,
+  key: ({ fields: f }) =>
+    `${f.absence_type_id}|${f.begin_date}|${f.end_date}|${[...f.national_registry].sort().join(',')}`,
   async check(ctx, candidates) {
     const read = readOnce((w: DateWindow) =>
       ctx.api.getAbsencesFromPeriod(dateTimeBounds(w), undefined, ctx.call),
@@ -64,18 +71,40 @@ export const absences: WriteKind<AbsenceBody> = {
       const f = c.body.fields;
       for (const a of await read(probeWindow(f.begin_date, f.end_date))) {
         for (const p of a.collaborators) {
-          covered.set(coverKey(a.absence_type_id, a.begin_date.slice(0, 10), a.end_date.slice(0, 10), p.national_registry), `absence_id ${a.absence_id}`);
+          covered.set(
+            coverKey(
+              a.absence_type_id,
+              a.begin_date.slice(0, 10),
+              a.end_date.slice(0, 10),
+              p.national_registry,
+            ),
+            `absence_id ${a.absence_id}`,
+          );
         }
       }
-      const has = f.national_registry.filter((cpf) => covered.has(coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf)));
-      const where = [...new Set(has.map((cpf) => covered.get(coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf))!))].join(', ');
+      const has = f.national_registry.filter((cpf) =>
+        covered.has(coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf)),
+      );
+      const where = [
+        ...new Set(
+          has.map((cpf) => covered.get(coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf))!),
+        ),
+      ].join(', ');
       if (has.length === f.national_registry.length) {
         const single = /^absence_id (\d+)$/.exec(where)?.[1];
-        out.set(c.index, { exists: true, note: `already registered (${where})`, ...(single ? { id: single } : {}) });
+        out.set(c.index, {
+          exists: true,
+          note: `already registered (${where})`,
+          ...(single ? { id: single } : {}),
+        });
         continue;
       }
       const missing = f.national_registry.filter((cpf) => !has.includes(cpf));
-      for (const cpf of missing) covered.set(coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf), `an earlier row of this file`);
+      for (const cpf of missing)
+        covered.set(
+          coverKey(f.absence_type_id, f.begin_date, f.end_date, cpf),
+          `an earlier row of this file`,
+        );
       if (has.length > 0) {
         out.set(c.index, {
           exists: false,
@@ -94,5 +123,8 @@ export const absences: WriteKind<AbsenceBody> = {
     return { id: String((await api.createAbsence(body.fields, attachments, call)).absence_id) };
   },
   touches: ({ fields: f }) =>
-    monthWindows(monthOf(f.begin_date).from, monthOf(f.end_date).to).map((window) => ({ resource: 'absences' as const, window })),
+    monthWindows(monthOf(f.begin_date).from, monthOf(f.end_date).to).map((window) => ({
+      resource: 'absences' as const,
+      window,
+    })),
 };

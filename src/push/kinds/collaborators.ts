@@ -10,7 +10,7 @@ import { valuesAsBody, type Existing, type WriteKind } from '../kind.js';
 export const collaborators: WriteKind<NewCollaborator> = {
   name: 'collaborators',
   endpoint: 'POST collaborator',
-  summary: 'creates collaborators in the token\'s company',
+  summary: "creates collaborators in the token's company",
   columns: {
     name: { type: 'text', required: true, doc: 'full name' },
     national_registry: { type: 'cpf', required: true, doc: 'CPF' },
@@ -26,7 +26,12 @@ export const collaborators: WriteKind<NewCollaborator> = {
     { idField: 'cost_center_id', nameColumn: 'cost_center', table: 'cost_centers', required: true },
     { idField: 'department_id', nameColumn: 'department', table: 'departments', required: true },
     { idField: 'unit_id', nameColumn: 'unit', table: 'units', required: true },
-    { idField: 'collaborator_settings_id', nameColumn: 'collaborator_settings', table: 'collaborator_settings', required: true },
+    {
+      idField: 'collaborator_settings_id',
+      nameColumn: 'collaborator_settings',
+      table: 'collaborator_settings',
+      required: true,
+    },
     { idField: 'point_rule_id', nameColumn: 'point_rule', table: 'point_rules', required: true },
     { idField: 'occupation_id', nameColumn: 'occupation', table: 'occupations', required: false },
   ],
@@ -34,7 +39,9 @@ export const collaborators: WriteKind<NewCollaborator> = {
   key: (body) => body.national_registry,
   async check(ctx, candidates) {
     // spec 1.4 rule 1: without scope parameters the list is the token's own company.
-    const active = new Map((await ctx.api.listCollaborators(undefined, ctx.call)).map((c) => [c.national_registry, c]));
+    const active = new Map(
+      (await ctx.api.listCollaborators(undefined, ctx.call)).map((c) => [c.national_registry, c]),
+    );
     const out = new Map<number, Existing>();
     for (const c of candidates) {
       const hit = active.get(c.key);

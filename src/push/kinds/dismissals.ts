@@ -16,11 +16,22 @@ import type { CollaboratorBlock } from '../../api/schemas.js';
 import { MAX_WINDOW_DAYS, type DateWindow } from '../../plan/windows.js';
 import { addDays } from '../../util/time.js';
 import { warehouseDb } from '../../warehouse/db.js';
-import { readOnce, RowInvalid, valuesAsBody, type CheckContext, type Existing, type WriteKind } from '../kind.js';
+import {
+  readOnce,
+  RowInvalid,
+  valuesAsBody,
+  type CheckContext,
+  type Existing,
+  type WriteKind,
+} from '../kind.js';
 
 /** The CPFs the warehouse knows in the company, and registration number → CPF. */
 async function knownToWarehouse(ctx: CheckContext) {
-  const rows = await warehouseDb(ctx.db, ctx.schema).selectFrom('collaborators').select(['cpf', 'registration_number']).where('company_cnpj', '=', ctx.company).execute();
+  const rows = await warehouseDb(ctx.db, ctx.schema)
+    .selectFrom('collaborators')
+    .select(['cpf', 'registration_number'])
+    .where('company_cnpj', '=', ctx.company)
+    .execute();
   const byRegistration = new Map(rows.map((r): [string, string] => [String(r.registration_number), r.cpf]));
   return { cpfs: new Set(rows.map((r) => r.cpf)), byRegistration };
 }
@@ -43,7 +54,9 @@ export const dismissals: WriteKind<Dismissal> = {
     dismissal_date: { type: 'date', required: true, doc: 'dismissal date' },
     fired_description: { type: 'text', doc: 'free text, optional' },
   },
-  references: [{ idField: 'fired_type_id', nameColumn: 'fired_type', table: 'dismissal_types', required: true }],
+  references: [
+    { idField: 'fired_type_id', nameColumn: 'fired_type', table: 'dismissal_types', required: true },
+  ],
   body(v) {
     if (v.national_registry === undefined && v.registration_number === undefined) {
       throw new RowInvalid(
@@ -52,7 +65,10 @@ export const dismissals: WriteKind<Dismissal> = {
     }
     return valuesAsBody(v);
   },
-  key: (body) => (body.national_registry !== undefined ? `cpf:${body.national_registry}` : `registration:${body.registration_number}`),
+  key: (body) =>
+    body.national_registry !== undefined
+      ? `cpf:${body.national_registry}`
+      : `registration:${body.registration_number}`,
   async check(ctx, candidates) {
     const active = await ctx.api.listCollaborators(undefined, ctx.call);
     const activeByCpf = new Map(active.map((c) => [c.national_registry, c]));
@@ -66,11 +82,17 @@ export const dismissals: WriteKind<Dismissal> = {
     for (const c of candidates) {
       const b = c.body;
       const person: CollaboratorBlock | undefined =
-        b.national_registry !== undefined ? activeByCpf.get(b.national_registry) : activeByRegistration.get(b.registration_number!);
+        b.national_registry !== undefined
+          ? activeByCpf.get(b.national_registry)
+          : activeByRegistration.get(b.registration_number!);
       if (person) {
         // Two rows naming the same person differently (CPF in one, registration in the other).
         const earlier = planned.get(person.national_registry);
-        if (earlier !== undefined) out.set(c.index, { exists: true, note: `the same collaborator as an earlier row (CPF ${person.national_registry})` });
+        if (earlier !== undefined)
+          out.set(c.index, {
+            exists: true,
+            note: `the same collaborator as an earlier row (CPF ${person.national_registry})`,
+          });
         else planned.set(person.national_registry, c.index);
         continue;
       }
@@ -78,11 +100,16 @@ export const dismissals: WriteKind<Dismissal> = {
       const cpf = b.national_registry ?? warehouse.byRegistration.get(b.registration_number!);
       const who = cpf !== undefined ? `CPF ${cpf}` : `registration ${b.registration_number}`;
       if (cpf !== undefined && warehouse.cpfs.has(cpf)) {
-        out.set(c.index, { exists: true, note: `${who} is not in the active list of company ${ctx.company} and the warehouse knows it: already dismissed` });
+        out.set(c.index, {
+          exists: true,
+          note: `${who} is not in the active list of company ${ctx.company} and the warehouse knows it: already dismissed`,
+        });
         continue;
       }
       const seen = await inPeriod(probeWindow(b.dismissal_date, ctx.today));
-      const match = seen.find((p) => (cpf !== undefined ? p.national_registry === cpf : p.registration_number === b.registration_number));
+      const match = seen.find((p) =>
+        cpf !== undefined ? p.national_registry === cpf : p.registration_number === b.registration_number,
+      );
       if (match) {
         out.set(c.index, {
           exists: true,

@@ -30,7 +30,10 @@ function lookupKind(name: string, spec: LookupKindSpec): WriteKind<LookupBody> {
     name,
     endpoint: spec.endpoint,
     summary: spec.summary,
-    columns: { [field]: { type: 'text', required: true, doc: `the ${field} of the new record` }, ...spec.extra },
+    columns: {
+      [field]: { type: 'text', required: true, doc: `the ${field} of the new record` },
+      ...spec.extra,
+    },
     references: [],
     body(values) {
       if (normalizeLabel(values[field] as string) === '') throw new RowInvalid(`${field}: is empty`);
@@ -43,7 +46,12 @@ function lookupKind(name: string, spec: LookupKindSpec): WriteKind<LookupBody> {
       const out = new Map<number, Existing>();
       for (const c of candidates) {
         const hit = listed.get(c.key)?.[0];
-        if (hit) out.set(c.index, { exists: true, id: String(hit.id), note: `already listed as ${JSON.stringify(hit.label)} (id ${hit.id})` });
+        if (hit)
+          out.set(c.index, {
+            exists: true,
+            id: String(hit.id),
+            note: `already listed as ${JSON.stringify(hit.label)} (id ${hit.id})`,
+          });
       }
       return out;
     },
@@ -70,7 +78,10 @@ export const LOOKUP_KINDS = {
     table: 'occupations',
     extra: { number_cbo: { type: 'text', doc: 'occupation classification code (CBO), optional' } },
     create: (api, body, call) =>
-      api.createOccupation({ description: body.description!, ...(body.number_cbo ? { number_cbo: body.number_cbo } : {}) }, call),
+      api.createOccupation(
+        { description: body.description!, ...(body.number_cbo ? { number_cbo: body.number_cbo } : {}) },
+        call,
+      ),
   }),
   'fired-types': lookupKind('fired-types', {
     endpoint: 'POST fired-type',

@@ -10,12 +10,22 @@ const CPFS_PER_READ = 50;
  * `point/getFromPeriod` (spec 4.1) for the checks before writing: the period data of `cpfs` in the
  * token's company (spec 1.4 rule 1: no scope) over `window`, at most 31 days (spec §8).
  */
-export async function pointsOf(ctx: CheckContext, window: DateWindow, cpfs: readonly string[]): Promise<CollaboratorPoints[]> {
+export async function pointsOf(
+  ctx: CheckContext,
+  window: DateWindow,
+  cpfs: readonly string[],
+): Promise<CollaboratorPoints[]> {
   const unique = [...new Set(cpfs)];
   const out: CollaboratorPoints[] = [];
   for (let i = 0; i < unique.length; i += CPFS_PER_READ) {
     const list = unique.slice(i, i + CPFS_PER_READ);
-    out.push(...(await ctx.api.getPointsFromPeriod({ beginDate: window.from, endDate: window.to, nationalRegistryList: list }, undefined, ctx.call)));
+    out.push(
+      ...(await ctx.api.getPointsFromPeriod(
+        { beginDate: window.from, endDate: window.to, nationalRegistryList: list },
+        undefined,
+        ctx.call,
+      )),
+    );
   }
   return out;
 }

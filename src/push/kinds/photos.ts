@@ -28,19 +28,32 @@ export const photos: WriteKind<PhotoBody> = {
   columns: {
     national_registry: { type: 'cpf', required: true, doc: 'CPF of the collaborator' },
     photo: { type: 'file', accept: 'image', doc: 'path of a JPEG or PNG image inside the files folder' },
-    photo_base64: { type: 'base64', accept: 'image', doc: 'the image as base64 without a data: prefix (instead of photo)' },
+    photo_base64: {
+      type: 'base64',
+      accept: 'image',
+      doc: 'the image as base64 without a data: prefix (instead of photo)',
+    },
   },
   references: [],
   body(v) {
     const file = v.photo as PreparedFile | undefined;
     const inline = v.photo_base64 as string | undefined;
-    if ((file === undefined) === (inline === undefined)) throw new RowInvalid('give exactly one of photo (a file) or photo_base64');
+    if ((file === undefined) === (inline === undefined))
+      throw new RowInvalid('give exactly one of photo (a file) or photo_base64');
     const sha256 = file?.sha256 ?? createHash('sha256').update(Buffer.from(inline!, 'base64')).digest('hex');
-    return { national_registry: v.national_registry as string, sha256, ...(file ? { photo: file } : { photo_base64: inline! }) };
+    return {
+      national_registry: v.national_registry as string,
+      sha256,
+      ...(file ? { photo: file } : { photo_base64: inline! }),
+    };
   },
   key: (body) => `${body.national_registry}|${body.sha256}`,
   async check(ctx, candidates) {
-    const sent = await findReceipts(ctx, 'photos', candidates.map((c) => c.key));
+    const sent = await findReceipts(
+      ctx,
+      'photos',
+      candidates.map((c) => c.key),
+    );
     const out = new Map<number, Existing>();
     for (const c of candidates) {
       const r = sent.get(c.key);

@@ -26,12 +26,22 @@ export const punches: WriteKind<NewPoint> = {
       const days = list.map((c) => c.body.datetime.slice(0, 10)).sort();
       const window = { from: days[0]!, to: days[days.length - 1]! };
       const seen = new Map<string, number>();
-      for (const person of await pointsOf(ctx, window, list.map((c) => c.body.national_registry))) {
-        for (const day of person.days) for (const p of day.points) seen.set(`${person.national_registry}|${p.datetime}`, p.point_id);
+      for (const person of await pointsOf(
+        ctx,
+        window,
+        list.map((c) => c.body.national_registry),
+      )) {
+        for (const day of person.days)
+          for (const p of day.points) seen.set(`${person.national_registry}|${p.datetime}`, p.point_id);
       }
       for (const c of list) {
         const id = seen.get(c.key);
-        if (id !== undefined) out.set(c.index, { exists: true, id: String(id), note: `the API already has this punch (point_id ${id})` });
+        if (id !== undefined)
+          out.set(c.index, {
+            exists: true,
+            id: String(id),
+            note: `the API already has this punch (point_id ${id})`,
+          });
       }
     }
     return out;
