@@ -24,7 +24,7 @@ export async function planSchedule(
   raw: unknown,
   options: TickOptions = {},
 ): Promise<EnqueueResult & { today: string }> {
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? rt.now;
   const logger = options.logger ?? rt.logger;
   const parsed = scheduleJobData.safeParse(raw);
   if (!parsed.success) throw new InvalidJobError(parsed.error.issues[0]!.message);

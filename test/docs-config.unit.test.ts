@@ -40,6 +40,7 @@ const TOOL_VARIABLES = [
   'TEST_DATABASE_URL',
   'TEST_REDIS_URL',
   'TEST_TOOL_PATH',
+  'PUNCHLINE_TEST_TODAY',
 ];
 
 /** Constants the code exports (`QUEUE_NAMES`): named in the docs, but no variables. */

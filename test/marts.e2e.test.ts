@@ -15,7 +15,7 @@ import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { TOTAL_HOURS_KEYS } from '../src/api/schemas.js';
 import { runQualityChecks } from '../src/quality/run-checks.js';
 import { hourMinuteToSeconds } from '../src/util/duration.js';
-import { addDays, todayIn } from '../src/util/time.js';
+import { addDays } from '../src/util/time.js';
 import { startHarness, type Harness } from './sync-harness.js';
 
 const TODAY = '2026-10-31';
@@ -535,53 +535,5 @@ describe('the analyst marts after a backfill of a source with the quirks of real
       [dup!.cnpj, dup!.cpf],
     );
     expect(open[0]!.n).toBe(2);
-  });
-});
-
-describe('a day that has not ended yet in the company’s time zone', () => {
-  let h: Harness;
-  const zone = 'America/Sao_Paulo';
-  const today = todayIn(zone);
-  const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
-    (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
-
-  beforeAll(async () => {
-    h = await startHarness('marts_today', { today });
-    const rt = await h.runtime({ API_TIMEZONE: zone });
-    const from = addDays(today, -6);
-    const summary = await runBackfill(
-      rt,
-      parseBackfillArgs(
-        { from, to: today, resources: 'companies,collaborators,punches,absences' },
-        rt.config,
-      ),
-      { pollMs: 100 },
-    );
-    expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
-  }, 120_000);
-  afterAll(async () => {
-    await h?.close();
-  });
-
-  it('is never counted absent: daily_attendance and employee_daily say it is not known yet', async () => {
-    const days = await q<{ day: string; over: boolean; unknown: number; absent: number; rows: number }>(
-      `select work_date::text as day, bool_and(is_day_over) as over, count(*) filter (where is_absent is null)::int as unknown,
-              count(*) filter (where is_absent)::int as absent, count(*)::int as rows
-         from $S.daily_attendance group by 1 order by 1`,
-    );
-    const todays = days.find((d) => d.day === today)!;
-    expect(todays).toMatchObject({ over: false, absent: 0 });
-    expect(todays.unknown).toBe(todays.rows);
-    const earlier = days.filter((d) => d.day < today);
-    expect(earlier.length).toBeGreaterThan(0);
-    expect(earlier.every((d) => d.over && d.unknown === 0)).toBe(true);
-    expect(earlier.some((d) => d.absent > 0)).toBe(true);
-    const [daily] = await q<{ rows: number; unknown: number; over: number }>(
-      `select count(*)::int as rows, count(*) filter (where is_absent is null)::int as unknown, count(*) filter (where is_day_over)::int as over
-         from $S.employee_daily where work_date = $1`,
-      [today],
-    );
-    expect(daily!.rows).toBeGreaterThan(0);
-    expect(daily).toMatchObject({ unknown: daily!.rows, over: 0 });
   });
 });

@@ -41,8 +41,8 @@ export interface Harness {
   env(overrides?: Record<string, string>): Record<string, string>;
   /** Parsed configuration of {@link env}. */
   config(overrides?: Record<string, string>): Config;
-  /** A sync runtime in this process. */
-  runtime(overrides?: Record<string, string>): Promise<SyncRuntime>;
+  /** A sync runtime in this process; `now` pins its clock (which day is today for the sync). */
+  runtime(overrides?: Record<string, string>, options?: { now?: () => Date }): Promise<SyncRuntime>;
   /** Drops the schema and the queue keys, closes everything. */
   close(): Promise<void>;
 }
@@ -82,12 +82,13 @@ export async function startHarness(name: string, emulatorOptions: EmulatorOption
     redis,
     env,
     config,
-    async runtime(overrides) {
+    async runtime(overrides, options = {}) {
       const c = config(overrides);
       const rt = await openRuntime({
         config: c,
         logger: createLogger({ level: c.logLevel }),
         processors: JOBS,
+        ...(options.now ? { now: options.now } : {}),
       });
       runtimes.push(rt);
       return rt;

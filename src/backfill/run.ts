@@ -97,7 +97,7 @@ export async function runBackfill(
     const companies = opts.company ? [opts.company] : walk.companies;
     const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
     // The hour bank stops at each company's own today (src/plan/company-days.ts).
-    const plan = planByCompanyDay(connection, companies, new Date(), (today, group) =>
+    const plan = planByCompanyDay(connection, companies, rt.now(), (today, group) =>
       planJobs({
         connection: connection.name,
         companies: group,

@@ -131,6 +131,12 @@ export interface EmulatorTruth {
   pointIds(cnpj: string, from: string, to: string): number[];
   /** Day objects of `point/getFromPeriod`, worked time in seconds. */
   workDays(cnpj: string, from: string, to: string): Owned<{ date: string; workedSeconds: number }>[];
+  /**
+   * Unjustified absences (faltas) of the range: scheduled days of a record without any
+   * punch and without a full-day absence, as daily_attendance.is_absent counts them. Today
+   * is in progress and never one.
+   */
+  absentDays(cnpj: string, from: string, to: string): Owned<{ date: string }>[];
   /** `collaborator/totalHours` for the range, every key of spec 2.7 in seconds (one entry per record). */
   hourTotals(cnpj: string, from: string, to: string): Owned<{ totals: Record<TotalHoursKey, number> }>[];
   /** The entries of a per-day endpoint (records.ts `DAY_ENTRY_ENDPOINTS`) as sent, with whose they are. */
@@ -256,6 +262,12 @@ export function createTruth(history: History): EmulatorTruth {
         date: dateOf(r.day),
         workedSeconds: r.metrics.worked,
       })),
+    absentDays: (cnpj, from, to) =>
+      eachDay(cnpj, from, to)
+        .filter(
+          ([, r]) => r.plan.scheduled && !r.plan.inProgress && !r.plan.absence && r.punches.length === 0,
+        )
+        .map(([c, r]) => ({ ...owner(c), date: dateOf(r.day) })),
     hourTotals: (cnpj, from, to) =>
       [...within(cnpj, from, to)].map(([c]) => {
         const acc = periodTotals(history, c, dayOf(from), dayOf(to));

@@ -23,6 +23,8 @@ export interface EngineContext {
   readonly storeBinaries: boolean;
   /** Key of the CPF pseudonyms (PSEUDONYM_KEY), when configured. */
   readonly pseudonymKey?: string;
+  /** The sync's wall clock: which day is today for the company (default the real one; tests pin it). */
+  readonly now?: () => Date;
 }
 
 /** One load: a resource for one company (and window), or the group walk of a connection. */

@@ -228,7 +228,7 @@ async function loadOnce(
           req.company,
           await knownCollaborators(client, ctx.schema, req.company),
           staging.tables().at(-1)!,
-          todayIn(req.timezone),
+          todayIn(req.timezone, ctx.now?.()),
         )
       : undefined;
     const writer = new ElementWriter(req, staging, specs, seen, ctx);

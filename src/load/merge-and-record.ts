@@ -19,6 +19,7 @@ import type { ElementWriter } from './element-writer.js';
 import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
+import { todayIn } from '../util/time.js';
 
 /** Every table of a load whose removal the guard refused (each left untouched). */
 export class MassRemovals extends PunchlineError<'mass_removal'> {
@@ -89,6 +90,7 @@ export async function mergeAll(
       schema: ctx.schema,
       company: req.company,
       zone: req.timezone,
+      today: todayIn(req.timezone, ctx.now?.()),
       window: req.window,
       tables: loaded,
       seen,

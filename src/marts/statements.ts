@@ -161,8 +161,10 @@ export function buildCoverageBounds(schema: string, company: string): BuiltQuery
 /** What a rewrite of the day grain covers. */
 export interface DailyScope {
   readonly company: string;
-  /** IANA zone of the company: which day is today. */
+  /** IANA zone of the company: how its instants fall on days. */
   readonly zone: string;
+  /** The company's today by the sync's clock: days before it are over, days after it are not employed yet. */
+  readonly today: string;
   readonly from: string;
   readonly to: string;
   /** Only these records (default: every record of the company). */
@@ -178,8 +180,11 @@ function onlyRecords(scope: DailyScope, alias: string, first = 5): string {
 
 function dailyValues(scope: DailyScope): unknown[] {
   const base = [scope.company, scope.zone, scope.from, scope.to];
-  return scope.only ? [...base, scope.only.cpfs, scope.only.records] : base;
+  return [...base, ...(scope.only ? [scope.only.cpfs, scope.only.records] : []), scope.today];
 }
+
+/** The parameter of the scope's today in {@link dailyValues}: after the records, when there are any. */
+const todayParam = (scope: DailyScope) => `$${scope.only ? 7 : 5}::date`;
 
 /**
  * Rewrites `employee_daily` of the scope: one row per record and covered day it was
@@ -193,7 +198,7 @@ export function buildDailyRefresh(
   scope: DailyScope,
 ): { upsert: BuiltQuery; prune: BuiltQuery } {
   const t = (name: string) => T(schema, name);
-  const grid = `today AS (SELECT ${localDate('now()')} AS d),
+  const grid = `today AS (SELECT ${todayParam(scope)} AS d),
 cov AS (
   SELECT DISTINCT g::date AS day
     FROM ${t('window_loads')} w CROSS JOIN today
@@ -261,9 +266,10 @@ RETURNING x.work_date`;
   // What the grid no longer holds: a day outside its record's employment, or after today.
   // (A covered day stays covered: window_loads only grow.) Rows of a record that has no
   // employment any more are not kept either.
+  // Its own parameters (those of scopeRows, then today): it has no use for the zone.
   const prune = `DELETE FROM ${t('employee_daily')} x
- WHERE x.company_cnpj = $1 AND x.work_date BETWEEN $3::date AND $4::date${onlyRecords(scope, 'x')}
-   AND (x.work_date > ${localDate('now()')} OR NOT EXISTS (
+ WHERE ${scopeRows(scope, 'x')}
+   AND (x.work_date > $${scope.only ? 6 : 4}::date OR NOT EXISTS (
         SELECT 1 FROM ${t('employments')} e
          WHERE e.company_cnpj = $1 AND e.cpf = x.cpf AND e.collaborator_record = x.collaborator_record
            AND x.work_date >= e.employed_from AND (e.left_on IS NULL OR x.work_date <= e.left_on)))
@@ -276,7 +282,7 @@ RETURNING x.work_date`;
     },
     prune: {
       text: `WITH gone AS (\n${prune}\n) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM gone`,
-      values,
+      values: [...scopeValues(scope), scope.today],
     },
   };
 }
@@ -340,13 +346,13 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
      AND (${columns.map((c) => `x.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `s.${c}`).join(', ')})
   RETURNING x.work_date
 ) SELECT count(*)::int AS n, min(work_date)::text AS first_day, max(work_date)::text AS last_day FROM written`,
-    values: [
-      scope.company,
-      scope.from,
-      scope.to,
-      ...(scope.only ? [scope.only.cpfs, scope.only.records] : []),
-    ],
+    values: scopeValues(scope),
   };
+}
+
+/** The values of {@link scopeRows}: company, first and last day, and the records when the scope names them. */
+function scopeValues(scope: DailyScope): unknown[] {
+  return [scope.company, scope.from, scope.to, ...(scope.only ? [scope.only.cpfs, scope.only.records] : [])];
 }
 
 /** The first day of the month of `day` (`YYYY-MM-DD`). */

@@ -48,8 +48,10 @@ export interface MartUpkeep {
 export interface MartLoad {
   readonly schema: string;
   readonly company: string;
-  /** IANA zone of the company (spec 1.2): which day is today. */
+  /** IANA zone of the company (spec 1.2): how its instants fall on days. */
   readonly zone: string;
+  /** The company's today (`YYYY-MM-DD`) by the sync's clock: days before it are over. */
+  readonly today: string;
   readonly window?: { readonly from: string; readonly to: string };
   /** What the load wrote, per table; `seen` is what the records only seen in period data changed. */
   readonly tables: Readonly<Record<string, TableStats>>;
@@ -110,7 +112,7 @@ export async function keepMartsCurrent(
 ): Promise<MartStats | undefined> {
   const inputs = load.rebuild === true || Object.values(load.tables).some(changed);
   const seen = changed(load.seen);
-  const { schema, company, zone, window } = load;
+  const { schema, company, zone, today, window } = load;
   const q = <T extends pg.QueryResultRow>(query: { text: string; values: unknown[] }, mart: string) =>
     publishMartSpan(mart, client, client.query<T>(query.text, query.values));
 
@@ -169,7 +171,7 @@ export async function keepMartsCurrent(
   let days = 0;
   type Written = { n: number; first_day: string | null; last_day: string | null };
   const rewrite = async (from: string, to: string, only?: RecordKeys) => {
-    const r = buildDailyRefresh(schema, { company, zone, from, to, ...(only ? { only } : {}) });
+    const r = buildDailyRefresh(schema, { company, zone, today, from, to, ...(only ? { only } : {}) });
     // Only an employment that changed its span can leave rows outside it (coverage never shrinks).
     const steps = only
       ? ([
@@ -187,7 +189,7 @@ export async function keepMartsCurrent(
   const measure = async (which: DayMeasure, from: string, to: string, only?: RecordKeys) => {
     const [w] = (
       await q<Written>(
-        buildMeasureRefresh(schema, which, { company, zone, from, to, ...(only ? { only } : {}) }),
+        buildMeasureRefresh(schema, which, { company, zone, today, from, to, ...(only ? { only } : {}) }),
         `employee_daily:${which}`,
       )
     ).rows;
@@ -253,7 +255,7 @@ function buildDayOverDue(load: MartLoad): { text: string; values: unknown[] } {
   return {
     text: `SELECT min(work_date)::text AS day FROM ${quoteIdent(load.schema)}.employee_daily
       WHERE company_cnpj = $1 AND work_date BETWEEN $2::date AND $3::date AND NOT is_day_over
-        AND work_date < (now() AT TIME ZONE $4)::date`,
-    values: [load.company, load.window!.from, load.window!.to, load.zone],
+        AND work_date < $4::date`,
+    values: [load.company, load.window!.from, load.window!.to, load.today],
   };
 }

@@ -44,7 +44,7 @@ function oneLine(err: unknown): string {
   return scrubPersonal(scrubSecrets(text)).slice(0, 2000);
 }
 
-/** Runs `job` (sync or follow-up queue) and returns its result for `backfill`; `now` is a clock for tests. */
+/** Runs `job` (sync or follow-up queue) and returns its result for `backfill`; `now` replaces the runtime's clock. */
 export async function runSyncJob(
   rt: SyncRuntime,
   job: Job,
@@ -64,7 +64,7 @@ export async function runSyncJob(
   const zone = companyTimezone(connection, data.company);
   const { pool, schema } = rt.warehouse;
   const logger = jobLogger(rt.logger, job);
-  const now = options.now ?? (() => new Date());
+  const now = options.now ?? rt.now;
   const window: DateWindow | undefined = data.from && data.to ? { from: data.from, to: data.to } : undefined;
   if (isWindowed(data.resource) && (!window || !data.company)) {
     throw new InvalidJobError(`${data.resource} needs a company and a window`);
@@ -90,7 +90,7 @@ export async function runSyncJob(
     data,
     runId,
     connection,
-    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey },
+    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey, now },
     signal: options.signal,
     scope: data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined,
     window: isWindowed(data.resource) ? window : undefined,

@@ -62,15 +62,17 @@ export interface SyncRuntime {
   readonly queues: SyncQueues;
   readonly processors: Processors;
   readonly warehouse: SyncWarehouse;
+  /** The sync's wall clock: which day is today for each company (tests pin it). */
+  readonly now: () => Date;
   /** The client of a configured connection (throws {@link UnknownConnectionError}). */
   client(name: string): ConnectionClient;
   /** Closes clients, queues, Redis and the warehouse. */
   close(): Promise<void>;
 }
 
-/** Opens the sync's resources, with the job processors of jobs/index.ts. */
+/** Opens the sync's resources, with the job processors of jobs/index.ts; `now` defaults to the real clock. */
 export async function openRuntime(
-  options: Pick<SyncRuntime, 'config' | 'logger' | 'processors'>,
+  options: Pick<SyncRuntime, 'config' | 'logger' | 'processors'> & { readonly now?: () => Date },
 ): Promise<SyncRuntime> {
   const { config, logger } = options;
   const warehouse = openSyncWarehouse(config);
@@ -85,6 +87,7 @@ export async function openRuntime(
     queues,
     processors: options.processors,
     warehouse,
+    now: options.now ?? (() => new Date()),
     client(name) {
       let c = clients.get(name);
       if (!c) {

@@ -1160,7 +1160,7 @@ export interface DailyAttendance {
   collaborator_record: string | null;
   /** Type names of every absence of the record covering the day, by absence id; null when none. */
   absence_types: string[] | null;
-  /** True when the day has ended in the company's time zone (companies.time_zone); today and later days are not over. */
+  /** True when the day has ended in the company's time zone (companies.time_zone) at now(), or at the session setting punchline.now when it holds a timestamp (a replay or a report as of a past moment); today and later days are not over. */
   is_day_over: boolean | null;
 }
 
