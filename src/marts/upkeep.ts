@@ -27,6 +27,7 @@ import {
   type DayMeasure,
   type RecordKeys,
 } from './statements.js';
+import { MART_MODULES } from './modules.js';
 import { publishMartSpan } from './timing.js';
 
 /** What a resource's loads feed into the marts (all optional; most resources feed nothing). */
@@ -247,6 +248,17 @@ export async function keepMartsCurrent(
     await q(h.delete, 'monthly_headcount');
     await q(h.insert, 'monthly_headcount');
   }
+  // The mart modules, over every day this load may have changed.
+  const span = new Span();
+  span.add(window?.from, window?.to);
+  span.add(months.first, months.last);
+  if (span.first && span.last)
+    for (const mart of MART_MODULES)
+      days += await publishMartSpan(
+        mart.name,
+        client,
+        mart.refresh(client, { schema, company, zone, today, from: span.first, to: span.last }),
+      );
   return { days, records: records.size };
 }
 

@@ -1,0 +1,7 @@
+/**
+ * The mart modules, in the order they run: a module comes after every module whose
+ * tables it reads.
+ */
+import type { MartModule } from './module.js';
+
+export const MART_MODULES: readonly MartModule[] = [];
