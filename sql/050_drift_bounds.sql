@@ -4,7 +4,7 @@
 -- most 100 values of one field (or unknown fields of one endpoint) and 1,000 rows in all;
 -- past that the field (or endpoint) gets one row of the new kind too_many, refreshed as
 -- more arrive. Values are stored cleaned of control characters, a long one as its first
--- characters and a hash. See docs/operations.md "Schema drift".
+-- characters and a hash. See docs/operations.md "punchline status" and docs/architecture.md.
 
 ALTER TABLE schema_drift
   DROP CONSTRAINT schema_drift_kind_check,
