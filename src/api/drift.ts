@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { storableText } from '../util/storable-text.js';
 
 /** One piece of drift. */
 export type DriftEvent =
@@ -37,20 +38,13 @@ export function onDrift(listener: (event: DriftEvent) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-// NUL and the other C0/C1 control characters: Postgres refuses NUL in text, the others
-// have no business in a list value or a field name and garble a terminal.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-/** A surrogate not in a pair (with the `u` flag a pair is one code point): not text Postgres stores. */
-const LONE_SURROGATE = /[\ud800-\udfff]/gu;
-
 /**
  * `text` as drift keeps it (pure): without control characters, well-formed, and when longer
  * than {@link MAX_DRIFT_TEXT} its first characters, an ellipsis and a SHA-256 prefix of the
  * whole, so two long values stay apart and the stored text stays bounded.
  */
 export function driftText(text: string): string {
-  const clean = text.replace(LONE_SURROGATE, '\ufffd').replace(CONTROL, '');
+  const clean = storableText(text).replace(/[\t\n\r]/g, ' ');
   if (clean.length <= MAX_DRIFT_TEXT) return clean;
   const hash = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
   return `${[...clean].slice(0, KEPT_PREFIX).join('')}… (${clean.length} characters, sha256 ${hash})`;

@@ -10,7 +10,9 @@ import { EmulatorOptionError } from './option-error.js';
  * system could store, corrupt-element.ts), or, by answer-faults.ts, that trickles, never ends, has a
  * huge attachment, repeats an element, names another company, or gives its punches `odd-origins`
  * (schema drift a hostile source could send: every punch's `origin` set to `origin`, or, with
- * `values`, that many punches each with its own new origin). Or an error: `rate-limit` (429 with
+ * `values`, that many punches each with its own new origin), a `nul-element` (its first element's
+ * `national_registry` holding a NUL and a control character) or a `deep-element` (an element
+ * nested 10,000 levels deep put first). Or an error: `rate-limit` (429 with
  * `Retry-After`), `range-exceeded` (422 `date_range_exceeded` with `payload_data_required: null`, as
  * some servers write it; period endpoints only), `refuse` (422 `validation_failed`: refused for good).
  */
@@ -28,6 +30,8 @@ export const QUEUED_FAULT_KINDS = [
   'repeat',
   'foreign-company',
   'odd-origins',
+  'nul-element',
+  'deep-element',
 ] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];

@@ -6,6 +6,7 @@
  */
 import { isCalendarDate } from '../util/time.js';
 import { sql } from 'kysely';
+import { storableJson, storableText } from '../util/storable-text.js';
 import { warehouseDb } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 
@@ -108,14 +109,15 @@ export async function recordRejections(
         : eb('window_start', 'is', null),
     )
     .execute();
-  // Records as jsonb text, so that they compare with the stored ones whatever their key order.
+  // Records as jsonb text, so that they compare with the stored ones whatever their key order;
+  // cleaned first, since jsonb refuses a NUL (or a lone surrogate) and the record must be stored.
   const texts =
     rejections.length === 0
       ? []
       : (
           await sql<{
             text: string;
-          }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(r.record ?? null))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(
+          }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(storableJson(r.record ?? null)))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(
             db,
           )
         ).rows.map((r) => r.text);
@@ -138,8 +140,8 @@ export async function recordRejections(
     if (earlier) seenRows.add(earlier);
     const values = {
       element_index: r.index,
-      json_path: r.path,
-      reason: r.reason,
+      json_path: storableText(r.path),
+      reason: storableText(r.reason),
       record: texts[i]!,
       run_id: key.runId ?? null,
       cpf: r.cpf ?? null,

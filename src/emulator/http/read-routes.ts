@@ -26,6 +26,8 @@ import {
   hugeBase64,
   repeatFirst,
   withOddOrigins,
+  withNulElement,
+  withDeepElement,
   spoilBody,
   spoilElements,
   trickle,
@@ -64,6 +66,8 @@ const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set([
   'repeat',
   'foreign-company',
   'odd-origins',
+  'nul-element',
+  'deep-element',
 ]);
 
 /** Marks the answer of a request with the answer fault `fault` (answer-faults.ts). */
@@ -77,6 +81,8 @@ function markAnswerFault(
   if (fault.kind === 'huge-attachment') spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
   if (fault.kind === 'endless') spoilElements(raw, endlessly);
   if (fault.kind === 'repeat') spoilElements(raw, repeatFirst);
+  if (fault.kind === 'nul-element') spoilElements(raw, withNulElement);
+  if (fault.kind === 'deep-element') spoilElements(raw, withDeepElement);
   if (fault.kind === 'odd-origins')
     spoilElements(raw, withOddOrigins(fault.origin ?? 'Origem', fault.values));
   if (fault.kind === 'foreign-company') {
