@@ -95,6 +95,25 @@ const url =
         });
       });
 
+/** Host names separated by commas (lower-cased; brackets of an IPv6 address dropped). */
+const hostNames = (name: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) =>
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
+        .filter((h) => h !== ''),
+    )
+    .refine((list) => list.every((h) => /^[a-z0-9._:-]{1,253}$/.test(h)), {
+      message: `${name} must be host names separated by commas, such as punchline-worker,ops.example.internal`,
+    });
+
 const zone = (name: string) =>
   z
     .string()
@@ -220,13 +239,30 @@ const SETTINGS = {
     env: 'OPS_PORT',
     type: int(0, 65_535),
     default: '9464',
-    doc: "Port of the worker's dashboard, status page (`/status`), `/metrics` and `/healthz`",
+    doc: "Port of the worker's dashboard, status page (`/status`), `/metrics`, `/livez` and `/readyz`",
   },
   opsHost: {
     env: 'OPS_HOST',
     type: matching(/^[A-Za-z0-9._:-]{1,253}$/, 'an address or host name such as 127.0.0.1 or 0.0.0.0'),
     default: '127.0.0.1',
-    doc: "Address the worker's ops server (dashboard, `/metrics`, `/healthz`) binds.",
+    doc: "Address the worker's ops server (dashboard, `/metrics`, `/livez`, `/readyz`) binds; another address than loopback needs `OPS_DASHBOARD_TOKEN` or `OPS_ALLOW_NO_TOKEN=1`.",
+  },
+  opsAllowedHosts: {
+    env: 'OPS_ALLOWED_HOSTS',
+    type: hostNames,
+    doc: 'Host names the ops server answers besides `localhost`, `127.0.0.1`, `::1` and `OPS_HOST` (unless a wildcard), separated by commas, e.g. `punchline-worker,ops.example.internal`. A request naming another `Host` gets `421` (no DNS rebinding).',
+  },
+  opsAllowNoToken: {
+    env: 'OPS_ALLOW_NO_TOKEN',
+    type: bool,
+    default: '0',
+    doc: '`1` lets the ops server bind an address other than loopback without `OPS_DASHBOARD_TOKEN` (only when nothing but trusted hosts can reach the port, e.g. a container port published on 127.0.0.1); otherwise such a start is refused.',
+  },
+  opsMetricsOpen: {
+    env: 'OPS_METRICS_OPEN',
+    type: bool,
+    default: '0',
+    doc: '`1` serves `/metrics` without the operator credential even when `OPS_DASHBOARD_TOKEN` is set (a scraper that cannot send one); by default `/metrics` then needs it.',
   },
   // Read into `dashboardCredential`, below.
   dashboard: {
