@@ -137,6 +137,32 @@ const matching = (re: RegExp, what: string) => (name: string) =>
 /** Text of at least `min` characters; `why` completes "NAME …" when it is shorter. */
 const atLeast = (min: number, why: string) => (name: string) => z.string().min(min, `${name} ${why}`);
 
+/** Fewest bits a secret key must show (its length times the Shannon entropy of its characters). */
+const MIN_KEY_BITS = 96;
+
+/**
+ * About how many bits of entropy `text` shows (pure): its length times the Shannon entropy of
+ * its characters. A heuristic upper bound: `openssl rand -base64 32` shows about 200, a word
+ * repeated to length far fewer. A weak pseudonym key lets anyone who knows its fingerprint
+ * guess it offline and then reverse every pseudonym over the 10⁹ CPFs.
+ */
+export function entropyBits(text: string): number {
+  const chars = [...text];
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / chars.length) * Math.log2(n / chars.length);
+  return Math.round(perChar * chars.length);
+}
+
+const secretKey = (min: number) => (name: string) =>
+  z
+    .string()
+    .min(min, `${name} is shorter than ${min} characters (make one with: openssl rand -base64 32)`)
+    .refine((v) => entropyBits(v) >= MIN_KEY_BITS, {
+      message: `${name} has too little entropy to be a key (a word or a pattern, not random bytes; make one with: openssl rand -base64 32)`,
+    });
+
 const oneOf = (values: readonly [string, ...string[]]) => (name: string) =>
   z.enum(values, { message: `${name} must be one of ${values.join(', ')}` });
 
@@ -471,7 +497,7 @@ const SETTINGS = {
   },
   pseudonymKey: {
     env: 'PSEUDONYM_KEY',
-    type: atLeast(32, 'is shorter than 32 characters (make one with: openssl rand -base64 32)'),
+    type: secretKey(32),
     doc: 'Secret key (HMAC-SHA-256) of the CPF pseudonyms the analyst views show',
     file: true,
     secret: true,
