@@ -2,8 +2,9 @@
  * The marts off the load's path, end to end (emulator over HTTP → Redis → Postgres): a
  * load commits its own tables and one row of pending_changes, never a mart; the company's
  * follow-up (one job of the marts queue per company) takes in every pending load at once;
- * a backfill ends with its marts current; and how far a company's marts lag shows in
- * sync_freshness, `status` (and `status --check`) and /metrics.
+ * a backfill ends with its marts current and its tables analysed (the planner's estimates
+ * are real counts); and how far a company's marts lag shows in sync_freshness, `status`
+ * (and `status --check`) and /metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
@@ -180,4 +181,57 @@ describe('the marts after the loads', () => {
     expect(after.marts!.find((m) => m.company === company)).toMatchObject({ pendingLoads: 0, lagSeconds: 0 });
     expect(after.check.problems.filter((p) => p.startsWith('marts'))).toEqual([]);
   });
+});
+
+describe('statistics after a backfill', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness('analyzed', { today: TODAY });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('plans the first query after a backfill on real counts: estimates within 2x of the rows', async () => {
+    const rt = await h.runtime();
+    const summary = await runBackfill(
+      rt,
+      parseBackfillArgs({ from: FROM, to: TODAY, resources: RESOURCES }, rt.config),
+      {
+        pollMs: 100,
+      },
+    );
+    expect(summary.failed).toBe(0);
+    const tables = [
+      'punches',
+      'work_days',
+      'tardiness',
+      'hour_bank_balances',
+      'collaborators',
+      'employee_daily',
+      'employments',
+      'absence_days',
+    ];
+    const off: string[] = [];
+    for (const table of tables) {
+      const t = `"${h.schema}"."${table}"`;
+      const [{ n }] = (await h.pool.query<{ n: number }>(`select count(*)::int as n from ${t}`)).rows as [
+        { n: number },
+      ];
+      const plan = (
+        await h.pool.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+          `explain (format json) select * from ${t}`,
+        )
+      ).rows[0]!['QUERY PLAN'][0].Plan['Plan Rows'];
+      expect(n, table).toBeGreaterThan(0);
+      if (plan > 2 * n || plan < n / 2) off.push(`${table}: estimated ${plan}, has ${n}`);
+    }
+    expect(off).toEqual([]);
+    const analysed = await h.pool.query<{ relname: string }>(
+      `select relname from pg_stat_user_tables where schemaname = $1 and relname = any($2) and last_analyze is not null`,
+      [h.schema, tables],
+    );
+    expect(analysed.rows.map((r) => r.relname).sort()).toEqual([...tables].sort());
+  }, 300_000);
 });

@@ -25,6 +25,7 @@ import type { SyncRuntime } from '../runtime/runtime.js';
 import { startWorkers } from '../runtime/workers.js';
 import { UsageError } from '../util/usage-error.js';
 import { quoteIdent } from '../warehouse/db.js';
+import { AFTER_BACKFILL, analyzeWritten } from '../warehouse/analyze.js';
 import { startMartsRefresh, type MartsJobData } from '../runtime/marts-job.js';
 
 /** Outcome of a backfill. */
@@ -212,6 +213,11 @@ export async function runBackfill(
     if (!summary.interrupted) {
       summary.interrupted = !(await waitForMarts(rt, martsOf, { wake, pollMs: run.pollMs ?? 500, ...run }));
       summary.martsCatchUpMs = Date.now() - windowsDone;
+    }
+    // The first query after a backfill is planned on real counts (docs/operations.md "Backfill").
+    if (!summary.interrupted) {
+      const analyzed = await analyzeWritten(db, schema, AFTER_BACKFILL);
+      rt.logger.info({ tables: analyzed.length }, 'statistics of the tables the backfill wrote refreshed');
     }
   } finally {
     await pool?.close(run.signal?.aborted ?? false);

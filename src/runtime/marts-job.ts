@@ -2,7 +2,8 @@
  * The marts' follow-up of a company (docs/warehouse.md "Marts"): after a load commits, a
  * job of the `marts` queue, one per company (its id is the company's), takes in every load
  * the company's marts have not seen yet (`pending_changes`), rewrites the marts once for
- * their union, and runs the reconciliation checks of those loads. The job waits a little
+ * their union, runs the reconciliation checks of those loads, and analyses the tables
+ * written in bulk (src/warehouse/analyze.ts). The job waits a little
  * before it starts, so the loads that commit meanwhile (a backfill's windows) are taken in
  * by the same refresh.
  */
@@ -17,6 +18,7 @@ import { recordJob, recordQualityCheckError } from '../telemetry/metrics.js';
 import { todayIn } from '../util/time.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { withTransaction } from '../warehouse/transaction.js';
+import { AFTER_LARGE_WINDOW, analyzeWritten } from '../warehouse/analyze.js';
 import type { Resource } from '../resources/index.js';
 import type { SyncQueues } from './queues.js';
 import type { SyncRuntime } from './runtime.js';
@@ -97,6 +99,8 @@ export async function runMartsJob(rt: SyncRuntime, job: Pick<Job, 'data'>): Prom
     result.refreshes += 1;
     result.loads += done.changes.loads;
     result.days += done.stats.days;
+    // A large window (or many coalesced) leaves tables whose estimates autovacuum has not caught up with.
+    await analyzeWritten(rt.warehouse.pool, rt.warehouse.schema, AFTER_LARGE_WINDOW);
     await checkLoads(rt, data.company, zone, done.changes);
   }
   recordJob({ queue: 'marts', state: 'completed', durationMs: Date.now() - started });
