@@ -104,7 +104,7 @@ program
 
 program
   .command('worker')
-  .description('process jobs, register schedules, serve the dashboard, /metrics and /healthz')
+  .description('process jobs, register schedules, serve the dashboard, /metrics, /livez and /readyz')
   .option('--no-schedules', 'do not register the incremental schedules')
   .option('--no-ops', 'do not serve the ops HTTP port')
   .action((opts) => execute(async (ctx) => (await import('./commands/worker.js')).workerCommand(ctx, opts)));
