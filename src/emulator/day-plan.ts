@@ -46,6 +46,8 @@ export interface DayPlan {
   readonly refused: boolean;
   /** Today: the day is in progress; it shows only the punches made so far and is not valued. */
   readonly inProgress: boolean;
+  /** Option `labourLaw`: the source lists a short break for the day although its break is pre-recorded. */
+  readonly listedShortBreak?: boolean;
 }
 
 /** True when the journey works on `day` (weekday in its set, not a holiday). */
