@@ -39,6 +39,8 @@ const NIGHT_END = 5 * 3600;
 const NIGHT_START = 22 * 3600;
 /** Daily overtime limit (CLT art. 59). */
 export const OVERTIME_LIMIT = 2 * 3600;
+/** A mark's variation the overtime limit tolerates (CLT art. 58 §1): the source lists overtime above 2 h 05. */
+export const MARK_TOLERANCE = 300;
 /** Minimum break of a day over six hours (CLT art. 71). */
 export const INTRA_BREAK = 3600;
 /** Minimum rest between two days (CLT art. 66). */

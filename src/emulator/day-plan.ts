@@ -48,6 +48,8 @@ export interface DayPlan {
   readonly inProgress: boolean;
   /** Option `labourLaw`: the source lists a short break for the day although its break is pre-recorded. */
   readonly listedShortBreak?: boolean;
+  /** Option `labourLaw`: the source lists the day's overtime above the limit although it is within the tolerance. */
+  readonly listedOvertime?: boolean;
 }
 
 /** True when the journey works on `day` (weekday in its set, not a holiday). */

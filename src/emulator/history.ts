@@ -203,7 +203,10 @@ export class History {
     const script = scriptedDay(this.world, this.labourLaw, c, day, civil(day)[2]);
     if (!script) return plan;
     const punches = script.secs.map((sec, slot) => ({ slot, sec, manual: slot === script.manualSlot }));
-    const listed = script.listedShortBreak === true ? { listedShortBreak: true } : {};
+    const listed = {
+      ...(script.listedShortBreak === true ? { listedShortBreak: true } : {}),
+      ...(script.listedOvertime === true ? { listedOvertime: true } : {}),
+    };
     return { ...plan, punches, fault: false, missingSlot: -1, refused: false, ...listed };
   }
 

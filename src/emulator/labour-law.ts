@@ -6,7 +6,8 @@
  * 22:00 to 06:00 that crosses midnight (art. 73), seven days in a row (Lei 605/1949) and work on
  * holidays. The source's inconsistencies (spec 2.10) follow from those days as usual, with two planted
  * differences: the pre-recorded break day is listed as a short break, and a day 4 minutes above the
- * 2-hour limit is listed as overtime above it (within the art. 58 §1 tolerance of 5 minutes a mark).
+ * 2-hour limit is listed as overtime above it (the source otherwise holds, as the warehouse does, a
+ * mark's variation of up to 5 minutes within the limit: art. 58 §1).
  */
 import { isHoliday, weekday } from './calendar.js';
 import { employmentEnd, type CollaboratorEntity } from './entities.js';
@@ -58,7 +59,7 @@ export function scriptedDay(
   c: CollaboratorEntity,
   day: number,
   dayOfMonth: number,
-): { secs: number[]; manualSlot: number; listedShortBreak?: boolean } | null {
+): { secs: number[]; manualSlot: number; listedShortBreak?: boolean; listedOvertime?: boolean } | null {
   if (c !== cast.day && c !== cast.night) return null;
   const m0 = firstMonday(day, dayOfMonth);
   const k = day - m0;
@@ -83,7 +84,7 @@ export function scriptedDay(
     case 3:
       return { secs: [s, s + w + H], manualSlot: -1, listedShortBreak: true }; // two punches: the break is pre-recorded
     case 4:
-      return { secs: [s, s + 4 * H, s + 5 * H, s + w + 3 * H + 4 * M], manualSlot: -1 }; // 2 h 04 of overtime
+      return { secs: [s, s + 4 * H, s + 5 * H, s + w + 3 * H + 4 * M], manualSlot: -1, listedOvertime: true }; // 2 h 04 of overtime
     case 5:
     case 6:
       return { secs: [s, s + 4 * H], manualSlot: -1 }; // Saturday and Sunday: the sixth and seventh day

@@ -2,7 +2,7 @@
 import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
 import { clockOf, dateOf, dateTimeOf, hourMinuteOf } from './calendar.js';
-import { INTRA_BREAK, nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
+import { INTRA_BREAK, MARK_TOLERANCE, nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
 import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity } from './entities.js';
 import { phantomSeconds } from './contradictions.js';
 import type { DayRecord, EffectivePunch, History } from './history.js';
@@ -270,7 +270,8 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
   else if (r.plan.listedShortBreak && !r.plan.inProgress)
     found.push(['Intervalo intrajornada inferior a 1 hora', -INTRA_BREAK]);
   if (m.interShort > 0) found.push(['Interjornada inferior a 11 horas', -m.interShort]);
-  if (m.overtime > OVERTIME_LIMIT && r.plan.scheduled)
+  const listedOvertime = r.plan.listedOvertime === true && !r.plan.inProgress;
+  if ((m.overtime > OVERTIME_LIMIT + MARK_TOLERANCE || listedOvertime) && r.plan.scheduled)
     found.push(['Horas extras acima do limite diário', m.overtime - OVERTIME_LIMIT]);
   return found.map(([type, value], i) => {
     const rng = rngFor(world.base, r.collaborator.id, r.day, 61 + i);
