@@ -58,6 +58,8 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   clt_daily: ['company_cnpj', 'work_date', 'cpf', 'collaborator_record'],
   clt_monthly: ['company_cnpj', 'department', 'month'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
+  pending_changes: ['id'],
+  mart_refreshes: ['company_cnpj'],
 };
 
 /** The views analysts query. */
