@@ -176,6 +176,7 @@ program
     '--quirks <list>',
     `data quirks of real sources: all, none, or some of ${QUIRK_NAMES.map(quirkFlag).join(',')} (docs/emulator.md)`,
   )
+  .option('--labour-law', 'scripted labour-law cases on known days of every month (docs/emulator.md)', false)
   .addHelpText(
     'after',
     '\nOne-off faults and tokens at run time (admin routes, no token needed):\n' +
