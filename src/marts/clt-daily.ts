@@ -55,10 +55,21 @@ const scheduled = (shift: string) =>
   `(SELECT coalesce(sum(((m[3]::int * 60 + m[4]::int) - (m[1]::int * 60 + m[2]::int) + 1440) % 1440), 0)::int * 60
       FROM regexp_matches(${shift}, '([0-9]{1,2}):([0-5][0-9]) *- *([0-9]{1,2}):([0-5][0-9])', 'g') AS m)`;
 
-/** Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2). */
-const nightOf = (a: string, b: string) =>
-  `(SELECT coalesce(sum(greatest(0, extract(epoch FROM least(${b}, g + interval '29 hours') - greatest(${a}, g + interval '22 hours')))), 0)
-      FROM generate_series((${a}::date - 1)::timestamp, ${b}::date::timestamp, interval '1 day') AS g)`;
+/** Seconds of the local interval [a, b) in the night that starts at 22:00 of `day` (and ends at 05:00 the next). */
+const nightFrom = (a: string, b: string, day: string) =>
+  `greatest(0, extract(epoch FROM least(${b}, ${day} + interval '29 hours') - greatest(${a}, ${day} + interval '22 hours')))`;
+
+/**
+ * Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2): in closed
+ * form over the three nights an interval ending by 05:00 two days after its start's date touches, and by
+ * a series of nights for a longer one.
+ */
+const nightOf = (a: string, b: string) => {
+  const d = `${a}::date::timestamp`;
+  return `CASE WHEN ${b} <= ${d} + interval '53 hours'
+    THEN ${nightFrom(a, b, `(${d} - interval '1 day')`)} + ${nightFrom(a, b, d)} + ${nightFrom(a, b, `(${d} + interval '1 day')`)}
+    ELSE (SELECT sum(${nightFrom(a, b, 'g')}) FROM generate_series(${d} - interval '1 day', ${b}::date::timestamp, interval '1 day') AS g) END`;
+};
 
 /** The rows of `clt_daily` for company `$1`, days `$3`..`$4`, from the punches of `$2`..`$4` (pure). */
 function computed(schema: string): string {
@@ -83,6 +94,11 @@ function computed(schema: string): string {
          d.work_date - (row_number() OVER r)::int AS island
     FROM days d
   WINDOW r AS (PARTITION BY d.cpf, d.collaborator_record ORDER BY d.work_date)
+), shifts AS (
+  -- A company has few distinct shift texts: each is read once.
+  SELECT x.shift, ${scheduled('x.shift')} AS scheduled
+    FROM (SELECT DISTINCT w.shift FROM ${T(schema, 'work_days')} w
+           WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
 ), judged AS (
   SELECT r.*, w.shift, s.scheduled, h.name AS holiday_name,
          coalesce(e.department, c.department, '') AS department,
@@ -98,7 +114,7 @@ function computed(schema: string): string {
     LEFT JOIN ${T(schema, 'collaborators')} c
       ON c.company_cnpj = $1 AND c.cpf = r.cpf AND c.collaborator_record = r.collaborator_record
     LEFT JOIN (${cltHolidays(schema)}) h ON h.day = r.work_date
-    CROSS JOIN LATERAL (SELECT CASE WHEN w.shift IS NOT NULL THEN ${scheduled('w.shift')} END AS scheduled) s
+    LEFT JOIN shifts s ON s.shift = w.shift
 )
 SELECT $1::text AS company_cnpj, j.cpf, j.collaborator_record, j.work_date, j.department, j.shift,
        j.first_local AS first_punch_local, j.last_local AS last_punch_local, j.first_at AS first_punch_at, j.last_at AS last_punch_at,
