@@ -150,6 +150,8 @@ export async function refreshMarts(
   await refreshAbsences(r);
   await refreshDays(r);
   await refreshRecords(r);
+  // A rebuild (a forced window, punchline marts rebuild) rewrites its months whatever changed.
+  r.months.add(changes.spans.rebuild?.from, changes.spans.rebuild?.to);
   await refreshHeadcount(r);
   const span = new Span();
   span.add(changes.window?.from, changes.window?.to);
