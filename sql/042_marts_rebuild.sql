@@ -23,7 +23,7 @@ LANGUAGE sql AS $$
     INSERT INTO {{schema}}.pending_changes (connection, company_cnpj, resource, first_day, last_day, changes)
     SELECT coalesce(v.connection, 'default'), c.company_cnpj, 'marts',
            greatest(c.first_day, coalesce($2, c.first_day)), least(c.last_day, coalesce($3, c.last_day)),
-           ARRAY['directory', 'seen', 'coverage', 'lateness', 'overtime', 'absences', 'rebuild']
+           ARRAY['directory', 'seen', 'coverage', 'lateness', 'overtime', 'leave', 'rebuild']
       FROM covered c LEFT JOIN via v USING (company_cnpj)
      WHERE greatest(c.first_day, coalesce($2, c.first_day)) <= least(c.last_day, coalesce($3, c.last_day))
     RETURNING 1
