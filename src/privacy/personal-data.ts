@@ -86,6 +86,17 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       },
     },
   },
+  pseudonym_keys: {
+    excludedFromAnalysts:
+      'fingerprints of the pseudonym keys: with one, a weak key could be guessed offline and every pseudonym reversed',
+    columns: {
+      key_id: {
+        category: 'identifier',
+        analyst: 'omitted',
+        note: 'fingerprint of a pseudonym key (a keyed hash)',
+      },
+    },
+  },
   erasures: {
     excludedFromAnalysts: 'register of erasures',
     columns: {
