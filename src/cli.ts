@@ -51,7 +51,7 @@ async function execute(action: (ctx: CommandContext) => Promise<number>): Promis
   await tracing?.shutdown();
 }
 
-// Every command: migrate, backfill, push, worker, status, verify, forget, pseudonyms, emulator, demo.
+// Every command: migrate, backfill, push, worker, status, verify, marts rebuild, forget, pseudonyms, emulator, demo.
 const program = new Command('punchline')
   .description('Keeps a Postgres warehouse in step with the Customer API v2')
   .version(packageVersion(), '-V, --version', 'print the version of punchline')
@@ -139,6 +139,19 @@ program
   .option('--company <cnpj>', 'only this company (CNPJ digits)')
   .option('--json', 'every row written, machine-readable', false)
   .action((opts) => execute(async (ctx) => (await import('./commands/verify.js')).verifyCommand(ctx, opts)));
+
+program
+  .command('marts')
+  .description('the analyst marts')
+  .command('rebuild')
+  .description("rebuild the marts from the warehouse's own tables (no API call), with a progress bar")
+  .option('--company <cnpj>', 'only this company')
+  .option('--from <date>', 'first day to rebuild (default: the first synced day)')
+  .option('--to <date>', 'last day to rebuild (default: the last synced day)')
+  .option('--no-progress', 'plain lines instead of a progress bar')
+  .action((opts) =>
+    execute(async (ctx) => (await import('./commands/marts.js')).martsRebuildCommand(ctx, opts)),
+  );
 
 program
   .command('forget')

@@ -56,7 +56,7 @@ interface BackfillRunOptions {
   readonly reporter?: ProgressReporter;
   /** Stops following (and working) when aborted; queued jobs stay for the workers. */
   readonly signal?: AbortSignal;
-  /** Work on the jobs in this process (default true); false only queues and follows them. */
+  /** Work on the jobs in this process (default true); false only queues and follows them (and takes the marts' follow-ups). */
   readonly work?: boolean;
   /** How often job states are read, ms (default 500). */
   readonly pollMs?: number;
@@ -126,7 +126,8 @@ export async function runBackfill(
 
   const { workerConcurrency: concurrency, workerLockMs: lockDurationMs } = rt.config;
   const workers = { concurrency, lockDurationMs, queues: WORKED };
-  const pool = run.work === false ? undefined : startWorkers(rt, workers);
+  // The marts' follow-ups need only Postgres: this process takes them even when it leaves the windows to other workers.
+  const pool = startWorkers(rt, run.work === false ? { ...workers, queues: ['marts'] } : workers);
   // A job this process finished is read at once; those of other workers at the next poll.
   const wake = new Wake();
   for (const worker of pool?.workers ?? []) {

@@ -18,6 +18,7 @@ import { startScheduleWatchdog, type ScheduleWatchdog } from '../runtime/schedul
 import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
 import { buildSchedulers, registerSchedules } from '../runtime/schedules.js';
 import { startWorkers } from '../runtime/workers.js';
+import { startPendingMarts } from '../runtime/marts-job.js';
 
 /** How often a worker looks for paused queues, ms. */
 const PAUSE_CHECK_MS = 15_000;
@@ -72,6 +73,10 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   try {
     await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
+    // Changes left pending (a lost follow-up, a migration that asks for a rebuild of the marts).
+    const pendingMarts = await startPendingMarts(rt);
+    if (pendingMarts > 0)
+      logger.info({ companies: pendingMarts }, 'marts follow-ups queued for pending changes');
     // A queue paused from the dashboard holds its jobs without a word: say so, now and when it happens.
     pauses = watchPauses({ queues: rt.queues.all, logger, intervalMs: PAUSE_CHECK_MS });
     if (opts.schedules !== false && config.schedules.enabled) {
