@@ -18,6 +18,7 @@ import { createLogger } from '../src/logger.js';
 import { CATALOG, type Resource } from '../src/resources/index.js';
 import type { EngineContext, LoadResult } from '../src/load/context.js';
 import { loadResource } from '../src/load/load-resource.js';
+import { EngineMemory } from '../src/load/memory.js';
 import type { DateWindow } from '../src/plan/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/migrations/migrate.js';
@@ -175,6 +176,7 @@ export function engineOf(
     fanOut: options.fanOut ?? 3,
     call: (_w, signal) => (signal ? { signal } : {}),
     storeBinaries: options.storeBinaries ?? false,
+    memory: new EngineMemory(),
   };
 }
 

@@ -14,7 +14,6 @@ import { followedStates } from '../runtime/job-states.js';
 import type { SyncJobResult } from '../plan/job-data.js';
 import { backfillItems, planJobs } from '../plan/planner.js';
 import { planByCompanyDay } from '../plan/company-days.js';
-import { healingFor } from '../runtime/job-guard.js';
 import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
 import { isFollowUp, type QueueName } from '../plan/resources.js';
@@ -77,7 +76,7 @@ export async function runBackfill(
   for (const connection of opts.connections) {
     const walk = await checkConnection(rt.client(connection.name));
     // The token works: a pause left by an earlier 401 must not hold this backfill's jobs.
-    await healingFor(rt).pauses.resume(connection.name);
+    await rt.healing.pauses.resume(connection.name);
     if (opts.company && !walk.companies.includes(opts.company)) {
       if (opts.connections.length === 1) {
         throw new UsageError(

@@ -14,7 +14,6 @@ import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } fro
 import { stageName, type Staging } from '../warehouse/staging.js';
 import type { LoadScope } from '../warehouse/table-spec.js';
 import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
-import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
 import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
@@ -104,14 +103,13 @@ export async function mergeAll(
   // records and marts included): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
   const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-  // Said once per process (docs/privacy.md "Rotating the key").
-  if (privacy.staleKey && !staleKeyWarned) {
-    staleKeyWarned = true;
+  // Said once per runtime (docs/privacy.md "Rotating the key").
+  if (privacy.staleKey && ctx.memory.firstTime('stale-pseudonym-key')) {
     ctx.logger.warn(
       'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
     );
   }
-  await flushDrift(client, ctx.schema);
+  await ctx.memory.drift.flush(client, ctx.schema);
   // Text the warehouse cannot store (a NUL character) was stored without it: say where, as
   // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));
@@ -126,5 +124,3 @@ export async function mergeAll(
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
 }
-
-let staleKeyWarned = false;

@@ -90,7 +90,7 @@ export async function runSyncJob(
     data,
     runId,
     connection,
-    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey, now },
+    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey, now, memory: rt.memory },
     signal: options.signal,
     scope: data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined,
     window: isWindowed(data.resource) ? window : undefined,
