@@ -5,33 +5,87 @@
  *
  * A watch belongs to its owner (a runtime's clients share one); nothing here is process-wide,
  * so two runtimes in one process each see their own drift.
+ *
+ * What is reported comes from the API's answers, so it is bounded here, whatever the source
+ * sends: a text is cleaned of characters the warehouse refuses (a NUL) and of control
+ * characters, a long one is kept as a prefix and a hash ({@link driftText}), and past
+ * {@link MAX_DRIFT_PER_FIELD} distinct values of one field (or unknown fields of one
+ * endpoint) a watch reports one `too_many` event for it and nothing more.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { storableText } from '../util/storable-text.js';
 
 /** One piece of drift. */
 export type DriftEvent =
   | { readonly kind: 'new_value'; readonly field: string; readonly value: string }
-  | { readonly kind: 'unknown_field'; readonly endpoint: string; readonly field: string };
+  | { readonly kind: 'unknown_field'; readonly endpoint: string; readonly field: string }
+  /** More distinct values of `field` (or unknown fields of `endpoint`) than a watch reports. */
+  | { readonly kind: 'too_many'; readonly endpoint: string; readonly field: string };
 
-/** Hears each piece of drift of a watch once; `listener` failures never fail the validation that noticed it. */
+/** Most distinct new values of one field, or unknown fields of one endpoint, one watch reports. */
+export const MAX_DRIFT_PER_FIELD = 100;
+/** Longest drift text kept whole; a longer one is kept as its first characters and a hash. */
+export const MAX_DRIFT_TEXT = 200;
+/** Characters of a long text kept before its hash. */
+const KEPT_PREFIX = 64;
+
+/**
+ * `text` as drift keeps it (pure): without control characters, well-formed, and when longer
+ * than {@link MAX_DRIFT_TEXT} its first characters, an ellipsis and a SHA-256 prefix of the
+ * whole, so two long values stay apart and the stored text stays bounded.
+ */
+export function driftText(text: string): string {
+  const clean = storableText(text).replace(/[\t\n\r]/g, ' ');
+  if (clean.length <= MAX_DRIFT_TEXT) return clean;
+  const hash = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  return `${[...clean].slice(0, KEPT_PREFIX).join('')}… (${clean.length} characters, sha256 ${hash})`;
+}
+
+/** Hears each piece of drift once, bounded per field; `listener` failures never fail the validation that noticed it. */
 export class DriftWatch {
   readonly #reported = new Set<string>();
+  /** Distinct drift reported per group (a field's values, an endpoint's unknown fields). */
+  readonly #perGroup = new Map<string, number>();
   constructor(private readonly listener: (event: DriftEvent) => void) {}
 
   /** Reports a value of a source-owned list (`field`, e.g. `point.origin`) that its known values lack. */
   newValue(field: string, value: string): void {
-    this.#report(`v\u0000${field}\u0000${value}`, { kind: 'new_value', field, value });
+    const kept = driftText(value);
+    this.#report({ endpoint: '', field }, `v\u0000${field}\u0000${kept}`, {
+      kind: 'new_value',
+      field,
+      value: kept,
+    });
   }
 
-  /** Reports a field of `endpoint`'s answer that no schema names. */
-  unknownField(endpoint: string, field: string): void {
-    this.#report(`f\u0000${endpoint}\u0000${field}`, { kind: 'unknown_field', endpoint, field });
+  /** Reports a field (its path) of `endpoint`'s answer that no schema names. */
+  unknownField(endpoint: string, path: string): void {
+    const field = driftText(path);
+    this.#report({ endpoint, field: '' }, `f\u0000${endpoint}\u0000${field}`, {
+      kind: 'unknown_field',
+      endpoint,
+      field,
+    });
   }
 
-  #report(key: string, event: DriftEvent): void {
+  /** Reports `event` once, unless its group has already reported its bound (then one `too_many`). */
+  #report(group: { endpoint: string; field: string }, key: string, event: DriftEvent): void {
     if (this.#reported.has(key)) return;
+    const g = `${group.endpoint}\u0000${group.field}`;
+    const count = this.#perGroup.get(g) ?? 0;
+    if (count > MAX_DRIFT_PER_FIELD) return;
+    this.#perGroup.set(g, count + 1);
+    if (count === MAX_DRIFT_PER_FIELD) {
+      this.#notify({ kind: 'too_many', ...group });
+      return;
+    }
     this.#reported.add(key);
+    this.#notify(event);
+  }
+
+  #notify(event: DriftEvent): void {
     try {
       this.listener(event);
     } catch {
@@ -81,8 +135,8 @@ export function noteUnknownFields(
     return;
   const shape = s.shape as Record<string, z.ZodType>;
   for (const [key, v] of Object.entries(value)) {
-    const field = path ? `${path}.${key}` : key;
     const inner = shape[key];
+    const field = path ? `${path}.${key}` : key;
     if (inner) noteUnknownFields(watch, endpoint, inner, v, field);
     else watch.unknownField(endpoint, field);
   }

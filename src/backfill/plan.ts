@@ -31,6 +31,8 @@ export interface BackfillPlan {
   readonly jobs: readonly PlannedJob[];
   /** Windows skipped as already synced. */
   readonly skipped: number;
+  /** Every company the backfill covers, with its connection (its marts are brought current after). */
+  readonly companies: readonly { readonly connection: string; readonly company: string }[];
 }
 
 /** Checks the warehouse and each connection, then plans every job of the range; see the file comment. */
@@ -56,8 +58,10 @@ export async function planBackfill(deps: PlanningDeps, opts: BackfillOptions): P
 
   let skipped = 0;
   const jobs: PlannedJob[] = [];
+  const covered: { connection: string; company: string }[] = [];
   for (const { connection, walk } of walks) {
     const companies = opts.company ? [opts.company] : walk.companies;
+    covered.push(...companies.map((company) => ({ connection: connection.name, company })));
     const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
     // The hour bank stops at each company's own today (src/plan/company-days.ts).
     const plan = planByCompanyDay(connection, companies, deps.now(), (today, group) =>
@@ -75,7 +79,7 @@ export async function planBackfill(deps: PlanningDeps, opts: BackfillOptions): P
     skipped += plan.skipped;
     jobs.push(...plan.jobs);
   }
-  return { connections: walks.map((w) => w.connection), jobs, skipped };
+  return { connections: walks.map((w) => w.connection), jobs, skipped, companies: covered };
 }
 
 /**
