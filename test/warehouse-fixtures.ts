@@ -166,14 +166,14 @@ export const TZ = 'America/Sao_Paulo';
 export function engineOf(
   t: TestWarehouse,
   api: FixtureApi,
-  options: { storeBinaries?: boolean; fanOut?: number } = {},
+  options: { storeBinaries?: boolean; callsAtOnce?: number } = {},
 ): EngineContext {
   return {
     api,
     pool: t.w.pool,
     schema: t.schema,
     logger: createLogger({ level: 'silent' }),
-    fanOut: options.fanOut ?? 3,
+    callsAtOnce: options.callsAtOnce ?? 3,
     call: (_w, signal) => (signal ? { signal } : {}),
     storeBinaries: options.storeBinaries ?? false,
     memory: new EngineMemory(),

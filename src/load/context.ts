@@ -17,7 +17,7 @@ export interface EngineContext {
   readonly schema: string;
   readonly logger: Logger;
   /** Most calls a load makes at once (per-day and per-item reads, lookup lists). */
-  readonly fanOut: number;
+  readonly callsAtOnce: number;
   /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
   call(w?: DateWindow, signal?: AbortSignal): CallOptions;
   /** Whether file contents are stored, not only their hashes (STORE_BINARIES). */

@@ -30,21 +30,21 @@ export async function readAll(
       break;
     case 'day':
       if (!window) throw new InvalidJobError(`${req.name} needs a window`);
-      await fanOut(
-        ctx.fanOut,
+      await runAtMost(
+        ctx.callsAtOnce,
         signal,
         declaration.reads.flatMap((read) => daysOf(window).map((date) => ({ read, date }))),
         ({ read, date }, s) => readCall(ctx, req, read, writer, { date }, ctx.call(undefined, s)),
       );
       break;
     case 'list':
-      await fanOut(ctx.fanOut, signal, declaration.reads, (read, s) =>
+      await runAtMost(ctx.callsAtOnce, signal, declaration.reads, (read, s) =>
         readCall(ctx, req, read, writer, {}, ctx.call(undefined, s)),
       );
       break;
     case 'items':
-      await fanOut(
-        ctx.fanOut,
+      await runAtMost(
+        ctx.callsAtOnce,
         signal,
         declaration.reads.flatMap((read) => (items ?? []).map((item) => ({ read, item }))),
         async ({ read, item }, s) => {
@@ -143,7 +143,7 @@ async function readCall(
 }
 
 /** Runs calls `concurrency` at a time; the first failure aborts the running ones and starts no more. */
-async function fanOut<T>(
+async function runAtMost<T>(
   concurrency: number,
   parent: AbortSignal | undefined,
   tasks: readonly T[],
