@@ -98,7 +98,7 @@ function computed(schema: string): string {
 ), shifts AS (
   -- A company has few distinct shift texts: each is read once.
   SELECT x.shift, ${scheduled('x.shift')} AS scheduled
-    FROM (SELECT DISTINCT w.shift FROM ${T(schema, 'work_days')} w
+    FROM (SELECT DISTINCT w.shift FROM ${T(schema, MART_INPUTS.day)} w
            WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
 ), judged AS (
   SELECT r.*, w.shift, s.scheduled, h.name AS holiday_name,

@@ -22,6 +22,8 @@ export const MART_INPUTS = Object.freeze({
   /** Absences, and the people each covers. */
   absence: 'absences',
   absenceMember: 'absence_collaborators',
+  /** The source's own inconsistencies (spec 2.10), set beside the labour-law mart; also the resource's name. */
+  inconsistency: 'inconsistencies',
 } as const);
 
 /** What an input is to the marts. */
