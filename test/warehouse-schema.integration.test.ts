@@ -55,11 +55,19 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   calendar: ['calendar_date'],
   employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
   monthly_headcount: ['company_cnpj', 'department', 'month'],
+  workforce_events: ['company_cnpj', 'event_date', 'cpf', 'collaborator_record', 'event_type'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
 };
 
 /** The views analysts query. */
-const VIEWS = ['daily_attendance', 'monthly_hours', 'quality_status', 'sync_freshness'];
+const VIEWS = [
+  'daily_attendance',
+  'group_monthly_headcount',
+  'monthly_hours',
+  'monthly_turnover_12m',
+  'quality_status',
+  'sync_freshness',
+];
 
 /** The role BI logins are granted. */
 const READER = 'workforce_reader';

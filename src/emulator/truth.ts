@@ -6,7 +6,12 @@ import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 import { localToUtc } from '../util/time.js';
 import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
-import type { AbsenceEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import {
+  employmentEnd,
+  type AbsenceEntity,
+  type CollaboratorEntity,
+  type CompanyEntity,
+} from './entities.js';
 import type { DayRecord, History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { DAY_ENTRY_ENDPOINTS, isGeolocated, periodTotals, punchTraits } from './records.js';
@@ -89,6 +94,17 @@ export interface TruthDuplicate {
   }[];
 }
 
+/** A move of one person between two companies of the group. */
+export interface TruthTransfer {
+  /** Zero-padded CPF. */
+  readonly cpf: string;
+  readonly fromCnpj: string;
+  readonly toCnpj: string;
+  /** Last day of the record left (`YYYY-MM-DD`) and admission of the record started. */
+  readonly leftOn: string;
+  readonly startedOn: string;
+}
+
 /** What the quirks of this emulator produce. */
 export interface TruthQuirks {
   /** The quirks that are on. */
@@ -125,6 +141,12 @@ export interface EmulatorTruth {
   duplicates(cnpj: string): TruthDuplicate[];
   /** The quirks that are on and the new values they send. */
   quirks(): TruthQuirks;
+  /**
+   * Moves between two active companies of the group: a CPF whose record in one company
+   * ends (its last day of data) and whose record in another, admitted later, starts
+   * within 31 days of it (quirk `groupTransfer` makes one).
+   */
+  transfers(): TruthTransfer[];
   /** Every collaborator record of the company, dismissed and blocked ones included. */
   collaborators(cnpj: string): TruthCollaborator[];
   /** Ids of the punches `point/getFromPeriod` returns for the range. */
@@ -241,6 +263,29 @@ export function createTruth(history: History): EmulatorTruth {
             })),
           };
         });
+    },
+    transfers: () => {
+      const records = world.activeCompanies().flatMap((co) => co.collaborators);
+      return records.flatMap((a) => {
+        const end = employmentEnd(a);
+        if (end === Infinity) return [];
+        return records
+          .filter(
+            (b) =>
+              b.cpf === a.cpf &&
+              b.company !== a.company &&
+              b.beginDay > a.beginDay &&
+              b.beginDay >= end - 30 &&
+              b.beginDay <= end + 31,
+          )
+          .map((b) => ({
+            cpf: a.cpf,
+            fromCnpj: a.company.cnpj,
+            toCnpj: b.company.cnpj,
+            leftOn: dateOf(end),
+            startedOn: b.admissionDate,
+          }));
+      });
     },
     quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>

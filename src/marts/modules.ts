@@ -3,5 +3,7 @@
  * tables it reads.
  */
 import type { MartModule } from './module.js';
+import { monthlyHeadcount } from './monthly-headcount.js';
+import { workforceEvents } from './workforce-events.js';
 
-export const MART_MODULES: readonly MartModule[] = [];
+export const MART_MODULES: readonly MartModule[] = [workforceEvents, monthlyHeadcount];

@@ -1,8 +1,8 @@
 /**
  * The statements that keep the marts current (pure builders; docs/warehouse.md "Marts"):
  * employment records from the collaborator list and the period data, the day grain
- * (`employee_daily`) of the days a window covers, the monthly headcount of the months
- * it touched, and absences expanded to days. Each rewrites exactly the rows its inputs
+ * (`employee_daily`) of the days a window covers, and absences expanded to days (the
+ * monthly headcount is a mart module: monthly-headcount.ts). Each rewrites exactly the rows its inputs
  * decide, so running it twice changes nothing.
  */
 import { quoteIdent } from '../warehouse/db.js';
@@ -31,14 +31,16 @@ const localDate = (expr: string) => `(${expr} AT TIME ZONE $2)::date`;
  */
 export function buildRegisterRecords(schema: string, company: string, zone: string): BuiltQuery {
   return {
-    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from, first_seen_at)
+    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from,
+  employed_from_source, first_seen_at)
 SELECT c.company_cnpj, c.cpf, c.collaborator_record, c.admission_date, c.registration_number,
-       coalesce(c.admission_date, ${localDate('c.first_seen_at')}), c.first_seen_at
+       coalesce(c.admission_date, ${localDate('c.first_seen_at')}),
+       CASE WHEN c.admission_date IS NOT NULL THEN 'admission' ELSE 'first_seen' END, c.first_seen_at
   FROM ${T(schema, 'collaborators')} c WHERE c.company_cnpj = $1
 ON CONFLICT (company_cnpj, cpf, collaborator_record) DO UPDATE
    SET admission_date = excluded.admission_date, registration_number = excluded.registration_number,
        employed_from = CASE WHEN excluded.admission_date IS NOT NULL THEN excluded.admission_date ELSE least(e.employed_from, e.first_data_on) END,
-       synced_at = now()
+       employed_from_source = excluded.employed_from_source, synced_at = now()
  WHERE (e.admission_date, e.registration_number) IS DISTINCT FROM (excluded.admission_date, excluded.registration_number)
 RETURNING e.cpf, e.collaborator_record`,
     values: [company, zone],
@@ -358,49 +360,6 @@ function scopeValues(scope: DailyScope): unknown[] {
 /** The first day of the month of `day` (`YYYY-MM-DD`). */
 export function monthOf(day: string): string {
   return `${day.slice(0, 7)}-01`;
-}
-
-/**
- * Rewrites `monthly_headcount` of company `$1` for the months `$2`..`$3` (first days)
- * from `employee_daily` and `employments`: per department as of each day, headcount on
- * the month's first and last covered day, the average over its covered days, hires,
- * leavers and turnover.
- */
-export function buildHeadcountRefresh(
-  schema: string,
-  company: string,
-  firstMonth: string,
-  lastMonth: string,
-): { delete: BuiltQuery; insert: BuiltQuery } {
-  const t = (name: string) => T(schema, name);
-  const values = [company, firstMonth, lastMonth];
-  const range = `work_date BETWEEN $2::date AND ($3::date + interval '1 month' - interval '1 day')::date`;
-  return {
-    delete: {
-      text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`,
-      values,
-    },
-    insert: {
-      text: `WITH days AS (
-  SELECT date_trunc('month', work_date)::date AS month, min(work_date) AS first_day, max(work_date) AS last_day, count(DISTINCT work_date)::int AS n
-    FROM ${t('employee_daily')} WHERE company_cnpj = $1 AND ${range}
-   GROUP BY 1
-)
-INSERT INTO ${t('monthly_headcount')} (company_cnpj, department, month, first_day, last_day, days_covered, headcount_first_day,
-  headcount_last_day, average_headcount, hires, leavers, turnover_rate)
-SELECT $1, coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n,
-       count(*) FILTER (WHERE d.work_date = m.first_day)::int, count(*) FILTER (WHERE d.work_date = m.last_day)::int,
-       round(count(*)::numeric / m.n, 2),
-       count(*) FILTER (WHERE d.work_date = e.employed_from)::int, count(*) FILTER (WHERE d.work_date = e.left_on)::int,
-       round(count(*) FILTER (WHERE d.work_date = e.left_on)::numeric * m.n / count(*), 4)
-  FROM ${t('employee_daily')} d
-  JOIN ${t('employments')} e ON e.company_cnpj = d.company_cnpj AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
-  JOIN days m ON m.month = date_trunc('month', d.work_date)::date
- WHERE d.company_cnpj = $1 AND d.${range}
- GROUP BY coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n`,
-      values,
-    },
-  };
 }
 
 /**

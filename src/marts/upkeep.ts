@@ -17,13 +17,11 @@ import {
   buildCoverageBounds,
   buildDailyRefresh,
   buildDataDays,
-  buildHeadcountRefresh,
   buildHistoryChanged,
   buildLeaving,
   buildListing,
   buildMeasureRefresh,
   buildRegisterRecords,
-  monthOf,
   type DayMeasure,
   type RecordKeys,
 } from './statements.js';
@@ -242,11 +240,6 @@ export async function keepMartsCurrent(
       await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
       months.add(bounds!.first_day, bounds!.last_day);
     }
-  }
-  if (months.first && months.last) {
-    const h = buildHeadcountRefresh(schema, company, monthOf(months.first), monthOf(months.last));
-    await q(h.delete, 'monthly_headcount');
-    await q(h.insert, 'monthly_headcount');
   }
   // The mart modules, over every day this load may have changed.
   const span = new Span();

@@ -124,6 +124,15 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   employee_daily: { columns: { ...person(), ...employmentAttributes } },
   monthly_headcount: { columns: { department: shown('employment', 'a department, counted; no person') } },
+  workforce_events: {
+    columns: {
+      ...person(),
+      department: shown('employment', 'department at the time'),
+      from_department: shown('employment', 'department before a move'),
+      to_department: shown('employment', 'department after a move'),
+      leaving_kind: shown('employment', 'voluntary or involuntary leave'),
+    },
+  },
   absence_days: { columns: { ...person() } },
   calendar: {
     columns: {

@@ -152,6 +152,7 @@ export const QUALITY_CHECKS = [
   'history_overlap',
   'coverage',
   'marts_vs_inputs',
+  'headcount_bridge',
 ] as const;
 /** One check. */
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];
