@@ -20,6 +20,7 @@ import { eraseMentions, hasStandingErasures } from '../privacy/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 import type { CompanyLoad, EngineContext, LoadRequest, LoadResult } from './context.js';
+import { flushDrift } from './drift-log.js';
 import { ElementWriter } from './element-writer.js';
 import { InvalidJobError, SuspiciousAnswerError } from './errors.js';
 import { MassRemovals, mergeAll } from './merge-and-record.js';
@@ -43,9 +44,14 @@ export async function loadResource(
 ): Promise<LoadResult> {
   // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
   return withSpan(`load ${req.name}`, 'internal', loadSpanAttributes(req), async (span) => {
-    const result = await loadGuarded(ctx, req, signal);
-    span?.set(loadResultAttributes(result));
-    return result;
+    try {
+      const result = await loadGuarded(ctx, req, signal);
+      span?.set(loadResultAttributes(result));
+      return result;
+    } finally {
+      // Outside the load's transaction, whatever its outcome: drift never fails a load.
+      await flushDrift(ctx.pool, ctx.schema, ctx.logger);
+    }
   });
 }
 

@@ -1,8 +1,8 @@
 /**
  * The end of a load, in its transaction: each staged table merged into its warehouse table
  * (reconciliation under the mass-removal guard, then the upsert), then what the load owes
- * besides its rows — rejected records, the window's counts, the marts, privacy, schema drift
- * and values cleaned of a NUL character.
+ * besides its rows — rejected records, the window's counts, the marts, privacy and values
+ * cleaned of a NUL character. Schema drift is written after the transaction (drift-log.ts).
  */
 import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
@@ -14,7 +14,6 @@ import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } fro
 import { stageName, type Staging } from '../warehouse/staging.js';
 import type { LoadScope } from '../warehouse/table-spec.js';
 import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
-import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
 import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
@@ -111,7 +110,6 @@ export async function mergeAll(
       'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
     );
   }
-  await flushDrift(client, ctx.schema);
   // Text the warehouse cannot store (a NUL character) was stored without it: say where, as
   // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));

@@ -215,6 +215,7 @@ export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
   new_value: 'new value',
   unknown_field: 'unknown field',
   cleaned_value: 'cleaned value',
+  too_many: 'too many to list',
 };
 
 /** The sections about the data itself, each only when it has something to say (at most `maxZones` zone lines). */
@@ -297,6 +298,11 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
     if (drift.some((d) => d.kind === 'cleaned_value')) {
       out.push(
         '  cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.',
+      );
+    }
+    if (drift.some((d) => d.kind === 'too_many')) {
+      out.push(
+        '  too many to list: the API sent more new values of that field (or unknown fields of that endpoint) than are kept (100).',
       );
     }
   }

@@ -970,13 +970,13 @@ export interface RejectedRecords {
 
 /** Table schema_drift: What the API sent that its specification does not say: a value of a list the source owns not seen before (a new punch origin, adjustment status or hour-bank regime), a field no schema names, or a text holding a character the warehouse cannot store (a NUL), stored without it. None stops the sync; punchline status and /metrics show them. Written by punchline. */
 export interface SchemaDrift {
-  /** new_value (a value outside the known list of field), unknown_field (a field the schema does not name) or cleaned_value (values of a column stored without a NUL character). */
+  /** new_value (a value outside the known list of field), unknown_field (a field the schema does not name), cleaned_value (values of a column stored without a NUL character) or too_many (more new values of field, or unknown fields of endpoint, than punchline keeps: 100 per field or endpoint, 1,000 in all; the rest are only counted in /metrics). */
   kind: string;
   /** Endpoint that sent the unknown field; empty for new values (a field such as point.origin is the same on every endpoint). Key with kind, field and value. */
   endpoint: string;
   /** The field: point.origin, adjustment.status, overtime.regime for values; a path such as days[].points[].selfie_url for unknown fields; the warehouse column, such as departments.description, for cleaned values. */
   field: string;
-  /** The new value (new_value); empty for unknown fields. */
+  /** The new value (new_value), without control characters; longer than 200 characters, its first 64, an ellipsis and a SHA-256 prefix of the whole. Empty for the other kinds. */
   value: string;
   /** When a punchline process first reported it. */
   first_seen_at: Generated<Timestamptz>;
