@@ -385,6 +385,52 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(run.findings.filter((f) => f.status !== 'ok')).toEqual([]);
   });
 
+  it("gives each company its own calendar: its state's holidays, a declared municipal one after the next sync, and the Saturday rule", async () => {
+    const companies = h.emulator.truth
+      .companies()
+      .filter((c) => h.emulator.companies.some((a) => a.cnpj === c.cnpj));
+    const rows = await q<{
+      cnpj: string;
+      state: string | null;
+      n: number;
+      national: number;
+      saturdays: number;
+    }>(
+      `select company_cnpj as cnpj, min(state) as state, count(*)::int as n,
+              count(*) filter (where holiday_scope = 'national')::int as national,
+              count(*) filter (where iso_day_of_week = 6 and is_working_day and not is_business_day)::int as saturdays,
+              coalesce(array_agg(calendar_date::text order by calendar_date) filter (where holiday_scope = 'state'), '{}') as "stateDays"
+         from $S.company_calendar where calendar_date between '2026-08-01' and '2026-10-31' group by 1 order by 1`,
+    );
+    // The states of this seed's group and their holidays of August to October 2026 (state law):
+    // Bahia's (2 July) and Ceará's (19 and 25 March) fall outside; Amazonas' 5 September is a Saturday.
+    const stateDays: Record<string, string[]> = { BA: [], CE: [], AM: ['2026-09-05'] };
+    // 92 days; 7 September and 12 October; 14 Saturdays, working days unless a holiday.
+    expect(rows).toEqual(
+      companies
+        .map((c) => ({
+          cnpj: c.cnpj,
+          state: c.state,
+          n: 92,
+          national: 2,
+          saturdays: 14 - stateDays[c.state]!.length,
+          stateDays: stateDays[c.state],
+        }))
+        .sort((a, b) => a.cnpj.localeCompare(b.cnpj)),
+    );
+    const [co] = companies;
+    await q(
+      `insert into $S.declared_holidays (holiday_date, zip_prefix, name, kind) values ('2026-10-28', $1, 'Dia do Servidor Público', 'municipal')`,
+      [co!.zipCode.slice(0, 5)],
+    );
+    expect((await sync({ from: TO, to: TO, resources: 'punches' })).failed).toBe(0);
+    const [day] = await q<{ is_holiday: boolean; is_business_day: boolean; holiday_scope: string }>(
+      `select is_holiday, is_business_day, holiday_scope from $S.company_calendar where company_cnpj = $1 and calendar_date = '2026-10-28'`,
+      [co!.cnpj],
+    );
+    expect(day).toEqual({ is_holiday: true, is_business_day: false, holiday_scope: 'municipal' });
+  });
+
   it('expands every absence of the ledger to its days, per record', async () => {
     const want = new Set<string>();
     for (const co of h.emulator.companies) {

@@ -56,6 +56,8 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
   monthly_headcount: ['company_cnpj', 'department', 'month'],
   workforce_events: ['company_cnpj', 'event_date', 'cpf', 'collaborator_record', 'event_type'],
+  company_calendar: ['company_cnpj', 'calendar_date'],
+  declared_holidays: ['holiday_date', 'company_cnpj', 'zip_prefix'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
 };
 

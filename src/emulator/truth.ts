@@ -59,6 +59,8 @@ export interface TruthCompany {
   readonly timeZone: string;
   /** `zip_code` as sent. */
   readonly zipCode: string;
+  /** Two-letter state of its city (where its state holidays apply). */
+  readonly state: string;
   /** The spec 2.2 record exactly as sent (quirk `nulls` leaves address parts empty, null or absent). */
   readonly record: Record<string, unknown>;
 }
@@ -210,7 +212,13 @@ export function createTruth(history: History): EmulatorTruth {
   const owner = (c: CollaboratorEntity): Owned<object> => ({ cpf: c.cpf, collaboratorId: c.id });
   const companyOf = (co: CompanyEntity): TruthCompany => {
     const record = { ...world.companyRecord(co) } as Record<string, unknown>;
-    return { cnpj: co.cnpj, timeZone: world.timeZoneOf(co), zipCode: String(record.zip_code), record };
+    return {
+      cnpj: co.cnpj,
+      timeZone: world.timeZoneOf(co),
+      zipCode: String(record.zip_code),
+      state: co.city.state,
+      record,
+    };
   };
   const overlapping = (cnpj: string, from: string, to: string): AbsenceEntity[] =>
     history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399);

@@ -124,6 +124,13 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   employee_daily: { columns: { ...person(), ...employmentAttributes } },
   monthly_headcount: { columns: { department: shown('employment', 'a department, counted; no person') } },
+  company_calendar: { columns: { holiday_name: notPersonal('name of a holiday') } },
+  declared_holidays: {
+    columns: {
+      name: notPersonal('name of a holiday or day off'),
+      zip_prefix: notPersonal("leading digits of a city's postal codes"),
+    },
+  },
   workforce_events: {
     columns: {
       ...person(),

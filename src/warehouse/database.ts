@@ -380,6 +380,30 @@ export interface Companies {
   time_zone: string | null;
 }
 
+/** Table company_calendar: One row per company and date of the months the company's marts cover: national holidays, the holidays of the company's state (from its postal code) and the declared_holidays that apply to it, with the company's business and working days. Kept current by the sync (a mart module) and rewritten whole months; the national calendar table stays. */
+export interface CompanyCalendar {
+  /** CNPJ of the company. Natural key with calendar_date. */
+  company_cnpj: string;
+  /** The date. Natural key with company_cnpj. */
+  calendar_date: string;
+  /** Two-letter state of the company's postal code (companies.zip_code); null when the code names none (then only national and declared holidays apply). */
+  state: string | null;
+  /** ISO day of the week: 1 Monday ... 7 Sunday. */
+  iso_day_of_week: number;
+  /** True on a day off for the company: a national or state holiday, or a declared day off (declared_holidays.is_day_off). */
+  is_holiday: boolean;
+  /** Name of the holiday (the national one first when two fall on one day); null on other days. */
+  holiday_name: string | null;
+  /** national, state (the state's law), municipal, optional or company (declared_holidays.kind); null on other days. */
+  holiday_scope: string | null;
+  /** Monday to Friday and not a holiday of the company: the office week, the days absence and absenteeism figures count. */
+  is_business_day: boolean;
+  /** Monday to Saturday and not a holiday of the company: the CLT's "dia útil" (Saturday is a working day in labour law; Sunday is the weekly rest, Lei 605/1949). People on 6x1 or 12x36 schedules work on other days too: their own schedule is employee_daily.is_scheduled. */
+  is_working_day: boolean;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
 /** Table cost_centers: Cost centers. Source: GET /customer/v2/cost-center (spec 2.4). Active cost centers. Never deleted: active = false once no longer listed. */
 export interface CostCenters {
   /** CNPJ of the company whose token listed the record. Natural key with id. */
@@ -406,6 +430,22 @@ export interface CpfPseudonyms {
   computed_at: Generated<Timestamptz>;
   /** Generation of the key that computed the pseudonym (pseudonym_keys.generation): a mapping is only ever replaced by one of a newer generation. */
   key_generation: Int8;
+}
+
+/** Table declared_holidays: Holidays and days off the API does not know, declared by the user (INSERT rows; each sync reads them and company_calendar follows): municipal holidays (Lei 9.093/1995: up to four, Good Friday among them where the city keeps it), optional days (ponto facultativo: Carnival, Corpus Christi) and a company's own days off. A row applies to one company (company_cnpj) or to every company whose postal code starts with zip_prefix (a city's CEP range). */
+export interface DeclaredHolidays {
+  /** The day. Key with company_cnpj and zip_prefix. */
+  holiday_date: string;
+  /** The company the day applies to; empty when the row is city-scoped (zip_prefix). */
+  company_cnpj: Generated<string>;
+  /** Leading digits of the postal codes (companies.zip_code) the day applies to, e.g. 01 to 05 for the city of São Paulo; empty when the row names a company. */
+  zip_prefix: Generated<string>;
+  /** Name of the holiday or day off (shown as company_calendar.holiday_name). */
+  name: string;
+  /** municipal (a city's holiday), optional (ponto facultativo: a day off only where the company grants it) or company (the company's own day off). */
+  kind: string;
+  /** True when the company does not work that day (the default); false records an optional day the company works. */
+  is_day_off: Generated<boolean>;
 }
 
 /** Table departments: Departments. Source: GET /customer/v2/department (spec 2.4). Active departments of the company. Never deleted: active = false once no longer listed. */
@@ -1406,8 +1446,10 @@ export interface Database {
   collaborator_settings: CollaboratorSettings;
   collaborators: Collaborators;
   companies: Companies;
+  company_calendar: CompanyCalendar;
   cost_centers: CostCenters;
   cpf_pseudonyms: CpfPseudonyms;
+  declared_holidays: DeclaredHolidays;
   departments: Departments;
   digital_fences: DigitalFences;
   dismissal_types: DismissalTypes;
