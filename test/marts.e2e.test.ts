@@ -383,6 +383,25 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     const run = await runQualityChecks(h.pool, h.schema, { checks: ['headcount_bridge'] });
     expect(run.findings.length).toBeGreaterThan(0);
     expect(run.findings.filter((f) => f.status !== 'ok')).toEqual([]);
+    // A row changed by hand no longer closes: verify names its month and department.
+    const [edited] = await q<{ company_cnpj: string; month: string; department: string }>(
+      `update $S.monthly_headcount set headcount_close = headcount_close + 1
+        where (company_cnpj, department, month) = (select company_cnpj, department, month from $S.monthly_headcount order by 1, 2, 3 limit 1)
+        returning company_cnpj, to_char(month, 'YYYY-MM') as month, department`,
+    );
+    const broken = await runQualityChecks(h.pool, h.schema, { checks: ['headcount_bridge'] });
+    expect(
+      broken.findings
+        .filter((f) => f.status === 'fail')
+        .map((f) => `${f.company}|${f.part}|${f.scope}|${f.difference}`),
+    ).toEqual([
+      `${edited!.company_cnpj}|${edited!.month}|all|-1`,
+      `${edited!.company_cnpj}|${edited!.month}|department ${edited!.department || '(none)'}|1`,
+    ]);
+    await q(
+      `update $S.monthly_headcount set headcount_close = headcount_close - 1 where company_cnpj = $1 and department = $2 and to_char(month, 'YYYY-MM') = $3`,
+      [edited!.company_cnpj, edited!.department, edited!.month],
+    );
   });
 
   it("gives each company its own calendar: its state's holidays, a declared municipal one after the next sync, and the Saturday rule", async () => {
@@ -431,19 +450,32 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(day).toEqual({ is_holiday: true, is_business_day: false, holiday_scope: 'municipal' });
   });
 
-  it('expands every absence of the ledger to its days, per record', async () => {
+  it('expands every full-day absence of the ledger to its days, and gives a partial-day one its hours and no day', async () => {
     const want = new Set<string>();
+    const hours = new Set<string>();
     for (const co of h.emulator.companies) {
       for (const a of h.emulator.truth.absences(co.cnpj, FROM, TO)) {
-        for (const c of a.collaborators)
-          for (const d of days(a.beginDate, a.endDate))
-            want.add(`${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}|${d}|${a.type}`);
+        for (const c of a.collaborators) {
+          const who = `${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}`;
+          if (a.fullDay) for (const d of days(a.beginDate, a.endDate)) want.add(`${who}|${d}|${a.type}`);
+          // The emulator's partial absences lie within one day.
+          else hours.add(`${who}|${a.beginDate}|${a.endSeconds - a.beginSeconds}`);
+        }
       }
     }
     const rows = await q<{ k: string }>(
       `select absence_id || '|' || company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || absence_date || '|' || absence_type as k from $S.absence_days`,
     );
     expect(rows.map((r) => r.k).sort()).toEqual([...want].sort());
+    const partial = await q<{ k: string }>(
+      `select absence_id || '|' || company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || absence_date || '|' || absent_seconds as k from $S.absence_hours`,
+    );
+    expect(partial.map((r) => r.k).sort()).toEqual([...hours].sort());
+    expect(hours.size).toBeGreaterThan(0);
+    // Every full-day absence has as many days as the API says.
+    const run = await runQualityChecks(h.pool, h.schema, { checks: ['absence_days_vs_api'] });
+    expect(run.findings.length).toBeGreaterThan(0);
+    expect(run.findings.filter((f) => f.status !== 'ok')).toEqual([]);
     const [flags] = await q<{ weekend: number; mismatch: number }>(
       `select count(*) filter (where is_weekend)::int as weekend,
               count(*) filter (where is_weekend <> (extract(isodow from absence_date) >= 6))::int as mismatch from $S.absence_days`,

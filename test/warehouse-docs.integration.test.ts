@@ -121,6 +121,8 @@ describe('the example questions of the marts', () => {
       'headcount bridge by department',
       'transfers between companies',
       'voluntary turnover over 12 months',
+      'Bradford top 20',
+      'business days lost per state holiday',
       'hours and overtime by department and month',
       'absence days by type',
       'lateness ranking',

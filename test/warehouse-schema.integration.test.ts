@@ -57,12 +57,14 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   monthly_headcount: ['company_cnpj', 'department', 'month'],
   workforce_events: ['company_cnpj', 'event_date', 'cpf', 'collaborator_record', 'event_type'],
   company_calendar: ['company_cnpj', 'calendar_date'],
+  absence_hours: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
   declared_holidays: ['holiday_date', 'company_cnpj', 'zip_prefix'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
 };
 
 /** The views analysts query. */
 const VIEWS = [
+  'bradford_factor',
   'daily_attendance',
   'group_monthly_headcount',
   'monthly_hours',

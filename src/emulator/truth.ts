@@ -48,6 +48,11 @@ export interface TruthAbsence {
   /** Local dates of `begin_date` and `end_date`. */
   readonly beginDate: string;
   readonly endDate: string;
+  /** Whole days (spec 2.5 `full_day`), or part of a day. */
+  readonly fullDay: boolean;
+  /** Seconds after local midnight of `begin_date` and of `end_date` (0 and 86399 for full days). */
+  readonly beginSeconds: number;
+  readonly endSeconds: number;
   /** The collaborator records it concerns. */
   readonly collaborators: readonly Owned<{ readonly admissionDate: string }>[];
 }
@@ -356,6 +361,9 @@ export function createTruth(history: History): EmulatorTruth {
         type: a.type.description,
         beginDate: dateOf(a.beginDay),
         endDate: dateOf(a.endDay),
+        fullDay: a.fullDay,
+        beginSeconds: a.beginSec,
+        endSeconds: a.endSec,
         collaborators: a.collaboratorIds.flatMap((id) => {
           const c = world.collaboratorById(id);
           return c ? [{ ...owner(c), admissionDate: c.admissionDate }] : [];

@@ -363,9 +363,12 @@ export function monthOf(day: string): string {
 }
 
 /**
- * Rewrites `absence_days` of company `$1`'s absences that overlap `$2`..`$3` (live or
- * just deleted): deletes their days, then expands the live ones through the calendar.
- * Each statement returns the records and the first and last day it touched.
+ * Rewrites `absence_days` and `absence_hours` of company `$1`'s absences that overlap
+ * `$2`..`$3` (live or just deleted): deletes their rows, then expands the live ones. A
+ * full-day absence takes whole days through the calendar, from the local date of its
+ * start to that of its end (an end at 00:00 ends the day before: it adds no day); a
+ * partial-day one counts no day, only its seconds of each day it touches.
+ * Each statement returns the records and the first and last day of whole days it touched.
  */
 export function buildAbsenceDaysRefresh(
   schema: string,
@@ -375,6 +378,8 @@ export function buildAbsenceDaysRefresh(
 ): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const overlapping = `a.company_cnpj = $1 AND a.begins_at_local < ($3::date + 1) AND a.ends_at_local >= $2::date`;
+  /** The last whole day of a full-day absence. */
+  const lastDay = `(CASE WHEN a.ends_at_local::time = '00:00' AND a.ends_at_local > a.begins_at_local THEN a.ends_at_local::date - 1 ELSE a.ends_at_local::date END)`;
   const touched = `SELECT count(*)::int AS n, min(absence_date)::text AS first_day, max(absence_date)::text AS last_day,
        coalesce(array_agg(DISTINCT cpf || E'\\x1f' || collaborator_record), '{}') AS records`;
   const values = [company, from, to];
@@ -384,7 +389,11 @@ export function buildAbsenceDaysRefresh(
       values,
     },
     delete: {
-      text: `WITH gone AS (
+      text: `WITH hours AS (
+  DELETE FROM ${t('absence_hours')} d WHERE d.company_cnpj = $1
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t('absences')} a WHERE ${overlapping})
+  RETURNING 1
+), gone AS (
   DELETE FROM ${t('absence_days')} d WHERE d.company_cnpj = $1
      AND d.absence_id IN (SELECT a.absence_id FROM ${t('absences')} a WHERE ${overlapping})
   RETURNING d.absence_date, d.cpf, d.collaborator_record
@@ -392,15 +401,26 @@ export function buildAbsenceDaysRefresh(
       values,
     },
     insert: {
-      text: `WITH made AS (
+      text: `WITH hours AS (
+  INSERT INTO ${t('absence_hours')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
+    paid_leave, absent_seconds)
+  SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, g.day, a.absence_type_id, a.absence_type, a.paid_leave,
+         extract(epoch FROM least(a.ends_at_local, g.day + 1) - greatest(a.begins_at_local, g.day::timestamp))::int
+    FROM ${t('absences')} a
+    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+   CROSS JOIN LATERAL (SELECT d::date AS day FROM generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') d) g
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND NOT a.full_day AND least(a.ends_at_local, g.day + 1) > greatest(a.begins_at_local, g.day::timestamp)
+  ON CONFLICT DO NOTHING
+  RETURNING 1
+), made AS (
   INSERT INTO ${t('absence_days')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
     paid_leave, full_day, is_weekend, is_holiday, is_business_day)
   SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, k.calendar_date, a.absence_type_id, a.absence_type,
          a.paid_leave, a.full_day, k.is_weekend, k.is_holiday, k.is_business_day
     FROM ${t('absences')} a
     JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
-    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
-   WHERE ${overlapping} AND a.deleted_at IS NULL
+    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND ${lastDay}
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND a.full_day
   ON CONFLICT DO NOTHING
   RETURNING absence_date, cpf, collaborator_record
 ) ${touched} FROM made`,

@@ -141,6 +141,8 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     },
   },
   absence_days: { columns: { ...person() } },
+  absence_hours: { columns: { ...person() } },
+  bradford_factor: { columns: { ...person() } },
   calendar: {
     columns: {
       month_name: notPersonal('name of a month'),

@@ -18,7 +18,7 @@ import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
 import { hoursAgreement } from './hours-agreement.js';
 import { martsVsInputs } from './marts.js';
-import { headcountBridge } from './workforce.js';
+import { absenceDaysAgainstApi, headcountBridge } from './workforce.js';
 import { CheckStatement, FINDING_COLUMNS, type CheckBuilder } from './statement.js';
 import { windowCompleteness } from './window-completeness.js';
 
@@ -32,6 +32,7 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['coverage'], build: coverage },
   { checks: ['marts_vs_inputs'], build: martsVsInputs },
   { checks: ['headcount_bridge'], build: headcountBridge },
+  { checks: ['absence_days_vs_api'], build: absenceDaysAgainstApi },
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */

@@ -153,6 +153,7 @@ export const QUALITY_CHECKS = [
   'coverage',
   'marts_vs_inputs',
   'headcount_bridge',
+  'absence_days_vs_api',
 ] as const;
 /** One check. */
 export type QualityCheck = (typeof QUALITY_CHECKS)[number];

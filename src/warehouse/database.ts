@@ -58,7 +58,7 @@ export interface AbsenceCollaborators {
   collaborator_record: string;
 }
 
-/** Table absence_days: Absences expanded to days: one row per absence, person record and day it covers (from the local date of begins_at to that of ends_at), with the type and the day's calendar flags. Deleted absences and members are left out. Kept current by the absence windows (docs/warehouse.md "Marts"). */
+/** Table absence_days: Full-day absences expanded to days: one row per absence, person record and day it covers (from the local date of begins_at to that of ends_at; an end at 00:00 ends the day before), with the type and the day's calendar flags. Partial-day absences count no day: absence_hours has their hours. Deleted absences and members are left out; punchline verify compares each absence's days with the API's days (absence_days_vs_api). Kept current by the absence windows (docs/warehouse.md "Marts"). */
 export interface AbsenceDays {
   /** The absence (absences.absence_id). Natural key with company_cnpj, cpf, collaborator_record and absence_date. */
   absence_id: Int8;
@@ -76,7 +76,7 @@ export interface AbsenceDays {
   absence_type: string | null;
   /** True for a paid leave (absences.paid_leave). */
   paid_leave: boolean;
-  /** True when the absence takes whole days (absences.full_day). */
+  /** Always true: only full-day absences (absences.full_day) have days here. */
   full_day: boolean;
   /** True when the day is a Saturday or Sunday (calendar.is_weekend). */
   is_weekend: boolean;
@@ -84,6 +84,30 @@ export interface AbsenceDays {
   is_holiday: boolean;
   /** True on weekdays that are not national holidays (calendar.is_business_day): the days an absence costs. */
   is_business_day: boolean;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
+/** Table absence_hours: Partial-day absences (absences.full_day false: a medical appointment, a few hours off), one row per absence, person record and day it touches, with the time it takes that day. They count no absence day (absence_days holds whole days only). Kept current by the absence windows (docs/warehouse.md "Absences"). */
+export interface AbsenceHours {
+  /** The absence (absences.absence_id). Natural key with company_cnpj, cpf, collaborator_record and absence_date. */
+  absence_id: Int8;
+  /** CNPJ of the collaborator's company. */
+  company_cnpj: string;
+  /** CPF of the absent collaborator, 11 digits with leading zeros. */
+  cpf: string;
+  /** Which record of the CPF (absence_collaborators.collaborator_record). */
+  collaborator_record: string;
+  /** A day the absence touches, in the company's local calendar. */
+  absence_date: string;
+  /** Absence type id (absences.absence_type_id). */
+  absence_type_id: number;
+  /** Absence type name as sent (absences.absence_type). */
+  absence_type: string | null;
+  /** True for a paid leave (absences.paid_leave). */
+  paid_leave: boolean;
+  /** Seconds of the day the absence covers: from its start (or midnight) to its end (or the next midnight), company local time. */
+  absent_seconds: number;
   /** When punchline wrote the row. */
   synced_at: Generated<Timestamptz>;
 }
@@ -942,7 +966,7 @@ export interface PushedDismissals {
 
 /** Table quality_checks: Outcomes of the reconciliation checks (docs/warehouse.md "Reconciliation checks"), run inside Postgres after every completed sync window and by punchline verify. One row per scope a run reports; a run examines whole parts (part), and the latest run of a part replaces what earlier runs said about it (see quality_status). Written by punchline; a check never changes data. */
 export interface QualityChecks {
-  /** Which check: window_completeness, totals_vs_days, rule_vs_days, day_vs_punches, punch_without_day, unknown_collaborator, history_overlap, coverage, marts_vs_inputs or headcount_bridge. Key with company_cnpj, part, scope, cpf and checked_at. */
+  /** Which check: window_completeness, totals_vs_days, rule_vs_days, day_vs_punches, punch_without_day, unknown_collaborator, history_overlap, coverage, marts_vs_inputs, headcount_bridge or absence_days_vs_api. Key with company_cnpj, part, scope, cpf and checked_at. */
   check_name: string;
   /** CNPJ of the company checked. */
   company_cnpj: string;
@@ -1206,6 +1230,22 @@ export interface WorkforceEvents {
   synced_at: Generated<Timestamptz>;
 }
 
+/** View bradford_factor: Each person record's Bradford factor over the last 52 weeks (364 days up to today, or punchline.now): S² × D, S the spells of unplanned full-day absence (absences whose type is not vacation, a day off in lieu, or training) and D their business days. Frequent short absences weigh more than one long one. */
+export interface BradfordFactor {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** CPF of the collaborator, 11 digits with leading zeros. */
+  cpf: string | null;
+  /** Which record of the CPF. */
+  collaborator_record: string | null;
+  /** Unplanned full-day absences with at least one business day in the 52 weeks (S). */
+  spells: number | null;
+  /** Business days of those absences in the 52 weeks (D). */
+  days: number | null;
+  /** S × S × D. */
+  bradford_factor: number | null;
+}
+
 /** View daily_attendance: One row per collaborator record and day returned by point/getFromPeriod (work_days): first entry, last exit, punch count, worked time, tardiness and absence flags. Deleted rows are left out. Times are company local wall-clock (*_local) or instants (*_at). A CPF with two records that day (duplicated, re-hired) has a row per record. A day that has not ended in the company's time zone is never counted absent (is_absent is null). employee_daily is the same day grain as a table, with attributes as of the day. */
 export interface DailyAttendance {
   /** CNPJ of the collaborator's company. */
@@ -1437,6 +1477,7 @@ export interface Database {
   absence_attachments: AbsenceAttachments;
   absence_collaborators: AbsenceCollaborators;
   absence_days: AbsenceDays;
+  absence_hours: AbsenceHours;
   absence_types: AbsenceTypes;
   absences: Absences;
   adjustment_requests: AdjustmentRequests;
@@ -1478,6 +1519,7 @@ export interface Database {
   window_loads: WindowLoads;
   work_days: WorkDays;
   workforce_events: WorkforceEvents;
+  bradford_factor: BradfordFactor;
   daily_attendance: DailyAttendance;
   group_monthly_headcount: GroupMonthlyHeadcount;
   monthly_hours: MonthlyHours;
