@@ -491,6 +491,20 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect(leave!.n).toBe(0);
   });
 
+  it('sums the day grain into monthly_absenteeism: leave paid or not, unexcused days, within the scheduled days', async () => {
+    // Against the day grain only: a comparison of unexcused days with the model's absentDays
+    // differs on two company-months not yet explained (see the branch's report).
+    const [sums] = await q<{ bad: number; unexcused: number; leave: number; daily: number }>(
+      `select count(*) filter (where leave_days <> paid_leave_days + unpaid_leave_days or leave_days + unexcused_days > scheduled_days)::int as bad,
+              sum(unexcused_days)::int as unexcused, sum(leave_days)::int as leave,
+              (select count(*) from $S.employee_daily where is_absent)::int as daily
+         from $S.monthly_absenteeism`,
+    );
+    expect(sums).toMatchObject({ bad: 0, unexcused: sums!.daily });
+    expect(sums!.unexcused).toBeGreaterThan(0);
+    expect(sums!.leave).toBeGreaterThan(0);
+  });
+
   it('gives monthly_hours the overtime of all bands and the department at the time', async () => {
     const admission = new Map(
       h.emulator.companies.flatMap((co) =>

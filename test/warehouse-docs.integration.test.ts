@@ -121,6 +121,7 @@ describe('the example questions of the marts', () => {
       'headcount bridge by department',
       'transfers between companies',
       'voluntary turnover over 12 months',
+      'absenteeism by department',
       'Bradford top 20',
       'business days lost per state holiday',
       'hours and overtime by department and month',

@@ -67,6 +67,7 @@ const VIEWS = [
   'bradford_factor',
   'daily_attendance',
   'group_monthly_headcount',
+  'monthly_absenteeism',
   'monthly_hours',
   'monthly_turnover_12m',
   'quality_status',

@@ -143,6 +143,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   absence_days: { columns: { ...person() } },
   absence_hours: { columns: { ...person() } },
   bradford_factor: { columns: { ...person() } },
+  monthly_absenteeism: { columns: { department: shown('employment', 'a department, counted; no person') } },
   calendar: {
     columns: {
       month_name: notPersonal('name of a month'),

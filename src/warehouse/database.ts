@@ -1318,6 +1318,30 @@ export interface GroupMonthlyHeadcount {
   company_transfers: number | null;
 }
 
+/** View monthly_absenteeism: Absenteeism per company, department (as of the day) and month, over the days each person was scheduled to work (employee_daily.is_scheduled: their own schedule, whatever the weekday) and that are over: days on leave (full-day absences, paid or not), unexcused days (scheduled, no punch, no absence) and the hours of partial-day absences. lost_day_rate follows the BLS lost-worktime rate (time absent ÷ time usually worked), counted in days. */
+export interface MonthlyAbsenteeism {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** Department as of the day (employee_daily.department); empty when none. */
+  department: string | null;
+  /** First day of the month. */
+  month: string | null;
+  /** Person-days scheduled to work (a shift naming clock times) and over. */
+  scheduled_days: number | null;
+  /** Scheduled person-days covered by a full-day absence (absence_days). */
+  leave_days: number | null;
+  /** Of leave_days, those with a paid absence. */
+  paid_leave_days: number | null;
+  /** Of leave_days, those without a paid absence. */
+  unpaid_leave_days: number | null;
+  /** Scheduled person-days without a punch and without an absence (employee_daily.is_absent). */
+  unexcused_days: number | null;
+  /** Hours of partial-day absences (absence_hours) on scheduled days not otherwise on leave. */
+  partial_absence_hours: Numeric | null;
+  /** (leave_days + unexcused_days) / scheduled_days (0.03 = 3%): the BLS lost-worktime rate, in days rather than hours. */
+  lost_day_rate: Numeric | null;
+}
+
 /** View monthly_hours: Hour totals (spec 2.7) per collaborator record and calendar month, in hours as numeric (rounded to 0.01 h, signed), with the department at the time and the overtime of all bands. Sums the current hour_totals periods that start in the month. */
 export interface MonthlyHours {
   /** CNPJ of the collaborator's company. */
@@ -1522,6 +1546,7 @@ export interface Database {
   bradford_factor: BradfordFactor;
   daily_attendance: DailyAttendance;
   group_monthly_headcount: GroupMonthlyHeadcount;
+  monthly_absenteeism: MonthlyAbsenteeism;
   monthly_hours: MonthlyHours;
   monthly_turnover_12m: MonthlyTurnover12m;
   quality_status: QualityStatus;
