@@ -96,6 +96,11 @@ program
     '--files-dir <dir>',
     "folder that attachment and photo paths are read from (default: the input file's folder); nothing outside it is read",
   )
+  .option(
+    '--allow-hidden',
+    'also read files and folders whose names start with "." (refused by default: .ssh, .env)',
+    false,
+  )
   .option('--connection <name>', 'the connection of PUNCHLINE_CONFIG to write with (required when several)')
   .option('--no-progress', 'plain progress lines even on a TTY')
   .action((kind: string, opts) =>
@@ -104,7 +109,7 @@ program
 
 program
   .command('worker')
-  .description('process jobs, register schedules, serve the dashboard, /metrics and /healthz')
+  .description('process jobs, register schedules, serve the dashboard, /metrics, /livez and /readyz')
   .option('--no-schedules', 'do not register the incremental schedules')
   .option('--no-ops', 'do not serve the ops HTTP port')
   .action((opts) => execute(async (ctx) => (await import('./commands/worker.js')).workerCommand(ctx, opts)));
@@ -171,6 +176,7 @@ program
     '--quirks <list>',
     `data quirks of real sources: all, none, or some of ${QUIRK_NAMES.map(quirkFlag).join(',')} (docs/emulator.md)`,
   )
+  .option('--labour-law', 'scripted labour-law cases on known days of every month (docs/emulator.md)', false)
   .addHelpText(
     'after',
     '\nOne-off faults and tokens at run time (admin routes, no token needed):\n' +

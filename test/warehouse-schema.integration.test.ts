@@ -59,12 +59,17 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   company_calendar: ['company_cnpj', 'calendar_date'],
   absence_hours: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
   declared_holidays: ['holiday_date', 'company_cnpj', 'zip_prefix'],
+  clt_daily: ['company_cnpj', 'work_date', 'cpf', 'collaborator_record'],
+  clt_monthly: ['company_cnpj', 'department', 'month'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
+  pending_changes: ['id'],
+  mart_refreshes: ['company_cnpj'],
 };
 
 /** The views analysts query. */
 const VIEWS = [
   'bradford_factor',
+  'clt_people_90d',
   'daily_attendance',
   'group_monthly_headcount',
   'monthly_absenteeism',

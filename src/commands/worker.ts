@@ -57,6 +57,11 @@ async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Prom
 export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Promise<number> {
   const { config, logger } = ctx;
   selectConnections(config); // no connection configured → ConfigError, exit 2
+  if (opts.ops !== false) {
+    // Before any work: an ops port open to others without a credential is refused (exit 2).
+    const { checkOpsBind } = await import('../http/server.js');
+    checkOpsBind(config.opsHost, config.dashboardCredential !== undefined, config.opsAllowNoToken);
+  }
   await assertRedisReachable(config.redisUrl); // else the queues would wait for it without a word
   const rt = await openRuntime({ config, logger, processors: JOBS });
   let ops: { url: string; close(): Promise<void> } | undefined;
@@ -87,6 +92,9 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         port: config.opsPort,
         host: config.opsHost,
         ...(config.dashboardCredential ? { dashboardCredential: config.dashboardCredential } : {}),
+        allowedHosts: config.opsAllowedHosts ?? [],
+        allowNoToken: config.opsAllowNoToken,
+        metricsOpen: config.opsMetricsOpen,
         secrets: configSecrets(config),
         queues: rt.queues.all,
         redisUrl: config.redisUrl,

@@ -23,7 +23,7 @@ import type { CompanyLoad, EngineContext, LoadRequest, LoadResult } from './cont
 import { flushDrift } from './drift-log.js';
 import { ElementWriter } from './element-writer.js';
 import { InvalidJobError, SuspiciousAnswerError } from './errors.js';
-import { MassRemovals, mergeAll } from './merge-and-record.js';
+import { MassRemovals, mergeAndRecord } from './merge-and-record.js';
 import { readAll } from './read-calls.js';
 import { SEEN_STAGE, SeenCollaborators, knownCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
@@ -256,7 +256,16 @@ async function loadOnce(
             );
         }
       }
-      return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, seen);
+      return await mergeAndRecord(
+        ctx,
+        req,
+        client,
+        staging,
+        writer,
+        items ? answered : undefined,
+        guard,
+        seen,
+      );
     } catch (err) {
       if (direct && (err as { code?: string }).code === '23505')
         throw new DirectConflict('unique violation in a direct copy', { cause: err });

@@ -54,6 +54,14 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     },
   },
   window_loads: { columns: { table_name: notPersonal('a warehouse table name') } },
+  pending_changes: {
+    columns: {
+      connection: notPersonal('a connection name'),
+      resource: notPersonal('a resource name'),
+      changes: notPersonal("names of the marts' inputs"),
+    },
+  },
+  mart_refreshes: { columns: { changes: notPersonal("names of the marts' inputs") } },
   quality_checks: qualityFindings,
   quality_status: qualityFindings,
   push_receipts: {
@@ -75,6 +83,17 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
         category: 'identifier',
         analyst: 'omitted',
         note: 'pseudonym of the CPF (analysts see it in the views)',
+      },
+    },
+  },
+  pseudonym_keys: {
+    excludedFromAnalysts:
+      'fingerprints of the pseudonym keys: with one, a weak key could be guessed offline and every pseudonym reversed',
+    columns: {
+      key_id: {
+        category: 'identifier',
+        analyst: 'omitted',
+        note: 'fingerprint of a pseudonym key (a keyed hash)',
       },
     },
   },
@@ -144,6 +163,15 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   absence_hours: { columns: { ...person() } },
   bradford_factor: { columns: { ...person() } },
   monthly_absenteeism: { columns: { department: shown('employment', 'a department, counted; no person') } },
+  clt_daily: {
+    columns: {
+      ...person(),
+      holiday_name: notPersonal('name of the holiday worked on'),
+    },
+  },
+  clt_people_90d: {
+    columns: { ...person(), department: shown('employment', 'department of the latest day') },
+  },
   calendar: {
     columns: {
       month_name: notPersonal('name of a month'),

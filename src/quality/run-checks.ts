@@ -13,6 +13,7 @@ import {
   type QualitySettings,
   type QualityStatus,
 } from './checks.js';
+import { cltVsSource } from './clt-source.js';
 import { coverage } from './coverage.js';
 import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
@@ -33,6 +34,7 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['marts_vs_inputs'], build: martsVsInputs },
   { checks: ['headcount_bridge'], build: headcountBridge },
   { checks: ['absence_days_vs_api'], build: absenceDaysAgainstApi },
+  { checks: ['clt_vs_source'], build: cltVsSource },
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */

@@ -249,6 +249,24 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
       );
     }
   }
+  const marts = report.marts ?? [];
+  if (marts.length > 0) {
+    out.push(
+      '',
+      "Marts (how far each company's employee_daily and other marts lag its loaded tables)",
+      renderTable(
+        ['company', 'lag', 'pending loads', 'last refresh', 'loads taken in'],
+        marts.map((m) => [
+          m.company,
+          m.pendingLoads === 0 ? 'current' : formatAge(m.lagSeconds),
+          String(m.pendingLoads),
+          m.lastRefreshAt === null ? '-' : formatInstant(m.lastRefreshAt),
+          m.lastRefreshLoads === null ? '-' : String(m.lastRefreshLoads),
+        ]),
+        new Set([2, 4]),
+      ),
+    );
+  }
   const rejections = report.rejections ?? [];
   if (rejections.length > 0) {
     out.push(

@@ -62,6 +62,8 @@ export const inconsistencies = defineResource({
   read: 'month',
   tables,
   ...HORIZON_FACTS,
+  // The labour-law mart set beside the source's own findings of a short rest, break or overtime.
+  checks: [...HORIZON_FACTS.checks, 'clt_vs_source'],
   privacy: {
     inconsistencies: {
       columns: { ...person(), justification: omitted('free_text', "the collaborator's justification") },
