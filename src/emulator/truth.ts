@@ -5,7 +5,7 @@
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 import { localToUtc } from '../util/time.js';
-import { clockOf, dateOf, dateTimeOf, dayOf, monthOf } from './calendar.js';
+import { dateOf, dateTimeOf, dayOf, monthOf } from './calendar.js';
 import {
   employmentEnd,
   type AbsenceEntity,
