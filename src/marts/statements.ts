@@ -1,8 +1,8 @@
 /**
  * The statements that keep the marts current (pure builders; docs/warehouse.md "Marts"):
  * employment records from the collaborator list and the period data, the day grain
- * (`employee_daily`) of the days a window covers, the monthly headcount of the months
- * it touched, and absences expanded to days. Each rewrites exactly the rows its inputs
+ * (`employee_daily`) of the days a window covers, and absences expanded to days (the
+ * monthly headcount is a mart module: monthly-headcount.ts). Each rewrites exactly the rows its inputs
  * decide, so running it twice changes nothing.
  */
 import { quoteIdent } from '../warehouse/db.js';
@@ -32,14 +32,16 @@ const localDate = (expr: string) => `(${expr} AT TIME ZONE $2)::date`;
  */
 export function buildRegisterRecords(schema: string, company: string, zone: string): BuiltQuery {
   return {
-    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from, first_seen_at)
+    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from,
+  employed_from_source, first_seen_at)
 SELECT c.company_cnpj, c.cpf, c.collaborator_record, c.admission_date, c.registration_number,
-       coalesce(c.admission_date, ${localDate('c.first_seen_at')}), c.first_seen_at
+       coalesce(c.admission_date, ${localDate('c.first_seen_at')}),
+       CASE WHEN c.admission_date IS NOT NULL THEN 'admission' ELSE 'first_seen' END, c.first_seen_at
   FROM ${T(schema, MART_INPUTS.person)} c WHERE c.company_cnpj = $1
 ON CONFLICT (company_cnpj, cpf, collaborator_record) DO UPDATE
    SET admission_date = excluded.admission_date, registration_number = excluded.registration_number,
        employed_from = CASE WHEN excluded.admission_date IS NOT NULL THEN excluded.admission_date ELSE least(e.employed_from, e.first_data_on) END,
-       synced_at = now()
+       employed_from_source = excluded.employed_from_source, synced_at = now()
  WHERE (e.admission_date, e.registration_number) IS DISTINCT FROM (excluded.admission_date, excluded.registration_number)
 RETURNING e.cpf, e.collaborator_record`,
     values: [company, zone],
@@ -369,52 +371,12 @@ export function monthOf(day: string): string {
 }
 
 /**
- * Rewrites `monthly_headcount` of company `$1` for the months `$2`..`$3` (first days)
- * from `employee_daily` and `employments`: per department as of each day, headcount on
- * the month's first and last covered day, the average over its covered days, hires,
- * leavers and turnover.
- */
-export function buildHeadcountRefresh(
-  schema: string,
-  company: string,
-  firstMonth: string,
-  lastMonth: string,
-): { delete: BuiltQuery; insert: BuiltQuery } {
-  const t = (name: string) => T(schema, name);
-  const values = [company, firstMonth, lastMonth];
-  const range = `work_date BETWEEN $2::date AND ($3::date + interval '1 month' - interval '1 day')::date`;
-  return {
-    delete: {
-      text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`,
-      values,
-    },
-    insert: {
-      text: `WITH days AS (
-  SELECT date_trunc('month', work_date)::date AS month, min(work_date) AS first_day, max(work_date) AS last_day, count(DISTINCT work_date)::int AS n
-    FROM ${t('employee_daily')} WHERE company_cnpj = $1 AND ${range}
-   GROUP BY 1
-)
-INSERT INTO ${t('monthly_headcount')} (company_cnpj, department, month, first_day, last_day, days_covered, headcount_first_day,
-  headcount_last_day, average_headcount, hires, leavers, turnover_rate)
-SELECT $1, coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n,
-       count(*) FILTER (WHERE d.work_date = m.first_day)::int, count(*) FILTER (WHERE d.work_date = m.last_day)::int,
-       round(count(*)::numeric / m.n, 2),
-       count(*) FILTER (WHERE d.work_date = e.employed_from)::int, count(*) FILTER (WHERE d.work_date = e.left_on)::int,
-       round(count(*) FILTER (WHERE d.work_date = e.left_on)::numeric * m.n / count(*), 4)
-  FROM ${t('employee_daily')} d
-  JOIN ${t('employments')} e ON e.company_cnpj = d.company_cnpj AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
-  JOIN days m ON m.month = date_trunc('month', d.work_date)::date
- WHERE d.company_cnpj = $1 AND d.${range}
- GROUP BY coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n`,
-      values,
-    },
-  };
-}
-
-/**
- * Rewrites `absence_days` of company `$1`'s absences that overlap `$2`..`$3` (live or
- * just deleted): deletes their days, then expands the live ones through the calendar.
- * Each statement returns the records and the first and last day it touched.
+ * Rewrites `absence_days` and `absence_hours` of company `$1`'s absences that overlap
+ * `$2`..`$3` (live or just deleted): deletes their rows, then expands the live ones. A
+ * full-day absence takes whole days through the calendar, from the local date of its
+ * start to that of its end (an end at 00:00 ends the day before: it adds no day); a
+ * partial-day one counts no day, only its seconds of each day it touches.
+ * Each statement returns the records and the first and last day of whole days it touched.
  */
 export function buildAbsenceDaysRefresh(
   schema: string,
@@ -424,6 +386,8 @@ export function buildAbsenceDaysRefresh(
 ): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const overlapping = `a.company_cnpj = $1 AND a.begins_at_local < ($3::date + 1) AND a.ends_at_local >= $2::date`;
+  /** The last whole day of a full-day absence. */
+  const lastDay = `(CASE WHEN a.ends_at_local::time = '00:00' AND a.ends_at_local > a.begins_at_local THEN a.ends_at_local::date - 1 ELSE a.ends_at_local::date END)`;
   const touched = `SELECT count(*)::int AS n, min(absence_date)::text AS first_day, max(absence_date)::text AS last_day,
        coalesce(array_agg(DISTINCT cpf || E'\\x1f' || collaborator_record), '{}') AS records`;
   const values = [company, from, to];
@@ -433,7 +397,11 @@ export function buildAbsenceDaysRefresh(
       values,
     },
     delete: {
-      text: `WITH gone AS (
+      text: `WITH hours AS (
+  DELETE FROM ${t('absence_hours')} d WHERE d.company_cnpj = $1
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping})
+  RETURNING 1
+), gone AS (
   DELETE FROM ${t('absence_days')} d WHERE d.company_cnpj = $1
      AND d.absence_id IN (SELECT a.absence_id FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping})
   RETURNING d.absence_date, d.cpf, d.collaborator_record
@@ -441,15 +409,26 @@ export function buildAbsenceDaysRefresh(
       values,
     },
     insert: {
-      text: `WITH made AS (
+      text: `WITH hours AS (
+  INSERT INTO ${t('absence_hours')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
+    paid_leave, absent_seconds)
+  SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, g.day, a.absence_type_id, a.absence_type, a.paid_leave,
+         extract(epoch FROM least(a.ends_at_local, g.day + 1) - greatest(a.begins_at_local, g.day::timestamp))::int
+    FROM ${t('absences')} a
+    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+   CROSS JOIN LATERAL (SELECT d::date AS day FROM generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') d) g
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND NOT a.full_day AND least(a.ends_at_local, g.day + 1) > greatest(a.begins_at_local, g.day::timestamp)
+  ON CONFLICT DO NOTHING
+  RETURNING 1
+), made AS (
   INSERT INTO ${t('absence_days')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
     paid_leave, full_day, is_weekend, is_holiday, is_business_day)
   SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, k.calendar_date, a.absence_type_id, a.absence_type,
          a.paid_leave, a.full_day, k.is_weekend, k.is_holiday, k.is_business_day
     FROM ${t(MART_INPUTS.absence)} a
     JOIN ${t(MART_INPUTS.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
-    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
-   WHERE ${overlapping} AND a.deleted_at IS NULL
+    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND ${lastDay}
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND a.full_day
   ON CONFLICT DO NOTHING
   RETURNING absence_date, cpf, collaborator_record
 ) ${touched} FROM made`,

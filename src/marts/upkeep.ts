@@ -17,14 +17,12 @@ import {
   buildCoverageBounds,
   buildDailyRefresh,
   buildDataDays,
-  buildHeadcountRefresh,
   buildHistoryChanged,
   buildLeaving,
   buildListing,
   buildMeasureRefresh,
   buildRegisterRecords,
   buildTouchedRecords,
-  monthOf,
   type DayMeasure,
   type RecordKeys,
 } from './statements.js';
@@ -153,7 +151,6 @@ export async function refreshMarts(
   await refreshRecords(r);
   // A rebuild (a forced window, punchline marts rebuild) rewrites its months whatever changed.
   r.months.add(changes.spans.rebuild?.from, changes.spans.rebuild?.to);
-  await refreshHeadcount(r);
   const span = new Span();
   span.add(changes.window?.from, changes.window?.to);
   span.add(r.months.first, r.months.last);
@@ -235,19 +232,6 @@ async function refreshRecords(r: Refresh): Promise<void> {
     await r.rewrite(bounds!.first_day, bounds!.last_day, r.records.keys());
     r.months.add(bounds!.first_day, bounds!.last_day);
   }
-}
-
-/** The monthly headcount of every month whose days were rewritten. */
-async function refreshHeadcount(r: Refresh): Promise<void> {
-  if (!r.months.first || !r.months.last) return;
-  const h = buildHeadcountRefresh(
-    r.scope.schema,
-    r.scope.company,
-    monthOf(r.months.first),
-    monthOf(r.months.last),
-  );
-  await r.q(h.delete, 'monthly_headcount');
-  await r.q(h.insert, 'monthly_headcount');
 }
 
 /** The mart modules (src/marts/modules.ts), over every day this refresh may have changed. */

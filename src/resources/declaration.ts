@@ -152,6 +152,8 @@ export const QUALITY_CHECKS = [
   'history_overlap',
   'coverage',
   'marts_vs_inputs',
+  'headcount_bridge',
+  'absence_days_vs_api',
   'clt_vs_source',
 ] as const;
 /** One check. */
