@@ -10,6 +10,7 @@ import { quoteIdent } from '../warehouse/db.js';
 import { nationalHolidays, type Holiday } from './calendar.js';
 import type { MartModule } from './module.js';
 import { rewrite, wholeMonths } from './workforce-events.js';
+import { MART_INPUTS } from './inputs.js';
 
 /**
  * Fixed-date state holidays set by each state's law (month, day, name). States whose
@@ -97,7 +98,7 @@ SELECT count(*)::int AS n FROM gone`,
       values: [company, first, last],
     },
     insert: {
-      text: `WITH zip AS (SELECT coalesce((SELECT zip_code FROM ${t('companies')} WHERE cnpj = $1), '') AS code),
+      text: `WITH zip AS (SELECT coalesce((SELECT zip_code FROM ${t(MART_INPUTS.company)} WHERE cnpj = $1), '') AS code),
 days AS (SELECT g::date AS d FROM generate_series($2::date, $3::date, interval '1 day') g),
 holidays AS (
   SELECT day, name, 'national' AS scope, true AS off, 1 AS rank FROM unnest($5::date[], $6::text[]) n (day, name)
@@ -132,12 +133,12 @@ RETURNING 1
 /** `company_calendar`, rewritten whole months of the scope. */
 export const companyCalendar: MartModule = {
   name: 'company_calendar',
-  reads: ['companies', 'declared_holidays'],
+  reads: [MART_INPUTS.company, 'declared_holidays'],
   writes: ['company_calendar'],
   refresh: async (client, scope) => {
     const { first, last } = wholeMonths(scope.from, scope.to);
     const { rows } = await client.query<{ zip_code: string | null }>(
-      `SELECT zip_code FROM ${quoteIdent(scope.schema)}.companies WHERE cnpj = $1`,
+      `SELECT zip_code FROM ${quoteIdent(scope.schema)}.${quoteIdent(MART_INPUTS.company)} WHERE cnpj = $1`,
       [scope.company],
     );
     const state = stateOfCep(rows[0]?.zip_code);

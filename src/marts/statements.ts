@@ -414,8 +414,8 @@ export function buildAbsenceDaysRefresh(
     paid_leave, absent_seconds)
   SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, g.day, a.absence_type_id, a.absence_type, a.paid_leave,
          extract(epoch FROM least(a.ends_at_local, g.day + 1) - greatest(a.begins_at_local, g.day::timestamp))::int
-    FROM ${t('absences')} a
-    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+    FROM ${t(MART_INPUTS.absence)} a
+    JOIN ${t(MART_INPUTS.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
    CROSS JOIN LATERAL (SELECT d::date AS day FROM generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') d) g
    WHERE ${overlapping} AND a.deleted_at IS NULL AND NOT a.full_day AND least(a.ends_at_local, g.day + 1) > greatest(a.begins_at_local, g.day::timestamp)
   ON CONFLICT DO NOTHING

@@ -10,6 +10,7 @@
 import { quoteIdent } from '../warehouse/db.js';
 import type { BuiltQuery } from '../warehouse/merge-statement.js';
 import type { MartModule, MartScope } from './module.js';
+import { MART_INPUTS } from './inputs.js';
 
 const T = (schema: string, table: string) => `${quoteIdent(schema)}.${quoteIdent(table)}`;
 
@@ -30,12 +31,12 @@ export function wholeMonths(from: string, to: string): { first: string; last: st
 function groupRecords(schema: string): string {
   const t = (name: string) => T(schema, name);
   return `grp AS (
-  SELECT coalesce(c.headquarter_cnpj, c.cnpj) AS root FROM ${t('companies')} c WHERE c.cnpj = $1
-  UNION ALL SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM ${t('companies')} WHERE cnpj = $1)
+  SELECT coalesce(c.headquarter_cnpj, c.cnpj) AS root FROM ${t(MART_INPUTS.company)} c WHERE c.cnpj = $1
+  UNION ALL SELECT $1 WHERE NOT EXISTS (SELECT 1 FROM ${t(MART_INPUTS.company)} WHERE cnpj = $1)
 ),
 group_records AS (
   SELECT e.company_cnpj, e.cpf, e.employed_from, e.employed_from_source, e.left_on
-    FROM ${t('employments')} e LEFT JOIN ${t('companies')} c ON c.cnpj = e.company_cnpj CROSS JOIN grp
+    FROM ${t('employments')} e LEFT JOIN ${t(MART_INPUTS.company)} c ON c.cnpj = e.company_cnpj CROSS JOIN grp
    WHERE coalesce(c.headquarter_cnpj, e.company_cnpj) = grp.root
      AND e.cpf IN (SELECT cpf FROM ${t('employments')} WHERE company_cnpj = $1)
 )`;
@@ -144,7 +145,7 @@ export async function rewrite(
 /** `workforce_events`, rewritten whole months of the scope. */
 export const workforceEvents: MartModule = {
   name: 'workforce_events',
-  reads: ['employee_daily', 'employments', 'pushed_dismissals', 'companies'],
+  reads: ['employee_daily', 'employments', 'pushed_dismissals', MART_INPUTS.company],
   writes: ['workforce_events'],
   refresh: (client, scope: MartScope) => {
     const { first, last } = wholeMonths(scope.from, scope.to);
