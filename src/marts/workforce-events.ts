@@ -142,13 +142,44 @@ export async function rewrite(
   return n;
 }
 
+/**
+ * The other side of a company transfer the rewrite just found, when that company's ledger
+ * still says otherwise (it was refreshed before this company's record existed: a leave
+ * that is a transfer out, a hire that is a transfer in): a rebuild of that month is asked
+ * for (`request_marts_rebuild`, migration 042), so the other company's follow-up puts its
+ * side right. A module writes only its own company's rows.
+ */
+export function buildCounterpartRequests(
+  schema: string,
+  company: string,
+  first: string,
+  last: string,
+): BuiltQuery {
+  const t = (name: string) => T(schema, name);
+  return {
+    text: `SELECT count(${quoteIdent(schema)}.request_marts_rebuild(o.company_cnpj, date_trunc('month', o.event_date)::date,
+         (date_trunc('month', o.event_date) + interval '1 month - 1 day')::date))::int AS n
+  FROM (SELECT DISTINCT o.company_cnpj, o.event_date
+          FROM ${t('workforce_events')} x
+          JOIN ${t('workforce_events')} o ON o.company_cnpj = x.other_company_cnpj AND o.cpf = x.cpf
+         WHERE x.company_cnpj = $1 AND x.event_date BETWEEN $2::date AND $3::date
+           AND ((x.event_type = 'company_transfer_in' AND o.event_type = 'leave'
+                 AND o.event_date BETWEEN x.event_date - ${TRANSFER_DAYS} AND x.event_date + ${TRANSFER_DAYS - 1})
+             OR (x.event_type = 'company_transfer_out' AND o.event_type IN ('hire', 'rehire')
+                 AND o.event_date BETWEEN x.event_date - ${TRANSFER_DAYS - 1} AND x.event_date + ${TRANSFER_DAYS}))) o`,
+    values: [company, first, last],
+  };
+}
+
 /** `workforce_events`, rewritten whole months of the scope. */
 export const workforceEvents: MartModule = {
   name: 'workforce_events',
   reads: ['employee_daily', 'employments', 'pushed_dismissals', MART_INPUTS.company],
   writes: ['workforce_events'],
-  refresh: (client, scope: MartScope) => {
+  refresh: async (client, scope: MartScope) => {
     const { first, last } = wholeMonths(scope.from, scope.to);
-    return rewrite(client, buildWorkforceEventsRefresh(scope.schema, scope.company, first, last));
+    const n = await rewrite(client, buildWorkforceEventsRefresh(scope.schema, scope.company, first, last));
+    await client.query(buildCounterpartRequests(scope.schema, scope.company, first, last));
+    return n;
   },
 };
