@@ -200,8 +200,8 @@ describe('claims through pgbouncer in transaction mode', () => {
   it("hold past their lease while their run renews them, and go to another run once a dead run's lease passes", async () => {
     const k = nextKey();
     const deadPool = bouncerPool(2);
-    const dead = await ClaimRun.open(deadPool, scope, { leaseMs: 600 });
-    const b = await ClaimRun.open(bouncerPool(), scope, { leaseMs: 600 });
+    const dead = await ClaimRun.open(deadPool, scope, { leaseMs: 1_200 });
+    const b = await ClaimRun.open(bouncerPool(), scope, { leaseMs: 1_200 });
     try {
       const checkedAt = await databaseNow(bouncerPool(1));
       expect(await dead.claim(k, 2, { checkedAt })).toEqual({ kind: 'mine', recheck: false });
@@ -209,7 +209,7 @@ describe('claims through pgbouncer in transaction mode', () => {
       const started = Date.now();
       const waiting = b.claim(k, 2, { checkedAt, pollMs: 25 }).finally(() => (settled = true));
       // Twice the lease: the owner's renewals keep the claim.
-      await sleep(1_200);
+      await sleep(2_400);
       expect(settled).toBe(false);
       expect(await receipt(k)).toEqual({ state: 'claimed', claim_run: dead.run, leased: true });
       // The owner dies: its database is gone, it neither renews nor closes.
@@ -217,9 +217,9 @@ describe('claims through pgbouncer in transaction mode', () => {
       await deadPool.end();
       const got = await waiting;
       expect(got).toEqual({ kind: 'mine', recheck: true });
-      // Taken over only after the lease (600 ms) that the last renewal gave had passed.
-      expect(Date.now() - diedAt).toBeGreaterThanOrEqual(150);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
+      // Taken over only after the lease (1.2 s) that the last renewal (every 0.4 s) gave had passed.
+      expect(Date.now() - diedAt).toBeGreaterThanOrEqual(600);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_400);
       expect(await receipt(k)).toEqual({ state: 'claimed', claim_run: b.run, leased: true });
       // The dead run can no longer settle the claim it lost.
       await b.created(k, 2, '55');
