@@ -169,9 +169,11 @@ SELECT d.company_cnpj,
        count(*) FILTER (WHERE d.worked_on_holiday)::integer AS holiday_work_days,
 
        rank() OVER (PARTITION BY d.company_cnpj ORDER BY sum(d.findings) DESC)::integer AS findings_rank
-  FROM clt_daily d
-  JOIN today t ON t.cnpj = d.company_cnpj
- WHERE d.work_date BETWEEN t.today - 89 AND t.today
+  FROM today t
+ -- Per company, a range of the key's index (company_cnpj, work_date): only the 90 days are read.
+ CROSS JOIN LATERAL (
+   SELECT * FROM clt_daily x WHERE x.company_cnpj = t.cnpj AND x.work_date BETWEEN t.today - 89 AND t.today
+ ) d
  GROUP BY d.company_cnpj, d.cpf, d.collaborator_record, t.today
 HAVING sum(d.findings) > 0;
 COMMENT ON VIEW clt_people_90d IS 'The collaborator records with labour-law findings in the last 90 days (today and the 89 days before, in the company''s time zone, at now() or at the session setting punchline.now), ranked per company by findings. The question legal asks first; details per day in clt_daily.';

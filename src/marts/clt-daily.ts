@@ -9,6 +9,7 @@ import { addDays } from '../util/time.js';
 import { quoteIdent } from '../warehouse/db.js';
 import type { BuiltQuery } from '../warehouse/merge-statement.js';
 import type { MartModule, MartScope } from './module.js';
+import { MART_INPUTS } from './inputs.js';
 
 /** How many days before a day the rest before it and its run of days look back (the run counts up to one more). */
 export const CLT_LOOKBACK_DAYS = 14;
@@ -55,17 +56,28 @@ const scheduled = (shift: string) =>
   `(SELECT coalesce(sum(((m[3]::int * 60 + m[4]::int) - (m[1]::int * 60 + m[2]::int) + 1440) % 1440), 0)::int * 60
       FROM regexp_matches(${shift}, '([0-9]{1,2}):([0-5][0-9]) *- *([0-9]{1,2}):([0-5][0-9])', 'g') AS m)`;
 
-/** Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2). */
-const nightOf = (a: string, b: string) =>
-  `(SELECT coalesce(sum(greatest(0, extract(epoch FROM least(${b}, g + interval '29 hours') - greatest(${a}, g + interval '22 hours')))), 0)
-      FROM generate_series((${a}::date - 1)::timestamp, ${b}::date::timestamp, interval '1 day') AS g)`;
+/** Seconds of the local interval [a, b) in the night that starts at 22:00 of `day` (and ends at 05:00 the next). */
+const nightFrom = (a: string, b: string, day: string) =>
+  `greatest(0, extract(epoch FROM least(${b}, ${day} + interval '29 hours') - greatest(${a}, ${day} + interval '22 hours')))`;
+
+/**
+ * Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2): in closed
+ * form over the three nights an interval ending by 05:00 two days after its start's date touches, and by
+ * a series of nights for a longer one.
+ */
+const nightOf = (a: string, b: string) => {
+  const d = `${a}::date::timestamp`;
+  return `CASE WHEN ${b} <= ${d} + interval '53 hours'
+    THEN ${nightFrom(a, b, `(${d} - interval '1 day')`)} + ${nightFrom(a, b, d)} + ${nightFrom(a, b, `(${d} + interval '1 day')`)}
+    ELSE (SELECT sum(${nightFrom(a, b, 'g')}) FROM generate_series(${d} - interval '1 day', ${b}::date::timestamp, interval '1 day') AS g) END`;
+};
 
 /** The rows of `clt_daily` for company `$1`, days `$3`..`$4`, from the punches of `$2`..`$4` (pure). */
 function computed(schema: string): string {
   return `WITH p AS (
   SELECT p.cpf, p.collaborator_record, p.work_date, p.punched_at_local AS t, p.punched_at AS at, p.origin, p.is_adjusted,
          row_number() OVER w AS n, lead(p.punched_at_local) OVER w AS t1, lead(p.punched_at_local, 2) OVER w AS t2
-    FROM ${T(schema, 'punches')} p
+    FROM ${T(schema, MART_INPUTS.punch)} p
    WHERE p.company_cnpj = $1 AND p.work_date BETWEEN $2::date AND $4::date AND p.deleted_at IS NULL
   WINDOW w AS (PARTITION BY p.cpf, p.collaborator_record, p.work_date ORDER BY p.punched_at_local, p.point_id)
 ), pairs AS (
@@ -83,6 +95,11 @@ function computed(schema: string): string {
          d.work_date - (row_number() OVER r)::int AS island
     FROM days d
   WINDOW r AS (PARTITION BY d.cpf, d.collaborator_record ORDER BY d.work_date)
+), shifts AS (
+  -- A company has few distinct shift texts: each is read once.
+  SELECT x.shift, ${scheduled('x.shift')} AS scheduled
+    FROM (SELECT DISTINCT w.shift FROM ${T(schema, 'work_days')} w
+           WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
 ), judged AS (
   SELECT r.*, w.shift, s.scheduled, h.name AS holiday_name,
          coalesce(e.department, c.department, '') AS department,
@@ -91,14 +108,14 @@ function computed(schema: string): string {
          CASE WHEN s.scheduled IS NULL THEN NULL WHEN r.worked - s.scheduled > ${DAY_TOLERANCE} THEN r.worked - s.scheduled ELSE 0 END AS overtime,
          r.work_date - greatest(min(r.work_date) OVER (PARTITION BY r.cpf, r.collaborator_record, r.island), r.work_date - ${CLT_LOOKBACK_DAYS}) + 1 AS run
     FROM runs r
-    LEFT JOIN ${T(schema, 'work_days')} w
+    LEFT JOIN ${T(schema, MART_INPUTS.day)} w
       ON w.company_cnpj = $1 AND w.work_date = r.work_date AND w.cpf = r.cpf AND w.collaborator_record = r.collaborator_record AND w.deleted_at IS NULL
     LEFT JOIN ${T(schema, 'employee_daily')} e
       ON e.company_cnpj = $1 AND e.work_date = r.work_date AND e.cpf = r.cpf AND e.collaborator_record = r.collaborator_record
-    LEFT JOIN ${T(schema, 'collaborators')} c
+    LEFT JOIN ${T(schema, MART_INPUTS.person)} c
       ON c.company_cnpj = $1 AND c.cpf = r.cpf AND c.collaborator_record = r.collaborator_record
     LEFT JOIN (${cltHolidays(schema)}) h ON h.day = r.work_date
-    CROSS JOIN LATERAL (SELECT CASE WHEN w.shift IS NOT NULL THEN ${scheduled('w.shift')} END AS scheduled) s
+    LEFT JOIN shifts s ON s.shift = w.shift
 )
 SELECT $1::text AS company_cnpj, j.cpf, j.collaborator_record, j.work_date, j.department, j.shift,
        j.first_local AS first_punch_local, j.last_local AS last_punch_local, j.first_at AS first_punch_at, j.last_at AS last_punch_at,
@@ -194,7 +211,7 @@ SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM pruned))::int AS 
 /** `clt_daily`: the labour-law findings of each record day with punches. */
 export const cltDailyModule: MartModule = {
   name: 'clt_daily',
-  reads: ['punches', 'work_days', 'employee_daily', 'collaborators', 'calendar'],
+  reads: [MART_INPUTS.punch, MART_INPUTS.day, 'employee_daily', MART_INPUTS.person, 'calendar'],
   writes: ['clt_daily'],
   async refresh(client, scope) {
     const q = buildCltDailyRefresh(scope.schema, scope.company, cltSpan(scope));

@@ -932,7 +932,7 @@ export interface PendingChanges {
   first_day: string | null;
   /** Last day of the load's window (inclusive); null for a load without a window. */
   last_day: string | null;
-  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, absences, rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
+  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, leave (absences), rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
   changes: Generated<string[]>;
   /** The sync_runs row of the load. */
   run_id: Int8 | null;
