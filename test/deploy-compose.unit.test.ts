@@ -1,6 +1,7 @@
 /**
  * docker-compose.yml and the Dockerfile keep the ops surfaces local: every published
- * port is bound to 127.0.0.1, the image opens its ops server only inside the container,
+ * port is bound to 127.0.0.1 (Postgres and Redis publish none unless the host override
+ * docker-compose.host.yml is added), the image opens its ops server only inside the container,
  * and `docker-compose config -q` accepts the file where docker-compose is installed.
  */
 import { execFile } from 'node:child_process';
@@ -12,31 +13,57 @@ import { parse as parseYaml } from 'yaml';
 import { debianTool } from './support/debian-tools.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const compose = parseYaml(readFileSync(`${ROOT}docker-compose.yml`, 'utf8')) as {
+type ComposeFile = {
   services: Record<
     string,
     { ports?: (string | { host_ip?: string })[]; environment?: Record<string, string> }
   >;
 };
+const compose = parseYaml(readFileSync(`${ROOT}docker-compose.yml`, 'utf8')) as ComposeFile;
+/** The override that publishes Postgres and Redis on the host (docs/operations.md, Docker Compose). */
+const hostOverride = parseYaml(readFileSync(`${ROOT}docker-compose.host.yml`, 'utf8')) as ComposeFile;
 
 const dockerCompose = debianTool('docker-compose');
 
 describe('docker-compose.yml', () => {
-  it('publishes every port on 127.0.0.1 only', () => {
-    const published = Object.entries(compose.services).flatMap(([name, s]) =>
-      (s.ports ?? []).map((p) => [name, p] as const),
+  it('publishes every port on 127.0.0.1 only, with the host override too', () => {
+    const published = [compose, hostOverride].flatMap((file) =>
+      Object.entries(file.services).flatMap(([name, s]) => (s.ports ?? []).map((p) => [name, p] as const)),
     );
-    expect(published.length).toBeGreaterThan(0);
+    expect(published.map(([name]) => name)).toEqual(expect.arrayContaining(['worker', 'postgres', 'redis']));
     for (const [name, port] of published) {
       const bound = typeof port === 'string' ? port.split(':')[0] : port.host_ip;
       expect(bound, `${name} publishes ${JSON.stringify(port)}`).toBe('127.0.0.1');
     }
   });
 
+  it('keeps Postgres and Redis on the compose network: no published port without the override', () => {
+    expect(compose.services.postgres).toBeDefined();
+    expect(compose.services.redis).toBeDefined();
+    expect(compose.services.postgres!.ports).toBeUndefined();
+    expect(compose.services.redis!.ports).toBeUndefined();
+  });
+
   it.skipIf(dockerCompose.skip)('passes docker-compose config -q', async () => {
     const { stderr } = await promisify(execFile)(dockerCompose.need(), ['config', '-q'], { cwd: ROOT });
     expect(stderr).toBe('');
   });
+
+  it.skipIf(dockerCompose.skip)(
+    'passes docker-compose config -q with the host override, which publishes Postgres and Redis',
+    async () => {
+      const files = ['-f', 'docker-compose.yml', '-f', 'docker-compose.host.yml'];
+      await promisify(execFile)(dockerCompose.need(), [...files, 'config', '-q'], { cwd: ROOT });
+      const { stdout } = await promisify(execFile)(dockerCompose.need(), [...files, 'config'], { cwd: ROOT });
+      const merged = parseYaml(stdout) as ComposeFile;
+      const hostPorts = (name: string) =>
+        (merged.services[name]!.ports ?? []).map((p) =>
+          typeof p === 'string' ? p : `${p.host_ip}:${(p as { published?: unknown }).published}`,
+        );
+      expect(hostPorts('postgres').join()).toMatch(/^127\.0\.0\.1:55432/);
+      expect(hostPorts('redis').join()).toMatch(/^127\.0\.0\.1:56379/);
+    },
+  );
 });
 
 describe('Dockerfile', () => {

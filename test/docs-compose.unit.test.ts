@@ -2,10 +2,12 @@
  * The docs and docker-compose.yml agree: every `docker compose` command the docs give
  * (README.md, docs/*.md, the compose file's own comments and the "how to start it" hints
  * of src/probes/services.ts) names services the file has; every Postgres or Redis URL on
- * this host that they give for the compose services is a port the file publishes, with
- * its user, password and database; a command that starts Postgres or Redis for use from
- * the host comes with the URL to reach it; and the host ports named beside compose
- * services are the ones published.
+ * this host that they give for the compose services is a port the file publishes (or,
+ * where the passage adds the override docker-compose.host.yml, the override publishes),
+ * with its user, password and database; a command that starts Postgres or Redis for use
+ * from the host comes with the URL to reach it; and the host ports named beside compose
+ * services are the ones published. Postgres and Redis publish nothing without the
+ * override, and the docs say how to reach them inside the compose network.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,21 +29,30 @@ const compose = parseYaml(read('docker-compose.yml'), { merge: true }) as {
 };
 const services = compose.services;
 const names = Object.keys(services);
+/** The override that publishes Postgres and Redis on the host. */
+const HOST_OVERRIDE = 'docker-compose.host.yml';
+const hostOverride = parseYaml(read(HOST_OVERRIDE)) as { services: Record<string, Service> };
 
 /** What a service is, by its image: the two a punchline on the host connects to, or another. */
 const kindOf = (s: Service): 'postgres' | 'redis' | undefined =>
   s.image?.startsWith('postgres') ? 'postgres' : s.image?.startsWith('redis') ? 'redis' : undefined;
 /** The default port inside a container of each kind. */
 const CONTAINER_PORT = { postgres: 5432, redis: 6379 } as const;
-/** Host port → container port of a service's published ports (`127.0.0.1:55432:5432`). */
-function published(s: Service): Map<number, number> {
+/** Host port → container port of published ports (`127.0.0.1:55432:5432`). */
+function portMap(ports: string[]): Map<number, number> {
   return new Map(
-    (s.ports ?? []).map((p) => {
+    ports.map((p) => {
       const parts = p.split(':');
       return [Number(parts.at(-2)), Number(parts.at(-1))] as const;
     }),
   );
 }
+/** What service `name` publishes: its own ports, and the override's where `text` adds the override. */
+const portsOf = (name: string, text: string): string[] => [
+  ...(services[name]?.ports ?? []),
+  ...(text.includes(HOST_OVERRIDE) ? (hostOverride.services[name]?.ports ?? []) : []),
+];
+const published = (name: string, text: string): Map<number, number> => portMap(portsOf(name, text));
 
 /** A piece of text that the checks read: a section of a page, a comment block, a hint. */
 interface Passage {
@@ -91,7 +102,8 @@ function commandsIn(text: string): ComposeCommand[] {
     const args = m[1]!
       .trim()
       .split(/ +/)
-      .filter((a) => !a.startsWith('-'));
+      // `-f file` names a compose file, not a subcommand or a service.
+      .filter((a, i, all) => !a.startsWith('-') && !['-f', '--file'].includes(all[i - 1] ?? ''));
     const [subcommand = '', ...rest] = args;
     const named = NO_SERVICE.has(subcommand)
       ? []
@@ -122,11 +134,11 @@ const portOf = (u: URL, kind: 'postgres' | 'redis'): number =>
   u.port ? Number(u.port) : CONTAINER_PORT[kind];
 
 /** Why `u` does not reach the compose service `name` from the host, or undefined when it does. */
-function mismatch(u: ServiceUrl, name: string): string | undefined {
+function mismatch(u: ServiceUrl, name: string, text: string): string | undefined {
   const s = services[name]!;
   const env = s.environment ?? {};
-  if (!published(s).has(portOf(u.url, u.kind)))
-    return `${name} is not published on port ${portOf(u.url, u.kind)} (ports: ${(s.ports ?? []).join(', ') || 'none'})`;
+  if (!published(name, text).has(portOf(u.url, u.kind)))
+    return `${name} is not published on port ${portOf(u.url, u.kind)} (ports: ${portsOf(name, text).join(', ') || 'none'})`;
   if (u.kind === 'postgres') {
     if (decodeURIComponent(u.url.username) !== (env.POSTGRES_USER ?? 'postgres'))
       return `the user is not POSTGRES_USER ${env.POSTGRES_USER}`;
@@ -156,6 +168,37 @@ describe('docker-compose.yml and the docs', () => {
     ).toBeGreaterThan(2);
   });
 
+  it('publishes Postgres and Redis on no host port; only the override does, on 127.0.0.1', () => {
+    const stores = names.filter((n) => kindOf(services[n]!) !== undefined);
+    expect(stores.sort()).toEqual(['postgres', 'redis']);
+    for (const n of stores) expect(services[n]!.ports, `${n} in docker-compose.yml`).toBeUndefined();
+    expect(Object.keys(hostOverride.services).sort()).toEqual(['postgres', 'redis']);
+    for (const [n, s] of Object.entries(hostOverride.services)) {
+      expect(s.ports?.length, `${n} in ${HOST_OVERRIDE}`).toBeGreaterThan(0);
+      for (const port of s.ports ?? []) expect(port, `${n} in ${HOST_OVERRIDE}`).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('says how to reach Postgres and Redis inside the compose network', () => {
+    const reach = all.flatMap((p) => commandsIn(p.text)).filter((c) => c.subcommand === 'exec');
+    expect(
+      reach.filter((c) => c.services[0] === 'postgres' && /\bpsql\b/.test(c.text)).length,
+    ).toBeGreaterThan(0);
+    expect(
+      reach.filter((c) => c.services[0] === 'redis' && /\bredis-cli\b/.test(c.text)).length,
+    ).toBeGreaterThan(0);
+  });
+
+  it('adds the override to every command that starts Postgres or Redis for the host', () => {
+    const bare = all.flatMap((p) =>
+      commandsIn(p.text)
+        .filter((c) => c.subcommand === 'up' && c.services.some((n) => kindOf(services[n] ?? {})))
+        .filter((c) => !c.text.includes(HOST_OVERRIDE))
+        .map((c) => `${p.where}: \`${c.text}\``),
+    );
+    expect(bare).toEqual([]);
+  });
+
   it('names only services the compose file has', () => {
     const unknown = all.flatMap((p) =>
       commandsIn(p.text).flatMap((c) =>
@@ -173,7 +216,7 @@ describe('docker-compose.yml and the docs', () => {
           const kind = services[name] && kindOf(services[name]);
           if (!kind) continue;
           const given = urlsIn(p.text).filter(
-            (u) => u.kind === kind && onThisHost(u.url) && mismatch(u, name) === undefined,
+            (u) => u.kind === kind && onThisHost(u.url) && mismatch(u, name, p.text) === undefined,
           );
           if (given.length === 0)
             missing.push(
@@ -190,11 +233,11 @@ describe('docker-compose.yml and the docs', () => {
     for (const p of all.filter(aboutCompose)) {
       for (const u of urlsIn(p.text).filter((x) => onThisHost(x.url))) {
         const candidates = names.filter((n) => kindOf(services[n]!) === u.kind);
-        const why = candidates.map((n) => mismatch(u, n));
+        const why = candidates.map((n) => mismatch(u, n, p.text));
         // A URL of the local services (the defaults) beside a compose command is fine only where it names their port.
         const local =
           portOf(u.url, u.kind) === CONTAINER_PORT[u.kind] &&
-          !candidates.some((n) => published(services[n]!).has(CONTAINER_PORT[u.kind]));
+          !candidates.some((n) => published(n, p.text).has(CONTAINER_PORT[u.kind]));
         if (!local && !why.includes(undefined)) wrong.push(`${p.where}: ${u.text}: ${why.join('; ')}`);
       }
     }
@@ -206,14 +249,14 @@ describe('docker-compose.yml and the docs', () => {
     for (const p of all.filter(aboutCompose)) {
       for (const name of names) {
         for (const m of p.text.matchAll(new RegExp(`\\b${name} (\\d{2,5})\\b`, 'g'))) {
-          if (!published(services[name]!).has(Number(m[1])))
+          if (!published(name, p.text).has(Number(m[1])))
             wrong.push(
-              `${p.where}: "${m[0]}" but ${name} publishes ${(services[name]!.ports ?? []).join(', ') || 'nothing'}`,
+              `${p.where}: "${m[0]}" but ${name} publishes ${portsOf(name, p.text).join(', ') || 'nothing'}`,
             );
         }
       }
       for (const m of p.text.matchAll(/https?:\/\/(?:localhost|127\.0\.0\.1):(\d+)/g)) {
-        if (!names.some((n) => published(services[n]!).has(Number(m[1]))))
+        if (!names.some((n) => published(n, p.text).has(Number(m[1]))))
           wrong.push(`${p.where}: ${m[0]} is no port the compose file publishes`);
       }
     }

@@ -94,12 +94,12 @@ describe('a row claimed by a live run', () => {
 });
 
 describe('a claim left without an outcome', () => {
-  it('by a run that is gone is taken over at once, with a read of the API first', async () => {
+  it('by a run that has ended is taken over at once, with a read of the API first', async () => {
     const k = nextKey();
     const gone = await ClaimRun.open(w.pool, scope);
     const checkedAt = await databaseNow(w.pool);
     await gone.claim(k, 2, { checkedAt });
-    await gone.close(); // as when its process dies: its session, and so its lock, ends
+    await gone.close(); // its leases end: what it left is another run's at once
     const b = await ClaimRun.open(w.pool, scope);
     try {
       expect(await b.claim(k, 3, { checkedAt })).toEqual({ kind: 'mine', recheck: true });

@@ -25,15 +25,15 @@ export class ServiceUnavailableError extends PunchlineError<'service_unavailable
 
 export { redactUrl };
 
-/** How to start Redis, for error messages (docker-compose.yml publishes its Redis on 56379). */
+/** How to start Redis, for error messages (the compose override docker-compose.host.yml publishes its Redis on 56379). */
 export const START_REDIS_HINT =
   'start it with `redis-server --daemonize yes` (Debian: apt-get install redis-server), ' +
-  'or `docker compose up -d redis` and set REDIS_URL=redis://localhost:56379, or set REDIS_URL';
+  'or `docker compose -f docker-compose.yml -f docker-compose.host.yml up -d redis` and set REDIS_URL=redis://localhost:56379, or set REDIS_URL';
 
-/** How to start Postgres, for error messages (docker-compose.yml publishes its Postgres on 55432). */
+/** How to start Postgres, for error messages (the compose override docker-compose.host.yml publishes its Postgres on 55432). */
 export const START_POSTGRES_HINT =
   'start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (Debian: apt-get install postgresql), ' +
-  'or `docker compose up -d postgres` and set DATABASE_URL=postgres://punchline:punchline-dev@localhost:55432/punchline, or set DATABASE_URL';
+  'or `docker compose -f docker-compose.yml -f docker-compose.host.yml up -d postgres` and set DATABASE_URL=postgres://punchline:punchline-dev@localhost:55432/punchline, or set DATABASE_URL';
 
 /** Postgres SQLSTATE for "database does not exist". */
 export const PG_DATABASE_MISSING = '3D000';

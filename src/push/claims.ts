@@ -5,26 +5,29 @@
  * each row once. The API has no idempotency key, so the claim is the only thing two
  * runs can agree on.
  *
- * A run is numbered at random and holds a session advisory lock of its number for as
- * long as it writes: a claim whose run still holds its lock is being written, and
- * another run waits for its outcome; a claim whose run is gone (killed), or whose
- * write ended without a conclusive answer, is taken over, and the API is read again
- * before anything is sent for it (the caller's check before writing).
+ * A run is numbered at random and owns its claims by a lease on their rows
+ * (sql/051_push_claim_leases.sql), not by a session lock, so claims hold through a
+ * transaction-pooling proxy (pgbouncer pool_mode = transaction) that gives each statement
+ * any server session. A claim is taken by one statement (insert, or take over a claim
+ * whose lease has passed), renewed while the run works, and ended when the run closes.
+ * A claim whose lease is ahead is being written, and another run waits for its outcome;
+ * a claim whose lease has passed (its run was killed), or whose write ended without a
+ * conclusive answer, is taken over, and the API is read again before anything is sent
+ * for it (the caller's check before writing). A run that stalls longer than its lease
+ * can lose a claim to another run; that run reads the API first, so the risk is a write
+ * still in flight when it reads: the lease is many times a write's timeout.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { warehouseDb, type SqlRunner, type WarehouseDb } from '../warehouse/db.js';
 
-/** A session that can be given back to its pool. */
-export interface ClaimSession extends SqlRunner {
-  /** Returns the session to the pool (`true`: close it instead). */
-  release(destroy?: boolean): void;
-}
+/** How long a claim holds without renewal by default, ms. */
+export const DEFAULT_CLAIM_LEASE_MS = 120_000;
 
-/** The pool a claim run takes its session from. */
-export interface ClaimPool {
-  /** A session of its own, for the run's lock. */
-  connect(): Promise<ClaimSession>;
+/** Options of {@link ClaimRun.open}. */
+export interface ClaimRunOptions {
+  /** How long a claim holds without renewal, ms (default {@link DEFAULT_CLAIM_LEASE_MS}); renewed every third of it. */
+  readonly leaseMs?: number;
 }
 
 /** Where and for whom a run writes. */
@@ -72,30 +75,49 @@ export async function databaseNow(db: SqlRunner): Promise<string> {
 
 /** The claims of one `--apply` run; see the file comment. Close it when the writes are done. */
 export class ClaimRun {
-  readonly #session: ClaimSession;
   readonly #scope: ClaimScope;
   readonly #db: WarehouseDb;
+  readonly #leaseMs: number;
+  readonly #renewal: NodeJS.Timeout;
+  #renewing: Promise<void> = Promise.resolve();
   /** The run's number (a signed 64-bit integer, as text). */
   readonly run: string;
 
-  private constructor(session: ClaimSession, scope: ClaimScope, run: string) {
-    this.#session = session;
+  private constructor(db: SqlRunner, scope: ClaimScope, run: string, leaseMs: number) {
     this.#scope = scope;
-    this.#db = warehouseDb(session, scope.schema);
+    this.#db = warehouseDb(db, scope.schema);
+    this.#leaseMs = leaseMs;
     this.run = run;
+    this.#renewal = setInterval(
+      () => {
+        this.#renewing = this.renew().catch(() => undefined); // the next renewal tries again
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    this.#renewal.unref();
   }
 
-  /** Numbers a run and takes its lock on a session of `pool`. */
-  static async open(pool: ClaimPool, scope: ClaimScope): Promise<ClaimRun> {
-    const session = await pool.connect();
-    try {
-      const run = randomBytes(8).readBigInt64BE().toString();
-      await session.query('SELECT pg_advisory_lock($1::bigint)', [run]);
-      return new ClaimRun(session, scope, run);
-    } catch (err) {
-      session.release(true);
-      throw err;
-    }
+  /** Numbers a run whose claims are written through `db` (any pool: no session of its own is kept). */
+  static open(db: SqlRunner, scope: ClaimScope, options: ClaimRunOptions = {}): Promise<ClaimRun> {
+    const run = randomBytes(8).readBigInt64BE().toString();
+    return Promise.resolve(new ClaimRun(db, scope, run, options.leaseMs ?? DEFAULT_CLAIM_LEASE_MS));
+  }
+
+  /** The end of a lease taken now. */
+  #lease() {
+    return sql<Date>`now() + ${`${this.#leaseMs} milliseconds`}::interval`;
+  }
+
+  /** Extends the lease of every claim this run still holds (done on a timer while the run is open). */
+  async renew(): Promise<void> {
+    await this.#db
+      .updateTable('push_receipts')
+      .set({ claim_expires_at: this.#lease() })
+      .where((eb) =>
+        eb.and({ company_cnpj: this.#scope.company, kind: this.#scope.kind, claim_run: bigint(this.run) }),
+      )
+      .where('state', '=', 'claimed')
+      .execute();
   }
 
   /** The receipt of row `key`, to update or delete. */
@@ -108,6 +130,7 @@ export class ClaimRun {
     const ours = {
       claim_run: this.run,
       claimed_at: sql<Date>`now()`,
+      claim_expires_at: this.#lease(),
       connection: this.#scope.connection,
       source_file: this.#scope.file,
       source_line: line,
@@ -115,13 +138,22 @@ export class ClaimRun {
     const receipt = this.#receipt(key);
     const update = () => this.#db.updateTable('push_receipts').where((eb) => eb.and(receipt));
     for (;;) {
-      const inserted = await this.#db
+      // One statement: a new claim, or the takeover of a claim left without an outcome whose
+      // lease has passed or whose write had no conclusive answer (then `taken`: read the API first).
+      const got = await this.#db
         .insertInto('push_receipts')
         .values({ ...receipt, state: 'claimed', ...ours })
-        .onConflict((oc) => oc.columns(['company_cnpj', 'kind', 'row_key']).doNothing())
-        .returning('row_key')
+        .onConflict((oc) =>
+          oc
+            .columns(['company_cnpj', 'kind', 'row_key'])
+            .doUpdateSet(ours)
+            .where(
+              sql<boolean>`push_receipts.state = 'claimed' AND (push_receipts.claim_run IS NULL OR push_receipts.claim_expires_at IS NULL OR push_receipts.claim_expires_at <= now())`,
+            ),
+        )
+        .returning(sql<boolean>`xmax <> 0`.as('taken'))
         .executeTakeFirst();
-      if (inserted) return { kind: 'mine', recheck: false };
+      if (got) return { kind: 'mine', recheck: got.taken };
       const row = await this.#db
         .selectFrom('push_receipts')
         .where((eb) => eb.and(receipt))
@@ -130,11 +162,7 @@ export class ClaimRun {
           'created_id',
           'source_file',
           'source_line',
-          sql<string | null>`claim_run::text`.as('claim_run'),
           eb('created_at', '>=', sql<Date>`${options.checkedAt}::timestamptz`).as('since_check'),
-          sql<boolean>`claim_run IS NOT NULL AND NOT (CASE WHEN pg_try_advisory_lock(claim_run) THEN pg_advisory_unlock(claim_run) ELSE false END)`.as(
-            'alive',
-          ),
         ])
         .executeTakeFirst();
       if (!row) continue; // its claim was just given up: try again
@@ -157,20 +185,9 @@ export class ClaimRun {
         if (taken) return { kind: 'mine', recheck: false };
         continue;
       }
-      if (row.alive === true) {
-        // Another run is writing it: wait for its outcome.
-        if (options.signal?.aborted) return { kind: 'stopped' };
-        await sleep(options.pollMs ?? 100);
-        continue;
-      }
-      // Claimed without an outcome by a run that is gone, or whose write had no conclusive answer.
-      const taken = await update()
-        .set(ours)
-        .where('state', '=', 'claimed')
-        .where('claim_run', 'is not distinct from', bigint(row.claim_run))
-        .returning('row_key')
-        .executeTakeFirst();
-      if (taken) return { kind: 'mine', recheck: true };
+      // Another run holds it under a live lease: wait for its outcome (or for its lease to pass).
+      if (options.signal?.aborted) return { kind: 'stopped' };
+      await sleep(options.pollMs ?? 100);
     }
   }
 
@@ -189,6 +206,7 @@ export class ClaimRun {
         created_at: sql`now()`,
         created_id: id ?? null,
         claim_run: null,
+        claim_expires_at: null,
         source_line: line,
       })
       .execute();
@@ -204,16 +222,24 @@ export class ClaimRun {
 
   /** Leaves the claim to be resolved by reading the API: the write may or may not have taken effect. */
   async unresolved(key: string): Promise<void> {
-    await this.#mine(key).set({ claim_run: null }).where('state', '=', 'claimed').execute();
+    await this.#mine(key)
+      .set({ claim_run: null, claim_expires_at: null })
+      .where('state', '=', 'claimed')
+      .execute();
   }
 
-  /** Ends the run: its lock is released, so claims it left become another run's to resolve. */
+  /** Ends the run: renewals stop and its leases end, so claims it left become another run's to resolve at once. */
   async close(): Promise<void> {
-    try {
-      await this.#session.query('SELECT pg_advisory_unlock($1::bigint)', [this.run]);
-      this.#session.release();
-    } catch {
-      this.#session.release(true);
-    }
+    clearInterval(this.#renewal);
+    await this.#renewing;
+    await this.#db
+      .updateTable('push_receipts')
+      .set({ claim_expires_at: sql<Date>`now()` })
+      .where((eb) =>
+        eb.and({ company_cnpj: this.#scope.company, kind: this.#scope.kind, claim_run: bigint(this.run) }),
+      )
+      .where('state', '=', 'claimed')
+      .execute()
+      .catch(() => undefined); // unreachable database: the leases pass on their own
   }
 }

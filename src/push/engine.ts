@@ -13,7 +13,7 @@ import pLimit from 'p-limit';
 import { ApiError, isApiError } from '../api/errors.js';
 import type { WorkItem } from '../plan/planner.js';
 import type { SqlRunner } from '../warehouse/db.js';
-import { ClaimRun, databaseNow, type ClaimPool } from './claims.js';
+import { ClaimRun, databaseNow } from './claims.js';
 import { RowInvalid, type Candidate, type CheckContext, type WriteKind } from './kind.js';
 import { countOutcomes, type OutcomeCounts, type RowResult } from './outcomes.js';
 import { isPrepared, type LocalRow, type PreparedRow } from './prepare.js';
@@ -33,8 +33,8 @@ export interface PushProgress {
 
 /** What the engine works with: the check's context (without its call options) and more. */
 export interface PushDeps extends Omit<CheckContext, 'db' | 'call'> {
-  /** Warehouse pool (lookups, collaborators, receipts, and a session for the run's claims). */
-  readonly db: SqlRunner & ClaimPool;
+  /** Warehouse pool (lookups, collaborators, receipts and the run's claims). */
+  readonly db: SqlRunner;
   /** Connection name (receipts). */
   readonly connection: string;
   /** Stops the run: writes not yet sent are reported `failed` (interrupted). */

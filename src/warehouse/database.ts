@@ -1108,12 +1108,14 @@ export interface PushReceipts {
   source_line: number;
   /** When the API answered success; null while the row is only claimed. */
   created_at: Timestamptz | null;
-  /** created: the API answered success. claimed: a push run took the row and has not recorded an outcome: still writing (claim_run set, the run alive), or killed or without a conclusive answer, in which case the next push reads the API before writing it. */
+  /** created: the API answered success. claimed: a push run took the row and has not recorded an outcome: still writing (claim_run set and claim_expires_at ahead), or killed or without a conclusive answer, in which case the next push reads the API before writing it. */
   state: string;
-  /** Number of the push run that holds the claim while it writes (its session holds the advisory lock of this number); null once the outcome is recorded or when the write's outcome is unknown. */
+  /** Number of the push run that owns the claim while it writes (random, one per run); null once the outcome is recorded or when the write's outcome is unknown. The claim is the run's while claim_expires_at is ahead. */
   claim_run: Int8 | null;
   /** When the row was last claimed. */
   claimed_at: Timestamptz | null;
+  /** End of the claim's lease: its run renews it while it writes and ends it when the run ends. A claim without an outcome whose lease has passed (its run was killed) is taken over by the next push, which reads the API before writing the row. Null once the outcome is recorded. */
+  claim_expires_at: Timestamptz | null;
 }
 
 /** Table pushed_dismissals: Dismissals punchline push sent through PUT /customer/v2/collaborator/dismissal (spec 4.2) and the API accepted. The API shows no dismissal date anywhere, so these are the only exact leaving dates punchline knows: employments.left_on takes them (left_on_source dismissal). Written by punchline itself. */
