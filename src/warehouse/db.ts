@@ -59,6 +59,9 @@ export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
   const pool: PostgresPool = {
     connect: async () => client as PostgresPoolClient,
     end: async () => undefined,
+    // kysely 0.29 reads a pool's connection options to open a control client that cancels a
+    // query; this pool wraps a runner and has none, so no control client (and no `Client`).
+    options: {},
   };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return schema === undefined ? db : db.withSchema(schema);
