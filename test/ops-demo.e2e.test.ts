@@ -117,7 +117,7 @@ describe('punchline demo on a fresh machine', () => {
     const queues = (await (await fetch(`${ops}/dashboard/api/queues`)).json()) as {
       queues: { name: string }[];
     };
-    expect(queues.queues.map((q) => q.name).sort()).toEqual(['followups', 'schedules', 'sync']);
+    expect(queues.queues.map((q) => q.name).sort()).toEqual(['followups', 'marts', 'schedules', 'sync']);
     expect((await fetch(`${ops}/healthz`)).status).toBe(200);
     expect(await (await fetch(`${ops}/metrics`)).text()).toMatch(
       /^punchline_queue_jobs\{queue="sync",state="completed"\} [1-9]/m,

@@ -109,7 +109,7 @@ describe('punchline status --json', () => {
     const { code, out } = await runStatus({ json: true });
     expect(code).toBe(0);
     const report = JSON.parse(out) as StatusReport;
-    expect(report.queues.map((q) => q.queue)).toEqual(['sync', 'followups', 'schedules']);
+    expect(report.queues.map((q) => q.queue)).toEqual(['sync', 'followups', 'schedules', 'marts']);
     expect(report.queues[0]!.counts).toMatchObject({ failed: 1, delayed: 1, waiting: 0, active: 0 });
     expect(report.queues[1]!.counts).toMatchObject({ delayed: 1 });
 

@@ -836,14 +836,19 @@ describe('a claim an earlier run left without an outcome', () => {
 
 describe('after push --apply and a worker run', () => {
   it('the warehouse has the new rows', async () => {
-    const pool = startWorkers(rt, { concurrency: 2, queues: ['sync', 'followups'] });
+    const pool = startWorkers(rt, { concurrency: 2, queues: ['sync', 'followups', 'marts'] });
     try {
       const until = Date.now() + 90_000;
       for (;;) {
         const states = await Promise.all(
           [...queuedJobs].map(async (id) => (await rt.queues.sync.getJob(id))?.getState() ?? 'missing'),
         );
-        if (states.every((s) => s === 'completed' || s === 'failed' || s === 'missing')) {
+        // The marts (employments.left_on) are current once the follow-ups took in every load.
+        const pending = await h.pool.query(`select 1 from "${h.schema}".pending_changes limit 1`);
+        if (
+          pending.rowCount === 0 &&
+          states.every((s) => s === 'completed' || s === 'failed' || s === 'missing')
+        ) {
           expect(states.filter((s) => s !== 'completed')).toEqual([]);
           break;
         }

@@ -75,10 +75,12 @@ describe('progress and summary', () => {
       durationMs: 65_000,
       interrupted: false,
       failures: [{ id: 'punches.default.x', error: 'boom' }],
+      martsCatchUpMs: 1_500,
     });
     expect(lines[0]).toBe(
       'backfill finished with failures in 1m05s: 2 of 3 jobs succeeded, 1 failed, 4 windows skipped as already synced',
     );
     expect(lines).toContain('failed: punches.default.x: boom');
+    expect(lines).toContain('marts current 1s after the last window');
   });
 });

@@ -165,4 +165,38 @@ describe('hostile or broken answers', () => {
     );
     expect(loaded!.n).toBe(h.emulator.truth.pointIds(hq, FROM, TO).length);
   }, 120_000);
+
+  it('stores a rejected element holding a NUL without it, rejects one nested 10,000 levels deep unread, and loads the window', async () => {
+    const rejectedBefore = await q(
+      `select id from $S.rejected_records where endpoint = 'point/getFromPeriod'`,
+    );
+    expect(rejectedBefore).toEqual([]);
+    const failedRuns = async () =>
+      (await q(`select id from $S.sync_runs where resource = 'punches' and status = 'failed'`)).length;
+    const failedBefore = await failedRuns();
+    const punches = { endpoint: 'point/getFromPeriod', company: hq } as const;
+    for (const kind of ['nul-element', 'deep-element'] as const) {
+      h.emulator.queueFault({ kind, ...punches });
+      const summary = await backfill('punches');
+      expect(summary.failed, JSON.stringify(summary.failures)).toBe(0);
+      expect(h.emulator.queuedFaults()).toEqual([]);
+    }
+    // Each window loaded at its first attempt.
+    expect(await failedRuns()).toBe(failedBefore);
+
+    const rejected = await q<{ json_path: string; reason: string; record: Record<string, unknown> }>(
+      `select json_path, reason, record from $S.rejected_records where endpoint = 'point/getFromPeriod' order by id`,
+    );
+    expect(rejected).toHaveLength(2);
+    const [nul, deep] = rejected;
+    // The element as sent, less its NUL and bell: the jsonb cast takes it.
+    expect(nul!.reason).toMatch(/national_registry/);
+    expect(JSON.stringify(nul!.record)).not.toMatch(/\\u0000|\\u0007/);
+    expect(String(nul!.record.national_registry)).toMatch(/^\d{11}$/);
+    expect(deep).toEqual({
+      json_path: 'data[0]',
+      reason: '(element): nested deeper than 64 levels; not read',
+      record: { limit_depth: 64 },
+    });
+  }, 120_000);
 });

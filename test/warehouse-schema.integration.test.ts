@@ -56,6 +56,8 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
   monthly_headcount: ['company_cnpj', 'department', 'month'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
+  pending_changes: ['id'],
+  mart_refreshes: ['company_cnpj'],
 };
 
 /** The views analysts query. */

@@ -13,8 +13,15 @@ import type { z } from 'zod';
 import type { ClientHooks, ClientOptions, CallOptions } from './client-options.js';
 import { ENDPOINTS, streamTarget, type ElementOf, type EndpointData } from './endpoints.js';
 import type { EndpointName, HttpMethod, ListEndpointName, StreamEndpoint } from './endpoints.js';
-import { ApiError, elementTooLarge, errorFromResponse, isApiError, type ApiErrorOf } from './errors.js';
-import { DataStream, NotAnEnvelopeError, OversizedElement } from './data-stream.js';
+import {
+  ApiError,
+  elementTooDeep,
+  elementTooLarge,
+  errorFromResponse,
+  isApiError,
+  type ApiErrorOf,
+} from './errors.js';
+import { DataStream, NotAnEnvelopeError, OversizedElement, TooDeepElement } from './data-stream.js';
 import { noteUnknownFields } from './drift.js';
 import { abortableSleep, unlimited } from './limiter.js';
 import type { DateTimePeriod, NewAbsence, OvertimeQuery, WriteBodies } from './params.js';
@@ -72,7 +79,7 @@ export type StreamedElement<T> =
       readonly index: number;
       readonly ok: false;
       readonly raw: unknown;
-      readonly error: ApiErrorOf<'response_invalid' | 'element_too_large'>;
+      readonly error: ApiErrorOf<'response_invalid' | 'element_too_large' | 'element_too_deep'>;
     };
 
 /** The element type of what {@link ApiClient.stream} reads. */
@@ -347,6 +354,12 @@ export class ApiClient {
                 raw: undefined,
                 error: elementTooLarge({ endpoint, index, bytes: raw.bytes, limitBytes: raw.limitBytes }),
               };
+              index++;
+              continue;
+            }
+            if (raw instanceof TooDeepElement) {
+              const error = elementTooDeep({ endpoint, index, limitDepth: raw.limitDepth });
+              yield { index, ok: false, raw: undefined, error };
               index++;
               continue;
             }

@@ -6,6 +6,9 @@
  * ASCII, never inside a UTF-8 sequence); each element is then parsed whole by `JSON.parse`.
  * One over `maxElementBytes` is only scanned to its end and handed over as an
  * {@link OversizedElement}: a huge attachment must not be buffered whole, nor stop the rest.
+ * One nested deeper than {@link MAX_ELEMENT_DEPTH} levels is handed over unparsed as a
+ * {@link TooDeepElement}: whatever later walks an element (its validation, `JSON.stringify` of
+ * a rejected record) recurses, and ten thousand levels in 20 KB would overflow the stack.
  */
 import { errorClass } from '../util/errors.js';
 
@@ -18,6 +21,17 @@ export class OversizedElement {
     readonly index: number,
     readonly bytes: number,
     readonly limitBytes: number,
+  ) {}
+}
+
+/** Deepest nesting of objects and arrays in one element (the element itself is level 1); spec 2's deepest is 4. */
+export const MAX_ELEMENT_DEPTH = 64;
+
+/** An element of `data` nested deeper than {@link MAX_ELEMENT_DEPTH}, skipped unparsed: its place and the limit. */
+export class TooDeepElement {
+  constructor(
+    readonly index: number,
+    readonly limitDepth: number,
   ) {}
 }
 
@@ -134,6 +148,8 @@ class EnvelopeScanner {
   #afterComma = false;
   /** The element being read is over the limit: its bytes are only counted. */
   #skipping = false;
+  /** The element being read is nested deeper than {@link MAX_ELEMENT_DEPTH}. */
+  #tooDeep = false;
   /** Bytes of the element being read, before the current chunk. */
   #elementBytes = 0;
   /** Its bytes from earlier chunks (unless skipping). */
@@ -209,6 +225,14 @@ class EnvelopeScanner {
         case OPEN_OBJECT:
         case OPEN_ARRAY:
           if (atElements && !this.#started) element = this.#start(i, true);
+          if (this.#depth - ELEMENT_DEPTH >= MAX_ELEMENT_DEPTH) {
+            // Deeper than any element may be: skip it unparsed; outside data the answer is no envelope.
+            if (!this.#inData || !this.#started)
+              throw new NotAnEnvelopeError(`(body): nested deeper than ${MAX_ELEMENT_DEPTH} levels`);
+            this.#tooDeep = true;
+            this.#skipping = true;
+            this.#parts = [];
+          }
           if (this.#depth === 1 && c === OPEN_ARRAY && !this.#dataSeen && this.#lastKey === 'data') {
             // The `data` array: the root keeps its brackets, the elements go their own way.
             this.#addRoot(chunk, root, i + 1);
@@ -284,12 +308,13 @@ class EnvelopeScanner {
     this.#container = container;
     this.#afterComma = false;
     this.#skipping = false;
+    this.#tooDeep = false;
     this.#elementBytes = 0;
     this.#parts = [];
     return at;
   }
 
-  /** Ends the element whose bytes in this chunk are [from, end): its value, or an OversizedElement. */
+  /** Ends the element whose bytes in this chunk are [from, end): its value, an OversizedElement or a TooDeepElement. */
   #finish(chunk: Buffer, from: number, end: number): unknown {
     const start = Math.max(0, from);
     const bytes = this.#elementBytes + (end - start);
@@ -297,6 +322,7 @@ class EnvelopeScanner {
     this.#started = false;
     const parts = this.#parts;
     this.#parts = [];
+    if (this.#tooDeep) return new TooDeepElement(index, MAX_ELEMENT_DEPTH);
     if (this.#skipping || bytes > this.#max) return new OversizedElement(index, bytes, this.#max);
     const text =
       parts.length === 0

@@ -2,16 +2,35 @@
  * Schema drift: a value of a source-owned list not seen before (a sixth punch `origin`), or
  * a field no schema names. Not an error (an additive change of the API must not stop the
  * sync): reported once per process to the listeners (the sync records it for `status`).
+ *
+ * What is reported comes from the API's answers, so it is bounded here, whatever the source
+ * sends: a text is cleaned of characters the warehouse refuses (a NUL) and of control
+ * characters, a long one is kept as a prefix and a hash ({@link driftText}), and past
+ * {@link MAX_DRIFT_PER_FIELD} distinct values of one field (or unknown fields of one
+ * endpoint) a process reports one `too_many` event for it and nothing more.
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { storableText } from '../util/storable-text.js';
 
 /** One piece of drift. */
 export type DriftEvent =
   | { readonly kind: 'new_value'; readonly field: string; readonly value: string }
-  | { readonly kind: 'unknown_field'; readonly endpoint: string; readonly field: string };
+  | { readonly kind: 'unknown_field'; readonly endpoint: string; readonly field: string }
+  /** More distinct values of `field` (or unknown fields of `endpoint`) than a process reports. */
+  | { readonly kind: 'too_many'; readonly endpoint: string; readonly field: string };
+
+/** Most distinct new values of one field, or unknown fields of one endpoint, one process reports. */
+export const MAX_DRIFT_PER_FIELD = 100;
+/** Longest drift text kept whole; a longer one is kept as its first characters and a hash. */
+export const MAX_DRIFT_TEXT = 200;
+/** Characters of a long text kept before its hash. */
+const KEPT_PREFIX = 64;
 
 const listeners = new Set<(event: DriftEvent) => void>();
 const reported = new Set<string>();
+/** Distinct drift reported per group (a field's values, an endpoint's unknown fields). */
+const perGroup = new Map<string, number>();
 
 /** Listens to drift; returns a function that stops listening. */
 export function onDrift(listener: (event: DriftEvent) => void): () => void {
@@ -19,9 +38,19 @@ export function onDrift(listener: (event: DriftEvent) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function report(key: string, event: DriftEvent): void {
-  if (reported.has(key)) return;
-  reported.add(key);
+/**
+ * `text` as drift keeps it (pure): without control characters, well-formed, and when longer
+ * than {@link MAX_DRIFT_TEXT} its first characters, an ellipsis and a SHA-256 prefix of the
+ * whole, so two long values stay apart and the stored text stays bounded.
+ */
+export function driftText(text: string): string {
+  const clean = storableText(text).replace(/[\t\n\r]/g, ' ');
+  if (clean.length <= MAX_DRIFT_TEXT) return clean;
+  const hash = createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 16);
+  return `${[...clean].slice(0, KEPT_PREFIX).join('')}… (${clean.length} characters, sha256 ${hash})`;
+}
+
+function notify(event: DriftEvent): void {
   for (const l of listeners) {
     try {
       l(event);
@@ -31,9 +60,25 @@ function report(key: string, event: DriftEvent): void {
   }
 }
 
+/** Reports `event` once, unless its group has already reported its bound (then one `too_many`). */
+function report(group: { endpoint: string; field: string }, key: string, event: DriftEvent): void {
+  if (reported.has(key)) return;
+  const g = `${group.endpoint}\u0000${group.field}`;
+  const count = perGroup.get(g) ?? 0;
+  if (count > MAX_DRIFT_PER_FIELD) return;
+  perGroup.set(g, count + 1);
+  if (count === MAX_DRIFT_PER_FIELD) {
+    notify({ kind: 'too_many', ...group });
+    return;
+  }
+  reported.add(key);
+  notify(event);
+}
+
 /** Reports a value of a source-owned list (`field`, e.g. `point.origin`) that its known values lack. */
 export function noteNewValue(field: string, value: string): void {
-  report(`v\u0000${field}\u0000${value}`, { kind: 'new_value', field, value });
+  const kept = driftText(value);
+  report({ endpoint: '', field }, `v\u0000${field}\u0000${kept}`, { kind: 'new_value', field, value: kept });
 }
 
 /** The schema under optional/nullable wrappers. */
@@ -58,9 +103,15 @@ export function noteUnknownFields(endpoint: string, schema: z.ZodType, value: un
     return;
   const shape = s.shape as Record<string, z.ZodType>;
   for (const [key, v] of Object.entries(value)) {
-    const field = path ? `${path}.${key}` : key;
     const inner = shape[key];
-    if (inner) noteUnknownFields(endpoint, inner, v, field);
-    else report(`f\u0000${endpoint}\u0000${field}`, { kind: 'unknown_field', endpoint, field });
+    if (inner) noteUnknownFields(endpoint, inner, v, path ? `${path}.${key}` : key);
+    else {
+      const field = driftText(path ? `${path}.${key}` : key);
+      report({ endpoint, field: '' }, `f\u0000${endpoint}\u0000${field}`, {
+        kind: 'unknown_field',
+        endpoint,
+        field,
+      });
+    }
   }
 }

@@ -106,6 +106,7 @@ export const API_ERRORS = {
     message: (e) => `the answer exceeded ${e.limitBytes} bytes (API_MAX_ANSWER_BYTES); reading stopped`,
   },
   element_too_large: { message: 'the element is too large' },
+  element_too_deep: { message: 'the element is nested too deep' },
 } as const satisfies Record<string, ApiErrorRow>;
 
 /** A code of {@link API_ERRORS}. */
@@ -132,6 +133,8 @@ interface KindFields {
   response_invalid: { fieldPath: string; problems?: readonly string[] };
   /** The element's place, its size in bytes of the body (unknown when reading stopped at the limit) and the limit. */
   element_too_large: { fieldPath: string; bytes?: number; limitBytes: number };
+  /** The element's place and the deepest nesting allowed. */
+  element_too_deep: { fieldPath: string; limitDepth: number };
   response_too_large: { limitBytes: number };
   answer_too_large: { limitBytes: number };
 }
@@ -245,6 +248,25 @@ export function elementTooLarge(e: {
     message,
     ...fields,
   }) as ApiErrorOf<'element_too_large'>;
+}
+
+/**
+ * The error of an element of a streamed list nested deeper than `limitDepth` levels, skipped
+ * unparsed (data-stream.ts): stored as a rejected record while the rest loads.
+ */
+export function elementTooDeep(e: {
+  endpoint: string;
+  index: number;
+  limitDepth: number;
+}): ApiErrorOf<'element_too_deep'> {
+  const fieldPath = `data[${e.index}]`;
+  return new ApiError('element_too_deep', {
+    endpoint: e.endpoint,
+    status: 200,
+    message: `${fieldPath}: the element is nested deeper than ${e.limitDepth} levels; skipped unread`,
+    fieldPath,
+    limitDepth: e.limitDepth,
+  }) as ApiErrorOf<'element_too_deep'>;
 }
 
 /** Longest server message kept in an error (a proxy's HTML page is not a message). */

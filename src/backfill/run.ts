@@ -4,8 +4,9 @@
  *
  * `backfill` (docs/operations.md "Backfill"): check the warehouse and every connection, plan the
  * windows of the range, skip those recorded as done (unless forced), queue the rest under
- * deterministic ids, work on them in this process while other running workers help, and follow
- * every job (and the follow-ups they queue) to its end.
+ * deterministic ids, work on them in this process while other running workers help, follow
+ * every job (and the follow-ups they queue) to its end, then wait until the marts of its
+ * companies have taken in every load (src/runtime/marts-job.ts).
  */
 import type { Job } from 'bullmq';
 import type { BackfillOptions } from './args.js';
@@ -23,6 +24,9 @@ import { doneWindows } from '../runtime/run-records.js';
 import type { SyncRuntime } from '../runtime/runtime.js';
 import { startWorkers } from '../runtime/workers.js';
 import { UsageError } from '../util/usage-error.js';
+import { quoteIdent } from '../warehouse/db.js';
+import { AFTER_BACKFILL, analyzeWritten } from '../warehouse/analyze.js';
+import { startMartsRefresh, type MartsJobData } from '../runtime/marts-job.js';
 
 /** Outcome of a backfill. */
 export interface BackfillSummary {
@@ -43,6 +47,8 @@ export interface BackfillSummary {
   interrupted: boolean;
   /** Failed jobs and why (first ones). */
   failures: { id: string; error: string }[];
+  /** Milliseconds from the end of the last window to the marts of every company being current. */
+  martsCatchUpMs: number;
 }
 
 /** Options of {@link runBackfill}. */
@@ -59,8 +65,9 @@ interface BackfillRunOptions {
 }
 
 const MAX_FAILURES_LISTED = 20;
-/** The queues a backfill's jobs go to. */
+/** The queues a backfill's jobs go to, and the marts' follow-ups of its companies. */
 const QUEUES = ['sync', 'followups'] as const;
+const WORKED = [...QUEUES, 'marts'] as const;
 
 /** Runs a backfill; see the file comment. */
 export async function runBackfill(
@@ -93,8 +100,10 @@ export async function runBackfill(
 
   let skipped = 0;
   const tracked = new Map<string, QueueName>();
+  const martsOf: MartsJobData[] = [];
   for (const { connection, walk } of walks) {
     const companies = opts.company ? [opts.company] : walk.companies;
+    martsOf.push(...companies.map((company) => ({ connection: connection.name, company })));
     const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
     // The hour bank stops at each company's own today (src/plan/company-days.ts).
     const plan = planByCompanyDay(connection, companies, rt.now(), (today, group) =>
@@ -116,7 +125,7 @@ export async function runBackfill(
   run.onQueued?.([...tracked.keys()]);
 
   const { workerConcurrency: concurrency, workerLockMs: lockDurationMs } = rt.config;
-  const workers = { concurrency, lockDurationMs, queues: QUEUES };
+  const workers = { concurrency, lockDurationMs, queues: WORKED };
   const pool = run.work === false ? undefined : startWorkers(rt, workers);
   // A job this process finished is read at once; those of other workers at the next poll.
   const wake = new Wake();
@@ -126,7 +135,14 @@ export async function runBackfill(
   }
   const zero = { succeeded: 0, failed: 0, inserted: 0, updated: 0, deleted: 0, requests: 0, durationMs: 0 };
   const failures: BackfillSummary['failures'] = [];
-  const summary: BackfillSummary = { ...zero, total: tracked.size, skipped, interrupted: false, failures };
+  const summary: BackfillSummary = {
+    ...zero,
+    total: tracked.size,
+    skipped,
+    interrupted: false,
+    failures,
+    martsCatchUpMs: 0,
+  };
   /** Reads job states until every tracked job has finished (or the signal aborts). */
   const follow = async (): Promise<void> => {
     const open = new Map(tracked);
@@ -193,12 +209,47 @@ export async function runBackfill(
   const pauses = watchPauses({ queues: QUEUES.map((n) => rt.queues.get(n)), logger: rt.logger });
   try {
     await follow();
+    const windowsDone = Date.now();
+    if (!summary.interrupted) {
+      summary.interrupted = !(await waitForMarts(rt, martsOf, { wake, pollMs: run.pollMs ?? 500, ...run }));
+      summary.martsCatchUpMs = Date.now() - windowsDone;
+    }
+    // The first query after a backfill is planned on real counts (docs/operations.md "Backfill").
+    if (!summary.interrupted) {
+      const analyzed = await analyzeWritten(db, schema, AFTER_BACKFILL);
+      rt.logger.info({ tables: analyzed.length }, 'statistics of the tables the backfill wrote refreshed');
+    }
   } finally {
     await pool?.close(run.signal?.aborted ?? false);
     run.reporter?.stop();
   }
   summary.durationMs = Date.now() - started;
   return summary;
+}
+
+/**
+ * Waits until no load of `companies` is pending for their marts; false when the signal
+ * aborted first. The follow-ups still waiting out their delay start now: no window is left
+ * to coalesce with.
+ */
+async function waitForMarts(
+  rt: SyncRuntime,
+  companies: readonly MartsJobData[],
+  options: { wake: Wake; pollMs: number; signal?: AbortSignal },
+): Promise<boolean> {
+  const { pool, schema } = rt.warehouse;
+  for (;;) {
+    if (options.signal?.aborted) return false;
+    const { rows } = await pool.query<{ company_cnpj: string }>(
+      `SELECT DISTINCT company_cnpj FROM ${quoteIdent(schema)}.pending_changes WHERE company_cnpj = ANY($1)`,
+      [companies.map((c) => c.company)],
+    );
+    if (rows.length === 0) return true;
+    const pending = new Set(rows.map((r) => r.company_cnpj));
+    for (const data of companies.filter((c) => pending.has(c.company)))
+      await startMartsRefresh(rt.queues, data);
+    await options.wake.wait(options.pollMs);
+  }
 }
 
 /** Ends a wait between two polls early: when a job of this process has finished. */

@@ -18,6 +18,8 @@ export function summaryLines(s: BackfillSummary): string[] {
       `${s.succeeded} of ${s.total} jobs succeeded, ${s.failed} failed, ${s.skipped} windows skipped as already synced`,
     `rows: ${s.inserted} inserted, ${s.updated} updated, ${s.deleted} deleted; API requests: ${s.requests}`,
   ];
+  if (!s.interrupted)
+    lines.push(`marts current ${formatSeconds(s.martsCatchUpMs / 1000)} after the last window`);
   for (const f of s.failures) lines.push(`failed: ${f.id}: ${f.error}`);
   if (s.interrupted)
     lines.push('queued jobs stay queued for running workers; run the same backfill again to resume');

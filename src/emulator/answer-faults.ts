@@ -11,7 +11,14 @@
  * - `repeat`: the first element of a list is sent twice in a row (a key the answer holds
  *   twice);
  * - `foreign-company`: the first element with a `company` block names another company
- *   of the group (spec 1.4 rule 4 broken).
+ *   of the group (spec 1.4 rule 4 broken);
+ * - `odd-origins`: punches (spec 2.12) with origins no spec lists: one odd text for all, or
+ *   a new one per punch, the first day growing copies of its first punch until the answer
+ *   holds as many as asked;
+ * - `nul-element`: the first element's `national_registry` holds a NUL and a bell character
+ *   (a record no warehouse text column takes as sent);
+ * - `deep-element`: an element of arrays nested {@link DEEP_LEVELS} levels deep (20 KB) comes
+ *   first, sent as raw JSON text (the emulator cannot `JSON.stringify` it either).
  *
  * A route marks the request (by its Node request object); the senders of http/context.ts
  * apply the element faults and the onSend hook of http/read-routes.ts the body faults.
@@ -88,6 +95,74 @@ export function withForeignCompany(company: Readonly<Record<string, unknown>>): 
         yield item;
       }
     }
+  };
+}
+
+/** JSON text sent as it is in a list answer (http/context.ts), for what `JSON.stringify` cannot build. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** Levels of a `deep-element`. */
+export const DEEP_LEVELS = 10_000;
+
+/** The elements with the first one's `national_registry` holding a NUL and a bell character. */
+export function* withNulElement(items: Iterable<unknown>): Generator<unknown> {
+  let first = true;
+  for (const item of items) {
+    const sent = (item as { national_registry?: unknown } | null)?.national_registry;
+    if (first && typeof sent === 'string') {
+      first = false;
+      yield {
+        ...(item as Record<string, unknown>),
+        national_registry: `${sent.slice(0, 3)}\u0000\u0007${sent.slice(3)}`,
+      };
+    } else yield item;
+  }
+}
+
+/** An element nested {@link DEEP_LEVELS} levels deep, then the elements. */
+export function* withDeepElement(items: Iterable<unknown>): Generator<unknown> {
+  yield new RawJson(`${'['.repeat(DEEP_LEVELS)}${']'.repeat(DEEP_LEVELS)}`);
+  yield* items;
+}
+
+/** First id of the punches `odd-origins` adds (far above the world's). */
+const ADDED_POINT_IDS = 1_900_000_000;
+
+type Points = { points?: Record<string, unknown>[] };
+
+/**
+ * The elements of a period answer of punches with their origins replaced: every punch's by
+ * `origin`, or with `values`, punch n's by `<origin> <n>`, the first day with a punch growing
+ * copies of it (fresh ids) until the answer holds `values` punches.
+ */
+export function withOddOrigins(origin: string, values?: number): ElementSpoiler {
+  return function* (items) {
+    let n = 0;
+    let grown = values === undefined;
+    const next = (): string => (values === undefined ? origin : `${origin} ${n++}`);
+    const all = [...items];
+    for (const item of all) {
+      const days = (item as { days?: Points[] } | null)?.days;
+      if (!Array.isArray(days)) continue;
+      for (const day of days) {
+        const points = day.points;
+        if (!Array.isArray(points) || points.length === 0) continue;
+        if (!grown) {
+          grown = true;
+          const total = all.reduce(
+            (sum: number, e) =>
+              sum + ((e as { days?: Points[] }).days ?? []).reduce((s, d) => s + (d.points?.length ?? 0), 0),
+            0,
+          );
+          const first = points[0]!;
+          for (let k = 0; k < values! - total; k++) points.push({ ...first, point_id: ADDED_POINT_IDS + k });
+        }
+        day.points = points.map((p) => ({ ...p, origin: next() }));
+      }
+    }
+    yield* all;
   };
 }
 

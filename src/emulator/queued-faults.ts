@@ -8,7 +8,11 @@ import { EmulatorOptionError } from './option-error.js';
  * What a queued fault does to an answer. A 200 that is `empty` (`data: []` with its proper `meta`,
  * spec 1.3.1), `html` (a proxy's page), `cut` halfway, `corrupt` (one element with a date-time no
  * system could store, corrupt-element.ts), or, by answer-faults.ts, that trickles, never ends, has a
- * huge attachment, repeats an element or names another company. Or an error: `rate-limit` (429 with
+ * huge attachment, repeats an element, names another company, or gives its punches `odd-origins`
+ * (schema drift a hostile source could send: every punch's `origin` set to `origin`, or, with
+ * `values`, that many punches each with its own new origin), a `nul-element` (its first element's
+ * `national_registry` holding a NUL and a control character) or a `deep-element` (an element
+ * nested 10,000 levels deep put first). Or an error: `rate-limit` (429 with
  * `Retry-After`), `range-exceeded` (422 `date_range_exceeded` with `payload_data_required: null`, as
  * some servers write it; period endpoints only), `refuse` (422 `validation_failed`: refused for good).
  */
@@ -25,6 +29,9 @@ export const QUEUED_FAULT_KINDS = [
   'huge-attachment',
   'repeat',
   'foreign-company',
+  'odd-origins',
+  'nul-element',
+  'deep-element',
 ] as const;
 /** One kind of queued fault. */
 export type QueuedFaultKind = (typeof QUEUED_FAULT_KINDS)[number];
@@ -45,6 +52,10 @@ export interface QueuedFault {
   readonly intervalMs?: number;
   /** Bytes a `huge-attachment` adds to the attachment's base64 (default 64 MiB). */
   readonly bytes?: number;
+  /** The `origin` of every punch of an `odd-origins` answer (any text, up to 10,000 characters; default `Origem`). */
+  readonly origin?: string;
+  /** `odd-origins`: the answer holds at least this many punches (copies of its first one), each with origin `<origin> <n>`. */
+  readonly values?: number;
 }
 
 /** A queued fault as asked for (`count` optional). */
@@ -58,7 +69,17 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
     );
   }
   const f = raw as Record<string, unknown>;
-  const known = ['kind', 'count', 'endpoint', 'company', 'retryAfterSeconds', 'intervalMs', 'bytes'];
+  const known = [
+    'kind',
+    'count',
+    'endpoint',
+    'company',
+    'retryAfterSeconds',
+    'intervalMs',
+    'bytes',
+    'origin',
+    'values',
+  ];
   for (const k of Object.keys(f)) {
     if (!known.includes(k))
       throw new EmulatorOptionError(
@@ -88,6 +109,10 @@ export function checkQueuedFault(raw: unknown): QueuedFault {
   wholeInRange('retryAfterSeconds', f.retryAfterSeconds, 0, 86_400);
   wholeInRange('intervalMs', f.intervalMs, 0, 600_000);
   wholeInRange('bytes', f.bytes, 1, 2 ** 33);
+  wholeInRange('values', f.values, 1, 100_000);
+  if (f.origin !== undefined && (typeof f.origin !== 'string' || f.origin.length > 10_000)) {
+    throw new EmulatorOptionError('queued fault origin must be a text of at most 10,000 characters');
+  }
   const fields = known.map((k) => [k, k === 'count' ? count : f[k]]).filter(([, v]) => v !== undefined);
   return Object.fromEntries(fields) as QueuedFault;
 }

@@ -17,6 +17,7 @@ import { readOpenRejections } from '../reports/rejections-report.js';
 import { readCompanyAddresses, timeZoneWarnings, type ZonesInUse } from '../reports/time-zone-report.js';
 import { readQualityStatus } from '../reports/quality-report.js';
 import { QUALITY_STATUSES } from '../quality/checks.js';
+import { readMartsLag } from '../reports/marts-lag.js';
 
 /** Sources of the scrape-time gauges. */
 export interface ScrapeSources {
@@ -195,6 +196,20 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
     ['check'],
     'Scopes (tables of a window, collaborator records, days, gaps) a reconciliation check reports as warn or fail in its latest runs (from quality_status at scrape time)',
     async () => (await quality()).map((q) => [{ check: q.check }, q.findings] as const),
+  );
+
+  gauge(
+    'punchline_marts_lag_seconds',
+    ['company'],
+    'Seconds the oldest load of each company that its marts have not taken in yet has waited (0 when current; from the warehouse pending_changes at scrape time)',
+    async () => {
+      const lags = await guarded(
+        fromWarehouse((p, s) => readMartsLag(p, s, now())),
+        'Postgres (marts lag)',
+        'metrics: could not read the marts lag',
+      );
+      return lags.map((l) => [{ company: l.company }, l.lagSeconds] as const);
+    },
   );
 
   gauge(

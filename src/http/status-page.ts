@@ -199,6 +199,7 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
   const failing = report.failing;
   const quality = report.quality ?? [];
   const rejections = report.rejections ?? [];
+  const marts = report.marts ?? [];
   const drift = report.schemaDrift ?? [];
   const zones = report.timeZoneWarnings ?? [];
   const dash = `<p class="note">Each job, its data and its whole error: <a href="${h(dashboardPath)}">the queue dashboard</a>.</p>`;
@@ -272,6 +273,26 @@ function otherSections(report: StatusReport, dashboardPath: string): string {
           ),
       quality.length,
       '<p class="note">Every finding is in the <code>quality_status</code> view; <code>punchline verify</code> runs the checks again.</p>',
+    ),
+    listSection(
+      'marts',
+      'Marts',
+      'No load has reached the marts yet.',
+      marts.length === 0
+        ? null
+        : table(
+            ['company', 'lag', 'pending loads', 'last refresh', 'loads taken in'],
+            marts.map((m) => [
+              h(m.company),
+              m.pendingLoads === 0 ? 'current' : h(formatAge(m.lagSeconds)),
+              String(m.pendingLoads),
+              m.lastRefreshAt === null ? '-' : h(instant(m.lastRefreshAt)),
+              m.lastRefreshLoads === null ? '-' : String(m.lastRefreshLoads),
+            ]),
+            new Set([2, 4]),
+          ),
+      marts.length,
+      '<p class="note">How far each company\'s marts (<code>employee_daily</code> and the others) lag its loaded tables; also in the <code>sync_freshness</code> view.</p>',
     ),
     listSection(
       'rejections',

@@ -1,35 +1,74 @@
 /**
- * Schema drift seen by this process (src/api/drift.ts), waiting to be written: each load
- * writes what is pending in its transaction, so `status` shows it, and counts it in the
- * metrics. Drift of a load that fails stays pending for the next one.
+ * Schema drift seen by this process (src/api/drift.ts), waiting to be written, and counted in
+ * the metrics. Drift is written after a load, outside its transaction, one event per
+ * statement: a piece of drift the warehouse will not take can never fail a load (nor every
+ * later load of the process, as a shared pending list put back after a failed transaction
+ * did). An event that cannot be written is dropped with a warning, never retried. The list
+ * is bounded too ({@link MAX_PENDING_DRIFT}); drift.ts already bounds what one field sends.
  */
 import { onDrift, type DriftEvent } from '../api/drift.js';
+import type { Logger } from '../logger.js';
 import { recordSchemaDrift } from '../telemetry/metrics.js';
 import type { MergeClient } from '../warehouse/merge.js';
-import { recordDrift } from './load-records.js';
+import { recordDrift, type DriftRow } from './load-records.js';
+
+/** Most drift events waiting to be written; past it new ones are dropped (counted, with a warning). */
+export const MAX_PENDING_DRIFT = 1000;
 
 let pending: DriftEvent[] = [];
-
-const valueOf = (e: DriftEvent) => (e.kind === 'new_value' ? e.value : '');
+let dropped = 0;
 
 onDrift((e) => {
-  pending.push(e);
-  recordSchemaDrift({ kind: e.kind, field: e.field, value: valueOf(e) });
+  recordSchemaDrift({ kind: e.kind, field: e.field });
+  if (pending.length < MAX_PENDING_DRIFT) pending.push(e);
+  else dropped++;
 });
 
-/** Writes the drift seen since the last flush, in the caller's transaction. */
-export async function flushDrift(client: MergeClient, schema: string): Promise<void> {
-  if (pending.length === 0) return;
+/** Drift events waiting to be written (what `/status` will show next). */
+export function pendingDrift(): number {
+  return pending.length;
+}
+
+/** The `schema_drift` row of an event. */
+function rowOf(e: DriftEvent): DriftRow {
+  if (e.kind === 'new_value') return { kind: e.kind, field: e.field, value: e.value };
+  return { kind: e.kind, endpoint: e.endpoint, field: e.field };
+}
+
+/**
+ * Writes the drift seen since the last flush, each event in its own statement outside any
+ * load's transaction; never throws. A row the warehouse refuses, or a warehouse that does not
+ * answer, drops the event with a warning naming its kind and field (never the value: it came
+ * from the API and may name a person).
+ */
+export async function flushDrift(runner: MergeClient, schema: string, logger: Logger): Promise<void> {
   const events = pending;
   pending = [];
-  try {
-    const rows = events.map((e) => {
-      const endpoint = e.kind === 'unknown_field' ? e.endpoint : '';
-      return { kind: e.kind, endpoint, field: e.field, value: valueOf(e) };
-    });
-    await recordDrift(client, schema, rows);
-  } catch (err) {
-    pending = [...events, ...pending];
-    throw err;
+  if (dropped > 0) {
+    logger.warn(
+      { dropped },
+      `schema drift dropped: more than ${MAX_PENDING_DRIFT} events waited to be written`,
+    );
+    dropped = 0;
+  }
+  for (const [i, e] of events.entries()) {
+    try {
+      await recordDrift(runner, schema, [rowOf(e)]);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (typeof code === 'string' && code.length === 5) {
+        logger.warn(
+          { kind: e.kind, field: e.field, code },
+          'schema drift not recorded (dropped, not retried)',
+        );
+        continue;
+      }
+      // No SQLSTATE: the warehouse did not answer; the rest would fail the same way.
+      logger.warn(
+        { dropped: events.length - i },
+        'schema drift not recorded: the warehouse did not answer (dropped)',
+      );
+      return;
+    }
   }
 }

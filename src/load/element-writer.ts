@@ -91,6 +91,13 @@ export class ElementWriter {
       this.#rejectOversized(read, target, element.index, element.error);
       return false;
     }
+    if (!element.ok && isApiError(element.error, 'element_too_deep')) {
+      const { limitDepth } = element.error;
+      const record = { limit_depth: limitDepth, ...(target.item === undefined ? {} : read.query(target)) };
+      const reason = `(element): nested deeper than ${limitDepth} levels; not read`;
+      this.#reject(read, target, element.index, `data[${element.index}]`, reason, record, record);
+      return false;
+    }
     const value = element.ok ? element.value : this.#salvage(read, element.index, element.raw, target);
     if (value === undefined) return false;
     const people: readonly CollaboratorBlock[] = read.people?.(value as never) ?? [];

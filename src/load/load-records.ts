@@ -6,6 +6,7 @@
  */
 import { isCalendarDate } from '../util/time.js';
 import { sql } from 'kysely';
+import { storableJson, storableText } from '../util/storable-text.js';
 import { warehouseDb } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';
 
@@ -108,14 +109,15 @@ export async function recordRejections(
         : eb('window_start', 'is', null),
     )
     .execute();
-  // Records as jsonb text, so that they compare with the stored ones whatever their key order.
+  // Records as jsonb text, so that they compare with the stored ones whatever their key order;
+  // cleaned first, since jsonb refuses a NUL (or a lone surrogate) and the record must be stored.
   const texts =
     rejections.length === 0
       ? []
       : (
           await sql<{
             text: string;
-          }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(r.record ?? null))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(
+          }>`SELECT r::jsonb::text AS text FROM unnest(${rejections.map((r) => JSON.stringify(storableJson(r.record ?? null)))}::text[]) WITH ORDINALITY AS x(r, i) ORDER BY i`.execute(
             db,
           )
         ).rows.map((r) => r.text);
@@ -138,8 +140,8 @@ export async function recordRejections(
     if (earlier) seenRows.add(earlier);
     const values = {
       element_index: r.index,
-      json_path: r.path,
-      reason: r.reason,
+      json_path: storableText(r.path),
+      reason: storableText(r.reason),
       record: texts[i]!,
       run_id: key.runId ?? null,
       cpf: r.cpf ?? null,
@@ -215,18 +217,44 @@ export async function recordWindowLoad(
 }
 
 /** A `schema_drift` row; `endpoint` and `value` default to ''. */
-type DriftRow = { kind: string; endpoint?: string; field: string; value?: string };
+export type DriftRow = { kind: string; endpoint?: string; field: string; value?: string };
 
-/** Records drift (a repeat of the same kind, endpoint, field and value refreshes `last_seen_at`). */
+/**
+ * Most rows of one group in `schema_drift` (the values of one field, the unknown fields of one
+ * endpoint), whatever number of processes report; past it the group gets one `too_many` row.
+ */
+export const MAX_DRIFT_ROWS_PER_GROUP = 100;
+/** Most rows of `schema_drift` besides the `too_many` ones (each process stops at its own bound too). */
+export const MAX_DRIFT_ROWS = 1000;
+
+/**
+ * Records drift: a repeat of the same kind, endpoint, field and value refreshes `last_seen_at`;
+ * a new row is added only while its group and the table are under their bounds, else its
+ * group's `too_many` row is (the table, and `status` that lists it, stay bounded).
+ */
 export async function recordDrift(client: MergeClient, schema: string, rows: DriftRow[]): Promise<void> {
   const db = warehouseDb(client, schema);
   for (const row of rows) {
-    await db
-      .insertInto('schema_drift')
-      .values({ ...row, endpoint: row.endpoint ?? '', value: row.value ?? '' })
-      .onConflict((oc) =>
-        oc.columns(['kind', 'endpoint', 'field', 'value']).doUpdateSet({ last_seen_at: sql`now()` }),
-      )
-      .execute();
+    const r = { kind: row.kind, endpoint: row.endpoint ?? '', field: row.field, value: row.value ?? '' };
+    // A field's values are one group (new_value), an endpoint's unknown fields another.
+    const group =
+      r.kind === 'unknown_field' ? { endpoint: r.endpoint, field: '' } : { endpoint: '', field: r.field };
+    const refresh = sql`ON CONFLICT (kind, endpoint, field, value) DO UPDATE SET last_seen_at = now()`;
+    const t = sql`${sql.id(schema)}.schema_drift`;
+    const kept = await sql`
+      INSERT INTO ${t} (kind, endpoint, field, value)
+      SELECT ${r.kind}, ${r.endpoint}, ${r.field}, ${r.value}
+      WHERE ${r.kind} = 'too_many'
+         OR EXISTS (SELECT FROM ${t} WHERE (kind, endpoint, field, value) = (${r.kind}, ${r.endpoint}, ${r.field}, ${r.value}))
+         OR ((SELECT count(*) FROM ${t} WHERE kind = ${r.kind}
+               AND (${r.kind} = 'unknown_field' AND endpoint = ${r.endpoint}
+                    OR ${r.kind} <> 'unknown_field' AND field = ${r.field})) < ${MAX_DRIFT_ROWS_PER_GROUP}
+             AND (SELECT count(*) FROM ${t} WHERE kind <> 'too_many') < ${MAX_DRIFT_ROWS})
+      ${refresh}`.execute(db);
+    if (kept.numAffectedRows === 0n)
+      await sql`
+        INSERT INTO ${t} (kind, endpoint, field, value)
+        VALUES ('too_many', ${group.endpoint}, ${group.field}, '')
+        ${refresh}`.execute(db);
   }
 }

@@ -20,9 +20,10 @@ import { eraseMentions, hasStandingErasures } from '../privacy/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 import type { CompanyLoad, EngineContext, LoadRequest, LoadResult } from './context.js';
+import { flushDrift } from './drift-log.js';
 import { ElementWriter } from './element-writer.js';
 import { InvalidJobError, SuspiciousAnswerError } from './errors.js';
-import { MassRemovals, mergeAll } from './merge-and-record.js';
+import { MassRemovals, mergeAndRecord } from './merge-and-record.js';
 import { readAll } from './read-calls.js';
 import { SEEN_STAGE, SeenCollaborators, knownCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
@@ -43,9 +44,14 @@ export async function loadResource(
 ): Promise<LoadResult> {
   // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
   return withSpan(`load ${req.name}`, 'internal', loadSpanAttributes(req), async (span) => {
-    const result = await loadGuarded(ctx, req, signal);
-    span?.set(loadResultAttributes(result));
-    return result;
+    try {
+      const result = await loadGuarded(ctx, req, signal);
+      span?.set(loadResultAttributes(result));
+      return result;
+    } finally {
+      // Outside the load's transaction, whatever its outcome: drift never fails a load.
+      await flushDrift(ctx.pool, ctx.schema, ctx.logger);
+    }
   });
 }
 
@@ -250,7 +256,16 @@ async function loadOnce(
             );
         }
       }
-      return await mergeAll(ctx, req, client, staging, writer, items ? answered : undefined, guard, seen);
+      return await mergeAndRecord(
+        ctx,
+        req,
+        client,
+        staging,
+        writer,
+        items ? answered : undefined,
+        guard,
+        seen,
+      );
     } catch (err) {
       if (direct && (err as { code?: string }).code === '23505')
         throw new DirectConflict('unique violation in a direct copy', { cause: err });

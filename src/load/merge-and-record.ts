@@ -1,25 +1,25 @@
 /**
  * The end of a load, in its transaction: each staged table merged into its warehouse table
  * (reconciliation under the mass-removal guard, then the upsert), then what the load owes
- * besides its rows — rejected records, the window's counts, the marts, privacy, schema drift
- * and values cleaned of a NUL character.
+ * besides its rows — rejected records, the window's counts, what the marts must take in
+ * (pending_changes: the marts themselves are rewritten after the commit, src/marts/), privacy
+ * and values cleaned of a NUL character. Schema drift is written after the transaction
+ * (drift-log.ts).
  */
 import { PunchlineError } from '../util/errors.js';
 import type pg from 'pg';
-import { keepMartsCurrent } from '../marts/upkeep.js';
+import { recordPendingChange } from '../marts/pending.js';
 import { DIRECTORY } from '../resources/index.js';
 import { upholdPrivacy } from '../privacy/erasures.js';
 import { recordRejected } from '../telemetry/metrics.js';
 import { mergeStaged, MassRemovalError, type RemovalGuard, type TableStats } from '../warehouse/merge.js';
-import { stageName, type Staging } from '../warehouse/staging.js';
+import type { Staging } from '../warehouse/staging.js';
 import type { LoadScope } from '../warehouse/table-spec.js';
 import type { EngineContext, CompanyLoad, LoadResult } from './context.js';
-import { flushDrift } from './drift-log.js';
 import type { ElementWriter } from './element-writer.js';
 import { recordDrift, recordRejections, recordWindowLoad } from './load-records.js';
 import { mergeSeen, type SeenCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
-import { todayIn } from '../util/time.js';
 
 /** Every table of a load whose removal the guard refused (each left untouched). */
 export class MassRemovals extends PunchlineError<'mass_removal'> {
@@ -29,8 +29,11 @@ export class MassRemovals extends PunchlineError<'mass_removal'> {
   }
 }
 
-/** Merges the staged tables and records the load, in its transaction; `items` are those answered. */
-export async function mergeAll(
+/**
+ * Merges the staged tables and records everything the load owes besides its rows, in its
+ * transaction; `items` are those answered.
+ */
+export async function mergeAndRecord(
   ctx: EngineContext,
   req: CompanyLoad,
   client: pg.PoolClient,
@@ -83,25 +86,24 @@ export async function mergeAll(
       loaded,
       writer.rejections.length,
     );
-  // The marts, from what this load changed (its window is recorded: it is covered now).
-  const marts = await keepMartsCurrent(
+  // What the marts must take in (its window is recorded: it is covered now); its follow-up rewrites them.
+  await recordPendingChange(
     client,
+    ctx.schema,
     {
-      schema: ctx.schema,
+      connection: req.connection,
       company: req.company,
-      zone: req.timezone,
-      today: todayIn(req.timezone, ctx.now?.()),
+      resource: req.name,
       window: req.window,
       tables: loaded,
       seen,
-      stage: stageName,
       rebuild: req.force === true,
+      ...(req.runId === undefined ? {} : { runId: req.runId }),
     },
     declaration.marts,
   );
-  if (marts) ctx.logger.debug({ marts }, 'marts kept current');
   // Privacy, in the same transaction and after everything this load wrote (rejected
-  // records and marts included): people erased in this company stay erased, and new
+  // records included; the marts' follow-up upholds it again after them): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
   const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
   // Said once per process (docs/privacy.md "Rotating the key").
@@ -111,7 +113,6 @@ export async function mergeAll(
       'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
     );
   }
-  await flushDrift(client, ctx.schema);
   // Text the warehouse cannot store (a NUL character) was stored without it: say where, as
   // drift of kind `cleaned_value`, field `table.column`.
   const cleaned = staging.tables().flatMap((t) => t.cleaned().map((c) => ({ table: t.spec.table, ...c })));

@@ -46,22 +46,21 @@ RETURNING e.cpf, e.collaborator_record`,
 }
 
 /**
- * The records of the staged list `stage` are listed now; the others of company `$1` are
- * not, and their collaborators row takes the day they were last listed as
- * `attributes_as_of` (zone `$2`), so only newer period data changes it.
+ * The records of company `$1` active in its collaborator list are listed (as of `$3`, when
+ * the list was loaded); the others are not, and their collaborators row takes the day they
+ * were last listed as `attributes_as_of` (zone `$2`), so only newer period data changes it.
  */
-export function buildListing(schema: string, company: string, zone: string, stage: string): BuiltQuery {
-  const s = quoteIdent(stage);
+export function buildListing(schema: string, company: string, zone: string, listedAt: Date): BuiltQuery {
+  const listed = `EXISTS (SELECT 1 FROM ${T(schema, 'collaborators')} s WHERE s.company_cnpj = $1 AND s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record AND s.active)`;
   return {
     text: `WITH listed AS (
   UPDATE ${T(schema, 'employments')} e
-     SET is_listed = true, first_listed_at = coalesce(e.first_listed_at, now()), last_listed_at = now(), synced_at = now()
-   WHERE e.company_cnpj = $1 AND EXISTS (SELECT 1 FROM ${s} s WHERE s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record)
+     SET is_listed = true, first_listed_at = coalesce(e.first_listed_at, $3), last_listed_at = $3, synced_at = now()
+   WHERE e.company_cnpj = $1 AND ${listed}
   RETURNING 1
 ), unlisted AS (
   UPDATE ${T(schema, 'employments')} e SET is_listed = false, synced_at = now()
-   WHERE e.company_cnpj = $1 AND e.is_listed
-     AND NOT EXISTS (SELECT 1 FROM ${s} s WHERE s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record)
+   WHERE e.company_cnpj = $1 AND e.is_listed AND NOT ${listed}
   RETURNING e.cpf, e.collaborator_record, ${localDate('e.last_listed_at')} AS last_listed_on
 ), stamped AS (
   UPDATE ${T(schema, 'collaborators')} c SET attributes_as_of = u.last_listed_on
@@ -70,7 +69,15 @@ export function buildListing(schema: string, company: string, zone: string, stag
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM listed)::int AS listed, (SELECT count(*) FROM unlisted)::int AS unlisted, (SELECT count(*) FROM stamped)::int AS stamped`,
-    values: [company, zone],
+    values: [company, zone, listedAt],
+  };
+}
+
+/** The records of company `$1` no longer listed whose collaborators row a load wrote at or after `$2`. */
+export function buildTouchedRecords(schema: string, company: string, since: Date): BuiltQuery {
+  return {
+    text: `SELECT cpf, collaborator_record FROM ${T(schema, 'collaborators')} WHERE company_cnpj = $1 AND synced_at >= $2 AND NOT active`,
+    values: [company, since],
   };
 }
 
@@ -140,12 +147,12 @@ RETURNING r.cpf, r.collaborator_record`,
   };
 }
 
-/** The records of company `$1` whose history this transaction opened or closed a version of. */
-export function buildHistoryChanged(schema: string, company: string): BuiltQuery {
+/** The records of company `$1` whose history a load opened or closed a version of at or after `$2`. */
+export function buildHistoryChanged(schema: string, company: string, since: Date): BuiltQuery {
   return {
     text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, 'collaborator_history')}
- WHERE company_cnpj = $1 AND (valid_from = now() OR valid_to = now())`,
-    values: [company],
+ WHERE company_cnpj = $1 AND (valid_from >= $2 OR valid_to >= $2)`,
+    values: [company, since],
   };
 }
 

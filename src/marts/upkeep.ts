@@ -1,16 +1,16 @@
 /**
- * src/marts/ — the analyst model derived from the loaded tables, kept current inside each
- * load's transaction.
+ * src/marts/ — the analyst model derived from the loaded tables, kept current after the
+ * loads by a follow-up per company.
  *
- * Keeps the analyst marts current after a load, inside the load's transaction
- * (docs/warehouse.md "Marts"): a window that changed an input rewrites the marts of the
- * days and records it decides, never the whole mart. What a resource feeds is declared
- * with it (`marts` of its declaration); the loads of one company take a lock of their
- * own here, so two windows of the company never rewrite the same rows at once.
+ * Brings one company's marts up to date with what its pending loads changed
+ * (docs/warehouse.md "Marts"): the days and records the changes decide are rewritten,
+ * never the whole mart, once for the union of the loads' windows. Runs in the follow-up's
+ * transaction, which holds the company's marts lock, so two refreshes of a company never
+ * rewrite the same rows at once.
  */
 import type pg from 'pg';
 import { quoteIdent } from '../warehouse/db.js';
-import type { MergeClient, TableStats } from '../warehouse/merge.js';
+import type { MergeClient } from '../warehouse/merge.js';
 import { extendCalendar } from './calendar.js';
 import {
   buildAbsenceDaysRefresh,
@@ -23,63 +23,46 @@ import {
   buildListing,
   buildMeasureRefresh,
   buildRegisterRecords,
+  buildTouchedRecords,
   monthOf,
   type DayMeasure,
   type RecordKeys,
 } from './statements.js';
 import { MART_MODULES } from './modules.js';
+import type { MartScope } from './module.js';
+import { Span, type ChangeSet, type DaySpan } from './pending.js';
 import { publishMartSpan } from './timing.js';
 
-/** What a resource's loads feed into the marts (all optional; most resources feed nothing). */
-export interface MartUpkeep {
-  /** The load is the list of active collaborators: listing, and attributes through the history. */
-  readonly directory?: boolean;
-  /**
-   * Its windows load the coverage table: the days of the day grain (rewritten whole when
-   * they change) and each record's first and last day of period data.
-   */
-  readonly coverage?: boolean;
-  /** The measure of the day grain its windows hold, rewritten alone when they change. */
-  readonly measure?: Exclude<DayMeasure, 'leave'>;
-  /** It loads absences: they are expanded to their days, and the days' leave rewritten. */
-  readonly absences?: boolean;
-}
+export type { MartUpkeep } from './pending.js';
 
-/** One load, as the marts see it. */
-export interface MartLoad {
-  readonly schema: string;
-  readonly company: string;
-  /** IANA zone of the company (spec 1.2): how its instants fall on days. */
-  readonly zone: string;
-  /** The company's today (`YYYY-MM-DD`) by the sync's clock: days before it are over. */
-  readonly today: string;
-  readonly window?: { readonly from: string; readonly to: string };
-  /** What the load wrote, per table; `seen` is what the records only seen in period data changed. */
-  readonly tables: Readonly<Record<string, TableStats>>;
-  readonly seen?: TableStats;
-  /** The load's staging table of a warehouse table. */
-  stage(table: string): string;
-  /** Rewrite what the window decides even if it changed nothing (a forced sync: a mart changed by hand is put right). */
-  readonly rebuild?: boolean;
-}
+/** The company a refresh is for, and its today. */
+export type CompanyScope = Omit<MartScope, 'from' | 'to'>;
 
-/** Rows the upkeep wrote. */
+/** Rows the refresh wrote. */
 export interface MartStats {
-  /** `employee_daily` rows written or deleted. */
+  /** `employee_daily` rows (and module rows) written or deleted. */
   readonly days: number;
   /** Records whose employment changed. */
   readonly records: number;
+  /** The days the refresh rewrote (its loads' windows and the employments they changed). */
+  readonly span?: DaySpan;
 }
 
 /** First key of the marts' advisory lock ("mart"); the second is the schema and company. */
 const LOCK_CLASS = 0x6d617274;
 
-const changed = (s: TableStats | undefined) => s !== undefined && s.inserted + s.updated + s.deleted > 0;
+/** Takes the company's marts lock until the end of the caller's transaction. */
+export async function lockCompanyMarts(client: MergeClient, schema: string, company: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, `${schema}:${company}`]);
+}
+
+type Written = { n: number; first_day: string | null; last_day: string | null };
+type Key = { cpf: string; collaborator_record: string };
 
 /** A set of collaborator records. */
 class Records {
   readonly #keys = new Map<string, [string, string]>();
-  add(rows: readonly { cpf: string; collaborator_record: string }[]): void {
+  add(rows: readonly Key[]): void {
     for (const r of rows)
       this.#keys.set(`${r.cpf}\u001f${r.collaborator_record}`, [r.cpf, r.collaborator_record]);
   }
@@ -92,86 +75,29 @@ class Records {
   }
 }
 
-/** The first and last day a set of statements touched. */
-class Span {
-  first: string | undefined;
-  last: string | undefined;
-  add(first: string | null | undefined, last: string | null | undefined): void {
-    if (first && (this.first === undefined || first < this.first)) this.first = first;
-    if (last && (this.last === undefined || last > this.last)) this.last = last;
+/** One refresh: its client, scope and what it has written so far. */
+class Refresh {
+  days = 0;
+  readonly months = new Span();
+  readonly records = new Records();
+  constructor(
+    readonly client: MergeClient,
+    readonly scope: CompanyScope,
+    readonly changes: ChangeSet,
+  ) {}
+
+  /** Runs a statement as a span of `mart` (bench/ reads what each mart costs). */
+  q<T extends pg.QueryResultRow>(query: { text: string; values: unknown[] }, mart: string) {
+    return publishMartSpan(mart, this.client, this.client.query<T>(query.text, query.values));
   }
-}
 
-/**
- * Brings the marts up to date with what `load` changed; does nothing when it changed
- * nothing they derive from. Runs in the load's transaction, after its merges.
- */
-export async function keepMartsCurrent(
-  client: MergeClient,
-  load: MartLoad,
-  upkeep: MartUpkeep = {},
-): Promise<MartStats | undefined> {
-  const inputs = load.rebuild === true || Object.values(load.tables).some(changed);
-  const seen = changed(load.seen);
-  const { schema, company, zone, today, window } = load;
-  const q = <T extends pg.QueryResultRow>(query: { text: string; values: unknown[] }, mart: string) =>
-    publishMartSpan(mart, client, client.query<T>(query.text, query.values));
-
-  let dueDays: string | undefined;
-  if (upkeep.coverage && window && !inputs)
-    dueDays =
-      (await q<{ day: string | null }>(buildDayOverDue(load), 'employee_daily:due')).rows[0]?.day ??
-      undefined;
-  const work =
-    upkeep.directory ||
-    seen ||
-    (window !== undefined &&
-      (inputs || dueDays !== undefined) &&
-      (upkeep.coverage || upkeep.measure || upkeep.absences));
-  if (!work) return undefined;
-
-  await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, `${schema}:${company}`]);
-  await q(
-    {
-      text: `UPDATE ${quoteIdent(schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
-      values: [company, zone],
-    },
-    'companies',
-  );
-  if (window)
-    await publishMartSpan('calendar', client, extendCalendar(client, schema, window.from, window.to));
-
-  const records = new Records();
-  type Key = { cpf: string; collaborator_record: string };
-  if (upkeep.directory || seen) {
-    records.add((await q<Key>(buildRegisterRecords(schema, company, zone), 'employments:register')).rows);
-    records.add(
-      (
-        await q<Key>(
-          {
-            text: `SELECT cpf, collaborator_record FROM ${quoteIdent(schema)}.collaborators WHERE company_cnpj = $1 AND synced_at = now() AND NOT active`,
-            values: [company],
-          },
-          'employments:touched',
-        )
-      ).rows,
-    );
+  async calendar(from: string, to: string): Promise<void> {
+    await publishMartSpan('calendar', this.client, extendCalendar(this.client, this.scope.schema, from, to));
   }
-  if (upkeep.directory) {
-    await q(buildListing(schema, company, zone, load.stage('collaborators')), 'employments:listing');
-    records.add((await q<Key>(buildHistoryChanged(schema, company), 'employments:history')).rows);
-  }
-  if (upkeep.coverage && window && inputs)
-    records.add(
-      (await q<Key>(buildDataDays(schema, company, window.from, window.to), 'employments:data-days')).rows,
-    );
-  if (upkeep.directory || seen || (upkeep.coverage && inputs))
-    records.add((await q<Key>(buildLeaving(schema, company, zone), 'employments:leaving')).rows);
 
-  const months = new Span();
-  let days = 0;
-  type Written = { n: number; first_day: string | null; last_day: string | null };
-  const rewrite = async (from: string, to: string, only?: RecordKeys) => {
+  /** Rewrites the day grain of `from`..`to` (of `only` records: then also the rows outside their employment). */
+  async rewrite(from: string, to: string, only?: RecordKeys): Promise<void> {
+    const { company, zone, today, schema } = this.scope;
     const r = buildDailyRefresh(schema, { company, zone, today, from, to, ...(only ? { only } : {}) });
     // Only an employment that changed its span can leave rows outside it (coverage never shrinks).
     const steps = only
@@ -181,93 +107,163 @@ export async function keepMartsCurrent(
         ] as const)
       : ([[r.upsert, 'days']] as const);
     for (const [statement, step] of steps) {
-      const [w] = (await q<Written>(statement, `employee_daily:${step}`)).rows;
-      days += w!.n;
-      months.add(w!.first_day, w!.last_day);
+      const [w] = (await this.q<Written>(statement, `employee_daily:${step}`)).rows;
+      this.days += w!.n;
+      this.months.add(w!.first_day, w!.last_day);
     }
-  };
-  // A measure changes no row's membership nor department: the headcount stays as it is.
-  const measure = async (which: DayMeasure, from: string, to: string, only?: RecordKeys) => {
-    const [w] = (
-      await q<Written>(
-        buildMeasureRefresh(schema, which, { company, zone, today, from, to, ...(only ? { only } : {}) }),
-        `employee_daily:${which}`,
-      )
-    ).rows;
-    days += w!.n;
-  };
+  }
 
-  if (upkeep.absences && window && inputs) {
-    const a = buildAbsenceDaysRefresh(schema, company, window.from, window.to);
-    const [span] = (await q<{ first_day: string | null; last_day: string | null }>(a.span, 'absence_days'))
-      .rows;
-    if (span!.first_day && span!.last_day)
-      await publishMartSpan(
-        'calendar',
-        client,
-        extendCalendar(client, schema, span!.first_day, span!.last_day),
-      );
-    const touched = new Span();
-    const members = new Set<string>();
-    for (const statement of [a.delete, a.insert]) {
-      const [t] = (
-        await q<{ first_day: string | null; last_day: string | null; records: string[] }>(
-          statement,
-          'absence_days',
-        )
-      ).rows;
-      touched.add(t!.first_day, t!.last_day);
-      for (const k of t!.records) members.add(k);
-    }
-    if (touched.first && touched.last && members.size > 0) {
-      const keys = [...members].map((k) => k.split('\u001f') as [string, string]);
-      await measure('leave', touched.first, touched.last, {
-        cpfs: keys.map((k) => k[0]),
-        records: keys.map((k) => k[1]),
-      });
-    }
+  /** Rewrites one measure of the day grain; a measure changes no row's membership nor department. */
+  async measure(which: DayMeasure, from: string, to: string, only?: RecordKeys): Promise<void> {
+    const { company, zone, today, schema } = this.scope;
+    const query = buildMeasureRefresh(schema, which, {
+      company,
+      zone,
+      today,
+      from,
+      to,
+      ...(only ? { only } : {}),
+    });
+    this.days += (await this.q<Written>(query, `employee_daily:${which}`)).rows[0]!.n;
   }
-  if (upkeep.coverage && window && (inputs || dueDays))
-    await rewrite(inputs ? window.from : dueDays!, window.to);
-  if (upkeep.measure && window && inputs) await measure(upkeep.measure, window.from, window.to);
-  if (records.size > 0) {
-    // An employment that starts or ends elsewhere: its days, and the hires and leavers of every month, may change.
-    const [bounds] = (
-      await q<{ first_day: string | null; last_day: string | null }>(
-        buildCoverageBounds(schema, company),
-        'employee_daily:coverage',
-      )
-    ).rows;
-    if (bounds!.first_day && bounds!.last_day) {
-      await rewrite(bounds!.first_day, bounds!.last_day, records.keys());
-      months.add(bounds!.first_day, bounds!.last_day);
-    }
-  }
-  if (months.first && months.last) {
-    const h = buildHeadcountRefresh(schema, company, monthOf(months.first), monthOf(months.last));
-    await q(h.delete, 'monthly_headcount');
-    await q(h.insert, 'monthly_headcount');
-  }
-  // The mart modules, over every day this load may have changed.
-  const span = new Span();
-  span.add(window?.from, window?.to);
-  span.add(months.first, months.last);
-  if (span.first && span.last)
-    for (const mart of MART_MODULES)
-      days += await publishMartSpan(
-        mart.name,
-        client,
-        mart.refresh(client, { schema, company, zone, today, from: span.first, to: span.last }),
-      );
-  return { days, records: records.size };
 }
 
-/** The first day of the window whose row was written before the day ended and has ended since (null when none). */
-function buildDayOverDue(load: MartLoad): { text: string; values: unknown[] } {
-  return {
-    text: `SELECT min(work_date)::text AS day FROM ${quoteIdent(load.schema)}.employee_daily
+/**
+ * Brings the company's marts up to date with `changes`; runs in the caller's transaction,
+ * which holds the company's marts lock ({@link lockCompanyMarts}).
+ */
+export async function refreshMarts(
+  client: MergeClient,
+  scope: CompanyScope,
+  changes: ChangeSet,
+): Promise<MartStats> {
+  const r = new Refresh(client, scope, changes);
+  await r.q(
+    {
+      text: `UPDATE ${quoteIdent(scope.schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
+      values: [scope.company, scope.zone],
+    },
+    'companies',
+  );
+  if (changes.window) await r.calendar(changes.window.from, changes.window.to);
+  await updateEmployments(r);
+  await refreshAbsences(r);
+  await refreshDays(r);
+  await refreshRecords(r);
+  await refreshHeadcount(r);
+  const span = new Span();
+  span.add(changes.window?.from, changes.window?.to);
+  span.add(r.months.first, r.months.last);
+  await refreshModules(r, span.days);
+  return { days: r.days, records: r.records.size, ...(span.days ? { span: span.days } : {}) };
+}
+
+/** Employment records: registered, listed, widened by new period data, and when they ended. */
+async function updateEmployments(r: Refresh): Promise<void> {
+  const { schema, company, zone } = r.scope;
+  const { directory, seen, spans } = r.changes;
+  // History versions and listing times carry their load's transaction time, at or after `since`.
+  const since = r.changes.since;
+  if (directory || seen) {
+    r.records.add((await r.q<Key>(buildRegisterRecords(schema, company, zone), 'employments:register')).rows);
+    r.records.add((await r.q<Key>(buildTouchedRecords(schema, company, since), 'employments:touched')).rows);
+  }
+  if (directory) {
+    await r.q(buildListing(schema, company, zone, r.changes.until), 'employments:listing');
+    r.records.add((await r.q<Key>(buildHistoryChanged(schema, company, since), 'employments:history')).rows);
+  }
+  const coverage = spans.coverage ?? spans.rebuild;
+  if (coverage)
+    r.records.add(
+      (await r.q<Key>(buildDataDays(schema, company, coverage.from, coverage.to), 'employments:data-days'))
+        .rows,
+    );
+  if (directory || seen || coverage)
+    r.records.add((await r.q<Key>(buildLeaving(schema, company, zone), 'employments:leaving')).rows);
+}
+
+/** Absences expanded to their days, and the leave of the days they touched. */
+async function refreshAbsences(r: Refresh): Promise<void> {
+  const span = r.changes.spans.absences;
+  if (!span) return;
+  const { schema, company } = r.scope;
+  const a = buildAbsenceDaysRefresh(schema, company, span.from, span.to);
+  type Touched = { first_day: string | null; last_day: string | null; records: string[] };
+  const [reach] = (await r.q<Omit<Touched, 'records'>>(a.span, 'absence_days')).rows;
+  if (reach!.first_day && reach!.last_day) await r.calendar(reach!.first_day, reach!.last_day);
+  const touched = new Span();
+  const members = new Set<string>();
+  for (const statement of [a.delete, a.insert]) {
+    const [t] = (await r.q<Touched>(statement, 'absence_days')).rows;
+    touched.add(t!.first_day, t!.last_day);
+    for (const k of t!.records) members.add(k);
+  }
+  if (touched.first && touched.last && members.size > 0) {
+    const keys = [...members].map((k) => k.split('\u001f') as [string, string]);
+    await r.measure('leave', touched.first, touched.last, {
+      cpfs: keys.map((k) => k[0]),
+      records: keys.map((k) => k[1]),
+    });
+  }
+}
+
+/** The day grain of the windows whose coverage changed (or whose days have ended since), and their measures. */
+async function refreshDays(r: Refresh): Promise<void> {
+  const { spans } = r.changes;
+  const changed = new Span();
+  changed.add(spans.coverage?.from, spans.coverage?.to);
+  changed.add(spans.rebuild?.from, spans.rebuild?.to);
+  const due = spans.days ? await firstDayOverDue(r, spans.days) : undefined;
+  changed.add(due, due && spans.days!.to);
+  if (changed.days) await r.rewrite(changed.days.from, changed.days.to);
+  for (const measure of ['lateness', 'overtime'] as const) {
+    const span = spans[measure];
+    if (span) await r.measure(measure, span.from, span.to);
+  }
+}
+
+/** An employment that starts or ends elsewhere: its days, and the hires and leavers of every month, may change. */
+async function refreshRecords(r: Refresh): Promise<void> {
+  if (r.records.size === 0) return;
+  const [bounds] = (
+    await r.q<Written>(buildCoverageBounds(r.scope.schema, r.scope.company), 'employee_daily:coverage')
+  ).rows;
+  if (bounds!.first_day && bounds!.last_day) {
+    await r.rewrite(bounds!.first_day, bounds!.last_day, r.records.keys());
+    r.months.add(bounds!.first_day, bounds!.last_day);
+  }
+}
+
+/** The monthly headcount of every month whose days were rewritten. */
+async function refreshHeadcount(r: Refresh): Promise<void> {
+  if (!r.months.first || !r.months.last) return;
+  const h = buildHeadcountRefresh(
+    r.scope.schema,
+    r.scope.company,
+    monthOf(r.months.first),
+    monthOf(r.months.last),
+  );
+  await r.q(h.delete, 'monthly_headcount');
+  await r.q(h.insert, 'monthly_headcount');
+}
+
+/** The mart modules (src/marts/modules.ts), over every day this refresh may have changed. */
+async function refreshModules(r: Refresh, span: DaySpan | undefined): Promise<void> {
+  if (!span) return;
+  for (const mart of MART_MODULES)
+    r.days += await publishMartSpan(mart.name, r.client, mart.refresh(r.client, { ...r.scope, ...span }));
+}
+
+/** The first day of `span` whose row was written before the day ended and has ended since (undefined when none). */
+async function firstDayOverDue(r: Refresh, span: DaySpan): Promise<string | undefined> {
+  const { rows } = await r.q<{ day: string | null }>(
+    {
+      text: `SELECT min(work_date)::text AS day FROM ${quoteIdent(r.scope.schema)}.employee_daily
       WHERE company_cnpj = $1 AND work_date BETWEEN $2::date AND $3::date AND NOT is_day_over
         AND work_date < $4::date`,
-    values: [load.company, load.window!.from, load.window!.to, load.today],
-  };
+      values: [r.scope.company, span.from, span.to, r.scope.today],
+    },
+    'employee_daily:due',
+  );
+  return rows[0]?.day ?? undefined;
 }

@@ -9,7 +9,7 @@ import { CATALOG, RESOURCES, type Resource } from '../resources/index.js';
 export { RESOURCES, type Resource };
 
 /** Every BullMQ queue name of punchline (the dashboard shows each). */
-export const QUEUE_NAMES = ['sync', 'followups', 'schedules'] as const;
+export const QUEUE_NAMES = ['sync', 'followups', 'schedules', 'marts'] as const;
 /** One queue name. */
 export type QueueName = (typeof QUEUE_NAMES)[number];
 

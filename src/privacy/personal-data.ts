@@ -54,6 +54,14 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
     },
   },
   window_loads: { columns: { table_name: notPersonal('a warehouse table name') } },
+  pending_changes: {
+    columns: {
+      connection: notPersonal('a connection name'),
+      resource: notPersonal('a resource name'),
+      changes: notPersonal("names of the marts' inputs"),
+    },
+  },
+  mart_refreshes: { columns: { changes: notPersonal("names of the marts' inputs") } },
   quality_checks: qualityFindings,
   quality_status: qualityFindings,
   push_receipts: {

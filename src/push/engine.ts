@@ -109,7 +109,7 @@ export function writeErrorResult(err: unknown, signal?: AbortSignal): WriteError
   }
   if (isApiError(err, 'invalid_service_token'))
     return { outcome: 'refused', code: err.code, message: err.message, uncertain: false, stop: true };
-  if (isApiError(err, 'response_invalid', 'element_too_large', 'response_too_large')) {
+  if (isApiError(err, 'response_invalid', 'element_too_large', 'element_too_deep', 'response_too_large')) {
     return {
       outcome: 'failed',
       code: err.code,

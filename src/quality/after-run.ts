@@ -45,10 +45,27 @@ export interface AfterRunContext {
 
 /** Runs the checks that follow `run` and returns what they found; never throws (the run's data is loaded). */
 export async function checkAfterRun(ctx: AfterRunContext, run: CompletedRun): Promise<QualityFinding[]> {
+  return checkAfterRuns(ctx, [run]);
+}
+
+/**
+ * Runs the checks that follow each of `runs` (a check two runs share, such as a resource's
+ * coverage, once, by the last of them; each finding names its run) and returns what they
+ * found; never throws.
+ */
+export async function checkAfterRuns(
+  ctx: AfterRunContext,
+  runs: readonly (CompletedRun & { readonly runId?: number })[],
+): Promise<QualityFinding[]> {
+  const scopes = new Map<string, { scope: QualityScope; runId?: number }>();
+  for (const run of runs)
+    for (const scope of checksAfter(run))
+      scopes.set(JSON.stringify(scope), { scope, ...(run.runId === undefined ? {} : { runId: run.runId }) });
   const found: QualityFinding[] = [];
-  for (const scope of checksAfter(run)) {
+  for (const { scope, runId } of scopes.values()) {
+    const settings = runId === undefined ? ctx.settings : { ...ctx.settings, runId };
     try {
-      found.push(...(await runQualityChecks(ctx.pool, ctx.schema, scope, ctx.settings)).findings);
+      found.push(...(await runQualityChecks(ctx.pool, ctx.schema, scope, settings)).findings);
     } catch (err) {
       ctx.onError?.(err);
       ctx.logger.error(

@@ -7,8 +7,11 @@ import { unlessMissing } from './freshness.js';
  * so someone decides whether the warehouse or the reports should know it.
  */
 export interface DriftEntry {
-  /** `new_value`, `unknown_field`, or `cleaned_value` (values of a column stored without a NUL character). */
-  readonly kind: 'new_value' | 'unknown_field' | 'cleaned_value';
+  /**
+   * `new_value`, `unknown_field`, `cleaned_value` (values of a column stored without a NUL character),
+   * or `too_many` (more values of the field, or unknown fields of the endpoint, than are kept).
+   */
+  readonly kind: 'new_value' | 'unknown_field' | 'cleaned_value' | 'too_many';
   /** Endpoint of an unknown field (empty for a new value: a list's values are shared by its endpoints). */
   readonly endpoint: string;
   /** The field, e.g. `point.origin` or `days[].points[].selfie_url`; the warehouse column of a cleaned value. */

@@ -215,6 +215,7 @@ export const DRIFT_KINDS: Readonly<Record<DriftEntry['kind'], string>> = {
   new_value: 'new value',
   unknown_field: 'unknown field',
   cleaned_value: 'cleaned value',
+  too_many: 'too many to list',
 };
 
 /** The sections about the data itself, each only when it has something to say (at most `maxZones` zone lines). */
@@ -247,6 +248,24 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
         '  the source or the sync disagrees, and what to do. punchline verify runs the checks again.',
       );
     }
+  }
+  const marts = report.marts ?? [];
+  if (marts.length > 0) {
+    out.push(
+      '',
+      "Marts (how far each company's employee_daily and other marts lag its loaded tables)",
+      renderTable(
+        ['company', 'lag', 'pending loads', 'last refresh', 'loads taken in'],
+        marts.map((m) => [
+          m.company,
+          m.pendingLoads === 0 ? 'current' : formatAge(m.lagSeconds),
+          String(m.pendingLoads),
+          m.lastRefreshAt === null ? '-' : formatInstant(m.lastRefreshAt),
+          m.lastRefreshLoads === null ? '-' : String(m.lastRefreshLoads),
+        ]),
+        new Set([2, 4]),
+      ),
+    );
   }
   const rejections = report.rejections ?? [];
   if (rejections.length > 0) {
@@ -297,6 +316,11 @@ function dataSections(report: StatusReport, maxZones: number): string[] {
     if (drift.some((d) => d.kind === 'cleaned_value')) {
       out.push(
         '  cleaned value: text holding a NUL character, which the warehouse cannot store, was stored without it.',
+      );
+    }
+    if (drift.some((d) => d.kind === 'too_many')) {
+      out.push(
+        '  too many to list: the API sent more new values of that field (or unknown fields of that endpoint) than are kept (100).',
       );
     }
   }

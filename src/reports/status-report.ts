@@ -11,6 +11,7 @@ import { readSchemaDrift, type DriftEntry } from './drift-report.js';
 import { readCompanyAddresses, timeZoneWarnings } from './time-zone-report.js';
 import type { TimeZoneWarning, ZonesInUse } from './time-zone-report.js';
 import { readQualityStatus, type QualitySummary } from './quality-report.js';
+import { martsLagProblems, readMartsLag, type MartsLag } from './marts-lag.js';
 
 /** A job that failed for good, or failed and waits for its next attempt. */
 export interface FailingJob {
@@ -72,7 +73,7 @@ export interface StatusReport {
     readonly failed: number;
     readonly retrying: number;
   };
-  /** What `status --check` judges: ok when nothing is stale, no job failed and no connection is paused; else each problem in words. */
+  /** What `status --check` judges: ok when nothing is stale, no job failed, no connection is paused and no company's marts lag by more than 15 minutes; else each problem in words. */
   readonly check: { readonly ok: boolean; readonly problems: readonly string[] };
   /** Connections paused after a 401 (present when the configuration names connections). */
   readonly pausedConnections?: readonly PausedConnection[];
@@ -84,6 +85,8 @@ export interface StatusReport {
   readonly timeZoneWarnings?: readonly TimeZoneWarning[];
   /** The standing outcome of each reconciliation check that ran (quality_status); null when the warehouse is not migrated. */
   readonly quality?: readonly QualitySummary[] | null;
+  /** How far each company's marts lag its loaded tables, most lagging first; null when the warehouse is not migrated. */
+  readonly marts?: readonly MartsLag[] | null;
 }
 
 /** The subset of a BullMQ Job that the report reads. */
@@ -183,6 +186,7 @@ export function freshnessEntriesOf(rows: readonly FreshnessRow[] | null, now: Da
 export function checkOf(
   summary: Pick<StatusReport['summary'], 'stale' | 'failed'>,
   paused: readonly Pick<PausedConnection, 'connection' | 'code'>[],
+  marts?: readonly MartsLag[] | null,
 ): StatusReport['check'] {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const problems = [
@@ -191,6 +195,7 @@ export function checkOf(
       : []),
     ...(summary.failed > 0 ? [`${plural(summary.failed, 'job', 'jobs')} failed`] : []),
     ...paused.map((p) => `connection "${p.connection}" paused (${p.code})`),
+    ...martsLagProblems(marts),
   ];
   return { ok: problems.length === 0, problems };
 }
@@ -204,7 +209,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
   const now = (sources.now ?? (() => new Date()))();
   const limit = 20; // failing jobs listed
   const { pool, schema, zonesInUse } = sources;
-  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, companies, quality] =
+  const [queues, failingPerQueue, rows, paused, rejections, schemaDrift, companies, quality, marts] =
     await Promise.all([
       readQueueCounts(sources.queues),
       Promise.all(
@@ -224,6 +229,7 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
       readSchemaDrift(pool, schema),
       zonesInUse && readCompanyAddresses(pool, schema),
       readQualityStatus(pool, schema),
+      readMartsLag(pool, schema, now),
     ]);
   const allFailing = failingPerQueue
     .flat()
@@ -241,11 +247,12 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     failing: allFailing.slice(0, limit),
     freshness,
     summary,
-    check: checkOf(summary, paused ?? []),
+    check: checkOf(summary, paused ?? [], marts),
     ...(paused ? { pausedConnections: paused } : {}),
     rejections,
     schemaDrift,
     ...(zonesInUse ? { timeZoneWarnings: timeZoneWarnings(companies ?? [], zonesInUse, now) } : {}),
     quality,
+    marts,
   };
 }

@@ -9,7 +9,7 @@ import type { EndpointData, ReadEndpointName, StreamEndpoint } from '../api/endp
 import type { Params } from '../api/query.js';
 import type { CollaboratorBlock, Company, EconomicGroupEntry } from '../api/schemas.js';
 import type { Config } from '../config.js';
-import type { MartUpkeep } from '../marts/upkeep.js';
+import type { MartUpkeep } from '../marts/pending.js';
 import type { CellValue } from '../warehouse/copy-text.js';
 import type { WarehouseDb } from '../warehouse/db.js';
 import type { MergeClient, TableStats } from '../warehouse/merge.js';

@@ -1,8 +1,9 @@
 /**
  * The BullMQ queues of the sync and their default job options. `sync` holds the window and
  * directory jobs, `followups` the per-item fetches found by a window (absence attachments, audit
- * photos) so thousands of small jobs never hold back the windows, and `schedules` the planning jobs
- * fired by the incremental job schedulers.
+ * photos) so thousands of small jobs never hold back the windows, `schedules` the planning jobs
+ * fired by the incremental job schedulers, and `marts` each company's follow-up that brings its marts
+ * up to date after its loads (marts-job.ts).
  */
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -32,7 +33,12 @@ export interface SyncQueues extends Readonly<Record<QueueName, Queue>> {
 export function openQueues(config: Pick<Config, 'queuePrefix'>, connection: Redis): SyncQueues {
   const make = (name: QueueName) =>
     new Queue(name, { connection, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
-  const byName = { sync: make('sync'), followups: make('followups'), schedules: make('schedules') };
+  const byName = {
+    sync: make('sync'),
+    followups: make('followups'),
+    schedules: make('schedules'),
+    marts: make('marts'),
+  };
   return {
     ...byName,
     all: QUEUE_NAMES.map((n) => byName[n]),

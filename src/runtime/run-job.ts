@@ -1,7 +1,8 @@
 /**
  * Runs one sync job around its processor: validates the data, records the run in
- * `sync_runs`, counts requests and rows, records a settled window as done, runs the
- * checks that follow it (never failing the job for them), and maps failures for BullMQ:
+ * `sync_runs`, counts requests and rows, records a settled window as done, queues the
+ * company's marts follow-up (which also runs the checks after the load: marts-job.ts), and
+ * maps failures for BullMQ:
  * - 429 not waited out, and 401 → rethrown: job-guard.ts puts the job back to wait
  *   without using an attempt (a 401 pauses the connection until its token works again);
  * - 404 `company_not_found` → a new group walk is queued, the job fails;
@@ -12,13 +13,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import { apiErrorHas, isApiError, isPermanent } from '../api/errors.js';
 import { companyTimezone } from '../config.js';
 import { scrubPersonal, scrubSecrets, withoutPersonalData } from '../logger.js';
-import {
-  recordJob,
-  recordQualityCheckError,
-  recordRowsLoaded,
-  recordSyncSuccess,
-} from '../telemetry/metrics.js';
-import { checkAfterRun } from '../quality/after-run.js';
+import { recordJob, recordRowsLoaded, recordSyncSuccess } from '../telemetry/metrics.js';
+import { MARTS_DELAY_MS, queueMartsRefresh } from './marts-job.js';
 import { todayIn } from '../util/time.js';
 import { enqueueJobs } from './enqueue.js';
 import { InvalidJobError, PermanentSyncError, SuspiciousAnswerError } from '../load/errors.js';
@@ -156,13 +152,11 @@ export async function runSyncJob(
     await recordWindow(pool, schema, { ...data, company: data.company, ...window, runId });
     recorded = true;
   }
-  // docs/warehouse.md "Reconciliation checks": what this run loaded, checked; a finding is a row and a metric, never a failed job.
-  const lookbackDays = rt.config.syncLookbackDays;
-  const timeZones = data.company ? { [data.company]: zone } : {};
-  const settings = { timeZones, defaultTimeZone: zone, lookbackDays, runId, now: now() };
-  const onError = () => recordQualityCheckError({ resource: data.resource });
-  const ran = { resource: data.resource, company: data.company, window };
-  await checkAfterRun({ pool: rt.warehouse.checks, schema, logger, settings, onError }, ran);
+  // The load recorded what the marts must take in; its company's follow-up rewrites them and runs the checks.
+  if (data.company) {
+    const delay = data.origin === 'backfill' ? MARTS_DELAY_MS.backfill : MARTS_DELAY_MS.window;
+    await queueMartsRefresh(rt.queues, { connection: data.connection, company: data.company }, delay);
+  }
   recordJob({ queue: queueName, state: 'completed', durationMs });
   recordSyncSuccess({ company: data.company ?? 'group', resource: data.resource, at: now() });
   return {

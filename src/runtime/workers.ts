@@ -1,6 +1,7 @@
 /**
  * BullMQ workers of one process: the `sync` and `followups` queues run sync jobs
- * (run-job.ts), the `schedules` queue runs schedule ticks. Each worker has its own
+ * (run-job.ts), the `schedules` queue runs schedule ticks, the `marts` queue the marts'
+ * follow-ups (marts-job.ts). Each worker has its own
  * Redis connection. No BullMQ limiter: a 429 delays only that connection's jobs
  * (job-guard.ts), and the request budget is src/connections/request-budget.ts.
  */
@@ -13,6 +14,7 @@ import { createRedis, isConnectionError } from './redis.js';
 import { guardJob } from './job-guard.js';
 import { jobLogger } from './job-log.js';
 import { runSyncJob } from './run-job.js';
+import { runMartsJob } from './marts-job.js';
 import { traceJob } from './job-span.js';
 import { startConnectionRecheck } from './token-recheck.js';
 import type { SyncRuntime } from './runtime.js';
@@ -33,13 +35,15 @@ export function startWorkers(
   options: { concurrency: number; lockDurationMs?: number; queues?: readonly QueueName[] },
 ): WorkerPool {
   const { config, logger } = rt;
-  const names = options.queues ?? (['sync', 'followups', 'schedules'] as const);
+  const names = options.queues ?? (['sync', 'followups', 'schedules', 'marts'] as const);
   const lockDuration = options.lockDurationMs ?? 30_000;
   const connections: Redis[] = [];
   const workers = names.map((name) => {
     const connection = createRedis(config.redisUrl, `punchline-worker-${name}`, logger);
     connections.push(connection);
     const processor = async (job: Job, token?: string, signal?: AbortSignal) => {
+      // A follow-up of the marts calls no API: no connection pause or rate limit holds it.
+      if (name === 'marts') return traceJob(job, () => runMartsJob(rt, job));
       const schedule = name === 'schedules';
       const run = schedule
         ? () => rt.processors.schedule(rt, job.data, { logger: jobLogger(logger, job) })
@@ -56,7 +60,7 @@ export function startWorkers(
     const worker = new Worker(name, processor, {
       connection,
       prefix: config.queuePrefix,
-      concurrency: name === 'schedules' ? 1 : options.concurrency,
+      concurrency: concurrencyOf(name, options.concurrency),
       lockDuration,
       stalledInterval: lockDuration,
       maxStalledCount: 3,
@@ -88,4 +92,10 @@ export function startWorkers(
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
+}
+
+/** Jobs at once of a queue's worker: one schedule tick; the marts' follow-ups on at most two cores, beside the loads. */
+function concurrencyOf(name: QueueName, concurrency: number): number {
+  if (name === 'schedules') return 1;
+  return name === 'marts' ? Math.min(2, concurrency) : concurrency;
 }

@@ -86,10 +86,10 @@ const rejectedRecords = counter(
 );
 const schemaDrift = counter(
   'punchline_schema_drift_total',
-  ['kind', 'field', 'value'],
+  ['kind', 'field'],
   'What the API sent that its spec does not say, reported once per process: kind new_value (a value of a ' +
-    'source-owned list not seen before) or unknown_field. Field and value are "other" past 50 series ' +
-    'or when they do not look like identifiers (the schema_drift table has them).',
+    'source-owned list not seen before), unknown_field, or too_many (past 100 of one field). The value is ' +
+    'never a label; field is "other" past 50 series or when it is not a field path (the schema_drift table has them).',
 );
 const qualityCheckErrors = counter(
   'punchline_quality_check_errors_total',
@@ -158,7 +158,7 @@ export function recordRejected(e: { resource: string; endpoint: string; count: n
 }
 
 /** Counts one piece of schema drift, under labels from a bounded set (drift-labels.ts). */
-export function recordSchemaDrift(e: { kind: string; field: string; value: string }): void {
+export function recordSchemaDrift(e: { kind: string; field: string }): void {
   schemaDrift.inc(driftLabels.of(e));
 }
 

@@ -722,6 +722,26 @@ export interface Journeys {
   synced_at: Generated<Timestamptz>;
 }
 
+/** Table mart_refreshes: The last refresh of each company's marts: when, over which days, how many loads it took in at once. */
+export interface MartRefreshes {
+  /** CNPJ of the company. Natural key. */
+  company_cnpj: string;
+  /** When the refresh committed. */
+  refreshed_at: Generated<Timestamptz>;
+  /** First day the refresh rewrote (the union of its loads' windows and of the employments they changed); null when none. */
+  first_day: string | null;
+  /** Last day the refresh rewrote; null when none. */
+  last_day: string | null;
+  /** Which inputs of the marts its loads changed (see pending_changes.changes). */
+  changes: Generated<string[]>;
+  /** Loads (rows of pending_changes) the refresh took in at once. */
+  loads: number;
+  /** When the oldest of those loads committed: refreshed_at minus this is how far the marts lagged. */
+  oldest_change_at: Timestamptz;
+  /** Duration of the refresh in milliseconds (the checks after it not included). */
+  duration_ms: number;
+}
+
 /** Table monthly_headcount: One row per company, department (as of the day) and month of the synced range: headcount on the first and last synced day of the month, average daily headcount, hires, leavers and turnover. Derived from employee_daily and employments; kept current by the sync with them (docs/warehouse.md "Marts"). */
 export interface MonthlyHeadcount {
   /** CNPJ of the company. Natural key with department and month. */
@@ -764,6 +784,28 @@ export interface Occupations {
   active: boolean;
   /** When punchline last inserted or changed this row (a reload that finds nothing new leaves it as is). */
   synced_at: Generated<Timestamptz>;
+}
+
+/** Table pending_changes: What the loads changed that the marts (and the checks after a load) have not taken in yet: one row per load, written in the load's transaction, deleted by the follow-up that brings the company's marts up to date. Empty for a company whose marts are current. */
+export interface PendingChanges {
+  /** Row number, in the order the loads committed. */
+  id: Generated<Int8>;
+  /** Name of the API connection of the load (its time zone decides the company's days). */
+  connection: string;
+  /** CNPJ of the company the load wrote. */
+  company_cnpj: string;
+  /** Resource loaded (see sync_runs.resource). */
+  resource: string;
+  /** First day of the load's window (inclusive); null for a load without a window (the collaborator list). */
+  first_day: string | null;
+  /** Last day of the load's window (inclusive); null for a load without a window. */
+  last_day: string | null;
+  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, absences, rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
+  changes: Generated<string[]>;
+  /** The sync_runs row of the load. */
+  run_id: Int8 | null;
+  /** When the load's transaction started (history versions and listing times of the load carry the same instant). */
+  recorded_at: Generated<Timestamptz>;
 }
 
 /** Table point_rules: Point rules. Source: GET /customer/v2/point-rule (spec 2.4). Active point (punch) rules. Never deleted: active = false once no longer listed. */
@@ -948,13 +990,13 @@ export interface RejectedRecords {
 
 /** Table schema_drift: What the API sent that its specification does not say: a value of a list the source owns not seen before (a new punch origin, adjustment status or hour-bank regime), a field no schema names, or a text holding a character the warehouse cannot store (a NUL), stored without it. None stops the sync; punchline status and /metrics show them. Written by punchline. */
 export interface SchemaDrift {
-  /** new_value (a value outside the known list of field), unknown_field (a field the schema does not name) or cleaned_value (values of a column stored without a NUL character). */
+  /** new_value (a value outside the known list of field), unknown_field (a field the schema does not name), cleaned_value (values of a column stored without a NUL character) or too_many (more new values of field, or unknown fields of endpoint, than punchline keeps: 100 per field or endpoint, 1,000 in all; the rest are only counted in /metrics). */
   kind: string;
   /** Endpoint that sent the unknown field; empty for new values (a field such as point.origin is the same on every endpoint). Key with kind, field and value. */
   endpoint: string;
   /** The field: point.origin, adjustment.status, overtime.regime for values; a path such as days[].points[].selfie_url for unknown fields; the warehouse column, such as departments.description, for cleaned values. */
   field: string;
-  /** The new value (new_value); empty for unknown fields. */
+  /** The new value (new_value), without control characters; longer than 200 characters, its first 64, an ellipsis and a SHA-256 prefix of the whole. Empty for the other kinds. */
   value: string;
   /** When a punchline process first reported it. */
   first_seen_at: Generated<Timestamptz>;
@@ -1298,6 +1340,10 @@ export interface SyncFreshness {
   last_success_at: Timestamptz | null;
   /** Seconds since last_success_at, at query time. */
   age_seconds: number | null;
+  /** When the oldest load of the company that its marts have not taken in yet committed; null when the marts are current. */
+  marts_pending_since: Timestamptz | null;
+  /** Seconds the company's marts (employee_daily and the others) lag its loaded tables, at query time: 0 when current; null for group-level resources. */
+  marts_lag_seconds: number | null;
 }
 
 /** Every table and view of the warehouse schema, by name: the type `Kysely<>` takes. */
@@ -1326,8 +1372,10 @@ export interface Database {
   hour_totals: HourTotals;
   inconsistencies: Inconsistencies;
   journeys: Journeys;
+  mart_refreshes: MartRefreshes;
   monthly_headcount: MonthlyHeadcount;
   occupations: Occupations;
+  pending_changes: PendingChanges;
   point_rules: PointRules;
   pseudonym_keys: PseudonymKeys;
   punches: Punches;

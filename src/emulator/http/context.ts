@@ -8,7 +8,7 @@ import type { ResolvedOptions } from '../options.js';
 import type { World } from '../world.js';
 import type { FaultQueue } from '../queued-faults.js';
 import { corruptOneElement, corruptRequests } from '../corrupt-element.js';
-import { elementSpoilerOf } from '../answer-faults.js';
+import { elementSpoilerOf, RawJson } from '../answer-faults.js';
 import type { Traffic } from './traffic.js';
 import type { QueryParams } from './query-params.js';
 
@@ -82,7 +82,7 @@ function* envelopeChunks(items: Iterable<unknown>, meta: unknown): Generator<Buf
   let buf = '{"data":[';
   let first = true;
   for (const item of items) {
-    buf += (first ? '' : ',') + JSON.stringify(item);
+    buf += (first ? '' : ',') + (item instanceof RawJson ? item.text : JSON.stringify(item));
     first = false;
     if (buf.length >= CHUNK) {
       yield Buffer.from(buf);

@@ -25,6 +25,9 @@ import {
   endlessly,
   hugeBase64,
   repeatFirst,
+  withOddOrigins,
+  withNulElement,
+  withDeepElement,
   spoilBody,
   spoilElements,
   trickle,
@@ -62,6 +65,9 @@ const LIST_FAULTS: ReadonlySet<QueuedFault['kind']> = new Set([
   'endless',
   'repeat',
   'foreign-company',
+  'odd-origins',
+  'nul-element',
+  'deep-element',
 ]);
 
 /** Marks the answer of a request with the answer fault `fault` (answer-faults.ts). */
@@ -75,6 +81,10 @@ function markAnswerFault(
   if (fault.kind === 'huge-attachment') spoilBody(raw, hugeBase64(fault.bytes ?? DEFAULT_HUGE_BYTES));
   if (fault.kind === 'endless') spoilElements(raw, endlessly);
   if (fault.kind === 'repeat') spoilElements(raw, repeatFirst);
+  if (fault.kind === 'nul-element') spoilElements(raw, withNulElement);
+  if (fault.kind === 'deep-element') spoilElements(raw, withDeepElement);
+  if (fault.kind === 'odd-origins')
+    spoilElements(raw, withOddOrigins(fault.origin ?? 'Origem', fault.values));
   if (fault.kind === 'foreign-company') {
     // Another company of the group than the ones asked for (the closed branch when the scope is the whole group).
     const other =
