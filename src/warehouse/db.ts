@@ -31,10 +31,11 @@ const warehouseTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** Quotes an SQL identifier (schema, table or column name). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+/** Quotes an SQL identifier (schema, table or column name): pg's `escapeIdentifier`, by the name the SQL builders use. */
+export const quoteIdent: (name: string) => string = pg.escapeIdentifier;
+
+/** An SQL string literal: pg's `escapeLiteral` (an `E'…'` literal when the text has a backslash). */
+export const quoteLiteral: (text: string) => string = pg.escapeLiteral;
 
 /** What a query runs on: a pg pool (each statement on a connection of its own) or one client (a transaction, a session). */
 export interface SqlRunner {
