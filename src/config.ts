@@ -310,6 +310,12 @@ const SETTINGS = {
     default: 'info',
     doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
   },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    type: oneOf(['json', 'pretty']),
+    default: 'json',
+    doc: '`json`: one JSON object per line, for a log collector. `pretty`: one readable line per event (pino-pretty: time, level, message, then the fields), coloured on a terminal, for a person watching a worker or the demo.',
+  },
   apiTimeoutMs: {
     env: 'API_TIMEOUT_MS',
     type: int(100, 600_000),
