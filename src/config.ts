@@ -95,6 +95,25 @@ const url =
         });
       });
 
+/** Host names separated by commas (lower-cased; brackets of an IPv6 address dropped). */
+const hostNames = (name: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) =>
+          h
+            .trim()
+            .toLowerCase()
+            .replace(/^\[(.*)\]$/, '$1'),
+        )
+        .filter((h) => h !== ''),
+    )
+    .refine((list) => list.every((h) => /^[a-z0-9._:-]{1,253}$/.test(h)), {
+      message: `${name} must be host names separated by commas, such as punchline-worker,ops.example.internal`,
+    });
+
 const zone = (name: string) =>
   z
     .string()
@@ -117,6 +136,32 @@ const matching = (re: RegExp, what: string) => (name: string) =>
 
 /** Text of at least `min` characters; `why` completes "NAME …" when it is shorter. */
 const atLeast = (min: number, why: string) => (name: string) => z.string().min(min, `${name} ${why}`);
+
+/** Fewest bits a secret key must show (its length times the Shannon entropy of its characters). */
+const MIN_KEY_BITS = 96;
+
+/**
+ * About how many bits of entropy `text` shows (pure): its length times the Shannon entropy of
+ * its characters. A heuristic upper bound: `openssl rand -base64 32` shows about 200, a word
+ * repeated to length far fewer. A weak pseudonym key lets anyone who knows its fingerprint
+ * guess it offline and then reverse every pseudonym over the 10⁹ CPFs.
+ */
+export function entropyBits(text: string): number {
+  const chars = [...text];
+  const counts = new Map<string, number>();
+  for (const c of chars) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / chars.length) * Math.log2(n / chars.length);
+  return Math.round(perChar * chars.length);
+}
+
+const secretKey = (min: number) => (name: string) =>
+  z
+    .string()
+    .min(min, `${name} is shorter than ${min} characters (make one with: openssl rand -base64 32)`)
+    .refine((v) => entropyBits(v) >= MIN_KEY_BITS, {
+      message: `${name} has too little entropy to be a key (a word or a pattern, not random bytes; make one with: openssl rand -base64 32)`,
+    });
 
 const oneOf = (values: readonly [string, ...string[]]) => (name: string) =>
   z.enum(values, { message: `${name} must be one of ${values.join(', ')}` });
@@ -220,13 +265,30 @@ const SETTINGS = {
     env: 'OPS_PORT',
     type: int(0, 65_535),
     default: '9464',
-    doc: "Port of the worker's dashboard, status page (`/status`), `/metrics` and `/healthz`",
+    doc: "Port of the worker's dashboard, status page (`/status`), `/metrics`, `/livez` and `/readyz`",
   },
   opsHost: {
     env: 'OPS_HOST',
     type: matching(/^[A-Za-z0-9._:-]{1,253}$/, 'an address or host name such as 127.0.0.1 or 0.0.0.0'),
     default: '127.0.0.1',
-    doc: "Address the worker's ops server (dashboard, `/metrics`, `/healthz`) binds.",
+    doc: "Address the worker's ops server (dashboard, `/metrics`, `/livez`, `/readyz`) binds; another address than loopback needs `OPS_DASHBOARD_TOKEN` or `OPS_ALLOW_NO_TOKEN=1`.",
+  },
+  opsAllowedHosts: {
+    env: 'OPS_ALLOWED_HOSTS',
+    type: hostNames,
+    doc: 'Host names the ops server answers besides `localhost`, `127.0.0.1`, `::1` and `OPS_HOST` (unless a wildcard), separated by commas, e.g. `punchline-worker,ops.example.internal`. A request naming another `Host` gets `421` (no DNS rebinding).',
+  },
+  opsAllowNoToken: {
+    env: 'OPS_ALLOW_NO_TOKEN',
+    type: bool,
+    default: '0',
+    doc: '`1` lets the ops server bind an address other than loopback without `OPS_DASHBOARD_TOKEN` (only when nothing but trusted hosts can reach the port, e.g. a container port published on 127.0.0.1); otherwise such a start is refused.',
+  },
+  opsMetricsOpen: {
+    env: 'OPS_METRICS_OPEN',
+    type: bool,
+    default: '0',
+    doc: '`1` serves `/metrics` without the operator credential even when `OPS_DASHBOARD_TOKEN` is set (a scraper that cannot send one); by default `/metrics` then needs it.',
   },
   // Read into `dashboardCredential`, below.
   dashboard: {
@@ -441,7 +503,7 @@ const SETTINGS = {
   },
   pseudonymKey: {
     env: 'PSEUDONYM_KEY',
-    type: atLeast(32, 'is shorter than 32 characters (make one with: openssl rand -base64 32)'),
+    type: secretKey(32),
     doc: 'Secret key (HMAC-SHA-256) of the CPF pseudonyms the analyst views show',
     file: true,
     secret: true,
@@ -587,6 +649,21 @@ function textOf(s: Setting, env: Env): { text?: string; from?: string } {
     text: readSecretFile(`${s.env}_FILE`, path, `the value of ${s.env}`),
     from: `${s.env}_FILE ${path}`,
   };
+}
+
+/** Where a setting's effective text comes from: the environment, the file `<env>_FILE` names, its default, or nowhere. */
+export type SettingOrigin =
+  | { readonly source: 'env'; readonly text: string }
+  | { readonly source: 'file'; readonly text: string; readonly file: string }
+  | { readonly source: 'default'; readonly text: string }
+  | { readonly source: 'unset' };
+
+/** The effective text of `s` in `env` and where it comes from (secrets in clear: the caller masks them). */
+export function settingOrigin(s: Setting, env: Env): SettingOrigin {
+  const { text, from } = textOf(s, env);
+  if (text !== undefined)
+    return from ? { source: 'file', text, file: from } : { source: 'env', text: text.trim() };
+  return s.default === undefined ? { source: 'unset' } : { source: 'default', text: s.default };
 }
 
 /** Parses one setting; throws {@link ConfigError} naming it, echoing the bad value unless it is a secret. */

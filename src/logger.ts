@@ -26,14 +26,31 @@ const REDACT_PATHS = [
 const REDACTED = '[REDACTED]';
 const secrets = new Set<string>();
 
-/** Registers a secret (an API token, the pseudonym key) to be scrubbed from every log line from now on. */
-export function registerSecret(secret: string): void {
-  if (secret.length >= 4) secrets.add(secret);
+/**
+ * The forms a secret takes in text: as it is, JSON-escaped once (as a log line writes a string:
+ * a quote or a backslash in a token gets a backslash before it) and twice (an error message
+ * quoting a JSON body, then written in a log line), and with every character outside
+ * printable ASCII as a `\uXXXX` escape.
+ */
+function formsOf(secret: string): string[] {
+  const escape = (text: string) => JSON.stringify(text).slice(1, -1);
+  const ascii = (text: string) =>
+    text.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const once = escape(secret);
+  return [...new Set([secret, once, escape(once), ascii(once), escape(ascii(once))])];
 }
 
-/** Replaces every registered secret in `text` with `[REDACTED]`. */
+/** Registers a secret (an API token, the pseudonym key) to be scrubbed from every log line from now on. */
+export function registerSecret(secret: string): void {
+  if (secret.length >= 4) for (const form of formsOf(secret)) secrets.add(form);
+}
+
+/** Replaces every registered secret in `text`, in each of its escaped forms, with `[REDACTED]`. */
 export function scrubSecrets(text: string): string {
-  return [...secrets].reduce((out, s) => out.replaceAll(s, REDACTED), text);
+  // Longest first, so a form that contains another is replaced whole.
+  return [...secrets]
+    .sort((a, b) => b.length - a.length)
+    .reduce((out, s) => out.replaceAll(s, REDACTED), text);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,7 @@ import {
   ConfigError,
   companyTimezone,
   configSecrets,
+  entropyBits,
   loadConfig,
   selectConnections,
   type Env,
@@ -567,6 +569,23 @@ describe('PSEUDONYM_KEY and PSEUDONYM_KEY_FILE', () => {
     expect(errorOf({ PSEUDONYM_KEY: KEY, PSEUDONYM_KEY_FILE: configFile(KEY) })).toBe(
       'set PSEUDONYM_KEY or PSEUDONYM_KEY_FILE, not both',
     );
+  });
+
+  it('refuses a long key with too little entropy, in one line and without quoting it', () => {
+    for (const weak of [
+      'a'.repeat(40),
+      'passwordpasswordpasswordpassword',
+      'abababababababababababababababab',
+    ]) {
+      const message = errorOf({ PSEUDONYM_KEY: weak });
+      expect(message).toBe(
+        'PSEUDONYM_KEY has too little entropy to be a key (a word or a pattern, not random bytes; make one with: openssl rand -base64 32)',
+      );
+      expect(message).not.toContain(weak);
+    }
+    expect(entropyBits('a'.repeat(40))).toBe(0);
+    expect(entropyBits(randomBytes(32).toString('base64'))).toBeGreaterThan(150);
+    expect(loadConfig({ PSEUDONYM_KEY: randomBytes(24).toString('hex') }).pseudonymKey).toHaveLength(48);
   });
 
   it('refuses a key shorter than 32 characters without quoting it', () => {

@@ -67,6 +67,22 @@ describe('logger', () => {
     expect(scrubSecrets(`x${token}y`)).toBe('x[REDACTED]y');
   });
 
+  it('scrubs a secret with a quote, a backslash or a non-ASCII character in its JSON-escaped forms too', () => {
+    const token = 'tok"en\\with-é-and\u0001';
+    registerSecret(token);
+    const out = memory();
+    const log = createLogger({ destination: out.stream });
+    // Once escaped (the line's own string), twice (a JSON body quoted in a message), and as \uXXXX.
+    log.warn({ body: JSON.stringify({ token: token }) }, `sent ${token}`);
+    log.warn(
+      `ascii form ${JSON.stringify(token).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}`,
+    );
+    const text = out.text();
+    for (const form of [token, 'tok\\"en', 'tok\\\\\\"en', 'with-\\u00e9']) expect(text).not.toContain(form);
+    expect(text).toContain('[REDACTED]');
+    expect(out.lines()).toHaveLength(2);
+  });
+
   it('keeps the token out of a logged API error, with the error fields intact', () => {
     const token = 'api-error-token-44aa91';
     registerSecret(token);

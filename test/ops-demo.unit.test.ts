@@ -97,7 +97,7 @@ describe('the demo banner', () => {
   it('says where the dashboard, metrics and health are', () => {
     expect(text).toContain('http://127.0.0.1:9464/dashboard');
     expect(text).toContain('http://127.0.0.1:9464/metrics');
-    expect(text).toContain('http://127.0.0.1:9464/healthz');
+    expect(text).toContain('http://127.0.0.1:9464/readyz');
     expect(text).toContain('node bin/punchline.js status');
   });
 

@@ -111,12 +111,13 @@ afterAll(async () => {
 });
 
 describe('as workforce_analyst', () => {
-  it('is refused every base table, the pseudonym map and the erasure register', async () => {
+  it('is refused every base table, the pseudonym map, the key fingerprints and the erasure register', async () => {
     for (const table of [
       'collaborators',
       'punches',
       'absences',
       'cpf_pseudonyms',
+      'pseudonym_keys',
       'erasures',
       'daily_attendance',
     ]) {
@@ -204,6 +205,7 @@ describe('as workforce_analyst', () => {
       'audit_photos',
       'absence_attachments',
       'cpf_pseudonyms',
+      'pseudonym_keys',
       'erasures',
       'schema_migrations',
     ]) {

@@ -66,6 +66,7 @@ describe('on a clean source', () => {
     expect(standing.filter((r) => r.status !== 'ok')).toEqual([]);
     expect(standing.map((r) => r.check_name).sort()).toEqual(
       [
+        'clt_vs_source',
         'coverage',
         'day_vs_punches',
         'history_overlap',

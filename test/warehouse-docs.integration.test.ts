@@ -122,6 +122,10 @@ describe('the example questions of the marts', () => {
       'absence days by type',
       'lateness ranking',
       'hour-bank trend',
+      'short rests by department last month',
+      'people with a seventh day worked',
+      'night hours by company',
+      'overtime above 2 h by week',
     ]);
     for (const q of questions) {
       expect(q.sql, q.name).not.toContain('workforce.');

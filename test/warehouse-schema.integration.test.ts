@@ -55,13 +55,15 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   calendar: ['calendar_date'],
   employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
   monthly_headcount: ['company_cnpj', 'department', 'month'],
+  clt_daily: ['company_cnpj', 'work_date', 'cpf', 'collaborator_record'],
+  clt_monthly: ['company_cnpj', 'department', 'month'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
   pending_changes: ['id'],
   mart_refreshes: ['company_cnpj'],
 };
 
 /** The views analysts query. */
-const VIEWS = ['daily_attendance', 'monthly_hours', 'quality_status', 'sync_freshness'];
+const VIEWS = ['clt_people_90d', 'daily_attendance', 'monthly_hours', 'quality_status', 'sync_freshness'];
 
 /** The role BI logins are granted. */
 const READER = 'workforce_reader';

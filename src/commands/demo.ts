@@ -16,7 +16,7 @@ import { isPortFree } from '../demo/port-check.js';
 import { assertRedisReachable, ServiceUnavailableError } from '../probes/services.js';
 import { warehouseDb } from '../warehouse/db.js';
 import { formatDemoBanner } from '../demo/banner.js';
-import { opsBaseUrl } from '../http/server.js';
+import { checkOpsBind, opsBaseUrl } from '../http/server.js';
 import {
   DEMO_CONNECTION,
   DEMO_EMULATOR_PORT,
@@ -116,6 +116,7 @@ export async function demoCommand(ctx: CommandContext, opts: DemoOptions): Promi
   const logger = config.logLevel === 'info' ? ctx.logger.child({}, { level: 'warn' }) : ctx.logger;
   const databaseUrl = config.databaseUrl;
 
+  checkOpsBind(config.opsHost, config.dashboardCredential !== undefined, config.opsAllowNoToken);
   say('punchline demo: checking Postgres and Redis...');
   if (await checkServices(config.redisUrl, databaseUrl))
     say(`  created database ${new URL(databaseUrl).pathname.slice(1)}`);

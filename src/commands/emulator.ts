@@ -18,7 +18,10 @@ import { EXIT, UsageError, type CommandContext } from './context.js';
 type TextOption = 'port' | 'host' | 'seed' | 'scale' | 'from' | 'today' | 'faults' | 'latency' | 'quirks';
 
 /** Options as commander hands them over (see src/cli.ts). */
-export type EmulatorCommandOptions = Partial<Record<TextOption, string>> & { strict?: boolean };
+export type EmulatorCommandOptions = Partial<Record<TextOption, string>> & {
+  strict?: boolean;
+  labourLaw?: boolean;
+};
 
 /** Checks the CLI options into {@link EmulatorOptions}; a bad value is a one-line {@link UsageError}. */
 export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOptions {
@@ -48,6 +51,7 @@ export function parseEmulatorOptions(opts: EmulatorCommandOptions): EmulatorOpti
       strict: opts.strict ?? false,
       latencyMs: opts.latency === undefined ? undefined : Number(opts.latency),
       quirks: opts.quirks === undefined ? undefined : parseQuirksSpec(opts.quirks),
+      labourLaw: opts.labourLaw ?? false,
     };
   } catch (err) {
     if (err instanceof EmulatorOptionError) throw new UsageError(err.message);

@@ -41,6 +41,7 @@ const USAGE_CODES: ReadonlySet<string> = new Set([
   'privacy_not_migrated',
   'invalid_service_token',
   'ops_port_in_use',
+  'ops_bind_refused',
   'demo_schema_in_use',
   'not_an_emulator',
   '3D000',

@@ -32,6 +32,7 @@ export async function pushCommand(ctx: CommandContext, kind: string, args: PushA
   const rows = await prepareRows(WRITE_KINDS[options.kind], options.file, {
     maxFileBytes: ctx.config.pushMaxFileBytes,
     filesDir: options.filesDir,
+    allowHidden: options.allowHidden,
   });
   await assertRedisReachable(ctx.config.redisUrl);
 

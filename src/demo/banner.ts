@@ -64,7 +64,7 @@ export function formatDemoBanner(i: DemoBannerInput): string {
     'punchline demo is running. Press Ctrl-C to stop.',
     '',
     `  Dashboard   ${i.opsUrl}/dashboard   (queues, jobs, errors, retries)`,
-    `  Metrics     ${i.opsUrl}/metrics   (Prometheus)    Health: ${i.opsUrl}/healthz`,
+    `  Metrics     ${i.opsUrl}/metrics   (Prometheus)    Ready: ${i.opsUrl}/readyz`,
     `  Emulator    ${i.emulatorUrl}   (Customer API v2 stand-in, ${i.companies} companies)`,
     `  Warehouse   ${psql}`,
     `  Status      ${i.opsUrl}/status   or   ${i.cli} status`,

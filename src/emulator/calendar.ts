@@ -57,6 +57,12 @@ export function clockOf(seconds: number): string {
   return `${hourMinuteOf(seconds)}:${pad2(seconds % 60)}`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` of a punch `seconds` after the midnight of `day` (beyond 24 h: the next morning). */
+export function dateTimeOf(day: number, seconds: number): string {
+  const next = Math.floor(seconds / 86400);
+  return `${dateOf(day + next)} ${clockOf(seconds - next * 86400)}`;
+}
+
 /** `HH:MM` of seconds since midnight. */
 export function hourMinuteOf(seconds: number): string {
   return `${pad2(Math.floor(seconds / 3600))}:${pad2(Math.floor((seconds % 3600) / 60))}`;

@@ -39,6 +39,10 @@ const NIGHT_END = 5 * 3600;
 const NIGHT_START = 22 * 3600;
 /** Daily overtime limit (CLT art. 59). */
 export const OVERTIME_LIMIT = 2 * 3600;
+/** A mark's variation the overtime limit tolerates (CLT art. 58 §1): the source lists overtime above 2 h 05. */
+export const MARK_TOLERANCE = 300;
+/** Minimum break of a day over six hours (CLT art. 71). */
+export const INTRA_BREAK = 3600;
 /** Minimum rest between two days (CLT art. 66). */
 const INTERJOURNEY = 11 * 3600;
 /** Daily tolerance of the rule (CLT art. 58 §1). */
@@ -47,12 +51,12 @@ const RULE_TOLERANCE = 600;
 /** Overtime band of work on each kind of rest day. */
 const REST_BANDS = { saturday: 3, sunday: 4, holiday: 5 } as const;
 
-/** Seconds of [a, b) that fall in the night windows [0, 05:00) and [22:00, 24:00). */
+/** Seconds of [a, b) that fall in the night windows [0, 05:00), [22:00, 05:00 next day) and the next night's. */
 function nightOverlap(a: number, b: number): number {
-  return (
-    Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0)) +
-    Math.max(0, Math.min(b, 86400) - Math.max(a, NIGHT_START))
-  );
+  let night = Math.max(0, Math.min(b, NIGHT_END) - Math.max(a, 0));
+  for (const midnight of [86400, 2 * 86400])
+    night += Math.max(0, Math.min(b, midnight + NIGHT_END) - Math.max(a, midnight - 86400 + NIGHT_START));
+  return night;
 }
 
 /** Adds the paid part [paidFrom, paidTo) of overtime offsets [a, b) to a band, with its night part. */
@@ -158,7 +162,8 @@ export function computeDayMetrics(
     m.overtime = worked;
   }
 
-  if (secs.length >= 4 && worked > 6 * 3600 && intervals < 3600) m.intraShort = 3600 - intervals;
+  if (secs.length >= 4 && worked > 6 * 3600 && intervals < INTRA_BREAK)
+    m.intraShort = INTRA_BREAK - intervals;
   if (prevLast !== null && secs.length > 0) {
     const gap = 86400 - prevLast + secs[0]!;
     if (gap < INTERJOURNEY) m.interShort = INTERJOURNEY - gap;

@@ -46,6 +46,10 @@ export interface DayPlan {
   readonly refused: boolean;
   /** Today: the day is in progress; it shows only the punches made so far and is not valued. */
   readonly inProgress: boolean;
+  /** Option `labourLaw`: the source lists a short break for the day although its break is pre-recorded. */
+  readonly listedShortBreak?: boolean;
+  /** Option `labourLaw`: the source lists the day's overtime above the limit although it is within the tolerance. */
+  readonly listedOvertime?: boolean;
 }
 
 /** True when the journey works on `day` (weekday in its set, not a holiday). */

@@ -3,9 +3,10 @@
  * overlaid with writes and admin mutations, then valued ({@link computeDayMetrics}). Only
  * overlays and small caches are stored; the caches are dropped when an overlay touches them.
  */
-import { monthEnd, monthOf, monthStart } from './calendar.js';
+import { civil, monthEnd, monthOf, monthStart } from './calendar.js';
 import { generateMonthAbsences, decodeAbsenceId } from './absence-generator.js';
 import { NO_CONTRADICTIONS, pickContradicting, type Contradicting } from './contradictions.js';
+import { NO_LABOUR_LAW, pickLabourLawCast, scriptedDay, type LabourLawCast } from './labour-law.js';
 import { computeDayMetrics, type DayMetrics } from './day-metrics.js';
 import { planDay, SLOTS_PER_DAY, type DayPlan } from './day-plan.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity, JourneyEntity } from './entities.js';
@@ -84,12 +85,15 @@ export class History {
   private readonly bankCache = new Map<number, Float64Array>();
   /** Quirk `contradictions`: whom the source contradicts itself about (contradictions.ts). */
   readonly contradicting: Contradicting;
+  /** Option `labourLaw`: whose days follow the script of labour-law cases (labour-law.ts). */
+  readonly labourLaw: LabourLawCast;
   /** Quirk `contradictions`: the day of each month listed without its punches, by month. */
   private readonly droppedDays = new Map<number, number | null>();
 
   constructor(readonly world: World) {
     this.nextApiPoint = world.generatedPointMax + 1;
     this.contradicting = world.options.quirks.contradictions ? pickContradicting(world) : NO_CONTRADICTIONS;
+    this.labourLaw = world.options.labourLaw ? pickLabourLawCast(world) : NO_LABOUR_LAW;
   }
 
   /** Generated absences starting in a month, indexed by collaborator (cached). */
@@ -179,7 +183,7 @@ export class History {
   /** Plans a day of a collaborator. */
   plan(c: CollaboratorEntity, day: number, journey: JourneyEntity = this.world.journeyOf(c)): DayPlan {
     const { full, partial } = this.absencesOfDay(c, day);
-    return planDay({
+    const plan = planDay({
       visibleUntilSec: this.visibleUntil(day, c.company),
       base: this.world.base,
       collaboratorId: c.id,
@@ -190,6 +194,20 @@ export class History {
       absence: full,
       partial,
     });
+    return this.scripted(c, day, plan);
+  }
+
+  /** Option `labourLaw`: the scripted punches replace the generated ones (not on leave, not today). */
+  private scripted(c: CollaboratorEntity, day: number, plan: DayPlan): DayPlan {
+    if (this.labourLaw.day === null || plan.absence || plan.inProgress || !c.generated) return plan;
+    const script = scriptedDay(this.world, this.labourLaw, c, day, civil(day)[2]);
+    if (!script) return plan;
+    const punches = script.secs.map((sec, slot) => ({ slot, sec, manual: slot === script.manualSlot }));
+    const listed = {
+      ...(script.listedShortBreak === true ? { listedShortBreak: true } : {}),
+      ...(script.listedOvertime === true ? { listedOvertime: true } : {}),
+    };
+    return { ...plan, punches, fault: false, missingSlot: -1, refused: false, ...listed };
   }
 
   /** The day's punches after overlays, sorted by time then id. */

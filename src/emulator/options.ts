@@ -68,6 +68,8 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Data quirks of real sources (quirks.ts; default none): `true` for all, or a list such as `['nulls', 'duplicateCpf']`. */
   quirks?: QuirksOption;
+  /** Scripted labour-law cases on known days (labour-law.ts, docs/emulator.md "Labour-law cases"; default off). */
+  labourLaw?: boolean;
 }
 
 /** How many active companies a scale means (the headquarters first), and collaborators of each. */
@@ -166,6 +168,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     listParameterErrorCode: options.listParameterErrorCode ?? 'invalid_list_parameter',
     now,
     quirks: resolveQuirks(options.quirks),
+    labourLaw: options.labourLaw ?? false,
   };
 }
 

@@ -1,8 +1,8 @@
 /** Builders of the JSON records of spec §2, in the key order of the spec tables (equal data, equal bytes). */
 import { TOTAL_HOURS_KEYS, type CompanyBlock, type TotalHoursKey } from '../api/schemas.js';
 import { secondsToDuration, secondsToHourMinute } from '../util/duration.js';
-import { clockOf, dateOf, hourMinuteOf } from './calendar.js';
-import { nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
+import { clockOf, dateOf, dateTimeOf, hourMinuteOf } from './calendar.js';
+import { INTRA_BREAK, MARK_TOLERANCE, nightReduced, OVERTIME_LIMIT, type DayMetrics } from './day-metrics.js';
 import type { AbsenceEntity, AbsenceTypeEntity, CollaboratorEntity } from './entities.js';
 import { phantomSeconds } from './contradictions.js';
 import type { DayRecord, EffectivePunch, History } from './history.js';
@@ -98,8 +98,8 @@ function pointJson(
   const gps = isGeolocated(world, t);
   return {
     point_id: p.id,
-    datetime: `${dateOf(day)} ${clockOf(p.sec)}`,
-    hour: hourMinuteOf(p.sec),
+    datetime: dateTimeOf(day, p.sec),
+    hour: hourMinuteOf(p.sec % 86400),
     method: t.method,
     origin: t.origin,
     is_adjusted: p.adjusted,
@@ -197,7 +197,7 @@ function tardinessJson(world: World, r: DayRecord): Record<string, unknown>[] {
       journey_in: hourMinuteOf(r.plan.startSec),
       punch_in: hourMinuteOf(first.sec),
       minutes_late: secondsToHourMinute(first.sec - r.plan.startSec),
-      all_points: r.punches.map((p) => hourMinuteOf(p.sec)),
+      all_points: r.punches.map((p) => hourMinuteOf(p.sec % 86400)),
     },
   ];
 }
@@ -266,8 +266,12 @@ function inconsistenciesJson(world: World, r: DayRecord): Record<string, unknown
   const m = r.metrics;
   const found: [string, number][] = [];
   if (m.intraShort > 0) found.push(['Intervalo intrajornada inferior a 1 hora', -m.intraShort]);
+  // Option labourLaw: a source that does not know the day's break is pre-recorded (art. 74 §2) lists it short.
+  else if (r.plan.listedShortBreak && !r.plan.inProgress)
+    found.push(['Intervalo intrajornada inferior a 1 hora', -INTRA_BREAK]);
   if (m.interShort > 0) found.push(['Interjornada inferior a 11 horas', -m.interShort]);
-  if (m.overtime > OVERTIME_LIMIT && r.plan.scheduled)
+  const listedOvertime = r.plan.listedOvertime === true && !r.plan.inProgress;
+  if ((m.overtime > OVERTIME_LIMIT + MARK_TOLERANCE || listedOvertime) && r.plan.scheduled)
     found.push(['Horas extras acima do limite diário', m.overtime - OVERTIME_LIMIT]);
   return found.map(([type, value], i) => {
     const rng = rngFor(world.base, r.collaborator.id, r.day, 61 + i);

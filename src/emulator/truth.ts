@@ -5,12 +5,13 @@
 import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 import { localToUtc } from '../util/time.js';
-import { clockOf, dateOf, dayOf, monthOf } from './calendar.js';
+import { dateOf, dateTimeOf, dayOf, monthOf } from './calendar.js';
 import type { AbsenceEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
 import type { DayRecord, History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { DAY_ENTRY_ENDPOINTS, isGeolocated, periodTotals, punchTraits } from './records.js';
 import { phantomSeconds } from './contradictions.js';
+import { labourLawDays, LOOKBACK_DAYS, type TruthLabourDay } from './labour-law-truth.js';
 import type { SentCollaboratorBlock } from './world.js';
 
 /**
@@ -151,6 +152,17 @@ export interface EmulatorTruth {
   lookups(cnpj: string): Record<LookupTable, number[]>;
   /** Where quirk `contradictions` makes the source disagree with itself in the range (empty without it). */
   contradictions(cnpj: string, from: string, to: string): TruthContradictions;
+  /** The labour-law findings of every record day with punches in the range (labour-law-truth.ts). */
+  labourLaw(cnpj: string, from: string, to: string): TruthLabourLaw;
+}
+
+/** The labour-law findings of a company's record days, and whom option `labourLaw` scripts. */
+export interface TruthLabourLaw {
+  /** CPFs of the scripted day worker and night worker (null without the option). */
+  readonly cast: { readonly day: string | null; readonly night: string | null };
+  readonly days: readonly Owned<
+    TruthLabourDay & { readonly admissionDate: string; readonly department: string }
+  >[];
 }
 
 /** What quirk `contradictions` sends that disagrees with the rest of the answer (contradictions.ts). */
@@ -200,7 +212,7 @@ export function createTruth(history: History): EmulatorTruth {
       return eachDay(cnpj, from, to).flatMap(([c, r]) =>
         r.punches.map((p) => {
           const t = punchTraits(world, c, r.day, p);
-          const datetime = `${dateOf(r.day)} ${clockOf(p.sec)}`;
+          const datetime = dateTimeOf(r.day, p.sec);
           return {
             pointId: p.id,
             collaboratorId: c.id,
@@ -321,6 +333,19 @@ export function createTruth(history: History): EmulatorTruth {
           return pointIds.length > 0 ? [{ ...owner(c), date: dateOf(r.day), workedSeconds, pointIds }] : [];
         }),
       };
+    },
+    labourLaw: (cnpj, from, to) => {
+      const first = dayOf(from);
+      const days = company(cnpj).collaborators.flatMap((c) => {
+        const department = world.collaboratorBlock(c).department ?? '';
+        const record = { ...owner(c), admissionDate: c.admissionDate, department };
+        return labourLawDays(history.days(c, first - LOOKBACK_DAYS - 1, dayOf(to)), first).map((d) => ({
+          ...record,
+          ...d,
+        }));
+      });
+      const cast = history.labourLaw;
+      return { cast: { day: cast.day?.cpf ?? null, night: cast.night?.cpf ?? null }, days };
     },
     lookups: (cnpj) => {
       const co = company(cnpj);

@@ -1,5 +1,11 @@
 /**
- * src/http/ — the ops HTTP port of a worker: dashboard, status page, `/metrics`, `/healthz`.
+ * src/http/ — the ops HTTP port of a worker: dashboard, status page, `/metrics`, `/livez`,
+ * `/readyz` (and `/healthz`, its old name).
+ *
+ * It trusts no `Host`: a browser that a rebinding DNS name points at the port sends that name,
+ * so a request naming a host the server was not told to serve gets 421 before any route
+ * (host-check.ts). It binds loopback unless told otherwise, and refuses to bind another address
+ * without an operator credential unless that is asked for explicitly.
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Queue } from 'bullmq';
@@ -10,7 +16,13 @@ import type { DashboardCredential } from '../config.js';
 import type { Logger } from '../logger.js';
 import { passwordOf } from '../util/database-url.js';
 import { PunchlineError } from '../util/errors.js';
-import { dashboardRouteKind, decideDashboardAccess, type DashboardRouteKind } from './dashboard-access.js';
+import {
+  carriesCredential,
+  dashboardRouteKind,
+  decideDashboardAccess,
+  type DashboardRouteKind,
+} from './dashboard-access.js';
+import { hostOf, isLoopback, servedHosts } from './host-check.js';
 import type { ConnectionHealth } from '../connections/connection-pause.js';
 import { checkHealth, safeReason, type QueryableDb } from '../probes/health.js';
 import { createRedisProbe } from '../probes/redis-probe.js';
@@ -46,6 +58,31 @@ export class OpsPortInUseError extends PunchlineError<'ops_port_in_use'> {
   }
 }
 
+/** Headers of every answer: no page of another site frames it, no browser guesses a type, no URL leaks onwards. */
+const SAFETY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+} as const;
+/** The Content-Security-Policy of an answer that sets none of its own (the dashboard loads its own scripts). */
+const DEFAULT_CSP = "frame-ancestors 'none'";
+
+/** Binding an address other than loopback without an operator credential, not asked for. */
+export class OpsBindRefusedError extends PunchlineError<'ops_bind_refused'> {
+  override readonly name = 'OpsBindRefusedError';
+  constructor(readonly host: string) {
+    super(
+      'ops_bind_refused',
+      `OPS_HOST ${host} is not a loopback address and OPS_DASHBOARD_TOKEN is not set: anyone who reaches the port would read every job (set OPS_DASHBOARD_TOKEN, or OPS_ALLOW_NO_TOKEN=1 when only trusted hosts reach it)`,
+    );
+  }
+}
+
+/** Throws {@link OpsBindRefusedError} when binding `host` needs a credential that is missing and not waived (pure). */
+export function checkOpsBind(host: string, hasCredential: boolean, allowNoToken: boolean): void {
+  if (!isLoopback(host) && !hasCredential && !allowNoToken) throw new OpsBindRefusedError(host);
+}
+
 /** Options of {@link startOpsServer}. */
 export interface OpsServerOptions {
   /** TCP port; 0 picks a free one (tests). */
@@ -62,6 +99,12 @@ export interface OpsServerOptions {
   readonly logger?: Logger;
   /** Operator credential every route of the dashboard then needs; without it the dashboard only reads, for anyone. */
   readonly dashboardCredential?: DashboardCredential;
+  /** Host names served besides loopback and the bound address (OPS_ALLOWED_HOSTS). */
+  readonly allowedHosts?: readonly string[];
+  /** Bind an address other than loopback without a credential (OPS_ALLOW_NO_TOKEN). */
+  readonly allowNoToken?: boolean;
+  /** Serve `/metrics` without the credential even when one is set (OPS_METRICS_OPEN). */
+  readonly metricsOpen?: boolean;
   /** Secrets `/healthz` must never show besides those registered with the logger (the Redis password is added). */
   readonly secrets?: readonly string[];
   /** Deadlines (ms) of each health or scrape probe (default 1500) and of the `/status` report (10 000). */
@@ -100,6 +143,8 @@ export function opsBaseUrl(host: string, port: number): string {
 export async function startOpsServer(options: OpsServerOptions): Promise<RunningOpsServer> {
   const { logger, dashboardCredential: credential } = options;
   const host = options.host ?? '127.0.0.1';
+  checkOpsBind(host, credential !== undefined, options.allowNoToken === true);
+  const served = servedHosts(host, options.allowedHosts ?? []);
   const probeTimeoutMs = options.probeTimeoutMs ?? 1500;
   const redis = createRedisProbe(options.redisUrl);
   const registry = createScrapeRegistry({ ...options, timeoutMs: probeTimeoutMs });
@@ -108,6 +153,25 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   const secrets = [...(options.secrets ?? []), passwordOf(options.redisUrl)].filter((s) => s !== '');
 
   const app = Fastify({ logger: false });
+  // Before any route, the dashboard's included: a Host the server does not serve is a
+  // rebinding DNS name (or a misdirected request), whatever its Origin says.
+  app.addHook('onRequest', async (req, reply) => {
+    const named = hostOf(req.headers.host);
+    if (named !== undefined && served.has(named)) return undefined;
+    logger?.warn(
+      { method: req.method, route: req.routeOptions.url, status: 421 },
+      'ops request for a host not served',
+    );
+    return reply
+      .code(421)
+      .send({ error: 'this server does not answer for that host name (OPS_ALLOWED_HOSTS)' });
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    void reply.headers(SAFETY_HEADERS);
+    if (!reply.hasHeader('content-security-policy'))
+      void reply.header('content-security-policy', DEFAULT_CSP);
+    return payload;
+  });
 
   const board = new FastifyAdapter();
   board.setBasePath(DASHBOARD_PATH);
@@ -142,9 +206,20 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
 
   app.get('/', async (_req, reply) => reply.redirect(DASHBOARD_PATH));
 
-  app.get('/metrics', async (_req, reply) =>
-    reply.header('content-type', registry.contentType).send(await registry.metrics()),
-  );
+  // The metrics name companies and connections: the operator's once a credential is set, unless opened.
+  const metricsGuarded = credential !== undefined && options.metricsOpen !== true;
+  app.get('/metrics', async (req, reply) => {
+    if (metricsGuarded && !carriesCredential(req.headers.authorization, credential)) {
+      logger?.warn({ method: req.method, route: '/metrics', status: 401 }, 'metrics request refused');
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Basic realm="punchline metrics", charset="UTF-8"')
+        .send({
+          error: 'the metrics need the operator credential (OPS_DASHBOARD_TOKEN; or OPS_METRICS_OPEN=1)',
+        });
+    }
+    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  });
 
   const readStatus = () =>
     withTimeout(collectStatus(options), options.statusTimeoutMs ?? 10_000, 'the status report');
@@ -184,7 +259,10 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     statusRoute('application/json; charset=utf-8', (report) => `${JSON.stringify(report, null, 2)}\n`),
   );
 
-  app.get('/healthz', async (_req, reply) => {
+  // Alive: the process answers (an orchestrator restarts it otherwise). Nothing is probed.
+  app.get('/livez', async (_req, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' }));
+  // Ready: Redis and Postgres answer, and the connections' state; /healthz is its old name.
+  const readiness = async (_req: FastifyRequest, reply: FastifyReply) => {
     const report = await checkHealth({
       redis,
       db: options.pool,
@@ -195,7 +273,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
     if (report.status !== 'ok')
       logger?.warn({ health: report }, report.status === 'down' ? 'health check failed' : 'health degraded');
     return reply.code(report.status === 'down' ? 503 : 200).send(report);
-  });
+  };
+  app.get('/readyz', readiness);
+  app.get('/healthz', readiness);
 
   try {
     await app.listen({ port: options.port, host });
@@ -209,7 +289,7 @@ export async function startOpsServer(options: OpsServerOptions): Promise<Running
   const url = opsBaseUrl(host, port);
   logger?.info(
     { url, host, dashboard: readOnlyMode ? 'read-only' : 'operator credential required for writes' },
-    'ops server listening (dashboard, /status, /metrics, /healthz)',
+    'ops server listening (dashboard, /status, /metrics, /livez, /readyz)',
   );
 
   return {

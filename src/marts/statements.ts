@@ -7,6 +7,7 @@
  */
 import { quoteIdent } from '../warehouse/db.js';
 import type { BuiltQuery } from '../warehouse/merge-statement.js';
+import { MART_INPUTS } from './inputs.js';
 
 /** Collaborator records, as parallel arrays (CPFs and their `collaborator_record`). */
 export interface RecordKeys {
@@ -15,7 +16,7 @@ export interface RecordKeys {
 }
 
 /** The days the warehouse holds a company's period data for: the windows of this table loaded whole. */
-const COVERAGE_TABLE = 'work_days';
+const COVERAGE_TABLE = MART_INPUTS.day;
 
 /** A shift that names clock times is a work day (as daily_attendance.is_scheduled). */
 const SCHEDULED = `~ '[0-9]:[0-5][0-9]'`;
@@ -34,7 +35,7 @@ export function buildRegisterRecords(schema: string, company: string, zone: stri
     text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from, first_seen_at)
 SELECT c.company_cnpj, c.cpf, c.collaborator_record, c.admission_date, c.registration_number,
        coalesce(c.admission_date, ${localDate('c.first_seen_at')}), c.first_seen_at
-  FROM ${T(schema, 'collaborators')} c WHERE c.company_cnpj = $1
+  FROM ${T(schema, MART_INPUTS.person)} c WHERE c.company_cnpj = $1
 ON CONFLICT (company_cnpj, cpf, collaborator_record) DO UPDATE
    SET admission_date = excluded.admission_date, registration_number = excluded.registration_number,
        employed_from = CASE WHEN excluded.admission_date IS NOT NULL THEN excluded.admission_date ELSE least(e.employed_from, e.first_data_on) END,
@@ -51,7 +52,7 @@ RETURNING e.cpf, e.collaborator_record`,
  * were last listed as `attributes_as_of` (zone `$2`), so only newer period data changes it.
  */
 export function buildListing(schema: string, company: string, zone: string, listedAt: Date): BuiltQuery {
-  const listed = `EXISTS (SELECT 1 FROM ${T(schema, 'collaborators')} s WHERE s.company_cnpj = $1 AND s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record AND s.active)`;
+  const listed = `EXISTS (SELECT 1 FROM ${T(schema, MART_INPUTS.person)} s WHERE s.company_cnpj = $1 AND s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record AND s.active)`;
   return {
     text: `WITH listed AS (
   UPDATE ${T(schema, 'employments')} e
@@ -63,7 +64,7 @@ export function buildListing(schema: string, company: string, zone: string, list
    WHERE e.company_cnpj = $1 AND e.is_listed AND NOT ${listed}
   RETURNING e.cpf, e.collaborator_record, ${localDate('e.last_listed_at')} AS last_listed_on
 ), stamped AS (
-  UPDATE ${T(schema, 'collaborators')} c SET attributes_as_of = u.last_listed_on
+  UPDATE ${T(schema, MART_INPUTS.person)} c SET attributes_as_of = u.last_listed_on
     FROM unlisted u WHERE c.company_cnpj = $1 AND c.cpf = u.cpf AND c.collaborator_record = u.collaborator_record
      AND NOT c.active AND c.attributes_as_of IS NULL
   RETURNING 1
@@ -76,7 +77,7 @@ SELECT (SELECT count(*) FROM listed)::int AS listed, (SELECT count(*) FROM unlis
 /** The records of company `$1` no longer listed whose collaborators row a load wrote at or after `$2`. */
 export function buildTouchedRecords(schema: string, company: string, since: Date): BuiltQuery {
   return {
-    text: `SELECT cpf, collaborator_record FROM ${T(schema, 'collaborators')} WHERE company_cnpj = $1 AND synced_at >= $2 AND NOT active`,
+    text: `SELECT cpf, collaborator_record FROM ${T(schema, MART_INPUTS.person)} WHERE company_cnpj = $1 AND synced_at >= $2 AND NOT active`,
     values: [company, since],
   };
 }
@@ -150,7 +151,7 @@ RETURNING r.cpf, r.collaborator_record`,
 /** The records of company `$1` whose history a load opened or closed a version of at or after `$2`. */
 export function buildHistoryChanged(schema: string, company: string, since: Date): BuiltQuery {
   return {
-    text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, 'collaborator_history')}
+    text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, MART_INPUTS.history)}
  WHERE company_cnpj = $1 AND (valid_from >= $2 OR valid_to >= $2)`,
     values: [company, since],
   };
@@ -219,7 +220,7 @@ grid AS (
 )`;
   const upsert = `WITH ${grid},
 punch_counts AS (
-  SELECT cpf, collaborator_record, work_date, count(*)::int AS n FROM ${t('punches')}
+  SELECT cpf, collaborator_record, work_date, count(*)::int AS n FROM ${t(MART_INPUTS.punch)}
    WHERE company_cnpj = $1 AND work_date BETWEEN $3::date AND $4::date AND deleted_at IS NULL
    GROUP BY cpf, collaborator_record, work_date
 ),
@@ -233,7 +234,7 @@ versions AS (
          coalesce(${localDate('valid_to')}, 'infinity'::date) AS to_day,
          valid_from = min(valid_from) OVER (PARTITION BY cpf, collaborator_record) AS earliest,
          department, occupation, team, business_unit
-    FROM ${t('collaborator_history')} WHERE company_cnpj = $1
+    FROM ${t(MART_INPUTS.history)} WHERE company_cnpj = $1
 )
 INSERT INTO ${t('employee_daily')} AS x (company_cnpj, cpf, collaborator_record, work_date, department, occupation, team, business_unit,
   attributes_basis, is_scheduled, worked_seconds, punch_count, late_seconds, is_late, on_leave, absence_types, is_absent, overtime_seconds,
@@ -247,16 +248,16 @@ SELECT $1, g.cpf, g.collaborator_record, g.day,
        CASE WHEN g.day < today.d THEN wd.shift ${SCHEDULED} AND coalesce(pc.n, 0) = 0 AND ab.types IS NULL END,
        hb.total_overtime_seconds, hb.accumulated_balance_seconds, g.day < today.d
   FROM grid g CROSS JOIN today
-  LEFT JOIN ${t('work_days')} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
+  LEFT JOIN ${t(MART_INPUTS.day)} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
         AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL AND wd.work_date BETWEEN $3::date AND $4::date
   LEFT JOIN punch_counts pc ON pc.work_date = g.day AND pc.cpf = g.cpf AND pc.collaborator_record = g.collaborator_record
-  LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t(MART_INPUTS.lateness)} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
         AND td.work_date BETWEEN $3::date AND $4::date
-  LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
+  LEFT JOIN ${t(MART_INPUTS.balance)} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
         AND hb.collaborator_record = g.collaborator_record AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $3::date AND $4::date
   LEFT JOIN absent ab ON ab.absence_date = g.day AND ab.cpf = g.cpf AND ab.collaborator_record = g.collaborator_record
   LEFT JOIN versions v ON v.cpf = g.cpf AND v.collaborator_record = g.collaborator_record AND g.day < v.to_day AND (g.day >= v.from_day OR v.earliest)
-  LEFT JOIN ${t('collaborators')} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t(MART_INPUTS.person)} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
 ON CONFLICT (company_cnpj, work_date, cpf, collaborator_record) DO UPDATE
    SET department = excluded.department, occupation = excluded.occupation, team = excluded.team, business_unit = excluded.business_unit,
        attributes_basis = excluded.attributes_basis, is_scheduled = excluded.is_scheduled, worked_seconds = excluded.worked_seconds,
@@ -320,7 +321,7 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
       // Sparse: the days with a tardiness now, and those that had one.
       source = `SELECT d.cpf, d.collaborator_record, d.work_date, coalesce(td.late_seconds, 0) AS late_seconds, td.cpf IS NOT NULL AS is_late
       FROM ${t('employee_daily')} d
-      LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = d.work_date AND ${same('td', 'd')} AND td.work_date BETWEEN $2::date AND $3::date
+      LEFT JOIN ${t(MART_INPUTS.lateness)} td ON td.company_cnpj = $1 AND td.work_date = d.work_date AND ${same('td', 'd')} AND td.work_date BETWEEN $2::date AND $3::date
      WHERE ${scopeRows(scope, 'd')} AND (d.is_late OR td.cpf IS NOT NULL)`;
       set = 'late_seconds = s.late_seconds, is_late = s.is_late';
       break;
@@ -328,7 +329,7 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
       source = `SELECT d.cpf, d.collaborator_record, d.work_date, hb.total_overtime_seconds AS overtime_seconds,
              hb.accumulated_balance_seconds AS bank_balance_seconds
       FROM ${t('employee_daily')} d
-      LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
+      LEFT JOIN ${t(MART_INPUTS.balance)} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
            AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $2::date AND $3::date
      WHERE ${scopeRows(scope, 'd')}`;
       set = 'overtime_seconds = s.overtime_seconds, bank_balance_seconds = s.bank_balance_seconds';
@@ -428,13 +429,13 @@ export function buildAbsenceDaysRefresh(
   const values = [company, from, to];
   return {
     span: {
-      text: `SELECT min(a.begins_at_local)::date::text AS first_day, max(a.ends_at_local)::date::text AS last_day FROM ${t('absences')} a WHERE ${overlapping} AND a.deleted_at IS NULL`,
+      text: `SELECT min(a.begins_at_local)::date::text AS first_day, max(a.ends_at_local)::date::text AS last_day FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping} AND a.deleted_at IS NULL`,
       values,
     },
     delete: {
       text: `WITH gone AS (
   DELETE FROM ${t('absence_days')} d WHERE d.company_cnpj = $1
-     AND d.absence_id IN (SELECT a.absence_id FROM ${t('absences')} a WHERE ${overlapping})
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping})
   RETURNING d.absence_date, d.cpf, d.collaborator_record
 ) ${touched} FROM gone`,
       values,
@@ -445,8 +446,8 @@ export function buildAbsenceDaysRefresh(
     paid_leave, full_day, is_weekend, is_holiday, is_business_day)
   SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, k.calendar_date, a.absence_type_id, a.absence_type,
          a.paid_leave, a.full_day, k.is_weekend, k.is_holiday, k.is_business_day
-    FROM ${t('absences')} a
-    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+    FROM ${t(MART_INPUTS.absence)} a
+    JOIN ${t(MART_INPUTS.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
     JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
    WHERE ${overlapping} AND a.deleted_at IS NULL
   ON CONFLICT DO NOTHING

@@ -32,6 +32,7 @@ import { MART_MODULES } from './modules.js';
 import type { MartScope } from './module.js';
 import { Span, type ChangeSet, type DaySpan } from './pending.js';
 import { publishMartSpan } from './timing.js';
+import { MART_INPUTS } from './inputs.js';
 
 export type { MartUpkeep } from './pending.js';
 
@@ -140,16 +141,18 @@ export async function refreshMarts(
   const r = new Refresh(client, scope, changes);
   await r.q(
     {
-      text: `UPDATE ${quoteIdent(scope.schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
+      text: `UPDATE ${quoteIdent(scope.schema)}.${quoteIdent(MART_INPUTS.company)} SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
       values: [scope.company, scope.zone],
     },
-    'companies',
+    'time_zone',
   );
   if (changes.window) await r.calendar(changes.window.from, changes.window.to);
   await updateEmployments(r);
   await refreshAbsences(r);
   await refreshDays(r);
   await refreshRecords(r);
+  // A rebuild (a forced window, punchline marts rebuild) rewrites its months whatever changed.
+  r.months.add(changes.spans.rebuild?.from, changes.spans.rebuild?.to);
   await refreshHeadcount(r);
   const span = new Span();
   span.add(changes.window?.from, changes.window?.to);
@@ -184,7 +187,7 @@ async function updateEmployments(r: Refresh): Promise<void> {
 
 /** Absences expanded to their days, and the leave of the days they touched. */
 async function refreshAbsences(r: Refresh): Promise<void> {
-  const span = r.changes.spans.absences;
+  const span = r.changes.spans.leave;
   if (!span) return;
   const { schema, company } = r.scope;
   const a = buildAbsenceDaysRefresh(schema, company, span.from, span.to);

@@ -86,6 +86,17 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
       },
     },
   },
+  pseudonym_keys: {
+    excludedFromAnalysts:
+      'fingerprints of the pseudonym keys: with one, a weak key could be guessed offline and every pseudonym reversed',
+    columns: {
+      key_id: {
+        category: 'identifier',
+        analyst: 'omitted',
+        note: 'fingerprint of a pseudonym key (a keyed hash)',
+      },
+    },
+  },
   erasures: {
     excludedFromAnalysts: 'register of erasures',
     columns: {
@@ -133,6 +144,15 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   employee_daily: { columns: { ...person(), ...employmentAttributes } },
   monthly_headcount: { columns: { department: shown('employment', 'a department, counted; no person') } },
   absence_days: { columns: { ...person() } },
+  clt_daily: {
+    columns: {
+      ...person(),
+      holiday_name: notPersonal('name of the holiday worked on'),
+    },
+  },
+  clt_people_90d: {
+    columns: { ...person(), department: shown('employment', 'department of the latest day') },
+  },
   calendar: {
     columns: {
       month_name: notPersonal('name of a month'),

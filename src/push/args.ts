@@ -12,7 +12,7 @@ import { reportFormatOf } from './report.js';
 
 /** Options as commander passes them (`progress` false with `--no-progress`). */
 export type PushArgs = Partial<Record<'file' | 'report' | 'filesDir' | 'connection', string>> &
-  Partial<Record<'apply' | 'progress', boolean>>;
+  Partial<Record<'apply' | 'progress' | 'allowHidden', boolean>>;
 
 /** Checked options of a push. */
 export interface PushOptions {
@@ -24,6 +24,8 @@ export interface PushOptions {
   readonly report?: string;
   /** The folder file columns are read from (the input file's folder without `--files-dir`). */
   readonly filesDir: string;
+  /** Read files and folders whose names start with "." too (`--allow-hidden`). */
+  readonly allowHidden: boolean;
   /** The connection whose token's company receives the writes. */
   readonly connection: Connection;
   /** Show progress (a bar on a TTY). */
@@ -68,6 +70,7 @@ export function parsePushArgs(kind: string, args: PushArgs, config: Config): Pus
     apply: args.apply === true,
     ...(args.report !== undefined ? { report: args.report } : {}),
     filesDir: resolve(args.filesDir ?? dirname(file)),
+    allowHidden: args.allowHidden === true,
     connection: connections[0]!,
     progress: args.progress !== false,
   };

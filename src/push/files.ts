@@ -29,6 +29,8 @@ export interface FileRule {
   readonly maxBytes: number;
   /** `image`: JPEG or PNG only (spec 4.2 photo). */
   readonly accept?: 'image';
+  /** Read a file or folder whose name starts with "." too (`--allow-hidden`). */
+  readonly allowHidden?: boolean;
 }
 
 const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
@@ -121,6 +123,15 @@ export async function prepareFile(
   rule: FileRule,
 ): Promise<PreparedFile> {
   const path = await locate(filesDir, column, given);
+  // A hidden file or folder (.ssh/id_rsa, .env) is no attachment, unless asked: by the path
+  // as given and as resolved, so a link cannot hide it either.
+  const hidden = (p: string) =>
+    p.split(/[\\/]/).some((part) => part.startsWith('.') && part !== '.' && part !== '..');
+  if (!rule.allowHidden && (hidden(given) || hidden(relative(await realpath(resolve(filesDir)), path)))) {
+    throw new RowInvalid(
+      `${column}: ${given} is a hidden file or lies in a hidden folder (push --allow-hidden reads it)`,
+    );
+  }
   const stats = await stat(path).catch((err: NodeJS.ErrnoException) => {
     throw new RowInvalid(`${column}: ${given} ${unreadable(err)}`);
   });
@@ -151,6 +162,10 @@ export async function readPrepared(file: PreparedFile): Promise<Buffer> {
     throw new RowInvalid(
       `${file.name} changed after the check (${formatBytes(file.size)}, now ${formatBytes(content.length)}); nothing was sent`,
     );
+  }
+  // Same size is not same content: what is sent is what was checked (and what receipts name).
+  if (createHash('sha256').update(content).digest('hex') !== file.sha256) {
+    throw new RowInvalid(`${file.name} changed after the check (its SHA-256 differs); nothing was sent`);
   }
   return content;
 }

@@ -4,7 +4,7 @@
  * the files folder (files.ts). A problem makes its row invalid with the reason; the run goes on.
  */
 import { dirname } from 'node:path';
-import { formatBytes, imageType, prepareFile } from './files.js';
+import { formatBytes, imageType, prepareFile, type FileRule } from './files.js';
 import { readField } from './fields.js';
 import { inputFormatOf, readRows, type ColumnRules, type RawRow } from './input.js';
 import { RowInvalid, type Reference, type WriteKind } from './kind.js';
@@ -37,6 +37,8 @@ export interface PrepareOptions {
   readonly maxFileBytes: number;
   /** The folder file columns are read from, and nothing outside it (default: the input file's folder). */
   readonly filesDir?: string;
+  /** Read files and folders whose names start with "." too (default: refused). */
+  readonly allowHidden?: boolean;
 }
 
 /** The columns a kind accepts and requires (for the CSV header check). */
@@ -54,9 +56,10 @@ export function columnRules(kind: WriteKind<unknown>): ColumnRules {
 async function prepareRow(
   kind: WriteKind,
   filesDir: string,
-  maxBytes: number,
+  files: Pick<FileRule, 'maxBytes' | 'allowHidden'>,
   { line, values: raw }: ReadRow,
 ) {
+  const maxBytes = files.maxBytes;
   const values: Record<string, unknown> = {};
   const problems: string[] = [];
   for (const [column, spec] of Object.entries(kind.columns)) {
@@ -66,7 +69,7 @@ async function prepareRow(
         if (spec.required) problems.push(`${column}: missing`);
         continue;
       }
-      const rule = { maxBytes, ...(spec.accept ? { accept: spec.accept } : {}) };
+      const rule = { ...files, ...(spec.accept ? { accept: spec.accept } : {}) };
       if (spec.type === 'file') {
         values[column] = await prepareFile(filesDir, column, value as string, rule);
       } else if (spec.type === 'files') {
@@ -124,7 +127,14 @@ export async function prepareRows(
       continue;
     }
     try {
-      out.push(await prepareRow(kind, filesDir, options.maxFileBytes, raw));
+      out.push(
+        await prepareRow(
+          kind,
+          filesDir,
+          { maxBytes: options.maxFileBytes, allowHidden: options.allowHidden },
+          raw,
+        ),
+      );
     } catch (err) {
       if (!(err instanceof RowInvalid)) throw err;
       out.push({ line: raw.line, outcome: 'invalid', code: 'invalid_row', message: err.message });

@@ -13,6 +13,7 @@ import {
   type QualitySettings,
   type QualityStatus,
 } from './checks.js';
+import { cltVsSource } from './clt-source.js';
 import { coverage } from './coverage.js';
 import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
@@ -30,6 +31,7 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['history_overlap'], build: historyOverlap },
   { checks: ['coverage'], build: coverage },
   { checks: ['marts_vs_inputs'], build: martsVsInputs },
+  { checks: ['clt_vs_source'], build: cltVsSource },
 ];
 
 /** The settings of a check pool's sessions, for one transaction of another pool. */

@@ -258,6 +258,138 @@ export interface Calendar {
   is_business_day: boolean;
 }
 
+/** Table clt_daily: Labour-law findings of the day: one row per collaborator record and work day with punches (work_date as the API lists the day, spec 2.12), in the company's time zone. Rest before the day (CLT art. 66), breaks (art. 71, art. 74 §2), overtime and the 10-hour cap (art. 59, with the art. 58 §1 tolerance), night work (art. 73), days in a row (Lei 605/1949, TST OJ 410), holiday work. Candidates for review, not verdicts: collective agreements change some rules (docs/warehouse.md "Labour-law marts"). Kept current by the sync. */
+export interface CltDaily {
+  /** CNPJ of the employing company. Natural key with cpf, collaborator_record and work_date. */
+  company_cnpj: string;
+  /** CPF of the collaborator, 11 digits with leading zeros. Natural key with company_cnpj, collaborator_record and work_date. */
+  cpf: string;
+  /** Which record of the CPF (punches.collaborator_record: its admission date as sent, empty when none). Natural key with company_cnpj, cpf and work_date. */
+  collaborator_record: string;
+  /** The work day the API lists the punches under (spec 2.12 days[].date): a night shift that crosses midnight belongs to the day it started on. Natural key with company_cnpj, cpf and collaborator_record. */
+  work_date: string;
+  /** Department of the record as of the day (employee_daily.department, else collaborators.department); empty when none. */
+  department: string;
+  /** The day's scheduled shift as sent (work_days.shift, spec 2.12 shift); null when the API sent no day object for the punches. */
+  shift: string | null;
+  /** First punch of the day, local wall-clock time as sent (punches.punched_at_local). */
+  first_punch_local: string;
+  /** Last punch of the day, local wall-clock time as sent; may fall on the next date for a night shift. */
+  last_punch_local: string;
+  /** First punch of the day as an instant (punches.punched_at). */
+  first_punch_at: Timestamptz;
+  /** Last punch of the day as an instant. */
+  last_punch_at: Timestamptz;
+  /** Live punches of the day (deleted_at IS NULL). */
+  punch_count: number;
+  /** Worked time: the sum of the day's complete punch pairs (1st to 2nd, 3rd to 4th, ...), in punch order; an unpaired last punch counts nothing (as spec 2.12 worked_time). */
+  worked_seconds: number;
+  /** Scheduled work of the day: the sum of the clock intervals the shift text names (08:00-12:00 / 13:00-17:00 is 8 h); 0 when it names none (a rest day, a holiday); null without a day object. */
+  scheduled_seconds: number | null;
+  /** Rest before the day (interjornada, CLT art. 66): from the last punch of the record's previous day with punches to this day's first punch; null when no day with punches lies within the 15 days before (the rest is then days long). */
+  rest_before_seconds: number | null;
+  /** True when rest_before_seconds is below 11 hours (39,600 s; CLT art. 66). */
+  short_rest: boolean;
+  /** Longest punched break: the gap between one complete pair's end and the next complete pair's start; 0 when the day has no such break. */
+  longest_break_seconds: number;
+  /** Break the day requires (intrajornada, CLT art. 71): 3,600 s when worked_seconds exceeds 6 hours, 900 s when it exceeds 4 hours, else 0. */
+  break_required_seconds: number;
+  /** True when a break was punched but the longest one is shorter than break_required_seconds (CLT art. 71). */
+  short_break: boolean;
+  /** True when the day requires a break and none was punched: the break may be pre-recorded in the time sheet (CLT art. 74 §2), so this is to check, not a violation by itself. */
+  break_not_punched: boolean;
+  /** Overtime: worked_seconds - scheduled_seconds when that exceeds 10 minutes, else 0 (variations up to 10 minutes a day are not counted, CLT art. 58 §1; beyond, all of it counts, TST Súmula 366); on a day without schedule all work is overtime. Null without a day object. */
+  overtime_seconds: number | null;
+  /** True on a scheduled day whose overtime exceeds 2 hours by more than 5 minutes (CLT art. 59; the 5-minute mark variation of art. 58 §1). Work on a rest day is judged by day_over_10h and seventh_day_worked instead. */
+  overtime_over_2h: boolean;
+  /** True when worked_seconds exceeds 10 hours by more than 5 minutes (CLT art. 59 §2 caps the day at 10 hours; art. 58 §1 mark variation). */
+  day_over_10h: boolean;
+  /** Worked seconds between 22:00 and 05:00 local time (CLT art. 73 §2), counted across midnight for a night shift. */
+  night_seconds: number;
+  /** night_seconds in reduced night hours: a night hour counts as 52 min 30 s (CLT art. 73 §1), so night_seconds * 8 / 7, rounded. */
+  night_reduced_seconds: number;
+  /** Days in a row with punches ending on this day, this day included, counted up to 15 (15 means 15 or more). */
+  consecutive_days_worked: number;
+  /** True when consecutive_days_worked is 7 or more: the weekly paid rest (Lei 605/1949) was not given within six days, and rest given only after the seventh day is owed double (TST OJ 410). */
+  seventh_day_worked: boolean;
+  /** True when the day is a holiday of the calendar the marts use (today the national calendar table, is_holiday). */
+  worked_on_holiday: boolean;
+  /** Name of the holiday when worked_on_holiday; null otherwise. */
+  holiday_name: string | null;
+  /** Punches of the day entered by a manager (origin Manual, spec 2.12). */
+  manual_punches: number;
+  /** Punches of the day marked adjusted (spec 2.12 is_adjusted). */
+  adjusted_punches: number;
+  /** Findings of the day: how many of short_rest, short_break, overtime_over_2h, day_over_10h, seventh_day_worked and worked_on_holiday are true (break_not_punched and night work are not counted). */
+  findings: number;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
+/** Table clt_monthly: Labour-law findings per company, department (as of each day) and month, from clt_daily: for each kind, the days, the people affected and the rate per 100 worked days. Kept current by the sync with clt_daily (docs/warehouse.md "Labour-law marts"). */
+export interface CltMonthly {
+  /** CNPJ of the company. Natural key with department and month. */
+  company_cnpj: string;
+  /** Department as of each day (clt_daily.department); empty when none. Natural key with company_cnpj and month. */
+  department: string;
+  /** First day of the month. Natural key with company_cnpj and department. */
+  month: string;
+  /** Worked days of the department and month: clt_daily rows (record days with punches). */
+  worked_days: number;
+  /** Collaborator records with at least one worked day in the department and month. */
+  people: number;
+  /** Worked days of the department and month with less than 11 hours of rest before the day (CLT art. 66): clt_daily rows where short_rest. */
+  short_rest_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (short_rest_days) in the department and month. */
+  short_rest_people: number;
+  /** Such days per 100 worked days: 100 * short_rest_days / worked_days, two decimals. */
+  short_rest_rate: Numeric;
+  /** Worked days of the department and month with a punched break shorter than the break required (CLT art. 71): clt_daily rows where short_break. */
+  short_break_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (short_break_days) in the department and month. */
+  short_break_people: number;
+  /** Such days per 100 worked days: 100 * short_break_days / worked_days, two decimals. */
+  short_break_rate: Numeric;
+  /** Worked days of the department and month with no punched break on a day that requires one: pre-recorded or missing (CLT art. 74 §2, not a violation by itself): clt_daily rows where break_not_punched. */
+  break_not_punched_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (break_not_punched_days) in the department and month. */
+  break_not_punched_people: number;
+  /** Such days per 100 worked days: 100 * break_not_punched_days / worked_days, two decimals. */
+  break_not_punched_rate: Numeric;
+  /** Worked days of the department and month with more than 2 hours of overtime on a scheduled day (CLT art. 59): clt_daily rows where overtime_over_2h. */
+  overtime_over_2h_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (overtime_over_2h_days) in the department and month. */
+  overtime_over_2h_people: number;
+  /** Such days per 100 worked days: 100 * overtime_over_2h_days / worked_days, two decimals. */
+  overtime_over_2h_rate: Numeric;
+  /** Worked days of the department and month with more than 10 hours worked (CLT art. 59 §2): clt_daily rows where day_over_10h. */
+  day_over_10h_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (day_over_10h_days) in the department and month. */
+  day_over_10h_people: number;
+  /** Such days per 100 worked days: 100 * day_over_10h_days / worked_days, two decimals. */
+  day_over_10h_rate: Numeric;
+  /** Worked days of the department and month with work between 22:00 and 05:00 (CLT art. 73): clt_daily rows where night_seconds > 0. */
+  night_work_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (night_work_days) in the department and month. */
+  night_work_people: number;
+  /** Such days per 100 worked days: 100 * night_work_days / worked_days, two decimals. */
+  night_work_rate: Numeric;
+  /** Worked days of the department and month with the seventh (or later) day in a row worked (Lei 605/1949, TST OJ 410): clt_daily rows where seventh_day_worked. */
+  seventh_day_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (seventh_day_days) in the department and month. */
+  seventh_day_people: number;
+  /** Such days per 100 worked days: 100 * seventh_day_days / worked_days, two decimals. */
+  seventh_day_rate: Numeric;
+  /** Worked days of the department and month with work on a holiday of the calendar: clt_daily rows where worked_on_holiday. */
+  holiday_work_days: number;
+  /** Collaborator records (distinct cpf and collaborator_record) with at least one such day (holiday_work_days) in the department and month. */
+  holiday_work_people: number;
+  /** Such days per 100 worked days: 100 * holiday_work_days / worked_days, two decimals. */
+  holiday_work_rate: Numeric;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
 /** Table collaborator_history: Slowly changing dimension (type 2) of collaborator records: one row per version of the tracked attributes (department, occupation, team, business unit, e-mail, name, registration), as observed in GET /customer/v2/collaborator. The version valid at instant T has valid_from <= T < coalesce(valid_to, infinity). Two records of one CPF have their own versions. */
 export interface CollaboratorHistory {
   /** CNPJ of the employing company. Natural key with cpf, collaborator_record and valid_from. */
@@ -800,7 +932,7 @@ export interface PendingChanges {
   first_day: string | null;
   /** Last day of the load's window (inclusive); null for a load without a window. */
   last_day: string | null;
-  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, absences, rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
+  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, leave (absences), rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
   changes: Generated<string[]>;
   /** The sync_runs row of the load. */
   run_id: Int8 | null;
@@ -922,7 +1054,7 @@ export interface PushedDismissals {
 
 /** Table quality_checks: Outcomes of the reconciliation checks (docs/warehouse.md "Reconciliation checks"), run inside Postgres after every completed sync window and by punchline verify. One row per scope a run reports; a run examines whole parts (part), and the latest run of a part replaces what earlier runs said about it (see quality_status). Written by punchline; a check never changes data. */
 export interface QualityChecks {
-  /** Which check: window_completeness, totals_vs_days, rule_vs_days, day_vs_punches, punch_without_day, unknown_collaborator, history_overlap, coverage or marts_vs_inputs. Key with company_cnpj, part, scope, cpf and checked_at. */
+  /** Which check: window_completeness, totals_vs_days, rule_vs_days, day_vs_punches, punch_without_day, unknown_collaborator, history_overlap, coverage, marts_vs_inputs or clt_vs_source (clt_daily against the source's inconsistencies, differences as warn with their reason). Key with company_cnpj, part, scope, cpf and checked_at. */
   check_name: string;
   /** CNPJ of the company checked. */
   company_cnpj: string;
@@ -1158,6 +1290,40 @@ export interface WorkDays {
   collaborator_record: string;
 }
 
+/** View clt_people_90d: The collaborator records with labour-law findings in the last 90 days (today and the 89 days before, in the company's time zone, at now() or at the session setting punchline.now), ranked per company by findings. The question legal asks first; details per day in clt_daily. */
+export interface CltPeople90d {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** CPF of the collaborator, 11 digits. */
+  cpf: string | null;
+  /** Which record of the CPF (clt_daily.collaborator_record). */
+  collaborator_record: string | null;
+  /** Department as of the record's latest worked day of the 90. */
+  department: string | null;
+  /** First day of the 90 (today - 89). */
+  period_start: string | null;
+  /** Last day of the 90: today in the company's time zone (or as of punchline.now). */
+  period_end: string | null;
+  /** Days with punches of the record in the 90 days. */
+  worked_days: number | null;
+  /** Findings of the 90 days: the sum of clt_daily.findings. */
+  findings: number | null;
+  /** Days of the 90 with less than 11 hours of rest before the day (CLT art. 66) (see clt_daily). */
+  short_rest_days: number | null;
+  /** Days of the 90 with a punched break shorter than the break required (CLT art. 71) (see clt_daily). */
+  short_break_days: number | null;
+  /** Days of the 90 with more than 2 hours of overtime on a scheduled day (CLT art. 59) (see clt_daily). */
+  overtime_over_2h_days: number | null;
+  /** Days of the 90 with more than 10 hours worked (CLT art. 59 §2) (see clt_daily). */
+  day_over_10h_days: number | null;
+  /** Days of the 90 with the seventh (or later) day in a row worked (Lei 605/1949, TST OJ 410) (see clt_daily). */
+  seventh_day_days: number | null;
+  /** Days of the 90 with work on a holiday of the calendar (see clt_daily). */
+  holiday_work_days: number | null;
+  /** Rank of the record by findings within its company, 1 for the most (ties share a rank). */
+  findings_rank: number | null;
+}
+
 /** View daily_attendance: One row per collaborator record and day returned by point/getFromPeriod (work_days): first entry, last exit, punch count, worked time, tardiness and absence flags. Deleted rows are left out. Times are company local wall-clock (*_local) or instants (*_at). A CPF with two records that day (duplicated, re-hired) has a row per record. A day that has not ended in the company's time zone is never counted absent (is_absent is null). employee_daily is the same day grain as a table, with attributes as of the day. */
 export interface DailyAttendance {
   /** CNPJ of the collaborator's company. */
@@ -1356,6 +1522,8 @@ export interface Database {
   adjustment_requests: AdjustmentRequests;
   audit_photos: AuditPhotos;
   calendar: Calendar;
+  clt_daily: CltDaily;
+  clt_monthly: CltMonthly;
   collaborator_history: CollaboratorHistory;
   collaborator_settings: CollaboratorSettings;
   collaborators: Collaborators;
@@ -1391,6 +1559,7 @@ export interface Database {
   units: Units;
   window_loads: WindowLoads;
   work_days: WorkDays;
+  clt_people_90d: CltPeople90d;
   daily_attendance: DailyAttendance;
   monthly_hours: MonthlyHours;
   quality_status: QualityStatus;
