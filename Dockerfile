@@ -4,7 +4,8 @@
 # compiled dist/, the sql/ migrations and the docs) with the production dependencies
 # only (no TypeScript, tsx or esbuild), and runs as the unprivileged `node` user.
 
-FROM node:20-bookworm-slim AS build
+# Node 22 LTS, pinned to one release (the same one `.ci/run` installs where Node is older).
+FROM node:22.23.3-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +14,7 @@ COPY src ./src
 COPY jobs ./jobs
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:22.23.3-bookworm-slim
 # Inside a container the ops server must listen on every interface of the container's
 # own network namespace to be reachable at all; who can reach it is decided by how the
 # port is published (docker-compose.yml: 127.0.0.1 only). Outside containers the

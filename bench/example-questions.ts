@@ -74,7 +74,7 @@ export async function timeExampleQuestions(
           runsMs.push(performance.now() - t0);
         } catch (err) {
           if ((err as { code?: string }).code !== QUERY_CANCELED)
-            throw new Error(`example question "${q.name}" failed: ${(err as Error).message}`);
+            throw new Error(`example question "${q.name}" failed: ${(err as Error).message}`, { cause: err });
           runsMs.push(timeoutMs);
           timedOut = true;
         }

@@ -66,6 +66,7 @@ export async function connectWarehouse(databaseUrl: string): Promise<pg.Pool> {
     await pool.end();
     throw new Error(
       `Postgres is not reachable at ${databaseUrl} (${(err as Error).message}); start it or set DATABASE_URL`,
+      { cause: err },
     );
   }
   return pool;
@@ -84,6 +85,7 @@ export async function connectRedis(redisUrl: string): Promise<Redis> {
     redis.disconnect();
     throw new Error(
       `Redis is not reachable at ${redactUrl(redisUrl)} (${(last ?? (err as Error)).message}); start it or set REDIS_URL`,
+      { cause: err },
     );
   }
   return redis;

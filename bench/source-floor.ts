@@ -68,7 +68,8 @@ export async function fetchAll(
   requests: readonly PlannedRequest[],
   o: SourceFloorOptions,
 ): Promise<SourceFloorResult> {
-  const pool = new Pool(o.baseUrl, { connections: o.concurrency });
+  // HTTP/1.1 sockets like the client (src/api/client.ts), although undici 8 offers HTTP/2.
+  const pool = new Pool(o.baseUrl, { connections: o.concurrency, allowH2: false });
   const window = new SlidingSecond(o.rps);
   let next = 0;
   let bytes = 0;

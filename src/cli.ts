@@ -34,7 +34,7 @@ async function execute(action: (ctx: CommandContext) => Promise<number>): Promis
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => controller.abort(new Error(`received ${sig}`)));
   }
-  const logger = createLogger({ level: config.logLevel });
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   // docs/operations.md "Tracing": only with OTEL_EXPORTER_OTLP_ENDPOINT is anything of OpenTelemetry loaded.
   const tracing = config.tracing
     ? await (await import('./telemetry/tracing-sdk.js')).startTracing(config.tracing, { logger })

@@ -5,7 +5,7 @@
  * into a frozen object: nothing else in the project reads `process.env`.
  */
 import { readFileSync } from 'node:fs';
-import cronParser from 'cron-parser';
+import { CronExpressionParser } from 'cron-parser';
 import { z } from 'zod';
 import { isValidTimeZone } from './util/time.js';
 import { passwordOf, redactUrl, userinfoProblem, withDefaultUser } from './util/database-url.js';
@@ -372,6 +372,12 @@ const SETTINGS = {
     default: 'info',
     doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
   },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    type: oneOf(['json', 'pretty']),
+    default: 'json',
+    doc: '`json`: one JSON object per line, for a log collector. `pretty`: one readable line per event (pino-pretty: time, level, message, then the fields), coloured on a terminal, for a person watching a worker or the demo.',
+  },
   apiTimeoutMs: {
     env: 'API_TIMEOUT_MS',
     type: int(100, 600_000),
@@ -540,7 +546,7 @@ function cronProblem(pattern: string): string | null {
   if (fields < 5 || fields > 6) return `expected 5 fields (minute hour day month weekday), got ${fields}`;
   try {
     // BullMQ's job schedulers read patterns with this same parser; one that never fires fails next().
-    cronParser.parseExpression(pattern, { tz: DEFAULT_TIMEZONE }).next();
+    CronExpressionParser.parse(pattern, { tz: DEFAULT_TIMEZONE }).next();
     return null;
   } catch (err) {
     return (err as Error).message;

@@ -9,8 +9,10 @@
  * in its answer. As a last line, every log line (and every error text that leaves the process,
  * {@link scrubPersonal}, {@link withoutPersonalData}) has anything shaped like a CPF replaced.
  */
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { pino, stdSerializers, type Logger, type DestinationStream } from 'pino';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -124,9 +126,21 @@ export interface LoggerOptions {
   destination?: DestinationStream;
   /** Bound fields on every line (default: the process's `pid` and `host`). */
   base?: Record<string, unknown>;
+  /** `LOG_FORMAT`: `json` (default), one JSON object per line; `pretty`, pino-pretty's lines for people. */
+  format?: string;
 }
 
-/** Creates the process logger: JSON lines, token fields redacted, known tokens and CPF-shaped numbers scrubbed, errors under `err`. */
+/**
+ * pino-pretty writing to stderr as each line comes (synchronously, like `pino.destination(2)`),
+ * in colour on a terminal. It receives the JSON line after the scrubbing hook, so a pretty line
+ * hides the same secrets and CPFs. Loaded only when asked for: JSON needs none of it.
+ */
+function prettyStderr(): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
+  return pretty({ destination: 2, sync: true, colorize: process.stderr.isTTY === true });
+}
+
+/** Creates the process logger: JSON lines (or pretty ones), token fields redacted, known tokens and CPF-shaped numbers scrubbed, errors under `err`. */
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
@@ -136,6 +150,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       redact: { paths: REDACT_PATHS, censor: REDACTED },
       hooks: { streamWrite: (line) => scrubPersonal(scrubSecrets(line)) },
     },
-    options.destination ?? pino.destination(2),
+    options.destination ?? (options.format === 'pretty' ? prettyStderr() : pino.destination(2)),
   );
 }

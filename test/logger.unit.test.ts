@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -207,5 +208,27 @@ describe('logger', () => {
     expect(mine.stack).not.toContain('01234567890');
     // An error that is not a database error keeps its quotes.
     expect(withoutPersonalData(new Error('column "x": "y"')).message).toBe('column "x": "y"');
+  });
+});
+
+describe('LOG_FORMAT=pretty', () => {
+  it('writes readable lines to stderr, not JSON, hiding the same token and CPF', () => {
+    // A process of its own: the pretty stream writes to file descriptor 2.
+    const logger = new URL('../src/logger.ts', import.meta.url).href;
+    const script =
+      `const { createLogger, registerSecret } = await import(${JSON.stringify(logger)});` +
+      `registerSecret('tok-pretty-9f8e7d');` +
+      `createLogger({ format: 'pretty' }).info({ token: 'x', url: '/a?k=tok-pretty-9f8e7d' }, 'hello 12345678909');`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(0);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO \(\d+\): hello \[cpf\]$/);
+    expect(() => JSON.parse(lines[0]!) as unknown).toThrow();
+    expect(run.stderr).toContain('token: "[REDACTED]"');
+    expect(run.stderr).toContain('url: "/a?k=[REDACTED]"');
+    expect(run.stderr).not.toContain('tok-pretty-9f8e7d');
+    expect(run.stderr).not.toContain('12345678909');
   });
 });

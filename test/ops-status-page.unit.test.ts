@@ -32,7 +32,6 @@ const report: StatusReport = {
         active: 0,
         delayed: 0,
         prioritized: 0,
-        paused: 0,
         'waiting-children': 0,
         failed: 1,
         completed: 3,

@@ -133,7 +133,7 @@ describe('the status text', () => {
     generatedAt: NOW.toISOString(),
     queues: [
       { queue: 'sync', counts: counts({ waiting: 3, active: 1, failed: 1, completed: 120 }) },
-      { queue: 'followups', counts: counts({ paused: 2 }) },
+      { queue: 'followups', counts: counts({ 'waiting-children': 2 }) },
     ],
     failing: [
       {
@@ -162,7 +162,9 @@ describe('the status text', () => {
   const lines = text.split('\n');
 
   it('shows counts per queue, with a column for a rare state only when some queue has it', () => {
-    expect(lines[1]).toMatch(/^\s+queue\s+waiting\s+active\s+delayed\s+paused\s+failed\s+completed$/);
+    expect(lines[1]).toMatch(
+      /^\s+queue\s+waiting\s+active\s+delayed\s+waiting-children\s+failed\s+completed$/,
+    );
     expect(lines[2]).toMatch(/^\s+sync\s+3\s+1\s+0\s+0\s+1\s+120$/);
     expect(lines[3]).toMatch(/^\s+followups\s+0\s+0\s+0\s+2\s+0\s+0$/);
     expect(text).not.toMatch(/prioritized/);

@@ -56,9 +56,10 @@ describe('tracing off', () => {
     }
     expect(found.sort()).toEqual([
       "src/telemetry/tracing-sdk.ts: import('@opentelemetry/api')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/context-async-hooks')",
       "src/telemetry/tracing-sdk.ts: import('@opentelemetry/exporter-trace-otlp-http')",
       "src/telemetry/tracing-sdk.ts: import('@opentelemetry/resources')",
-      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/sdk-trace-node')",
+      "src/telemetry/tracing-sdk.ts: import('@opentelemetry/sdk-trace')",
     ]);
   });
 });

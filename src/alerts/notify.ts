@@ -12,6 +12,7 @@
  * (Slack's carries its key): the CLI registers it with the logger; no log line or error here has it.
  */
 import type { Logger } from '../logger.js';
+import { LuaCommand, type CommandHost } from '../util/lua-command.js';
 import type { ConditionScope, JobFailure, OpsEventSink } from '../telemetry/events.js';
 import { readFreshness } from '../reports/freshness.js';
 import { warehouseDb, type SqlRunner } from '../warehouse/db.js';
@@ -46,9 +47,8 @@ export interface NotificationMessage {
   readonly detail: string;
 }
 
-/** The Redis commands the notifier uses (an ioredis client). */
-export interface NotifierRedis {
-  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+/** The Redis commands the notifier uses (an ioredis client; its scripts are defined on it). */
+export interface NotifierRedis extends CommandHost {
   smembers(key: string): Promise<string[]>;
   hget(key: string, field: string): Promise<string | null>;
   set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
@@ -76,7 +76,9 @@ const POST_TIMEOUT_MS = 10_000;
 // KEYS: open set, condition hash, last-announced key. ARGV: id, now ms, interval ms,
 // fields JSON, since ms. Opens the condition if needed; returns 1 when the caller must
 // announce it (not announced yet, and nothing announced for it within the interval).
-const RAISE = `
+const RAISE = new LuaCommand(
+  'alertRaise',
+  `
 if redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('HSET', KEYS[2], 'since', ARGV[5], 'announced', '0', 'fields', ARGV[4])
   redis.call('SADD', KEYS[1], ARGV[1])
@@ -86,24 +88,34 @@ local last = tonumber(redis.call('GET', KEYS[3]) or '0')
 if tonumber(ARGV[2]) - last < tonumber(ARGV[3]) then return 0 end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
 redis.call('HSET', KEYS[2], 'announced', '1')
-return 1`;
+return 1`,
+  3,
+);
 
 // KEYS: open set, condition hash. ARGV: id. Closes the condition; returns {announced,
 // since} to the one caller that closed it, or nothing.
-const CLEAR = `
+const CLEAR = new LuaCommand(
+  'alertClear',
+  `
 if redis.call('EXISTS', KEYS[2]) == 0 then return nil end
 local announced = redis.call('HGET', KEYS[2], 'announced')
 local since = redis.call('HGET', KEYS[2], 'since')
 redis.call('DEL', KEYS[2])
 redis.call('SREM', KEYS[1], ARGV[1])
-return {announced, since}`;
+return {announced, since}`,
+  2,
+);
 
 // KEYS: condition hash, last-announced key. Undoes an announcement whose POST failed, so
 // a later check tries again.
-const UNANNOUNCE = `
+const UNANNOUNCE = new LuaCommand(
+  'alertUnannounce',
+  `
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'announced', '0') end
 redis.call('DEL', KEYS[2])
-return 1`;
+return 1`,
+  2,
+);
 
 /** The identity of a condition: its kind and scope. */
 export function conditionId(c: Pick<Condition, 'condition' | 'connection' | 'company' | 'resource'>): string {
@@ -170,17 +182,17 @@ export class WebhookNotifier implements OpsEventSink {
     const id = conditionId(c);
     const [key, last] = [this.#key('condition', id), this.#key('last', id)];
     const args = [id, this.#o.now().getTime(), ANNOUNCE_INTERVAL_MS, JSON.stringify(c), since.getTime()];
-    if (Number(await this.#o.redis.eval(RAISE, 3, this.#key('open'), key, last, ...args)) !== 1) return false;
+    if (Number(await RAISE.run(this.#o.redis, this.#key('open'), key, last, ...args)) !== 1) return false;
     const opened = Number((await this.#o.redis.hget(key, 'since')) ?? since.getTime());
     if (await this.#post(buildMessage(c, 'raised', new Date(opened)))) return true;
-    await this.#o.redis.eval(UNANNOUNCE, 2, key, last);
+    await UNANNOUNCE.run(this.#o.redis, key, last);
     return false;
   }
 
   /** Closes `c` if open; announces the clear when its start was announced. Resolves true when this call posted. */
   async clear(c: Condition): Promise<boolean> {
     const id = conditionId(c);
-    const closed = (await this.#o.redis.eval(CLEAR, 2, this.#key('open'), this.#key('condition', id), id)) as
+    const closed = (await CLEAR.run(this.#o.redis, this.#key('open'), this.#key('condition', id), id)) as
       [string | null, string | null] | null;
     if (!closed || closed[0] !== '1') return false;
     return this.#post(buildMessage(c, 'cleared', new Date(Number(closed[1]))));

@@ -156,6 +156,9 @@ export class ApiClient {
     this.#drift = options.drift;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 16,
+      // undici 8 offers HTTP/2 by default where TLS negotiates it; the pool is sized, timed and
+      // budgeted as HTTP/1.1 sockets (one request each, `connections` of them), so it stays there.
+      allowH2: false,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: this.#cfg.timeoutMs,

@@ -191,7 +191,6 @@ class EnvelopeScanner {
         while (q >= 0 && backslashesBefore(chunk, q, from) % 2 === 1) q = chunk.indexOf(QUOTE, q + 1);
         if (q < 0) {
           this.#escaped = backslashesBefore(chunk, n, from) % 2 === 1;
-          i = n;
           break;
         }
         this.#inString = false;

@@ -7,6 +7,7 @@
  * atomically and only its caller probes. Times come from Redis `TIME`, not host clocks.
  */
 import type { Redis } from 'ioredis';
+import { LuaCommand } from '../util/lua-command.js';
 
 /** State of one API connection: `paused`, with its details, when the API rejected its token. */
 export interface ConnectionHealth extends Partial<Omit<ConnectionPause, 'connection' | 'checks'>> {
@@ -41,7 +42,9 @@ export interface ConnectionPausesOptions {
 
 // KEYS: pause hash. ARGV: code, reason, recheckMs. A second 401 keeps `since` and the
 // due time of the next check, so concurrent failures do not postpone it.
-const PAUSE_LUA = `
+const PAUSE = new LuaCommand(
+  'connectionPause',
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('HSETNX', KEYS[1], 'since', now)
@@ -49,10 +52,14 @@ redis.call('HSETNX', KEYS[1], 'nextCheckAt', now + tonumber(ARGV[3]))
 redis.call('HSETNX', KEYS[1], 'checks', 0)
 redis.call('HSET', KEYS[1], 'code', ARGV[1], 'reason', ARGV[2])
 return now
-`;
+`,
+  1,
+);
 
 // KEYS: pause hash. ARGV: recheckMs. Returns 1 to exactly one caller once the check is due.
-const CLAIM_LUA = `
+const CLAIM_RECHECK = new LuaCommand(
+  'connectionClaimRecheck',
+  `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -61,7 +68,9 @@ if due > now then return 0 end
 redis.call('HSET', KEYS[1], 'nextCheckAt', now + tonumber(ARGV[1]))
 redis.call('HINCRBY', KEYS[1], 'checks', 1)
 return 1
-`;
+`,
+  1,
+);
 
 /** How often a process looks for a due re-check: a fraction of the period, between 250 ms and 5 s. */
 export function tickMs(recheckMs: number): number {
@@ -115,9 +124,8 @@ export class ConnectionPauses {
 
   /** Pauses `connection` (or records a newer reason on an existing pause). */
   async pause(connection: string, code: string, reason: string): Promise<ConnectionPause> {
-    await this.options.redis.eval(
-      PAUSE_LUA,
-      1,
+    await PAUSE.run(
+      this.options.redis,
       pauseKey(this.options.prefix, connection),
       code,
       reason,
@@ -133,9 +141,8 @@ export class ConnectionPauses {
 
   /** True for exactly one caller (of all processes) per period, when `connection` is paused and its check is due. */
   async claimRecheck(connection: string): Promise<boolean> {
-    const r = await this.options.redis.eval(
-      CLAIM_LUA,
-      1,
+    const r = await CLAIM_RECHECK.run(
+      this.options.redis,
       pauseKey(this.options.prefix, connection),
       this.options.recheckMs,
     );

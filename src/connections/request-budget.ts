@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import { ApiError } from '../api/errors.js';
 import { abortableSleep, type RateLimitListener, type RequestLimiter } from '../api/limiter.js';
 import type { RateLimit } from '../config.js';
-import { RedisScript } from '../util/redis-script.js';
+import { LuaCommand } from '../util/lua-command.js';
 
 /** Options of {@link RedisRequestBudget}. */
 export interface RequestBudgetOptions {
@@ -48,7 +48,8 @@ export interface RequestBudgetOptions {
 // blocked-until key. ARGV: rps, concurrency, windowMs, leaseTtlMs, member.
 // Returns {1, 0} when admitted, {0, waitMs} when the caller must wait; waitMs -1 means
 // "until an answer arrives".
-const ACQUIRE = new RedisScript(
+const ACQUIRE = new LuaCommand(
+  'budgetAcquire',
   `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -82,7 +83,8 @@ return {1, 0}
 
 // KEYS: leases zset, finished zset. ARGV: member, windowMs.
 // Moves a lease into the log of answered requests (unless it already expired there).
-const RELEASE = new RedisScript(
+const RELEASE = new LuaCommand(
+  'budgetRelease',
   `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   local t = redis.call('TIME')
@@ -97,7 +99,8 @@ return 1
 
 // KEYS: leases zset. ARGV: ttl, members... Pushes the expiry of the leases still held
 // (a streamed answer can take longer to read than one lease lives).
-const RENEW = new RedisScript(
+const RENEW = new LuaCommand(
+  'budgetRenew',
   `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -112,7 +115,8 @@ return 1
 );
 
 // KEYS: blocked-until key. ARGV: waitMs. Extends the block, never shortens it.
-const BLOCK = new RedisScript(
+const BLOCK = new LuaCommand(
+  'budgetBlock',
   `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)

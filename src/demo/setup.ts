@@ -85,7 +85,7 @@ export async function fetchEmulatorHeadquarters(
   { timeoutMs = 60_000, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms)) } = {},
 ): Promise<{ token: string; companies: number }> {
   const deadline = Date.now() + timeoutMs;
-  let last = '';
+  let last: string;
   for (;;) {
     try {
       const res = await fetch(`${url}/__emulator/companies`, { signal: AbortSignal.timeout(5000) });

@@ -37,7 +37,7 @@ export interface RosterContext {
 type Person = ReturnType<typeof newPerson>;
 
 function newPerson(rng: Rng, ctx: RosterContext) {
-  let cpf = '';
+  let cpf: string;
   do {
     const base = rng.digits(9);
     cpf = /^(\d)\1{8}$/.test(base) ? '' : makeCpf(base);

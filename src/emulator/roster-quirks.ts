@@ -127,7 +127,7 @@ export function applyRosterQuirks(
   if (quirks.unpaddedCpf && firstBranch.collaborators.length > 1) {
     const used = new Set(companies.flatMap((co) => co.collaborators.map((c) => c.cpf)));
     const rng = rngFor(ctx.base, 1000 + firstBranch.index, 1, 99);
-    let cpf = '';
+    let cpf: string;
     do cpf = makeCpf(`00${rng.digits(7)}`);
     while (used.has(cpf));
     replace(firstBranch, 1, { cpf, cpfUnpadded: true });

@@ -5,7 +5,7 @@
  * out, excluded relations get no view; what a later migration adds is covered by the
  * next migrate, by the rules of `classifyColumn`.
  */
-import { quoteIdent } from '../warehouse/db.js';
+import { quoteIdent, quoteLiteral } from '../warehouse/db.js';
 import type { SchemaInfo, RelationInfo } from '../warehouse/introspection.js';
 import { classifyColumn, PERSONAL_DATA, pseudonymColumnName } from './personal-data.js';
 import { TOMBSTONE_PREFIX } from './erasure-functions.js';
@@ -22,11 +22,6 @@ export function analystSchemaOf(schema: string): string {
     );
   }
   return name;
-}
-
-/** An SQL string literal. */
-export function quoteLiteral(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`;
 }
 
 /** One analyst view (named as its relation), ready to create: its columns, the base columns left out. */

@@ -3,8 +3,8 @@
  * functions from the live schema after every `punchline migrate`. Idempotent; in the
  * caller's transaction under migrate's lock, so a reader sees the old objects or the new.
  */
-import { quoteIdent, type SqlRunner } from '../warehouse/db.js';
-import { analystSchemaOf, buildAnalystViews, quoteLiteral } from './analyst-views.js';
+import { quoteIdent, quoteLiteral, type SqlRunner } from '../warehouse/db.js';
+import { analystSchemaOf, buildAnalystViews } from './analyst-views.js';
 import { introspectSchema, rowsOf } from '../warehouse/introspection.js';
 import { buildErasureFunctions } from './erasure-functions.js';
 import { PrivacyError } from '../warehouse/errors.js';

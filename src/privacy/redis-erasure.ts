@@ -181,7 +181,7 @@ async function eraseInKey(
       }
       break;
     case 'zset': {
-      const flat = await redis.zrange(key, 0, -1, 'WITHSCORES');
+      const flat = await redis.zrange(key, 0, '-1', 'WITHSCORES');
       for (let i = 0; i < flat.length; i += 2) {
         const member = flat[i]!;
         const after = erase(member);

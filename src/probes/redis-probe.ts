@@ -29,7 +29,7 @@ export function createRedisProbe(redisUrl: string): RedisProbe {
       try {
         return await client.ping();
       } catch (err) {
-        throw new Error(lastError ?? (err as Error).message);
+        throw new Error(lastError ?? (err as Error).message, { cause: err });
       }
     },
     async close() {

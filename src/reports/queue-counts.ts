@@ -1,11 +1,13 @@
-/** The job states we report, in display order. */
+/**
+ * The job states we report, in display order. BullMQ 6 has no `paused` state: the jobs of a
+ * paused queue stay `waiting` (the queue itself reports the pause, src/runtime/queue-pauses.ts).
+ */
 export const QUEUE_STATES = [
   'waiting',
   'active',
   'delayed',
   'prioritized',
   'waiting-children',
-  'paused',
   'failed',
   'completed',
 ] as const;

@@ -1,12 +1,13 @@
 /**
  * Turns the optional tracing on (docs/operations.md "Tracing"): loads OpenTelemetry's
- * Node SDK and the OTLP/HTTP exporter — only now, by dynamic import, so a process without
- * OTEL_EXPORTER_OTLP_ENDPOINT never loads them — registers a tracer provider (which
- * carries the active span across `await`s) and installs its tracer for the
+ * trace SDK and the OTLP/HTTP exporter — only now, by dynamic import, so a process without
+ * OTEL_EXPORTER_OTLP_ENDPOINT never loads them — registers a tracer provider and an
+ * AsyncLocalStorage context manager (which carries the active span across `await`s; the 3.x
+ * SDK has no Node provider that registers one) and installs its tracer for the
  * instrumentation points (src/telemetry/tracing.ts). `shutdown` sends what is buffered and
  * turns it all off again.
  */
-import type { SpanExporter } from '@opentelemetry/sdk-trace-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingSettings } from '../config.js';
 import type { Logger } from '../logger.js';
 import { redactUrl } from '../util/database-url.js';
@@ -44,10 +45,11 @@ export async function startTracing(
   options: TracingOptions = {},
 ): Promise<RunningTracing | undefined> {
   if (settings === undefined && options.exporter === undefined) return undefined;
-  const [api, node, resources] = await Promise.all([
+  const [api, sdk, resources, hooks] = await Promise.all([
     import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/resources'),
+    import('@opentelemetry/context-async-hooks'),
   ]);
   let exporter = options.exporter;
   if (exporter === undefined) {
@@ -59,13 +61,14 @@ export async function startTracing(
     });
   }
   const processor = options.immediate
-    ? new node.SimpleSpanProcessor(exporter)
-    : new node.BatchSpanProcessor(exporter, { exportTimeoutMillis: SHUTDOWN_TIMEOUT_MS });
-  const provider = new node.NodeTracerProvider({
+    ? new sdk.SimpleSpanProcessor({ exporter })
+    : new sdk.BatchSpanProcessor({ exporter, exportTimeoutMillis: SHUTDOWN_TIMEOUT_MS });
+  const provider = new sdk.TracerProvider({
     resource: resources.resourceFromAttributes({ 'service.name': settings?.serviceName ?? INSTRUMENTATION }),
     spanProcessors: [processor],
   });
-  provider.register();
+  api.context.setGlobalContextManager(new hooks.AsyncLocalStorageContextManager().enable());
+  api.trace.setGlobalTracerProvider(provider);
   installTracing({ api, tracer: api.trace.getTracer(INSTRUMENTATION) });
   options.logger?.info(
     { endpoint: settings ? redactUrl(settings.endpoint) : 'in process' },

@@ -31,10 +31,11 @@ const warehouseTypes: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** Quotes an SQL identifier (schema, table or column name). */
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+/** Quotes an SQL identifier (schema, table or column name): pg's `escapeIdentifier`, by the name the SQL builders use. */
+export const quoteIdent: (name: string) => string = pg.escapeIdentifier;
+
+/** An SQL string literal: pg's `escapeLiteral` (an `E'…'` literal when the text has a backslash). */
+export const quoteLiteral: (text: string) => string = pg.escapeLiteral;
 
 /** What a query runs on: a pg pool (each statement on a connection of its own) or one client (a transaction, a session). */
 export interface SqlRunner {
@@ -59,6 +60,9 @@ export function warehouseDb(runner: SqlRunner, schema?: string): WarehouseDb {
   const pool: PostgresPool = {
     connect: async () => client as PostgresPoolClient,
     end: async () => undefined,
+    // kysely 0.29 reads a pool's connection options to open a control client that cancels a
+    // query; this pool wraps a runner and has none, so no control client (and no `Client`).
+    options: {},
   };
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return schema === undefined ? db : db.withSchema(schema);

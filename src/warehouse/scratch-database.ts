@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { quoteIdent } from './db.js';
+import { quoteIdent, quoteLiteral } from './db.js';
 import { redactUrl } from '../util/database-url.js';
 
 /** What a scratch database is for; part of its name. */
@@ -138,7 +138,7 @@ export async function createScratchDatabase(
   await withAdmin(serverUrl, async (admin) => {
     await admin.query(`CREATE DATABASE ${quoteIdent(name)}`);
     await admin.query(
-      `COMMENT ON DATABASE ${quoteIdent(name)} IS ${pg.escapeLiteral(scratchComment(purpose, hostname(), process.pid))}`,
+      `COMMENT ON DATABASE ${quoteIdent(name)} IS ${quoteLiteral(scratchComment(purpose, hostname(), process.pid))}`,
     );
   });
   return {

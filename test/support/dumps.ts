@@ -20,7 +20,7 @@ export async function redisDump(redis: Redis, prefix: string): Promise<string> {
             : type === 'set'
               ? JSON.stringify(await redis.smembers(key))
               : type === 'zset'
-                ? JSON.stringify(await redis.zrange(key, 0, -1, 'WITHSCORES'))
+                ? JSON.stringify(await redis.zrange(key, 0, '-1', 'WITHSCORES'))
                 : type === 'stream'
                   ? JSON.stringify(await redis.xrange(key, '-', '+'))
                   : '';

@@ -31,6 +31,7 @@ export async function connectPostgres(): Promise<pg.Pool> {
     throw new Error(
       `Postgres is not reachable at ${TEST_DATABASE_URL} (${(err as Error).message}); start it with ` +
         '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start`',
+      { cause: err },
     );
   }
   return pool;
@@ -47,6 +48,7 @@ export async function connectRedis(): Promise<Redis> {
     throw new Error(
       `Redis is not reachable at ${TEST_REDIS_URL} (${(err as Error).message}); start it with ` +
         '`redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`',
+      { cause: err },
     );
   }
   return redis;
