@@ -110,8 +110,8 @@ function computed(schema: string): string {
     SELECT r.*, min(r.work_date) OVER (PARTITION BY r.cpf, r.collaborator_record, r.island) AS island_from FROM runs r) q
    WHERE q.work_date BETWEEN $3::date AND $5::date
       OR (q.work_date BETWEEN $5::date + 1 AND $4::date AND (coalesce(q.prev_date <= $5::date, true) OR q.island_from <= $5::date + 1))
-), shifts AS (
-  -- A company has few distinct shift texts: each is read once.
+), shifts AS MATERIALIZED (
+  -- A company has few distinct shift texts: each is parsed once (materialized: never again per row).
   SELECT x.shift, ${scheduled('x.shift')} AS scheduled
     FROM (SELECT DISTINCT w.shift FROM ${T(schema, 'work_days')} w
            WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
