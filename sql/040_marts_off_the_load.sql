@@ -26,7 +26,7 @@ COMMENT ON COLUMN pending_changes.company_cnpj IS 'CNPJ of the company the load 
 COMMENT ON COLUMN pending_changes.resource IS 'Resource loaded (see sync_runs.resource).';
 COMMENT ON COLUMN pending_changes.first_day IS 'First day of the load''s window (inclusive); null for a load without a window (the collaborator list).';
 COMMENT ON COLUMN pending_changes.last_day IS 'Last day of the load''s window (inclusive); null for a load without a window.';
-COMMENT ON COLUMN pending_changes.changes IS 'Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, absences, rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run).';
+COMMENT ON COLUMN pending_changes.changes IS 'Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, leave (absences), rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run).';
 COMMENT ON COLUMN pending_changes.run_id IS 'The sync_runs row of the load.';
 COMMENT ON COLUMN pending_changes.recorded_at IS 'When the load''s transaction started (history versions and listing times of the load carry the same instant).';
 

@@ -19,7 +19,9 @@ function fail(message: string, code: number): never {
 }
 
 async function execute(action: (ctx: CommandContext) => Promise<number>): Promise<void> {
-  loadDotenv({ quiet: true });
+  const before = new Set(Object.keys(process.env));
+  const dotenv = loadDotenv({ quiet: true }).parsed ?? {};
+  const fromDotenv = new Set(Object.keys(dotenv).filter((k) => !before.has(k)));
   let config: Config;
   try {
     config = loadConfig(process.env);
@@ -38,7 +40,13 @@ async function execute(action: (ctx: CommandContext) => Promise<number>): Promis
     ? await (await import('./telemetry/tracing-sdk.js')).startTracing(config.tracing, { logger })
     : undefined;
   try {
-    process.exitCode = await action({ config, logger, out: process.stdout, signal: controller.signal });
+    process.exitCode = await action({
+      config,
+      logger,
+      out: process.stdout,
+      signal: controller.signal,
+      fromDotenv,
+    });
   } catch (err) {
     const e = err as Error & { code?: string };
     // A bad argument or setting is said as it is; anything else with its code, for searching the docs.
@@ -51,7 +59,8 @@ async function execute(action: (ctx: CommandContext) => Promise<number>): Promis
   await tracing?.shutdown();
 }
 
-// Every command: migrate, backfill, push, worker, status, verify, forget, pseudonyms, emulator, demo.
+// Every command: config, check, migrate, backfill, push, worker, status, verify, marts rebuild, forget, pseudonyms,
+// emulator, demo.
 const program = new Command('punchline')
   .description('Keeps a Postgres warehouse in step with the Customer API v2')
   .version(packageVersion(), '-V, --version', 'print the version of punchline')
@@ -59,9 +68,24 @@ const program = new Command('punchline')
   .exitOverride();
 
 program
+  .command('config')
+  .description('print the effective configuration, secrets masked, and where each value came from')
+  .option('--json', 'machine-readable output', false)
+  .action((opts) => execute(async (ctx) => (await import('./commands/config.js')).configCommand(ctx, opts)));
+
+program
+  .command('check')
+  .description(
+    'check each connection (Postgres, Redis, every API connection): exit 0 all answer, 2 one refuses, 3 one does not answer',
+  )
+  .option('--json', 'machine-readable output', false)
+  .action((opts) => execute(async (ctx) => (await import('./commands/check.js')).checkCommand(ctx, opts)));
+
+program
   .command('migrate')
   .description('apply pending sql/ migrations to DATABASE_URL (idempotent, transactional)')
   .option('--status', 'list applied and pending migrations, apply nothing', false)
+  .option('--json', 'with --status: machine-readable output', false)
   .action((opts) =>
     execute(async (ctx) => (await import('./commands/migrate.js')).migrateCommand(ctx, opts)),
   );
@@ -79,6 +103,12 @@ program
   .option('--connection <name>', 'only this connection of PUNCHLINE_CONFIG')
   .option('--force', 're-sync windows already recorded as done', false)
   .option('--no-progress', 'plain progress lines even on a TTY')
+  .option(
+    '--dry-run',
+    'check the warehouse and connections, print the jobs, windows and API requests it would make; queue and write nothing',
+    false,
+  )
+  .option('--json', 'print the summary (or the dry run) as JSON; progress goes to stderr', false)
   .action((opts) =>
     execute(async (ctx) => (await import('./commands/backfill.js')).backfillCommand(ctx, opts)),
   );
@@ -141,6 +171,19 @@ program
   .action((opts) => execute(async (ctx) => (await import('./commands/verify.js')).verifyCommand(ctx, opts)));
 
 program
+  .command('marts')
+  .description('the analyst marts')
+  .command('rebuild')
+  .description("rebuild the marts from the warehouse's own tables (no API call), with a progress bar")
+  .option('--company <cnpj>', 'only this company')
+  .option('--from <date>', 'first day to rebuild (default: the first synced day)')
+  .option('--to <date>', 'last day to rebuild (default: the last synced day)')
+  .option('--no-progress', 'plain lines instead of a progress bar')
+  .action((opts) =>
+    execute(async (ctx) => (await import('./commands/marts.js')).martsRebuildCommand(ctx, opts)),
+  );
+
+program
   .command('forget')
   .description(
     "erase a person's personal fields from the warehouse and keep them erased (LGPD; docs/privacy.md)",
@@ -150,6 +193,7 @@ program
   .option('--by <who>', 'who asks, recorded in the erasure register (default: user@host)')
   .option('--note <text>', 'note recorded with the erasure, e.g. the ticket of the request')
   .option('--lift', 'lift the standing erasure instead: later syncs store the person again', false)
+  .option('--dry-run', 'count what it would erase (rows per company, values in Redis); change nothing', false)
   .action((opts) => execute(async (ctx) => (await import('./commands/forget.js')).forgetCommand(ctx, opts)));
 
 program

@@ -645,6 +645,21 @@ function textOf(s: Setting, env: Env): { text?: string; from?: string } {
   };
 }
 
+/** Where a setting's effective text comes from: the environment, the file `<env>_FILE` names, its default, or nowhere. */
+export type SettingOrigin =
+  | { readonly source: 'env'; readonly text: string }
+  | { readonly source: 'file'; readonly text: string; readonly file: string }
+  | { readonly source: 'default'; readonly text: string }
+  | { readonly source: 'unset' };
+
+/** The effective text of `s` in `env` and where it comes from (secrets in clear: the caller masks them). */
+export function settingOrigin(s: Setting, env: Env): SettingOrigin {
+  const { text, from } = textOf(s, env);
+  if (text !== undefined)
+    return from ? { source: 'file', text, file: from } : { source: 'env', text: text.trim() };
+  return s.default === undefined ? { source: 'unset' } : { source: 'default', text: s.default };
+}
+
 /** Parses one setting; throws {@link ConfigError} naming it, echoing the bad value unless it is a secret. */
 function parseSetting(s: Setting, env: Env): unknown {
   const { text, from } = textOf(s, env);

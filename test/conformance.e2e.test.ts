@@ -13,7 +13,7 @@ import type { Params } from '../src/api/query.js';
 import type { ReadDeclaration } from '../src/resources/declaration.js';
 import { inconsistency } from '../src/resources/inconsistencies.js';
 import { CATALOG } from '../src/resources/index.js';
-import { onDrift, type DriftEvent } from '../src/api/drift.js';
+import { DriftWatch, type DriftEvent } from '../src/api/drift.js';
 import type { CollaboratorPoints } from '../src/api/schemas.js';
 import { durationToSeconds } from '../src/util/duration.js';
 import { encodePng, facePng } from '../src/emulator/attachments.js';
@@ -37,7 +37,7 @@ const INLINE_READS = Object.entries(CATALOG).flatMap(([resource, d]) =>
 const codesSeen = new Set<string>();
 /** What the client reported as outside the spec (a new value, a field no schema names). */
 const drift: DriftEvent[] = [];
-onDrift((e) => drift.push(e));
+const driftWatch = new DriftWatch((e) => drift.push(e));
 
 /** A client that does not retry, so each error surfaces as it was answered. */
 function clientFor(target: RunningEmulator, token: string, extra: Partial<ClientOptions> = {}): ApiClient {
@@ -46,6 +46,7 @@ function clientFor(target: RunningEmulator, token: string, extra: Partial<Client
     token,
     maxAttempts: 1,
     retryRateLimited: false,
+    drift: driftWatch,
     hooks: {
       onResponse: (e) => {
         endpointsSeen.add(e.endpoint);

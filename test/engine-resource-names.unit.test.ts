@@ -3,20 +3,27 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { CATALOG, RESOURCES } from '../src/resources/index.js';
+import { MART_INPUTS } from '../src/marts/inputs.js';
 
 // Issue 26: everything punchline knows about a resource is in its declaration
 // (src/resources/), so the engine's code never names one.
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** The engine: the sync, ops, quality, warehouse, privacy and migrations folders, and the job processors. */
+/** The engine: the sync, ops, quality, warehouse, privacy, migrations and marts folders, and the job processors. */
 const ENGINE = [
   ...['plan', 'runtime', 'load', 'connections', 'backfill'],
   ...['reports', 'http', 'telemetry', 'alerts', 'demo', 'probes'],
-  ...['quality', 'warehouse', 'privacy', 'migrations'],
+  ...['quality', 'warehouse', 'privacy', 'migrations', 'marts'],
 ]
   .map((d) => `src/${d}`)
   .concat('jobs');
+
+/**
+ * Names the marts also give a column of their own: `absence_types`, the type names of a
+ * day's absences in employee_daily and daily_attendance, is not the lookup table there.
+ */
+const MART_COLUMNS = new Set(['absence_types']);
 
 /** The resource names and the names of the tables their declarations write. */
 const NAMES = [
@@ -25,6 +32,8 @@ const NAMES = [
     ...RESOURCES.flatMap((r) => Object.values(CATALOG[r].tables).map((t) => t.table)),
   ]),
 ];
+/** The names looked for in src/marts/. */
+const MART_NAMES = NAMES.filter((n) => !MART_COLUMNS.has(n));
 
 /** Where a name is a name in use in a larger text: qualified, quoted, joined to a key, or after an SQL keyword. */
 const inCode = (name: string) =>
@@ -106,13 +115,31 @@ function sourcesUnder(path: string): string[] {
   return readdirSync(path).flatMap((entry) => sourcesUnder(join(path, entry)));
 }
 
-const scan = (file: string) => namesUsed(relative(ROOT, file), readFileSync(file, 'utf8'));
+const scan = (file: string) => {
+  const path = relative(ROOT, file);
+  return namesUsed(path, readFileSync(file, 'utf8'), path.startsWith('src/marts/') ? MART_NAMES : NAMES);
+};
+
+/** The marts' declaration of their inputs: the one engine file that names resource tables, each checked below. */
+const MART_INPUTS_FILE = join(ROOT, 'src/marts/inputs.ts');
 
 describe('the engine', () => {
   it('names no resource and no table of one: what it needs comes from the declarations', () => {
-    const files = ENGINE.flatMap((d) => sourcesUnder(join(ROOT, d)));
+    const files = ENGINE.flatMap((d) => sourcesUnder(join(ROOT, d))).filter((f) => f !== MART_INPUTS_FILE);
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap(scan)).toEqual([]);
+  });
+});
+
+describe("the marts' inputs", () => {
+  it('are tables the resource declarations write', () => {
+    const written = new Set(
+      RESOURCES.flatMap((r) => [
+        ...Object.values(CATALOG[r].tables).map((t) => t.table),
+        ...Object.keys(CATALOG[r].privacy ?? {}),
+      ]),
+    );
+    expect(Object.values(MART_INPUTS).filter((t) => !written.has(t))).toEqual([]);
   });
 });
 

@@ -14,10 +14,11 @@ import { createScrapeRegistry } from '../src/http/scrape-metrics.js';
 import { jobIdFor } from '../src/plan/job-ids.js';
 import type { SyncJobData } from '../src/plan/job-data.js';
 import { collectStatus } from '../src/reports/status-report.js';
-import { martsJobId, runMartsJob } from '../src/runtime/marts-job.js';
+import { martsJobId, runMartsJob, startPendingMarts } from '../src/runtime/marts-job.js';
+import { startWorkers } from '../src/runtime/workers.js';
 import { runSyncJob } from '../src/runtime/run-job.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
-import { startHarness, type Harness } from './sync-harness.js';
+import { runPunchline, startHarness, type Harness } from './sync-harness.js';
 
 const TODAY = '2026-10-31';
 const FROM = '2026-09-01';
@@ -181,6 +182,63 @@ describe('the marts after the loads', () => {
     expect(after.marts!.find((m) => m.company === company)).toMatchObject({ pendingLoads: 0, lagSeconds: 0 });
     expect(after.check.problems.filter((p) => p.startsWith('marts'))).toEqual([]);
   });
+
+  it('rebuilds the marts from the warehouse alone: punchline marts rebuild, with the API out of reach', async () => {
+    await q(
+      `update $S.employee_daily set worked_seconds = -7 where company_cnpj = $1 and work_date = '2026-09-15'`,
+      [company],
+    );
+    await q(`delete from $S.monthly_headcount where company_cnpj = $1`, [company]);
+    const run = await runPunchline(
+      ['marts', 'rebuild', '--company', company, '--no-progress'],
+      h.env({ SERVICE_API_BASE_URL: 'http://127.0.0.1:9' }),
+    );
+    expect(run.stderr.includes('"level":50'), run.stderr).toBe(false);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^rebuilt the marts of 1 companies in \d+s: \d+ rows written$/m);
+    const [broken] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.employee_daily where company_cnpj = $1 and worked_seconds = -7`,
+      [company],
+    );
+    expect(broken!.n).toBe(0);
+    const months = await q<{ month: string }>(
+      `select distinct month::text from $S.monthly_headcount where company_cnpj = $1 order by 1`,
+      [company],
+    );
+    expect(months.map((m) => m.month)).toEqual(['2026-09-01', '2026-10-01']);
+    const bad = await runPunchline(
+      ['marts', 'rebuild', '--from', '2026-10-02', '--to', '2026-10-01'],
+      h.env(),
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--from 2026-10-02 is after --to 2026-10-01');
+  }, 60_000);
+
+  it('rebuilds by itself after a migration that asks for it: the worker takes in what is pending when it starts', async () => {
+    const other = h.emulator.companies[1]!.cnpj;
+    await q(
+      `update $S.employee_daily set worked_seconds = -9 where company_cnpj = $1 and work_date = '2026-09-16'`,
+      [other],
+    );
+    // What a migration that changes a mart's definition ends with.
+    const [asked] = await q<{ n: number }>(`select $S.request_marts_rebuild(null, null, null) as n`);
+    expect(asked!.n).toBe(h.emulator.companies.length);
+    expect(await startPendingMarts(rt)).toBe(h.emulator.companies.length);
+    const workers = startWorkers(rt, { concurrency: 2, queues: ['marts'] });
+    try {
+      const until = Date.now() + 60_000;
+      while ((await q(`select 1 from $S.pending_changes limit 1`)).length > 0) {
+        if (Date.now() > until) throw new Error('the marts follow-ups did not take the rebuild in');
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    } finally {
+      await workers.close();
+    }
+    const [left] = await q<{ n: number }>(
+      `select count(*)::int as n from $S.employee_daily where worked_seconds = -9`,
+    );
+    expect(left!.n).toBe(0);
+  }, 90_000);
 });
 
 describe('statistics after a backfill', () => {

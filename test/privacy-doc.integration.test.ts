@@ -97,6 +97,6 @@ describe('the classification of src/privacy/personal-data.ts, against the migrat
       .map((r) => ({ table: r.name, plan: erasurePlanOf(r) }))
       .filter((x) => x.plan.mode === 'delete-rows');
     expect(deleted).toEqual([]);
-    expect(relations.filter((r) => r.kind === 'table' && aboutPeople(r.name)).length).toBe(17);
+    expect(relations.filter((r) => r.kind === 'table' && aboutPeople(r.name)).length).toBe(19);
   });
 });

@@ -4,6 +4,7 @@
  * a second run must change nothing, and source mutations must reach the warehouse as
  * deleted_at and history rows.
  */
+import { CATALOG } from '../src/resources/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
@@ -23,23 +24,15 @@ async function digest(h: Harness, table: string): Promise<string> {
   return `${r.rows[0]!.n}:${r.rows[0]!.d}`;
 }
 
+/** Every table the catalog's resources write (their own, and those `afterMerge` writes, named by their privacy), from the declarations. */
 const TABLES = [
-  'companies',
-  'collaborators',
-  'collaborator_history',
-  'punches',
-  'work_days',
-  'hour_totals',
-  'tardiness',
-  'adjustment_requests',
-  'inconsistencies',
-  'hour_bank_balances',
-  'absences',
-  'absence_collaborators',
-  'absence_attachments',
-  'departments',
-  'absence_types',
-];
+  ...new Set(
+    Object.values(CATALOG).flatMap((d) => [
+      ...Object.values(d.tables).map((t) => t.table),
+      ...Object.keys(d.privacy ?? {}),
+    ]),
+  ),
+].sort();
 
 describe('backfill of a small group (emulator → Redis → Postgres)', () => {
   let h: Harness;

@@ -8,12 +8,13 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DRIFT_PER_FIELD, noteNewValue, onDrift, type DriftEvent } from '../src/api/drift.js';
+import { MAX_DRIFT_PER_FIELD } from '../src/api/drift.js';
 import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill, type BackfillSummary } from '../src/backfill/run.js';
-import { flushDrift, pendingDrift } from '../src/load/drift-log.js';
 import { MAX_DRIFT_ROWS, MAX_DRIFT_ROWS_PER_GROUP } from '../src/load/load-records.js';
 import { createLogger } from '../src/logger.js';
+import type { SyncRuntime } from '../src/runtime/runtime.js';
+import { metricsRegistry } from '../src/telemetry/metrics.js';
 import { startHarness, type Harness } from './sync-harness.js';
 import { statusOf } from './support/status-command.js';
 
@@ -24,8 +25,17 @@ describe('schema drift from a hostile source', () => {
   let h: Harness;
   let hq: string;
   let summary: BackfillSummary;
-  const events: DriftEvent[] = [];
-  const stop = onDrift((e) => events.push(e));
+  let rt: SyncRuntime;
+  /** Drift of `field` this process counted, by kind (each event is counted once, as it is heard). */
+  const heard = async (field: string) => {
+    const metric = (await metricsRegistry.getMetricsAsJSON()).find(
+      (m) => m.name === 'punchline_schema_drift_total',
+    );
+    const values = (metric?.values ?? []) as { value: number; labels: Record<string, string> }[];
+    return Object.fromEntries(
+      values.filter((v) => v.labels.field === field).map((v) => [v.labels.kind, v.value]),
+    );
+  };
 
   const q = async <T>(sql: string, values: unknown[] = []): Promise<T[]> =>
     (await h.pool.query(sql.replaceAll('$S', `"${h.schema}"`), values)).rows as T[];
@@ -33,7 +43,7 @@ describe('schema drift from a hostile source', () => {
   beforeAll(async () => {
     h = await startHarness('driftbounds', { today: TODAY });
     hq = h.emulator.companies[0]!.cnpj;
-    const rt = await h.runtime();
+    rt = await h.runtime();
     const people = await runBackfill(
       rt,
       parseBackfillArgs(
@@ -58,7 +68,6 @@ describe('schema drift from a hostile source', () => {
     );
   }, 300_000);
   afterAll(async () => {
-    stop();
     await h?.close();
   });
 
@@ -100,11 +109,9 @@ describe('schema drift from a hostile source', () => {
     expect(rows).toContainEqual({ kind: 'new_value', field: 'point.origin', n: MAX_DRIFT_ROWS_PER_GROUP });
     expect(rows).toContainEqual({ kind: 'too_many', field: 'point.origin', n: 1 });
     expect(rows.reduce((n, r) => n + r.n, 0)).toBeLessThanOrEqual(MAX_DRIFT_ROWS + 10);
-    // This process reported each field's values up to its bound, then once that there were too many.
-    const reported = events.filter((e) => e.field === 'point.origin');
-    expect(reported).toHaveLength(MAX_DRIFT_PER_FIELD + 1);
-    expect(reported.at(-1)).toEqual({ kind: 'too_many', endpoint: '', field: 'point.origin' });
-    expect(pendingDrift()).toBe(0);
+    // The runtime heard each field's values up to its bound, then once that there were too many.
+    expect(await heard('point.origin')).toEqual({ new_value: MAX_DRIFT_PER_FIELD, too_many: 1 });
+    expect(rt.memory.drift.pending).toEqual([]);
   });
 
   it('shows status with the bounded drift and the too-many line', async () => {
@@ -127,15 +134,16 @@ describe('schema drift from a hostile source', () => {
         },
       }),
     });
-    noteNewValue('adjustment.status', 'Em revisão');
-    expect(pendingDrift()).toBe(1);
+    const drift = rt.memory.drift;
+    drift.watch.newValue('adjustment.status', 'Em revisão');
+    expect(drift.pending).toHaveLength(1);
     // A schema without schema_drift: the insert fails.
-    await flushDrift(h.pool, `${h.schema}_missing`, logger);
-    expect(pendingDrift()).toBe(0);
+    await drift.flush(h.pool, `${h.schema}_missing`, logger);
+    expect(drift.pending).toEqual([]);
     expect(log).toContain('schema drift not recorded (dropped, not retried)');
     expect(log).toContain('adjustment.status');
     expect(log).not.toContain('Em revisão');
-    await flushDrift(h.pool, h.schema, logger);
+    await drift.flush(h.pool, h.schema, logger);
     expect(await q(`select * from $S.schema_drift where field = 'adjustment.status'`)).toEqual([]);
   });
 });

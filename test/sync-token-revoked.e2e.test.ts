@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBackfillArgs } from '../src/backfill/args.js';
 import { runBackfill } from '../src/backfill/run.js';
 import { enqueueJobs } from '../src/runtime/enqueue.js';
-import { healingFor } from '../src/runtime/job-guard.js';
 import { backfillItems, planJobs } from '../src/plan/planner.js';
 import type { SyncRuntime } from '../src/runtime/runtime.js';
 import { runPunchline, startHarness, type Harness } from './sync-harness.js';
@@ -130,7 +129,7 @@ describe('when the API revokes the token of a connection', () => {
   }, 150_000);
 
   it('lets a backfill whose preflight finds the token working lift a pause left behind', async () => {
-    const { pauses } = healingFor(rt);
+    const { pauses } = rt.healing;
     await pauses.pause('default', 'invalid_service_token', 'left by an earlier 401');
     expect(rt.config.apiTokenRecheckMs).toBe(180_000);
     const summary = await runBackfill(

@@ -118,6 +118,12 @@ describe('the example questions of the marts', () => {
     const questions = warehouseDocQuestions(schema);
     expect(questions.map((q) => q.name)).toEqual([
       'headcount and turnover by department',
+      'headcount bridge by department',
+      'transfers between companies',
+      'voluntary turnover over 12 months',
+      'absenteeism by department',
+      'Bradford top 20',
+      'business days lost per state holiday',
       'hours and overtime by department and month',
       'absence days by type',
       'lateness ranking',

@@ -18,6 +18,7 @@ import { createLogger } from '../src/logger.js';
 import { CATALOG, type Resource } from '../src/resources/index.js';
 import type { EngineContext, LoadResult } from '../src/load/context.js';
 import { loadResource } from '../src/load/load-resource.js';
+import { EngineMemory } from '../src/load/memory.js';
 import type { DateWindow } from '../src/plan/windows.js';
 import { createWarehouse, type Warehouse } from '../src/warehouse/db.js';
 import { migrate } from '../src/migrations/migrate.js';
@@ -165,16 +166,17 @@ export const TZ = 'America/Sao_Paulo';
 export function engineOf(
   t: TestWarehouse,
   api: FixtureApi,
-  options: { storeBinaries?: boolean; fanOut?: number } = {},
+  options: { storeBinaries?: boolean; callsAtOnce?: number } = {},
 ): EngineContext {
   return {
     api,
     pool: t.w.pool,
     schema: t.schema,
     logger: createLogger({ level: 'silent' }),
-    fanOut: options.fanOut ?? 3,
+    callsAtOnce: options.callsAtOnce ?? 3,
     call: (_w, signal) => (signal ? { signal } : {}),
     storeBinaries: options.storeBinaries ?? false,
+    memory: new EngineMemory(),
   };
 }
 

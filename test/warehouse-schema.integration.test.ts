@@ -55,6 +55,10 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
   calendar: ['calendar_date'],
   employee_daily: ['company_cnpj', 'cpf', 'collaborator_record', 'work_date'],
   monthly_headcount: ['company_cnpj', 'department', 'month'],
+  workforce_events: ['company_cnpj', 'event_date', 'cpf', 'collaborator_record', 'event_type'],
+  company_calendar: ['company_cnpj', 'calendar_date'],
+  absence_hours: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
+  declared_holidays: ['holiday_date', 'company_cnpj', 'zip_prefix'],
   clt_daily: ['company_cnpj', 'work_date', 'cpf', 'collaborator_record'],
   clt_monthly: ['company_cnpj', 'department', 'month'],
   absence_days: ['absence_id', 'company_cnpj', 'cpf', 'collaborator_record', 'absence_date'],
@@ -63,7 +67,17 @@ const NATURAL_KEYS: Record<string, readonly string[]> = {
 };
 
 /** The views analysts query. */
-const VIEWS = ['clt_people_90d', 'daily_attendance', 'monthly_hours', 'quality_status', 'sync_freshness'];
+const VIEWS = [
+  'bradford_factor',
+  'clt_people_90d',
+  'daily_attendance',
+  'group_monthly_headcount',
+  'monthly_absenteeism',
+  'monthly_hours',
+  'monthly_turnover_12m',
+  'quality_status',
+  'sync_freshness',
+];
 
 /** The role BI logins are granted. */
 const READER = 'workforce_reader';

@@ -1,4 +1,5 @@
 /** Options, hooks and per-call overrides of {@link ApiClient} (docs/client.md "Reference"). */
+import type { DriftWatch } from './drift.js';
 import type { RateLimitListener, RequestLimiter } from './limiter.js';
 
 /** Observation points for metrics and logs. Events never carry the token. Errors thrown by hooks are ignored. */
@@ -63,6 +64,8 @@ export interface ClientOptions {
   now?: () => number;
   /** undici pool size (sockets kept alive to the API). Default 16. */
   connections?: number;
+  /** Hears the schema drift of the answers (src/api/drift.ts); none is reported without it. */
+  drift?: DriftWatch;
 }
 
 /** Per-call overrides. */

@@ -22,7 +22,7 @@ import {
   type ApiErrorOf,
 } from './errors.js';
 import { DataStream, NotAnEnvelopeError, OversizedElement, TooDeepElement } from './data-stream.js';
-import { noteUnknownFields } from './drift.js';
+import { noteUnknownFields, watchingDrift, type DriftWatch } from './drift.js';
 import { abortableSleep, unlimited } from './limiter.js';
 import type { DateTimePeriod, NewAbsence, OvertimeQuery, WriteBodies } from './params.js';
 import type { PeopleQuery, PeriodByCpfQuery } from './params.js';
@@ -133,6 +133,7 @@ export class ApiClient {
   readonly #basePath: string;
   readonly #token: string;
   readonly #cfg: ReturnType<typeof settings>;
+  readonly #drift: DriftWatch | undefined;
   /** Scheme, host and port of the API, for the spans of its requests. */
   readonly #server: { readonly scheme: string; readonly address: string; readonly port: number };
 
@@ -152,6 +153,7 @@ export class ApiClient {
       port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
     };
     this.#cfg = settings(options);
+    this.#drift = options.drift;
     this.#pool = new Pool(url.origin, {
       connections: options.connections ?? 16,
       pipelining: 1,
@@ -303,11 +305,14 @@ export class ApiClient {
         await this.#waitToRetry(req, err, attempt, retries, opts);
         continue;
       }
-      if (def.method === 'GET')
-        noteUnknownFields(endpoint, def.data, (parsed as { data?: unknown } | null)?.data);
-      const envelope = validateEnvelope<EndpointData<E>>(endpoint, def, parsed, {
-        includeBranches: params.scope?.includeBranches === true,
-      });
+      const drift = this.#drift;
+      if (def.method === 'GET' && drift)
+        noteUnknownFields(drift, endpoint, def.data, (parsed as { data?: unknown } | null)?.data);
+      const envelope = watchingDrift(drift, () =>
+        validateEnvelope<EndpointData<E>>(endpoint, def, parsed, {
+          includeBranches: params.scope?.includeBranches === true,
+        }),
+      );
       return {
         status: response.status,
         data: envelope.data,
@@ -360,8 +365,9 @@ export class ApiClient {
               index++;
               continue;
             }
-            if (index === 0) noteUnknownFields(endpoint, element, raw);
-            const checked = element.safeParse(raw);
+            const drift = this.#drift;
+            if (index === 0 && drift) noteUnknownFields(drift, endpoint, element, raw);
+            const checked = watchingDrift(drift, () => element.safeParse(raw));
             yield checked.success
               ? { index, ok: true, value: checked.data as StreamedOf<E>, raw }
               : { index, ok: false, raw, error: elementError(endpoint, index, element, raw) };

@@ -7,7 +7,7 @@
  * the spec does not name is ignored (and reported once, see drift.ts).
  */
 import { z } from 'zod';
-import { MAX_DRIFT_PER_FIELD, noteNewValue } from './drift.js';
+import { noteNewValue } from './drift.js';
 import { DATE_TIME_RE, isCalendarDate } from '../util/time.js';
 import { HOUR_MINUTE_RE } from '../util/duration.js';
 
@@ -51,14 +51,10 @@ export function normalizeCpf(value: string | number): string | undefined {
 
 /** A source-owned value list (spec 2.9, 2.11, 2.12): any text; one not `known` is reported once as drift. */
 export function openVocabulary(field: string, known: readonly string[]) {
-  const seen = new Set(known);
-  // Bounded like the drift it reports: past the bound a value is passed on (and dropped there) unremembered.
-  const most = known.length + MAX_DRIFT_PER_FIELD;
+  const listed = new Set(known);
   return z.string().check((ctx) => {
-    if (!seen.has(ctx.value)) {
-      if (seen.size < most) seen.add(ctx.value);
-      noteNewValue(field, ctx.value);
-    }
+    // The running validation's watch says each new value once (src/api/drift.ts).
+    if (!listed.has(ctx.value)) noteNewValue(field, ctx.value);
   });
 }
 

@@ -13,17 +13,12 @@ import type { BackfillOptions } from './args.js';
 import { enqueueJobs } from '../runtime/enqueue.js';
 import { followedStates } from '../runtime/job-states.js';
 import type { SyncJobResult } from '../plan/job-data.js';
-import { backfillItems, planJobs } from '../plan/planner.js';
-import { planByCompanyDay } from '../plan/company-days.js';
-import { healingFor } from '../runtime/job-guard.js';
-import { checkConnection, checkWarehouse } from '../runtime/preflight.js';
 import type { ProgressReporter } from './progress.js';
-import { isFollowUp, type QueueName } from '../plan/resources.js';
+import type { QueueName } from '../plan/resources.js';
 import { watchPauses } from '../runtime/queue-pauses.js';
-import { doneWindows } from '../runtime/run-records.js';
 import type { SyncRuntime } from '../runtime/runtime.js';
 import { startWorkers } from '../runtime/workers.js';
-import { UsageError } from '../util/usage-error.js';
+import { planBackfill } from './plan.js';
 import { quoteIdent } from '../warehouse/db.js';
 import { AFTER_BACKFILL, analyzeWritten } from '../warehouse/analyze.js';
 import { startMartsRefresh, type MartsJobData } from '../runtime/marts-job.js';
@@ -56,7 +51,7 @@ interface BackfillRunOptions {
   readonly reporter?: ProgressReporter;
   /** Stops following (and working) when aborted; queued jobs stay for the workers. */
   readonly signal?: AbortSignal;
-  /** Work on the jobs in this process (default true); false only queues and follows them. */
+  /** Work on the jobs in this process (default true); false only queues and follows them (and takes the marts' follow-ups). */
   readonly work?: boolean;
   /** How often job states are read, ms (default 500). */
   readonly pollMs?: number;
@@ -76,57 +71,19 @@ export async function runBackfill(
   run: BackfillRunOptions = {},
 ): Promise<BackfillSummary> {
   const started = Date.now();
-  const { pool: db, schema } = rt.warehouse;
-  await checkWarehouse(db, schema);
-
-  // Check every connection before queueing anything, so a bad one loads nothing.
-  const walks = [];
-  for (const connection of opts.connections) {
-    const walk = await checkConnection(rt.client(connection.name));
-    // The token works: a pause left by an earlier 401 must not hold this backfill's jobs.
-    await healingFor(rt).pauses.resume(connection.name);
-    if (opts.company && !walk.companies.includes(opts.company)) {
-      if (opts.connections.length === 1) {
-        throw new UsageError(
-          `--company ${opts.company} is not reachable with connection "${connection.name}" (companies: ${walk.companies.join(', ')})`,
-        );
-      }
-      continue;
-    }
-    walks.push({ connection, walk });
-  }
-  if (walks.length === 0)
-    throw new UsageError(`--company ${opts.company} is not reachable with any connection`);
-
-  let skipped = 0;
-  const tracked = new Map<string, QueueName>();
-  const martsOf: MartsJobData[] = [];
-  for (const { connection, walk } of walks) {
-    const companies = opts.company ? [opts.company] : walk.companies;
-    martsOf.push(...companies.map((company) => ({ connection: connection.name, company })));
-    const done = opts.force ? undefined : await doneWindows(db, schema, connection.name);
-    // The hour bank stops at each company's own today (src/plan/company-days.ts).
-    const plan = planByCompanyDay(connection, companies, rt.now(), (today, group) =>
-      planJobs({
-        connection: connection.name,
-        companies: group,
-        scoped: walk.scoped,
-        items: backfillItems(opts.resources, opts.from, opts.to, today),
-        followUps: opts.resources.filter(isFollowUp),
-        force: opts.force,
-        done,
-        origin: 'backfill',
-      }),
-    );
-    skipped += plan.skipped;
-    await enqueueJobs(rt.queues, plan.jobs);
-    for (const j of plan.jobs) tracked.set(j.id, j.queue);
-  }
+  const plan = await planBackfill(rt, opts);
+  // Every token works: a pause left by an earlier 401 must not hold this backfill's jobs.
+  for (const connection of plan.connections) await rt.healing.pauses.resume(connection.name);
+  await enqueueJobs(rt.queues, plan.jobs);
+  const tracked = new Map<string, QueueName>(plan.jobs.map((j) => [j.id, j.queue]));
+  const skipped = plan.skipped;
+  const martsOf: MartsJobData[] = [...plan.companies];
   run.onQueued?.([...tracked.keys()]);
 
   const { workerConcurrency: concurrency, workerLockMs: lockDurationMs } = rt.config;
   const workers = { concurrency, lockDurationMs, queues: WORKED };
-  const pool = run.work === false ? undefined : startWorkers(rt, workers);
+  // The marts' follow-ups need only Postgres: this process takes them even when it leaves the windows to other workers.
+  const pool = startWorkers(rt, run.work === false ? { ...workers, queues: ['marts'] } : workers);
   // A job this process finished is read at once; those of other workers at the next poll.
   const wake = new Wake();
   for (const worker of pool?.workers ?? []) {
@@ -216,7 +173,7 @@ export async function runBackfill(
     }
     // The first query after a backfill is planned on real counts (docs/operations.md "Backfill").
     if (!summary.interrupted) {
-      const analyzed = await analyzeWritten(db, schema, AFTER_BACKFILL);
+      const analyzed = await analyzeWritten(rt.warehouse.pool, rt.warehouse.schema, AFTER_BACKFILL);
       rt.logger.info({ tables: analyzed.length }, 'statistics of the tables the backfill wrote refreshed');
     }
   } finally {

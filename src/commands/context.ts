@@ -14,6 +14,8 @@ export interface CommandContext {
   readonly out: NodeJS.WritableStream;
   /** Signal aborted on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
+  /** The variables a `.env` file set (not already in the environment), for `punchline config`. */
+  readonly fromDotenv?: ReadonlySet<string>;
 }
 
 export { UsageError } from '../util/usage-error.js';

@@ -3,6 +3,7 @@
  * hours, punch times and balances under a tombstone; replaces what other rows, texts and Redis values
  * under the queue prefix say of them (CPF in any form, names); records the erasure so later syncs erase
  * them again (`--lift` ends it). Arguments are checked before any work (exit 2). The CPF is never logged.
+ * `--dry-run` counts what it would erase (rows per company, values in Redis) and changes nothing.
  */
 import { hostname, userInfo } from 'node:os';
 import { EXIT, UsageError, type CommandContext } from './context.js';
@@ -10,10 +11,10 @@ import { digitsOnly } from '../util/national-registry.js';
 import type { ForgetRequest } from '../privacy/erasures.js';
 
 /** Options of `punchline forget` as commander gives them. */
-export type ForgetArgs = Partial<Record<'cpf' | 'company' | 'by' | 'note' | 'lift', unknown>>;
+export type ForgetArgs = Partial<Record<'cpf' | 'company' | 'by' | 'note' | 'lift' | 'dryRun', unknown>>;
 
-/** Checked options of `punchline forget`: what to erase (CPF and CNPJ as digits), or `lift` it instead. */
-export type ForgetOptions = ForgetRequest & { readonly lift: boolean };
+/** Checked options of `punchline forget`: what to erase (CPF and CNPJ as digits), or `lift` it instead; `dryRun` only counts. */
+export type ForgetOptions = ForgetRequest & { readonly lift: boolean; readonly dryRun: boolean };
 
 /** Checks the arguments of `punchline forget`; throws {@link UsageError}. */
 export function parseForgetArgs(args: ForgetArgs): ForgetOptions {
@@ -33,7 +34,9 @@ export function parseForgetArgs(args: ForgetArgs): ForgetOptions {
   const lift = args.lift === true;
   const note = args.note === undefined ? undefined : String(args.note).trim();
   if (lift && note !== undefined) throw new UsageError('--note is recorded with an erasure, not with --lift');
-  return { cpf, ...(company ? { company } : {}), by, ...(note ? { note } : {}), lift };
+  const dryRun = args.dryRun === true;
+  if (lift && dryRun) throw new UsageError('--dry-run counts an erasure; it does not go with --lift');
+  return { cpf, ...(company ? { company } : {}), by, ...(note ? { note } : {}), lift, dryRun };
 }
 
 /** Runs `punchline forget`. */
@@ -66,6 +69,26 @@ export async function forgetCommand(ctx: CommandContext, args: ForgetArgs): Prom
         `lifted ${n} erasure${n === 1 ? '' : 's'}: the rows kept under the tombstone have the CPF back; ` +
           `erased fields return when a sync reads their window again (punchline backfill --force --company C --from D --to D)\n`,
       );
+      return EXIT.ok;
+    }
+    if (options.dryRun) {
+      const { outcomes, people } = await erasures.previewForget(w.pool, schema, options);
+      for (const e of outcomes)
+        ctx.out.write(
+          e.alreadyStanding
+            ? `company ${e.company}: already erased; ${e.rows} rows brought back since would be erased\n`
+            : `company ${e.company}: ${e.rows} rows would be erased\n`,
+        );
+      const redis = createRedis(redisUrl, 'punchline-forget', ctx.logger);
+      try {
+        const values = await eraseFromRedis(redis, queuePrefix, people, { dryRun: true });
+        ctx.out.write(
+          `Redis (prefix ${queuePrefix}): ${values} value${values === 1 ? '' : 's'} would be erased\n`,
+        );
+      } finally {
+        await redis.quit().catch(() => redis.disconnect());
+      }
+      ctx.out.write('dry run: nothing was erased or recorded\n');
       return EXIT.ok;
     }
     for (const e of await erasures.forgetPerson(w.pool, schema, options)) {

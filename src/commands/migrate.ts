@@ -8,8 +8,15 @@ import { migrate, migrationStatus } from '../migrations/migrate.js';
 import { versionSkew, type MigrationStatus } from '../migrations/status.js';
 import { renderTable } from '../reports/status-format.js';
 
-/** Options of `punchline migrate`: `status` lists the applied and pending migrations instead of applying. */
-export type MigrateArgs = { status?: boolean };
+/** Options of `punchline migrate`: `status` lists the applied and pending migrations instead of applying; `json` as JSON. */
+export type MigrateArgs = { status?: boolean; json?: boolean };
+
+/** The `--status --json` document (pure): the listing, and whether this punchline can work on the schema. */
+export function migrationStatusJson(s: MigrationStatus): string {
+  const skew = versionSkew(s);
+  const upToDate = skew === null;
+  return `${JSON.stringify({ ...s, upToDate, problem: skew?.message ?? null }, null, 2)}\n`;
+}
 
 /** The `--status` listing (pure). */
 export function formatMigrationStatus(s: MigrationStatus): string {
@@ -38,7 +45,8 @@ export function formatMigrationStatus(s: MigrationStatus): string {
 export async function migrateCommand(ctx: CommandContext, opts: MigrateArgs = {}): Promise<number> {
   const schema = ctx.config.warehouseSchema;
   if (opts.status) {
-    ctx.out.write(formatMigrationStatus(await migrationStatus(ctx.config.databaseUrl, schema)));
+    const status = await migrationStatus(ctx.config.databaseUrl, schema);
+    ctx.out.write(opts.json ? migrationStatusJson(status) : formatMigrationStatus(status));
     return EXIT.ok;
   }
   const result = await migrate(ctx.config.databaseUrl, schema, ctx.logger);

@@ -9,15 +9,14 @@ import { EXIT, type CommandContext } from './context.js';
 import { configSecrets, selectConnections } from '../config.js';
 import { checkWarehouse } from '../runtime/preflight.js';
 import { JOBS } from '../../jobs/index.js';
-import { setOpsEventSink } from '../telemetry/events.js';
 import { assertRedisReachable } from '../probes/services.js';
 import { zonesFromConfig } from '../reports/time-zone-report.js';
 import { openRuntime, type SyncRuntime } from '../runtime/runtime.js';
-import { healingFor } from '../runtime/job-guard.js';
 import { startScheduleWatchdog, type ScheduleWatchdog } from '../runtime/schedule-watchdog.js';
 import { watchPauses, type PauseWatch } from '../runtime/queue-pauses.js';
 import { buildSchedulers, registerSchedules } from '../runtime/schedules.js';
 import { startWorkers } from '../runtime/workers.js';
+import { startPendingMarts } from '../runtime/marts-job.js';
 
 /** How often a worker looks for paused queues, ms. */
 const PAUSE_CHECK_MS = 15_000;
@@ -37,7 +36,7 @@ async function startAlerts(rt: SyncRuntime, url: string): Promise<{ stop(): Prom
     prefix: rt.config.queuePrefix,
     logger: rt.logger,
   });
-  const uninstall = setOpsEventSink(notifier);
+  const uninstall = rt.events.install(notifier);
   const watch = startStalenessWatch(
     notifier,
     { pool: rt.warehouse.pool, schema: rt.warehouse.schema },
@@ -72,6 +71,10 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
   try {
     await checkWarehouse(rt.warehouse.pool, rt.warehouse.schema);
     pool = startWorkers(rt, { concurrency: config.workerConcurrency, lockDurationMs: config.workerLockMs });
+    // Changes left pending (a lost follow-up, a migration that asks for a rebuild of the marts).
+    const pendingMarts = await startPendingMarts(rt);
+    if (pendingMarts > 0)
+      logger.info({ companies: pendingMarts }, 'marts follow-ups queued for pending changes');
     // A queue paused from the dashboard holds its jobs without a word: say so, now and when it happens.
     pauses = watchPauses({ queues: rt.queues.all, logger, intervalMs: PAUSE_CHECK_MS });
     if (opts.schedules !== false && config.schedules.enabled) {
@@ -101,8 +104,8 @@ export async function workerCommand(ctx: CommandContext, opts: WorkerArgs): Prom
         pool: rt.warehouse.pool,
         schema: rt.warehouse.schema,
         logger,
-        connections: () => healingFor(rt).pauses.health(config.connections.map((c) => c.name)),
-        pausedConnections: () => healingFor(rt).pauses.paused(config.connections.map((c) => c.name)),
+        connections: () => rt.healing.pauses.health(config.connections.map((c) => c.name)),
+        pausedConnections: () => rt.healing.pauses.paused(config.connections.map((c) => c.name)),
         zonesInUse: zonesFromConfig(config),
       });
     }

@@ -8,6 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { ApiClient } from '../api/client.js';
+import type { DriftWatch } from '../api/drift.js';
 import type { Config, Connection } from '../config.js';
 import { observeWaits } from '../api/limiter.js';
 import {
@@ -27,11 +28,12 @@ export interface ConnectionClient {
   readonly budget: RedisRequestBudget;
 }
 
-/** Creates the client of `connection`, sharing its budget through `redis`. */
+/** Creates the client of `connection`, sharing its budget through `redis`; its drift goes to `drift`. */
 export function createConnectionClient(
   config: Pick<Config, 'queuePrefix' | Extract<keyof Config, `api${string}`>>,
   connection: Connection,
   redis: Redis,
+  drift?: DriftWatch,
 ): ConnectionClient {
   const budget = new RedisRequestBudget({
     redis,
@@ -60,6 +62,7 @@ export function createConnectionClient(
     maxRetryAfterMs: Math.min(IN_PROCESS_RETRY_AFTER_MS, config.apiMaxRetryAfterMs),
     limiter: observeWaits(budget, (ms) => recordBudgetWait({ connection: name, ms })),
     connections: Math.max(2, connection.rateLimit.concurrency),
+    ...(drift ? { drift } : {}),
     hooks: {
       onResponse: (e) =>
         recordApiRequest({

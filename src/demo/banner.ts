@@ -32,7 +32,7 @@ export const DEMO_QUERIES: readonly { title: string; sql: string }[] = [
   {
     title: 'headcount, hires, leavers and turnover per company, department and month',
     sql:
-      'select company_cnpj, month, department, headcount_last_day, hires, leavers, turnover_rate\n' +
+      'select company_cnpj, month, department, headcount_open, hires, leavers, headcount_close, turnover_rate\n' +
       '  from monthly_headcount order by company_cnpj, month, department;',
   },
   {

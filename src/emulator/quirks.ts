@@ -14,6 +14,7 @@ export const QUIRK_NAMES = [
   'otherTimeZone',
   'extraFields',
   'contradictions',
+  'groupTransfer',
 ] as const;
 /** One quirk. */
 export type QuirkName = (typeof QUIRK_NAMES)[number];

@@ -5,7 +5,9 @@
  * - `unpaddedCpf`: the first branch's second collaborator gets a CPF with two leading zeros, sent without;
  * - `newEnums`: the headquarters' first `BH` collaborator is sent with a regime the spec does not list;
  * - `duplicateCpf`: the headquarters' first collaborator gets a second, concurrently active contract;
- * - `rehireInMonth`: one of the second branch is dismissed and admitted again 13 days later, same month.
+ * - `rehireInMonth`: one of the second branch is dismissed and admitted again 13 days later, same month;
+ * - `groupTransfer`: one of the headquarters is dismissed and admitted by a branch 10 days later (the
+ *   same person and CPF, a new record of the branch: a move between two companies of the group).
  */
 import { makeCpf } from '../util/national-registry.js';
 import { dateOf, monthOf, monthStart } from './calendar.js';
@@ -54,6 +56,59 @@ function rehireDays(fromDay: number, todayDay: number): { dismissal: number; rea
   return readmission < todayDay && dismissal > fromDay ? { dismissal, readmission } : null;
 }
 
+/** Days of the group transfer: the dismissal on the 10th of the month about ten weeks before today, the branch's admission 10 days later. */
+function transferDays(fromDay: number, todayDay: number): { dismissal: number; admission: number } | null {
+  const dismissal = monthStart(Math.max(monthOf(fromDay) + 1, monthOf(todayDay - 70))) + 9;
+  const admission = dismissal + 10;
+  return admission < todayDay && dismissal > fromDay ? { dismissal, admission } : null;
+}
+
+/**
+ * Moves one of the headquarters' clean collaborators, alone with its CPF there, to the
+ * first branch where its CPF has no record: the headquarters' record is dismissed and
+ * the branch admits the same person with the attributes (department, journey, unit...)
+ * of the branch's first clean collaborator. The last such collaborator is taken, so the
+ * quirks that pick the first ones keep their people.
+ */
+function transferToBranch(ctx: RosterContext, active: readonly CompanyEntity[]): void {
+  const [hq, ...branches] = active;
+  const days = transferDays(ctx.fromDay, ctx.todayDay);
+  if (!hq || !days) return;
+  const clean = (c: CollaboratorEntity) =>
+    c.dismissalDay === null && c.inactiveFromDay === null && !c.contractor && !c.cpfUnpadded;
+  const destination = (c: CollaboratorEntity) =>
+    branches.find((b) => b.collaborators.some(clean) && !b.collaborators.some((x) => x.cpf === c.cpf));
+  const i = hq.collaborators.findLastIndex(
+    (c, k) =>
+      k > 0 &&
+      clean(c) &&
+      hq.collaborators.filter((x) => x.cpf === c.cpf).length === 1 &&
+      c.beginDay < days.dismissal - 30 &&
+      destination(c) !== undefined,
+  );
+  if (i < 0) return;
+  const branch = destination(hq.collaborators[i]!)!;
+  const template = branch.collaborators.find(clean)!;
+  const person = replace(hq, i, { dismissalDay: days.dismissal });
+  branch.collaborators.push({
+    ...template,
+    id: ctx.nextId++,
+    cpf: person.cpf,
+    name: person.name,
+    email: person.email,
+    pis: person.pis,
+    birthDate: person.birthDate,
+    registrationNumber: String(branch.index * 10000 + 9002).padStart(6, '0'),
+    admissionDate: dateOf(days.admission),
+    beginDay: days.admission,
+    dismissalDay: null,
+    initialBalanceSec: 0,
+    overrides: {},
+    hasFacePhoto: false,
+    regimeLabel: undefined,
+  });
+}
+
 /** Applies the roster quirks to the active companies (see the file comment). */
 export function applyRosterQuirks(
   companies: readonly CompanyEntity[],
@@ -99,4 +154,6 @@ export function applyRosterQuirks(
   if (quirks.rehireInMonth && days && i >= 0) {
     appendContract(ctx, replace(branch, i, { dismissalDay: days.dismissal }), days.readmission);
   }
+
+  if (quirks.groupTransfer) transferToBranch(ctx, active);
 }

@@ -6,7 +6,12 @@ import { TOTAL_HOURS_KEYS, type TotalHoursKey } from '../api/schemas.js';
 import { LOOKUP_TABLES, type LookupTable } from '../resources/lookups.js';
 import { localToUtc } from '../util/time.js';
 import { dateOf, dateTimeOf, dayOf, monthOf } from './calendar.js';
-import type { AbsenceEntity, CollaboratorEntity, CompanyEntity } from './entities.js';
+import {
+  employmentEnd,
+  type AbsenceEntity,
+  type CollaboratorEntity,
+  type CompanyEntity,
+} from './entities.js';
 import type { DayRecord, History } from './history.js';
 import { EXTRA_FIELDS, NEW_ENUM_VALUES, type Quirks } from './quirks.js';
 import { DAY_ENTRY_ENDPOINTS, isGeolocated, periodTotals, punchTraits } from './records.js';
@@ -44,6 +49,11 @@ export interface TruthAbsence {
   /** Local dates of `begin_date` and `end_date`. */
   readonly beginDate: string;
   readonly endDate: string;
+  /** Whole days (spec 2.5 `full_day`), or part of a day. */
+  readonly fullDay: boolean;
+  /** Seconds after local midnight of `begin_date` and of `end_date` (0 and 86399 for full days). */
+  readonly beginSeconds: number;
+  readonly endSeconds: number;
   /** The collaborator records it concerns. */
   readonly collaborators: readonly Owned<{ readonly admissionDate: string }>[];
 }
@@ -55,6 +65,8 @@ export interface TruthCompany {
   readonly timeZone: string;
   /** `zip_code` as sent. */
   readonly zipCode: string;
+  /** Two-letter state of its city (where its state holidays apply). */
+  readonly state: string;
   /** The spec 2.2 record exactly as sent (quirk `nulls` leaves address parts empty, null or absent). */
   readonly record: Record<string, unknown>;
 }
@@ -88,6 +100,17 @@ export interface TruthDuplicate {
     readonly admissionDate: string;
     readonly dismissalDate: string | null;
   }[];
+}
+
+/** A move of one person between two companies of the group. */
+export interface TruthTransfer {
+  /** Zero-padded CPF. */
+  readonly cpf: string;
+  readonly fromCnpj: string;
+  readonly toCnpj: string;
+  /** Last day of the record left (`YYYY-MM-DD`) and admission of the record started. */
+  readonly leftOn: string;
+  readonly startedOn: string;
 }
 
 /** What the quirks of this emulator produce. */
@@ -126,6 +149,12 @@ export interface EmulatorTruth {
   duplicates(cnpj: string): TruthDuplicate[];
   /** The quirks that are on and the new values they send. */
   quirks(): TruthQuirks;
+  /**
+   * Moves between two active companies of the group: a CPF whose record in one company
+   * ends (its last day of data) and whose record in another, admitted later, starts
+   * within 31 days of it (quirk `groupTransfer` makes one).
+   */
+  transfers(): TruthTransfer[];
   /** Every collaborator record of the company, dismissed and blocked ones included. */
   collaborators(cnpj: string): TruthCollaborator[];
   /** Ids of the punches `point/getFromPeriod` returns for the range. */
@@ -200,7 +229,13 @@ export function createTruth(history: History): EmulatorTruth {
   const owner = (c: CollaboratorEntity): Owned<object> => ({ cpf: c.cpf, collaboratorId: c.id });
   const companyOf = (co: CompanyEntity): TruthCompany => {
     const record = { ...world.companyRecord(co) } as Record<string, unknown>;
-    return { cnpj: co.cnpj, timeZone: world.timeZoneOf(co), zipCode: String(record.zip_code), record };
+    return {
+      cnpj: co.cnpj,
+      timeZone: world.timeZoneOf(co),
+      zipCode: String(record.zip_code),
+      state: co.city.state,
+      record,
+    };
   };
   const overlapping = (cnpj: string, from: string, to: string): AbsenceEntity[] =>
     history.absencesOverlapping(company(cnpj), dayOf(from), 0, dayOf(to), 86399);
@@ -253,6 +288,29 @@ export function createTruth(history: History): EmulatorTruth {
             })),
           };
         });
+    },
+    transfers: () => {
+      const records = world.activeCompanies().flatMap((co) => co.collaborators);
+      return records.flatMap((a) => {
+        const end = employmentEnd(a);
+        if (end === Infinity) return [];
+        return records
+          .filter(
+            (b) =>
+              b.cpf === a.cpf &&
+              b.company !== a.company &&
+              b.beginDay > a.beginDay &&
+              b.beginDay >= end - 30 &&
+              b.beginDay <= end + 31,
+          )
+          .map((b) => ({
+            cpf: a.cpf,
+            fromCnpj: a.company.cnpj,
+            toCnpj: b.company.cnpj,
+            leftOn: dateOf(end),
+            startedOn: b.admissionDate,
+          }));
+      });
     },
     quirks: () => ({ enabled: world.options.quirks, newValues: NEW_ENUM_VALUES, extraFields: EXTRA_FIELDS }),
     collaborators: (cnpj) =>
@@ -315,6 +373,9 @@ export function createTruth(history: History): EmulatorTruth {
         type: a.type.description,
         beginDate: dateOf(a.beginDay),
         endDate: dateOf(a.endDay),
+        fullDay: a.fullDay,
+        beginSeconds: a.beginSec,
+        endSeconds: a.endSec,
         collaborators: a.collaboratorIds.flatMap((id) => {
           const c = world.collaboratorById(id);
           return c ? [{ ...owner(c), admissionDate: c.admissionDate }] : [];

@@ -1,4 +1,4 @@
-import { Gauge, Registry } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logger.js';
 import { metricsRegistry } from '../telemetry/metrics.js';
 import {
@@ -50,6 +50,8 @@ export function createScrapeRegistry(sources: ScrapeSources): Registry {
   const { pool, schema, zonesInUse, logger } = sources;
   const now = sources.now ?? (() => new Date());
   const own = new Registry();
+  // Memory, CPU, event loop and GC of the process, from when the registry is created.
+  collectDefaultMetrics({ register: own, prefix: 'punchline_process_' });
 
   type Read<T> = (() => Promise<readonly T[] | null>) | undefined;
   /** What `read` gives within the deadline; none when it fails (logged) or is not given. */

@@ -6,6 +6,7 @@ import type { CallsResource, ResourceDeclaration } from '../resources/index.js';
 import type { TableStats } from '../warehouse/merge.js';
 import type { Removal } from '../plan/job-data.js';
 import type { DateWindow } from '../plan/windows.js';
+import type { EngineMemory } from './memory.js';
 
 /** What the engine works with, besides the resource. */
 export interface EngineContext {
@@ -16,7 +17,7 @@ export interface EngineContext {
   readonly schema: string;
   readonly logger: Logger;
   /** Most calls a load makes at once (per-day and per-item reads, lookup lists). */
-  readonly fanOut: number;
+  readonly callsAtOnce: number;
   /** Call options for reading `w` (fewer attempts on multi-day windows, which split instead). */
   call(w?: DateWindow, signal?: AbortSignal): CallOptions;
   /** Whether file contents are stored, not only their hashes (STORE_BINARIES). */
@@ -25,6 +26,8 @@ export interface EngineContext {
   readonly pseudonymKey?: string;
   /** The sync's wall clock: which day is today for the company (default the real one; tests pin it). */
   readonly now?: () => Date;
+  /** What the runtime's loads remember across jobs (learned spans, warnings said, pending drift). */
+  readonly memory: EngineMemory;
 }
 
 /** One load: a resource for one company (and window), or the group walk of a connection. */

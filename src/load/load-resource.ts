@@ -20,7 +20,6 @@ import { eraseMentions, hasStandingErasures } from '../privacy/erasures.js';
 import { withTransaction } from '../warehouse/transaction.js';
 import { withSpan, type SpanAttributes } from '../telemetry/tracing.js';
 import type { CompanyLoad, EngineContext, LoadRequest, LoadResult } from './context.js';
-import { flushDrift } from './drift-log.js';
 import { ElementWriter } from './element-writer.js';
 import { InvalidJobError, SuspiciousAnswerError } from './errors.js';
 import { MassRemovals, mergeAndRecord } from './merge-and-record.js';
@@ -28,8 +27,8 @@ import { readAll } from './read-calls.js';
 import { SEEN_STAGE, SeenCollaborators, knownCollaborators } from './seen-collaborators.js';
 import { publishLoadSpan } from './timing.js';
 
-/** More than half of a window's live rows, or all of them, is too much to remove on one answer's word. */
-const suspicious: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
+/** True when a removal may be applied on one answer's word: at most half of a window's live rows, and not all of them. */
+const modestRemoval: RemovalGuard = ({ live, removing }) => !(removing * 2 > live || removing === live);
 
 /**
  * Runs one load. When the answer would remove a suspicious share of a window's rows, nothing
@@ -45,12 +44,12 @@ export async function loadResource(
   // docs/operations.md "Tracing": the load is a span; its API requests, COPY batches and merges nest under it.
   return withSpan(`load ${req.name}`, 'internal', loadSpanAttributes(req), async (span) => {
     try {
-      const result = await loadGuarded(ctx, req, signal);
+      const result = await loadByKind(ctx, req, signal);
       span?.set(loadResultAttributes(result));
       return result;
     } finally {
       // Outside the load's transaction, whatever its outcome: drift never fails a load.
-      await flushDrift(ctx.pool, ctx.schema, ctx.logger);
+      await ctx.memory.drift.flush(ctx.pool, ctx.schema, ctx.logger);
     }
   });
 }
@@ -76,8 +75,8 @@ export function loadResultAttributes(result: LoadResult): SpanAttributes {
   return { ...rows, 'punchline.rejected': result.rejected };
 }
 
-/** {@link loadResource} without its span: the walk, or one company's load, read again once when a direct copy met a key. */
-async function loadGuarded(
+/** {@link loadResource} without its span: the group walk, or one company's load (by the declaration's read kind). */
+async function loadByKind(
   ctx: EngineContext,
   { declaration, company, ...req }: LoadRequest,
   signal: AbortSignal | undefined,
@@ -130,7 +129,7 @@ async function loadCompany(
   const seen = req.seenRemovals ?? [];
   // The same rows of the same table, not only as many.
   const agrees: RemovalGuard = (removal) =>
-    suspicious(removal) ||
+    modestRemoval(removal) ||
     seen.some(
       (r) =>
         r.table === removal.table &&

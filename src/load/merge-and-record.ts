@@ -106,9 +106,8 @@ export async function mergeAndRecord(
   // records included; the marts' follow-up upholds it again after them): people erased in this company stay erased, and new
   // CPFs get their pseudonym (docs/privacy.md).
   const privacy = await upholdPrivacy(client, ctx.schema, req.company, ctx.pseudonymKey);
-  // Said once per process (docs/privacy.md "Rotating the key").
-  if (privacy.staleKey && !staleKeyWarned) {
-    staleKeyWarned = true;
+  // Said once per runtime (docs/privacy.md "Rotating the key").
+  if (privacy.staleKey && ctx.memory.firstTime('stale-pseudonym-key')) {
     ctx.logger.warn(
       'PSEUDONYM_KEY is older than a key already used on this warehouse: this worker writes no pseudonyms (restart it with the new key)',
     );
@@ -127,5 +126,3 @@ export async function mergeAndRecord(
   for (const r of writer.rejections) recordRejected({ resource: req.name, endpoint: r.endpoint, count: 1 });
   return { tables, rejected: writer.rejections.length, ...(items ? { items: items.length } : {}) };
 }
-
-let staleKeyWarned = false;

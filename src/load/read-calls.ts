@@ -13,9 +13,6 @@ import type { EngineContext, CompanyLoad } from './context.js';
 import type { ElementWriter } from './element-writer.js';
 import { InvalidJobError } from './errors.js';
 
-/** What earlier loads learned per endpoint and company: the most days a window may span. */
-const spanHints = new Map<string, number>();
-
 /** Reads every call of the load into the writer; returns the items that were answered. */
 export async function readAll(
   ctx: EngineContext,
@@ -33,21 +30,21 @@ export async function readAll(
       break;
     case 'day':
       if (!window) throw new InvalidJobError(`${req.name} needs a window`);
-      await fanOut(
-        ctx.fanOut,
+      await runAtMost(
+        ctx.callsAtOnce,
         signal,
         declaration.reads.flatMap((read) => daysOf(window).map((date) => ({ read, date }))),
         ({ read, date }, s) => readCall(ctx, req, read, writer, { date }, ctx.call(undefined, s)),
       );
       break;
     case 'list':
-      await fanOut(ctx.fanOut, signal, declaration.reads, (read, s) =>
+      await runAtMost(ctx.callsAtOnce, signal, declaration.reads, (read, s) =>
         readCall(ctx, req, read, writer, {}, ctx.call(undefined, s)),
       );
       break;
     case 'items':
-      await fanOut(
-        ctx.fanOut,
+      await runAtMost(
+        ctx.callsAtOnce,
         signal,
         declaration.reads.flatMap((read) => (items ?? []).map((item) => ({ read, item }))),
         async ({ read, item }, s) => {
@@ -79,7 +76,9 @@ async function readWindow(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const hintKey = `${endpointName(read.endpoint)}:${req.company}`;
-  const learned = spanHints.get(hintKey);
+  // What earlier loads of this runtime learned: the most days a window of this endpoint and company may span.
+  const spans = ctx.memory.spans;
+  const learned = spans.get(hintKey);
   const pending: DateWindow[] = learned === undefined ? [window] : chunkWindow(window, learned);
   let split = false;
   while (pending.length > 0) {
@@ -96,7 +95,7 @@ async function readWindow(
       split = true;
       continue;
     }
-    if (split) spanHints.set(hintKey, Math.min(windowDays(w), spanHints.get(hintKey) ?? Infinity));
+    if (split) spans.set(hintKey, Math.min(windowDays(w), spans.get(hintKey) ?? Infinity));
   }
 }
 
@@ -144,7 +143,7 @@ async function readCall(
 }
 
 /** Runs calls `concurrency` at a time; the first failure aborts the running ones and starts no more. */
-async function fanOut<T>(
+async function runAtMost<T>(
   concurrency: number,
   parent: AbortSignal | undefined,
   tasks: readonly T[],

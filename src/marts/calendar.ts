@@ -49,7 +49,7 @@ const FIXED: readonly { month: number; day: number; name: string; since?: number
 ];
 
 /** Brazil's national holidays of `year`, by date: the fixed ones and Good Friday (two days before Easter). */
-function nationalHolidays(year: number): Holiday[] {
+export function nationalHolidays(year: number): Holiday[] {
   const easter = new Date(`${easterSunday(year)}T00:00:00Z`);
   const goodFriday = new Date(easter.getTime() - 2 * 86_400_000).toISOString().slice(0, 10);
   const fixed = FIXED.filter((h) => h.since === undefined || year >= h.since).map((h) => ({

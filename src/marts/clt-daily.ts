@@ -9,6 +9,7 @@ import { addDays } from '../util/time.js';
 import { quoteIdent } from '../warehouse/db.js';
 import type { BuiltQuery } from '../warehouse/merge-statement.js';
 import type { MartModule, MartScope } from './module.js';
+import { MART_INPUTS } from './inputs.js';
 
 /** How many days before a day the rest before it and its run of days look back (the run counts up to one more). */
 export const CLT_LOOKBACK_DAYS = 14;
@@ -84,7 +85,7 @@ function computed(schema: string): string {
   return `WITH p AS (
   SELECT p.cpf, p.collaborator_record, p.work_date, p.punched_at_local AS t, p.punched_at AS at, p.origin, p.is_adjusted,
          row_number() OVER w AS n, lead(p.punched_at_local) OVER w AS t1, lead(p.punched_at_local, 2) OVER w AS t2
-    FROM ${T(schema, 'punches')} p
+    FROM ${T(schema, MART_INPUTS.punch)} p
    WHERE p.company_cnpj = $1 AND p.work_date BETWEEN $2::date AND $4::date AND p.deleted_at IS NULL
   WINDOW w AS (PARTITION BY p.cpf, p.collaborator_record, p.work_date ORDER BY p.punched_at_local, p.point_id)
 ), pairs AS (
@@ -113,7 +114,7 @@ function computed(schema: string): string {
 ), shifts AS MATERIALIZED (
   -- A company has few distinct shift texts: each is parsed once (materialized: never again per row).
   SELECT x.shift, ${scheduled('x.shift')} AS scheduled
-    FROM (SELECT DISTINCT w.shift FROM ${T(schema, 'work_days')} w
+    FROM (SELECT DISTINCT w.shift FROM ${T(schema, MART_INPUTS.day)} w
            WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
 ), judged AS (
   SELECT r.*, w.shift, s.scheduled, h.name AS holiday_name,
@@ -123,11 +124,11 @@ function computed(schema: string): string {
          CASE WHEN s.scheduled IS NULL THEN NULL WHEN r.worked - s.scheduled > ${DAY_TOLERANCE} THEN r.worked - s.scheduled ELSE 0 END AS overtime,
          r.work_date - greatest(r.island_from, r.work_date - ${CLT_LOOKBACK_DAYS}) + 1 AS run
     FROM changed r
-    LEFT JOIN ${T(schema, 'work_days')} w
+    LEFT JOIN ${T(schema, MART_INPUTS.day)} w
       ON w.company_cnpj = $1 AND w.work_date = r.work_date AND w.cpf = r.cpf AND w.collaborator_record = r.collaborator_record AND w.deleted_at IS NULL
     LEFT JOIN ${T(schema, 'employee_daily')} e
       ON e.company_cnpj = $1 AND e.work_date = r.work_date AND e.cpf = r.cpf AND e.collaborator_record = r.collaborator_record
-    LEFT JOIN ${T(schema, 'collaborators')} c
+    LEFT JOIN ${T(schema, MART_INPUTS.person)} c
       ON c.company_cnpj = $1 AND c.cpf = r.cpf AND c.collaborator_record = r.collaborator_record
     LEFT JOIN (${cltHolidays(schema)}) h ON h.day = r.work_date
     LEFT JOIN shifts s ON s.shift = w.shift
@@ -228,7 +229,7 @@ SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM pruned))::int AS 
 /** `clt_daily`: the labour-law findings of each record day with punches. */
 export const cltDailyModule: MartModule = {
   name: 'clt_daily',
-  reads: ['punches', 'work_days', 'employee_daily', 'collaborators', 'calendar'],
+  reads: [MART_INPUTS.punch, MART_INPUTS.day, 'employee_daily', MART_INPUTS.person, 'calendar'],
   writes: ['clt_daily'],
   async refresh(client, scope) {
     const q = buildCltDailyRefresh(scope.schema, scope.company, cltSpan(scope));

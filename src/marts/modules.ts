@@ -4,6 +4,15 @@
  */
 import { cltDailyModule } from './clt-daily.js';
 import { cltMonthlyModule } from './clt-monthly.js';
+import { companyCalendar } from './company-calendar.js';
 import type { MartModule } from './module.js';
+import { monthlyHeadcount } from './monthly-headcount.js';
+import { workforceEvents } from './workforce-events.js';
 
-export const MART_MODULES: readonly MartModule[] = [cltDailyModule, cltMonthlyModule];
+export const MART_MODULES: readonly MartModule[] = [
+  cltDailyModule,
+  cltMonthlyModule,
+  companyCalendar,
+  workforceEvents,
+  monthlyHeadcount,
+];

@@ -25,7 +25,7 @@ export interface MartUpkeep {
 
 /** Which inputs of the marts a load changed (`pending_changes.changes`). */
 export type Change =
-  'directory' | 'seen' | 'coverage' | 'days' | 'lateness' | 'overtime' | 'absences' | 'rebuild';
+  'directory' | 'seen' | 'coverage' | 'days' | 'lateness' | 'overtime' | 'leave' | 'rebuild';
 
 /** One load, as the marts see it. */
 export interface LoadChange {
@@ -53,7 +53,7 @@ export function changesOf(load: LoadChange, upkeep: MartUpkeep = {}): Change[] {
     // Unchanged days may still have ended since they were written (is_day_over): the follow-up looks.
     if (upkeep.coverage) out.push(inputs ? 'coverage' : 'days');
     if (upkeep.measure && inputs) out.push(upkeep.measure);
-    if (upkeep.absences && inputs) out.push('absences');
+    if (upkeep.absences && inputs) out.push('leave');
     if (load.rebuild) out.push('rebuild');
   }
   return out;

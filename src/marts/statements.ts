@@ -1,12 +1,13 @@
 /**
  * The statements that keep the marts current (pure builders; docs/warehouse.md "Marts"):
  * employment records from the collaborator list and the period data, the day grain
- * (`employee_daily`) of the days a window covers, the monthly headcount of the months
- * it touched, and absences expanded to days. Each rewrites exactly the rows its inputs
+ * (`employee_daily`) of the days a window covers, and absences expanded to days (the
+ * monthly headcount is a mart module: monthly-headcount.ts). Each rewrites exactly the rows its inputs
  * decide, so running it twice changes nothing.
  */
 import { quoteIdent } from '../warehouse/db.js';
 import type { BuiltQuery } from '../warehouse/merge-statement.js';
+import { MART_INPUTS } from './inputs.js';
 
 /** Collaborator records, as parallel arrays (CPFs and their `collaborator_record`). */
 export interface RecordKeys {
@@ -15,7 +16,7 @@ export interface RecordKeys {
 }
 
 /** The days the warehouse holds a company's period data for: the windows of this table loaded whole. */
-const COVERAGE_TABLE = 'work_days';
+const COVERAGE_TABLE = MART_INPUTS.day;
 
 /** A shift that names clock times is a work day (as daily_attendance.is_scheduled). */
 const SCHEDULED = `~ '[0-9]:[0-5][0-9]'`;
@@ -31,14 +32,16 @@ const localDate = (expr: string) => `(${expr} AT TIME ZONE $2)::date`;
  */
 export function buildRegisterRecords(schema: string, company: string, zone: string): BuiltQuery {
   return {
-    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from, first_seen_at)
+    text: `INSERT INTO ${T(schema, 'employments')} AS e (company_cnpj, cpf, collaborator_record, admission_date, registration_number, employed_from,
+  employed_from_source, first_seen_at)
 SELECT c.company_cnpj, c.cpf, c.collaborator_record, c.admission_date, c.registration_number,
-       coalesce(c.admission_date, ${localDate('c.first_seen_at')}), c.first_seen_at
-  FROM ${T(schema, 'collaborators')} c WHERE c.company_cnpj = $1
+       coalesce(c.admission_date, ${localDate('c.first_seen_at')}),
+       CASE WHEN c.admission_date IS NOT NULL THEN 'admission' ELSE 'first_seen' END, c.first_seen_at
+  FROM ${T(schema, MART_INPUTS.person)} c WHERE c.company_cnpj = $1
 ON CONFLICT (company_cnpj, cpf, collaborator_record) DO UPDATE
    SET admission_date = excluded.admission_date, registration_number = excluded.registration_number,
        employed_from = CASE WHEN excluded.admission_date IS NOT NULL THEN excluded.admission_date ELSE least(e.employed_from, e.first_data_on) END,
-       synced_at = now()
+       employed_from_source = excluded.employed_from_source, synced_at = now()
  WHERE (e.admission_date, e.registration_number) IS DISTINCT FROM (excluded.admission_date, excluded.registration_number)
 RETURNING e.cpf, e.collaborator_record`,
     values: [company, zone],
@@ -51,7 +54,7 @@ RETURNING e.cpf, e.collaborator_record`,
  * were last listed as `attributes_as_of` (zone `$2`), so only newer period data changes it.
  */
 export function buildListing(schema: string, company: string, zone: string, listedAt: Date): BuiltQuery {
-  const listed = `EXISTS (SELECT 1 FROM ${T(schema, 'collaborators')} s WHERE s.company_cnpj = $1 AND s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record AND s.active)`;
+  const listed = `EXISTS (SELECT 1 FROM ${T(schema, MART_INPUTS.person)} s WHERE s.company_cnpj = $1 AND s.cpf = e.cpf AND s.collaborator_record = e.collaborator_record AND s.active)`;
   return {
     text: `WITH listed AS (
   UPDATE ${T(schema, 'employments')} e
@@ -63,7 +66,7 @@ export function buildListing(schema: string, company: string, zone: string, list
    WHERE e.company_cnpj = $1 AND e.is_listed AND NOT ${listed}
   RETURNING e.cpf, e.collaborator_record, ${localDate('e.last_listed_at')} AS last_listed_on
 ), stamped AS (
-  UPDATE ${T(schema, 'collaborators')} c SET attributes_as_of = u.last_listed_on
+  UPDATE ${T(schema, MART_INPUTS.person)} c SET attributes_as_of = u.last_listed_on
     FROM unlisted u WHERE c.company_cnpj = $1 AND c.cpf = u.cpf AND c.collaborator_record = u.collaborator_record
      AND NOT c.active AND c.attributes_as_of IS NULL
   RETURNING 1
@@ -76,7 +79,7 @@ SELECT (SELECT count(*) FROM listed)::int AS listed, (SELECT count(*) FROM unlis
 /** The records of company `$1` no longer listed whose collaborators row a load wrote at or after `$2`. */
 export function buildTouchedRecords(schema: string, company: string, since: Date): BuiltQuery {
   return {
-    text: `SELECT cpf, collaborator_record FROM ${T(schema, 'collaborators')} WHERE company_cnpj = $1 AND synced_at >= $2 AND NOT active`,
+    text: `SELECT cpf, collaborator_record FROM ${T(schema, MART_INPUTS.person)} WHERE company_cnpj = $1 AND synced_at >= $2 AND NOT active`,
     values: [company, since],
   };
 }
@@ -150,7 +153,7 @@ RETURNING r.cpf, r.collaborator_record`,
 /** The records of company `$1` whose history a load opened or closed a version of at or after `$2`. */
 export function buildHistoryChanged(schema: string, company: string, since: Date): BuiltQuery {
   return {
-    text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, 'collaborator_history')}
+    text: `SELECT DISTINCT cpf, collaborator_record FROM ${T(schema, MART_INPUTS.history)}
  WHERE company_cnpj = $1 AND (valid_from >= $2 OR valid_to >= $2)`,
     values: [company, since],
   };
@@ -219,7 +222,7 @@ grid AS (
 )`;
   const upsert = `WITH ${grid},
 punch_counts AS (
-  SELECT cpf, collaborator_record, work_date, count(*)::int AS n FROM ${t('punches')}
+  SELECT cpf, collaborator_record, work_date, count(*)::int AS n FROM ${t(MART_INPUTS.punch)}
    WHERE company_cnpj = $1 AND work_date BETWEEN $3::date AND $4::date AND deleted_at IS NULL
    GROUP BY cpf, collaborator_record, work_date
 ),
@@ -233,7 +236,7 @@ versions AS (
          coalesce(${localDate('valid_to')}, 'infinity'::date) AS to_day,
          valid_from = min(valid_from) OVER (PARTITION BY cpf, collaborator_record) AS earliest,
          department, occupation, team, business_unit
-    FROM ${t('collaborator_history')} WHERE company_cnpj = $1
+    FROM ${t(MART_INPUTS.history)} WHERE company_cnpj = $1
 )
 INSERT INTO ${t('employee_daily')} AS x (company_cnpj, cpf, collaborator_record, work_date, department, occupation, team, business_unit,
   attributes_basis, is_scheduled, worked_seconds, punch_count, late_seconds, is_late, on_leave, absence_types, is_absent, overtime_seconds,
@@ -247,16 +250,16 @@ SELECT $1, g.cpf, g.collaborator_record, g.day,
        CASE WHEN g.day < today.d THEN wd.shift ${SCHEDULED} AND coalesce(pc.n, 0) = 0 AND ab.types IS NULL END,
        hb.total_overtime_seconds, hb.accumulated_balance_seconds, g.day < today.d
   FROM grid g CROSS JOIN today
-  LEFT JOIN ${t('work_days')} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
+  LEFT JOIN ${t(MART_INPUTS.day)} wd ON wd.company_cnpj = $1 AND wd.work_date = g.day AND wd.cpf = g.cpf
         AND wd.collaborator_record = g.collaborator_record AND wd.deleted_at IS NULL AND wd.work_date BETWEEN $3::date AND $4::date
   LEFT JOIN punch_counts pc ON pc.work_date = g.day AND pc.cpf = g.cpf AND pc.collaborator_record = g.collaborator_record
-  LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t(MART_INPUTS.lateness)} td ON td.company_cnpj = $1 AND td.work_date = g.day AND td.cpf = g.cpf AND td.collaborator_record = g.collaborator_record
         AND td.work_date BETWEEN $3::date AND $4::date
-  LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
+  LEFT JOIN ${t(MART_INPUTS.balance)} hb ON hb.company_cnpj = $1 AND hb.balance_date = g.day AND hb.cpf = g.cpf
         AND hb.collaborator_record = g.collaborator_record AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $3::date AND $4::date
   LEFT JOIN absent ab ON ab.absence_date = g.day AND ab.cpf = g.cpf AND ab.collaborator_record = g.collaborator_record
   LEFT JOIN versions v ON v.cpf = g.cpf AND v.collaborator_record = g.collaborator_record AND g.day < v.to_day AND (g.day >= v.from_day OR v.earliest)
-  LEFT JOIN ${t('collaborators')} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
+  LEFT JOIN ${t(MART_INPUTS.person)} c ON v.cpf IS NULL AND c.company_cnpj = $1 AND c.cpf = g.cpf AND c.collaborator_record = g.collaborator_record
 ON CONFLICT (company_cnpj, work_date, cpf, collaborator_record) DO UPDATE
    SET department = excluded.department, occupation = excluded.occupation, team = excluded.team, business_unit = excluded.business_unit,
        attributes_basis = excluded.attributes_basis, is_scheduled = excluded.is_scheduled, worked_seconds = excluded.worked_seconds,
@@ -320,7 +323,7 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
       // Sparse: the days with a tardiness now, and those that had one.
       source = `SELECT d.cpf, d.collaborator_record, d.work_date, coalesce(td.late_seconds, 0) AS late_seconds, td.cpf IS NOT NULL AS is_late
       FROM ${t('employee_daily')} d
-      LEFT JOIN ${t('tardiness')} td ON td.company_cnpj = $1 AND td.work_date = d.work_date AND ${same('td', 'd')} AND td.work_date BETWEEN $2::date AND $3::date
+      LEFT JOIN ${t(MART_INPUTS.lateness)} td ON td.company_cnpj = $1 AND td.work_date = d.work_date AND ${same('td', 'd')} AND td.work_date BETWEEN $2::date AND $3::date
      WHERE ${scopeRows(scope, 'd')} AND (d.is_late OR td.cpf IS NOT NULL)`;
       set = 'late_seconds = s.late_seconds, is_late = s.is_late';
       break;
@@ -328,7 +331,7 @@ export function buildMeasureRefresh(schema: string, measure: DayMeasure, scope: 
       source = `SELECT d.cpf, d.collaborator_record, d.work_date, hb.total_overtime_seconds AS overtime_seconds,
              hb.accumulated_balance_seconds AS bank_balance_seconds
       FROM ${t('employee_daily')} d
-      LEFT JOIN ${t('hour_bank_balances')} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
+      LEFT JOIN ${t(MART_INPUTS.balance)} hb ON hb.company_cnpj = $1 AND hb.balance_date = d.work_date AND ${same('hb', 'd')}
            AND hb.deleted_at IS NULL AND hb.balance_date BETWEEN $2::date AND $3::date
      WHERE ${scopeRows(scope, 'd')}`;
       set = 'overtime_seconds = s.overtime_seconds, bank_balance_seconds = s.bank_balance_seconds';
@@ -368,52 +371,12 @@ export function monthOf(day: string): string {
 }
 
 /**
- * Rewrites `monthly_headcount` of company `$1` for the months `$2`..`$3` (first days)
- * from `employee_daily` and `employments`: per department as of each day, headcount on
- * the month's first and last covered day, the average over its covered days, hires,
- * leavers and turnover.
- */
-export function buildHeadcountRefresh(
-  schema: string,
-  company: string,
-  firstMonth: string,
-  lastMonth: string,
-): { delete: BuiltQuery; insert: BuiltQuery } {
-  const t = (name: string) => T(schema, name);
-  const values = [company, firstMonth, lastMonth];
-  const range = `work_date BETWEEN $2::date AND ($3::date + interval '1 month' - interval '1 day')::date`;
-  return {
-    delete: {
-      text: `DELETE FROM ${t('monthly_headcount')} WHERE company_cnpj = $1 AND month BETWEEN $2::date AND $3::date`,
-      values,
-    },
-    insert: {
-      text: `WITH days AS (
-  SELECT date_trunc('month', work_date)::date AS month, min(work_date) AS first_day, max(work_date) AS last_day, count(DISTINCT work_date)::int AS n
-    FROM ${t('employee_daily')} WHERE company_cnpj = $1 AND ${range}
-   GROUP BY 1
-)
-INSERT INTO ${t('monthly_headcount')} (company_cnpj, department, month, first_day, last_day, days_covered, headcount_first_day,
-  headcount_last_day, average_headcount, hires, leavers, turnover_rate)
-SELECT $1, coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n,
-       count(*) FILTER (WHERE d.work_date = m.first_day)::int, count(*) FILTER (WHERE d.work_date = m.last_day)::int,
-       round(count(*)::numeric / m.n, 2),
-       count(*) FILTER (WHERE d.work_date = e.employed_from)::int, count(*) FILTER (WHERE d.work_date = e.left_on)::int,
-       round(count(*) FILTER (WHERE d.work_date = e.left_on)::numeric * m.n / count(*), 4)
-  FROM ${t('employee_daily')} d
-  JOIN ${t('employments')} e ON e.company_cnpj = d.company_cnpj AND e.cpf = d.cpf AND e.collaborator_record = d.collaborator_record
-  JOIN days m ON m.month = date_trunc('month', d.work_date)::date
- WHERE d.company_cnpj = $1 AND d.${range}
- GROUP BY coalesce(d.department, ''), m.month, m.first_day, m.last_day, m.n`,
-      values,
-    },
-  };
-}
-
-/**
- * Rewrites `absence_days` of company `$1`'s absences that overlap `$2`..`$3` (live or
- * just deleted): deletes their days, then expands the live ones through the calendar.
- * Each statement returns the records and the first and last day it touched.
+ * Rewrites `absence_days` and `absence_hours` of company `$1`'s absences that overlap
+ * `$2`..`$3` (live or just deleted): deletes their rows, then expands the live ones. A
+ * full-day absence takes whole days through the calendar, from the local date of its
+ * start to that of its end (an end at 00:00 ends the day before: it adds no day); a
+ * partial-day one counts no day, only its seconds of each day it touches.
+ * Each statement returns the records and the first and last day of whole days it touched.
  */
 export function buildAbsenceDaysRefresh(
   schema: string,
@@ -423,32 +386,49 @@ export function buildAbsenceDaysRefresh(
 ): { delete: BuiltQuery; insert: BuiltQuery; span: BuiltQuery } {
   const t = (name: string) => T(schema, name);
   const overlapping = `a.company_cnpj = $1 AND a.begins_at_local < ($3::date + 1) AND a.ends_at_local >= $2::date`;
+  /** The last whole day of a full-day absence. */
+  const lastDay = `(CASE WHEN a.ends_at_local::time = '00:00' AND a.ends_at_local > a.begins_at_local THEN a.ends_at_local::date - 1 ELSE a.ends_at_local::date END)`;
   const touched = `SELECT count(*)::int AS n, min(absence_date)::text AS first_day, max(absence_date)::text AS last_day,
        coalesce(array_agg(DISTINCT cpf || E'\\x1f' || collaborator_record), '{}') AS records`;
   const values = [company, from, to];
   return {
     span: {
-      text: `SELECT min(a.begins_at_local)::date::text AS first_day, max(a.ends_at_local)::date::text AS last_day FROM ${t('absences')} a WHERE ${overlapping} AND a.deleted_at IS NULL`,
+      text: `SELECT min(a.begins_at_local)::date::text AS first_day, max(a.ends_at_local)::date::text AS last_day FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping} AND a.deleted_at IS NULL`,
       values,
     },
     delete: {
-      text: `WITH gone AS (
+      text: `WITH hours AS (
+  DELETE FROM ${t('absence_hours')} d WHERE d.company_cnpj = $1
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping})
+  RETURNING 1
+), gone AS (
   DELETE FROM ${t('absence_days')} d WHERE d.company_cnpj = $1
-     AND d.absence_id IN (SELECT a.absence_id FROM ${t('absences')} a WHERE ${overlapping})
+     AND d.absence_id IN (SELECT a.absence_id FROM ${t(MART_INPUTS.absence)} a WHERE ${overlapping})
   RETURNING d.absence_date, d.cpf, d.collaborator_record
 ) ${touched} FROM gone`,
       values,
     },
     insert: {
-      text: `WITH made AS (
+      text: `WITH hours AS (
+  INSERT INTO ${t('absence_hours')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
+    paid_leave, absent_seconds)
+  SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, g.day, a.absence_type_id, a.absence_type, a.paid_leave,
+         extract(epoch FROM least(a.ends_at_local, g.day + 1) - greatest(a.begins_at_local, g.day::timestamp))::int
+    FROM ${t('absences')} a
+    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+   CROSS JOIN LATERAL (SELECT d::date AS day FROM generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') d) g
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND NOT a.full_day AND least(a.ends_at_local, g.day + 1) > greatest(a.begins_at_local, g.day::timestamp)
+  ON CONFLICT DO NOTHING
+  RETURNING 1
+), made AS (
   INSERT INTO ${t('absence_days')} (absence_id, company_cnpj, cpf, collaborator_record, absence_date, absence_type_id, absence_type,
     paid_leave, full_day, is_weekend, is_holiday, is_business_day)
   SELECT a.absence_id, m.company_cnpj, m.cpf, m.collaborator_record, k.calendar_date, a.absence_type_id, a.absence_type,
          a.paid_leave, a.full_day, k.is_weekend, k.is_holiday, k.is_business_day
-    FROM ${t('absences')} a
-    JOIN ${t('absence_collaborators')} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
-    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND a.ends_at_local::date
-   WHERE ${overlapping} AND a.deleted_at IS NULL
+    FROM ${t(MART_INPUTS.absence)} a
+    JOIN ${t(MART_INPUTS.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
+    JOIN ${t('calendar')} k ON k.calendar_date BETWEEN a.begins_at_local::date AND ${lastDay}
+   WHERE ${overlapping} AND a.deleted_at IS NULL AND a.full_day
   ON CONFLICT DO NOTHING
   RETURNING absence_date, cpf, collaborator_record
 ) ${touched} FROM made`,

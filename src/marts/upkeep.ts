@@ -17,14 +17,12 @@ import {
   buildCoverageBounds,
   buildDailyRefresh,
   buildDataDays,
-  buildHeadcountRefresh,
   buildHistoryChanged,
   buildLeaving,
   buildListing,
   buildMeasureRefresh,
   buildRegisterRecords,
   buildTouchedRecords,
-  monthOf,
   type DayMeasure,
   type RecordKeys,
 } from './statements.js';
@@ -32,6 +30,7 @@ import { MART_MODULES } from './modules.js';
 import type { MartScope } from './module.js';
 import { Span, type ChangeSet, type DaySpan } from './pending.js';
 import { publishMartSpan } from './timing.js';
+import { MART_INPUTS } from './inputs.js';
 
 export type { MartUpkeep } from './pending.js';
 
@@ -140,17 +139,18 @@ export async function refreshMarts(
   const r = new Refresh(client, scope, changes);
   await r.q(
     {
-      text: `UPDATE ${quoteIdent(scope.schema)}.companies SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
+      text: `UPDATE ${quoteIdent(scope.schema)}.${quoteIdent(MART_INPUTS.company)} SET time_zone = $2 WHERE cnpj = $1 AND time_zone IS DISTINCT FROM $2`,
       values: [scope.company, scope.zone],
     },
-    'companies',
+    'time_zone',
   );
   if (changes.window) await r.calendar(changes.window.from, changes.window.to);
   await updateEmployments(r);
   await refreshAbsences(r);
   await refreshDays(r);
   await refreshRecords(r);
-  await refreshHeadcount(r);
+  // A rebuild (a forced window, punchline marts rebuild) rewrites its months whatever changed.
+  r.months.add(changes.spans.rebuild?.from, changes.spans.rebuild?.to);
   const span = new Span();
   span.add(changes.window?.from, changes.window?.to);
   span.add(r.months.first, r.months.last);
@@ -184,7 +184,7 @@ async function updateEmployments(r: Refresh): Promise<void> {
 
 /** Absences expanded to their days, and the leave of the days they touched. */
 async function refreshAbsences(r: Refresh): Promise<void> {
-  const span = r.changes.spans.absences;
+  const span = r.changes.spans.leave;
   if (!span) return;
   const { schema, company } = r.scope;
   const a = buildAbsenceDaysRefresh(schema, company, span.from, span.to);
@@ -232,19 +232,6 @@ async function refreshRecords(r: Refresh): Promise<void> {
     await r.rewrite(bounds!.first_day, bounds!.last_day, r.records.keys());
     r.months.add(bounds!.first_day, bounds!.last_day);
   }
-}
-
-/** The monthly headcount of every month whose days were rewritten. */
-async function refreshHeadcount(r: Refresh): Promise<void> {
-  if (!r.months.first || !r.months.last) return;
-  const h = buildHeadcountRefresh(
-    r.scope.schema,
-    r.scope.company,
-    monthOf(r.months.first),
-    monthOf(r.months.last),
-  );
-  await r.q(h.delete, 'monthly_headcount');
-  await r.q(h.insert, 'monthly_headcount');
 }
 
 /** The mart modules (src/marts/modules.ts), over every day this refresh may have changed. */

@@ -9,7 +9,8 @@ import { DIRECTORY } from '../resources/index.js';
 import { quoteIdent, warehouseDb, type SqlRunner } from '../warehouse/db.js';
 import { introspectSchema } from '../warehouse/introspection.js';
 import { PrivacyError } from '../warehouse/errors.js';
-import { withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
+import type pg from 'pg';
+import { rolledBack, withTransaction, type TransactionPool as LoaderPool } from '../warehouse/transaction.js';
 import { ensurePseudonyms } from './pseudonyms.js';
 import { ownNameColumns } from './personal-data.js';
 import { REGISTER_TABLES } from './erasure-functions.js';
@@ -60,82 +61,105 @@ export async function forgetPerson(
   schema: string,
   request: ForgetRequest,
 ): Promise<ErasureOutcome[]> {
+  return withTransaction(pool, (client) => forgetIn(client, schema, request));
+}
+
+/**
+ * What {@link forgetPerson} would erase, counted in a transaction that is rolled back: the same
+ * outcomes, and the people as Redis would be searched for them. Nothing is kept (an erasure id
+ * it drew is skipped by the next erasure).
+ */
+export async function previewForget(
+  pool: LoaderPool,
+  schema: string,
+  request: ForgetRequest,
+): Promise<{ outcomes: ErasureOutcome[]; people: Awaited<ReturnType<typeof erasedPeople>> }> {
+  return rolledBack(pool, async (client) => {
+    const outcomes = await forgetIn(client, schema, request);
+    return { outcomes, people: await erasedPeople(client, schema, request.cpf) };
+  });
+}
+
+/** The erasure of {@link forgetPerson}, in the caller's transaction. */
+async function forgetIn(
+  client: pg.PoolClient,
+  schema: string,
+  request: ForgetRequest,
+): Promise<ErasureOutcome[]> {
   const s = quoteIdent(schema);
-  return withTransaction(pool, async (client) => {
-    const db = warehouseDb(client, schema);
-    const companies = request.company
-      ? [request.company]
-      : // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
-        (
-          await sql<{ company_cnpj: string }>`
+  const db = warehouseDb(client, schema);
+  const companies = request.company
+    ? [request.company]
+    : // every CPF the sync stores also lands in the directory of people (addSeenCollaborators)
+      (
+        await sql<{ company_cnpj: string }>`
             SELECT company_cnpj FROM ${sql.id(schema, DIRECTORY.seen.table)} WHERE cpf = ${request.cpf}
              UNION SELECT company_cnpj FROM ${sql.id(schema, 'erasures')} WHERE cpf = ${request.cpf} AND lifted_at IS NULL
              ORDER BY 1`.execute(db)
-        ).rows.map((r) => r.company_cnpj);
-    if (companies.length === 0) {
-      throw new PrivacyError(
-        'person_not_found',
-        'the warehouse holds no row of this CPF, so there is nothing to erase (give --company to record the erasure before their data arrives)',
+      ).rows.map((r) => r.company_cnpj);
+  if (companies.length === 0) {
+    throw new PrivacyError(
+      'person_not_found',
+      'the warehouse holds no row of this CPF, so there is nothing to erase (give --company to record the erasure before their data arrives)',
+    );
+  }
+  const out: ErasureOutcome[] = [];
+  for (const company of companies) {
+    const standing = { company_cnpj: company, cpf: request.cpf, lifted_at: null };
+    const created = await db
+      .insertInto('erasures')
+      .values({
+        company_cnpj: company,
+        cpf: request.cpf,
+        erased_by: request.by,
+        note: request.note ?? null,
+      })
+      .onConflict((oc) => oc.columns(['company_cnpj', 'cpf']).where('lifted_at', 'is', null).doNothing())
+      .returning(['id', 'tombstone'])
+      .executeTakeFirst();
+    const erasure =
+      created ??
+      (await db
+        .selectFrom('erasures')
+        .select(['id', 'tombstone'])
+        .where((eb) => eb.and(standing))
+        .executeTakeFirstOrThrow());
+    const rows = await applyErasures(client, schema, company, erasure.id);
+    out.push({
+      id: Number(erasure.id),
+      company,
+      tombstone: erasure.tombstone,
+      rows,
+      alreadyStanding: !created,
+    });
+  }
+  // What other rows say of the person (a manager's name, a CPF in a text), in every table.
+  const tables = (await introspectSchema(client, schema)).filter(
+    (r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name),
+  );
+  const done: ErasureOutcome[] = [];
+  for (const e of out) {
+    let mentions = 0;
+    for (const r of tables) {
+      mentions += await eraseMentions(
+        client,
+        schema,
+        e.company,
+        `${s}.${quoteIdent(r.name)}`,
+        r.name,
+        r.columns.map((c) => c.name),
       );
     }
-    const out: ErasureOutcome[] = [];
-    for (const company of companies) {
-      const standing = { company_cnpj: company, cpf: request.cpf, lifted_at: null };
-      const created = await db
-        .insertInto('erasures')
-        .values({
-          company_cnpj: company,
-          cpf: request.cpf,
-          erased_by: request.by,
-          note: request.note ?? null,
-        })
-        .onConflict((oc) => oc.columns(['company_cnpj', 'cpf']).where('lifted_at', 'is', null).doNothing())
-        .returning(['id', 'tombstone'])
-        .executeTakeFirst();
-      const erasure =
-        created ??
-        (await db
-          .selectFrom('erasures')
-          .select(['id', 'tombstone'])
-          .where((eb) => eb.and(standing))
-          .executeTakeFirstOrThrow());
-      const rows = await applyErasures(client, schema, company, erasure.id);
-      out.push({
-        id: Number(erasure.id),
-        company,
-        tombstone: erasure.tombstone,
-        rows,
-        alreadyStanding: !created,
-      });
+    if (mentions > 0) {
+      await db
+        .updateTable('erasures')
+        .set((eb) => ({ rows_erased: eb('rows_erased', '+', mentions), last_applied_at: sql`now()` }))
+        .where('id', '=', e.id)
+        .execute();
     }
-    // What other rows say of the person (a manager's name, a CPF in a text), in every table.
-    const tables = (await introspectSchema(client, schema)).filter(
-      (r) => r.kind === 'table' && !REGISTER_TABLES.has(r.name),
-    );
-    const done: ErasureOutcome[] = [];
-    for (const e of out) {
-      let mentions = 0;
-      for (const r of tables) {
-        mentions += await eraseMentions(
-          client,
-          schema,
-          e.company,
-          `${s}.${quoteIdent(r.name)}`,
-          r.name,
-          r.columns.map((c) => c.name),
-        );
-      }
-      if (mentions > 0) {
-        await db
-          .updateTable('erasures')
-          .set((eb) => ({ rows_erased: eb('rows_erased', '+', mentions), last_applied_at: sql`now()` }))
-          .where('id', '=', e.id)
-          .execute();
-      }
-      done.push({ ...e, rows: e.rows + mentions });
-    }
-    return done;
-  });
+    done.push({ ...e, rows: e.rows + mentions });
+  }
+  return done;
 }
 
 /** The people erased in `cpf`'s standing erasures, as the places outside the warehouse are searched for them. */

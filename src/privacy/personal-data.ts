@@ -143,7 +143,26 @@ export const PERSONAL_DATA: Readonly<Record<string, TableClass>> = {
   },
   employee_daily: { columns: { ...person(), ...employmentAttributes } },
   monthly_headcount: { columns: { department: shown('employment', 'a department, counted; no person') } },
+  company_calendar: { columns: { holiday_name: notPersonal('name of a holiday') } },
+  declared_holidays: {
+    columns: {
+      name: notPersonal('name of a holiday or day off'),
+      zip_prefix: notPersonal("leading digits of a city's postal codes"),
+    },
+  },
+  workforce_events: {
+    columns: {
+      ...person(),
+      department: shown('employment', 'department at the time'),
+      from_department: shown('employment', 'department before a move'),
+      to_department: shown('employment', 'department after a move'),
+      leaving_kind: shown('employment', 'voluntary or involuntary leave'),
+    },
+  },
   absence_days: { columns: { ...person() } },
+  absence_hours: { columns: { ...person() } },
+  bradford_factor: { columns: { ...person() } },
+  monthly_absenteeism: { columns: { department: shown('employment', 'a department, counted; no person') } },
   clt_daily: {
     columns: {
       ...person(),

@@ -114,12 +114,13 @@ export type ErasureRedis = Pick<
 
 /**
  * Replaces the mentions of `people` in every key under `prefix` (`<prefix>:*`); returns
- * how many values were changed or stream entries deleted.
+ * how many values were changed or stream entries deleted. With `dryRun`, only counts them.
  */
 export async function eraseFromRedis(
   redis: ErasureRedis,
   prefix: string,
   people: readonly ErasedPerson[],
+  options: { readonly dryRun?: boolean } = {},
 ): Promise<number> {
   if (people.length === 0) return 0;
   const erase = (text: string) => eraseInText(text, people);
@@ -128,22 +129,24 @@ export async function eraseFromRedis(
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
     cursor = next;
-    for (const key of keys) changed += await eraseInKey(redis, key, erase);
+    for (const key of keys) changed += await eraseInKey(redis, key, erase, options.dryRun !== true);
   } while (cursor !== '0');
   return changed;
 }
 
+/** Erases the mentions in `key`; returns how many values it changed (or, without `write`, would change). */
 async function eraseInKey(
   redis: ErasureRedis,
   key: string,
   erase: (text: string) => string,
+  write: boolean,
 ): Promise<number> {
   let changed = 0;
   switch (await redis.type(key)) {
     case 'string': {
       const value = await redis.get(key);
       if (value !== null && erase(value) !== value) {
-        await redis.set(key, erase(value), 'KEEPTTL');
+        if (write) await redis.set(key, erase(value), 'KEEPTTL');
         changed++;
       }
       break;
@@ -152,7 +155,7 @@ async function eraseInKey(
       for (const [field, value] of Object.entries(await redis.hgetall(key))) {
         const after = erase(value);
         if (after !== value) {
-          await redis.hset(key, field, after);
+          if (write) await redis.hset(key, field, after);
           changed++;
         }
       }
@@ -162,7 +165,7 @@ async function eraseInKey(
       for (const [i, value] of items.entries()) {
         const after = erase(value);
         if (after !== value) {
-          await redis.lset(key, i, after);
+          if (write) await redis.lset(key, i, after);
           changed++;
         }
       }
@@ -172,8 +175,7 @@ async function eraseInKey(
       for (const member of await redis.smembers(key)) {
         const after = erase(member);
         if (after !== member) {
-          await redis.srem(key, member);
-          await redis.sadd(key, after);
+          if (write) await redis.srem(key, member).then(() => redis.sadd(key, after));
           changed++;
         }
       }
@@ -184,8 +186,7 @@ async function eraseInKey(
         const member = flat[i]!;
         const after = erase(member);
         if (after !== member) {
-          await redis.zrem(key, member);
-          await redis.zadd(key, flat[i + 1]!, after);
+          if (write) await redis.zrem(key, member).then(() => redis.zadd(key, flat[i + 1]!, after));
           changed++;
         }
       }
@@ -195,7 +196,7 @@ async function eraseInKey(
       // Entries cannot be edited: one that mentions the person goes.
       for (const [id, fields] of await redis.xrange(key, '-', '+')) {
         if (fields.some((f) => erase(f) !== f)) {
-          await redis.xdel(key, id);
+          if (write) await redis.xdel(key, id);
           changed++;
         }
       }

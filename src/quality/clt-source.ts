@@ -11,6 +11,7 @@
  * - any other day one lists and the other does not, counted apart.
  * Only months for which an inconsistencies window was loaded are compared.
  */
+import { MART_INPUTS } from '../marts/inputs.js';
 import { checkName, type CheckBuilder } from './statement.js';
 
 /** The kinds compared: the `clt_daily` flag and the pattern (case-insensitive) of the source's `type` text. */
@@ -25,14 +26,14 @@ export const cltVsSource: CheckBuilder = (s) => {
   const kinds = (make: (k: (typeof CLT_SOURCE_KINDS)[number]) => string) =>
     CLT_SOURCE_KINDS.map(make).join(', ');
   const windows = (table: string) =>
-    `SELECT company_cnpj, window_start FROM ${s.table(table)} WHERE resource = 'inconsistencies' AND ${s.company('company_cnpj')} AND ${s.inMonths('window_start')}`;
+    `SELECT company_cnpj, window_start FROM ${s.table(table)} WHERE resource = '${MART_INPUTS.inconsistency}' AND ${s.company('company_cnpj')} AND ${s.inMonths('window_start')}`;
   const month = (column: string) => s.month(column);
   return `
   WITH months AS (
     SELECT DISTINCT company_cnpj, ${month('window_start')} AS month FROM (${windows('window_loads')} UNION ${windows('sync_windows')}) w
   ), source AS (
     SELECT DISTINCT i.company_cnpj, i.cpf, i.collaborator_record, i.occurrence_date AS day, k.kind
-      FROM ${s.table('inconsistencies')} i
+      FROM ${s.table(MART_INPUTS.inconsistency)} i
       JOIN months m ON m.company_cnpj = i.company_cnpj AND ${month('i.occurrence_date')} = m.month
      CROSS JOIN LATERAL (VALUES ${kinds((k) => `('${k.kind}', i.inconsistency_type ~* '${k.type}')`)}) AS k (kind, hit)
      WHERE k.hit

@@ -8,11 +8,14 @@
  * - `employee_daily punches`: their live punches against the day grain's counts;
  * - `monthly_headcount days`: the day grain's rows against the headcount's average
  *   times the covered days, summed over departments;
- * - `absence_days`: the days the live absences and members cover in the month
+ * - `absence_days`: the days the live full-day absences and members cover in the month
  *   against the expanded rows.
  */
 import { ROLE_TABLES } from '../resources/index.js';
 import { checkName, type CheckBuilder, type CheckStatement } from './statement.js';
+
+/** The last whole day of a full-day absence `a`: an end at 00:00 ends the day before. */
+export const ABSENCE_LAST_DAY = `(CASE WHEN a.ends_at_local::time = '00:00' AND a.ends_at_local > a.begins_at_local THEN a.ends_at_local::date - 1 ELSE a.ends_at_local::date END)`;
 
 /** One scope: expected and actual per company month, from two SELECTs of (company_cnpj, month, n). */
 function compare(
@@ -74,9 +77,9 @@ export const martsVsInputs: CheckBuilder = (s) => {
       `SELECT a.company_cnpj, ${s.month('g.day')} AS month, count(*) AS n
          FROM ${s.table(ROLE_TABLES.absence)} a
          JOIN ${s.table(ROLE_TABLES.absenceMember)} m ON m.absence_id = a.absence_id AND m.deleted_at IS NULL
-        CROSS JOIN LATERAL generate_series(a.begins_at_local::date, a.ends_at_local::date, interval '1 day') g0
+        CROSS JOIN LATERAL generate_series(a.begins_at_local::date, ${ABSENCE_LAST_DAY}, interval '1 day') g0
         CROSS JOIN LATERAL (SELECT g0::date AS day) g
-        WHERE a.deleted_at IS NULL AND ${s.company('a.company_cnpj')} AND ${s.inMonths('g.day')} GROUP BY 1, 2`,
+        WHERE a.deleted_at IS NULL AND a.full_day AND ${s.company('a.company_cnpj')} AND ${s.inMonths('g.day')} GROUP BY 1, 2`,
       `SELECT d.company_cnpj, ${s.month('d.absence_date')} AS month, count(*) AS n FROM ${s.table('absence_days')} d
         WHERE ${within('d', 'absence_date')} GROUP BY 1, 2`,
     ),

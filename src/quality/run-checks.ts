@@ -19,6 +19,7 @@ import { punchesAgainstDays } from './day-punches.js';
 import { historyOverlap, unknownCollaborator } from './consistency.js';
 import { hoursAgreement } from './hours-agreement.js';
 import { martsVsInputs } from './marts.js';
+import { absenceDaysAgainstApi, headcountBridge } from './workforce.js';
 import { CheckStatement, FINDING_COLUMNS, type CheckBuilder } from './statement.js';
 import { windowCompleteness } from './window-completeness.js';
 
@@ -31,6 +32,8 @@ const STATEMENTS: readonly { readonly checks: readonly QualityCheck[]; readonly 
   { checks: ['history_overlap'], build: historyOverlap },
   { checks: ['coverage'], build: coverage },
   { checks: ['marts_vs_inputs'], build: martsVsInputs },
+  { checks: ['headcount_bridge'], build: headcountBridge },
+  { checks: ['absence_days_vs_api'], build: absenceDaysAgainstApi },
   { checks: ['clt_vs_source'], build: cltVsSource },
 ];
 

@@ -65,7 +65,6 @@ export function martsLagProblems(lags: readonly MartsLag[] | null | undefined): 
   const late = (lags ?? []).filter((l) => l.lagSeconds > MARTS_LAG_LIMIT_SECONDS);
   if (late.length === 0) return [];
   const n = late.length;
-  return [
-    `marts of ${n} ${n === 1 ? 'company' : 'companies'} more than ${MARTS_LAG_LIMIT_SECONDS / 60} minutes behind their tables`,
-  ];
+  const who = n === 1 ? '1 company' : `${n} companies`;
+  return [`marts of ${who} more than ${MARTS_LAG_LIMIT_SECONDS / 60} minutes behind their tables`];
 }

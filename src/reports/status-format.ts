@@ -203,7 +203,9 @@ export function formatStatus(report: StatusReport, options: StatusFormatOptions 
         ? aging > 0
           ? `Nothing stale, ${aging} aging, no failing jobs.`
           : 'All fresh, no failing jobs.'
-        : 'No failing jobs.'
+        : report.check.ok
+          ? 'No failing jobs.'
+          : 'Never synced, no failing jobs.'
       : `${pausedNote}${stale} stale, ${aging > 0 ? `${aging} aging, ` : ''}${failed} failed, ${retrying} retrying.`) +
       (dataNote.length > 0 ? ` ${dataNote.join(', ')}.` : ''),
   );

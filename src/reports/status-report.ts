@@ -180,16 +180,20 @@ export function freshnessEntriesOf(rows: readonly FreshnessRow[] | null, now: Da
 
 /**
  * The verdict of `status --check` (pure): stale data, a job failed for good, a paused
- * connection each make it fail. Jobs waiting to retry do not: they may yet succeed, and
- * fail for good when they do not.
+ * connection each make it fail, and so does a warehouse that never synced (`neverSynced`: a
+ * probe of a fresh install must not say all is well). Jobs waiting to retry do not: they may
+ * yet succeed, and fail for good when they do not.
  */
 export function checkOf(
-  summary: Pick<StatusReport['summary'], 'stale' | 'failed'>,
+  summary: Pick<StatusReport['summary'], 'stale' | 'failed'> & { readonly neverSynced?: boolean },
   paused: readonly Pick<PausedConnection, 'connection' | 'code'>[],
   marts?: readonly MartsLag[] | null,
 ): StatusReport['check'] {
   const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const problems = [
+    ...(summary.neverSynced
+      ? ['the warehouse has never synced (run punchline backfill, or start punchline worker)']
+      : []),
     ...(summary.stale > 0
       ? [`${plural(summary.stale, 'company × resource', 'company × resource pairs')} stale`]
       : []),
@@ -247,7 +251,12 @@ export async function collectStatus(sources: StatusSources): Promise<StatusRepor
     failing: allFailing.slice(0, limit),
     freshness,
     summary,
-    check: checkOf(summary, paused ?? [], marts),
+    // Migrated, and no successful sync of anything yet.
+    check: checkOf(
+      { ...summary, neverSynced: freshness !== null && freshness.every((f) => f.lastSuccessAt === null) },
+      paused ?? [],
+      marts,
+    ),
     ...(paused ? { pausedConnections: paused } : {}),
     rejections,
     schemaDrift,

@@ -6,7 +6,7 @@
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { file, storedFile } from './column-classes.js';
-import { defineResource, readOf } from './declaration.js';
+import { defineResource, declareRead } from './declaration.js';
 
 const tables = {
   absence_attachments: {
@@ -67,7 +67,7 @@ export const absenceAttachments = defineResource({
     },
   },
   reads: [
-    readOf('items', tables, {
+    declareRead('items', tables, {
       endpoint: 'absence/attachment',
       query: ({ item }) => ({ absence_id: item }),
       gone: (err) => apiErrorHas(err, 'gone'),

@@ -8,7 +8,7 @@ import type { LoadScope, Param, TableSpec } from '../warehouse/table-spec.js';
 import { stageName } from '../warehouse/staging.js';
 import { collaboratorRecord } from './collaborators.js';
 import { notPersonal, omitted, person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, readOf } from './declaration.js';
+import { defineResource, declareRead } from './declaration.js';
 
 /** Absences of the company overlapping the window (alias `alias`). */
 const overlaps = (alias: string) => (p: Param, s: LoadScope) =>
@@ -92,7 +92,7 @@ export const absences = defineResource({
   },
   marts: { absences: true },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: 'absence/getFromPeriod',
       // spec 4.1: this endpoint takes date-times.
       query: ({ window }) => ({ begin_date: `${window.from} 00:00:00`, end_date: `${window.to} 23:59:59` }),

@@ -6,7 +6,7 @@
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
+import { defineResource, HORIZON_FACTS, declareRead, sequencer, windowQuery } from './declaration.js';
 
 const tables = {
   adjustment_requests: {
@@ -47,7 +47,7 @@ export const adjustments = defineResource({
     },
   },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: 'adjustment',
       query: windowQuery,
       people: (c) => [c],

@@ -6,7 +6,7 @@
 import { apiErrorHas } from '../api/errors.js';
 import type { TableSpec } from '../warehouse/table-spec.js';
 import { file, storedFile } from './column-classes.js';
-import { defineResource, readOf } from './declaration.js';
+import { defineResource, declareRead } from './declaration.js';
 
 const tables = {
   audit_photos: {
@@ -65,7 +65,7 @@ export const auditPhotos = defineResource({
     },
   },
   reads: [
-    readOf('items', tables, {
+    declareRead('items', tables, {
       endpoint: 'point/audit',
       query: ({ item }) => ({ point_id: item }),
       mismatch: (photo, { item }) =>

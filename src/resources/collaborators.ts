@@ -10,7 +10,7 @@ import { recordHistory } from '../warehouse/collaborator-history.js';
 import { stageName } from '../warehouse/staging.js';
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
 import { employmentAttributes, omitted, person, PERSON_COLUMNS, shown } from './column-classes.js';
-import { defineResource, HOUR, readOf, type RowOf } from './declaration.js';
+import { defineResource, HOUR, declareRead, type RowOf } from './declaration.js';
 
 const COLUMNS = {
   ...PERSON_COLUMNS,
@@ -118,7 +118,7 @@ export const collaborators = defineResource({
     collaborator_history: { onReturn: 'keep', columns: { ...person(), ...collaboratorAttributes } },
   },
   reads: [
-    readOf('list', tables, {
+    declareRead('list', tables, {
       endpoint: 'collaborator',
       query: () => ({}),
       people: (c) => [c],

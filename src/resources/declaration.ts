@@ -152,6 +152,8 @@ export const QUALITY_CHECKS = [
   'history_overlap',
   'coverage',
   'marts_vs_inputs',
+  'headcount_bridge',
+  'absence_days_vs_api',
   'clt_vs_source',
 ] as const;
 /** One check. */
@@ -242,7 +244,7 @@ export const HORIZON_FACTS = {
 } as const satisfies Partial<CallsDeclaration>;
 
 /** Declares a read of a `K` resource, its element type checked against the endpoint and its target against the kind. */
-export function readOf<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(
+export function declareRead<K extends CallKind, E extends ReadEndpoint, Ts extends Tables>(
   _kind: K,
   _tables: Ts,
   read: ReadDeclaration<E, Ts, K>,

@@ -7,7 +7,7 @@ import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf } from './declaration.js';
+import { defineResource, HORIZON_FACTS, declareRead } from './declaration.js';
 
 const tables = {
   hour_bank_balances: {
@@ -39,7 +39,7 @@ export const hourBank = defineResource({
   privacy: { hour_bank_balances: { columns: person() } },
   marts: { measure: 'overtime' },
   reads: [
-    readOf('day', tables, {
+    declareRead('day', tables, {
       endpoint: 'overtime',
       query: ({ date }) => ({ date }),
       people: (b) => [b],

@@ -9,7 +9,7 @@ import { durationValueToSeconds } from '../util/duration.js';
 import { overlapping, type SqlType, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person, PERSON_COLUMNS, shown } from './column-classes.js';
-import { defineResource, readOf, windowQuery } from './declaration.js';
+import { defineResource, declareRead, windowQuery } from './declaration.js';
 
 type TotalColumns = { readonly [K in `${TotalHoursKey}_seconds`]: 'int4' };
 const totalColumns = Object.fromEntries(
@@ -46,7 +46,7 @@ export const hourTotals = defineResource({
     },
   },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: 'collaborator/totalHours',
       query: windowQuery,
       people: (c) => [c],

@@ -18,7 +18,7 @@ import { durationToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { omitted, person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, sequencer, windowQuery } from './declaration.js';
+import { defineResource, HORIZON_FACTS, declareRead, sequencer, windowQuery } from './declaration.js';
 
 /** spec 2.10: one occurrence of a collaborator's day; `value` is signed, negative when short. */
 const occurrence = z.object({
@@ -70,7 +70,7 @@ export const inconsistencies = defineResource({
     },
   },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: inconsistency,
       query: windowQuery,
       people: (c) => [c],

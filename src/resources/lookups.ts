@@ -5,7 +5,7 @@
  */
 import { wholeCompany, type TableSpec } from '../warehouse/table-spec.js';
 import { notPersonal } from './column-classes.js';
-import { defineResource, HOUR, readOf } from './declaration.js';
+import { defineResource, HOUR, declareRead } from './declaration.js';
 
 /** The lists of `{ id, description | name }` records (spec 2.4): endpoint, warehouse table, label field. */
 export const LOOKUP_LISTS = [
@@ -72,7 +72,7 @@ export const lookups = defineResource({
   ),
   reads: [
     ...LOOKUP_LISTS.map(({ endpoint, table, label }) =>
-      readOf('list', tables, {
+      declareRead('list', tables, {
         endpoint,
         query: () => ({}),
         rows: (r, out, x) =>
@@ -83,7 +83,7 @@ export const lookups = defineResource({
           }),
       }),
     ),
-    readOf('list', tables, {
+    declareRead('list', tables, {
       endpoint: 'absence/types',
       query: () => ({}),
       // spec 2.4: the record's fields are the columns, but for its `company` block.

@@ -8,7 +8,7 @@ import { durationValueToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { notPersonal, omitted, person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, HOUR, readOf, windowQuery } from './declaration.js';
+import { defineResource, HOUR, declareRead, windowQuery } from './declaration.js';
 
 const tables = {
   work_days: {
@@ -79,7 +79,7 @@ export const punches = defineResource({
     work_days: { columns: person() },
   },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: 'point/getFromPeriod',
       query: windowQuery,
       people: (c) => [c],

@@ -6,7 +6,7 @@ import { hourMinuteToSeconds } from '../util/duration.js';
 import { inWindow, type TableSpec } from '../warehouse/table-spec.js';
 import { collaboratorRecord } from './collaborators.js';
 import { person, PERSON_COLUMNS } from './column-classes.js';
-import { defineResource, HORIZON_FACTS, readOf, windowQuery } from './declaration.js';
+import { defineResource, HORIZON_FACTS, declareRead, windowQuery } from './declaration.js';
 
 /** spec 2.8: journey_in, punch_in and all_points are times of one day (`25:00` is not). */
 function clockTime(field: string, value: string): string {
@@ -39,7 +39,7 @@ export const tardiness = defineResource({
   privacy: { tardiness: { columns: person() } },
   marts: { measure: 'lateness' },
   reads: [
-    readOf('month', tables, {
+    declareRead('month', tables, {
       endpoint: 'tardiness',
       query: windowQuery,
       people: (c) => [c],

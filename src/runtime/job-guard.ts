@@ -11,34 +11,13 @@
  */
 import { DelayedError, type Job } from 'bullmq';
 import { apiErrorHas, isApiError } from '../api/errors.js';
-import { reportTokenRejected } from '../telemetry/events.js';
 import { scrubSecrets } from '../logger.js';
-import { ConnectionPauses, tickMs } from '../connections/connection-pause.js';
-import { isWarehouseUnavailable, WarehouseGate } from './warehouse-gate.js';
+import { tickMs } from '../connections/connection-pause.js';
+import { isWarehouseUnavailable } from './warehouse-gate.js';
 import { jobLogger } from './job-log.js';
 import { IN_PROCESS_RETRY_AFTER_MS } from '../connections/rate-limit-wait.js';
 import { budgetKeys } from '../connections/request-budget.js';
 import type { SyncRuntime } from './runtime.js';
-
-/** The fault-healing state of a runtime: paused connections (Redis), the wait for the warehouse. */
-type Healing = { readonly pauses: ConnectionPauses; readonly warehouse: WarehouseGate };
-
-const healings = new WeakMap<SyncRuntime, Healing>();
-
-/** The fault-healing state of `rt`, created on first use. */
-export function healingFor(rt: SyncRuntime): Healing {
-  let h = healings.get(rt);
-  if (!h) {
-    const { redis, logger, config: c } = rt;
-    const [maxWaitMs, maxDelayMs] = [c.warehouseWaitMs, c.warehouseRetryMaxMs];
-    h = {
-      pauses: new ConnectionPauses({ redis, prefix: c.queuePrefix, recheckMs: c.apiTokenRecheckMs }),
-      warehouse: new WarehouseGate({ db: rt.warehouse.pool, logger, maxWaitMs, maxDelayMs }),
-    };
-    healings.set(rt, h);
-  }
-  return h;
-}
 
 /** The error itself or the one it wraps, when `is` holds for it. */
 function found<E>(err: unknown, is: (e: unknown) => e is E): E | undefined {
@@ -62,7 +41,7 @@ export async function guardJob<T>(
   run: () => Promise<T>,
   options: { skipWhenPaused?: boolean } = {},
 ): Promise<T | undefined> {
-  const { pauses, warehouse } = healingFor(rt);
+  const { pauses, warehouse } = rt.healing;
   const raw = (job.data as { connection?: unknown } | null)?.connection;
   const connection = typeof raw === 'string' ? raw : undefined;
   const logger = jobLogger(rt.logger, job);
@@ -105,7 +84,7 @@ export async function guardJob<T>(
         { err: auth, nextCheckAt: pause.nextCheckAt },
         'the API rejected the token: connection paused',
       );
-      reportTokenRejected(connection, auth);
+      rt.events.tokenRejected(connection, auth);
       if (options.skipWhenPaused) return undefined;
       return putBack(
         untilCheck(pause.nextCheckAt),

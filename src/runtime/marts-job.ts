@@ -17,9 +17,9 @@ import { checkAfterRuns } from '../quality/after-run.js';
 import { recordJob, recordQualityCheckError } from '../telemetry/metrics.js';
 import { todayIn } from '../util/time.js';
 import { quoteIdent } from '../warehouse/db.js';
-import { withTransaction } from '../warehouse/transaction.js';
+import { withTransaction, type TransactionPool } from '../warehouse/transaction.js';
 import { AFTER_LARGE_WINDOW, analyzeWritten } from '../warehouse/analyze.js';
-import type { Resource } from '../resources/index.js';
+import { RESOURCES, type Resource } from '../resources/index.js';
 import type { SyncQueues } from './queues.js';
 import type { SyncRuntime } from './runtime.js';
 
@@ -78,6 +78,22 @@ export async function startMartsRefresh(queues: SyncQueues, data: MartsJobData):
   else if (!NOT_STARTED.has(state) && state !== 'active') await queueMartsRefresh(queues, data, 0);
 }
 
+/**
+ * Has a follow-up run for every company with pending changes (a worker calls it when it
+ * starts): changes whose job was lost, and those a migration that changed a mart's
+ * definition recorded (`request_marts_rebuild`), are taken in without waiting for a load.
+ * Returns the companies.
+ */
+export async function startPendingMarts(rt: Pick<SyncRuntime, 'warehouse' | 'queues'>): Promise<number> {
+  const { pool, schema } = rt.warehouse;
+  const { rows } = await pool.query<MartsJobData>(
+    `SELECT DISTINCT ON (company_cnpj) connection, company_cnpj AS company FROM ${quoteIdent(schema)}.pending_changes
+      ORDER BY company_cnpj, id DESC`,
+  );
+  for (const data of rows) await startMartsRefresh(rt.queues, data);
+  return rows.length;
+}
+
 /** What one follow-up did. */
 export interface MartsJobResult {
   /** Refreshes run (one per claim: loads that commit during one are claimed by the next). */
@@ -91,10 +107,10 @@ export interface MartsJobResult {
 export async function runMartsJob(rt: SyncRuntime, job: Pick<Job, 'data'>): Promise<MartsJobResult> {
   const started = Date.now();
   const data = martsJobData.parse(job.data);
-  const zone = companyTimezone(rt.client(data.connection).connection, data.company);
+  const zone = zoneOf(rt, data);
   const result = { refreshes: 0, loads: 0, days: 0 };
   for (;;) {
-    const done = await catchUpMarts(rt, data.company, zone);
+    const done = await catchUpMarts(rt.warehouse, rt.now(), data.company, zone);
     if (!done) break;
     result.refreshes += 1;
     result.loads += done.changes.loads;
@@ -107,19 +123,29 @@ export async function runMartsJob(rt: SyncRuntime, job: Pick<Job, 'data'>): Prom
   return result;
 }
 
+/** The company's zone by its connection's configuration; by the warehouse's record for a connection no longer configured. */
+function zoneOf(rt: SyncRuntime, data: MartsJobData): string {
+  const connection = rt.config.connections.find((c) => c.name === data.connection);
+  return connection ? companyTimezone(connection, data.company) : DEFAULT_ZONE;
+}
+
+/** The zone a company of no configured connection is taken to be in (as daily_attendance does). */
+export const DEFAULT_ZONE = 'America/Sao_Paulo';
+
 /** One refresh of the company's marts, in one transaction; undefined when nothing was pending. */
 export async function catchUpMarts(
-  rt: Pick<SyncRuntime, 'warehouse' | 'now'>,
+  warehouse: { readonly pool: TransactionPool; readonly schema: string },
+  now: Date,
   company: string,
   zone: string,
 ): Promise<{ changes: ChangeSet; stats: MartStats } | undefined> {
-  const { pool, schema } = rt.warehouse;
+  const { pool, schema } = warehouse;
   return withTransaction(pool, async (client) => {
     const started = Date.now();
     await lockCompanyMarts(client, schema, company);
     const changes = await claimPendingChanges(client, schema, company);
     if (!changes) return undefined;
-    const today = todayIn(zone, rt.now());
+    const today = todayIn(zone, now);
     const stats = await refreshMarts(client, { schema, company, zone, today }, changes);
     // People erased in this company stay erased in the marts too (docs/privacy.md).
     await upholdPrivacy(client, schema, company, undefined);
@@ -160,7 +186,12 @@ async function checkLoads(rt: SyncRuntime, company: string, zone: string, change
     now: rt.now(),
   };
   // A check that fails to run counts against the resource of the first load.
-  const onError = () => recordQualityCheckError({ resource: changes.runs[0]!.resource });
-  const runs = changes.runs.map((r) => ({ ...r, resource: r.resource as Resource, company }));
+  const onError = () => recordQualityCheckError({ resource: runs[0]?.resource ?? 'marts' });
+  // A rebuild (resource `marts`) loaded nothing: no check follows it.
+  const runs = changes.runs.flatMap((r) =>
+    isResource(r.resource) ? [{ ...r, resource: r.resource, company }] : [],
+  );
   await checkAfterRuns({ pool, schema, logger: rt.logger, settings, onError }, runs);
 }
+
+const isResource = (name: string): name is Resource => (RESOURCES as readonly string[]).includes(name);

@@ -31,7 +31,7 @@ export async function checkWarehouse(db: SqlRunner, schema: string): Promise<voi
  * Walks the connection's group, turning transport and token failures into one-line errors;
  * 3 attempts of 10 s at most ride out one transient failure and still fail fast.
  */
-export async function checkConnection(c: ConnectionClient): Promise<GroupWalk> {
+export async function checkConnection(c: Pick<ConnectionClient, 'connection' | 'api'>): Promise<GroupWalk> {
   const { name, baseUrl } = c.connection;
   try {
     return await walkGroup(c.api, { maxAttempts: 3, timeoutMs: 10_000 });

@@ -81,12 +81,23 @@ export async function runSyncJob(
       : {}),
   });
   const { storeBinaries, pseudonymKey } = rt.config;
-  const fanOut = Math.max(1, connection.rateLimit.concurrency);
+  const callsAtOnce = Math.max(1, connection.rateLimit.concurrency);
   const ctx: JobContext = {
     data,
     runId,
     connection,
-    engine: { api, pool, schema, logger, fanOut, call, storeBinaries, pseudonymKey, now },
+    engine: {
+      api,
+      pool,
+      schema,
+      logger,
+      callsAtOnce,
+      call,
+      storeBinaries,
+      pseudonymKey,
+      now,
+      memory: rt.memory,
+    },
     signal: options.signal,
     scope: data.scoped && data.company ? { companyNationalRegistry: data.company } : undefined,
     window: isWindowed(data.resource) ? window : undefined,

@@ -13,7 +13,11 @@ import { createWarehouse, type Warehouse } from '../warehouse/db.js';
 import { createConnectionClient, type ConnectionClient } from '../connections/api-clients.js';
 import type { JobProcessor } from './job-context.js';
 import { UnknownConnectionError } from '../load/errors.js';
+import { EngineMemory } from '../load/memory.js';
 import { openQueues, type SyncQueues } from './queues.js';
+import { ConnectionPauses } from '../connections/connection-pause.js';
+import { WarehouseGate } from './warehouse-gate.js';
+import { OpsEvents } from '../telemetry/events.js';
 import { createRedis } from './redis.js';
 
 /** The warehouse as the sync uses it: a pool on its schema, and the checks' own (quality/check-pool.ts). */
@@ -42,6 +46,12 @@ function openSyncWarehouse(config: Config): SyncWarehouse {
   };
 }
 
+/** The fault-healing state of a runtime (job-guard.ts): paused connections (Redis), the wait for the warehouse. */
+export interface Healing {
+  readonly pauses: ConnectionPauses;
+  readonly warehouse: WarehouseGate;
+}
+
 /** The job processors of jobs/, handed to the runtime by whoever opens it (commands, tests). */
 export interface Processors {
   /** The processor of every resource's jobs (the load engine reads the resource's declaration). */
@@ -64,6 +74,12 @@ export interface SyncRuntime {
   readonly warehouse: SyncWarehouse;
   /** The sync's wall clock: which day is today for each company (tests pin it). */
   readonly now: () => Date;
+  /** What this runtime's loads remember across jobs; its API clients report their drift to it. */
+  readonly memory: EngineMemory;
+  /** What heals routine faults around every job (job-guard.ts). */
+  readonly healing: Healing;
+  /** The events a person may need to hear about (jobs failed for good, rejected tokens), to its own sink. */
+  readonly events: OpsEvents;
   /** The client of a configured connection (throws {@link UnknownConnectionError}). */
   client(name: string): ConnectionClient;
   /** Closes clients, queues, Redis and the warehouse. */
@@ -80,6 +96,16 @@ export async function openRuntime(
   const queues = openQueues(config, redis);
   const clients = new Map<string, ConnectionClient>();
   const byName = new Map<string, Connection>(config.connections.map((c) => [c.name, c]));
+  const memory = new EngineMemory();
+  const healing: Healing = {
+    pauses: new ConnectionPauses({ redis, prefix: config.queuePrefix, recheckMs: config.apiTokenRecheckMs }),
+    warehouse: new WarehouseGate({
+      db: warehouse.pool,
+      logger,
+      maxWaitMs: config.warehouseWaitMs,
+      maxDelayMs: config.warehouseRetryMaxMs,
+    }),
+  };
   return {
     config,
     logger,
@@ -88,12 +114,15 @@ export async function openRuntime(
     processors: options.processors,
     warehouse,
     now: options.now ?? (() => new Date()),
+    memory,
+    healing,
+    events: new OpsEvents(),
     client(name) {
       let c = clients.get(name);
       if (!c) {
         const connection = byName.get(name);
         if (!connection) throw new UnknownConnectionError(name, [...byName.keys()]);
-        c = createConnectionClient(config, connection, redis);
+        c = createConnectionClient(config, connection, redis, memory.drift.watch);
         clients.set(name, c);
       }
       return c;

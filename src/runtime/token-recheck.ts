@@ -7,12 +7,11 @@
  */
 import { apiErrorHas } from '../api/errors.js';
 import { tickMs } from '../connections/connection-pause.js';
-import { healingFor } from './job-guard.js';
 import type { SyncRuntime } from './runtime.js';
 
 /** Starts the re-check timer of this process for every connection of `rt`; returns what stops it. */
 export function startConnectionRecheck(rt: SyncRuntime): { stop(): void } {
-  const { pauses } = healingFor(rt);
+  const { pauses } = rt.healing;
   const { logger, config } = rt;
   let running: Promise<void> | undefined;
   const checkOne = async (connection: string): Promise<void> => {

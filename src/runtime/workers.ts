@@ -7,7 +7,6 @@
  */
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { reportJobFailedForGood } from '../telemetry/events.js';
 import { withoutPersonalData } from '../logger.js';
 import type { QueueName } from '../plan/resources.js';
 import { createRedis, isConnectionError } from './redis.js';
@@ -74,7 +73,7 @@ export function startWorkers(
         { attempt: job?.attemptsMade, err },
         final ? 'job failed' : 'job attempt failed',
       );
-      if (final) reportJobFailedForGood(name, job, err);
+      if (final) rt.events.jobFailedForGood(name, job, err);
     });
     // A lost connection is reported by the connection itself (redis.ts); other errors are the worker's.
     worker.on('error', (err) => {

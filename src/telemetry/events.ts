@@ -24,19 +24,6 @@ export interface OpsEventSink {
   tokenRejected(e: { readonly connection: string; readonly detail: string }): void;
 }
 
-let sink: OpsEventSink | undefined;
-
-/**
- * Installs the process's sink; returns the function that removes it. Process-wide like the metrics
- * registry, so the sync reports events where they happen without an extra parameter.
- */
-export function setOpsEventSink(next: OpsEventSink): () => void {
-  sink = next;
-  return () => {
-    if (sink === next) sink = undefined;
-  };
-}
-
 /** An error as one short line without secrets or anything shaped like a CPF, for messages that leave the process. */
 function oneLineDetail(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
@@ -46,26 +33,38 @@ function oneLineDetail(err: unknown): string {
 /** The code of the error the sync raises for a rejected token (its own event covers it). */
 const TOKEN_REJECTED_CODE = 'invalid_service_token';
 
-/** Reports a job of `queue` that failed for good (no attempt left, or a permanent error). */
-export function reportJobFailedForGood(
-  queue: string,
-  job: { id?: string; data?: unknown } | undefined,
-  err: unknown,
-): void {
-  const scope = Object.fromEntries(
-    (['connection', 'company', 'resource'] as const).flatMap((key) => {
-      const v = (job?.data as Record<string, unknown> | null | undefined)?.[key];
-      return typeof v === 'string' && v !== '' ? [[key, v]] : [];
-    }),
-  ) as ConditionScope;
-  recordJobFailedForGood({ queue, resource: scope.resource });
-  // Every job of a connection whose token was rejected fails; one token message says it all.
-  if ((err as { code?: unknown } | undefined)?.code === TOKEN_REJECTED_CODE) return;
-  const detail = oneLineDetail(err);
-  sink?.jobFailedForGood({ queue, ...(job?.id ? { jobId: job.id } : {}), ...scope, detail });
-}
+/**
+ * The events of one runtime and the sink that hears them (the worker's webhook notifier, when
+ * configured). One per runtime, so two runtimes in one process notify their own sinks.
+ */
+export class OpsEvents {
+  #sink: OpsEventSink | undefined;
 
-/** Reports that the API rejected the token of `connection` (401). */
-export function reportTokenRejected(connection: string, err: unknown): void {
-  sink?.tokenRejected({ connection, detail: oneLineDetail(err) });
+  /** Installs the sink; returns the function that removes it. */
+  install(next: OpsEventSink): () => void {
+    this.#sink = next;
+    return () => {
+      if (this.#sink === next) this.#sink = undefined;
+    };
+  }
+
+  /** Reports a job of `queue` that failed for good (no attempt left, or a permanent error). */
+  jobFailedForGood(queue: string, job: { id?: string; data?: unknown } | undefined, err: unknown): void {
+    const scope = Object.fromEntries(
+      (['connection', 'company', 'resource'] as const).flatMap((key) => {
+        const v = (job?.data as Record<string, unknown> | null | undefined)?.[key];
+        return typeof v === 'string' && v !== '' ? [[key, v]] : [];
+      }),
+    ) as ConditionScope;
+    recordJobFailedForGood({ queue, resource: scope.resource });
+    // Every job of a connection whose token was rejected fails; one token message says it all.
+    if ((err as { code?: unknown } | undefined)?.code === TOKEN_REJECTED_CODE) return;
+    const detail = oneLineDetail(err);
+    this.#sink?.jobFailedForGood({ queue, ...(job?.id ? { jobId: job.id } : {}), ...scope, detail });
+  }
+
+  /** Reports that the API rejected the token of `connection` (401). */
+  tokenRejected(connection: string, err: unknown): void {
+    this.#sink?.tokenRejected({ connection, detail: oneLineDetail(err) });
+  }
 }

@@ -2,15 +2,16 @@
  * src/telemetry/ — what punchline reports about itself: Prometheus metrics, the events an
  * alert hears, tracing spans.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { DriftLabels } from './drift-labels.js';
 
 /**
- * The registry served at `/metrics`: this process's API traffic, retries, waits, rows loaded and jobs.
- * The dashboard and alert rules under deploy/ query these names (a test checks them).
+ * The registry served at `/metrics`: this process's API traffic, retries, waits, rows loaded and jobs
+ * (one Prometheus target is one process). The dashboard and alert rules under deploy/ query these
+ * names (a test checks them). The process's own figures (memory, event loop) are collected by the ops
+ * server's registry (src/http/scrape-metrics.ts), so importing this file starts nothing.
  */
 export const metricsRegistry = new Registry();
-collectDefaultMetrics({ register: metricsRegistry, prefix: 'punchline_process_' });
 
 const registers = [metricsRegistry];
 const counter = <L extends string>(name: string, labels: readonly L[], help: string) =>
@@ -87,7 +88,7 @@ const rejectedRecords = counter(
 const schemaDrift = counter(
   'punchline_schema_drift_total',
   ['kind', 'field'],
-  'What the API sent that its spec does not say, reported once per process: kind new_value (a value of a ' +
+  'What the API sent that its spec does not say, reported once per runtime: kind new_value (a value of a ' +
     'source-owned list not seen before), unknown_field, or too_many (past 100 of one field). The value is ' +
     'never a label; field is "other" past 50 series or when it is not a field path (the schema_drift table has them).',
 );

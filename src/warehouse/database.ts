@@ -58,7 +58,7 @@ export interface AbsenceCollaborators {
   collaborator_record: string;
 }
 
-/** Table absence_days: Absences expanded to days: one row per absence, person record and day it covers (from the local date of begins_at to that of ends_at), with the type and the day's calendar flags. Deleted absences and members are left out. Kept current by the absence windows (docs/warehouse.md "Marts"). */
+/** Table absence_days: Full-day absences expanded to days: one row per absence, person record and day it covers (from the local date of begins_at to that of ends_at; an end at 00:00 ends the day before), with the type and the day's calendar flags. Partial-day absences count no day: absence_hours has their hours. Deleted absences and members are left out; punchline verify compares each absence's days with the API's days (absence_days_vs_api). Kept current by the absence windows (docs/warehouse.md "Marts"). */
 export interface AbsenceDays {
   /** The absence (absences.absence_id). Natural key with company_cnpj, cpf, collaborator_record and absence_date. */
   absence_id: Int8;
@@ -76,7 +76,7 @@ export interface AbsenceDays {
   absence_type: string | null;
   /** True for a paid leave (absences.paid_leave). */
   paid_leave: boolean;
-  /** True when the absence takes whole days (absences.full_day). */
+  /** Always true: only full-day absences (absences.full_day) have days here. */
   full_day: boolean;
   /** True when the day is a Saturday or Sunday (calendar.is_weekend). */
   is_weekend: boolean;
@@ -84,6 +84,30 @@ export interface AbsenceDays {
   is_holiday: boolean;
   /** True on weekdays that are not national holidays (calendar.is_business_day): the days an absence costs. */
   is_business_day: boolean;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
+/** Table absence_hours: Partial-day absences (absences.full_day false: a medical appointment, a few hours off), one row per absence, person record and day it touches, with the time it takes that day. They count no absence day (absence_days holds whole days only). Kept current by the absence windows (docs/warehouse.md "Absences"). */
+export interface AbsenceHours {
+  /** The absence (absences.absence_id). Natural key with company_cnpj, cpf, collaborator_record and absence_date. */
+  absence_id: Int8;
+  /** CNPJ of the collaborator's company. */
+  company_cnpj: string;
+  /** CPF of the absent collaborator, 11 digits with leading zeros. */
+  cpf: string;
+  /** Which record of the CPF (absence_collaborators.collaborator_record). */
+  collaborator_record: string;
+  /** A day the absence touches, in the company's local calendar. */
+  absence_date: string;
+  /** Absence type id (absences.absence_type_id). */
+  absence_type_id: number;
+  /** Absence type name as sent (absences.absence_type). */
+  absence_type: string | null;
+  /** True for a paid leave (absences.paid_leave). */
+  paid_leave: boolean;
+  /** Seconds of the day the absence covers: from its start (or midnight) to its end (or the next midnight), company local time. */
+  absent_seconds: number;
   /** When punchline wrote the row. */
   synced_at: Generated<Timestamptz>;
 }
@@ -512,6 +536,30 @@ export interface Companies {
   time_zone: string | null;
 }
 
+/** Table company_calendar: One row per company and date of the months the company's marts cover: national holidays, the holidays of the company's state (from its postal code) and the declared_holidays that apply to it, with the company's business and working days. Kept current by the sync (a mart module) and rewritten whole months; the national calendar table stays. */
+export interface CompanyCalendar {
+  /** CNPJ of the company. Natural key with calendar_date. */
+  company_cnpj: string;
+  /** The date. Natural key with company_cnpj. */
+  calendar_date: string;
+  /** Two-letter state of the company's postal code (companies.zip_code); null when the code names none (then only national and declared holidays apply). */
+  state: string | null;
+  /** ISO day of the week: 1 Monday ... 7 Sunday. */
+  iso_day_of_week: number;
+  /** True on a day off for the company: a national or state holiday, or a declared day off (declared_holidays.is_day_off). */
+  is_holiday: boolean;
+  /** Name of the holiday (the national one first when two fall on one day); null on other days. */
+  holiday_name: string | null;
+  /** national, state (the state's law), municipal, optional or company (declared_holidays.kind); null on other days. */
+  holiday_scope: string | null;
+  /** Monday to Friday and not a holiday of the company: the office week, the days absence and absenteeism figures count. */
+  is_business_day: boolean;
+  /** Monday to Saturday and not a holiday of the company: the CLT's "dia útil" (Saturday is a working day in labour law; Sunday is the weekly rest, Lei 605/1949). People on 6x1 or 12x36 schedules work on other days too: their own schedule is employee_daily.is_scheduled. */
+  is_working_day: boolean;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
 /** Table cost_centers: Cost centers. Source: GET /customer/v2/cost-center (spec 2.4). Active cost centers. Never deleted: active = false once no longer listed. */
 export interface CostCenters {
   /** CNPJ of the company whose token listed the record. Natural key with id. */
@@ -538,6 +586,22 @@ export interface CpfPseudonyms {
   computed_at: Generated<Timestamptz>;
   /** Generation of the key that computed the pseudonym (pseudonym_keys.generation): a mapping is only ever replaced by one of a newer generation. */
   key_generation: Int8;
+}
+
+/** Table declared_holidays: Holidays and days off the API does not know, declared by the user (INSERT rows; each sync reads them and company_calendar follows): municipal holidays (Lei 9.093/1995: up to four, Good Friday among them where the city keeps it), optional days (ponto facultativo: Carnival, Corpus Christi) and a company's own days off. A row applies to one company (company_cnpj) or to every company whose postal code starts with zip_prefix (a city's CEP range). */
+export interface DeclaredHolidays {
+  /** The day. Key with company_cnpj and zip_prefix. */
+  holiday_date: string;
+  /** The company the day applies to; empty when the row is city-scoped (zip_prefix). */
+  company_cnpj: Generated<string>;
+  /** Leading digits of the postal codes (companies.zip_code) the day applies to, e.g. 01 to 05 for the city of São Paulo; empty when the row names a company. */
+  zip_prefix: Generated<string>;
+  /** Name of the holiday or day off (shown as company_calendar.holiday_name). */
+  name: string;
+  /** municipal (a city's holiday), optional (ponto facultativo: a day off only where the company grants it) or company (the company's own day off). */
+  kind: string;
+  /** True when the company does not work that day (the default); false records an optional day the company works. */
+  is_day_off: Generated<boolean>;
 }
 
 /** Table departments: Departments. Source: GET /customer/v2/department (spec 2.4). Active departments of the company. Never deleted: active = false once no longer listed. */
@@ -660,6 +724,8 @@ export interface Employments {
   left_on_source: string | null;
   /** When punchline last changed the row. */
   synced_at: Generated<Timestamptz>;
+  /** Where employed_from comes from: admission (the record's admission date, known: the record is a hire, or a rehire or company transfer, of the month it falls in when that day is synced) or first_seen (no admission date: the first day punchline saw the record; never counted as a hire, it is in the opening headcount of its first synced month). A record admitted before the synced range is in the opening headcount of the first synced month either way. */
+  employed_from_source: string;
 }
 
 /** Table erasures: Register of punchline forget: one row per person and company whose personal fields were erased. While an erasure stands (lifted_at is null) every sync of the company erases them again. The CPF is kept here, and only here, so that the sync recognises the person whatever the pseudonym key; workforce_reader may read every column but cpf. */
@@ -874,7 +940,7 @@ export interface MartRefreshes {
   duration_ms: number;
 }
 
-/** Table monthly_headcount: One row per company, department (as of the day) and month of the synced range: headcount on the first and last synced day of the month, average daily headcount, hires, leavers and turnover. Derived from employee_daily and employments; kept current by the sync with them (docs/warehouse.md "Marts"). */
+/** Table monthly_headcount: One row per company, department (as of the day) and month of the synced range: a headcount bridge that closes, headcount_open + hires + rehires + transfers_in − transfers_out − leavers = headcount_close (punchline verify checks it on every row: headcount_bridge), the average daily headcount and the SHRM monthly turnover. The movements are the sums of workforce_events. Derived from employee_daily, employments and workforce_events; kept current by the sync (docs/warehouse.md "Workforce measures"). */
 export interface MonthlyHeadcount {
   /** CNPJ of the company. Natural key with department and month. */
   company_cnpj: string;
@@ -882,26 +948,42 @@ export interface MonthlyHeadcount {
   department: string;
   /** First day of the month. Natural key with company_cnpj and department. */
   month: string;
-  /** First day of the month within the synced range (the first of the month when the whole month is synced). */
+  /** First synced day of the month (the 1st when the whole month is synced). */
   first_day: string;
-  /** Last day of the month within the synced range (the month's last day, or today for the current month). */
+  /** Last synced day of the month (its last day, or today for the current month). */
   last_day: string;
-  /** Days of the month within the synced range. */
+  /** Synced days of the month. */
   days_covered: number;
-  /** Records employed on first_day in the department (employed_from <= day <= left_on). */
-  headcount_first_day: number;
-  /** Records employed on last_day in the department. */
-  headcount_last_day: number;
-  /** Average of the daily headcount of the department over the covered days of the month. */
+  /** Average of the daily headcount of the department over the synced days of the month (employee_daily rows / days_covered). */
   average_headcount: Numeric;
-  /** Records whose employment started in the month (employed_from, the admission date) on a covered day, counted in their department of that day. */
+  /** workforce_events hire of the month in the department: records whose known admission date is a synced day of the month. */
   hires: number;
-  /** Records whose employment ended in the month (employments.left_on) on a covered day, counted in their department of that day. */
+  /** workforce_events leave of the month in the department: records whose last day (employments.left_on) is a synced day of the month, counted in their department of that day. A transfer to another company of the group is not a leaver. */
   leavers: number;
-  /** leavers / average_headcount (0.05 = 5%); null when the average headcount is 0. */
+  /** SHRM monthly turnover: leavers / average_headcount (0.05 = 5%); null when the month is not complete (is_complete_month), the leavers are not known (leavers_known) or the average headcount is 0. */
   turnover_rate: Numeric | null;
   /** When punchline wrote the row. */
   synced_at: Generated<Timestamptz>;
+  /** Opening headcount: records employed at the end of the day before first_day, in their department of that day; also the records whose first day is unknown (employed_from_source first_seen) or before first_day, in the department of their first synced day of the month. Equals the previous month's headcount_close when both are synced. */
+  headcount_open: number;
+  /** workforce_events rehire of the month: new records of a CPF whose earlier record in the company ended before the new one started. */
+  rehires: number;
+  /** Moves into the department in the month: department changes into it and transfers from another company of the group (workforce_events department_change and company_transfer_in). */
+  transfers_in: number;
+  /** Moves out of the department in the month: department changes out of it and transfers to another company of the group (workforce_events department_change and company_transfer_out). */
+  transfers_out: number;
+  /** Closing headcount: records employed at the end of last_day (a leaver whose last day is last_day is not in it), in their department of that day. */
+  headcount_close: number;
+  /** Leavers whose pushed dismissal type is voluntary (workforce_events.leaving_kind). */
+  voluntary_leavers: number;
+  /** Leavers whose pushed dismissal type is involuntary. */
+  involuntary_leavers: number;
+  /** Leavers whose dismissal type punchline does not know (not dismissed through punchline push): leavers = voluntary + involuntary + unknown. */
+  unknown_leavers: number;
+  /** True when every day of the month is synced and over (days_covered = days of the month): only such months have a turnover rate. */
+  is_complete_month: boolean;
+  /** True when the company's active list was synced at least once: without it nobody can be known to have left, and leavers is 0 for want of knowledge. */
+  leavers_known: boolean;
 }
 
 /** Table occupations: Occupations. Source: GET /customer/v2/occupation (spec 2.4). Active occupations (inactive ones are not listed). Never deleted: active = false once no longer listed. */
@@ -932,7 +1014,7 @@ export interface PendingChanges {
   first_day: string | null;
   /** Last day of the load's window (inclusive); null for a load without a window. */
   last_day: string | null;
-  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, absences, rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
+  /** Which inputs of the marts the load changed: directory (the collaborator list), seen (records seen only in period data), coverage (the days covered), days (days written before they ended, now over), lateness, overtime, leave (absences), rebuild (a forced load: rewrite what the window decides). Empty when it changed none (its checks still run). */
   changes: Generated<string[]>;
   /** The sync_runs row of the load. */
   run_id: Int8 | null;
@@ -1050,6 +1132,10 @@ export interface PushedDismissals {
   connection: string;
   /** When the API accepted the dismissal. */
   pushed_at: Generated<Timestamptz>;
+  /** Dismissal type sent (spec 4.2 fired_type_id; dismissal_types.id of the company); null for dismissals pushed before punchline kept it. */
+  dismissal_type_id: number | null;
+  /** Name of the dismissal type sent, as the dismissal types lookup (GET fired-type) listed it when the push ran; null when unknown. dismissal_kind() of it splits leavers into voluntary and involuntary. */
+  dismissal_type: string | null;
 }
 
 /** Table quality_checks: Outcomes of the reconciliation checks (docs/warehouse.md "Reconciliation checks"), run inside Postgres after every completed sync window and by punchline verify. One row per scope a run reports; a run examines whole parts (part), and the latest run of a part replaces what earlier runs said about it (see quality_status). Written by punchline; a check never changes data. */
@@ -1290,6 +1376,50 @@ export interface WorkDays {
   collaborator_record: string;
 }
 
+/** Table workforce_events: Every movement of the workforce, one row per employment record and event, on the day it takes effect, within the synced range (days of employee_daily): hires, rehires, leaves, department changes and transfers between two companies of the economic group. monthly_headcount's hires, rehires, transfers and leavers are the sums of this ledger. Derived from employments, employee_daily and pushed_dismissals; kept current by the sync (docs/warehouse.md "Workforce measures"). */
+export interface WorkforceEvents {
+  /** CNPJ of the company of the record. Natural key with event_date, cpf, collaborator_record and event_type. */
+  company_cnpj: string;
+  /** CPF of the collaborator, 11 digits with leading zeros. */
+  cpf: string;
+  /** Which record of the CPF (employments.collaborator_record). */
+  collaborator_record: string;
+  /** The day the event takes effect: the first day of the employment (hire, rehire, company_transfer_in), its last day (leave, company_transfer_out: the person is not in that day's closing headcount) or the first day in the new department (department_change). */
+  event_date: string;
+  /** hire (a record whose known admission date is a synced day), rehire (the same, for a CPF whose earlier record in the company ended before), leave (the record's last day, employments.left_on), department_change, company_transfer_in and company_transfer_out (the CPF's record in one company of the group ends and its record in another starts within 31 days: a move, not a leave and a hire). */
+  event_type: string;
+  /** Department the event counts in: the department of the day (for a department change, the new one); empty when the record names none. */
+  department: string;
+  /** department_change: the department of the day before; null for other events. */
+  from_department: string | null;
+  /** department_change: the new department; null for other events. */
+  to_department: string | null;
+  /** Company transfers: the company the person came from (company_transfer_in) or went to (company_transfer_out); null for other events. */
+  other_company_cnpj: string | null;
+  /** leave: voluntary or involuntary by the dismissal type punchline pushed (dismissal_kind of pushed_dismissals.dismissal_type), unknown otherwise (the API shows no dismissal type); null for other events. */
+  leaving_kind: string | null;
+  /** Where the date comes from: admission (employments.admission_date), dismissal (the date punchline pushed), inferred (the record left the active list: its last day of period data, employments.left_on_source), history (the collaborator history: the first synced day the new department shows). */
+  date_source: string;
+  /** When punchline wrote the row. */
+  synced_at: Generated<Timestamptz>;
+}
+
+/** View bradford_factor: Each person record's Bradford factor over the last 52 weeks (364 days up to today, or punchline.now): S² × D, S the spells of unplanned full-day absence (absences whose type is not vacation, a day off in lieu, or training) and D their business days. Frequent short absences weigh more than one long one. */
+export interface BradfordFactor {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** CPF of the collaborator, 11 digits with leading zeros. */
+  cpf: string | null;
+  /** Which record of the CPF. */
+  collaborator_record: string | null;
+  /** Unplanned full-day absences with at least one business day in the 52 weeks (S). */
+  spells: number | null;
+  /** Business days of those absences in the 52 weeks (D). */
+  days: number | null;
+  /** S × S × D. */
+  bradford_factor: number | null;
+}
+
 /** View clt_people_90d: The collaborator records with labour-law findings in the last 90 days (today and the 89 days before, in the company's time zone, at now() or at the session setting punchline.now), ranked per company by findings. The question legal asks first; details per day in clt_daily. */
 export interface CltPeople90d {
   /** CNPJ of the company. */
@@ -1370,6 +1500,54 @@ export interface DailyAttendance {
   absence_types: string[] | null;
   /** True when the day has ended in the company's time zone (companies.time_zone) at now(), or at the session setting punchline.now when it holds a timestamp (a replay or a report as of a past moment); today and later days are not over. */
   is_day_over: boolean | null;
+}
+
+/** View group_monthly_headcount: One row per economic group (its headquarters' CNPJ) and month: the group's workforce counted once per person and day (a CPF employed by two companies of the group on one day is one person), hires, rehires and leavers of the group, and company transfers counted as moves, never as a leaver and a hire. From employee_daily and workforce_events. */
+export interface GroupMonthlyHeadcount {
+  /** CNPJ of the headquarters of the economic group (companies.headquarter_cnpj; the company itself when unknown). */
+  group_cnpj: string | null;
+  /** First day of the month. */
+  month: string | null;
+  /** Synced days of the month in any company of the group. */
+  days_covered: number | null;
+  /** Average over the synced days of the distinct CPFs employed in the group that day. */
+  average_headcount: Numeric | null;
+  /** Distinct CPFs employed in the group on the last synced day of the month (leavers of that day included). */
+  headcount_last_day: number | null;
+  /** workforce_events hire in the group's companies in the month (company transfers are not hires). */
+  hires: number | null;
+  /** workforce_events rehire in the group's companies in the month. */
+  rehires: number | null;
+  /** workforce_events leave in the group's companies in the month (company transfers are not leavers). */
+  leavers: number | null;
+  /** Leavers whose pushed dismissal type is voluntary. */
+  voluntary_leavers: number | null;
+  /** Moves between two companies of the group that started in the month (workforce_events company_transfer_in). */
+  company_transfers: number | null;
+}
+
+/** View monthly_absenteeism: Absenteeism per company, department (as of the day) and month, over the days each person was scheduled to work (employee_daily.is_scheduled: their own schedule, whatever the weekday) and that are over: days on leave (full-day absences, paid or not), unexcused days (scheduled, no punch, no absence) and the hours of partial-day absences. lost_day_rate follows the BLS lost-worktime rate (time absent ÷ time usually worked), counted in days. */
+export interface MonthlyAbsenteeism {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** Department as of the day (employee_daily.department); empty when none. */
+  department: string | null;
+  /** First day of the month. */
+  month: string | null;
+  /** Person-days scheduled to work (a shift naming clock times) and over. */
+  scheduled_days: number | null;
+  /** Scheduled person-days covered by a full-day absence (absence_days). */
+  leave_days: number | null;
+  /** Of leave_days, those with a paid absence. */
+  paid_leave_days: number | null;
+  /** Of leave_days, those without a paid absence. */
+  unpaid_leave_days: number | null;
+  /** Scheduled person-days without a punch and without an absence (employee_daily.is_absent). */
+  unexcused_days: number | null;
+  /** Hours of partial-day absences (absence_hours) on scheduled days not otherwise on leave. */
+  partial_absence_hours: Numeric | null;
+  /** (leave_days + unexcused_days) / scheduled_days (0.03 = 3%): the BLS lost-worktime rate, in days rather than hours. */
+  lost_day_rate: Numeric | null;
 }
 
 /** View monthly_hours: Hour totals (spec 2.7) per collaborator record and calendar month, in hours as numeric (rounded to 0.01 h, signed), with the department at the time and the overtime of all bands. Sums the current hour_totals periods that start in the month. */
@@ -1464,6 +1642,24 @@ export interface MonthlyHours {
   over_time_total_hours: Numeric | null;
 }
 
+/** View monthly_turnover_12m: Rolling 12-month turnover per company, for each month of monthly_headcount: SHRM annual turnover, the sum of the 12 monthly rates (leavers / average headcount of the company) of the months ending with it. Null until all 12 months are complete and their leavers known (months_known says how many are). */
+export interface MonthlyTurnover12m {
+  /** CNPJ of the company. */
+  company_cnpj: string | null;
+  /** Last month of the 12 (first day of the month). */
+  month: string | null;
+  /** How many of the 12 months have a turnover rate (complete, leavers known, headcount above 0). */
+  months_known: number | null;
+  /** Leavers of the company in the 12 months (months synced only). */
+  leavers_12m: number | null;
+  /** Voluntary leavers of the company in the 12 months. */
+  voluntary_leavers_12m: number | null;
+  /** Sum of the 12 monthly turnover rates (0.15 = 15% a year); null unless months_known = 12. */
+  turnover_rate_12m: Numeric | null;
+  /** Sum of the 12 monthly voluntary turnover rates (voluntary leavers / average headcount); null unless months_known = 12. */
+  voluntary_turnover_rate_12m: Numeric | null;
+}
+
 /** View quality_status: The standing outcome of every check: the rows of the latest run of each check, company and part (quality_checks). Filter status <> 'ok' for what to look at; punchline status and /metrics read the same view. */
 export interface QualityStatus {
   /** Which check (see quality_checks.check_name). */
@@ -1517,6 +1713,7 @@ export interface Database {
   absence_attachments: AbsenceAttachments;
   absence_collaborators: AbsenceCollaborators;
   absence_days: AbsenceDays;
+  absence_hours: AbsenceHours;
   absence_types: AbsenceTypes;
   absences: Absences;
   adjustment_requests: AdjustmentRequests;
@@ -1528,8 +1725,10 @@ export interface Database {
   collaborator_settings: CollaboratorSettings;
   collaborators: Collaborators;
   companies: Companies;
+  company_calendar: CompanyCalendar;
   cost_centers: CostCenters;
   cpf_pseudonyms: CpfPseudonyms;
+  declared_holidays: DeclaredHolidays;
   departments: Departments;
   digital_fences: DigitalFences;
   dismissal_types: DismissalTypes;
@@ -1559,9 +1758,14 @@ export interface Database {
   units: Units;
   window_loads: WindowLoads;
   work_days: WorkDays;
+  workforce_events: WorkforceEvents;
+  bradford_factor: BradfordFactor;
   clt_people_90d: CltPeople90d;
   daily_attendance: DailyAttendance;
+  group_monthly_headcount: GroupMonthlyHeadcount;
+  monthly_absenteeism: MonthlyAbsenteeism;
   monthly_hours: MonthlyHours;
+  monthly_turnover_12m: MonthlyTurnover12m;
   quality_status: QualityStatus;
   sync_freshness: SyncFreshness;
 }

@@ -32,3 +32,21 @@ export async function withTransaction<T>(
     client.release(broken);
   }
 }
+
+/** Runs `fn` in a transaction that is always rolled back: what it would change, counted, nothing kept (dry runs). */
+export async function rolledBack<T>(
+  pool: TransactionPool,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    return await fn(client);
+  } finally {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    client.release(broken);
+  }
+}

@@ -143,6 +143,14 @@ export const dismissals: WriteKind<Dismissal> = {
         ),
         registration_number: body.registration_number ?? null,
         dismissal_date: body.dismissal_date,
+        // The type sent, named as the lookup lists it: it splits leavers into voluntary and involuntary.
+        dismissal_type_id: body.fired_type_id,
+        dismissal_type: eb
+          .selectFrom('dismissal_types as t')
+          .select('t.name')
+          .where('t.company_cnpj', '=', at.company)
+          .where('t.id', '=', body.fired_type_id)
+          .$asScalar(),
         connection: at.connection,
       }))
       .execute();
