@@ -41,13 +41,22 @@ export function cltHolidays(schema: string): string {
   return `SELECT c.calendar_date AS day, c.holiday_name AS name FROM ${T(schema, 'calendar')} c WHERE c.is_holiday`;
 }
 
-/** The days a refresh of `scope` rewrites, and the first day it reads. */
-export function cltSpan(scope: Pick<MartScope, 'from' | 'to'>): { read: string; from: string; to: string } {
+/**
+ * The days a refresh of `scope` may rewrite (`from`..`to`), the first day it reads, and the last day of
+ * the span itself (`last`): past it, only a record's days whose rest or run of days reach into the span.
+ */
+export function cltSpan(scope: Pick<MartScope, 'from' | 'to'>): {
+  read: string;
+  from: string;
+  to: string;
+  last: string;
+} {
   // A day's rest and run of days look back CLT_LOOKBACK_DAYS + 1 days: later days change with the span's.
   return {
     read: addDays(scope.from, -(CLT_LOOKBACK_DAYS + 1)),
     from: scope.from,
     to: addDays(scope.to, CLT_LOOKBACK_DAYS + 1),
+    last: scope.to,
   };
 }
 
@@ -56,23 +65,22 @@ const scheduled = (shift: string) =>
   `(SELECT coalesce(sum(((m[3]::int * 60 + m[4]::int) - (m[1]::int * 60 + m[2]::int) + 1440) % 1440), 0)::int * 60
       FROM regexp_matches(${shift}, '([0-9]{1,2}):([0-5][0-9]) *- *([0-9]{1,2}):([0-5][0-9])', 'g') AS m)`;
 
-/** Seconds of the local interval [a, b) in the night that starts at 22:00 of `day` (and ends at 05:00 the next). */
-const nightFrom = (a: string, b: string, day: string) =>
-  `greatest(0, extract(epoch FROM least(${b}, ${day} + interval '29 hours') - greatest(${a}, ${day} + interval '22 hours')))`;
-
-/**
- * Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2): in closed
- * form over the three nights an interval ending by 05:00 two days after its start's date touches, and by
- * a series of nights for a longer one.
- */
-const nightOf = (a: string, b: string) => {
-  const d = `${a}::date::timestamp`;
-  return `CASE WHEN ${b} <= ${d} + interval '53 hours'
-    THEN ${nightFrom(a, b, `(${d} - interval '1 day')`)} + ${nightFrom(a, b, d)} + ${nightFrom(a, b, `(${d} + interval '1 day')`)}
-    ELSE (SELECT sum(${nightFrom(a, b, 'g')}) FROM generate_series(${d} - interval '1 day', ${b}::date::timestamp, interval '1 day') AS g) END`;
+/** Night seconds (22:00 to 05:00, CLT art. 73 §2) from 2000-01-01 to the local time `t`: 7 hours a whole day, and the day's own. */
+const nightsTo = (t: string) => {
+  const sod = `extract(epoch FROM ${t}::time)`;
+  return `((${t}::date - date '2000-01-01') * ${7 * H} + least(${sod}, ${5 * H}) + greatest(${sod} - ${22 * H}, 0))`;
 };
 
-/** The rows of `clt_daily` for company `$1`, days `$3`..`$4`, from the punches of `$2`..`$4` (pure). */
+/**
+ * Seconds of the local interval [a, b) between 22:00 and 05:00 of any night (CLT art. 73 §2), in closed
+ * form: no subquery, so the statement's cost stays small (and Postgres does not compile it).
+ */
+const nightOf = (a: string, b: string) => `(${nightsTo(b)} - ${nightsTo(a)})`;
+
+/**
+ * The rows of `clt_daily` for company `$1` that may change with the days `$3`..`$5`: those days, and the
+ * days up to `$4` whose rest or run reaches into them; from the punches of `$2`..`$4` (pure).
+ */
 function computed(schema: string): string {
   return `WITH p AS (
   SELECT p.cpf, p.collaborator_record, p.work_date, p.punched_at_local AS t, p.punched_at AS at, p.origin, p.is_adjusted,
@@ -95,8 +103,16 @@ function computed(schema: string): string {
          d.work_date - (row_number() OVER r)::int AS island
     FROM days d
   WINDOW r AS (PARTITION BY d.cpf, d.collaborator_record ORDER BY d.work_date)
-), shifts AS (
-  -- A company has few distinct shift texts: each is read once.
+), changed AS (
+  -- Past the span's last day $5, a day changes with the span only through its rest (the first day after
+  -- it: the day before is in the span, or gone) or its run of days (a run that reaches the day after $5);
+  -- the others are neither judged nor compared.
+  SELECT q.* FROM (
+    SELECT r.*, min(r.work_date) OVER (PARTITION BY r.cpf, r.collaborator_record, r.island) AS island_from FROM runs r) q
+   WHERE q.work_date BETWEEN $3::date AND $5::date
+      OR (q.work_date BETWEEN $5::date + 1 AND $4::date AND (coalesce(q.prev_date <= $5::date, true) OR q.island_from <= $5::date + 1))
+), shifts AS MATERIALIZED (
+  -- A company has few distinct shift texts: each is parsed once (materialized: never again per row).
   SELECT x.shift, ${scheduled('x.shift')} AS scheduled
     FROM (SELECT DISTINCT w.shift FROM ${T(schema, MART_INPUTS.day)} w
            WHERE w.company_cnpj = $1 AND w.work_date BETWEEN $3::date AND $4::date AND w.shift IS NOT NULL) x
@@ -106,8 +122,8 @@ function computed(schema: string): string {
          CASE WHEN r.prev_date >= r.work_date - ${CLT_LOOKBACK_DAYS + 1} THEN extract(epoch FROM r.first_at - r.prev_last_at)::int END AS rest,
          CASE WHEN r.worked > ${LONG_DAY} THEN ${LONG_BREAK} WHEN r.worked > ${SHORT_DAY} THEN ${SHORT_BREAK} ELSE 0 END AS required,
          CASE WHEN s.scheduled IS NULL THEN NULL WHEN r.worked - s.scheduled > ${DAY_TOLERANCE} THEN r.worked - s.scheduled ELSE 0 END AS overtime,
-         r.work_date - greatest(min(r.work_date) OVER (PARTITION BY r.cpf, r.collaborator_record, r.island), r.work_date - ${CLT_LOOKBACK_DAYS}) + 1 AS run
-    FROM runs r
+         r.work_date - greatest(r.island_from, r.work_date - ${CLT_LOOKBACK_DAYS}) + 1 AS run
+    FROM changed r
     LEFT JOIN ${T(schema, MART_INPUTS.day)} w
       ON w.company_cnpj = $1 AND w.work_date = r.work_date AND w.cpf = r.cpf AND w.collaborator_record = r.collaborator_record AND w.deleted_at IS NULL
     LEFT JOIN ${T(schema, 'employee_daily')} e
@@ -136,7 +152,7 @@ SELECT $1::text AS company_cnpj, j.cpf, j.collaborator_record, j.work_date, j.de
        j.worked > ${DAY_CAP + MARK_TOLERANCE} AS day_over_10h,
        j.run >= ${SEVENTH_DAY} AS seventh_day_worked,
        j.holiday_name IS NOT NULL AS worked_on_holiday) f
- WHERE j.work_date BETWEEN $3::date AND $4::date`;
+`;
 }
 
 /** The columns of `clt_daily` a refresh writes, in order. */
@@ -176,14 +192,16 @@ const COLUMNS = [
 const KEY = ['company_cnpj', 'work_date', 'cpf', 'collaborator_record'];
 
 /**
- * Rewrites company `company`'s `clt_daily` rows of the days `span.from`..`span.to` (pure builder): one
- * statement upserts the days with punches (a row that did not change keeps its `synced_at`) and
- * removes the rows of days that no longer have any; returns how many rows it wrote or removed.
+ * Rewrites company `company`'s `clt_daily` rows of the days `span.from`..`span.last`, and of the later
+ * days up to `span.to` whose rest or run reaches into them (pure builder): one statement upserts the
+ * days with punches (a row that did not change keeps its `synced_at`) and removes the rows of span days
+ * that no longer have any (a later day's punches are not the span's); returns how many rows it wrote or
+ * removed.
  */
 export function buildCltDailyRefresh(
   schema: string,
   company: string,
-  span: { read: string; from: string; to: string },
+  span: { read: string; from: string; to: string; last: string },
 ): BuiltQuery {
   const table = T(schema, 'clt_daily');
   const values = COLUMNS.filter((c) => !KEY.includes(c));
@@ -199,12 +217,12 @@ ${computed(schema)}
   RETURNING 1
 ), pruned AS (
   DELETE FROM ${table} x
-   WHERE x.company_cnpj = $1 AND x.work_date BETWEEN $3::date AND $4::date
+   WHERE x.company_cnpj = $1 AND x.work_date BETWEEN $3::date AND $5::date
      AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.work_date = x.work_date AND f.cpf = x.cpf AND f.collaborator_record = x.collaborator_record)
   RETURNING 1
 )
 SELECT ((SELECT count(*) FROM written) + (SELECT count(*) FROM pruned))::int AS n`,
-    values: [company, span.read, span.from, span.to],
+    values: [company, span.read, span.from, span.to, span.last],
   };
 }
 
