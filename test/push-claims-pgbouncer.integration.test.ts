@@ -79,7 +79,7 @@ async function bouncerReady(): Promise<void> {
     } catch (err) {
       await client.end().catch(() => undefined);
       if (Date.now() > deadline || bouncer?.exitCode != null)
-        throw new Error(`pgbouncer did not start: ${String(err)}\n${bouncerLog}`);
+        throw new Error(`pgbouncer did not start: ${String(err)}\n${bouncerLog}`, { cause: err });
       await sleep(100);
     }
   }
