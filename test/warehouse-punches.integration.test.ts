@@ -3,6 +3,7 @@ import type { CollaboratorPoints } from '../src/api/schemas.js';
 import { CompanyMismatchError } from '../src/load/errors.js';
 import {
   absenceOf,
+  catchUpMartsOf,
   block,
   CNPJ_A,
   CNPJ_B,
@@ -331,6 +332,7 @@ describe('punches through the load engine', () => {
           ],
         },
       );
+      await catchUpMartsOf(t);
       const { rows } = await t.admin.query(
         `SELECT cpf, collaborator_name, work_date::text, first_in_local::text, last_out_local::text, punch_count,
                 worked_seconds, worked_hours::text, late_seconds, is_late, is_scheduled, is_absent, on_leave, absence_type
