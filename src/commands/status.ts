@@ -32,7 +32,7 @@ export async function statusCommand(ctx: CommandContext, opts: StatusOptions): P
   await Promise.all([assertRedisReachable(config.redisUrl), assertPostgresReachable(config.databaseUrl)]);
 
   const redis = createRedis(config.redisUrl, 'punchline-status', ctx.logger);
-  const queues = openQueues(config, redis);
+  const queues = openQueues(config, redis, ctx.logger);
   const pauses = new ConnectionPauses({
     redis,
     prefix: config.queuePrefix,

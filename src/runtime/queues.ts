@@ -8,7 +8,9 @@
 import { Queue, type DefaultJobOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
 import { QUEUE_NAMES, type QueueName } from '../plan/resources.js';
+import { isConnectionError } from './redis.js';
 
 /**
  * Default options of every sync job: 5 attempts for transient errors (permanent ones fail at once)
@@ -29,10 +31,28 @@ export interface SyncQueues extends Readonly<Record<QueueName, Queue>> {
   close(): Promise<void>;
 }
 
-/** Opens every queue of `config.queuePrefix` on `connection`, whose owner reports its errors (redis.ts). */
-export function openQueues(config: Pick<Config, 'queuePrefix'>, connection: Redis): SyncQueues {
-  const make = (name: QueueName) =>
-    new Queue(name, { connection, prefix: config.queuePrefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+/**
+ * Opens every queue of `config.queuePrefix` on `connection`, whose owner reports its errors
+ * (redis.ts). A queue passes its connection's errors on as its own `error` event, and BullMQ
+ * prints an `error` nobody listens to on stderr, stack and all: each queue listens, leaves a
+ * lost connection to the connection's owner, and logs anything else.
+ */
+export function openQueues(
+  config: Pick<Config, 'queuePrefix'>,
+  connection: Redis,
+  logger?: Pick<Logger, 'error'>,
+): SyncQueues {
+  const make = (name: QueueName) => {
+    const queue = new Queue(name, {
+      connection,
+      prefix: config.queuePrefix,
+      defaultJobOptions: DEFAULT_JOB_OPTIONS,
+    });
+    queue.on('error', (err) => {
+      if (!isConnectionError(err)) logger?.error({ queue: name, err }, 'queue error');
+    });
+    return queue;
+  };
   const byName = {
     sync: make('sync'),
     followups: make('followups'),

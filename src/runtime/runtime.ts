@@ -93,7 +93,7 @@ export async function openRuntime(
   const { config, logger } = options;
   const warehouse = openSyncWarehouse(config);
   const redis = createRedis(config.redisUrl, 'punchline-sync', logger);
-  const queues = openQueues(config, redis);
+  const queues = openQueues(config, redis, logger);
   const clients = new Map<string, ConnectionClient>();
   const byName = new Map<string, Connection>(config.connections.map((c) => [c.name, c]));
   const memory = new EngineMemory();
